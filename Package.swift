@@ -1,0 +1,53 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Strata",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "Strata", targets: ["Strata"]),
+        .library(name: "StrataStorage", targets: ["StrataStorage"]),
+        .library(name: "StrataSchema", targets: ["StrataSchema"]),
+        .library(name: "StrataCodegen", targets: ["StrataCodegen"]),
+        .plugin(name: "StrataPlugin", targets: ["StrataPlugin"]),
+        .executable(name: "strata-gen", targets: ["strata-gen"]),
+        .executable(name: "strata", targets: ["strata"]),
+        .executable(name: "strata-demo", targets: ["strata-demo"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // MARK: Schema compiler
+        .target(name: "StrataSchema", dependencies: [.product(name: "Yams", package: "Yams")]),
+        .target(name: "StrataCodegen", dependencies: ["StrataSchema"]),
+        .executableTarget(
+            name: "strata-gen",
+            dependencies: [
+                "StrataSchema", "StrataCodegen",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .plugin(name: "StrataPlugin", capability: .buildTool(), dependencies: ["strata-gen"]),
+
+        // MARK: Runtime
+        .target(name: "StrataStorage"),
+        .target(name: "Strata", dependencies: ["StrataStorage"]),
+        .executableTarget(
+            name: "strata",
+            dependencies: ["Strata", "StrataStorage", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(name: "strata-demo", dependencies: ["Strata"], plugins: ["StrataPlugin"]),
+
+        // MARK: Tests
+        .target(name: "StrataTestSupport", dependencies: ["StrataStorage"], path: "Tests/StrataTestSupport"),
+        .executableTarget(name: "strata-test-helper", dependencies: ["StrataStorage", "Strata"], path: "Sources/StrataTestHelper"),
+        .testTarget(name: "StrataSchemaTests", dependencies: ["StrataSchema"]),
+        .testTarget(name: "StrataCodegenTests", dependencies: ["StrataSchema", "StrataCodegen", "Strata"]),
+        .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage", "StrataTestSupport"]),
+        .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTestSupport"]),
+        .testTarget(name: "StrataPluginTests", dependencies: []),
+    ],
+    swiftLanguageModes: [.v6]
+)

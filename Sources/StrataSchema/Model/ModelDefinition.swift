@@ -1,0 +1,52 @@
+/// One model (an object type) in one schema version.
+public struct ModelDefinition: Hashable, Sendable {
+    /// The model's name, an upper-camel Swift identifier; the generated class is named after it.
+    public var name: String
+    /// `doc:`
+    public var doc: String?
+    /// `primaryKey:`: the name of an `int`, `string` or `uuid` property.
+    public var primaryKey: String?
+    /// The properties in the order the file lists them.
+    public var properties: [PropertyDefinition]
+    /// `indexes:`: compound indexes, each a list of property names.
+    public var compoundIndexes: [[String]]
+    /// `removed:`: properties dropped since the previous version.
+    public var removedProperties: [String]
+    /// `renamedFrom:`: the model's name in the previous version.
+    public var renamedFrom: String?
+    /// `migrate: custom`: the step into this version needs app code for this model.
+    public var needsCustomMigration: Bool
+    /// Where the model's key is in the file.
+    public var location: SourceLocation
+
+    /// Creates a model definition.
+    public init(
+        name: String, doc: String? = nil, primaryKey: String? = nil, properties: [PropertyDefinition],
+        compoundIndexes: [[String]] = [], removedProperties: [String] = [], renamedFrom: String? = nil,
+        needsCustomMigration: Bool = false, location: SourceLocation
+    ) {
+        self.name = name
+        self.doc = doc
+        self.primaryKey = primaryKey
+        self.properties = properties
+        self.compoundIndexes = compoundIndexes
+        self.removedProperties = removedProperties
+        self.renamedFrom = renamedFrom
+        self.needsCustomMigration = needsCustomMigration
+        self.location = location
+    }
+
+    /// The property named `name`, if the model has one.
+    public func property(named name: String) -> PropertyDefinition? {
+        properties.first { $0.name == name }
+    }
+
+    /// The properties the store keeps: everything but transient properties and linking objects.
+    public var persistedProperties: [PropertyDefinition] {
+        properties.filter { property in
+            if property.isTransient { return false }
+            if case .linkingObjects = property.type { return false }
+            return true
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// One property of a model in one schema version.
+public struct PropertyDefinition: Hashable, Sendable {
+    /// The property's name, a Swift identifier.
+    public var name: String
+    /// Its type.
+    public var type: PropertyType
+    /// `default:`; `nil` means the type's zero value.
+    public var defaultValue: DefaultValue?
+    /// `indexed: true`
+    public var isIndexed: Bool
+    /// `renamedFrom:`: the property's name in the previous version.
+    public var renamedFrom: String?
+    /// `transient: true`: generated as a plain stored var, never persisted.
+    public var isTransient: Bool
+    /// `doc:`, which becomes the generated doc comment.
+    public var doc: String?
+    /// Where the property's key is in the file.
+    public var location: SourceLocation
+
+    /// Creates a property definition.
+    public init(
+        name: String, type: PropertyType, defaultValue: DefaultValue? = nil, isIndexed: Bool = false,
+        renamedFrom: String? = nil, isTransient: Bool = false, doc: String? = nil, location: SourceLocation
+    ) {
+        self.name = name
+        self.type = type
+        self.defaultValue = defaultValue
+        self.isIndexed = isIndexed
+        self.renamedFrom = renamedFrom
+        self.isTransient = isTransient
+        self.doc = doc
+        self.location = location
+    }
+}

@@ -1,0 +1,74 @@
+/// The width of an integer property. `int` is Swift's `Int` (64 bits on every supported platform).
+public enum IntegerWidth: String, Hashable, Sendable, CaseIterable {
+    /// `int`: Swift `Int`.
+    case int
+    /// `int64`: `Int64`.
+    case int64
+    /// `int32`: `Int32`.
+    case int32
+    /// `int16`: `Int16`.
+    case int16
+    /// `int8`: `Int8`.
+    case int8
+
+    /// Number of bits the values take.
+    public var bits: Int {
+        switch self {
+        case .int, .int64: return 64
+        case .int32: return 32
+        case .int16: return 16
+        case .int8: return 8
+        }
+    }
+}
+
+/// The type of a property as a schema file declares it.
+public indirect enum PropertyType: Hashable, Sendable {
+    /// `bool`
+    case bool
+    /// `int`, `int64`, `int32`, `int16`, `int8`
+    case integer(IntegerWidth)
+    /// `float`
+    case float
+    /// `double`
+    case double
+    /// `string`
+    case string
+    /// `date`
+    case date
+    /// `data`
+    case data
+    /// `uuid`
+    case uuid
+    /// `{ enum: [a, b] }`: a nested `enum: String` with these cases, stored as its raw string.
+    case enumeration([String])
+    /// `Model?`: a to-one link, always optional (spelled `.optional(.link("Model"))`).
+    case link(String)
+    /// `T?` for a primitive `T`, or `Model?` for a to-one link.
+    case optional(PropertyType)
+    /// `[T]`: a list of primitives or of links (`[Model]`), ordered.
+    case list(PropertyType)
+    /// `{ linkingObjects: Model.property }`: the inverse of a link or list, read-only, kept by the store.
+    case linkingObjects(model: String, property: String)
+
+    /// The type without its optional wrapper.
+    public var unwrapped: PropertyType {
+        if case .optional(let wrapped) = self { return wrapped }
+        return self
+    }
+
+    /// Whether `nil` is a value of this type.
+    public var isOptional: Bool {
+        if case .optional = self { return true }
+        return false
+    }
+
+    /// The model this type links to (through a to-one link, a list of links or linking objects), if any.
+    public var linkedModel: String? {
+        switch self {
+        case .link(let model), .linkingObjects(let model, _): return model
+        case .optional(let wrapped), .list(let wrapped): return wrapped.linkedModel
+        default: return nil
+        }
+    }
+}
