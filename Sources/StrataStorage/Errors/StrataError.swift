@@ -1,0 +1,53 @@
+/// Every failure Strata reports: a case per kind, each carrying what it concerns (the file, the page, the
+/// object type, the property, the version) and a message that says what to do next.
+public enum StrataError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A system call on the file failed. `operation` is what Strata was doing (`"write"`, `"fsync"`, …).
+    case io(operation: String, path: String, errno: Int32, message: String)
+    /// The disk (or the file system's quota) is full; nothing was committed.
+    case diskFull(path: String)
+    /// The file is not a Strata database (its magic bytes are wrong or it is too short to hold a header).
+    case notADatabase(path: String)
+    /// The file was written by a newer format version than this code understands.
+    case unsupportedFormat(path: String, version: Int, supported: Int)
+    /// The file is damaged: a checksum does not match, a reference points outside the file, a structure is
+    /// inconsistent. `location` says where (a page, a meta slot, a table).
+    case corruptFile(path: String, location: String, detail: String)
+    /// A previous `fsync` failed, so what the disk holds is unknown: the database refuses writes until reopened.
+    case writesRefusedAfterFailedSync(path: String)
+    /// The database was opened read-only.
+    case readOnly(path: String)
+    /// A call that needs a write transaction was made outside one, or a write was begun inside one.
+    case transactionMisuse(String)
+    /// An object with this primary key already exists.
+    case duplicatePrimaryKey(type: String, key: String)
+    /// An argument does not fit what the call expects.
+    case invalidArgument(String)
+
+    /// What went wrong and where, in one sentence a user can act on.
+    public var description: String {
+        switch self {
+        case let .io(operation, path, errno, message):
+            return "\(operation) failed on '\(path)': \(message) (errno \(errno))"
+        case let .diskFull(path):
+            return "the disk is full while writing '\(path)'; nothing was committed. Free some space and try again."
+        case let .notADatabase(path):
+            return "'\(path)' is not a Strata database"
+        case let .unsupportedFormat(path, version, supported):
+            return "'\(path)' uses file format \(version), newer than this version of Strata reads (\(supported)); "
+                + "update Strata to open it"
+        case let .corruptFile(path, location, detail):
+            return "'\(path)' is damaged at \(location): \(detail)"
+        case let .writesRefusedAfterFailedSync(path):
+            return "a previous sync of '\(path)' failed, so the disk's content is unknown; "
+                + "writes are refused until the database is reopened"
+        case let .readOnly(path):
+            return "'\(path)' was opened read-only; open it without `readOnly` to write"
+        case let .transactionMisuse(message):
+            return message
+        case let .duplicatePrimaryKey(type, key):
+            return "an object of type '\(type)' with primary key \(key) already exists"
+        case let .invalidArgument(message):
+            return message
+        }
+    }
+}

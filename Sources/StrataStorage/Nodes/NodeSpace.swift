@@ -1,0 +1,38 @@
+/// Read access to the nodes of one pinned version of the store.
+///
+/// The contract between the pager (file, pages, commits, MVCC) and the table layer (clusters, columns,
+/// indexes). A buffer returned by `read` is exactly the node's payload, already checked against its checksum,
+/// and stays valid, unchanged, until the transaction that handed out this reader ends: the pager never
+/// remaps or reuses the memory behind a pinned version.
+public protocol NodeReader: AnyObject {
+    /// The table layer's root node of this version (`NodeRef.none` in a new store).
+    var root: NodeRef { get }
+
+    /// The payload of node `ref`.
+    ///
+    /// - Throws: `StrataError.corruptFile` when the node lies outside the file or fails its checksum.
+    func read(_ ref: NodeRef) throws -> UnsafeRawBufferPointer
+}
+
+/// Write access during the single write transaction: copy-on-write allocation of nodes.
+///
+/// Nodes reachable from a committed version are never modified. To change one, the table layer allocates a
+/// new node, fills it, points the parent at it and frees the old one. Nodes allocated in the current
+/// transaction ("dirty") may be changed in place until commit.
+public protocol NodeWriter: NodeReader {
+    /// The table layer's root for the version being written; stored in the meta slot at commit.
+    var root: NodeRef { get set }
+
+    /// A new dirty node with room for exactly `byteCount` payload bytes, zero-filled.
+    ///
+    /// - Throws: `StrataError` when the file cannot grow (for example, the disk is full).
+    func allocate(byteCount: Int) throws -> (NodeRef, UnsafeMutableRawBufferPointer)
+
+    /// The writable payload of `ref` if it was allocated in this transaction, `nil` if it belongs to a
+    /// committed version (copy it instead).
+    func writableIfDirty(_ ref: NodeRef) -> UnsafeMutableRawBufferPointer?
+
+    /// Declares that `ref` is no longer reachable from the version being written. A dirty node's pages are
+    /// reusable at once; a committed node's pages only once no reader pins a version that can reach them.
+    func free(_ ref: NodeRef)
+}
