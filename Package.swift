@@ -33,7 +33,7 @@ let package = Package(
 
         // MARK: Runtime
         .target(name: "StrataStorage"),
-        .target(name: "Strata", dependencies: ["StrataStorage"]),
+        .target(name: "Strata", dependencies: ["StrataStorage", "StrataSchema"]),
         .executableTarget(
             name: "strata",
             dependencies: ["Strata", "StrataStorage", .product(name: "ArgumentParser", package: "swift-argument-parser")]

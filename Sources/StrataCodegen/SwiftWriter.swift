@@ -1,0 +1,4 @@
+/// Accumulates indented Swift source text.
+struct SwiftWriter {
+    private(set) var text = ""
+}

@@ -1,0 +1,1 @@
+print("strata-test-helper: under construction")

@@ -1,0 +1,7 @@
+import XCTest
+
+final class PackageLayoutTests: XCTestCase {
+    func testTestTargetRuns() {
+        XCTAssertEqual(1 + 1, 2)
+    }
+}
