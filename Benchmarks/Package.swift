@@ -1,0 +1,24 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Strata and SQLite side by side on DESIGN.md's workloads W1–W7: `swift run -c release strata-bench`.
+let package = Package(
+    name: "StrataBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "Strata", path: ".."),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3"),
+        .executableTarget(
+            name: "strata-bench",
+            dependencies: [
+                "CSQLite",
+                .product(name: "StrataStorage", package: "Strata"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,31 @@
+/// The data every workload runs on (DESIGN.md, "Targets to measure against").
+enum EmployeeData {
+    /// W1's object count.
+    static let count = 1_000_000
+    /// W4's lookup count.
+    static let lookupCount = 100_000
+    /// W5's transaction count.
+    static let updateCount = 10_000
+
+    static func name(_ i: Int) -> String { "name-\(i)" }
+    static func age(_ i: Int) -> Int { i % 100 }
+    static func hired(_ i: Int) -> Bool { i % 2 == 0 }
+    static func salary(_ i: Int) -> Double { Double(i) * 1.5 }
+
+    /// Matches of W2 (`age > 50 AND hired == true`) over `count` rows, computed, not assumed.
+    static var expectedW2: Int { (0..<count).lazy.filter { age($0) > 50 && hired($0) }.count }
+
+    /// Matches of W3 (`age >= 20 AND age < 30 AND name BEGINSWITH "name-1"`).
+    static var expectedW3: Int {
+        (0..<count).lazy.filter { age($0) >= 20 && age($0) < 30 && name($0).hasPrefix("name-1") }.count
+    }
+
+    /// Fixed-seed pseudo-random ids in `0..<count` (a 64-bit LCG, the same for every engine and run).
+    static func randomIDs(_ n: Int, seed: UInt64) -> [Int] {
+        var state = seed
+        return (0..<n).map { _ in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(count))
+        }
+    }
+}

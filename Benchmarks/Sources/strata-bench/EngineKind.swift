@@ -1,0 +1,17 @@
+import ArgumentParser
+import Foundation
+
+/// The engines a run compares, by command-line name.
+enum EngineKind: String, CaseIterable, ExpressibleByArgument, Sendable {
+    case sqlite
+
+    /// Runs `body` with the engine's concrete type.
+    func run<R>(_ body: (any BenchmarkEngine.Type) throws -> R) rethrows -> R {
+        switch self {
+        case .sqlite: return try body(SQLiteEngine.self)
+        }
+    }
+
+    /// Name in the report.
+    var displayName: String { run { $0.name } }
+}

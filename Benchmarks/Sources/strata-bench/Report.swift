@@ -1,0 +1,60 @@
+import Foundation
+
+/// Medians per engine and workload, printed as a table or as JSON.
+struct Report {
+    let samples: [EngineKind: [String: [Double]]]
+
+    private func median(_ engine: EngineKind, _ id: String) -> Double? {
+        guard let values = samples[engine]?[id], !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        return sorted[sorted.count / 2]
+    }
+
+    private var rows: [(workload: Workload, strata: Double?, sqlite: Double?)] {
+        Workload.all.map { ($0, median(.strata, $0.id), median(.sqlite, $0.id)) }
+    }
+
+    /// A plain-text table with the ratio in the last column.
+    var table: String {
+        var lines = [
+            pad("workload", 11) + pad("unit", 10) + pad("Strata", 14) + pad("SQLite", 14) + "advantage",
+        ]
+        for row in rows {
+            let ratio = row.strata.flatMap { s in row.sqlite.map { row.workload.advantage(strata: s, sqlite: $0) } }
+            lines.append(
+                pad(row.workload.id, 11) + pad(row.workload.unit, 10) + pad(format(row.strata), 14)
+                    + pad(format(row.sqlite), 14) + (ratio.map { String(format: "%.2f×", $0) } ?? "–")
+                    + "   " + row.workload.summary)
+        }
+        lines.append("advantage > 1: Strata ahead (rates: Strata/SQLite; times and sizes: SQLite/Strata)")
+        return lines.joined(separator: "\n")
+    }
+
+    /// `{"workloads": [{"id": "W1", "unit": "…", "strata": …, "sqlite": …, "advantage": …}]}`
+    var json: String {
+        let entries: [[String: Any]] = rows.map { row in
+            var entry: [String: Any] = ["id": row.workload.id, "unit": row.workload.unit]
+            entry["strata"] = row.strata ?? NSNull()
+            entry["sqlite"] = row.sqlite ?? NSNull()
+            if let s = row.strata, let q = row.sqlite {
+                entry["advantage"] = row.workload.advantage(strata: s, sqlite: q)
+            } else {
+                entry["advantage"] = NSNull()
+            }
+            return entry
+        }
+        let data = (try? JSONSerialization.data(
+            withJSONObject: ["workloads": entries], options: [.prettyPrinted, .sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private func format(_ value: Double?) -> String {
+        guard let value else { return "–" }
+        if value >= 100 { return String(format: "%.0f", value) }
+        return String(format: "%.2f", value)
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// Runs the workloads on one engine in this process and returns each figure by workload id.
+struct WorkloadRunner<Engine: BenchmarkEngine> {
+    let directory: URL
+
+    /// W1–W5, W7: everything but the cold open, which needs a fresh process.
+    func runWarm() throws -> [String: Double] {
+        var figures: [String: Double] = [:]
+        let engine = try Engine(directory: directory, durability: .full)
+
+        figures["W1"] = Double(EmployeeData.count) / (try measure { try engine.insertEmployees() })
+
+        let expectedW2 = EmployeeData.expectedW2
+        let w2Runs = 50
+        figures["W2"] = Double(w2Runs) / (try measure {
+            for _ in 0..<w2Runs {
+                let found = try engine.countOlderHired()
+                guard found == expectedW2 else { throw BenchmarkError("\(Engine.name) W2: \(found) ≠ \(expectedW2)") }
+            }
+        })
+
+        let expectedW3 = EmployeeData.expectedW3
+        let w3Runs = 10
+        figures["W3"] = Double(w3Runs) / (try measure {
+            for _ in 0..<w3Runs {
+                let found = try engine.enumerateTwenties()
+                guard found.count == expectedW3 else {
+                    throw BenchmarkError("\(Engine.name) W3: \(found.count) ≠ \(expectedW3)")
+                }
+            }
+        })
+
+        let lookupIDs = EmployeeData.randomIDs(EmployeeData.lookupCount, seed: 42)
+        let expectedLength = lookupIDs.reduce(0) { $0 + EmployeeData.name($1).utf8.count }
+        figures["W4"] = Double(lookupIDs.count) / (try measure {
+            let length = try engine.lookUpNames(ids: lookupIDs)
+            guard length == expectedLength else {
+                throw BenchmarkError("\(Engine.name) W4: read \(length) bytes of names, expected \(expectedLength)")
+            }
+        })
+
+        let updateIDs = EmployeeData.randomIDs(EmployeeData.updateCount, seed: 7)
+        figures["W5"] = Double(updateIDs.count) / (try measure { try engine.updateSalaries(ids: updateIDs) })
+        try engine.close()
+
+        let batched = try Engine(directory: directory, durability: .batched)
+        figures["W5-batched"] = Double(updateIDs.count) / (try measure { try batched.updateSalaries(ids: updateIDs) })
+        try batched.close()
+
+        figures["W7"] = Double(Engine.files(in: directory).reduce(0) { $0 + fileSize($1) }) / 1_000_000
+        figures["W7-memory"] = Double(ProcessMemory.peakResidentBytes) / 1_000_000
+        return figures
+    }
+
+    /// W6: open the file W1 wrote and read the count, in milliseconds.
+    func runCold() throws -> [String: Double] {
+        var count = 0
+        let seconds = try measure { count = try Engine.openAndCount(directory: directory) }
+        guard count == EmployeeData.count else {
+            throw BenchmarkError("\(Engine.name) W6: count \(count) ≠ \(EmployeeData.count)")
+        }
+        return ["W6": seconds * 1000]
+    }
+
+    private func measure(_ body: () throws -> Void) throws -> Double {
+        let start = ContinuousClock.now
+        try body()
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    }
+
+    private func fileSize(_ url: URL) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+}
