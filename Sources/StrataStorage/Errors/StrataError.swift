@@ -22,6 +22,9 @@ public enum StrataError: Error, Hashable, Sendable, CustomStringConvertible {
     case duplicatePrimaryKey(type: String, key: String)
     /// An argument does not fit what the call expects.
     case invalidArgument(String)
+    /// A query predicate is malformed, names an unknown property or gets an argument of the wrong type.
+    /// `offset` is the UTF-8 offset of the offending token in `predicate`.
+    case invalidPredicate(predicate: String, offset: Int, message: String)
 
     /// What went wrong and where, in one sentence a user can act on.
     public var description: String {
@@ -48,6 +51,9 @@ public enum StrataError: Error, Hashable, Sendable, CustomStringConvertible {
             return "an object of type '\(type)' with primary key \(key) already exists"
         case let .invalidArgument(message):
             return message
+        case let .invalidPredicate(predicate, offset, message):
+            return "invalid predicate at offset \(offset): \(message)\n  \(predicate)\n  "
+                + String(repeating: " ", count: predicate.utf8.prefix(offset).count { $0 & 0xC0 != 0x80 }) + "^"
         }
     }
 }

@@ -1,0 +1,385 @@
+/// Parses an NSPredicate-style string into a `PredicateNode`, substituting `%@ %d %f %K` arguments in order.
+///
+/// Grammar (keywords are case-insensitive):
+/// ```
+/// predicate  := or
+/// or         := and (("OR" | "||") and)*
+/// and        := not (("AND" | "&&") not)*
+/// not        := ("NOT" | "!") not | primary
+/// primary    := "(" predicate ")" | TRUEPREDICATE | FALSEPREDICATE | comparison
+/// comparison := [ANY | SOME | ALL | NONE] expression operator ["[c]" | "[d]" | "[cd]"] expression
+/// expression := keypath [".@count" | ".@sum.prop" | …] | literal | argument | "{" expression, … "}"
+///             | SUBQUERY "(" keypath "," $var "," predicate ")" ".@count"
+/// ```
+struct PredicateParser {
+    private let predicate: String
+    private let tokens: [PredicateToken]
+    private var arguments: [Any?]
+    private var position = 0
+    private var nextArgument = 0
+
+    /// Tokenizes `predicate`; `arguments` fill its `%` placeholders left to right.
+    ///
+    /// - Throws: `StrataError.invalidPredicate` for a lexical error.
+    init(_ predicate: String, arguments: [Any?]) throws {
+        self.predicate = predicate
+        var lexer = PredicateLexer(predicate)
+        self.tokens = try lexer.tokenize()
+        self.arguments = arguments
+    }
+
+    /// Parses the whole string.
+    ///
+    /// - Throws: `StrataError.invalidPredicate` naming the offending token and its offset.
+    mutating func parse() throws -> PredicateNode {
+        let node = try parseOr()
+        guard case .end = current.kind else { throw error("unexpected '\(current.text)' after a complete predicate") }
+        guard nextArgument == arguments.count else {
+            throw StrataError.invalidPredicate(
+                predicate: predicate, offset: predicate.utf8.count,
+                message: "\(arguments.count) arguments were given but the predicate uses \(nextArgument)")
+        }
+        return node
+    }
+
+    // MARK: - Predicates
+
+    private mutating func parseOr() throws -> PredicateNode {
+        var terms = [try parseAnd()]
+        while isKeyword("OR") || isSymbol("||") {
+            advance()
+            terms.append(try parseAnd())
+        }
+        return terms.count == 1 ? terms[0] : .or(terms)
+    }
+
+    private mutating func parseAnd() throws -> PredicateNode {
+        var terms = [try parseNot()]
+        while isKeyword("AND") || isSymbol("&&") {
+            advance()
+            terms.append(try parseNot())
+        }
+        return terms.count == 1 ? terms[0] : .and(terms)
+    }
+
+    private mutating func parseNot() throws -> PredicateNode {
+        if isKeyword("NOT") || isSymbol("!") {
+            advance()
+            return .not(try parseNot())
+        }
+        return try parsePrimary()
+    }
+
+    private mutating func parsePrimary() throws -> PredicateNode {
+        if isSymbol("(") {
+            advance()
+            let inner = try parseOr()
+            try expectSymbol(")", "to close the parenthesis")
+            return inner
+        }
+        if isKeyword("TRUEPREDICATE") {
+            advance()
+            return .constant(true)
+        }
+        if isKeyword("FALSEPREDICATE") {
+            advance()
+            return .constant(false)
+        }
+        if case .end = current.kind { throw error("the predicate ends where a comparison was expected") }
+        return .comparison(try parseComparison())
+    }
+
+    private mutating func parseComparison() throws -> PredicateComparison {
+        var quantifier: PredicateQuantifier?
+        if isKeyword("ANY") || isKeyword("SOME") {
+            quantifier = .anyElement
+        } else if isKeyword("ALL") {
+            quantifier = .allElements
+        } else if isKeyword("NONE") {
+            quantifier = .noElement
+        }
+        if quantifier != nil { advance() }
+
+        let left = try parseExpression()
+        let operatorToken = current
+        let op = try parseOperator()
+        let options = try parseOptions()
+        let right = try parseExpression()
+
+        if op == .between {
+            guard case .list(let bounds) = right, bounds.count == 2 else {
+                if case .value(.list(let values)) = right, values.count == 2 {
+                    return PredicateComparison(
+                        quantifier: quantifier, left: left, op: op, options: options,
+                        right: .list(values.map { .value($0) }), offset: operatorToken.offset)
+                }
+                throw error("BETWEEN needs two bounds, as in 'age BETWEEN {18, 65}'", at: operatorToken)
+            }
+        }
+        if !options.isEmpty, !op.isStringOperator, op != .equal, op != .notEqual, op != .in {
+            throw error("[c] and [d] apply only to string comparisons, not '\(operatorToken.text)'", at: operatorToken)
+        }
+        return PredicateComparison(
+            quantifier: quantifier, left: left, op: op, options: options, right: right, offset: operatorToken.offset)
+    }
+
+    private mutating func parseOperator() throws -> ComparisonOperator {
+        let token = current
+        switch token.kind {
+        case .symbol(let symbol):
+            let op: ComparisonOperator? =
+                switch symbol {
+                case "==", "=": .equal
+                case "!=", "<>": .notEqual
+                case "<": .less
+                case "<=", "=<": .lessOrEqual
+                case ">": .greater
+                case ">=", "=>": .greaterOrEqual
+                default: nil
+                }
+            guard let op else { throw error("expected a comparison operator, found '\(token.text)'") }
+            advance()
+            return op
+        case .identifier(let word):
+            let operators: [String: ComparisonOperator] = [
+                "BEGINSWITH": .beginsWith, "ENDSWITH": .endsWith, "CONTAINS": .contains, "LIKE": .like,
+                "IN": .in, "BETWEEN": .between,
+            ]
+            guard let op = operators[word.uppercased()] else {
+                if word.uppercased() == "MATCHES" {
+                    throw error("MATCHES (regular expressions) is not supported; use LIKE with * and ?")
+                }
+                let suggestion = Self.closest(to: word.uppercased(), in: Array(operators.keys))
+                    .map { " (did you mean '\($0)'?)" } ?? ""
+                throw error("expected a comparison operator, found '\(word)'\(suggestion)")
+            }
+            advance()
+            return op
+        default:
+            throw error("expected a comparison operator, found '\(token.text)'")
+        }
+    }
+
+    private mutating func parseOptions() throws -> StringComparisonOptions {
+        guard isSymbol("[") else { return [] }
+        let open = current
+        advance()
+        guard case .identifier(let letters) = current.kind else {
+            throw error("expected c, d or cd inside the brackets", at: open)
+        }
+        var options: StringComparisonOptions = []
+        for letter in letters.lowercased() {
+            switch letter {
+            case "c": options.insert(.caseInsensitive)
+            case "d": options.insert(.diacriticInsensitive)
+            default: throw error("unknown comparison option '\(letter)'; use [c], [d] or [cd]")
+            }
+        }
+        advance()
+        try expectSymbol("]", "to close the comparison options")
+        return options
+    }
+
+    // MARK: - Expressions
+
+    private mutating func parseExpression() throws -> PredicateOperand {
+        let token = current
+        switch token.kind {
+        case .string(let value):
+            advance()
+            return .value(.string(value))
+        case .integer(let value):
+            advance()
+            return .value(.int(value))
+        case .double(let value):
+            advance()
+            return .value(.double(value))
+        case .argument(let letter):
+            advance()
+            return try argumentExpression(letter, token: token)
+        case .variable(let name):
+            advance()
+            return try parseKeyPathTail(root: .variable(name), components: [], start: token)
+        case .symbol("{"):
+            return try parseList()
+        case .identifier(let word):
+            switch word.uppercased() {
+            case "NIL", "NULL":
+                advance()
+                return .value(.null)
+            case "TRUE", "YES":
+                advance()
+                return .value(.bool(true))
+            case "FALSE", "NO":
+                advance()
+                return .value(.bool(false))
+            case "SUBQUERY":
+                return try parseSubquery()
+            case "AND", "OR", "NOT", "IN", "BETWEEN", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE":
+                throw error("expected a property name or a value, found the keyword '\(word)'")
+            default:
+                advance()
+                return try parseKeyPathTail(root: .object, components: [word], start: token)
+            }
+        default:
+            throw error("expected a property name or a value, found '\(token.text)'")
+        }
+    }
+
+    /// Reads `.name`, `.@count`, `.@sum.name` after the first component.
+    private mutating func parseKeyPathTail(
+        root: KeyPathRoot, components: [String], start: PredicateToken
+    ) throws -> PredicateOperand {
+        var components = components
+        while isSymbol(".") {
+            advance()
+            switch current.kind {
+            case .identifier(let name):
+                components.append(name)
+                advance()
+            case .aggregate(let name):
+                let aggregateToken = current
+                advance()
+                guard let function = AggregateFunction(rawValue: name.lowercased()) else {
+                    throw error("unknown collection operator '@\(name)'; use @count, @sum, @avg, @min or @max",
+                                at: aggregateToken)
+                }
+                var property: [String] = []
+                while isSymbol(".") {
+                    advance()
+                    guard case .identifier(let name) = current.kind else {
+                        throw error("expected a property name after '.'")
+                    }
+                    property.append(name)
+                    advance()
+                }
+                if function == .count, !property.isEmpty {
+                    throw error("@count takes no property", at: aggregateToken)
+                }
+                return .aggregate(
+                    root: root, collection: components, function: function, property: property,
+                    offset: start.offset)
+            default:
+                throw error("expected a property name after '.', found '\(current.text)'")
+            }
+        }
+        if components.isEmpty, case .variable(let name) = root {
+            return .keyPath(root: .variable(name), components: [], offset: start.offset)
+        }
+        return .keyPath(root: root, components: components, offset: start.offset)
+    }
+
+    private mutating func parseList() throws -> PredicateOperand {
+        advance()  // {
+        var items: [PredicateOperand] = []
+        if !isSymbol("}") {
+            repeat {
+                if isSymbol(",") { advance() }
+                items.append(try parseExpression())
+            } while isSymbol(",")
+        }
+        try expectSymbol("}", "to close the list")
+        return .list(items)
+    }
+
+    private mutating func parseSubquery() throws -> PredicateOperand {
+        let start = current
+        advance()
+        try expectSymbol("(", "after SUBQUERY")
+        guard case .identifier(let first) = current.kind else {
+            throw error("SUBQUERY's first argument must be a list property")
+        }
+        advance()
+        guard case .keyPath(.object, let collection, _) = try parseKeyPathTail(
+            root: .object, components: [first], start: start)
+        else {
+            throw error("SUBQUERY's first argument must be a list property", at: start)
+        }
+        try expectSymbol(",", "after SUBQUERY's list")
+        guard case .variable(let variable) = current.kind else {
+            throw error("SUBQUERY's second argument must be a variable such as $item")
+        }
+        advance()
+        try expectSymbol(",", "after SUBQUERY's variable")
+        let inner = try parseOr()
+        try expectSymbol(")", "to close SUBQUERY")
+        try expectSymbol(".", "after SUBQUERY(…): only SUBQUERY(…).@count is supported")
+        guard case .aggregate(let name) = current.kind, name.lowercased() == "count" else {
+            throw error("only SUBQUERY(…).@count is supported")
+        }
+        advance()
+        return .subqueryCount(
+            root: .object, collection: collection, variable: variable, predicate: inner, offset: start.offset)
+    }
+
+    private mutating func argumentExpression(_ letter: Character, token: PredicateToken) throws -> PredicateOperand {
+        guard nextArgument < arguments.count else {
+            throw error("the predicate uses more arguments than the \(arguments.count) given", at: token)
+        }
+        let argument = arguments[nextArgument]
+        nextArgument += 1
+        if letter == "K" {
+            guard let keyPath = argument as? String, !keyPath.isEmpty else {
+                throw error("%K needs a key path string argument", at: token)
+            }
+            return .keyPath(root: .object, components: keyPath.split(separator: ".").map(String.init), offset: token.offset)
+        }
+        let value = try QueryValue.argument(argument, predicate: predicate, offset: token.offset)
+        switch (letter, value) {
+        case ("d", .int), ("i", .int), ("d", .null), ("i", .null): break
+        case ("d", _), ("i", _):
+            throw error("%\(letter) needs an integer argument, got \(value)", at: token)
+        case ("f", .double), ("f", .int), ("f", .null): break
+        case ("f", _):
+            throw error("%f needs a floating-point argument, got \(value)", at: token)
+        default: break
+        }
+        return .value(value)
+    }
+
+    // MARK: - Token plumbing
+
+    private var current: PredicateToken { tokens[min(position, tokens.count - 1)] }
+
+    private mutating func advance() { position += 1 }
+
+    private func isKeyword(_ keyword: String) -> Bool {
+        if case .identifier(let word) = current.kind { return word.uppercased() == keyword }
+        return false
+    }
+
+    private func isSymbol(_ symbol: String) -> Bool {
+        if case .symbol(let found) = current.kind { return found == symbol }
+        return false
+    }
+
+    private mutating func expectSymbol(_ symbol: String, _ purpose: String) throws {
+        guard isSymbol(symbol) else { throw error("expected '\(symbol)' \(purpose), found '\(current.text)'") }
+        advance()
+    }
+
+    private func error(_ message: String, at token: PredicateToken? = nil) -> StrataError {
+        .invalidPredicate(predicate: predicate, offset: (token ?? current).offset, message: message)
+    }
+
+    /// The candidate within two edits of `word`, if any.
+    static func closest(to word: String, in candidates: [String]) -> String? {
+        candidates
+            .map { ($0, editDistance(word, $0)) }
+            .filter { $0.1 <= 2 }
+            .min { $0.1 < $1.1 }?.0
+    }
+
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var row = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = row
+        }
+        return previous[b.count]
+    }
+}

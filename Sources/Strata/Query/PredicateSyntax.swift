@@ -1,0 +1,89 @@
+/// A parsed predicate: the tree the query planner and evaluator work on.
+indirect enum PredicateNode: Hashable, Sendable {
+    /// `TRUEPREDICATE` / `FALSEPREDICATE`.
+    case constant(Bool)
+    /// `NOT p`
+    case not(PredicateNode)
+    /// `p AND q AND …`
+    case and([PredicateNode])
+    /// `p OR q OR …`
+    case or([PredicateNode])
+    /// `left op right`, possibly quantified.
+    case comparison(PredicateComparison)
+}
+
+/// `ANY` / `ALL` / `NONE` over a to-many key path.
+enum PredicateQuantifier: String, Hashable, Sendable {
+    case anyElement = "ANY"
+    case allElements = "ALL"
+    case noElement = "NONE"
+}
+
+/// Every comparison operator of the predicate language.
+enum ComparisonOperator: String, Hashable, Sendable {
+    case equal = "=="
+    case notEqual = "!="
+    case less = "<"
+    case lessOrEqual = "<="
+    case greater = ">"
+    case greaterOrEqual = ">="
+    case beginsWith = "BEGINSWITH"
+    case endsWith = "ENDSWITH"
+    case contains = "CONTAINS"
+    case like = "LIKE"
+    case `in` = "IN"
+    case between = "BETWEEN"
+
+    /// Operators that only compare strings (and binary data).
+    var isStringOperator: Bool {
+        switch self {
+        case .beginsWith, .endsWith, .contains, .like: return true
+        default: return false
+        }
+    }
+}
+
+/// `[c]`, `[d]`, `[cd]`.
+struct StringComparisonOptions: OptionSet, Hashable, Sendable {
+    let rawValue: UInt8
+    /// `[c]`: Unicode case folding.
+    static let caseInsensitive = StringComparisonOptions(rawValue: 1)
+    /// `[d]`: diacritics ignored.
+    static let diacriticInsensitive = StringComparisonOptions(rawValue: 2)
+}
+
+/// One comparison.
+struct PredicateComparison: Hashable, Sendable {
+    var quantifier: PredicateQuantifier?
+    var left: PredicateOperand
+    var op: ComparisonOperator
+    var options: StringComparisonOptions
+    var right: PredicateOperand
+    /// UTF-8 offset of the operator, for errors found after parsing (unknown property, wrong type).
+    var offset: Int
+}
+
+/// Where a key path starts: the object being tested or a SUBQUERY variable.
+enum KeyPathRoot: Hashable, Sendable {
+    case object
+    case variable(String)
+}
+
+/// `@count`, `@sum`, `@avg`, `@min`, `@max`.
+enum AggregateFunction: String, Hashable, Sendable {
+    case count, sum, avg, min, max
+}
+
+/// One side of a comparison.
+indirect enum PredicateOperand: Hashable, Sendable {
+    /// `favourite.title`, `$x.age`.
+    case keyPath(root: KeyPathRoot, components: [String], offset: Int)
+    /// A literal or an argument.
+    case value(QueryValue)
+    /// `loans.@count`, `loans.@sum.amount`, `scores.@avg` (on a list of primitives: no property).
+    case aggregate(root: KeyPathRoot, collection: [String], function: AggregateFunction, property: [String], offset: Int)
+    /// `SUBQUERY(loans, $l, $l.days > 3).@count`.
+    case subqueryCount(root: KeyPathRoot, collection: [String], variable: String, predicate: PredicateNode, offset: Int)
+    /// `{a, b}` with expressions inside (arguments, literals).
+    case list([PredicateOperand])
+}

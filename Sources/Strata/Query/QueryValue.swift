@@ -1,0 +1,74 @@
+import Foundation
+
+/// A constant in a query: a literal from the predicate string or an argument passed beside it.
+public enum QueryValue: Hashable, Sendable, CustomStringConvertible {
+    /// `nil` / `NULL`
+    case null
+    /// `true` / `false` / `YES` / `NO`
+    case bool(Bool)
+    /// Any integer (every integer property width compares as Int64).
+    case int(Int64)
+    /// `Float` and `Double`.
+    case double(Double)
+    /// Strings and enum raw values.
+    case string(String)
+    /// `Data`.
+    case data(Data)
+    /// `Date`.
+    case date(Date)
+    /// `UUID`.
+    case uuid(UUID)
+    /// `{ a, b, c }` or an array argument.
+    case list([QueryValue])
+
+    /// Converts a Swift argument (`%@`, `%d`, `%f`) into a query value.
+    ///
+    /// - Throws: `StrataError.invalidPredicate` naming the argument when its type cannot appear in a query.
+    static func argument(_ value: Any?, predicate: String, offset: Int) throws -> QueryValue {
+        guard let value else { return .null }
+        switch value {
+        case let value as QueryValue: return value
+        case let value as Bool: return .bool(value)
+        case let value as Int: return .int(Int64(value))
+        case let value as Int64: return .int(value)
+        case let value as Int32: return .int(Int64(value))
+        case let value as Int16: return .int(Int64(value))
+        case let value as Int8: return .int(Int64(value))
+        case let value as UInt8: return .int(Int64(value))
+        case let value as UInt16: return .int(Int64(value))
+        case let value as UInt32: return .int(Int64(value))
+        case let value as Double: return .double(value)
+        case let value as Float: return .double(Double(value))
+        case let value as String: return .string(value)
+        case let value as Substring: return .string(String(value))
+        case let value as Data: return .data(value)
+        case let value as Date: return .date(value)
+        case let value as UUID: return .uuid(value)
+        case let value as any RawRepresentable<String>: return .string(value.rawValue)
+        case let values as [Any?]:
+            return .list(try values.map { try argument($0, predicate: predicate, offset: offset) })
+        case let values as any Collection:
+            return .list(try values.map { try argument($0, predicate: predicate, offset: offset) })
+        default:
+            if case Optional<Any>.none = value as Any? { return .null }
+            throw StrataError.invalidPredicate(
+                predicate: predicate, offset: offset,
+                message: "an argument of type \(type(of: value)) cannot be used in a query")
+        }
+    }
+
+    /// The value as it would be written in a predicate.
+    public var description: String {
+        switch self {
+        case .null: return "nil"
+        case .bool(let value): return value ? "true" : "false"
+        case .int(let value): return String(value)
+        case .double(let value): return String(value)
+        case .string(let value): return "\"\(value)\""
+        case .data(let value): return "<\(value.count) bytes>"
+        case .date(let value): return value.formatted(.iso8601)
+        case .uuid(let value): return value.uuidString
+        case .list(let values): return "{" + values.map(\.description).joined(separator: ", ") + "}"
+        }
+    }
+}
