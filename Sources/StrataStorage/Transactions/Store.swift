@@ -97,6 +97,7 @@ public final class Store: @unchecked Sendable {
         do {
             let alone = try Self.attach(lockFile)
             if alone && !options.readOnly { try Self.createIfMissing(path: path, io: io, options: options) }
+            if options.readOnly && !io.fileExists(at: path) { throw Self.noDatabase(at: path) }
             let file = try io.openFile(at: path, create: false, readOnly: options.readOnly)
             let pageSize = try Self.readHeader(of: file)
             let pagedFile = try PagedFile(file: file, pageSize: pageSize, reservedBytes: options.maximumFileSize)
@@ -199,11 +200,7 @@ public final class Store: @unchecked Sendable {
     private static func readHeader(of file: StorageFile) throws -> Int {
         let size = try file.size()
         guard size >= UInt64(FileHeader.byteCount) else {
-            if size == 0 {
-                throw StrataError.io(
-                    operation: "open", path: file.path, errno: ENOENT,
-                    message: "no database exists here; open it without readOnly to create one")
-            }
+            if size == 0 { throw noDatabase(at: file.path) }
             throw StrataError.notADatabase(path: file.path)
         }
         var header = [UInt8](repeating: 0, count: FileHeader.byteCount)
@@ -212,6 +209,11 @@ public final class Store: @unchecked Sendable {
     }
 
     // MARK: Small tools
+
+    private static func noDatabase(at path: String) -> StrataError {
+        .io(operation: "open", path: path, errno: ENOENT,
+            message: "no database exists here; open it without readOnly to create one")
+    }
 
     static func monotonicSeconds() -> Double {
         var time = timespec()
