@@ -42,7 +42,9 @@ let package = Package(
 
         // MARK: Tests
         .target(name: "StrataTestSupport", dependencies: ["StrataStorage"], path: "Tests/StrataTestSupport"),
-        .executableTarget(name: "strata-test-helper", dependencies: ["StrataStorage", "Strata"], path: "Sources/StrataTestHelper"),
+        .executableTarget(
+            name: "strata-test-helper", dependencies: ["StrataStorage", "Strata", "StrataTestSupport"],
+            path: "Sources/StrataTestHelper"),
         .testTarget(name: "StrataSchemaTests", dependencies: ["StrataSchema"]),
         .testTarget(name: "StrataCodegenTests", dependencies: ["StrataSchema", "StrataCodegen", "Strata"]),
         .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage", "StrataTestSupport"]),

@@ -1,0 +1,238 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The real file system through POSIX calls: `pread`/`pwrite`, `fdatasync` (`F_FULLFSYNC` on Darwin),
+/// `ftruncate`, `mmap`, `rename` and a directory `fsync`.
+public final class POSIXStorage: StorageIO, @unchecked Sendable {
+    /// Creates the file-system storage. It holds no state of its own.
+    public init() {}
+
+    /// Opens `path` with `open(2)`.
+    public func openFile(at path: String, create: Bool, readOnly: Bool) throws -> StorageFile {
+        var flags = readOnly ? O_RDONLY : O_RDWR
+        flags |= O_CLOEXEC
+        if create && !readOnly { flags |= O_CREAT }
+        let fd = open(path, flags, 0o644)
+        if fd < 0 { throw SystemError.current("open", path: path) }
+        return POSIXFile(path: path, descriptor: fd)
+    }
+
+    /// Whether `path` exists (`access(2)`).
+    public func fileExists(at path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
+    /// `rename(2)`.
+    public func rename(from source: String, to destination: String) throws {
+        #if canImport(Glibc)
+        let result = Glibc.rename(source, destination)
+        #else
+        let result = Darwin.rename(source, destination)
+        #endif
+        if result != 0 { throw SystemError.current("rename to '\(destination)'", path: source) }
+    }
+
+    /// `unlink(2)`; a missing file is fine.
+    public func remove(at path: String) throws {
+        if unlink(path) != 0 && errno != ENOENT { throw SystemError.current("unlink", path: path) }
+    }
+
+    /// Opens the directory holding `path` and `fsync`s it, so creations and renames in it survive power loss.
+    public func syncDirectory(containing path: String) throws {
+        let directory = Self.directory(of: path)
+        let fd = open(directory, O_RDONLY | O_CLOEXEC)
+        if fd < 0 { throw SystemError.current("open directory", path: directory) }
+        defer { _ = Glibc_close(fd) }
+        if fsync(fd) != 0 { throw SystemError.current("fsync directory", path: directory) }
+    }
+
+    /// Opens the lock file read-write, sizes it to `byteCount` and maps it shared.
+    public func openLockFile(at path: String, byteCount: Int) throws -> LockFileHandle {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        if fd < 0 { throw SystemError.current("open lock file", path: path) }
+        var info = stat()
+        if fstat(fd, &info) != 0 {
+            let error = SystemError.current("stat lock file", path: path)
+            _ = Glibc_close(fd)
+            throw error
+        }
+        if Int(info.st_size) < byteCount && ftruncate(fd, off_t(byteCount)) != 0 {
+            let error = SystemError.current("size lock file", path: path)
+            _ = Glibc_close(fd)
+            throw error
+        }
+        guard let memory = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), memory != MAP_FAILED
+        else {
+            let error = SystemError.current("mmap lock file", path: path)
+            _ = Glibc_close(fd)
+            throw error
+        }
+        return POSIXLockFile(path: path, descriptor: fd, memory: memory, byteCount: byteCount)
+    }
+
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let directory = String(path[..<slash])
+        return directory.isEmpty ? "/" : directory
+    }
+}
+
+/// `close(2)` under a name that does not clash with the protocols' `close()`.
+@inline(__always)
+func Glibc_close(_ fd: Int32) -> Int32 {
+    #if canImport(Glibc)
+    return Glibc.close(fd)
+    #else
+    return Darwin.close(fd)
+    #endif
+}
+
+/// One open file descriptor.
+final class POSIXFile: StorageFile, @unchecked Sendable {
+    let path: String
+    private var descriptor: Int32
+    private var mapping: (base: UnsafeMutableRawPointer, length: Int)?
+
+    init(path: String, descriptor: Int32) {
+        self.path = path
+        self.descriptor = descriptor
+    }
+
+    deinit { close() }
+
+    func size() throws -> UInt64 {
+        var info = stat()
+        if fstat(descriptor, &info) != 0 { throw SystemError.current("stat", path: path) }
+        return UInt64(info.st_size)
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws {
+        guard let base = buffer.baseAddress else { return }
+        var done = 0
+        while done < buffer.count {
+            let count = pread(descriptor, base + done, buffer.count - done, off_t(offset) + off_t(done))
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SystemError.current("read", path: path)
+            }
+            if count == 0 {
+                // Past the end of the file: the rest reads as zero, as the protocol promises.
+                (base + done).initializeMemory(as: UInt8.self, repeating: 0, count: buffer.count - done)
+                return
+            }
+            done += count
+        }
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
+        guard let base = bytes.baseAddress else { return }
+        var done = 0
+        while done < bytes.count {
+            let count = pwrite(descriptor, base + done, bytes.count - done, off_t(offset) + off_t(done))
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SystemError.current("write", path: path)
+            }
+            done += count
+        }
+    }
+
+    func sync() throws {
+        #if canImport(Darwin)
+        if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
+        if fsync(descriptor) != 0 { throw SystemError.current("fsync", path: path) }
+        #else
+        if fdatasync(descriptor) != 0 { throw SystemError.current("fdatasync", path: path) }
+        #endif
+    }
+
+    func truncate(to size: UInt64) throws {
+        if ftruncate(descriptor, off_t(size)) != 0 { throw SystemError.current("ftruncate", path: path) }
+    }
+
+    func map(reservingBytes: UInt64) throws -> UnsafeRawPointer {
+        if let mapping { return UnsafeRawPointer(mapping.base) }
+        let length = Int(clamping: reservingBytes)
+        // Mapping past the end of the file is allowed; those pages are only touched once the file has grown.
+        guard let base = mmap(nil, length, PROT_READ, MAP_SHARED, descriptor, 0), base != MAP_FAILED else {
+            throw SystemError.current("mmap", path: path)
+        }
+        mapping = (base, length)
+        return UnsafeRawPointer(base)
+    }
+
+    func unmap() {
+        if let mapping { munmap(mapping.base, mapping.length) }
+        mapping = nil
+    }
+
+    func close() {
+        unmap()
+        if descriptor >= 0 { _ = Glibc_close(descriptor) }
+        descriptor = -1
+    }
+}
+
+/// The lock file: a shared mapping plus `fcntl` byte-range locks (released by the kernel when the process dies).
+///
+/// `fcntl` locks belong to the process, and closing any descriptor of the file drops all of them, so a process
+/// keeps exactly one `POSIXLockFile` per lock file (the store's registry makes sure of it).
+final class POSIXLockFile: LockFileHandle, @unchecked Sendable {
+    let path: String
+    let memory: UnsafeMutableRawPointer
+    let byteCount: Int
+    private var descriptor: Int32
+
+    init(path: String, descriptor: Int32, memory: UnsafeMutableRawPointer, byteCount: Int) {
+        self.path = path
+        self.descriptor = descriptor
+        self.memory = memory
+        self.byteCount = byteCount
+    }
+
+    deinit { close() }
+
+    func lock(byte: Int, exclusive: Bool, wait: Bool) throws -> Bool {
+        var request = flock()
+        request.l_type = Int16(exclusive ? F_WRLCK : F_RDLCK)
+        request.l_whence = Int16(SEEK_SET)
+        request.l_start = off_t(byte)
+        request.l_len = 1
+        while true {
+            if fcntl(descriptor, wait ? F_SETLKW : F_SETLK, &request) == 0 { return true }
+            if errno == EINTR { continue }
+            if !wait && (errno == EAGAIN || errno == EACCES) { return false }
+            throw SystemError.current("lock byte \(byte) of", path: path)
+        }
+    }
+
+    func unlock(byte: Int) {
+        var request = flock()
+        request.l_type = Int16(F_UNLCK)
+        request.l_whence = Int16(SEEK_SET)
+        request.l_start = off_t(byte)
+        request.l_len = 1
+        _ = fcntl(descriptor, F_SETLK, &request)
+    }
+
+    func isLockedByAnotherProcess(byte: Int) -> Bool {
+        var request = flock()
+        request.l_type = Int16(F_WRLCK)
+        request.l_whence = Int16(SEEK_SET)
+        request.l_start = off_t(byte)
+        request.l_len = 1
+        // When the query itself fails, assume the owner lives: keeping a slot is safe, dropping it is not.
+        guard fcntl(descriptor, F_GETLK, &request) == 0 else { return true }
+        return request.l_type != Int16(F_UNLCK)
+    }
+
+    func close() {
+        guard descriptor >= 0 else { return }
+        munmap(memory, byteCount)
+        _ = Glibc_close(descriptor)
+        descriptor = -1
+    }
+}

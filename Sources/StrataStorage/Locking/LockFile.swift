@@ -1,0 +1,156 @@
+/// `NAME.strata.lock`: how the processes sharing a store coordinate.
+///
+/// Its shared memory holds the current version's meta slot (so readers never read a slot the writer may be
+/// rewriting), the last durable version, and a table of reader slots, one per process, each holding the oldest
+/// version a reader of that process pins. Byte-range locks (released by the kernel when a process dies) give:
+///
+/// | byte | lock |
+/// |---|---|
+/// | 0 | lifetime: shared while a process has the store open; exclusive while the first opener recovers |
+/// | 1 | writer: exclusive for the duration of a write transaction |
+/// | 2 | registration: exclusive while a reader registers its pin or a writer publishes or reads the pins |
+/// | 128 + i | liveness of reader slot i: exclusive, held by the owning process for as long as it has the store open |
+final class LockFile: @unchecked Sendable {
+    static let byteCount = 4096
+    static let magic: UInt64 = 0x4B4C_4154_4152_5453  // "STRATALK"
+    static let format: UInt32 = 1
+    private static let lifetimeByte = 0
+    private static let writerByte = 1
+    private static let registrationByte = 2
+    private static let slotsOffset = 128
+    private static let slotByteCount = 16
+    static let slotCount = (byteCount - slotsOffset) / slotByteCount
+
+    let handle: LockFileHandle
+    let path: String
+    private var memory: UnsafeMutableRawPointer { handle.memory }
+
+    init(handle: LockFileHandle, path: String) {
+        self.handle = handle
+        self.path = path
+    }
+
+    // MARK: Lifetime
+
+    /// Takes the lifetime lock; returns true when no other process has the store open, in which case the caller
+    /// must recover the file and call `initialize`, then `share`.
+    func attach() throws -> Bool {
+        if try handle.lock(byte: Self.lifetimeByte, exclusive: true, wait: false) { return true }
+        _ = try handle.lock(byte: Self.lifetimeByte, exclusive: false, wait: true)
+        return false
+    }
+
+    /// Turns the first opener's exclusive lifetime lock into a shared one, letting other processes in.
+    func share() throws {
+        _ = try handle.lock(byte: Self.lifetimeByte, exclusive: false, wait: true)
+    }
+
+    /// Resets the shared state to `meta` (durable), clearing every reader slot (no other process is attached).
+    func initialize(meta: MetaSlot, slot: Int) {
+        memory.initializeMemory(as: UInt8.self, repeating: 0, count: Self.byteCount)
+        memory.setU64(Self.magic, at: 0)
+        memory.setU32(Self.format, at: 8)
+        memory.setU32(UInt32(Self.slotCount), at: 12)
+        publish(meta: meta, slot: slot, durable: true)
+    }
+
+    /// Whether the shared state was written by this format (checked by processes that are not the first).
+    var isInitialized: Bool { UnsafeRawPointer(memory).u64(at: 0) == Self.magic && UnsafeRawPointer(memory).u32(at: 8) == Self.format }
+
+    // MARK: Versions
+
+    /// The newest committed version's meta slot (nil if the shared copy is damaged) and which data-file slot
+    /// holds it.
+    var current: (meta: MetaSlot?, slot: Int) {
+        (MetaSlot.decode(from: UnsafeRawPointer(memory) + 64), Int(UnsafeRawPointer(memory).u64(at: 16) & 1))
+    }
+
+    /// The newest version known durable and the data-file slot holding it.
+    var durable: (version: UInt64, slot: Int) {
+        (UnsafeRawPointer(memory).u64(at: 24), Int(UnsafeRawPointer(memory).u64(at: 32) & 1))
+    }
+
+    /// The newest committed version, read without a lock (an aligned 8-byte load): a cheap way for other threads
+    /// and processes to notice commits.
+    var latestVersion: UInt64 { UnsafeRawPointer(memory).u64(at: 64 + 8) }
+
+    /// Makes `meta` (stored in data-file slot `slot`) the current version; if `durable`, also the durable one.
+    /// Call with the registration lock held.
+    func publish(meta: MetaSlot, slot: Int, durable: Bool) {
+        meta.encode(into: memory + 64)
+        memory.setU64(UInt64(slot), at: 16)
+        if durable { markDurable(version: meta.version, slot: slot) }
+    }
+
+    /// Records that `version`, in data-file slot `slot`, is durable.
+    func markDurable(version: UInt64, slot: Int) {
+        memory.setU64(version, at: 24)
+        memory.setU64(UInt64(slot), at: 32)
+    }
+
+    // MARK: Locks
+
+    /// Waits for the cross-process writer lock.
+    func lockWriter() throws { _ = try handle.lock(byte: Self.writerByte, exclusive: true, wait: true) }
+
+    /// Releases the writer lock.
+    func unlockWriter() { handle.unlock(byte: Self.writerByte) }
+
+    /// Runs `body` holding the registration lock. Callers serialize their own threads first (one process holds
+    /// at most one lock on a byte, whatever its thread).
+    func withRegistration<T>(_ body: () throws -> T) throws -> T {
+        _ = try handle.lock(byte: Self.registrationByte, exclusive: true, wait: true)
+        defer { handle.unlock(byte: Self.registrationByte) }
+        return try body()
+    }
+
+    // MARK: Reader slots
+
+    /// Claims a reader slot for this process: the first whose liveness lock is free (never used, or its process
+    /// died, which released the lock).
+    ///
+    /// - Throws: `StrataError.io` when every slot is held by a live process.
+    func claimReaderSlot(processID: Int32) throws -> Int {
+        for index in 0..<Self.slotCount where try handle.lock(byte: Self.slotsOffset + index, exclusive: true, wait: false) {
+            let slot = memory + Self.slotsOffset + index * Self.slotByteCount
+            slot.setU64(UInt64(UInt32(bitPattern: processID)), at: 0)
+            slot.setU64(0, at: 8)
+            return index
+        }
+        throw StrataError.io(
+            operation: "claim a reader slot in", path: path, errno: 0,
+            message: "all \(Self.slotCount) reader slots are held by live processes; close the store in another process")
+    }
+
+    /// Releases this process's slot.
+    func releaseReaderSlot(_ index: Int) {
+        setPin(0, slot: index)
+        handle.unlock(byte: Self.slotsOffset + index)
+    }
+
+    /// Stores the oldest version this process pins (0: none). Call with the registration lock held.
+    func setPin(_ version: UInt64, slot index: Int) {
+        (memory + Self.slotsOffset + index * Self.slotByteCount).setU64(version, at: 8)
+    }
+
+    /// Every version pinned by another live process, clearing the slots of dead ones. Call with the registration
+    /// lock held.
+    func pinsOfOtherProcesses(ownSlot: Int) -> [UInt64] {
+        var pins: [UInt64] = []
+        for index in 0..<Self.slotCount where index != ownSlot {
+            let slot = memory + Self.slotsOffset + index * Self.slotByteCount
+            let pin = UnsafeRawPointer(slot).u64(at: 8)
+            guard pin != 0 else { continue }
+            if handle.isLockedByAnotherProcess(byte: Self.slotsOffset + index) {
+                pins.append(pin)
+            } else {
+                // The owner died without ending its readers: its pins protect nothing any more.
+                slot.setU64(0, at: 8)
+            }
+        }
+        return pins
+    }
+
+    /// Drops every lock this process holds and closes the file.
+    func detach() { handle.close() }
+}

@@ -1,0 +1,153 @@
+/// A run of free pages, tagged with the version whose commit freed it.
+struct FreeExtent: Equatable, Sendable {
+    /// The first page.
+    var start: UInt64
+    /// How many pages.
+    var count: UInt64
+    /// The version that freed it: versions before it may still reach these pages.
+    var freedAt: UInt64
+
+    /// One past the last page.
+    var end: UInt64 { start + count }
+}
+
+/// The free pages of one version, split into those a new node may take now and those still waiting.
+///
+/// Pages freed at version `v` are reachable from versions before `v`. They may be overwritten once no reader
+/// pins a version before `v` and `v` is durable (otherwise a power loss could bring back a version that reaches
+/// them). `release(upTo:)` moves extents whose `freedAt` is at most that limit from waiting to reusable.
+struct FreeSpace: Sendable {
+    /// Reusable extents, sorted by start page, adjacent ones merged.
+    private(set) var reusable: [FreeExtent] = []
+    /// Extents freed too recently to overwrite.
+    private(set) var waiting: [FreeExtent] = []
+
+    /// Free space made of `extents`, those freed at or before `limit` reusable at once.
+    init(extents: [FreeExtent] = [], reuseLimit limit: UInt64 = 0) {
+        waiting = extents
+        release(upTo: limit)
+    }
+
+    /// Every free extent, for the free-list node.
+    var extents: [FreeExtent] { reusable + waiting }
+
+    /// Free pages in total (reusable or not).
+    var pageCount: UInt64 { extents.reduce(0) { $0 + $1.count } }
+
+    /// Makes every waiting extent freed at or before `limit` reusable.
+    mutating func release(upTo limit: UInt64) {
+        guard waiting.contains(where: { $0.freedAt <= limit }) else { return }
+        var stillWaiting: [FreeExtent] = []
+        for extent in waiting {
+            if extent.freedAt <= limit { insertReusable(extent) } else { stillWaiting.append(extent) }
+        }
+        waiting = stillWaiting
+    }
+
+    /// Takes `pages` contiguous reusable pages (first fit); nil when no extent is large enough.
+    ///
+    /// - Complexity: O(n) in the number of reusable extents.
+    mutating func take(pages: UInt64) -> UInt64? {
+        guard let index = reusable.firstIndex(where: { $0.count >= pages }) else { return nil }
+        let start = reusable[index].start
+        if reusable[index].count == pages {
+            reusable.remove(at: index)
+        } else {
+            reusable[index].start += pages
+            reusable[index].count -= pages
+        }
+        return start
+    }
+
+    /// Returns pages no committed version can reach (a node allocated and freed in the same transaction).
+    mutating func giveBack(start: UInt64, count: UInt64) {
+        insertReusable(FreeExtent(start: start, count: count, freedAt: 0))
+    }
+
+    /// Adds pages freed by the version being written; they wait until that version is durable and unpinned.
+    mutating func retire(start: UInt64, count: UInt64, freedAt: UInt64) {
+        if let last = waiting.last, last.freedAt == freedAt, last.end == start {
+            waiting[waiting.count - 1].count += count
+        } else {
+            waiting.append(FreeExtent(start: start, count: count, freedAt: freedAt))
+        }
+    }
+
+    private mutating func insertReusable(_ extent: FreeExtent) {
+        var low = 0
+        var high = reusable.count
+        while low < high {
+            let middle = (low + high) / 2
+            if reusable[middle].start < extent.start { low = middle + 1 } else { high = middle }
+        }
+        var merged = extent
+        var index = low
+        if index > 0, reusable[index - 1].end == merged.start {
+            index -= 1
+            merged = FreeExtent(
+                start: reusable[index].start, count: reusable[index].count + merged.count,
+                freedAt: max(reusable[index].freedAt, merged.freedAt))
+            reusable.remove(at: index)
+        }
+        if index < reusable.count, merged.end == reusable[index].start {
+            merged.count += reusable[index].count
+            merged.freedAt = max(merged.freedAt, reusable[index].freedAt)
+            reusable.remove(at: index)
+        }
+        reusable.insert(merged, at: index)
+    }
+}
+
+/// The free-list node's payload: `count: UInt64`, then `count` × (`start`, `count`, `freedAt`: UInt64), then zero
+/// padding (the node is sized before its last entries are known).
+enum FreeListCoding {
+    static let entryByteCount = 24
+
+    /// Payload bytes needed for `entries` extents.
+    static func byteCount(entries: Int) -> Int { 8 + entries * entryByteCount }
+
+    /// Writes `extents` into `payload`, which must be large enough.
+    static func encode(_ extents: [FreeExtent], into payload: UnsafeMutableRawBufferPointer) {
+        let base = payload.baseAddress!
+        base.setU64(UInt64(extents.count), at: 0)
+        for (index, extent) in extents.enumerated() {
+            let offset = 8 + index * entryByteCount
+            base.setU64(extent.start, at: offset)
+            base.setU64(extent.count, at: offset + 8)
+            base.setU64(extent.freedAt, at: offset + 16)
+        }
+    }
+
+    /// The extents in `payload`, each checked to lie inside pages 1 ..< `pageCount` and not to overlap another.
+    ///
+    /// - Throws: `corruptFile` naming the free-list node when an entry is out of range or overlaps.
+    static func decode(_ payload: UnsafeRawBufferPointer, pageCount: UInt64, path: String, node: NodeRef) throws
+        -> [FreeExtent]
+    {
+        func damaged(_ detail: String) -> StrataError {
+            .corruptFile(path: path, location: "free list node \(node)", detail: detail)
+        }
+        guard payload.count >= 8, let base = payload.baseAddress else { throw damaged("the node is too short") }
+        let count = base.u64(at: 0)
+        guard count <= UInt64((payload.count - 8) / entryByteCount) else {
+            throw damaged("it claims \(count) entries but holds room for \((payload.count - 8) / entryByteCount)")
+        }
+        var extents: [FreeExtent] = []
+        extents.reserveCapacity(Int(count))
+        for index in 0..<Int(count) {
+            let offset = 8 + index * entryByteCount
+            let extent = FreeExtent(
+                start: base.u64(at: offset), count: base.u64(at: offset + 8), freedAt: base.u64(at: offset + 16))
+            guard extent.start >= 1, extent.count >= 1, extent.start < pageCount, extent.count <= pageCount - extent.start
+            else {
+                throw damaged("entry \(index) (pages \(extent.start)+\(extent.count)) lies outside the \(pageCount) pages")
+            }
+            extents.append(extent)
+        }
+        let sorted = extents.sorted { $0.start < $1.start }
+        for (previous, next) in zip(sorted, sorted.dropFirst()) where previous.end > next.start {
+            throw damaged("extents at pages \(previous.start) and \(next.start) overlap")
+        }
+        return extents
+    }
+}

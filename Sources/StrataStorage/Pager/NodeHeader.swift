@@ -1,0 +1,59 @@
+/// The 32 bytes in front of every node's payload, on the node's first page.
+///
+/// ```
+/// 0  checksum  UInt64  xxHash64 of bytes 8 ..< 32 + length (header fields and payload)
+/// 8  magic     UInt8   0xA7
+/// 9  kind      UInt8   NodeKind
+/// 10 reserved  UInt16  0
+/// 12 length    UInt32  payload bytes
+/// 16 version   UInt64  the version that wrote the node
+/// 24 reserved  UInt64  0
+/// ```
+///
+/// Covering the version means a stale node left on a reused page never passes for the node a version expects.
+struct NodeHeader: Equatable, Sendable {
+    static let byteCount = 32
+    static let magic: UInt8 = 0xA7
+
+    var kind: NodeKind
+    var length: UInt32
+    var version: UInt64
+
+    /// Pages a node with `length` payload bytes spans.
+    static func pageSpan(length: Int, pageSize: Int) -> UInt64 {
+        UInt64((byteCount + length + pageSize - 1) / pageSize)
+    }
+
+    /// Writes the header fields (not the checksum) at `base`.
+    func encodeFields(into base: UnsafeMutableRawPointer) {
+        base.setU8(Self.magic, at: 8)
+        base.setU8(kind.rawValue, at: 9)
+        base.storeBytes(of: 0, toByteOffset: 10, as: UInt16.self)
+        base.setU32(length, at: 12)
+        base.setU64(version, at: 16)
+        base.setU64(0, at: 24)
+    }
+
+    /// Computes and stores the checksum of a node whose header fields and payload are in place; returns it.
+    static func seal(_ base: UnsafeMutableRawPointer, length: Int) -> UInt64 {
+        let checksum = Checksum.hash(UnsafeRawPointer(base) + 8, count: byteCount - 8 + length)
+        base.setU64(checksum, at: 0)
+        return checksum
+    }
+
+    /// The header at `base`, or nil when its magic or kind is wrong.
+    static func decode(from base: UnsafeRawPointer) -> NodeHeader? {
+        guard base.u8(at: 8) == magic, let kind = NodeKind(rawValue: base.u8(at: 9)) else { return nil }
+        return NodeHeader(kind: kind, length: base.u32(at: 12), version: base.u64(at: 16))
+    }
+}
+
+/// Who a node belongs to.
+enum NodeKind: UInt8, Sendable {
+    /// A node of the table layer.
+    case table = 1
+    /// The free list.
+    case freeList = 2
+    /// A commit record.
+    case commitRecord = 3
+}

@@ -1,0 +1,104 @@
+/// The store file mapped into memory: bounds-checked, checksum-verified access to nodes in place.
+///
+/// Checksums are verified once per node per process, not on every read: `verifiedVersions[page]` remembers the
+/// version whose node was verified on that page. A committed node never changes while a version that reaches it
+/// is pinned, and a node written later on the same page carries a newer version in its header, so a match means
+/// "these exact bytes were verified". What this does not catch: bytes damaged on disk after they were verified
+/// in this process (the next process to open the file will catch them).
+final class PagedFile: @unchecked Sendable {
+    let file: StorageFile
+    let path: String
+    let pageSize: Int
+    /// The mapping's base; it never moves, so pointers handed to readers stay valid while the file grows.
+    let base: UnsafeRawPointer
+    /// Pages the mapping can hold.
+    let mappablePages: UInt64
+
+    private let verifiedLock = ThreadLock()
+    private var verifiedVersions: [UInt64] = []
+
+    /// Maps `file`, reserving address space for `reservedBytes`.
+    init(file: StorageFile, pageSize: Int, reservedBytes: UInt64) throws {
+        self.file = file
+        self.path = file.path
+        self.pageSize = pageSize
+        let fileSize = try file.size()
+        let reservation = max(reservedBytes, fileSize * 2)
+        base = try file.map(reservingBytes: reservation)
+        mappablePages = reservation / UInt64(pageSize)
+    }
+
+    /// Meta slot `index` (0 or 1) as it is in the file now, or nil when it is torn or empty.
+    func meta(slot index: Int) -> MetaSlot? {
+        MetaSlot.decode(from: base + FileHeader.slotOffsets[index])
+    }
+
+    /// The header and page span of node `ref` in a version of `pageCount` pages, checked to lie inside it.
+    ///
+    /// - Throws: `corruptFile` when the node starts or ends outside the version or its header is damaged.
+    func header(of ref: NodeRef, pageCount: UInt64) throws -> (header: NodeHeader, pages: UInt64) {
+        guard ref.rawValue >= 1, ref.rawValue < pageCount else {
+            throw corrupt(ref, "the reference points outside the \(pageCount) pages of this version")
+        }
+        let start = base + Int(ref.rawValue) * pageSize
+        guard let header = NodeHeader.decode(from: start) else {
+            throw corrupt(ref, "no node header here (wrong magic or kind byte)")
+        }
+        let pages = NodeHeader.pageSpan(length: Int(header.length), pageSize: pageSize)
+        guard pages <= pageCount - ref.rawValue else {
+            throw corrupt(ref, "its length \(header.length) runs past the \(pageCount) pages of this version")
+        }
+        return (header, pages)
+    }
+
+    /// The verified payload of node `ref` of `kind`, in place in the mapping.
+    ///
+    /// - Throws: `corruptFile` when the node is out of bounds, of another kind, or fails its checksum.
+    func payload(of ref: NodeRef, kind: NodeKind, pageCount: UInt64) throws -> UnsafeRawBufferPointer {
+        let (header, _) = try self.header(of: ref, pageCount: pageCount)
+        guard header.kind == kind else {
+            throw corrupt(ref, "expected a \(kind) node, found a \(header.kind) node")
+        }
+        let start = base + Int(ref.rawValue) * pageSize
+        let page = Int(ref.rawValue)
+        let known = verifiedLock.withLock { page < verifiedVersions.count && verifiedVersions[page] == header.version }
+        if !known {
+            let checksum = Checksum.hash(start + 8, count: NodeHeader.byteCount - 8 + Int(header.length))
+            guard checksum == start.u64(at: 0) else {
+                throw corrupt(ref, "its checksum does not match (written by version \(header.version))")
+            }
+            markVerified(page: ref.rawValue, version: header.version)
+        }
+        return UnsafeRawBufferPointer(start: start + NodeHeader.byteCount, count: Int(header.length))
+    }
+
+    /// Whether node `ref` is whole in a file of `fileSize` bytes and has `checksum` (used to check a commit record
+    /// before trusting its meta slot).
+    func holds(_ ref: NodeRef, checksum: UInt64, fileSize: UInt64) -> Bool {
+        let pagesInFile = fileSize / UInt64(pageSize)
+        guard let (header, _) = try? header(of: ref, pageCount: min(pagesInFile, mappablePages)) else { return false }
+        let start = base + Int(ref.rawValue) * pageSize
+        let computed = Checksum.hash(start + 8, count: NodeHeader.byteCount - 8 + Int(header.length))
+        return computed == checksum && start.u64(at: 0) == checksum
+    }
+
+    /// Records that the node on `page` written by `version` has been verified (or was just written by us).
+    func markVerified(page: UInt64, version: UInt64) {
+        verifiedLock.withLock {
+            let index = Int(page)
+            if index >= verifiedVersions.count {
+                verifiedVersions.append(contentsOf: repeatElement(0, count: max(index + 1, verifiedVersions.count * 2) - verifiedVersions.count))
+            }
+            verifiedVersions[index] = version
+        }
+    }
+
+    /// Forgets every verification (after recovery chose an older version, the newer slot's nodes are not trusted).
+    func forgetVerified() {
+        verifiedLock.withLock { verifiedVersions.removeAll() }
+    }
+
+    func corrupt(_ ref: NodeRef, _ detail: String) -> StrataError {
+        .corruptFile(path: path, location: "node \(ref) (page \(ref.rawValue))", detail: detail)
+    }
+}

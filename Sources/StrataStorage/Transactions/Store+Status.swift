@@ -1,0 +1,37 @@
+extension Store {
+    /// File size, used and free bytes, pinned versions and the current version, for users to see why a file
+    /// grows (a long-lived reader pins old pages) and when compacting would pay.
+    ///
+    /// - Throws: `transactionMisuse` when closed; `corruptFile` when the free list is damaged; `io`.
+    public var status: StoreStatus {
+        get throws {
+            let reader = try beginRead()
+            defer { reader.end() }
+            let meta = reader.meta
+            var extents: [FreeExtent] = []
+            if !meta.freeList.isNone {
+                let payload = try pagedFile.payload(of: meta.freeList, kind: .freeList, pageCount: meta.pageCount)
+                extents = try FreeListCoding.decode(payload, pageCount: meta.pageCount, path: path, node: meta.freeList)
+            }
+            let (pinned, durable, otherPins) = try stateLock.withLock {
+                try lockFile.withRegistration {
+                    (pins.keys.sorted(), lockFile.durable.version, lockFile.pinsOfOtherProcesses(ownSlot: readerSlot))
+                }
+            }
+            // The status's own reader is not a pin worth reporting.
+            var ownPins = pinned
+            if let index = ownPins.firstIndex(of: meta.version), (stateLock.withLock { pins[meta.version] ?? 0 }) <= 1 {
+                ownPins.remove(at: index)
+            }
+            let oldest = (ownPins + otherPins).min()
+            let limit = min(durable, oldest ?? .max, meta.version)
+            let freePages = extents.reduce(0) { $0 + $1.count }
+            let waitingPages = extents.filter { $0.freedAt > limit }.reduce(0) { $0 + $1.count }
+            let page = UInt64(pageSize)
+            return StoreStatus(
+                currentVersion: meta.version, oldestPinnedVersion: oldest, pinnedVersionsInProcess: ownPins,
+                pageSize: pageSize, fileBytes: try pagedFile.file.size(), usedBytes: (meta.pageCount - freePages) * page,
+                freeBytes: freePages * page, waitingBytes: waitingPages * page)
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import Dispatch
+
+extension Store {
+    /// Begins the write transaction, waiting while another thread or process writes.
+    ///
+    /// - Throws: `readOnly`, `writesRefusedAfterFailedSync` (a sync failed earlier: reopen the store),
+    ///   `transactionMisuse` (closed), `corruptFile` (the free list or commit record of the current version is
+    ///   damaged), `io`.
+    public func beginWrite() throws -> WriteTransaction {
+        guard !options.readOnly else { throw StrataError.readOnly(path: path) }
+        try stateLock.withLock {
+            guard !isClosed else { throw closedError() }
+            guard !refusesWrites else { throw StrataError.writesRefusedAfterFailedSync(path: path) }
+            openTransactions += 1
+        }
+        writerGate.enter()
+        do {
+            try lockFile.lockWriter()
+        } catch {
+            writerGate.leave()
+            endWrite(unlockingFile: false)
+            throw error
+        }
+        do {
+            return try makeWriteTransaction()
+        } catch {
+            endWrite()
+            throw error
+        }
+    }
+
+    private func makeWriteTransaction() throws -> WriteTransaction {
+        struct Start {
+            var meta: MetaSlot
+            var durable: (version: UInt64, slot: Int)
+            var oldestPin: UInt64?
+            var cache: WriteCache?
+        }
+        let start = try stateLock.withLock { () throws -> Start in
+            guard !refusesWrites else { throw StrataError.writesRefusedAfterFailedSync(path: path) }
+            return try lockFile.withRegistration {
+                let meta = try currentMeta()
+                var pinned = lockFile.pinsOfOtherProcesses(ownSlot: readerSlot)
+                if let own = pins.keys.min() { pinned.append(own) }
+                return Start(meta: meta, durable: lockFile.durable, oldestPin: pinned.min(), cache: writeCache)
+            }
+        }
+        let meta = start.meta
+        // Pages freed at v are reachable from versions before v: reusable once every reader pins v or later and
+        // v is durable (else a power loss could bring back a version that reaches them).
+        let reuseLimit = min(start.durable.version, start.oldestPin ?? .max, meta.version)
+        var freeSpace: FreeSpace
+        var record: CommitRecord
+        if let cache = start.cache, cache.version == meta.version {
+            freeSpace = cache.freeSpace
+            record = cache.record
+        } else {
+            var extents: [FreeExtent] = []
+            if !meta.freeList.isNone {
+                let payload = try pagedFile.payload(of: meta.freeList, kind: .freeList, pageCount: meta.pageCount)
+                extents = try FreeListCoding.decode(payload, pageCount: meta.pageCount, path: path, node: meta.freeList)
+            }
+            freeSpace = FreeSpace(extents: extents)
+            record = CommitRecord()
+            if start.durable.version < meta.version && !meta.commitRecord.isNone {
+                let payload = try pagedFile.payload(
+                    of: meta.commitRecord, kind: .commitRecord, pageCount: meta.pageCount)
+                record = try CommitRecord.decode(payload, path: path, node: meta.commitRecord)
+            }
+        }
+        freeSpace.release(upTo: reuseLimit)
+        // Everything up to the durable version is on disk: the next commit record need only cover what follows.
+        if start.durable.version >= meta.version { record = CommitRecord() }
+        return WriteTransaction(
+            store: self, base: meta, freeSpace: freeSpace, carried: record, durableVersion: start.durable.version,
+            writeSlot: 1 - start.durable.slot)
+    }
+
+    /// Releases the writer lock and gate after a write transaction.
+    func endWrite(unlockingFile: Bool = true) {
+        if unlockingFile {
+            lockFile.unlockWriter()
+            writerGate.leave()
+        }
+        stateLock.withLock {
+            openTransactions -= 1
+            if isClosed && openTransactions == 0 { releaseResources() }
+        }
+    }
+
+    /// Writes a commit's nodes and meta slot (growing the file first if needed). Called under the writer lock.
+    func writeCommit(nodes: [(page: UInt64, node: DirtyNode)], meta: MetaSlot, slot: Int) throws {
+        let needed = meta.pageCount * UInt64(pageSize)
+        if needed > knownFileSize {
+            knownFileSize = try pagedFile.file.size()
+            if needed > knownFileSize {
+                // Grow in steps (an eighth of the file, 16 pages to 64 MiB) so most commits change no file size.
+                let step = min(max(needed / 8, 16 * UInt64(pageSize)), 64 << 20)
+                let grown = (needed + step + UInt64(pageSize) - 1) / UInt64(pageSize) * UInt64(pageSize)
+                try pagedFile.file.truncate(to: grown)
+                knownFileSize = grown
+            }
+        }
+        for (page, node) in nodes {
+            let bytes = UnsafeRawBufferPointer(start: node.memory, count: NodeHeader.byteCount + node.length)
+            try pagedFile.file.write(bytes, at: page * UInt64(pageSize))
+        }
+        try meta.bytes().withUnsafeBytes { try pagedFile.file.write($0, at: UInt64(FileHeader.slotOffsets[slot])) }
+    }
+
+    /// Syncs after a commit as the durability setting asks; returns whether the commit is now durable (for
+    /// `.none`, whether it is to be treated as such).
+    ///
+    /// - Throws: the sync's error, after which the store refuses writes until reopened.
+    func syncCommit() throws -> Bool {
+        switch options.durability {
+        case .none:
+            return true
+        case .full:
+            try syncFile()
+            return true
+        case .batched:
+            let now = Store.monotonicSeconds()
+            if now - stateLock.withLock({ lastSync }) >= options.batchInterval {
+                try syncFile()
+                return true
+            }
+            scheduleFlush()
+            return false
+        }
+    }
+
+    private func syncFile() throws {
+        do {
+            try pagedFile.file.sync()
+            stateLock.withLock { lastSync = Store.monotonicSeconds() }
+        } catch {
+            // After a failed fsync the kernel may have dropped the dirty pages: nothing is known about the disk.
+            stateLock.withLock { refusesWrites = true }
+            throw error
+        }
+    }
+
+    /// Makes `meta` the current version for every thread and process, and remembers the write state.
+    func publish(meta: MetaSlot, slot: Int, durable: Bool, freeSpace: FreeSpace, record: CommitRecord) {
+        stateLock.withLock {
+            _ = try? lockFile.withRegistration { lockFile.publish(meta: meta, slot: slot, durable: durable) }
+            writeCache = WriteCache(version: meta.version, freeSpace: freeSpace, record: durable ? CommitRecord() : record)
+        }
+    }
+
+    /// Syncs commits not yet synced (`.batched`), making them durable now.
+    ///
+    /// - Throws: the sync's error (writes are then refused until reopen); `transactionMisuse` when closed.
+    public func flush() throws {
+        guard !options.readOnly else { return }
+        try stateLock.withLock { if isClosed { throw closedError() } }
+        writerGate.enter()
+        defer { writerGate.leave() }
+        try lockFile.lockWriter()
+        defer { lockFile.unlockWriter() }
+        let (current, slot, durable) = try stateLock.withLock {
+            try lockFile.withRegistration { (try currentMeta(), lockFile.current.slot, lockFile.durable) }
+        }
+        guard durable.version < current.version else { return }
+        try syncFile()
+        stateLock.withLock {
+            _ = try? lockFile.withRegistration { lockFile.markDurable(version: current.version, slot: slot) }
+        }
+    }
+
+    /// Arranges a `flush()` one batch interval from now, so a `.batched` commit is never left unsynced for long.
+    private func scheduleFlush() {
+        let alreadyScheduled = stateLock.withLock { () -> Bool in
+            defer { flushScheduled = true }
+            return flushScheduled
+        }
+        guard !alreadyScheduled else { return }
+        DispatchQueue.global().asyncAfter(deadline: .now() + options.batchInterval) { [weak self] in
+            guard let self else { return }
+            self.stateLock.withLock { self.flushScheduled = false }
+            try? self.flush()
+        }
+    }
+}

@@ -1,0 +1,233 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An open store file: the pager under the table layer.
+///
+/// A store hands out read transactions (each pins the newest committed version; any number, in any threads and
+/// processes) and one write transaction at a time (across threads and processes). Commits are copy-on-write:
+/// a page a live version can reach is never written, so a crash at any instant leaves a committed version.
+///
+/// The store is thread-safe. Opening the same path twice in a process returns the same store (the cross-process
+/// locks belong to the process, so one store per file per process is the rule).
+public final class Store: @unchecked Sendable {
+    /// The store file's path (`memory:<identifier>` for in-memory stores).
+    public let path: String
+    /// The options the store was opened with.
+    public let options: StoreOptions
+    /// The page size of the file.
+    public let pageSize: Int
+
+    let io: StorageIO
+    let pagedFile: PagedFile
+    let lockFile: LockFile
+    let readerSlot: Int
+    private let registryKey: String?
+
+    /// Guards everything below, held only briefly; taken after the writer gate, never before it.
+    let stateLock = ThreadLock()
+    let writerGate = WriterGate()
+    /// Versions pinned by this process's readers, with how many readers pin each.
+    var pins: [UInt64: Int] = [:]
+    var openTransactions = 0
+    var isClosed = false
+    var resourcesReleased = false
+    var refusesWrites = false
+    /// The free space and commit record after this process's last commit, so the next write transaction need
+    /// not decode them again.
+    var writeCache: WriteCache?
+    var lastSync = Store.monotonicSeconds()
+    var flushScheduled = false
+    /// The file's size as last seen by this process's writer (read and written under the writer lock).
+    var knownFileSize: UInt64
+
+    struct WriteCache {
+        var version: UInt64
+        var freeSpace: FreeSpace
+        var record: CommitRecord
+    }
+
+    /// Opens the store at `path`, creating it when missing (unless `options.readOnly`).
+    ///
+    /// The first process to open a file checks it: the meta slot with the higher version is used if every node
+    /// its commit record lists is intact, otherwise the other slot.
+    ///
+    /// - Throws: `notADatabase`, `unsupportedFormat`, `corruptFile`, `io`, `diskFull`, `invalidArgument` (bad
+    ///   options), `readOnly`-style `io` when a read-only open finds no file.
+    public static func open(path: String, options: StoreOptions = .init()) throws -> Store {
+        guard let io = options.io else {
+            let absolute = path.hasPrefix("/") ? path : currentDirectory() + "/" + path
+            return try StoreRegistry.shared.store(key: "file:" + absolute, readOnly: options.readOnly) { key in
+                try Store(path: absolute, io: POSIXStorage(), options: options, registryKey: key)
+            }
+        }
+        return try Store(path: path, io: io, options: options, registryKey: nil)
+    }
+
+    /// A store that lives in memory only, with the same behaviour as a file store.
+    ///
+    /// - Parameter identifier: Stores opened with the same identifier in one process share their content for as
+    ///   long as one of them is open; `nil` gives a private store.
+    /// - Throws: `invalidArgument` for bad options, `io` when memory cannot be reserved.
+    public static func inMemory(identifier: String? = nil, options: StoreOptions = .init()) throws -> Store {
+        var options = options
+        let storage = MemoryStorage()
+        options.io = storage
+        guard let identifier else {
+            return try Store(path: "memory:private", io: storage, options: options, registryKey: nil)
+        }
+        return try StoreRegistry.shared.store(key: "memory:" + identifier, readOnly: options.readOnly) { key in
+            try Store(path: "memory:" + identifier, io: storage, options: options, registryKey: key)
+        }
+    }
+
+    private init(path: String, io: StorageIO, options: StoreOptions, registryKey: String?) throws {
+        guard FileHeader.pageSizes.contains(options.pageSize), options.pageSize & (options.pageSize - 1) == 0 else {
+            throw StrataError.invalidArgument(
+                "page size \(options.pageSize) is not a power of two between 2048 and 65536; use 4096 unless measured")
+        }
+        self.path = path
+        self.options = options
+        self.io = io
+        self.registryKey = registryKey
+        let lockPath = path + ".lock"
+        let lockFile = LockFile(handle: try io.openLockFile(at: lockPath, byteCount: LockFile.byteCount), path: lockPath)
+        do {
+            let alone = try Self.attach(lockFile)
+            if alone && !options.readOnly { try Self.createIfMissing(path: path, io: io, options: options) }
+            if options.readOnly && !io.fileExists(at: path) { throw Self.noDatabase(at: path) }
+            let file = try io.openFile(at: path, create: false, readOnly: options.readOnly)
+            let pageSize = try Self.readHeader(of: file)
+            let pagedFile = try PagedFile(file: file, pageSize: pageSize, reservedBytes: options.maximumFileSize)
+            if alone {
+                let (meta, slot) = try Recovery.newestWholeVersion(in: pagedFile)
+                // Whatever the chosen version's pages are, make them durable before anything builds on them.
+                if !options.readOnly { try file.sync() }
+                lockFile.initialize(meta: meta, slot: slot)
+            }
+            readerSlot = try lockFile.claimReaderSlot(processID: getpid())
+            if alone { try lockFile.share() }
+            knownFileSize = try file.size()
+            self.pageSize = pageSize
+            self.pagedFile = pagedFile
+            self.lockFile = lockFile
+        } catch {
+            lockFile.detach()
+            throw error
+        }
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Closes the store. Transactions still open keep the file open until they end; a `.batched` store syncs
+    /// what it has not synced yet. Closing twice does nothing.
+    public func close() {
+        let wasOpen = stateLock.withLock { () -> Bool in
+            guard !isClosed else { return false }
+            isClosed = true
+            if openTransactions == 0 { releaseResources() }
+            return true
+        }
+        if wasOpen, let registryKey { StoreRegistry.shared.remove(key: registryKey, store: self) }
+    }
+
+    /// The newest committed version, by any thread or process, read from shared memory without a lock: poll it
+    /// to learn about commits (notifications build on it).
+    public var latestCommittedVersion: UInt64 {
+        stateLock.withLock { resourcesReleased ? 0 : lockFile.latestVersion }
+    }
+
+    /// Ends the store's use of the file: syncs a `.batched` store's last commits, frees the reader slot, unmaps
+    /// and closes. Called with `stateLock` held once the store is closed and no transaction is open.
+    func releaseResources() {
+        guard !resourcesReleased else { return }
+        resourcesReleased = true
+        if !options.readOnly && options.durability == .batched && !refusesWrites {
+            let current = lockFile.current
+            if let meta = current.meta, lockFile.durable.version < meta.version, (try? pagedFile.file.sync()) != nil {
+                _ = try? lockFile.withRegistration { lockFile.markDurable(version: meta.version, slot: current.slot) }
+            }
+        }
+        lockFile.releaseReaderSlot(readerSlot)
+        lockFile.detach()
+        pagedFile.file.close()
+    }
+
+    // MARK: Opening
+
+    /// Takes the lifetime lock; returns whether this process is the only one with the store open.
+    private static func attach(_ lockFile: LockFile) throws -> Bool {
+        for _ in 0..<200 {
+            if try lockFile.attach() { return true }
+            if lockFile.isInitialized { return false }
+            // The first opener died while recovering: let go and try to become the first opener ourselves.
+            lockFile.handle.unlock(byte: 0)
+            usleep(10_000)
+        }
+        throw StrataError.io(
+            operation: "attach to", path: lockFile.path, errno: 0,
+            message: "another process holds the lock file but never initialized it; end that process and retry")
+    }
+
+    /// Creates an empty store at `path` when there is no file (or an empty one): written under a temporary
+    /// name, synced, renamed into place, directory synced, so a crash never leaves a half-made file.
+    private static func createIfMissing(path: String, io: StorageIO, options: StoreOptions) throws {
+        if io.fileExists(at: path) {
+            let existing = try io.openFile(at: path, create: false, readOnly: true)
+            defer { existing.close() }
+            if try existing.size() > 0 { return }
+        }
+        let temporary = path + ".creating"
+        try io.remove(at: temporary)
+        let file = try io.openFile(at: temporary, create: true, readOnly: false)
+        defer { file.close() }
+        let meta = MetaSlot(
+            version: 1, root: .none, freeList: .none, commitRecord: .none, commitRecordChecksum: 0, pageCount: 1,
+            durableBase: 1)
+        try FileHeader.encode(pageSize: options.pageSize, initialMeta: meta).withUnsafeBytes {
+            try file.write($0, at: 0)
+        }
+        try file.sync()
+        try io.rename(from: temporary, to: path)
+        try io.syncDirectory(containing: path)
+    }
+
+    /// Checks page 0 and returns the page size.
+    private static func readHeader(of file: StorageFile) throws -> Int {
+        let size = try file.size()
+        guard size >= UInt64(FileHeader.byteCount) else {
+            if size == 0 { throw noDatabase(at: file.path) }
+            throw StrataError.notADatabase(path: file.path)
+        }
+        var header = [UInt8](repeating: 0, count: FileHeader.byteCount)
+        try header.withUnsafeMutableBytes { try file.read(into: $0, at: 0) }
+        return try header.withUnsafeBytes { try FileHeader.pageSize(from: $0.baseAddress!, path: file.path) }
+    }
+
+    // MARK: Small tools
+
+    private static func noDatabase(at path: String) -> StrataError {
+        .io(operation: "open", path: path, errno: ENOENT,
+            message: "no database exists here; open it without readOnly to create one")
+    }
+
+    static func monotonicSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    private static func currentDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return "." }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    func closedError() -> StrataError {
+        .transactionMisuse("the store at '\(path)' is closed; open it again to use it")
+    }
+}

@@ -1,0 +1,60 @@
+/// How hard a commit works to survive a power failure.
+public enum Durability: Sendable, Hashable {
+    /// Every commit is durable when `commit()` returns (one `fsync` per commit). The default.
+    case full
+    /// Commits are atomic and consistent, but synced at most every `StoreOptions.batchInterval` seconds and on
+    /// close: a power failure loses at most the last interval's commits, never a commit's consistency.
+    case batched
+    /// Never synced: survives a crash of the process (the kernel has the writes) but not a power failure.
+    /// For tests and bulk loads.
+    case none
+}
+
+/// How a store is opened.
+public struct StoreOptions: Sendable {
+    /// How commits are made durable.
+    public var durability: Durability = .full
+    /// Longest time, in seconds, a `.batched` commit stays unsynced.
+    public var batchInterval: Double = 0.1
+    /// Open without writing; `beginWrite()` throws `StrataError.readOnly`.
+    public var readOnly = false
+    /// Page size of a new file (a power of two from 2048 to 65536); an existing file keeps its own.
+    public var pageSize = 4096
+    /// Address space reserved for the file's mapping: the file may grow to this size (or twice its size at
+    /// open, if larger) without a remap. Costs no memory.
+    public var maximumFileSize: UInt64 = 1 << 40
+    /// The file system to use; `nil` means the real one (`POSIXStorage`). Tests pass recording or failing ones.
+    public var io: StorageIO?
+
+    /// Options with every default: `.full` durability, read-write, 4 KiB pages.
+    public init(
+        durability: Durability = .full, readOnly: Bool = false, pageSize: Int = 4096, io: StorageIO? = nil
+    ) {
+        self.durability = durability
+        self.readOnly = readOnly
+        self.pageSize = pageSize
+        self.io = io
+    }
+}
+
+/// What a store's file holds right now: for showing users why a file grows (a long-lived reader pins an old
+/// version) and when compacting would pay.
+public struct StoreStatus: Sendable, Hashable {
+    /// The newest committed version.
+    public var currentVersion: UInt64
+    /// The oldest version a live reader (in any process) pins, `nil` when no reader is open.
+    public var oldestPinnedVersion: UInt64?
+    /// Every version pinned by a reader of this process, oldest first.
+    public var pinnedVersionsInProcess: [UInt64]
+    /// The page size.
+    public var pageSize: Int
+    /// Bytes of the file on disk, including preallocated space past the last page in use.
+    public var fileBytes: UInt64
+    /// Bytes of pages the current version reaches (header, nodes, free list, commit record).
+    public var usedBytes: UInt64
+    /// Bytes of pages inside the current version's extent that are free (reusable now or once readers end).
+    public var freeBytes: UInt64
+    /// Bytes of free pages that cannot be reused yet because a reader pins an older version or the version
+    /// that freed them is not yet durable.
+    public var waitingBytes: UInt64
+}

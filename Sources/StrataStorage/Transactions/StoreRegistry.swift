@@ -1,0 +1,39 @@
+/// The stores open in this process, by path (or in-memory identifier), so opening a file twice shares one store:
+/// `fcntl` locks belong to the process and closing any descriptor of the lock file would drop them all.
+final class StoreRegistry: @unchecked Sendable {
+    static let shared = StoreRegistry()
+
+    private final class WeakStore {
+        weak var store: Store?
+        init(_ store: Store) { self.store = store }
+    }
+
+    private let lock = ThreadLock()
+    private var stores: [String: WeakStore] = [:]
+
+    /// The open store for `key`, or a new one from `make`.
+    ///
+    /// - Throws: `invalidArgument` when the open store's read-only setting differs; what `make` throws.
+    func store(key: String, readOnly: Bool, make: (String) throws -> Store) throws -> Store {
+        try lock.withLock {
+            if let existing = stores[key]?.store, !existing.stateLock.withLock({ existing.isClosed }) {
+                guard existing.options.readOnly == readOnly else {
+                    throw StrataError.invalidArgument(
+                        "'\(existing.path)' is already open \(existing.options.readOnly ? "read-only" : "read-write") "
+                            + "in this process; close it before opening it \(readOnly ? "read-only" : "read-write")")
+                }
+                return existing
+            }
+            let store = try make(key)
+            stores[key] = WeakStore(store)
+            return store
+        }
+    }
+
+    /// Forgets `store` (when it closes).
+    func remove(key: String, store: Store) {
+        lock.withLock {
+            if stores[key]?.store === store || stores[key]?.store == nil { stores[key] = nil }
+        }
+    }
+}

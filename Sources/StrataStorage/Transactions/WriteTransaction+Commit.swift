@@ -1,0 +1,54 @@
+extension WriteTransaction {
+    /// Makes the transaction's changes the newest committed version.
+    ///
+    /// Writes every new node, a commit record listing them with their checksums, and the meta slot that does
+    /// not hold the last durable version; then syncs once (`.full`; see `Durability`). A transaction that changed
+    /// nothing commits nothing. The transaction ends whether or not the commit succeeds.
+    ///
+    /// - Throws: what a `free` of a bad reference found (`corruptFile`, `invalidArgument`); `diskFull`; `io`; a
+    ///   failed sync's `io`, after which the store refuses writes until reopened. When it throws, the newest
+    ///   version is unchanged for this process and the file still opens to a committed version.
+    public func commit() throws {
+        try checkOpen()
+        defer { finish() }
+        if let deferredError { throw deferredError }
+        if dirty.isEmpty && freedCommitted.isEmpty && root == base.root { return }
+        if freedCommitted.contains(root.rawValue) {
+            throw StrataError.invalidArgument("the root \(root) was freed in the transaction for version \(version)")
+        }
+        // The previous version's bookkeeping nodes are reachable from it only.
+        try retire(base.freeList, kind: .freeList)
+        try retire(base.commitRecord, kind: .commitRecord)
+
+        let (recordRef, recordPayload) = try allocateNode(
+            kind: .commitRecord, byteCount: CommitRecord.byteCount(entries: carried.checksums.count + dirty.count + 1))
+        // Taking pages for the free-list node only shrinks or removes extents, so today's count is enough room.
+        var freeListRef = NodeRef.none
+        let extentCount = freeSpace.extents.count
+        if extentCount > 0 {
+            let (ref, payload) = try allocateNode(kind: .freeList, byteCount: FreeListCoding.byteCount(entries: extentCount))
+            FreeListCoding.encode(freeSpace.extents, into: payload)
+            freeListRef = ref
+        }
+
+        var record = carried
+        let sorted: [(page: UInt64, node: DirtyNode)] = dirty.map { ($0.key, $0.value) }.sorted { $0.page < $1.page }
+        for (page, node) in sorted where page != recordRef.rawValue {
+            NodeHeader(kind: node.kind, length: UInt32(node.length), version: version).encodeFields(into: node.memory)
+            record.checksums[page] = NodeHeader.seal(node.memory, length: node.length)
+        }
+        record.encode(into: recordPayload)
+        let recordNode = dirty[recordRef.rawValue]!
+        NodeHeader(kind: .commitRecord, length: UInt32(recordNode.length), version: version)
+            .encodeFields(into: recordNode.memory)
+        let recordChecksum = NodeHeader.seal(recordNode.memory, length: recordNode.length)
+
+        let meta = MetaSlot(
+            version: version, root: root, freeList: freeListRef, commitRecord: recordRef,
+            commitRecordChecksum: recordChecksum, pageCount: pageCount, durableBase: durableVersion)
+        try store.writeCommit(nodes: sorted, meta: meta, slot: writeSlot)
+        let durable = try store.syncCommit()
+        store.publish(meta: meta, slot: writeSlot, durable: durable, freeSpace: freeSpace, record: record)
+        for (page, _) in sorted { store.pagedFile.markVerified(page: page, version: version) }
+    }
+}

@@ -1,0 +1,157 @@
+/// A node allocated in the current write transaction: in memory until commit.
+struct DirtyNode {
+    /// Header (32 bytes) followed by the payload; `pages` pages long.
+    let memory: UnsafeMutableRawPointer
+    let length: Int
+    let pages: UInt64
+    let kind: NodeKind
+}
+
+/// The one write transaction: copy-on-write allocation of nodes over the version it began from.
+///
+/// Nodes it allocates live in memory until `commit()`, which writes them to pages no live version can reach.
+/// Ends with `commit()` or `rollback()`, or rolls back when released. Use it from one thread at a time.
+public final class WriteTransaction: NodeWriter {
+    /// The version `commit()` creates.
+    public let version: UInt64
+    /// The table layer's root for the version being written.
+    public var root: NodeRef
+
+    let store: Store
+    let base: MetaSlot
+    var freeSpace: FreeSpace
+    /// Nodes written since the last durable version and still reachable (with their checksums).
+    var carried: CommitRecord
+    let durableVersion: UInt64
+    /// The data-file meta slot this commit writes: never the one holding the last durable version.
+    let writeSlot: Int
+    /// Pages the new version spans.
+    var pageCount: UInt64
+    var dirty: [UInt64: DirtyNode] = [:]
+    var freedCommitted: Set<UInt64> = []
+    /// A `free` that failed (`free` cannot throw): reported by `commit()`.
+    var deferredError: StrataError?
+    var isFinished = false
+
+    init(
+        store: Store, base: MetaSlot, freeSpace: FreeSpace, carried: CommitRecord, durableVersion: UInt64,
+        writeSlot: Int
+    ) {
+        self.store = store
+        self.base = base
+        self.version = base.version + 1
+        self.root = base.root
+        self.freeSpace = freeSpace
+        self.carried = carried
+        self.durableVersion = durableVersion
+        self.writeSlot = writeSlot
+        self.pageCount = base.pageCount
+    }
+
+    deinit {
+        if !isFinished { finish() }
+    }
+
+    /// The payload of `ref`: the in-memory copy when allocated in this transaction, else the verified
+    /// committed node.
+    ///
+    /// - Throws: `corruptFile` when the node is out of bounds or fails its checksum; `transactionMisuse` once
+    ///   the transaction has ended.
+    public func read(_ ref: NodeRef) throws -> UnsafeRawBufferPointer {
+        try checkOpen()
+        if let node = dirty[ref.rawValue] {
+            return UnsafeRawBufferPointer(start: node.memory + NodeHeader.byteCount, count: node.length)
+        }
+        return try store.pagedFile.payload(of: ref, kind: .table, pageCount: base.pageCount)
+    }
+
+    /// A new zero-filled node of `byteCount` payload bytes, on reusable pages when a large enough run is free,
+    /// else at the end of the file.
+    ///
+    /// - Throws: `invalidArgument` for a negative or too large size (over 4 GiB); `diskFull` when the file
+    ///   would outgrow `StoreOptions.maximumFileSize`; `transactionMisuse` once the transaction has ended.
+    public func allocate(byteCount: Int) throws -> (NodeRef, UnsafeMutableRawBufferPointer) {
+        try allocateNode(kind: .table, byteCount: byteCount)
+    }
+
+    /// The writable payload of `ref` when this transaction allocated it.
+    public func writableIfDirty(_ ref: NodeRef) -> UnsafeMutableRawBufferPointer? {
+        guard !isFinished, let node = dirty[ref.rawValue] else { return nil }
+        return UnsafeMutableRawBufferPointer(start: node.memory + NodeHeader.byteCount, count: node.length)
+    }
+
+    /// Frees `ref`: a node of this transaction at once, a committed node once no reader can reach it.
+    /// A bad reference (outside the version, not a table node, freed twice) makes `commit()` throw.
+    public func free(_ ref: NodeRef) {
+        guard !isFinished else { return }
+        if let node = dirty.removeValue(forKey: ref.rawValue) {
+            node.memory.deallocate()
+            freeSpace.giveBack(start: ref.rawValue, count: node.pages)
+            return
+        }
+        do {
+            try retire(ref, kind: .table)
+        } catch {
+            if deferredError == nil { deferredError = error as? StrataError }
+        }
+    }
+
+    /// Abandons every change. Rolling back an ended transaction does nothing.
+    public func rollback() {
+        guard !isFinished else { return }
+        finish()
+    }
+
+    // MARK: Internals
+
+    func checkOpen() throws {
+        guard !isFinished else {
+            throw StrataError.transactionMisuse("the write transaction for version \(version) has already ended")
+        }
+    }
+
+    func allocateNode(kind: NodeKind, byteCount: Int) throws -> (NodeRef, UnsafeMutableRawBufferPointer) {
+        try checkOpen()
+        guard byteCount >= 0, byteCount <= Int(UInt32.max) - NodeHeader.byteCount else {
+            throw StrataError.invalidArgument("a node holds 0 to 4 GiB; \(byteCount) bytes were asked for")
+        }
+        let pageSize = store.pageSize
+        let pages = NodeHeader.pageSpan(length: byteCount, pageSize: pageSize)
+        let start: UInt64
+        if let reused = freeSpace.take(pages: pages) {
+            start = reused
+        } else {
+            guard pageCount + pages <= store.pagedFile.mappablePages else {
+                throw StrataError.diskFull(path: store.path)
+            }
+            start = pageCount
+            pageCount += pages
+        }
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: Int(pages) * pageSize, alignment: 64)
+        memory.initializeMemory(as: UInt8.self, repeating: 0, count: NodeHeader.byteCount + byteCount)
+        dirty[start] = DirtyNode(memory: memory, length: byteCount, pages: pages, kind: kind)
+        return (NodeRef(rawValue: start), UnsafeMutableRawBufferPointer(start: memory + NodeHeader.byteCount, count: byteCount))
+    }
+
+    /// Frees committed node `ref` of `kind` as of this version.
+    func retire(_ ref: NodeRef, kind: NodeKind) throws {
+        guard !ref.isNone else { return }
+        guard freedCommitted.insert(ref.rawValue).inserted else {
+            throw StrataError.invalidArgument("node \(ref) was freed twice in the write transaction for version \(version)")
+        }
+        let (header, pages) = try store.pagedFile.header(of: ref, pageCount: base.pageCount)
+        guard header.kind == kind else {
+            throw store.pagedFile.corrupt(ref, "expected a \(kind) node to free, found a \(header.kind) node")
+        }
+        freeSpace.retire(start: ref.rawValue, count: pages, freedAt: version)
+        carried.checksums.removeValue(forKey: ref.rawValue)
+    }
+
+    /// Releases the in-memory nodes and the writer lock.
+    func finish() {
+        isFinished = true
+        for node in dirty.values { node.memory.deallocate() }
+        dirty.removeAll()
+        store.endWrite()
+    }
+}

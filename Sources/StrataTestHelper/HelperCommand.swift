@@ -1,0 +1,88 @@
+import Foundation
+import StrataStorage
+import StrataTestSupport
+
+/// The jobs the pager tests run in a child process (`strata-test-helper <command> <arguments>`).
+///
+/// - `commit-loop PATH DURABILITY`: commits pattern-tree transactions forever, printing `committed VERSION STEP`
+///   after each acknowledged commit (the parent kills it with SIGKILL at a random moment).
+/// - `read-check PATH SECONDS`: for SECONDS, pins snapshots, checks every node, checks them again later to
+///   see they never changed, and prints `checked N` (or `error: …` and exits 1).
+/// - `write-steps PATH COUNT`: commits COUNT pattern-tree transactions, competing with other writers, then
+///   prints `wrote COUNT`.
+/// - `pin PATH`: pins the newest version, prints `pinned VERSION`, then waits to be killed.
+enum HelperCommand {
+    static func run(_ arguments: [String]) throws {
+        guard arguments.count >= 2 else { throw usage() }
+        let path = arguments[1]
+        switch arguments[0] {
+        case "commit-loop":
+            let durability: Durability = arguments.count > 2 && arguments[2] == "batched" ? .batched : .full
+            try commitLoop(path: path, durability: durability)
+        case "read-check":
+            try readCheck(path: path, seconds: Double(arguments.count > 2 ? arguments[2] : "1") ?? 1)
+        case "write-steps":
+            try writeSteps(path: path, count: Int(arguments.count > 2 ? arguments[2] : "1") ?? 1)
+        case "pin":
+            let store = try Store.open(path: path)
+            let reader = try store.beginRead()
+            say("pinned \(reader.version)")
+            while true { sleep(60) }
+        default:
+            throw usage()
+        }
+    }
+
+    static func commitLoop(path: String, durability: Durability) throws {
+        let store = try Store.open(path: path, options: StoreOptions(durability: durability))
+        var random = SystemRandomNumberGenerator()
+        while true {
+            let writer = try store.beginWrite()
+            let state = try PatternTree.advance(writer, random: &random)
+            try writer.commit()
+            say("committed \(writer.version) \(state.step)")
+        }
+    }
+
+    static func readCheck(path: String, seconds: Double) throws {
+        let store = try Store.open(path: path)
+        let deadline = Date().addingTimeInterval(seconds)
+        var checked = 0
+        var lastStep: UInt64 = 0
+        while Date() < deadline {
+            let reader = try store.beginRead()
+            let first = try PatternTree.read(reader)
+            guard first.step >= lastStep else {
+                throw PatternTree.Mismatch(description: "step went back from \(lastStep) to \(first.step)")
+            }
+            lastStep = first.step
+            usleep(UInt32.random(in: 0...2000))
+            let second = try PatternTree.read(reader)
+            guard first == second else {
+                throw PatternTree.Mismatch(description: "version \(reader.version) changed while pinned")
+            }
+            reader.end()
+            checked += 1
+        }
+        say("checked \(checked) \(lastStep)")
+    }
+
+    static func writeSteps(path: String, count: Int) throws {
+        let store = try Store.open(path: path)
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<count {
+            let writer = try store.beginWrite()
+            _ = try PatternTree.advance(writer, random: &random)
+            try writer.commit()
+        }
+        say("wrote \(count)")
+    }
+
+    static func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    static func usage() -> StrataError {
+        .invalidArgument("usage: strata-test-helper commit-loop|read-check|write-steps|pin PATH [ARGUMENT]")
+    }
+}

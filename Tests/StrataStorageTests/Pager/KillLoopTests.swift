@@ -1,0 +1,34 @@
+import Foundation
+import StrataStorage
+import StrataTestSupport
+import XCTest
+
+/// A child process commits in a loop and is killed with SIGKILL at random moments; the reopened file holds the
+/// last acknowledged commit or a later one, with intact content, and verifies.
+final class KillLoopTests: PagerTestCase {
+    func testKilledWriterLeavesLastAcknowledgedCommitOrLater() throws {
+        let helper = try helperExecutable()
+        let path = storePath()
+        var random = SeededRandom(seed: 51)
+        var lastVersion: UInt64 = 0
+        let kills = longTests ? 220 : 24
+        for round in 0..<kills {
+            let durability = round % 3 == 2 ? "batched" : "full"
+            let child = try HelperProcess(executable: helper, arguments: ["commit-loop", path, durability])
+            usleep(UInt32.random(in: 5_000...120_000, using: &random))
+            let output = child.kill()
+            let acknowledged = output.split(separator: "\n").compactMap { line -> UInt64? in
+                let fields = line.split(separator: " ")
+                return fields.count == 3 && fields[0] == "committed" ? UInt64(fields[1]) : nil
+            }.last ?? lastVersion
+            let store = try Store.open(path: path)
+            let (version, state) = try checkedState(store)
+            store.close()
+            XCTAssertGreaterThanOrEqual(version, acknowledged, "round \(round): acknowledged commit lost")
+            XCTAssertGreaterThanOrEqual(version, lastVersion, "round \(round): the file went back in time")
+            XCTAssertEqual(state.step + 1, version, "round \(round): content of version \(version) is not whole")
+            lastVersion = version
+        }
+        XCTAssertGreaterThan(lastVersion, UInt64(kills), "the children committed too little to prove anything")
+    }
+}

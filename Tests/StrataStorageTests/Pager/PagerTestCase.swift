@@ -1,0 +1,75 @@
+import Foundation
+import StrataStorage
+import StrataTestSupport
+import XCTest
+
+/// Shared tools of the pager tests: temporary stores, pattern-tree commits, whole-store checks.
+class PagerTestCase: XCTestCase {
+    var directory: TemporaryDirectory!
+
+    override func setUpWithError() throws {
+        directory = try TemporaryDirectory(prefix: "strata-pager")
+    }
+
+    override func tearDown() {
+        directory = nil
+    }
+
+    /// A path for a store file in this test's directory.
+    func storePath(_ name: String = "test") -> String {
+        directory.url.appendingPathComponent("\(name).strata").path
+    }
+
+    /// Whether the long variants were asked for (`STRATA_LONG_TESTS=1`).
+    var longTests: Bool { ProcessInfo.processInfo.environment["STRATA_LONG_TESTS"] == "1" }
+
+    /// Commits `count` pattern-tree transactions; returns the last state.
+    @discardableResult
+    func commitSteps(_ store: Store, _ count: Int, random: inout some RandomNumberGenerator) throws -> PatternTree.State {
+        var state = PatternTree.State()
+        for _ in 0..<count {
+            let writer = try store.beginWrite()
+            state = try PatternTree.advance(writer, random: &random)
+            try writer.commit()
+        }
+        return state
+    }
+
+    /// Reads the newest version's pattern tree (checking every node) and verifies the whole store.
+    func checkedState(_ store: Store, file: StaticString = #filePath, line: UInt = #line) throws -> (UInt64, PatternTree.State) {
+        let reader = try store.beginRead()
+        defer { reader.end() }
+        let state = try PatternTree.read(reader)
+        try store.verify(tableNodes: PatternTree.visit)
+        return (reader.version, state)
+    }
+
+    /// The `strata-test-helper` executable built beside the test bundle.
+    func helperExecutable() throws -> URL {
+        let candidates = [
+            Bundle.main.bundleURL.appendingPathComponent("strata-test-helper"),
+            Bundle(for: PagerTestCase.self).bundleURL.deletingLastPathComponent().appendingPathComponent("strata-test-helper"),
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../.build/debug/strata-test-helper"),
+        ]
+        for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate.path) {
+            return candidate
+        }
+        XCTFail("strata-test-helper was not built next to the tests; run `swift build --build-tests` first")
+        throw StrataError.invalidArgument("strata-test-helper not found")
+    }
+}
+
+/// A deterministic generator (splitmix64) so a failing randomized run can be replayed from its seed.
+struct SeededRandom: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var word = state
+        word = (word ^ (word >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        word = (word ^ (word >> 27)) &* 0x94D0_49BB_1331_11EB
+        return word ^ (word >> 31)
+    }
+}

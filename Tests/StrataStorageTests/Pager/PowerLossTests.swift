@@ -1,0 +1,105 @@
+import Foundation
+import StrataStorage
+import StrataTestSupport
+import XCTest
+
+/// Every state a power failure could leave (synced writes kept, any subset and order of the unsynced ones, torn
+/// sectors and pages) opens as a committed version no older than the last durable one, and verifies.
+final class PowerLossTests: PagerTestCase {
+    private final class Capture: @unchecked Sendable {
+        let lock = NSLock()
+        var events: [(durable: [UInt8], pending: [RecordingStorage.PendingOperation])] = []
+    }
+
+    func testEveryCrashImageOfFullCommitsOpensAtOrAfterLastDurableVersion() throws {
+        let recording = RecordingStorage(path: "db")
+        let capture = Capture()
+        recording.onSync = { durable, pending in capture.lock.withLock { capture.events.append((durable, pending)) } }
+        let store = try Store.open(path: "db", options: StoreOptions(durability: .full, io: recording))
+        defer { store.close() }
+        var random = SeededRandom(seed: 21)
+        var states: [UInt64: PatternTree.State] = [1: PatternTree.State()]
+        let commits = longTests ? 200 : 30
+        var images = 0
+        for _ in 0..<commits {
+            let before = store.latestCommittedVersion
+            capture.lock.withLock { capture.events.removeAll() }
+            let writer = try store.beginWrite()
+            states[writer.version] = try PatternTree.advance(writer, random: &random)
+            try writer.commit()
+            let events = capture.lock.withLock { capture.events }
+            XCTAssertEqual(events.count, 1, "a .full commit syncs exactly once")
+            for event in events {
+                for image in CrashImage.images(durable: event.durable, pending: event.pending, count: 12, using: &random) {
+                    try checkImage(image, oldest: before, newest: before + 1, states: states)
+                    images += 1
+                }
+            }
+        }
+        XCTAssertEqual(images, commits * 12)
+    }
+
+    func testEveryCrashImageOfBatchedCommitsOpensAtOrAfterLastDurableVersion() throws {
+        let recording = RecordingStorage(path: "db")
+        var options = StoreOptions(durability: .batched, io: recording)
+        options.batchInterval = 3600  // syncs only when the test flushes
+        let store = try Store.open(path: "db", options: options)
+        defer { store.close() }
+        var random = SeededRandom(seed: 22)
+        var states: [UInt64: PatternTree.State] = [1: PatternTree.State()]
+        var durable: UInt64 = 1
+        for round in 0..<(longTests ? 200 : 40) {
+            let writer = try store.beginWrite()
+            states[writer.version] = try PatternTree.advance(writer, random: &random)
+            try writer.commit()
+            // A power failure now, with several commits unsynced.
+            let images = CrashImage.images(
+                durable: recording.durableContents, pending: recording.pendingOperations, count: 6, using: &random)
+            for image in images {
+                try checkImage(image, oldest: durable, newest: store.latestCommittedVersion, states: states)
+            }
+            if round % 5 == 4 {
+                try store.flush()
+                durable = store.latestCommittedVersion
+            }
+        }
+    }
+
+    func testTornMetaSlotFallsBackToPreviousVersion() throws {
+        let recording = RecordingStorage(path: "db")
+        let capture = Capture()
+        recording.onSync = { durable, pending in capture.lock.withLock { capture.events.append((durable, pending)) } }
+        let store = try Store.open(path: "db", options: StoreOptions(io: recording))
+        var random = SeededRandom(seed: 23)
+        var states: [UInt64: PatternTree.State] = [1: PatternTree.State()]
+        states[2] = try commitSteps(store, 1, random: &random)
+        capture.lock.withLock { capture.events.removeAll() }
+        states[3] = try commitSteps(store, 1, random: &random)
+        store.close()
+        let event = try XCTUnwrap(capture.lock.withLock { capture.events.first })
+        // Everything but the last write (the meta slot) reached the disk, and the meta slot half of it.
+        var operations = event.pending
+        guard case let .write(offset, bytes) = operations.removeLast() else { return XCTFail("the last write is the meta slot") }
+        operations.append(.write(offset: offset, bytes: Array(bytes.prefix(20))))
+        let image = CrashImage.images(durable: event.durable, pending: operations, count: 2, using: &random)[1]
+        let version = try checkImage(image, oldest: 2, newest: 3, states: states)
+        XCTAssertEqual(version, 2)
+    }
+
+    /// Opens `image` and checks it holds a committed version between `oldest` and `newest`; returns it.
+    @discardableResult
+    private func checkImage(
+        _ image: [UInt8], oldest: UInt64, newest: UInt64, states: [UInt64: PatternTree.State],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> UInt64 {
+        let storage = MemoryStorage(capacity: 1 << 28)
+        try storage.setContents(image, ofFile: "db")
+        let store = try Store.open(path: "db", options: StoreOptions(io: storage))
+        defer { store.close() }
+        let (version, state) = try checkedState(store)
+        XCTAssertGreaterThanOrEqual(version, oldest, "a durable commit was lost", file: file, line: line)
+        XCTAssertLessThanOrEqual(version, newest, file: file, line: line)
+        XCTAssertEqual(state, states[version], "version \(version) opened with the wrong content", file: file, line: line)
+        return version
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+@testable import StrataStorage
+import StrataTestSupport
+import XCTest
+
+final class StoreLifecycleTests: PagerTestCase {
+    func testNewStoreIsEmptyVersionOne() throws {
+        let store = try Store.open(path: storePath())
+        defer { store.close() }
+        let reader = try store.beginRead()
+        XCTAssertEqual(reader.version, 1)
+        XCTAssertEqual(reader.root, .none)
+        XCTAssertEqual(store.latestCommittedVersion, 1)
+        reader.end()
+        try store.verify(tableNodes: PatternTree.visit)
+    }
+
+    func testCommittedNodesSurviveReopen() throws {
+        var random = SeededRandom(seed: 1)
+        let path = storePath()
+        var store = try Store.open(path: path)
+        let written = try commitSteps(store, 20, random: &random)
+        store.close()
+        store = try Store.open(path: path)
+        defer { store.close() }
+        let (version, state) = try checkedState(store)
+        XCTAssertEqual(version, 21)
+        XCTAssertEqual(state, written)
+    }
+
+    func testRollbackLeavesNewestVersionUnchanged() throws {
+        var random = SeededRandom(seed: 2)
+        let store = try Store.open(path: storePath())
+        defer { store.close() }
+        let before = try commitSteps(store, 3, random: &random)
+        let writer = try store.beginWrite()
+        _ = try PatternTree.advance(writer, random: &random)
+        writer.rollback()
+        let (version, state) = try checkedState(store)
+        XCTAssertEqual(version, 4)
+        XCTAssertEqual(state, before)
+    }
+
+    func testReleasedWriteTransactionRollsBack() throws {
+        var random = SeededRandom(seed: 3)
+        let store = try Store.open(path: storePath())
+        defer { store.close() }
+        do {
+            let writer = try store.beginWrite()
+            _ = try PatternTree.advance(writer, random: &random)
+        }
+        let writer = try store.beginWrite()
+        XCTAssertEqual(writer.version, 2)
+        writer.rollback()
+    }
+
+    func testReaderKeepsItsSnapshotWhileWriterCommits() throws {
+        var random = SeededRandom(seed: 4)
+        let store = try Store.open(path: storePath())
+        defer { store.close() }
+        let first = try commitSteps(store, 5, random: &random)
+        let reader = try store.beginRead()
+        try commitSteps(store, 30, random: &random)
+        XCTAssertEqual(try PatternTree.read(reader), first)
+        XCTAssertEqual(reader.version, 6)
+        reader.end()
+        XCTAssertEqual(try checkedState(store).0, 36)
+    }
+
+    func testEmptyTransactionCommitsNothing() throws {
+        let store = try Store.open(path: storePath())
+        defer { store.close() }
+        try store.beginWrite().commit()
+        XCTAssertEqual(store.latestCommittedVersion, 1)
+    }
+
+    func testDirtyNodeIsWritableAndCommittedNodeIsNot() throws {
+        let store = try Store.open(path: storePath())
+        defer { store.close() }
+        let writer = try store.beginWrite()
+        let (ref, payload) = try writer.allocate(byteCount: 10)
+        payload[0] = 42
+        XCTAssertEqual(writer.writableIfDirty(ref)?[0], 42)
+        writer.root = ref
+        try writer.commit()
+        let next = try store.beginWrite()
+        XCTAssertNil(next.writableIfDirty(ref))
+        XCTAssertEqual(try next.read(ref)[0], 42)
+        next.rollback()
+    }
+
+    func testOpeningSamePathTwiceSharesTheStore() throws {
+        let first = try Store.open(path: storePath())
+        let second = try Store.open(path: storePath())
+        XCTAssertTrue(first === second)
+        first.close()
+    }
+
+    func testReadOnlyStoreRefusesWrites() throws {
+        var random = SeededRandom(seed: 5)
+        let path = storePath()
+        let store = try Store.open(path: path)
+        try commitSteps(store, 2, random: &random)
+        store.close()
+        let readOnly = try Store.open(path: path, options: StoreOptions(readOnly: true))
+        defer { readOnly.close() }
+        XCTAssertThrowsError(try readOnly.beginWrite()) { XCTAssertEqual($0 as? StrataError, .readOnly(path: path)) }
+        XCTAssertEqual(try checkedState(readOnly).0, 3)
+    }
+
+    func testReadOnlyOpenOfMissingFileSaysNoDatabase() throws {
+        XCTAssertThrowsError(try Store.open(path: storePath("missing"), options: StoreOptions(readOnly: true))) { error in
+            guard case .io(_, _, let code, let message) = error as? StrataError else { return XCTFail("\(error)") }
+            XCTAssertEqual(code, ENOENT)
+            XCTAssertTrue(message.contains("no database"), message)
+        }
+    }
+
+    func testForeignFileIsNotADatabase() throws {
+        let path = storePath("foreign")
+        try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try Store.open(path: path)) { XCTAssertEqual($0 as? StrataError, .notADatabase(path: path)) }
+    }
+
+    func testNewerFormatIsRefusedWithBothVersions() throws {
+        let storage = MemoryStorage()
+        try Store.open(path: "db", options: StoreOptions(io: storage)).close()
+        var bytes = try XCTUnwrap(storage.contents(ofFile: "db"))
+        bytes[8] = 9
+        // Recompute the header checksum so only the format is wrong.
+        let checksum = bytes.withUnsafeBytes { Checksum.hash($0.baseAddress!, count: 16, seed: FileHeader.checksumSeed) }
+        withUnsafeBytes(of: checksum.littleEndian) { bytes.replaceSubrange(16..<24, with: $0) }
+        try storage.setContents(bytes, ofFile: "db")
+        XCTAssertThrowsError(try Store.open(path: "db", options: StoreOptions(io: storage))) {
+            XCTAssertEqual($0 as? StrataError, .unsupportedFormat(path: "db", version: 9, supported: 1))
+        }
+    }
+
+    func testInMemoryStoresShareContentByIdentifier() throws {
+        var random = SeededRandom(seed: 6)
+        let store = try Store.inMemory(identifier: "shared-\(UUID())")
+        let written = try commitSteps(store, 10, random: &random)
+        let again = try Store.inMemory(identifier: store.path.replacingOccurrences(of: "memory:", with: ""))
+        XCTAssertTrue(store === again)
+        XCTAssertEqual(try checkedState(again).1, written)
+        let other = try Store.inMemory()
+        XCTAssertEqual(try checkedState(other).0, 1)
+        store.close()
+        other.close()
+    }
+
+    func testClosedStoreRefusesTransactions() throws {
+        let store = try Store.open(path: storePath())
+        store.close()
+        XCTAssertThrowsError(try store.beginRead())
+        XCTAssertThrowsError(try store.beginWrite())
+    }
+
+    func testStatusReportsPinsAndSpace() throws {
+        var random = SeededRandom(seed: 7)
+        let store = try Store.open(path: storePath())
+        defer { store.close() }
+        try commitSteps(store, 5, random: &random)
+        let reader = try store.beginRead()
+        try commitSteps(store, 5, random: &random)
+        let status = try store.status
+        XCTAssertEqual(status.currentVersion, 11)
+        XCTAssertEqual(status.oldestPinnedVersion, 6)
+        XCTAssertEqual(status.pinnedVersionsInProcess, [6])
+        XCTAssertGreaterThan(status.waitingBytes, 0)
+        XCTAssertGreaterThanOrEqual(status.fileBytes, status.usedBytes + status.freeBytes)
+        reader.end()
+        let after = try store.status
+        XCTAssertNil(after.oldestPinnedVersion)
+        XCTAssertEqual(after.waitingBytes, 0)
+    }
+
+    func testChecksumMatchesPublishedXXHash64Vectors() {
+        XCTAssertEqual(Array("".utf8).withUnsafeBytes { Checksum.hash($0) }, 0xEF46_DB37_51D8_E999)
+        XCTAssertEqual(Array("abc".utf8).withUnsafeBytes { Checksum.hash($0) }, 0x44BC_2CF5_AD77_0999)
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import StrataStorage
+
+/// A `StorageIO` over `MemoryStorage` that remembers, for one file, what is durable (its bytes at the last
+/// sync) and every write and size change since: the raw material of simulated power failures.
+///
+/// `onSync` runs at the start of each sync of the watched file, before it takes effect, with the writes the sync
+/// is about to make durable: the moment a power failure hurts most.
+public final class RecordingStorage: StorageIO, @unchecked Sendable {
+    /// The storage holding the actual bytes.
+    public let inner: MemoryStorage
+    /// The watched file.
+    public let path: String
+    /// Called with the pending operations of each sync of the watched file, before the sync.
+    public var onSync: (@Sendable (_ durable: [UInt8], _ pending: [PendingOperation]) -> Void)?
+
+    private let lock = NSLock()
+    private var durable: [UInt8] = []
+    private var pending: [PendingOperation] = []
+
+    /// An unsynced change to the watched file.
+    public enum PendingOperation: Sendable {
+        /// `bytes` written at `offset`.
+        case write(offset: UInt64, bytes: [UInt8])
+        /// The size set to `size`.
+        case truncate(size: UInt64)
+    }
+
+    /// Watches `path` in `inner`.
+    public init(inner: MemoryStorage = MemoryStorage(capacity: 1 << 30), path: String) {
+        self.inner = inner
+        self.path = path
+    }
+
+    /// The bytes of the watched file at its last sync.
+    public var durableContents: [UInt8] { lock.withLock { durable } }
+
+    /// Operations on the watched file since its last sync.
+    public var pendingOperations: [PendingOperation] { lock.withLock { pending } }
+
+    public func openFile(at path: String, create: Bool, readOnly: Bool) throws -> StorageFile {
+        let file = try inner.openFile(at: path, create: create, readOnly: readOnly)
+        return path == self.path ? RecordingFile(inner: file, recorder: self) : file
+    }
+
+    public func fileExists(at path: String) -> Bool { inner.fileExists(at: path) }
+
+    public func rename(from source: String, to destination: String) throws {
+        try inner.rename(from: source, to: destination)
+        // A file renamed into place was synced under its old name; the rename is durable once the directory is.
+        if destination == path { lock.withLock { durable = inner.contents(ofFile: path) ?? []; pending = [] } }
+    }
+
+    public func remove(at path: String) throws { try inner.remove(at: path) }
+
+    public func syncDirectory(containing path: String) throws { try inner.syncDirectory(containing: path) }
+
+    public func openLockFile(at path: String, byteCount: Int) throws -> LockFileHandle {
+        try inner.openLockFile(at: path, byteCount: byteCount)
+    }
+
+    func record(_ operation: PendingOperation) { lock.withLock { pending.append(operation) } }
+
+    func willSync() {
+        let (durableNow, pendingNow) = lock.withLock { (durable, pending) }
+        onSync?(durableNow, pendingNow)
+    }
+
+    func didSync() {
+        lock.withLock {
+            durable = inner.contents(ofFile: path) ?? []
+            pending = []
+        }
+    }
+}
+
+/// The watched file: every change recorded, then passed on.
+final class RecordingFile: StorageFile, @unchecked Sendable {
+    let inner: StorageFile
+    let recorder: RecordingStorage
+    var path: String { inner.path }
+
+    init(inner: StorageFile, recorder: RecordingStorage) {
+        self.inner = inner
+        self.recorder = recorder
+    }
+
+    func size() throws -> UInt64 { try inner.size() }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws {
+        try inner.read(into: buffer, at: offset)
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
+        try inner.write(bytes, at: offset)
+        recorder.record(.write(offset: offset, bytes: [UInt8](bytes)))
+    }
+
+    func sync() throws {
+        recorder.willSync()
+        try inner.sync()
+        recorder.didSync()
+    }
+
+    func truncate(to size: UInt64) throws {
+        try inner.truncate(to: size)
+        recorder.record(.truncate(size: size))
+    }
+
+    func map(reservingBytes: UInt64) throws -> UnsafeRawPointer { try inner.map(reservingBytes: reservingBytes) }
+
+    func unmap() { inner.unmap() }
+
+    func close() { inner.close() }
+}
