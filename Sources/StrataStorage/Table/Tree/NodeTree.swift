@@ -57,6 +57,9 @@ final class NodeTree<Leaf: TreeLeaf> {
         self.what = what
     }
 
+    /// Whether part of the tree is decoded (changes may be pending).
+    var isLoaded: Bool { root != nil }
+
     var isEmpty: Bool { root == nil ? storedRoot.isNone : root!.children.isEmpty }
 
     // MARK: Reading
