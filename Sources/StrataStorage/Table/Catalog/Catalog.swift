@@ -1,0 +1,165 @@
+/// The root of the table layer: tables by name, their columns, indexes and sequences, and a small key → bytes
+/// metadata store (where the object layer records its schema, version history and fingerprints).
+///
+/// Open one per transaction: `Catalog(reader:)` for a read transaction, `Catalog(writer:)` for the write
+/// transaction. Changes stay in memory and in dirty nodes until `flush()`, which writes them and sets the
+/// writer's root; the pager's commit then makes them durable. To roll back, drop the catalog and let the pager
+/// discard the transaction.
+public final class Catalog {
+    let reader: NodeReader
+    let writer: NodeWriter?
+    private var tableList: [Table] = []
+    private var nextTableKey: UInt32
+    private var metadataRef: NodeRef
+    private var metadataCache: [String: [UInt8]]?
+    private var metadataChanged = false
+    private var changed = false
+    private let loadedRoot: NodeRef
+
+    /// Decoded clusters and index leaves a table keeps before it writes them out mid-transaction.
+    static let loadedLeafLimit = 512
+
+    /// Opens the catalog of a pinned version for reading.
+    /// - Throws: `StrataError.corruptFile` when the root node is not a catalog.
+    public convenience init(reader: NodeReader) throws {
+        try self.init(reader: reader, writer: nil)
+    }
+
+    /// Opens the catalog of the version being written, for change.
+    /// - Throws: `StrataError.corruptFile` when the root node is not a catalog.
+    public convenience init(writer: NodeWriter) throws {
+        try self.init(reader: writer, writer: writer)
+    }
+
+    private init(reader: NodeReader, writer: NodeWriter?) throws {
+        self.reader = reader
+        self.writer = writer
+        loadedRoot = reader.root
+        var contents = CatalogCodec.Contents()
+        if !reader.root.isNone {
+            contents = try CatalogCodec.decode(try reader.read(reader.root), ref: reader.root)
+        }
+        nextTableKey = contents.nextTableKey
+        metadataRef = contents.metadata
+        tableList = []
+        for record in contents.tables { tableList.append(Table(record: record, catalog: self)) }
+    }
+
+    // MARK: Tables
+
+    /// Every table, in creation order.
+    public var tables: [Table] { tableList }
+
+    /// The table named `name`.
+    public func table(named name: String) -> Table? { tableList.first { $0.name == name } }
+
+    /// The table with key `key`.
+    public func table(_ key: TableKey) -> Table? { tableList.first { $0.key == key } }
+
+    /// Creates an empty table.
+    /// - Throws: `StrataError.invalidArgument` when the name is taken or not 1–255 UTF-8 bytes;
+    ///   `StrataError.transactionMisuse` outside a write transaction.
+    @discardableResult
+    public func createTable(named name: String) throws -> Table {
+        try requireWriter("create table '\(name)'")
+        try Catalog.checkName(name, what: "table")
+        guard table(named: name) == nil else {
+            throw StrataError.invalidArgument("a table named '\(name)' already exists; pick another name or remove it first")
+        }
+        let record = TableRecord(key: TableKey(rawValue: nextTableKey), name: name)
+        nextTableKey += 1
+        let table = Table(record: record, catalog: self)
+        tableList.append(table)
+        return table
+    }
+
+    /// Removes a table and every object, index and long value in it.
+    /// - Throws: `StrataError.invalidArgument` when no such table exists, or when another table still links to it
+    ///   (remove those link columns first).
+    public func removeTable(named name: String) throws {
+        let writer = try requireWriter("remove table '\(name)'")
+        guard let table = table(named: name) else { throw StrataError.invalidArgument("there is no table named '\(name)' to remove") }
+        for column in table.columns where column.type == .backlinks {
+            guard let origin = column.target, origin != table.key, let source = self.table(origin) else { continue }
+            let link = source.column(column.origin ?? ColumnKey(rawValue: 0))?.name ?? "?"
+            throw StrataError.invalidArgument("table '\(name)' is still the target of '\(source.name).\(link)'; "
+                + "remove that column before removing the table")
+        }
+        for column in table.columns where column.type.isLink && column.target != table.key {
+            try table.removeColumn(column.key)
+        }
+        try table.destroy(in: writer)
+        tableList.removeAll { $0 === table }
+    }
+
+    /// Renames a table (its key, links to it and its data stay).
+    public func renameTable(_ name: String, to newName: String) throws {
+        try requireWriter("rename table '\(name)'")
+        try Catalog.checkName(newName, what: "table")
+        guard let table = table(named: name) else { throw StrataError.invalidArgument("there is no table named '\(name)' to rename") }
+        guard self.table(named: newName) == nil else {
+            throw StrataError.invalidArgument("cannot rename '\(name)' to '\(newName)': a table with that name exists")
+        }
+        table.name = newName
+    }
+
+    // MARK: Metadata
+
+    /// The bytes stored under `key`, or `nil`.
+    public func metadata(forKey key: String) throws -> [UInt8]? { try loadMetadata()[key] }
+
+    /// Every metadata key, sorted.
+    public func metadataKeys() throws -> [String] { try loadMetadata().keys.sorted() }
+
+    /// Stores (or with `nil`, removes) the bytes under `key`.
+    public func setMetadata(_ value: [UInt8]?, forKey key: String) throws {
+        try requireWriter("set metadata '\(key)'")
+        _ = try loadMetadata()
+        metadataCache?[key] = value
+        metadataChanged = true
+    }
+
+    private func loadMetadata() throws -> [String: [UInt8]] {
+        if let metadataCache { return metadataCache }
+        let entries = metadataRef.isNone ? [:] : try CatalogCodec.decodeMetadata(try reader.read(metadataRef), ref: metadataRef)
+        metadataCache = entries
+        return entries
+    }
+
+    // MARK: Writing
+
+    /// Writes every change of this transaction to nodes and points the writer's root at the new catalog.
+    /// Call before the pager commits; the catalog stays usable afterwards.
+    /// - Throws: `StrataError` when a node cannot be allocated.
+    public func flush() throws {
+        guard let writer, changed || metadataChanged else { return }
+        var contents = CatalogCodec.Contents(nextTableKey: nextTableKey, metadata: metadataRef)
+        if metadataChanged, let metadataCache {
+            if !metadataRef.isNone { writer.free(metadataRef) }
+            metadataRef = metadataCache.isEmpty ? .none : try CatalogCodec.encodeMetadata(metadataCache).store(in: writer)
+            contents.metadata = metadataRef
+            metadataChanged = false
+        }
+        for table in tableList { contents.tables.append(try table.flush(in: writer)) }
+        let ref = try CatalogCodec.encode(contents).store(in: writer)
+        if !writer.root.isNone { writer.free(writer.root) }
+        writer.root = ref
+        changed = false
+    }
+
+    /// The writer, after recording that the catalog changes; or an error saying the catalog is read-only.
+    @discardableResult
+    func requireWriter(_ action: String) throws -> NodeWriter {
+        guard let writer else {
+            throw StrataError.transactionMisuse("cannot \(action) in a read transaction; begin a write transaction first")
+        }
+        changed = true
+        return writer
+    }
+
+    static func checkName(_ name: String, what: String) throws {
+        guard !name.isEmpty, name.utf8.count <= 255 else {
+            throw StrataError.invalidArgument("a \(what) name must be 1 to 255 UTF-8 bytes, '\(name.prefix(40))' has \(name.utf8.count)")
+        }
+    }
+}

@@ -1,0 +1,183 @@
+/// A table as the catalog node stores it (everything but its clusters and index entries).
+struct TableRecord {
+    var key: TableKey
+    var name: String
+    var primaryKey: ColumnKey?
+    var nextObjectKey: Int64 = 0
+    var sequences: [String: Int64] = [:]
+    var nextColumnKey: UInt32 = 1
+    var nextIndexKey: UInt32 = 1
+    var columns: [ColumnSpec] = []
+    var clusterRoot: NodeRef = .none
+    var indexes: [(spec: IndexSpec, root: NodeRef)] = []
+}
+
+/// Reads and writes the catalog node and the metadata node (layouts in docs/FILE-FORMAT-TABLES.md).
+enum CatalogCodec {
+    static let magic: UInt32 = 0x3154_4353  // "SCT1"
+    static let metadataMagic: UInt32 = 0x3144_4D53  // "SMD1"
+    static let formatVersion: UInt32 = 1
+
+    struct Contents {
+        var nextTableKey: UInt32 = 1
+        var metadata: NodeRef = .none
+        var tables: [TableRecord] = []
+    }
+
+    static func encode(_ contents: Contents) -> ByteWriter {
+        var out = ByteWriter(capacity: 256)
+        out.u32(magic)
+        out.u32(formatVersion)
+        out.u32(contents.nextTableKey)
+        out.u32(UInt32(contents.tables.count))
+        out.u64(contents.metadata.rawValue)
+        for table in contents.tables {
+            out.u32(table.key.rawValue)
+            out.string(table.name)
+            out.i64(table.nextObjectKey)
+            out.u64(table.clusterRoot.rawValue)
+            out.u32(table.primaryKey?.rawValue ?? 0)
+            out.u32(table.nextColumnKey)
+            out.u32(table.nextIndexKey)
+            out.u32(UInt32(table.sequences.count))
+            for (name, value) in table.sequences.sorted(by: { $0.key < $1.key }) {
+                out.string(name)
+                out.i64(value)
+            }
+            out.u32(UInt32(table.columns.count))
+            for column in table.columns {
+                out.u32(column.key.rawValue)
+                out.string(column.name)
+                out.u8(column.type.code)
+                out.u8((column.isNullable ? 1 : 0) | (column.elementsNullable ? 2 : 0))
+                out.u32(column.target?.rawValue ?? 0)
+                out.u32(column.origin?.rawValue ?? 0)
+                encodeValue(column.defaultValue, into: &out)
+            }
+            out.u32(UInt32(table.indexes.count))
+            for (spec, root) in table.indexes {
+                out.u32(spec.key.rawValue)
+                out.u8(spec.isUnique ? 1 : 0)
+                out.u32(UInt32(spec.columns.count))
+                for column in spec.columns { out.u32(column.rawValue) }
+                out.u64(root.rawValue)
+            }
+        }
+        return out
+    }
+
+    static func decode(_ raw: UnsafeRawBufferPointer, ref: NodeRef) throws -> Contents {
+        var reader = ByteReader(raw, ref: ref, what: "catalog")
+        guard try reader.u32() == magic else { throw reader.damage("is not a table catalog (wrong magic)") }
+        let version = try reader.u32()
+        guard version == formatVersion else {
+            throw reader.damage("uses catalog format \(version); this version of Strata reads \(formatVersion)")
+        }
+        var contents = Contents()
+        contents.nextTableKey = try reader.u32()
+        let tableCount = try reader.count(minimumItemSize: 40, label: "table count")
+        contents.metadata = NodeRef(rawValue: try reader.u64())
+        for _ in 0..<tableCount {
+            var table = TableRecord(key: TableKey(rawValue: try reader.u32()), name: try reader.string())
+            table.nextObjectKey = try reader.i64()
+            table.clusterRoot = NodeRef(rawValue: try reader.u64())
+            let primary = try reader.u32()
+            table.primaryKey = primary == 0 ? nil : ColumnKey(rawValue: primary)
+            table.nextColumnKey = try reader.u32()
+            table.nextIndexKey = try reader.u32()
+            for _ in 0..<(try reader.count(minimumItemSize: 12, label: "sequence count")) {
+                let name = try reader.string()
+                table.sequences[name] = try reader.i64()
+            }
+            for _ in 0..<(try reader.count(minimumItemSize: 15, label: "column count")) {
+                let key = ColumnKey(rawValue: try reader.u32())
+                let name = try reader.string()
+                let code = try reader.u8()
+                guard let type = ColumnType(code: code) else { throw reader.damage("column '\(name)' has unknown type \(code)") }
+                let flags = try reader.u8()
+                let target = try reader.u32()
+                let origin = try reader.u32()
+                table.columns.append(ColumnSpec(
+                    key: key, name: name, type: type, isNullable: flags & 1 != 0, elementsNullable: flags & 2 != 0,
+                    target: target == 0 ? nil : TableKey(rawValue: target), origin: origin == 0 ? nil : ColumnKey(rawValue: origin),
+                    defaultValue: try decodeValue(&reader)))
+            }
+            for _ in 0..<(try reader.count(minimumItemSize: 17, label: "index count")) {
+                let key = IndexKey(rawValue: try reader.u32())
+                let unique = try reader.u8() != 0
+                var columns: [ColumnKey] = []
+                for _ in 0..<(try reader.count(minimumItemSize: 4, label: "indexed column count")) {
+                    columns.append(ColumnKey(rawValue: try reader.u32()))
+                }
+                table.indexes.append((IndexSpec(key: key, columns: columns, isUnique: unique), NodeRef(rawValue: try reader.u64())))
+            }
+            contents.tables.append(table)
+        }
+        return contents
+    }
+
+    /// A value as `tag u8` (0 = null, a `ValueKind` raw value, 0xFF = list) and its payload.
+    static func encodeValue(_ value: StorageValue, into out: inout ByteWriter) {
+        switch value {
+        case .null: out.u8(0)
+        case .list(let elements):
+            out.u8(0xFF)
+            out.u32(UInt32(elements.count))
+            for element in elements { encodeValue(element, into: &out) }
+        default:
+            guard let kind = value.kind else { return out.u8(0) }
+            out.u8(kind.rawValue)
+            if kind.isWord {
+                out.u64(ValueCodec.word(value, kind: kind) ?? 0)
+            } else {
+                let bytes = ValueCodec.bytes(value, kind: kind) ?? []
+                out.u32(UInt32(bytes.count))
+                out.append(bytes)
+            }
+        }
+    }
+
+    static func decodeValue(_ reader: inout ByteReader, depth: Int = 0) throws -> StorageValue {
+        let tag = try reader.u8()
+        if tag == 0 { return .null }
+        if tag == 0xFF {
+            guard depth == 0 else { throw reader.damage("a list value is nested in a list") }
+            var elements: [StorageValue] = []
+            for _ in 0..<(try reader.count(minimumItemSize: 1, label: "list length")) {
+                elements.append(try decodeValue(&reader, depth: depth + 1))
+            }
+            return .list(elements)
+        }
+        guard let kind = ValueKind(rawValue: tag) else { throw reader.damage("unknown value tag \(tag)") }
+        if kind.isWord { return ValueCodec.value(word: try reader.u64(), kind: kind) }
+        let length = Int(try reader.u32())
+        guard let value = ValueCodec.value(bytes: try reader.slice(length), kind: kind) else {
+            throw reader.damage("a stored \(kind) value is not valid")
+        }
+        return value
+    }
+
+    static func encodeMetadata(_ entries: [String: [UInt8]]) -> ByteWriter {
+        var out = ByteWriter(capacity: 64)
+        out.u32(metadataMagic)
+        out.u32(UInt32(entries.count))
+        for (key, value) in entries.sorted(by: { $0.key < $1.key }) {
+            out.string(key)
+            out.u32(UInt32(value.count))
+            out.append(value)
+        }
+        return out
+    }
+
+    static func decodeMetadata(_ raw: UnsafeRawBufferPointer, ref: NodeRef) throws -> [String: [UInt8]] {
+        var reader = ByteReader(raw, ref: ref, what: "catalog metadata")
+        guard try reader.u32() == metadataMagic else { throw reader.damage("is not catalog metadata (wrong magic)") }
+        var entries: [String: [UInt8]] = [:]
+        for _ in 0..<(try reader.count(minimumItemSize: 8, label: "metadata entry count")) {
+            let key = try reader.string()
+            let length = Int(try reader.u32())
+            entries[key] = try reader.bytes(length)
+        }
+        return entries
+    }
+}

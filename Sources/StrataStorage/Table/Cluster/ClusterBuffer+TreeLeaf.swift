@@ -1,0 +1,27 @@
+/// The columns a table's clusters are decoded with; shared by reference so adding a column reaches every
+/// cluster decoded later in the transaction.
+final class ClusterContext {
+    var specs: [ColumnSpec]
+    init(specs: [ColumnSpec]) { self.specs = specs }
+}
+
+extension ClusterBuffer: TreeLeaf {
+    static func load(_ raw: UnsafeRawBufferPointer, ref: NodeRef, context: ClusterContext) throws -> Self {
+        try Self(view: try ClusterView(raw, ref: ref), specs: context.specs)
+    }
+
+    static func empty(context: ClusterContext) -> Self {
+        Self(keys: [], columns: context.specs.map { ColumnBuffer(spec: $0) })
+    }
+
+    var entryCount: Int { keys.count }
+
+    var firstKey: [UInt8] { keys.first.map(ByteOrder.key) ?? [] }
+
+    var isUnderfull: Bool { keys.count < ClusterBuffer.minRows }
+
+    func canAbsorb(_ other: ClusterBuffer) -> Bool {
+        keys.count + other.keys.count <= ClusterBuffer.maxRows
+            && inlineBytes + other.inlineBytes <= ClusterBuffer.maxInlineBytes
+    }
+}

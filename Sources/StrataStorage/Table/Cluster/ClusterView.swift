@@ -1,0 +1,99 @@
+/// A read-only view of a cluster node in place: its object keys and its column blocks, validated.
+///
+/// Layout (docs/FILE-FORMAT-TABLES.md): magic, row count, column count, the keys block, a directory of
+/// (column key, offset, length) and the blocks. Every block holds exactly `rowCount` rows.
+struct ClusterView {
+    static let magic: UInt32 = 0x314C_4353  // "SCL1"
+
+    let ref: NodeRef
+    let rowCount: Int
+    let keys: ColumnBlock
+    private let raw: UnsafeRawBufferPointer
+    private let directory: UnsafeRawPointer?
+    let columnCount: Int
+
+    init(_ raw: UnsafeRawBufferPointer, ref: NodeRef) throws {
+        var reader = ByteReader(raw, ref: ref, what: "cluster")
+        guard try reader.u32() == ClusterView.magic else { throw reader.damage("is not a cluster (wrong magic)") }
+        rowCount = Int(try reader.u32())
+        columnCount = try reader.count(minimumItemSize: 16, label: "column count")
+        _ = try reader.u32()
+        let keysOffset = Int(try reader.u32())
+        let keysLength = Int(try reader.u32())
+        directory = try reader.slice(columnCount * 16).baseAddress
+        self.raw = raw
+        self.ref = ref
+        guard keysOffset >= 0, keysLength >= 0, keysOffset + keysLength <= raw.count else {
+            throw reader.damage("the keys block lies outside the node")
+        }
+        keys = try ColumnBlock(UnsafeRawBufferPointer(rebasing: raw[keysOffset..<keysOffset + keysLength]), ref: ref)
+        guard keys.kind == .packedInt, keys.count == rowCount else {
+            throw reader.damage("the keys block holds \(keys.count) rows, the cluster \(rowCount)")
+        }
+    }
+
+    /// The column key of directory entry `index`.
+    func columnKey(at index: Int) -> ColumnKey {
+        ColumnKey(rawValue: UInt32(littleEndian: directory!.loadUnaligned(fromByteOffset: index * 16, as: UInt32.self)))
+    }
+
+    /// The block of `column`, `nil` when the cluster has none. `hint` is the directory index to try first.
+    func block(_ column: ColumnKey, hint: Int = 0) throws -> ColumnBlock? {
+        guard columnCount > 0 else { return nil }
+        var index = hint < columnCount && columnKey(at: hint) == column ? hint : -1
+        if index < 0 {
+            for candidate in 0..<columnCount where columnKey(at: candidate) == column {
+                index = candidate
+                break
+            }
+        }
+        guard index >= 0 else { return nil }
+        return try block(at: index)
+    }
+
+    /// The block of directory entry `index`.
+    func block(at index: Int) throws -> ColumnBlock {
+        let entry = directory! + index * 16
+        let offset = Int(UInt32(littleEndian: entry.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
+        let length = Int(UInt32(littleEndian: entry.loadUnaligned(fromByteOffset: 8, as: UInt32.self)))
+        guard offset + length <= raw.count else {
+            throw NodeDamage.error(ref, "cluster", "column block \(index) lies outside the node")
+        }
+        let block = try ColumnBlock(UnsafeRawBufferPointer(rebasing: raw[offset..<offset + length]), ref: ref)
+        guard block.count == rowCount else {
+            throw NodeDamage.error(ref, "cluster", "column block \(index) holds \(block.count) rows, the cluster \(rowCount)")
+        }
+        return block
+    }
+
+    /// The object key of `row`.
+    func key(at row: Int) -> Int64 { Int64(bitPattern: keys.word(row)) }
+
+    /// The row holding `key`, or `nil` (binary search over the packed keys).
+    func row(of key: Int64) -> Int? {
+        var low = 0
+        var high = rowCount
+        while low < high {
+            let middle = (low + high) / 2
+            let candidate = self.key(at: middle)
+            if candidate == key { return middle }
+            if candidate < key { low = middle + 1 } else { high = middle }
+        }
+        return nil
+    }
+}
+
+extension ClusterView {
+    /// The nodes holding long values of this cluster (freed with it).
+    func externalRefs() throws -> [NodeRef] {
+        var refs: [NodeRef] = []
+        for index in 0..<columnCount {
+            let block = try block(at: index)
+            guard block.kind == .variable else { continue }
+            for row in 0..<block.count {
+                if case .external(let ref, _) = try block.blob(row) { refs.append(ref) }
+            }
+        }
+        return refs
+    }
+}

@@ -1,0 +1,135 @@
+/// How a column is laid out inside a cluster node.
+enum BlockKind: UInt8 {
+    /// Frame-of-reference packed integers (`IntPacking`).
+    case packedInt = 1
+    /// One bit per row.
+    case bits = 2
+    /// 4 bytes per row.
+    case float32 = 3
+    /// 8 bytes per row.
+    case float64 = 4
+    /// 16 bytes per row.
+    case fixed16 = 5
+    /// Offsets plus bytes, with long values in their own nodes.
+    case variable = 6
+}
+
+/// A value of a variable-size column: inline bytes, or the node that holds a long value.
+enum BlobSlot {
+    /// The value's bytes, in the cluster node.
+    case inline(UnsafeRawBufferPointer)
+    /// The value lives in its own node of `length` bytes.
+    case external(NodeRef, length: Int)
+}
+
+/// A read-only, validated view of one column block of a cluster node (format in docs/FILE-FORMAT-TABLES.md).
+///
+/// Construction checks every size the header states against the node; per-value accessors check offsets read
+/// from the variable-size area. After that, fixed-width accessors index without further checks.
+struct ColumnBlock {
+    let kind: BlockKind
+    let count: Int
+    /// One bit per row, 1 = null; `nil` when the column keeps no null bitmap.
+    let nulls: UnsafeRawPointer?
+    /// Packed ints: the frame.
+    let base: Int64
+    let width: Int
+    /// The fixed-width data, or for `.variable` the byte area.
+    let data: UnsafeRawBufferPointer
+    /// `.variable`: one bit per row, 1 = the value is in its own node.
+    let externalBits: UnsafeRawPointer?
+    /// `.variable`: `count` cumulative end offsets into `data`.
+    let ends: UnsafeRawPointer?
+    let ref: NodeRef
+
+    static let headerSize = 8
+
+    init(_ raw: UnsafeRawBufferPointer, ref: NodeRef) throws {
+        var reader = ByteReader(raw, ref: ref, what: "column block")
+        guard let kind = BlockKind(rawValue: try reader.u8()) else {
+            throw reader.damage("unknown column block kind \(raw[0])")
+        }
+        let flags = try reader.u8()
+        _ = try reader.u16()
+        let count = Int(try reader.u32())
+        let bitmapBytes = (count + 63) / 64 * 8
+        self.kind = kind
+        self.count = count
+        self.ref = ref
+        nulls = flags & 1 != 0 ? try reader.slice(bitmapBytes).baseAddress : nil
+        var base: Int64 = 0
+        var width = 0
+        var externalBits: UnsafeRawPointer?
+        var ends: UnsafeRawPointer?
+        let dataBytes: Int
+        switch kind {
+        case .packedInt:
+            width = Int(try reader.u8())
+            _ = try reader.bytes(7)
+            base = try reader.i64()
+            guard IntPacking.widths.contains(width) else { throw reader.damage("integer width \(width) is not valid") }
+            dataBytes = IntPacking.dataByteCount(count: count, width: width)
+        case .bits: dataBytes = bitmapBytes
+        case .float32: dataBytes = (count * 4 + 7) / 8 * 8
+        case .float64: dataBytes = count * 8
+        case .fixed16: dataBytes = count * 16
+        case .variable:
+            externalBits = try reader.slice(bitmapBytes).baseAddress
+            ends = try reader.slice((count * 4 + 7) / 8 * 8).baseAddress
+            let total = count == 0 ? 0 : Int(UInt32(littleEndian: ends!.loadUnaligned(fromByteOffset: (count - 1) * 4, as: UInt32.self)))
+            dataBytes = total
+        }
+        self.base = base
+        self.width = width
+        self.externalBits = externalBits
+        self.ends = ends
+        data = try reader.slice(dataBytes)
+    }
+
+    @inline(__always)
+    static func bit(_ words: UnsafeRawPointer, _ index: Int) -> Bool {
+        let word = UInt64(littleEndian: words.loadUnaligned(fromByteOffset: (index >> 6) * 8, as: UInt64.self))
+        return (word >> UInt64(index & 63)) & 1 != 0
+    }
+
+    func isNull(_ row: Int) -> Bool {
+        guard let nulls else { return false }
+        return ColumnBlock.bit(nulls, row)
+    }
+
+    /// The raw 64-bit word of a fixed-width row (ints: the value; bools: 0/1; floats: their bit pattern).
+    func word(_ row: Int) -> UInt64 {
+        guard let base = data.baseAddress else { return kind == .packedInt ? UInt64(bitPattern: self.base) : 0 }
+        switch kind {
+        case .packedInt: return UInt64(bitPattern: self.base &+ Int64(bitPattern: IntPacking.raw(base, width: width, at: row)))
+        case .bits: return ColumnBlock.bit(base, row) ? 1 : 0
+        case .float32: return UInt64(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: row * 4, as: UInt32.self)))
+        case .float64: return UInt64(littleEndian: base.loadUnaligned(fromByteOffset: row * 8, as: UInt64.self))
+        case .fixed16, .variable: return 0
+        }
+    }
+
+    /// The bytes of a fixed-16 or variable row (checked against the block).
+    func blob(_ row: Int) throws -> BlobSlot {
+        if kind == .fixed16 {
+            return .inline(UnsafeRawBufferPointer(rebasing: data[row * 16..<row * 16 + 16]))
+        }
+        guard let ends, let externalBits else { return .inline(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        let start = row == 0 ? 0 : Int(UInt32(littleEndian: ends.loadUnaligned(fromByteOffset: (row - 1) * 4, as: UInt32.self)))
+        let end = Int(UInt32(littleEndian: ends.loadUnaligned(fromByteOffset: row * 4, as: UInt32.self)))
+        guard start <= end, end <= data.count else {
+            throw NodeDamage.error(ref, "variable-size column", "row \(row) spans bytes \(start)..<\(end) of \(data.count)")
+        }
+        let bytes = UnsafeRawBufferPointer(rebasing: data[start..<end])
+        guard ColumnBlock.bit(externalBits, row) else { return .inline(bytes) }
+        guard bytes.count == 16 else {
+            throw NodeDamage.error(ref, "variable-size column", "row \(row) is marked external but has \(bytes.count) bytes")
+        }
+        let target = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
+        let length = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        guard target != 0, length <= UInt64(Int32.max) else {
+            throw NodeDamage.error(ref, "variable-size column", "row \(row) points at node #\(target) of \(length) bytes")
+        }
+        return .external(NodeRef(rawValue: target), length: Int(length))
+    }
+}

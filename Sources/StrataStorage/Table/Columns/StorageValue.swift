@@ -1,0 +1,87 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One value as the store sees it: what generic reads return and generic writes take.
+///
+/// The typed accessors on `Table` (`int(_:column:)`, `string(_:column:)`, …) avoid building this enum on hot paths.
+public enum StorageValue: Hashable, Sendable, CustomStringConvertible {
+    /// No value (an optional column's nil, an unset link).
+    case null
+    /// An integer.
+    case int(Int64)
+    /// A boolean.
+    case bool(Bool)
+    /// A float.
+    case float(Float)
+    /// A double.
+    case double(Double)
+    /// Text.
+    case string(String)
+    /// Bytes.
+    case binary([UInt8])
+    /// Nanoseconds since 1970-01-01T00:00:00Z.
+    case timestamp(Int64)
+    /// A UUID.
+    case uuid(UUID)
+    /// A link to an object of the column's target table.
+    case link(ObjectKey)
+    /// A whole list (only as an insert value or a read of a list column).
+    case list([StorageValue])
+
+    /// A short rendering for messages and test failures.
+    public var description: String {
+        switch self {
+        case .null: return "nil"
+        case .int(let value): return "\(value)"
+        case .bool(let value): return "\(value)"
+        case .float(let value): return "\(value)f"
+        case .double(let value): return "\(value)"
+        case .string(let value): return "\"\(value.count > 40 ? String(value.prefix(40)) + "…" : value)\""
+        case .binary(let value): return "<\(value.count) bytes>"
+        case .timestamp(let value): return "@\(value)ns"
+        case .uuid(let value): return value.uuidString
+        case .link(let key): return "→\(key)"
+        case .list(let values): return "[" + values.map(\.description).joined(separator: ", ") + "]"
+        }
+    }
+
+    /// Whether this is `.null`.
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    /// The kind of a non-null primitive value (`nil` for `.null` and `.list`).
+    public var kind: ValueKind? {
+        switch self {
+        case .null, .list: return nil
+        case .int: return .int
+        case .bool: return .bool
+        case .float: return .float
+        case .double: return .double
+        case .string: return .string
+        case .binary: return .binary
+        case .timestamp: return .timestamp
+        case .uuid: return .uuid
+        case .link: return .link
+        }
+    }
+
+    /// The zero value of a kind: what a non-optional column without a default holds.
+    public static func zero(of kind: ValueKind) -> StorageValue {
+        switch kind {
+        case .int: return .int(0)
+        case .bool: return .bool(false)
+        case .float: return .float(0)
+        case .double: return .double(0)
+        case .string: return .string("")
+        case .binary: return .binary([])
+        case .timestamp: return .timestamp(0)
+        case .uuid: return .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+        case .link: return .null
+        }
+    }
+}

@@ -1,0 +1,136 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Converts values between `StorageValue` and the two lanes a cluster stores them in: 64-bit words (ints, bools,
+/// floats, doubles, timestamps, links) and byte strings (strings, binary, UUIDs, encoded lists and backlinks).
+enum ValueCodec {
+    /// The word for a non-null value of a word kind, `nil` if the value is not of that kind.
+    static func word(_ value: StorageValue, kind: ValueKind) -> UInt64? {
+        switch (kind, value) {
+        case (.int, .int(let number)), (.timestamp, .timestamp(let number)): return UInt64(bitPattern: number)
+        case (.link, .link(let key)): return UInt64(bitPattern: key.rawValue)
+        case (.bool, .bool(let flag)): return flag ? 1 : 0
+        case (.float, .float(let number)): return UInt64(number.bitPattern)
+        case (.double, .double(let number)): return number.bitPattern
+        default: return nil
+        }
+    }
+
+    /// The value a word of `kind` stands for.
+    static func value(word: UInt64, kind: ValueKind) -> StorageValue {
+        switch kind {
+        case .int: return .int(Int64(bitPattern: word))
+        case .timestamp: return .timestamp(Int64(bitPattern: word))
+        case .link: return .link(ObjectKey(Int64(bitPattern: word)))
+        case .bool: return .bool(word != 0)
+        case .float: return .float(Float(bitPattern: UInt32(truncatingIfNeeded: word)))
+        case .double: return .double(Double(bitPattern: word))
+        case .string, .binary, .uuid: return .null
+        }
+    }
+
+    /// The bytes of a non-null value of a byte kind, `nil` if the value is not of that kind.
+    static func bytes(_ value: StorageValue, kind: ValueKind) -> [UInt8]? {
+        switch (kind, value) {
+        case (.string, .string(let text)): return Array(text.utf8)
+        case (.binary, .binary(let data)): return data
+        case (.uuid, .uuid(let id)): return withUnsafeBytes(of: id.uuid) { Array($0) }
+        default: return nil
+        }
+    }
+
+    /// The value bytes of `kind` stand for; `nil` when they cannot (invalid UTF-8, a UUID of the wrong size).
+    static func value(bytes: UnsafeRawBufferPointer, kind: ValueKind) -> StorageValue? {
+        switch kind {
+        case .string:
+            guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
+            return .string(text)
+        case .binary: return .binary(Array(bytes))
+        case .uuid:
+            guard bytes.count == 16 else { return nil }
+            var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &raw) { $0.copyMemory(from: bytes) }
+            return .uuid(UUID(uuid: raw))
+        default: return nil
+        }
+    }
+
+    /// Whether `value` may be stored in a column or list of `kind` (`nullable` allows `.null`).
+    static func accepts(_ value: StorageValue, kind: ValueKind, nullable: Bool) -> Bool {
+        if value.isNull { return nullable || kind == .link }
+        return value.kind == kind
+    }
+
+    // MARK: Lists
+
+    /// Encodes a list: `count u32`, then per element a presence byte (0 = null) and, when present, 8 bytes for a
+    /// word kind or `u32 length + bytes` for a byte kind.
+    static func encodeList(_ elements: [StorageValue], kind: ValueKind) -> [UInt8] {
+        var writer = ByteWriter(capacity: 4 + elements.count * 9)
+        writer.u32(UInt32(elements.count))
+        for element in elements {
+            if element.isNull {
+                writer.u8(0)
+                continue
+            }
+            writer.u8(1)
+            if kind.isWord {
+                writer.u64(word(element, kind: kind) ?? 0)
+            } else {
+                let data = bytes(element, kind: kind) ?? []
+                writer.u32(UInt32(data.count))
+                writer.append(data)
+            }
+        }
+        return writer.bytes
+    }
+
+    /// Decodes a list written by `encodeList`; throws on bytes that do not describe one.
+    static func decodeList(_ raw: UnsafeRawBufferPointer, kind: ValueKind, ref: NodeRef) throws -> [StorageValue] {
+        var reader = ByteReader(raw, ref: ref, what: "list of \(kind)")
+        guard raw.count > 0 else { return [] }
+        let count = try reader.count(minimumItemSize: 1, label: "list length")
+        var result: [StorageValue] = []
+        result.reserveCapacity(count)
+        for _ in 0..<count {
+            if try reader.u8() == 0 {
+                result.append(.null)
+            } else if kind.isWord {
+                result.append(value(word: try reader.u64(), kind: kind))
+            } else {
+                let length = Int(try reader.u32())
+                guard let element = value(bytes: try reader.slice(length), kind: kind) else {
+                    throw reader.damage("a list element is not a valid \(kind)")
+                }
+                result.append(element)
+            }
+        }
+        return result
+    }
+
+    // MARK: Backlinks
+
+    /// Encodes the keys of objects linking to one object: `count u32`, then ascending `i64` keys (a key appears
+    /// once per link, so a list holding the object twice appears twice).
+    static func encodeBacklinks(_ keys: [Int64]) -> [UInt8] {
+        guard !keys.isEmpty else { return [] }
+        var writer = ByteWriter(capacity: 4 + keys.count * 8)
+        writer.u32(UInt32(keys.count))
+        for key in keys { writer.i64(key) }
+        return writer.bytes
+    }
+
+    /// Decodes backlink keys written by `encodeBacklinks`.
+    static func decodeBacklinks(_ raw: UnsafeRawBufferPointer, ref: NodeRef) throws -> [Int64] {
+        guard raw.count > 0 else { return [] }
+        var reader = ByteReader(raw, ref: ref, what: "backlinks")
+        let count = try reader.count(minimumItemSize: 8, label: "backlink count")
+        var keys: [Int64] = []
+        keys.reserveCapacity(count)
+        for _ in 0..<count { keys.append(try reader.i64()) }
+        return keys
+    }
+}

@@ -1,0 +1,90 @@
+/// The kind of a primitive value the store keeps, in a column or as a list element.
+public enum ValueKind: UInt8, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// 64-bit signed integer (every schema integer width is stored as one; the object layer narrows).
+    case int = 1
+    /// `true` / `false`, stored as one bit.
+    case bool = 2
+    /// 32-bit IEEE float.
+    case float = 3
+    /// 64-bit IEEE double.
+    case double = 4
+    /// UTF-8 text.
+    case string = 5
+    /// Raw bytes.
+    case binary = 6
+    /// A point in time: signed nanoseconds since 1970-01-01T00:00:00Z (years 1678 to 2262).
+    case timestamp = 7
+    /// 16 bytes.
+    case uuid = 8
+    /// An object key of the column's target table.
+    case link = 9
+
+    /// The lowercase name used in messages.
+    public var description: String {
+        switch self {
+        case .int: return "int"
+        case .bool: return "bool"
+        case .float: return "float"
+        case .double: return "double"
+        case .string: return "string"
+        case .binary: return "binary"
+        case .timestamp: return "timestamp"
+        case .uuid: return "uuid"
+        case .link: return "link"
+        }
+    }
+
+    /// Whether values of this kind live in the fixed-width word lane of a cluster (not as byte strings).
+    var isWord: Bool {
+        switch self {
+        case .int, .bool, .float, .double, .timestamp, .link: return true
+        case .string, .binary, .uuid: return false
+        }
+    }
+}
+
+/// What a column holds.
+public enum ColumnType: Hashable, Sendable, CustomStringConvertible {
+    /// One value per object (a link is `.value(.link)` with `target` set on the column).
+    case value(ValueKind)
+    /// An ordered list of values per object (a list of links has element kind `.link`).
+    case list(ValueKind)
+    /// The engine-maintained inverse of a link or list column of another (or the same) table:
+    /// for each object, the keys of the objects that link to it (once per link).
+    case backlinks
+
+    /// `int`, `[string]`, `backlinks`.
+    public var description: String {
+        switch self {
+        case .value(let kind): return kind.description
+        case .list(let kind): return "[\(kind)]"
+        case .backlinks: return "backlinks"
+        }
+    }
+
+    /// Whether the column links to objects (a link or a list of links).
+    public var isLink: Bool {
+        switch self {
+        case .value(.link), .list(.link): return true
+        default: return false
+        }
+    }
+
+    var code: UInt8 {
+        switch self {
+        case .value(let kind): return kind.rawValue
+        case .list(let kind): return 0x40 | kind.rawValue
+        case .backlinks: return 0x80
+        }
+    }
+
+    init?(code: UInt8) {
+        if code == 0x80 {
+            self = .backlinks
+        } else if let kind = ValueKind(rawValue: code & 0x3F) {
+            self = code & 0x40 != 0 ? .list(kind) : .value(kind)
+        } else {
+            return nil
+        }
+    }
+}

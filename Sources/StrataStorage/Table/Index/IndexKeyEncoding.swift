@@ -1,0 +1,70 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Turns values into byte strings whose `memcmp` order is the values' order, and that are prefix-free, so an
+/// index entry `encode(v1) + encode(v2) + … + key` sorts by (v1, v2, …, object key) and equality on the leading
+/// values is a byte-prefix match.
+///
+/// `null` is `00`; any other value is `01` followed by: ints, timestamps and links as 8 big-endian bytes with the
+/// sign bit flipped; bools as one byte; UUIDs as their 16 bytes; floats and doubles as their IEEE bits made
+/// sortable; strings and binary as their bytes with `00` escaped as `00 FF`, ended by `00 00`.
+enum IndexKeyEncoding {
+    /// Appends the encoding of `value` to `bytes`.
+    static func append(_ value: StorageValue, to bytes: inout [UInt8]) {
+        guard !value.isNull else {
+            bytes.append(0)
+            return
+        }
+        bytes.append(1)
+        switch value {
+        case .int(let number), .timestamp(let number): bytes += ByteOrder.key(number)
+        case .link(let key): bytes += ByteOrder.key(key.rawValue)
+        case .bool(let flag): bytes.append(flag ? 1 : 0)
+        case .uuid(let id): withUnsafeBytes(of: id.uuid) { bytes += $0 }
+        case .double(let number): bytes += sortable(number.bitPattern)
+        case .float(let number): bytes += sortable(Double(number).bitPattern)
+        case .string(let text): appendEscaped(text.utf8, to: &bytes, terminated: true)
+        case .binary(let data): appendEscaped(data, to: &bytes, terminated: true)
+        case .null, .list: break
+        }
+    }
+
+    /// The encoding of several values (a compound index's columns, in order).
+    static func encode(_ values: [StorageValue]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for value in values { append(value, to: &bytes) }
+        return bytes
+    }
+
+    /// The bytes every entry of a string starting with `prefix` begins with (no terminator).
+    static func stringPrefix(_ prefix: String, after leading: [StorageValue] = []) -> [UInt8] {
+        var bytes = encode(leading)
+        bytes.append(1)
+        appendEscaped(prefix.utf8, to: &bytes, terminated: false)
+        return bytes
+    }
+
+    /// The 8 bytes of an index entry that follow its values: the object key.
+    static func entry(values: [UInt8], key: ObjectKey) -> [UInt8] { values + ByteOrder.key(key.rawValue) }
+
+    /// The object key at the end of an index entry.
+    static func objectKey(ofEntry entry: UnsafeRawBufferPointer) -> ObjectKey {
+        ObjectKey(ByteOrder.int64(fromKey: UnsafeRawBufferPointer(rebasing: entry[max(0, entry.count - 8)...])))
+    }
+
+    private static func sortable(_ bits: UInt64) -> [UInt8] {
+        let ordered = bits & 0x8000_0000_0000_0000 != 0 ? ~bits : bits | 0x8000_0000_0000_0000
+        return withUnsafeBytes(of: ordered.bigEndian) { Array($0) }
+    }
+
+    private static func appendEscaped<S: Sequence>(_ source: S, to bytes: inout [UInt8], terminated: Bool) where S.Element == UInt8 {
+        for byte in source {
+            bytes.append(byte)
+            if byte == 0 { bytes.append(0xFF) }
+        }
+        if terminated { bytes += [0, 0] }
+    }
+}

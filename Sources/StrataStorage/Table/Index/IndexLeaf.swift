@@ -1,0 +1,140 @@
+/// A leaf of an index tree: sorted, unique byte-string entries (value encodings followed by the object key).
+///
+/// Stored layout: magic `SIX1`, count u32, `count` cumulative end offsets u32, then the entry bytes.
+final class IndexLeaf: TreeLeaf {
+    static let magic: UInt32 = 0x3158_4953  // "SIX1"
+    /// Entry bytes beyond which a leaf splits (about one 4 KiB page with its header).
+    static let maxBytes = 4000
+    static let minBytes = 1000
+
+    var entries: [[UInt8]]
+    var origin: NodeRef = .none
+    var isDirty = false
+    var byteCount: Int
+    var lastInsertWasAppend = false
+
+    init(entries: [[UInt8]]) {
+        self.entries = entries
+        byteCount = entries.reduce(0) { $0 + $1.count + 4 }
+    }
+
+    static func load(_ raw: UnsafeRawBufferPointer, ref: NodeRef, context: Void) throws -> IndexLeaf {
+        let view = try IndexLeafView(raw, ref: ref)
+        var entries: [[UInt8]] = []
+        entries.reserveCapacity(view.count)
+        for index in 0..<view.count { entries.append(Array(try view.entry(index))) }
+        return IndexLeaf(entries: entries)
+    }
+
+    static func empty(context: Void) -> IndexLeaf { IndexLeaf(entries: []) }
+
+    var entryCount: Int { entries.count }
+    var firstKey: [UInt8] { entries.first ?? [] }
+    var isOverfull: Bool { byteCount > IndexLeaf.maxBytes && entries.count > 1 }
+    var isUnderfull: Bool { byteCount < IndexLeaf.minBytes }
+
+    /// Where `entry` is or would go.
+    func position(of entry: [UInt8]) -> (index: Int, found: Bool) {
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ByteOrder.compare(entries[middle], entry) < 0 { low = middle + 1 } else { high = middle }
+        }
+        return (low, low < entries.count && entries[low] == entry)
+    }
+
+    func insert(_ entry: [UInt8]) {
+        let (index, found) = position(of: entry)
+        guard !found else { return }
+        lastInsertWasAppend = index == entries.count
+        entries.insert(entry, at: index)
+        byteCount += entry.count + 4
+    }
+
+    @discardableResult
+    func remove(_ entry: [UInt8]) -> Bool {
+        let (index, found) = position(of: entry)
+        guard found else { return false }
+        byteCount -= entries.remove(at: index).count + 4
+        return true
+    }
+
+    func splitOff() -> IndexLeaf {
+        var split = entries.count / 2
+        if lastInsertWasAppend {
+            // Sequential inserts: keep this leaf nearly full and start the next one.
+            var bytes = 0
+            split = entries.count - 1
+            for (index, entry) in entries.enumerated() {
+                bytes += entry.count + 4
+                if bytes > IndexLeaf.maxBytes {
+                    split = max(1, index)
+                    break
+                }
+            }
+        }
+        let upper = IndexLeaf(entries: Array(entries[split...]))
+        entries.removeSubrange(split...)
+        byteCount -= upper.byteCount
+        upper.isDirty = true
+        return upper
+    }
+
+    func canAbsorb(_ other: IndexLeaf) -> Bool { byteCount + other.byteCount <= IndexLeaf.maxBytes }
+
+    func absorb(_ other: IndexLeaf) {
+        entries += other.entries
+        byteCount += other.byteCount
+    }
+
+    func encode(in writer: NodeWriter) throws -> NodeRef {
+        var out = ByteWriter(capacity: 8 + byteCount)
+        out.u32(IndexLeaf.magic)
+        out.u32(UInt32(entries.count))
+        var end: UInt32 = 0
+        for entry in entries {
+            end += UInt32(entry.count)
+            out.u32(end)
+        }
+        for entry in entries { out.append(entry) }
+        return try out.store(in: writer)
+    }
+}
+
+/// A stored index leaf read in place.
+struct IndexLeafView {
+    let ref: NodeRef
+    let count: Int
+    private let ends: UnsafeRawBufferPointer
+    private let data: UnsafeRawBufferPointer
+
+    init(_ raw: UnsafeRawBufferPointer, ref: NodeRef) throws {
+        var reader = ByteReader(raw, ref: ref, what: "index leaf")
+        guard try reader.u32() == IndexLeaf.magic else { throw reader.damage("is not an index leaf (wrong magic)") }
+        count = try reader.count(minimumItemSize: 4, label: "entry count")
+        ends = try reader.slice(count * 4)
+        data = UnsafeRawBufferPointer(rebasing: raw[reader.offset...])
+        self.ref = ref
+    }
+
+    func entry(_ index: Int) throws -> UnsafeRawBufferPointer {
+        let start = index == 0 ? 0 : Int(UInt32(littleEndian: ends.loadUnaligned(fromByteOffset: (index - 1) * 4, as: UInt32.self)))
+        let end = Int(UInt32(littleEndian: ends.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)))
+        guard start <= end, end <= data.count else {
+            throw NodeDamage.error(ref, "index leaf", "entry \(index) spans bytes \(start)..<\(end) of \(data.count)")
+        }
+        return UnsafeRawBufferPointer(rebasing: data[start..<end])
+    }
+
+    /// The first entry ≥ `target`.
+    func lowerBound(_ target: UnsafeRawBufferPointer) throws -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if ByteOrder.compare(try entry(middle), target) < 0 { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}

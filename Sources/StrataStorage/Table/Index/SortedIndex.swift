@@ -1,0 +1,93 @@
+/// The description of an index the catalog records.
+public struct IndexSpec: Hashable, Sendable {
+    /// Stable identity in the table.
+    public let key: IndexKey
+    /// The indexed columns, in order (more than one for a compound index).
+    public let columns: [ColumnKey]
+    /// Whether two objects may not share the same values (the primary key's index is unique).
+    public let isUnique: Bool
+}
+
+/// An ordered index of (values, object key) entries in a `NodeTree`, kept exact by `Table` on every change.
+final class SortedIndex {
+    let spec: IndexSpec
+    let tree: NodeTree<IndexLeaf>
+
+    init(spec: IndexSpec, root: NodeRef, reader: NodeReader, table: String) {
+        self.spec = spec
+        tree = NodeTree(root: root, reader: reader, context: (), what: "index \(spec.key) of table '\(table)'")
+    }
+
+    func insert(_ values: [UInt8], key: ObjectKey) throws {
+        let entry = IndexKeyEncoding.entry(values: values, key: key)
+        try tree.update(entry) { $0.insert(entry) }
+    }
+
+    func remove(_ values: [UInt8], key: ObjectKey) throws {
+        let entry = IndexKeyEncoding.entry(values: values, key: key)
+        _ = try tree.update(entry) { $0.remove(entry) }
+    }
+
+    /// Visits entries ≥ `lower` in order until `body` returns `false`.
+    func forEachEntry(from lower: [UInt8], _ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
+        var stop = false
+        try tree.forEachLeaf(from: lower) { location in
+            switch location {
+            case .loaded(let leaf):
+                var index = leaf.position(of: lower).index
+                while index < leaf.entries.count {
+                    let keepGoing = try leaf.entries[index].withUnsafeBytes { try body($0) }
+                    if !keepGoing {
+                        stop = true
+                        return false
+                    }
+                    index += 1
+                }
+            case .stored(let ref):
+                let view = try IndexLeafView(try tree.reader.read(ref), ref: ref)
+                var index = try lower.withUnsafeBytes { try view.lowerBound($0) }
+                while index < view.count {
+                    if !(try body(try view.entry(index))) {
+                        stop = true
+                        return false
+                    }
+                    index += 1
+                }
+            }
+            return !stop
+        }
+    }
+
+    /// Object keys of entries whose bytes start with `prefix`, in index order.
+    func keys(withPrefix prefix: [UInt8], limit: Int = .max) throws -> [ObjectKey] {
+        var result: [ObjectKey] = []
+        try forEachEntry(from: prefix) { entry in
+            guard entry.count >= prefix.count + 8, SortedIndex.hasPrefix(entry, prefix), result.count < limit else { return false }
+            result.append(IndexKeyEncoding.objectKey(ofEntry: entry))
+            return result.count < limit
+        }
+        return result
+    }
+
+    /// Object keys of entries between two encoded bounds, in index order.
+    func keys(lower: [UInt8]?, lowerInclusive: Bool, upper: [UInt8]?, upperInclusive: Bool) throws -> [ObjectKey] {
+        var result: [ObjectKey] = []
+        try forEachEntry(from: lower ?? []) { entry in
+            let values = UnsafeRawBufferPointer(rebasing: entry[..<max(0, entry.count - 8)])
+            if let lower, !lowerInclusive, SortedIndex.hasPrefix(values, lower) { return true }
+            if let upper {
+                let order = upper.withUnsafeBytes { ByteOrder.compare(values, $0) }
+                let inUpper = upperInclusive ? (order <= 0 || SortedIndex.hasPrefix(values, upper)) : (order < 0 && !SortedIndex.hasPrefix(values, upper))
+                if !inUpper { return false }
+            }
+            result.append(IndexKeyEncoding.objectKey(ofEntry: entry))
+            return true
+        }
+        return result
+    }
+
+    static func hasPrefix(_ bytes: UnsafeRawBufferPointer, _ prefix: [UInt8]) -> Bool {
+        guard bytes.count >= prefix.count else { return false }
+        return prefix.withUnsafeBytes { ByteOrder.compare(UnsafeRawBufferPointer(rebasing: bytes[..<prefix.count]), $0) == 0 }
+    }
+}

@@ -1,0 +1,167 @@
+extension Table {
+    /// Adds a column, giving every existing object `defaultValue` (or, without one, `nil` for an optional
+    /// column, the type's zero value otherwise, an empty list for a list).
+    ///
+    /// A link or list-of-links column needs `target`; the engine adds the inverse backlinks column to the target.
+    /// - Throws: `StrataError.invalidArgument` for a taken name, a missing target or a default of the wrong type.
+    /// - Complexity: O(n): every cluster is rewritten.
+    @discardableResult
+    public func addColumn(
+        named name: String, type: ColumnType, nullable: Bool = false, elementsNullable: Bool = false,
+        target: TableKey? = nil, defaultValue: StorageValue? = nil
+    ) throws -> ColumnKey {
+        let writer = try catalog.requireWriter("add column '\(name)' to table '\(self.name)'")
+        try Catalog.checkName(name, what: "column")
+        guard column(named: name) == nil else {
+            throw StrataError.invalidArgument("table '\(self.name)' already has a column named '\(name)'")
+        }
+        var targetTable: Table?
+        switch type {
+        case .backlinks:
+            throw StrataError.invalidArgument("backlink columns are kept by the engine; add a link or list column instead")
+        case .value(.link), .list(.link):
+            guard let target, let found = catalog.table(target) else {
+                throw StrataError.invalidArgument("link column '\(self.name).\(name)' needs the key of an existing target table")
+            }
+            targetTable = found
+        default:
+            guard target == nil else { throw StrataError.invalidArgument("column '\(name)' of type \(type) takes no target table") }
+        }
+        let isLinkValue = type == .value(.link)
+        let nullable = isLinkValue || (nullable && !isList(type))
+        let fill: StorageValue
+        switch type {
+        case .list: fill = defaultValue ?? .list([])
+        case .value(let kind): fill = defaultValue ?? (nullable ? .null : StorageValue.zero(of: kind))
+        case .backlinks: fill = .null
+        }
+        var spec = ColumnSpec(key: ColumnKey(rawValue: nextColumnKey), name: name, type: type, isNullable: nullable,
+                              elementsNullable: elementsNullable, target: target, origin: nil, defaultValue: fill)
+        try checkDefault(&spec)
+        nextColumnKey += 1
+        try appendColumn(spec, writer: writer)
+        if let targetTable {
+            let backlinks = ColumnSpec(
+                key: ColumnKey(rawValue: targetTable.nextColumnKey), name: "@backlinks(\(key.rawValue).\(spec.key.rawValue))",
+                type: .backlinks, isNullable: false, elementsNullable: false, target: key, origin: spec.key, defaultValue: .null)
+            targetTable.nextColumnKey += 1
+            try targetTable.appendColumn(backlinks, writer: writer)
+        }
+        return spec.key
+    }
+
+    private func isList(_ type: ColumnType) -> Bool {
+        if case .list = type { return true }
+        return false
+    }
+
+    private func checkDefault(_ spec: inout ColumnSpec) throws {
+        let value = spec.defaultValue
+        switch spec.type {
+        case .value(.link):
+            guard value.isNull else { throw StrataError.invalidArgument("link column '\(spec.name)' can only default to nil") }
+        case .value(let kind):
+            guard ValueCodec.accepts(value, kind: kind, nullable: spec.isNullable) else {
+                throw StrataError.invalidArgument("default \(value) does not fit column '\(spec.name)' of type \(spec.type)")
+            }
+        case .list(let kind):
+            guard case .list(let elements) = value, kind != .link || elements.isEmpty,
+                  elements.allSatisfy({ ValueCodec.accepts($0, kind: kind, nullable: spec.elementsNullable) }) else {
+                throw StrataError.invalidArgument("default \(value) does not fit list column '\(spec.name)' of type \(spec.type)")
+            }
+        case .backlinks: break
+        }
+    }
+
+    func appendColumn(_ spec: ColumnSpec, writer: NodeWriter) throws {
+        context.specs.append(spec)
+        try tree.updateEveryLeaf(in: writer) { cluster in
+            let column = ColumnBuffer(spec: spec)
+            for _ in 0..<cluster.rowCount { try column.append(spec.defaultValue) }
+            cluster.columns.append(column)
+        }
+    }
+
+    /// Removes a column and its data (and, for a link, the target's backlinks; indexes on it are dropped).
+    /// - Throws: `StrataError.invalidArgument` for an unknown column or a backlinks column.
+    /// - Complexity: O(n): every cluster is rewritten.
+    public func removeColumn(_ column: ColumnKey) throws {
+        let writer = try catalog.requireWriter("remove a column of table '\(name)'")
+        let index = try position(of: column)
+        let spec = context.specs[index]
+        guard spec.type != .backlinks else {
+            throw StrataError.invalidArgument("column '\(spec.name)' is kept by the engine; remove the link column it mirrors")
+        }
+        for sorted in indexes where sorted.spec.columns.contains(column) { try removeIndex(sorted.spec.key) }
+        if primaryKey == column { primaryKey = nil }
+        try dropColumn(at: index, writer: writer)
+        if spec.type.isLink, let target = spec.target, let targetTable = catalog.table(target),
+           let backlinks = targetTable.columns.firstIndex(where: { $0.type == .backlinks && $0.target == key && $0.origin == column }) {
+            try targetTable.dropColumn(at: backlinks, writer: writer)
+        }
+    }
+
+    private func dropColumn(at index: Int, writer: NodeWriter) throws {
+        try tree.updateEveryLeaf(in: writer) { cluster in
+            let removed = cluster.columns.remove(at: index)
+            for blob in removed.blobs where !blob.external.isNone { writer.free(blob.external) }
+        }
+        context.specs.remove(at: index)
+    }
+
+    /// Renames a column; its key and data stay.
+    public func renameColumn(_ column: ColumnKey, to newName: String) throws {
+        try catalog.requireWriter("rename a column of table '\(name)'")
+        try Catalog.checkName(newName, what: "column")
+        let index = try position(of: column)
+        guard self.column(named: newName) == nil else {
+            throw StrataError.invalidArgument("table '\(name)' already has a column named '\(newName)'")
+        }
+        context.specs[index].name = newName
+    }
+
+    /// The next value of the sequence `name` (1, 2, 3, …), safe because only the single writer calls it.
+    public func nextSequenceValue(_ name: String) throws -> Int64 {
+        try catalog.requireWriter("advance sequence '\(name)' of table '\(self.name)'")
+        let value = (sequences[name] ?? 0) + 1
+        sequences[name] = value
+        return value
+    }
+
+    /// The last value handed out by sequence `name` (0 if none).
+    public func currentSequenceValue(_ name: String) -> Int64 { sequences[name] ?? 0 }
+
+    /// Raises sequence `name` to at least `value` (for example after inserting explicit primary keys).
+    public func raiseSequence(_ name: String, toAtLeast value: Int64) throws {
+        try catalog.requireWriter("raise sequence '\(name)' of table '\(self.name)'")
+        sequences[name] = max(sequences[name] ?? 0, value)
+    }
+
+    // MARK: Persisting
+
+    func flush(in writer: NodeWriter) throws -> TableRecord {
+        var record = TableRecord(key: key, name: name)
+        record.primaryKey = primaryKey
+        record.nextObjectKey = nextObjectKey
+        record.sequences = sequences
+        record.nextColumnKey = nextColumnKey
+        record.nextIndexKey = nextIndexKey
+        record.columns = context.specs
+        record.clusterRoot = try tree.flush(in: writer)
+        record.indexes = try indexes.map { ($0.spec, try $0.tree.flush(in: writer)) }
+        return record
+    }
+
+    /// Writes decoded clusters and index leaves out when too many are held, to bound a transaction's memory.
+    func trimIfNeeded() throws {
+        guard let writer else { return }
+        if tree.loadedLeaves > Catalog.loadedLeafLimit { _ = try tree.flush(in: writer) }
+        for index in indexes where index.tree.loadedLeaves > Catalog.loadedLeafLimit { _ = try index.tree.flush(in: writer) }
+    }
+
+    func destroy(in writer: NodeWriter) throws {
+        try tree.destroy(in: writer) { raw, ref in try ClusterView(raw, ref: ref).externalRefs() }
+        for index in indexes { try index.tree.destroy(in: writer) { _, _ in [] } }
+        indexes.removeAll()
+    }
+}

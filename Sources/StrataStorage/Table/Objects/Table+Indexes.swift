@@ -1,0 +1,158 @@
+extension Table {
+    /// The indexes of the table (the primary key's included).
+    public var indexSpecs: [IndexSpec] { indexes.map(\.spec) }
+
+    /// The index whose columns are exactly `columns`, if any.
+    public func index(on columns: [ColumnKey]) -> IndexSpec? { indexes.first { $0.spec.columns == columns }?.spec }
+
+    /// Adds an ordered index over `columns` (a compound index when several) and fills it from the table.
+    /// - Parameter unique: whether values (together) must be unique.
+    /// - Throws: `StrataError.invalidArgument` for a column that cannot be indexed (lists, links, float, double,
+    ///   binary); `StrataError.duplicatePrimaryKey` when `unique` and two objects share values (nothing changes).
+    /// - Complexity: O(n log n).
+    @discardableResult
+    public func addIndex(on columns: [ColumnKey], unique: Bool = false) throws -> IndexKey {
+        let writer = try catalog.requireWriter("add an index to table '\(name)'")
+        guard !columns.isEmpty, Set(columns).count == columns.count else {
+            throw StrataError.invalidArgument("an index needs one or more distinct columns of table '\(name)'")
+        }
+        for column in columns {
+            let spec = context.specs[try position(of: column)]
+            switch spec.type {
+            case .value(.int), .value(.bool), .value(.string), .value(.timestamp), .value(.uuid): break
+            default:
+                throw StrataError.invalidArgument("column '\(name).\(spec.name)' of type \(spec.type) cannot be indexed; "
+                    + "index bool, int, string, timestamp or uuid columns")
+            }
+        }
+        if let existing = index(on: columns), existing.isUnique == unique { return existing.key }
+        let spec = IndexSpec(key: IndexKey(rawValue: nextIndexKey), columns: columns, isUnique: unique)
+        let sorted = SortedIndex(spec: spec, root: .none, reader: reader, table: name)
+        do {
+            try forEachKey { key in
+                let values = try indexValues(sorted, key: key, override: nil)
+                if unique { try checkUnique(sorted, values: values, excluding: nil) }
+                try sorted.insert(IndexKeyEncoding.encode(values), key: key)
+                if sorted.tree.loadedLeaves > Catalog.loadedLeafLimit { _ = try sorted.tree.flush(in: writer) }
+                return true
+            }
+        } catch {
+            try sorted.tree.destroy(in: writer) { _, _ in [] }
+            throw error
+        }
+        nextIndexKey += 1
+        indexes.append(sorted)
+        return spec.key
+    }
+
+    /// Removes an index (never the data).
+    public func removeIndex(_ index: IndexKey) throws {
+        let writer = try catalog.requireWriter("remove an index of table '\(name)'")
+        guard let position = indexes.firstIndex(where: { $0.spec.key == index }) else {
+            throw StrataError.invalidArgument("table '\(name)' has no index \(index)")
+        }
+        if indexes[position].spec.columns == [primaryKey].compactMap({ $0 }) && indexes[position].spec.isUnique { primaryKey = nil }
+        try indexes[position].tree.destroy(in: writer) { _, _ in [] }
+        indexes.remove(at: position)
+    }
+
+    /// Makes `column` (int, string or uuid) the primary key, building its unique index; `nil` removes it.
+    /// - Throws: `StrataError.duplicatePrimaryKey` naming a value two objects share.
+    public func setPrimaryKey(_ column: ColumnKey?) throws {
+        try catalog.requireWriter("set the primary key of table '\(name)'")
+        if let old = primaryKey, let index = index(on: [old]), index.isUnique {
+            primaryKey = nil
+            try removeIndex(index.key)
+        }
+        guard let column else { return }
+        let spec = context.specs[try position(of: column)]
+        switch spec.type {
+        case .value(.int), .value(.string), .value(.uuid): break
+        default:
+            throw StrataError.invalidArgument("'\(name).\(spec.name)' of type \(spec.type) cannot be a primary key; use int, string or uuid")
+        }
+        try addIndex(on: [column], unique: true)
+        primaryKey = column
+    }
+
+    /// The object whose primary key is `value`.
+    /// - Complexity: O(log n), read in place through the primary-key index.
+    public func find(primaryKey value: StorageValue) throws -> ObjectKey? {
+        guard let column = primaryKey, let index = indexes.first(where: { $0.spec.columns == [column] && $0.spec.isUnique }) else {
+            throw StrataError.invalidArgument("table '\(name)' has no primary key")
+        }
+        return try index.keys(withPrefix: IndexKeyEncoding.encode([value]), limit: 1).first
+    }
+
+    /// Objects whose indexed values equal `values` (all the index's columns, or a leading part of them).
+    public func lookup(_ index: IndexKey, equal values: [StorageValue]) throws -> [ObjectKey] {
+        try sortedIndex(index).keys(withPrefix: IndexKeyEncoding.encode(values))
+    }
+
+    /// Objects whose indexed value is any of `candidates` (`IN`), in the order of `candidates`.
+    public func lookup(_ index: IndexKey, in candidates: [StorageValue]) throws -> [ObjectKey] {
+        let sorted = try sortedIndex(index)
+        var result: [ObjectKey] = []
+        for candidate in Set(candidates) { result += try sorted.keys(withPrefix: IndexKeyEncoding.encode([candidate])) }
+        return result
+    }
+
+    /// Objects whose value (after equal `leading` values on a compound index) lies between the bounds, in index
+    /// order. A missing bound is open; nulls never match a range.
+    public func lookup(
+        _ index: IndexKey, leading: [StorageValue] = [], from lower: StorageValue?, inclusive lowerInclusive: Bool = true,
+        to upper: StorageValue?, inclusive upperInclusive: Bool = false
+    ) throws -> [ObjectKey] {
+        let sorted = try sortedIndex(index)
+        let head = IndexKeyEncoding.encode(leading)
+        let lowerBytes = lower.map { IndexKeyEncoding.encode(leading + [$0]) } ?? head + [1]
+        let upperBytes = upper.map { IndexKeyEncoding.encode(leading + [$0]) }
+        var result: [ObjectKey] = []
+        try sorted.forEachEntry(from: lowerBytes) { entry in
+            guard SortedIndex.hasPrefix(entry, head) else { return false }
+            let values = UnsafeRawBufferPointer(rebasing: entry[..<max(0, entry.count - 8)])
+            if lower != nil, !lowerInclusive, SortedIndex.hasPrefix(values, lowerBytes) { return true }
+            if let upperBytes {
+                let within = SortedIndex.hasPrefix(values, upperBytes)
+                    ? upperInclusive
+                    : upperBytes.withUnsafeBytes { ByteOrder.compare(values, $0) } < 0
+                if !within { return false }
+            }
+            result.append(IndexKeyEncoding.objectKey(ofEntry: entry))
+            return true
+        }
+        return result
+    }
+
+    /// Objects whose indexed string starts with `prefix` (comparing UTF-8 bytes), in index order.
+    public func lookup(_ index: IndexKey, leading: [StorageValue] = [], prefix: String) throws -> [ObjectKey] {
+        try sortedIndex(index).keys(withPrefix: IndexKeyEncoding.stringPrefix(prefix, after: leading))
+    }
+
+    // MARK: Internals
+
+    func sortedIndex(_ key: IndexKey) throws -> SortedIndex {
+        guard let index = indexes.first(where: { $0.spec.key == key }) else {
+            throw StrataError.invalidArgument("table '\(name)' has no index \(key)")
+        }
+        return index
+    }
+
+    func indexValues(_ index: SortedIndex, row: [StorageValue]) throws -> [StorageValue] {
+        try index.spec.columns.map { row[try position(of: $0)] }
+    }
+
+    func indexValues(_ index: SortedIndex, key: ObjectKey, override: (ColumnKey, StorageValue)?) throws -> [StorageValue] {
+        try index.spec.columns.map { column in
+            if let override, override.0 == column { return override.1 }
+            return try value(key, column: column)
+        }
+    }
+
+    func checkUnique(_ index: SortedIndex, values: [StorageValue], excluding: ObjectKey?) throws {
+        let holders = try index.keys(withPrefix: IndexKeyEncoding.encode(values), limit: 2)
+        if holders.contains(where: { $0 != excluding }) {
+            throw StrataError.duplicatePrimaryKey(type: name, key: values.map(\.description).joined(separator: ", "))
+        }
+    }
+}

@@ -1,0 +1,176 @@
+extension Table {
+    /// Inserts an object and returns its key. Columns not in `values` get their default.
+    ///
+    /// Unique indexes (the primary key) are checked before anything changes; links must point at existing
+    /// objects; every index and the targets' backlinks are updated.
+    /// - Parameters:
+    ///   - values: (column, value) pairs; a list column takes `.list`, a link `.link` or `.null`.
+    ///   - key: an explicit key (it must be free); by default the table's next key.
+    /// - Throws: `StrataError.duplicatePrimaryKey`, or `StrataError.invalidArgument` for a value of the wrong
+    ///   type, an unknown column or a link to a missing object.
+    @discardableResult
+    public func insert(_ values: [(ColumnKey, StorageValue)] = [], key explicitKey: ObjectKey? = nil) throws -> ObjectKey {
+        try catalog.requireWriter("insert into table '\(name)'")
+        let specs = context.specs
+        var row: [StorageValue] = []
+        row.reserveCapacity(specs.count)
+        for spec in specs { row.append(spec.type == .backlinks ? .null : spec.defaultValue) }
+        for (column, value) in values {
+            let index = try position(of: column)
+            try check(value, for: specs[index])
+            row[index] = value
+        }
+        let objectKey = explicitKey ?? ObjectKey(nextObjectKey)
+        if explicitKey != nil, try contains(objectKey) {
+            throw StrataError.invalidArgument("table '\(name)' already has an object with key \(objectKey)")
+        }
+        for index in indexes where index.spec.isUnique {
+            try checkUnique(index, values: try indexValues(index, row: row), excluding: nil)
+        }
+        for (index, spec) in specs.enumerated() where spec.type.isLink { try checkTargets(row[index], spec) }
+        nextObjectKey = max(nextObjectKey, objectKey.rawValue + 1)
+        try tree.update(ByteOrder.key(objectKey.rawValue)) { cluster in
+            let (position, _) = cluster.position(of: objectKey.rawValue)
+            cluster.lastInsertWasAppend = position == cluster.rowCount
+            cluster.keys.insert(objectKey.rawValue, at: position)
+            for (index, column) in cluster.columns.enumerated() { try column.insert(row[index], at: position) }
+        }
+        for index in indexes { try index.insert(IndexKeyEncoding.encode(try indexValues(index, row: row)), key: objectKey) }
+        for (index, spec) in specs.enumerated() where spec.type.isLink {
+            for target in Table.linkTargets(row[index]) { try addBacklink(to: target, from: objectKey, column: spec) }
+        }
+        try trimIfNeeded()
+        return objectKey
+    }
+
+    /// Sets one column of an object, keeping indexes and backlinks exact.
+    /// - Throws: `StrataError.invalidArgument` for a wrong type, a missing object or link target, a backlinks
+    ///   column; `StrataError.duplicatePrimaryKey` when a unique index would hold the value twice.
+    public func set(_ key: ObjectKey, column: ColumnKey, to value: StorageValue) throws {
+        try catalog.requireWriter("change table '\(name)'")
+        let index = try position(of: column)
+        let spec = context.specs[index]
+        guard spec.type != .backlinks else {
+            throw StrataError.invalidArgument("column '\(spec.name)' is kept by the engine and cannot be set")
+        }
+        try check(value, for: spec)
+        let touched = indexes.filter { $0.spec.columns.contains(column) }
+        guard spec.type.isLink || !touched.isEmpty else {
+            try writeRaw(key, index, value)
+            try trimIfNeeded()
+            return
+        }
+        let old = try self.value(key, column: column)
+        if old == value { return }
+        var oldEntries: [[UInt8]] = []
+        var newEntries: [[UInt8]] = []
+        for sorted in touched {
+            let before = try indexValues(sorted, key: key, override: nil)
+            let after = try indexValues(sorted, key: key, override: (column, value))
+            if sorted.spec.isUnique { try checkUnique(sorted, values: after, excluding: key) }
+            oldEntries.append(IndexKeyEncoding.encode(before))
+            newEntries.append(IndexKeyEncoding.encode(after))
+        }
+        if spec.type.isLink { try checkTargets(value, spec) }
+        try writeRaw(key, index, value)
+        for (offset, sorted) in touched.enumerated() {
+            try sorted.remove(oldEntries[offset], key: key)
+            try sorted.insert(newEntries[offset], key: key)
+        }
+        if spec.type.isLink {
+            var removed = Table.linkTargets(old)
+            var added: [ObjectKey] = []
+            for target in Table.linkTargets(value) {
+                if let match = removed.firstIndex(of: target) { removed.remove(at: match) } else { added.append(target) }
+            }
+            for target in removed { try removeBacklink(to: target, from: key, column: spec) }
+            for target in added { try addBacklink(to: target, from: key, column: spec) }
+        }
+        try trimIfNeeded()
+    }
+
+    /// Deletes an object: removes it from every list that holds it, nils every link to it (through its
+    /// backlinks, so O(links)), drops its index entries and its outgoing backlinks.
+    /// - Throws: `StrataError.invalidArgument` when the object does not exist.
+    public func delete(_ key: ObjectKey) throws {
+        let writer = try catalog.requireWriter("delete from table '\(name)'")
+        guard try contains(key) else { throw missing(key) }
+        let specs = context.specs
+        for sorted in indexes { try sorted.remove(IndexKeyEncoding.encode(try indexValues(sorted, key: key, override: nil)), key: key) }
+        for spec in specs where spec.type.isLink {
+            for target in Table.linkTargets(try value(key, column: spec.key)) where !(spec.target == self.key && target == key) {
+                try removeBacklink(to: target, from: key, column: spec)
+            }
+        }
+        for spec in specs where spec.type == .backlinks {
+            guard let originKey = spec.target, let origin = catalog.table(originKey), let originColumn = spec.origin else { continue }
+            var sources = Table.linkTargets(try value(key, column: spec.key))
+            sources = sources.enumerated().filter { $0.offset == 0 || sources[$0.offset - 1] != $0.element }.map(\.element)
+            for source in sources where !(origin === self && source == key) {
+                try origin.unlink(source, column: originColumn, from: key)
+            }
+        }
+        try tree.update(ByteOrder.key(key.rawValue)) { cluster in
+            let (row, found) = cluster.position(of: key.rawValue)
+            guard found else { return }
+            cluster.keys.remove(at: row)
+            for column in cluster.columns {
+                let external = column.remove(at: row)
+                if !external.isNone { writer.free(external) }
+            }
+        }
+        try trimIfNeeded()
+    }
+
+    // MARK: Internals
+
+    /// Writes a value into the object's cluster, without index or backlink upkeep.
+    func writeRaw(_ key: ObjectKey, _ index: Int, _ value: StorageValue) throws {
+        let writer = try catalog.requireWriter("change table '\(name)'")
+        var found = false
+        try tree.update(ByteOrder.key(key.rawValue)) { cluster in
+            let (row, present) = cluster.position(of: key.rawValue)
+            guard present else { return }
+            found = true
+            let old = try cluster.columns[index].set(value, at: row)
+            if !old.isNone { writer.free(old) }
+        }
+        guard found else { throw missing(key) }
+    }
+
+    func check(_ value: StorageValue, for spec: ColumnSpec) throws {
+        let fits: Bool
+        switch spec.type {
+        case .value(let kind): fits = ValueCodec.accepts(value, kind: kind, nullable: spec.isNullable)
+        case .list(let kind):
+            if case .list(let elements) = value {
+                fits = elements.allSatisfy { ValueCodec.accepts($0, kind: kind, nullable: spec.elementsNullable && kind != .link) }
+            } else {
+                fits = false
+            }
+        case .backlinks: fits = false
+        }
+        guard fits else {
+            throw StrataError.invalidArgument("column '\(spec.name)' of table '\(name)' holds \(spec.type)"
+                + "\(spec.isNullable ? "?" : ""), not \(value); pass a value of the column's type")
+        }
+    }
+
+    /// The object keys a link value or list-of-links value points at (in list order, with repeats).
+    static func linkTargets(_ value: StorageValue) -> [ObjectKey] {
+        switch value {
+        case .link(let key): return [key]
+        case .list(let elements): return elements.compactMap { if case .link(let key) = $0 { return key } else { return nil } }
+        default: return []
+        }
+    }
+
+    private func checkTargets(_ value: StorageValue, _ spec: ColumnSpec) throws {
+        guard let target = spec.target, let table = catalog.table(target) else {
+            throw StrataError.invalidArgument("link column '\(spec.name)' of table '\(name)' has no target table")
+        }
+        for key in Table.linkTargets(value) where !(try table.contains(key)) {
+            throw StrataError.invalidArgument("'\(name).\(spec.name)' cannot link to \(key): table '\(table.name)' has no such object")
+        }
+    }
+}

@@ -1,0 +1,297 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One table of the catalog: objects keyed by `ObjectKey`, stored column-wise in clusters of a copy-on-write tree.
+///
+/// Obtain tables from a `Catalog`. A table opened through a `NodeWriter` can change; one opened through a
+/// `NodeReader` only reads. Reads of a stored cluster work in place on its node; a change decodes the cluster
+/// (`ClusterBuffer`), which the catalog's `flush()` writes back.
+public final class Table {
+    /// The table's stable identity.
+    public let key: TableKey
+    /// The table's name (unique in the catalog).
+    public internal(set) var name: String
+    /// Every column, including the engine's backlink columns (`type == .backlinks`), in storage order.
+    public var columns: [ColumnSpec] { context.specs }
+    /// The primary-key column, if the table has one.
+    public internal(set) var primaryKey: ColumnKey?
+    /// The key the next inserted object gets.
+    public internal(set) var nextObjectKey: Int64
+    /// Named integer sequences (for example the next `auto` primary key).
+    var sequences: [String: Int64]
+    var nextColumnKey: UInt32
+    var nextIndexKey: UInt32
+    var indexes: [SortedIndex]
+
+    let context: ClusterContext
+    let tree: NodeTree<ClusterBuffer>
+    unowned let catalog: Catalog
+    var reader: NodeReader { catalog.reader }
+    var writer: NodeWriter? { catalog.writer }
+
+    init(record: TableRecord, catalog: Catalog) {
+        key = record.key
+        name = record.name
+        primaryKey = record.primaryKey
+        nextObjectKey = record.nextObjectKey
+        sequences = record.sequences
+        nextColumnKey = record.nextColumnKey
+        nextIndexKey = record.nextIndexKey
+        context = ClusterContext(specs: record.columns)
+        self.catalog = catalog
+        tree = NodeTree(root: record.clusterRoot, reader: catalog.reader, context: context, what: "clusters of table '\(record.name)'")
+        indexes = record.indexes.map { SortedIndex(spec: $0.spec, root: $0.root, reader: catalog.reader, table: record.name) }
+    }
+
+    // MARK: Columns
+
+    /// The column named `name`.
+    public func column(named name: String) -> ColumnSpec? { columns.first { $0.name == name } }
+
+    /// The column with key `column`.
+    public func column(_ column: ColumnKey) -> ColumnSpec? { columns.first { $0.key == column } }
+
+    /// The storage position of a column, or an error naming the table.
+    func position(of column: ColumnKey) throws -> Int {
+        guard let index = context.specs.firstIndex(where: { $0.key == column }) else {
+            throw StrataError.invalidArgument("table '\(name)' has no column \(column); look columns up with `column(named:)`")
+        }
+        return index
+    }
+
+    // MARK: Counting and iterating
+
+    /// The number of objects.
+    /// - Complexity: O(clusters on one root-to-leaf path); the tree keeps counts per subtree.
+    public func count() throws -> Int { try tree.count() }
+
+    /// Whether an object with `key` exists.
+    public func contains(_ key: ObjectKey) throws -> Bool {
+        switch try locate(key) {
+        case .none: return false
+        default: return true
+        }
+    }
+
+    /// Every object key in ascending order.
+    public func keys() throws -> [ObjectKey] {
+        var result: [ObjectKey] = []
+        try forEachKey { result.append($0); return true }
+        return result
+    }
+
+    /// Visits object keys in ascending order until `body` returns `false`.
+    public func forEachKey(_ body: (ObjectKey) throws -> Bool) throws {
+        try tree.forEachLeaf { location in
+            switch location {
+            case .loaded(let cluster):
+                for key in cluster.keys where !(try body(ObjectKey(key))) { return false }
+            case .stored(let ref):
+                let view = try ClusterView(try reader.read(ref), ref: ref)
+                for row in 0..<view.rowCount where !(try body(ObjectKey(view.key(at: row)))) { return false }
+            }
+            return true
+        }
+    }
+
+    /// The key of the object at `position` in key order.
+    /// - Complexity: O(log n) through the subtree counts.
+    public func key(at position: Int) throws -> ObjectKey {
+        guard position >= 0, let (location, row) = try tree.locate(position: position) else {
+            throw StrataError.invalidArgument("position \(position) is outside table '\(name)' (\(try count()) objects)")
+        }
+        switch location {
+        case .loaded(let cluster): return ObjectKey(cluster.keys[row])
+        case .stored(let ref):
+            let view = try ClusterView(try reader.read(ref), ref: ref)
+            guard row < view.rowCount else { throw NodeDamage.error(ref, "cluster", "holds fewer rows than its branch counts") }
+            return ObjectKey(view.key(at: row))
+        }
+    }
+
+    // MARK: Finding rows
+
+    /// Where an object's row is: in a decoded cluster, or in a stored one.
+    enum RowLocation {
+        case none
+        case loaded(ClusterBuffer, Int)
+        case stored(ClusterView, Int)
+    }
+
+    func locate(_ key: ObjectKey) throws -> RowLocation {
+        let bytes = ByteOrder.key(key.rawValue)
+        guard let location = try bytes.withUnsafeBytes({ try tree.locate($0) }) else { return .none }
+        switch location {
+        case .loaded(let cluster):
+            let (row, found) = cluster.position(of: key.rawValue)
+            return found ? .loaded(cluster, row) : .none
+        case .stored(let ref):
+            let view = try ClusterView(try reader.read(ref), ref: ref)
+            guard let row = view.row(of: key.rawValue) else { return .none }
+            return .stored(view, row)
+        }
+    }
+
+    func missing(_ key: ObjectKey) -> StrataError {
+        .invalidArgument("table '\(name)' has no object \(key); it was deleted or never inserted")
+    }
+
+    /// The raw word of a fixed-width column (`nil` = null).
+    func word(_ key: ObjectKey, _ column: ColumnKey) throws -> UInt64? {
+        let index = try position(of: column)
+        switch try locate(key) {
+        case .none: throw missing(key)
+        case .loaded(let cluster, let row):
+            let buffer = cluster.columns[index]
+            guard buffer.usesWords else { throw wrongKind(buffer.spec, "a fixed-width value") }
+            return buffer.isNull(row) ? nil : buffer.words[row]
+        case .stored(let view, let row):
+            let block = try storedBlock(view, index)
+            guard block.kind != .variable, block.kind != .fixed16 else { throw wrongKind(columns[index], "a fixed-width value") }
+            return block.isNull(row) ? nil : block.word(row)
+        }
+    }
+
+    /// The bytes of a variable-size or UUID column (`nil` = null), long values read from their node.
+    func bytes(_ key: ObjectKey, _ column: ColumnKey) throws -> [UInt8]? {
+        let index = try position(of: column)
+        switch try locate(key) {
+        case .none: throw missing(key)
+        case .loaded(let cluster, let row):
+            let buffer = cluster.columns[index]
+            guard !buffer.usesWords else { throw wrongKind(buffer.spec, "bytes") }
+            return buffer.isNull(row) ? nil : try blobBytes(buffer.blobs[row])
+        case .stored(let view, let row):
+            let block = try storedBlock(view, index)
+            guard block.kind == .variable || block.kind == .fixed16 else { throw wrongKind(columns[index], "bytes") }
+            if block.isNull(row) { return nil }
+            return try withBlob(block, row) { Array($0) }
+        }
+    }
+
+    func storedBlock(_ view: ClusterView, _ index: Int) throws -> ColumnBlock {
+        let spec = context.specs[index]
+        guard let block = try view.block(spec.key, hint: index), block.kind == spec.blockKind else {
+            throw NodeDamage.error(view.ref, "cluster of table '\(name)'", "has no \(spec.blockKind) block for column '\(spec.name)'")
+        }
+        return block
+    }
+
+    /// Runs `body` on the bytes of a stored variable-size value without copying inline ones.
+    func withBlob<R>(_ block: ColumnBlock, _ row: Int, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        switch try block.blob(row) {
+        case .inline(let bytes): return try body(bytes)
+        case .external(let ref, let length):
+            let node = try reader.read(ref)
+            guard length <= node.count else {
+                throw NodeDamage.error(ref, "long value of table '\(name)'", "holds \(node.count) bytes, \(length) expected")
+            }
+            return try body(UnsafeRawBufferPointer(rebasing: node[..<length]))
+        }
+    }
+
+    func blobBytes(_ blob: Blob) throws -> [UInt8] {
+        guard !blob.external.isNone else { return blob.bytes }
+        let node = try reader.read(blob.external)
+        guard blob.length <= node.count else {
+            throw NodeDamage.error(blob.external, "long value of table '\(name)'", "holds \(node.count) bytes, \(blob.length) expected")
+        }
+        return Array(node[..<blob.length])
+    }
+
+    private func wrongKind(_ spec: ColumnSpec, _ wanted: String) -> StrataError {
+        .invalidArgument("column '\(spec.name)' of table '\(name)' holds \(spec.type), not \(wanted); use the accessor of its type")
+    }
+
+    // MARK: Typed reads
+
+    /// An integer column's value (`nil` = null).
+    public func int(_ key: ObjectKey, column: ColumnKey) throws -> Int64? {
+        try word(key, column).map { Int64(bitPattern: $0) }
+    }
+
+    /// A bool column's value (`nil` = null).
+    public func bool(_ key: ObjectKey, column: ColumnKey) throws -> Bool? { try word(key, column).map { $0 != 0 } }
+
+    /// A float column's value (`nil` = null).
+    public func float(_ key: ObjectKey, column: ColumnKey) throws -> Float? {
+        try word(key, column).map { Float(bitPattern: UInt32(truncatingIfNeeded: $0)) }
+    }
+
+    /// A double column's value (`nil` = null).
+    public func double(_ key: ObjectKey, column: ColumnKey) throws -> Double? {
+        try word(key, column).map { Double(bitPattern: $0) }
+    }
+
+    /// A timestamp column's value in nanoseconds since 1970 (`nil` = null).
+    public func timestamp(_ key: ObjectKey, column: ColumnKey) throws -> Int64? {
+        try word(key, column).map { Int64(bitPattern: $0) }
+    }
+
+    /// A link column's target (`nil` = no link).
+    public func link(_ key: ObjectKey, column: ColumnKey) throws -> ObjectKey? {
+        try word(key, column).map { ObjectKey(Int64(bitPattern: $0)) }
+    }
+
+    /// A string column's value (`nil` = null).
+    public func string(_ key: ObjectKey, column: ColumnKey) throws -> String? {
+        let index = try position(of: column)
+        switch try locate(key) {
+        case .none: throw missing(key)
+        case .stored(let view, let row):
+            let block = try storedBlock(view, index)
+            guard block.kind == .variable, case .value(.string) = context.specs[index].type else {
+                throw wrongKind(context.specs[index], "a string")
+            }
+            if block.isNull(row) { return nil }
+            return try withBlob(block, row) { raw in
+                guard let text = String(validating: raw, as: UTF8.self) else {
+                    throw NodeDamage.error(view.ref, "cluster of table '\(name)'", "a string is not valid UTF-8")
+                }
+                return text
+            }
+        case .loaded:
+            guard let raw = try bytes(key, column) else { return nil }
+            return String(decoding: raw, as: UTF8.self)
+        }
+    }
+
+    /// A binary column's value (`nil` = null).
+    public func binary(_ key: ObjectKey, column: ColumnKey) throws -> [UInt8]? { try bytes(key, column) }
+
+    /// A UUID column's value (`nil` = null).
+    public func uuid(_ key: ObjectKey, column: ColumnKey) throws -> UUID? {
+        guard let raw = try bytes(key, column) else { return nil }
+        guard case .uuid(let id)? = raw.withUnsafeBytes({ ValueCodec.value(bytes: $0, kind: .uuid) }) else {
+            throw StrataError.invalidArgument("column \(column) of table '\(name)' does not hold UUIDs")
+        }
+        return id
+    }
+
+    /// Any column's value as a `StorageValue` (a list column gives `.list`, backlinks a `.list` of `.link`).
+    public func value(_ key: ObjectKey, column: ColumnKey) throws -> StorageValue {
+        let spec = context.specs[try position(of: column)]
+        switch spec.type {
+        case .value(let kind):
+            if kind.isWord {
+                guard let word = try word(key, column) else { return .null }
+                return ValueCodec.value(word: word, kind: kind)
+            }
+            guard let raw = try bytes(key, column) else { return .null }
+            guard let value = raw.withUnsafeBytes({ ValueCodec.value(bytes: $0, kind: kind) }) else {
+                throw StrataError.corruptFile(path: "database", location: "table '\(name)', object \(key), column '\(spec.name)'",
+                                              detail: "the stored bytes are not a valid \(kind)")
+            }
+            return value
+        case .list(let kind):
+            let raw = try bytes(key, column) ?? []
+            return .list(try raw.withUnsafeBytes { try ValueCodec.decodeList($0, kind: kind, ref: .none) })
+        case .backlinks:
+            let raw = try bytes(key, column) ?? []
+            return .list(try raw.withUnsafeBytes { try ValueCodec.decodeBacklinks($0, ref: .none) }.map { .link(ObjectKey($0)) })
+        }
+    }
+}

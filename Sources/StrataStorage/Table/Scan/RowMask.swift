@@ -1,0 +1,102 @@
+/// One bit per row of a cluster: the result of a column condition, combined with others by `&`, `|`, `~`.
+public struct RowMask: Equatable, Sendable {
+    /// The bits, row `i` in bit `i % 64` of word `i / 64`; bits past `count` are always zero.
+    public internal(set) var words: [UInt64]
+    /// The number of rows.
+    public let count: Int
+
+    /// A mask of `count` rows, all set (`filled`) or all clear.
+    public init(count: Int, filled: Bool = false) {
+        self.count = count
+        words = Array(repeating: filled ? ~0 : 0, count: (count + 63) / 64)
+        clearTail()
+    }
+
+    init(count: Int, words: [UInt64]) {
+        self.count = count
+        self.words = words
+        clearTail()
+    }
+
+    mutating func clearTail() {
+        if count % 64 != 0, !words.isEmpty { words[words.count - 1] &= (UInt64(1) << UInt64(count % 64)) - 1 }
+    }
+
+    /// Whether row `row` is set.
+    public subscript(row: Int) -> Bool { (words[row >> 6] >> UInt64(row & 63)) & 1 != 0 }
+
+    /// The number of set rows.
+    public var setCount: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
+
+    /// Keeps only rows set in both.
+    public mutating func formIntersection(_ other: RowMask) {
+        for index in words.indices { words[index] &= other.words[index] }
+    }
+
+    /// Sets rows set in either.
+    public mutating func formUnion(_ other: RowMask) {
+        for index in words.indices { words[index] |= other.words[index] }
+    }
+
+    /// Flips every row.
+    public mutating func invert() {
+        for index in words.indices { words[index] = ~words[index] }
+        clearTail()
+    }
+
+    /// Clears rows set in `other`.
+    public mutating func subtract(_ other: RowMask) {
+        for index in words.indices { words[index] &= ~other.words[index] }
+    }
+
+    /// Calls `body` with each set row, ascending.
+    public func forEachSetRow(_ body: (Int) throws -> Void) rethrows {
+        for (index, word) in words.enumerated() {
+            var bits = word
+            while bits != 0 {
+                try body(index * 64 + bits.trailingZeroBitCount)
+                bits &= bits - 1
+            }
+        }
+    }
+}
+
+/// A comparison a column scan evaluates.
+public enum ScanComparison: Sendable {
+    /// `==`
+    case equal
+    /// `!=`
+    case notEqual
+    /// `<`
+    case less
+    /// `<=`
+    case lessOrEqual
+    /// `>`
+    case greater
+    /// `>=`
+    case greaterOrEqual
+}
+
+/// A column's null bitmap in a cluster (1 = null); a column without one has no nulls.
+public struct NullBitmap {
+    let words: UnsafeRawPointer?
+    /// The number of rows.
+    public let count: Int
+
+    /// Whether row `row` is null.
+    public func isNull(_ row: Int) -> Bool {
+        guard let words else { return false }
+        return ColumnBlock.bit(words, row)
+    }
+
+    /// Whether the column can hold nulls at all in this cluster.
+    public var hasNulls: Bool { words != nil }
+
+    /// The null rows as a mask.
+    public var mask: RowMask {
+        guard let words else { return RowMask(count: count) }
+        return RowMask(count: count, words: (0..<(count + 63) / 64).map {
+            UInt64(littleEndian: words.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self))
+        })
+    }
+}

@@ -1,0 +1,44 @@
+/// Appends little-endian values to a byte array that becomes a node's payload.
+struct ByteWriter {
+    var bytes: [UInt8] = []
+
+    init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+
+    mutating func u8(_ value: UInt8) { bytes.append(value) }
+    mutating func u16(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func u64(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func i64(_ value: Int64) { u64(UInt64(bitPattern: value)) }
+    mutating func append<C: Collection>(_ data: C) where C.Element == UInt8 { bytes.append(contentsOf: data) }
+    mutating func zeros(_ count: Int) { bytes.append(contentsOf: repeatElement(0, count: count)) }
+
+    /// Pads with zeros to a multiple of `alignment` bytes.
+    mutating func align(_ alignment: Int) {
+        let extra = bytes.count % alignment
+        if extra != 0 { zeros(alignment - extra) }
+    }
+
+    mutating func string(_ text: String) {
+        let utf8 = Array(text.utf8)
+        u32(UInt32(utf8.count))
+        bytes.append(contentsOf: utf8)
+    }
+
+    /// Overwrites four bytes at `offset` (for sizes known only after what follows is written).
+    mutating func patchU32(_ value: UInt32, at offset: Int) {
+        withUnsafeBytes(of: value.littleEndian) { raw in
+            for index in 0..<4 { bytes[offset + index] = raw[index] }
+        }
+    }
+
+    /// Writes the bytes to a freshly allocated node.
+    func store(in writer: NodeWriter) throws -> NodeRef {
+        let (ref, target) = try writer.allocate(byteCount: bytes.count)
+        bytes.withUnsafeBytes { source in
+            if let base = source.baseAddress, let destination = target.baseAddress {
+                destination.copyMemory(from: base, byteCount: min(source.count, target.count))
+            }
+        }
+        return ref
+    }
+}

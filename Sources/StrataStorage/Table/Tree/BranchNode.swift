@@ -1,0 +1,115 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A read-only, validated view of a stored internal node of a `NodeTree`.
+///
+/// Layout: magic `STB1`, count u32, level u32 (1 = children are leaves), reserved u32, then `count` entries of
+/// (key offset u32, key length u32, child ref u64, entries below u64), then the key bytes.
+struct BranchView {
+    static let magic: UInt32 = 0x3142_5453  // "STB1"
+    static let headerSize = 16
+    static let entrySize = 24
+
+    let ref: NodeRef
+    let count: Int
+    let level: Int
+    let raw: UnsafeRawBufferPointer
+
+    init(_ raw: UnsafeRawBufferPointer, ref: NodeRef) throws {
+        var reader = ByteReader(raw, ref: ref, what: "tree branch")
+        guard try reader.u32() == BranchView.magic else { throw reader.damage("is not a tree branch (wrong magic)") }
+        count = try reader.count(minimumItemSize: 0, label: "child count")
+        level = Int(try reader.u32())
+        guard count > 0, BranchView.headerSize + count * BranchView.entrySize <= raw.count else {
+            throw reader.damage("\(count) children do not fit in \(raw.count) bytes")
+        }
+        guard level >= 1, level <= 32 else { throw reader.damage("tree level \(level) is not valid") }
+        self.raw = raw
+        self.ref = ref
+    }
+
+    private func field32(_ index: Int, _ offset: Int) -> Int {
+        Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: BranchView.headerSize + index * BranchView.entrySize + offset, as: UInt32.self)))
+    }
+
+    private func field64(_ index: Int, _ offset: Int) -> UInt64 {
+        UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: BranchView.headerSize + index * BranchView.entrySize + offset, as: UInt64.self))
+    }
+
+    func key(_ index: Int) throws -> UnsafeRawBufferPointer {
+        let offset = field32(index, 0)
+        let length = field32(index, 4)
+        guard offset + length <= raw.count else {
+            throw NodeDamage.error(ref, "tree branch", "key \(index) lies outside the node")
+        }
+        return UnsafeRawBufferPointer(rebasing: raw[offset..<offset + length])
+    }
+
+    func child(_ index: Int) throws -> NodeRef {
+        let value = field64(index, 8)
+        guard value != 0 else { throw NodeDamage.error(ref, "tree branch", "child \(index) is the null reference") }
+        return NodeRef(rawValue: value)
+    }
+
+    func entriesBelow(_ index: Int) -> Int { Int(truncatingIfNeeded: field64(index, 16) & 0x7FFF_FFFF_FFFF) }
+
+    /// The child whose key range holds `key`: the last child whose separator is ≤ `key`.
+    func childIndex(for key: UnsafeRawBufferPointer) throws -> Int {
+        var low = 1
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if ByteOrder.compare(try self.key(middle), key) <= 0 { low = middle + 1 } else { high = middle }
+        }
+        return low - 1
+    }
+
+    /// Encodes a branch.
+    static func encode(level: Int, keys: [[UInt8]], children: [NodeRef], counts: [Int], in writer: NodeWriter) throws -> NodeRef {
+        var out = ByteWriter(capacity: headerSize + keys.count * entrySize + keys.reduce(0) { $0 + $1.count })
+        out.u32(magic)
+        out.u32(UInt32(children.count))
+        out.u32(UInt32(level))
+        out.u32(0)
+        var keyOffset = headerSize + children.count * entrySize
+        for index in children.indices {
+            out.u32(UInt32(keyOffset))
+            out.u32(UInt32(keys[index].count))
+            out.u64(children[index].rawValue)
+            out.u64(UInt64(counts[index]))
+            keyOffset += keys[index].count
+        }
+        for key in keys { out.append(key) }
+        return try out.store(in: writer)
+    }
+}
+
+/// Byte-string comparison in `memcmp` order (shorter first on a common prefix).
+enum ByteOrder {
+    static func compare(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Int {
+        let common = min(lhs.count, rhs.count)
+        if common > 0, let left = lhs.baseAddress, let right = rhs.baseAddress {
+            let result = memcmp(left, right, common)
+            if result != 0 { return Int(result) }
+        }
+        return lhs.count - rhs.count
+    }
+
+    static func compare(_ lhs: [UInt8], _ rhs: [UInt8]) -> Int {
+        lhs.withUnsafeBytes { left in rhs.withUnsafeBytes { right in compare(left, right) } }
+    }
+
+    /// The 8 bytes of `value` that compare like the numbers (big-endian with the sign bit flipped).
+    static func key(_ value: Int64) -> [UInt8] {
+        withUnsafeBytes(of: (UInt64(bitPattern: value) ^ 0x8000_0000_0000_0000).bigEndian) { Array($0) }
+    }
+
+    static func int64(fromKey bytes: UnsafeRawBufferPointer) -> Int64 {
+        var value: UInt64 = 0
+        for byte in bytes.prefix(8) { value = value << 8 | UInt64(byte) }
+        return Int64(bitPattern: value ^ 0x8000_0000_0000_0000)
+    }
+}

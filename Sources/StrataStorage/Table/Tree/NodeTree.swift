@@ -1,0 +1,468 @@
+/// A copy-on-write B+tree of leaves keyed by byte strings: the shape both a table's clusters and its indexes take.
+///
+/// Stored nodes are read in place (`locate`, `forEachLeaf`). During a write transaction, the nodes on the path
+/// of a change are decoded into memory (`Branch`, leaves) and changed there; `flush` writes every changed node
+/// to new nodes and frees the ones they replace, so a committed node is never written. The root is always a
+/// branch, so growing and shrinking the tree only ever changes branches.
+final class NodeTree<Leaf: TreeLeaf> {
+    /// A child of a branch: still in its stored node, or decoded.
+    enum Child {
+        case stored(NodeRef)
+        case leaf(Leaf)
+        case branch(Branch)
+    }
+
+    /// An internal node decoded for change.
+    final class Branch {
+        var level: Int
+        var keys: [[UInt8]]
+        var children: [Child]
+        var counts: [Int]
+        var origin: NodeRef
+        var isDirty: Bool
+
+        init(level: Int, keys: [[UInt8]] = [], children: [Child] = [], counts: [Int] = [], origin: NodeRef = .none) {
+            self.level = level
+            self.keys = keys
+            self.children = children
+            self.counts = counts
+            self.origin = origin
+            isDirty = origin.isNone
+        }
+
+        var total: Int { counts.reduce(0, +) }
+    }
+
+    /// Where a read finds a leaf.
+    enum LeafLocation {
+        case stored(NodeRef)
+        case loaded(Leaf)
+    }
+
+    /// The most children a branch holds before it splits.
+    static var maxFanout: Int { 256 }
+
+    let reader: NodeReader
+    var context: Leaf.Context
+    let what: String
+    private(set) var storedRoot: NodeRef
+    private var root: Branch?
+    /// Leaves currently decoded; the owner flushes when this grows large, to bound memory.
+    private(set) var loadedLeaves = 0
+
+    init(root: NodeRef, reader: NodeReader, context: Leaf.Context, what: String) {
+        storedRoot = root
+        self.reader = reader
+        self.context = context
+        self.what = what
+    }
+
+    /// Whether part of the tree is decoded (changes may be pending).
+    var isLoaded: Bool { root != nil }
+
+    var isEmpty: Bool { root == nil ? storedRoot.isNone : root!.children.isEmpty }
+
+    // MARK: Reading
+
+    /// Total entries in the tree.
+    func count() throws -> Int {
+        if let root { return root.total }
+        guard !storedRoot.isNone else { return 0 }
+        let view = try BranchView(try reader.read(storedRoot), ref: storedRoot)
+        return (0..<view.count).reduce(0) { $0 + view.entriesBelow($1) }
+    }
+
+    /// The leaf whose key range holds `key` (`nil` for an empty tree).
+    func locate(_ key: UnsafeRawBufferPointer) throws -> LeafLocation? {
+        var child: Child
+        if let root {
+            guard !root.children.isEmpty else { return nil }
+            child = .branch(root)
+        } else {
+            guard !storedRoot.isNone else { return nil }
+            child = .stored(storedRoot)
+        }
+        var level = Int.max
+        while true {
+            switch child {
+            case .leaf(let leaf): return .loaded(leaf)
+            case .branch(let branch):
+                level = branch.level
+                child = branch.children[NodeTree.childIndex(branch, key)]
+            case .stored(let ref):
+                if level == 1 { return .stored(ref) }
+                let view = try BranchView(try reader.read(ref), ref: ref)
+                guard view.level < level else { throw NodeDamage.error(ref, what, "tree levels do not descend") }
+                level = view.level
+                child = .stored(try view.child(try view.childIndex(for: key)))
+            }
+        }
+    }
+
+    /// Visits the leaves in key order, starting with the one that holds `start` (or the first). `body` returns
+    /// `false` to stop.
+    func forEachLeaf(from start: [UInt8]? = nil, _ body: (LeafLocation) throws -> Bool) throws {
+        if let root {
+            _ = try visit(.branch(root), level: root.level + 1, start: start, body)
+        } else if !storedRoot.isNone {
+            _ = try visit(.stored(storedRoot), level: 33, start: start, body)
+        }
+    }
+
+    private func visit(_ child: Child, level: Int, start: [UInt8]?, _ body: (LeafLocation) throws -> Bool) throws -> Bool {
+        switch child {
+        case .leaf(let leaf): return try body(.loaded(leaf))
+        case .branch(let branch):
+            let first = start.map { NodeTree.childIndex(branch, $0) } ?? 0
+            for index in first..<branch.children.count {
+                if !(try visit(branch.children[index], level: branch.level, start: index == first ? start : nil, body)) { return false }
+            }
+            return true
+        case .stored(let ref):
+            if level == 1 { return try body(.stored(ref)) }
+            let view = try BranchView(try reader.read(ref), ref: ref)
+            guard view.level < level else { throw NodeDamage.error(ref, what, "tree levels do not descend") }
+            var first = 0
+            if let start { first = try start.withUnsafeBytes { try view.childIndex(for: $0) } }
+            for index in first..<view.count {
+                let next: Child = .stored(try view.child(index))
+                if !(try visit(next, level: view.level, start: index == first ? start : nil, body)) { return false }
+            }
+            return true
+        }
+    }
+
+    /// The leaf holding the entry at `position` in key order and the position inside it.
+    func locate(position: Int) throws -> (LeafLocation, Int)? {
+        var remaining = position
+        var child: Child
+        var level = Int.max
+        if let root { child = .branch(root) } else {
+            guard !storedRoot.isNone else { return nil }
+            child = .stored(storedRoot)
+        }
+        while true {
+            switch child {
+            case .leaf(let leaf): return remaining < leaf.entryCount ? (.loaded(leaf), remaining) : nil
+            case .branch(let branch):
+                level = branch.level
+                guard let index = branch.counts.indices.first(where: { index in
+                    if remaining < branch.counts[index] { return true }
+                    remaining -= branch.counts[index]
+                    return false
+                }) else { return nil }
+                child = branch.children[index]
+            case .stored(let ref):
+                if level == 1 { return (.stored(ref), remaining) }
+                let view = try BranchView(try reader.read(ref), ref: ref)
+                guard view.level < level else { throw NodeDamage.error(ref, what, "tree levels do not descend") }
+                level = view.level
+                var found: NodeRef?
+                for index in 0..<view.count {
+                    if remaining < view.entriesBelow(index) {
+                        found = try view.child(index)
+                        break
+                    }
+                    remaining -= view.entriesBelow(index)
+                }
+                guard let found else { return nil }
+                child = .stored(found)
+            }
+        }
+    }
+
+    // MARK: Changing
+
+    /// Decodes the path to the leaf for `key` (creating the first leaf of an empty tree), runs `body` on it,
+    /// then restores the tree's shape: counts, splits of overfull nodes, merges of underfull leaves.
+    @discardableResult
+    func update<R>(_ key: [UInt8], _ body: (Leaf) throws -> R) throws -> R {
+        let root = try loadedRoot()
+        if root.children.isEmpty {
+            root.level = 1
+            let leaf = Leaf.empty(context: context)
+            leaf.isDirty = true
+            root.keys = [key]
+            root.children = [.leaf(leaf)]
+            root.counts = [0]
+            root.isDirty = true
+            loadedLeaves += 1
+        }
+        var path: [(Branch, Int)] = []
+        var branch = root
+        while true {
+            let index = NodeTree.childIndex(branch, key)
+            path.append((branch, index))
+            branch.isDirty = true
+            if branch.level == 1 { break }
+            branch = try loadBranch(branch, index)
+        }
+        let (parent, index) = path[path.count - 1]
+        let leaf = try loadLeaf(parent, index)
+        let result = try body(leaf)
+        leaf.isDirty = true
+        try reshape(leaf: leaf, path: path)
+        return result
+    }
+
+    /// Runs `body` on every leaf, decoded for change (used when a column is added or removed). Each leaf is
+    /// written out right after, so memory stays bounded by one leaf whatever the table's size.
+    func updateEveryLeaf(in writer: NodeWriter, _ body: (Leaf) throws -> Void) throws {
+        let root = try loadedRoot()
+        func walk(_ branch: Branch) throws {
+            branch.isDirty = true
+            for index in branch.children.indices {
+                if branch.level == 1 {
+                    let wasLoaded: Bool
+                    if case .leaf = branch.children[index] { wasLoaded = true } else { wasLoaded = false }
+                    let leaf = try loadLeaf(branch, index)
+                    try body(leaf)
+                    leaf.isDirty = true
+                    branch.counts[index] = leaf.entryCount
+                    if !wasLoaded {
+                        let ref = try leaf.encode(in: writer)
+                        if !leaf.origin.isNone { writer.free(leaf.origin) }
+                        branch.children[index] = .stored(ref)
+                        loadedLeaves -= 1
+                    }
+                } else {
+                    let child = try loadBranch(branch, index)
+                    try walk(child)
+                    branch.counts[index] = child.total
+                }
+            }
+        }
+        try walk(root)
+    }
+
+    /// Writes every changed node, frees the nodes they replace, drops decoded nodes, and returns the new root.
+    func flush(in writer: NodeWriter) throws -> NodeRef {
+        guard let root else { return storedRoot }
+        for ref in pendingFrees { writer.free(ref) }
+        pendingFrees.removeAll()
+        if root.children.isEmpty {
+            if !root.origin.isNone { writer.free(root.origin) }
+            storedRoot = .none
+        } else {
+            storedRoot = try write(root, writer)
+        }
+        self.root = nil
+        loadedLeaves = 0
+        return storedRoot
+    }
+
+    /// Frees every node of the tree (the table or index is being removed). `leafNodes` lists the extra nodes a
+    /// leaf owns (long values).
+    func destroy(in writer: NodeWriter, leafNodes: (UnsafeRawBufferPointer, NodeRef) throws -> [NodeRef]) throws {
+        _ = try flush(in: writer)
+        try forEachNode { ref, isLeaf in
+            if isLeaf { for extra in try leafNodes(try reader.read(ref), ref) { writer.free(extra) } }
+            writer.free(ref)
+        }
+        storedRoot = .none
+    }
+
+    /// Visits every stored node (branches and leaves) of the tree as it was last flushed or opened.
+    func forEachNode(_ body: (NodeRef, _ isLeaf: Bool) throws -> Void) throws {
+        guard !storedRoot.isNone else { return }
+        func walk(_ ref: NodeRef, _ parentLevel: Int) throws {
+            let view = try BranchView(try reader.read(ref), ref: ref)
+            guard view.level < parentLevel else { throw NodeDamage.error(ref, what, "tree levels do not descend") }
+            try body(ref, false)
+            for index in 0..<view.count {
+                let child = try view.child(index)
+                if view.level == 1 { try body(child, true) } else { try walk(child, view.level) }
+            }
+        }
+        try walk(storedRoot, 33)
+    }
+
+    // MARK: Internals
+
+    static func childIndex(_ branch: Branch, _ key: [UInt8]) -> Int {
+        key.withUnsafeBytes { childIndex(branch, $0) }
+    }
+
+    static func childIndex(_ branch: Branch, _ key: UnsafeRawBufferPointer) -> Int {
+        var low = 1
+        var high = branch.keys.count
+        while low < high {
+            let middle = (low + high) / 2
+            let order = branch.keys[middle].withUnsafeBytes { ByteOrder.compare($0, key) }
+            if order <= 0 { low = middle + 1 } else { high = middle }
+        }
+        return low - 1
+    }
+
+    private func loadedRoot() throws -> Branch {
+        if let root { return root }
+        let branch: Branch
+        if storedRoot.isNone {
+            branch = Branch(level: 1)
+        } else {
+            branch = try decodeBranch(storedRoot, parentLevel: 33)
+        }
+        root = branch
+        return branch
+    }
+
+    private func decodeBranch(_ ref: NodeRef, parentLevel: Int) throws -> Branch {
+        let view = try BranchView(try reader.read(ref), ref: ref)
+        guard view.level < parentLevel else { throw NodeDamage.error(ref, what, "tree levels do not descend") }
+        let branch = Branch(level: view.level, origin: ref)
+        for index in 0..<view.count {
+            branch.keys.append(Array(try view.key(index)))
+            branch.children.append(.stored(try view.child(index)))
+            branch.counts.append(view.entriesBelow(index))
+        }
+        return branch
+    }
+
+    private func loadBranch(_ parent: Branch, _ index: Int) throws -> Branch {
+        switch parent.children[index] {
+        case .branch(let branch): return branch
+        case .stored(let ref):
+            let branch = try decodeBranch(ref, parentLevel: parent.level)
+            guard branch.level == parent.level - 1 else { throw NodeDamage.error(ref, what, "tree levels skip a level") }
+            parent.children[index] = .branch(branch)
+            return branch
+        case .leaf: throw NodeDamage.error(parent.origin, what, "a leaf sits above level 1")
+        }
+    }
+
+    private func loadLeaf(_ parent: Branch, _ index: Int) throws -> Leaf {
+        switch parent.children[index] {
+        case .leaf(let leaf): return leaf
+        case .stored(let ref):
+            let leaf = try Leaf.load(try reader.read(ref), ref: ref, context: context)
+            leaf.origin = ref
+            parent.children[index] = .leaf(leaf)
+            loadedLeaves += 1
+            return leaf
+        case .branch: throw NodeDamage.error(parent.origin, what, "a branch sits at level 1")
+        }
+    }
+
+    private func reshape(leaf: Leaf, path: [(Branch, Int)]) throws {
+        var (parent, index) = path[path.count - 1]
+        parent.counts[index] = leaf.entryCount
+        if leaf.isOverfull {
+            var pieces: [Leaf] = []
+            var current = leaf
+            while current.isOverfull {
+                let upper = current.splitOff()
+                pieces.append(upper)
+                current = upper
+            }
+            parent.counts[index] = leaf.entryCount
+            for (offset, piece) in pieces.enumerated() {
+                parent.keys.insert(piece.firstKey, at: index + 1 + offset)
+                parent.children.insert(.leaf(piece), at: index + 1 + offset)
+                parent.counts.insert(piece.entryCount, at: index + 1 + offset)
+                loadedLeaves += 1
+            }
+        } else if leaf.entryCount == 0 {
+            removeChild(parent, index)
+        } else if leaf.isUnderfull && parent.children.count > 1 {
+            if index > 0, case let left = try loadLeaf(parent, index - 1), left.canAbsorb(leaf) {
+                left.absorb(leaf)
+                left.isDirty = true
+                parent.counts[index - 1] = left.entryCount
+                removeChild(parent, index)
+            } else if index + 1 < parent.children.count, case let right = try loadLeaf(parent, index + 1), leaf.canAbsorb(right) {
+                leaf.absorb(right)
+                parent.counts[index] = leaf.entryCount
+                removeChild(parent, index + 1)
+            }
+        }
+        // Walk up: refresh counts, split wide branches, drop empty ones.
+        var level = path.count - 1
+        while level >= 0 {
+            (parent, index) = path[level]
+            if level < path.count - 1 {
+                let child = path[level + 1].0
+                if child.children.isEmpty {
+                    removeChild(parent, index)
+                } else {
+                    parent.counts[index] = child.total
+                    if child.children.count > NodeTree.maxFanout {
+                        let half = child.children.count / 2
+                        let upper = Branch(level: child.level, keys: Array(child.keys[half...]),
+                                           children: Array(child.children[half...]), counts: Array(child.counts[half...]))
+                        child.keys.removeSubrange(half...)
+                        child.children.removeSubrange(half...)
+                        child.counts.removeSubrange(half...)
+                        parent.counts[index] = child.total
+                        parent.keys.insert(upper.keys[0], at: index + 1)
+                        parent.children.insert(.branch(upper), at: index + 1)
+                        parent.counts.insert(upper.total, at: index + 1)
+                    }
+                }
+            }
+            level -= 1
+        }
+        guard let root else { return }
+        if root.children.count > NodeTree.maxFanout {
+            let half = root.children.count / 2
+            let lower = Branch(level: root.level, keys: Array(root.keys[..<half]), children: Array(root.children[..<half]),
+                               counts: Array(root.counts[..<half]))
+            let upper = Branch(level: root.level, keys: Array(root.keys[half...]), children: Array(root.children[half...]),
+                               counts: Array(root.counts[half...]))
+            let newRoot = Branch(level: root.level + 1, keys: [lower.keys[0], upper.keys[0]],
+                                 children: [.branch(lower), .branch(upper)], counts: [lower.total, upper.total])
+            if !root.origin.isNone { pendingFrees.append(root.origin) }
+            self.root = newRoot
+        } else if root.level > 1, root.children.count == 1 {
+            let only = try loadBranch(root, 0)
+            if !root.origin.isNone { pendingFrees.append(root.origin) }
+            self.root = only
+            only.isDirty = true
+        }
+    }
+
+    /// Nodes replaced by changes that happened before the writer was at hand; freed at `flush`.
+    private var pendingFrees: [NodeRef] = []
+
+    private func removeChild(_ parent: Branch, _ index: Int) {
+        switch parent.children[index] {
+        case .stored(let ref): pendingFrees.append(ref)
+        case .leaf(let leaf):
+            if !leaf.origin.isNone { pendingFrees.append(leaf.origin) }
+            loadedLeaves -= 1
+        case .branch(let branch): if !branch.origin.isNone { pendingFrees.append(branch.origin) }
+        }
+        parent.keys.remove(at: index)
+        parent.children.remove(at: index)
+        parent.counts.remove(at: index)
+        parent.isDirty = true
+    }
+
+    private func write(_ branch: Branch, _ writer: NodeWriter) throws -> NodeRef {
+        for ref in pendingFrees { writer.free(ref) }
+        pendingFrees.removeAll()
+        var refs: [NodeRef] = []
+        refs.reserveCapacity(branch.children.count)
+        var changed = branch.isDirty || branch.origin.isNone
+        for child in branch.children {
+            switch child {
+            case .stored(let ref): refs.append(ref)
+            case .leaf(let leaf):
+                if leaf.isDirty || leaf.origin.isNone {
+                    refs.append(try leaf.encode(in: writer))
+                    if !leaf.origin.isNone { writer.free(leaf.origin) }
+                    changed = true
+                } else {
+                    refs.append(leaf.origin)
+                }
+            case .branch(let inner):
+                let ref = try write(inner, writer)
+                if ref != inner.origin { changed = true }
+                refs.append(ref)
+            }
+        }
+        guard changed else { return branch.origin }
+        let ref = try BranchView.encode(level: branch.level, keys: branch.keys, children: refs, counts: branch.counts, in: writer)
+        if !branch.origin.isNone { writer.free(branch.origin) }
+        return ref
+    }
+}

@@ -1,0 +1,112 @@
+import StrataStorage
+
+/// A plain in-memory model of tables for differential tests: the obvious, slow semantics the storage tables must
+/// match (values, links nulled and list elements dropped on delete, backlinks computed by brute force).
+///
+/// A value type: copying it is a snapshot, which is how tests model commit and rollback.
+public struct TableModel: Equatable, Sendable {
+    /// One column of a model table.
+    public struct Column: Equatable, Sendable {
+        /// The column's name.
+        public var name: String
+        /// What it holds.
+        public var type: ColumnType
+        /// The target table name for links and lists of links.
+        public var target: String?
+        /// Creates a column description.
+        public init(name: String, type: ColumnType, target: String? = nil) {
+            self.name = name
+            self.type = type
+            self.target = target
+        }
+    }
+
+    /// One model table.
+    public struct ModelTable: Equatable, Sendable {
+        /// Columns in order.
+        public var columns: [Column] = []
+        /// Objects by key, each a map of column name to value.
+        public var objects: [ObjectKey: [String: StorageValue]] = [:]
+        /// Creates an empty table.
+        public init() {}
+    }
+
+    /// Tables by name.
+    public var tables: [String: ModelTable] = [:]
+
+    /// An empty model.
+    public init() {}
+
+    /// Adds a column, filling existing objects with `fill`.
+    public mutating func addColumn(_ column: Column, to table: String, fill: StorageValue) {
+        tables[table, default: ModelTable()].columns.append(column)
+        for key in tables[table]!.objects.keys { tables[table]!.objects[key]![column.name] = fill }
+    }
+
+    /// Removes a column and its values.
+    public mutating func removeColumn(_ name: String, from table: String) {
+        tables[table]?.columns.removeAll { $0.name == name }
+        for key in tables[table]?.objects.keys.map({ $0 }) ?? [] { tables[table]!.objects[key]![name] = nil }
+    }
+
+    /// Records an inserted object.
+    public mutating func insert(_ key: ObjectKey, into table: String, values: [String: StorageValue]) {
+        tables[table]!.objects[key] = values
+    }
+
+    /// Sets one value.
+    public mutating func set(_ key: ObjectKey, in table: String, column: String, to value: StorageValue) {
+        tables[table]!.objects[key]![column] = value
+    }
+
+    /// The value of one column of one object.
+    public func value(_ key: ObjectKey, in table: String, column: String) -> StorageValue? {
+        tables[table]?.objects[key]?[column]
+    }
+
+    /// Deletes an object: every link to it becomes nil, every list drops it.
+    public mutating func delete(_ key: ObjectKey, from table: String) {
+        tables[table]!.objects[key] = nil
+        for (name, model) in tables {
+            for column in model.columns where column.target == table {
+                for source in model.objects.keys {
+                    switch model.objects[source]![column.name] {
+                    case .link(let target)? where target == key:
+                        tables[name]!.objects[source]![column.name] = .null
+                    case .list(let elements)?:
+                        tables[name]!.objects[source]![column.name] = .list(elements.filter { $0 != .link(key) })
+                    default: break
+                    }
+                }
+            }
+        }
+    }
+
+    /// The objects linking to `key` of `table` through `column` of `origin`, ascending, once per link.
+    public func backlinks(of key: ObjectKey, in table: String, from origin: String, column: String) -> [ObjectKey] {
+        var result: [ObjectKey] = []
+        for (source, values) in tables[origin]?.objects ?? [:] {
+            switch values[column] {
+            case .link(let target)? where target == key: result.append(source)
+            case .list(let elements)?: result += elements.filter { $0 == .link(key) }.map { _ in source }
+            default: break
+            }
+        }
+        return result.sorted()
+    }
+}
+
+/// A small, fast, seedable random generator (SplitMix64) so randomized tests replay exactly.
+public struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    /// A generator starting from `seed`.
+    public init(seed: UInt64) { state = seed }
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}
