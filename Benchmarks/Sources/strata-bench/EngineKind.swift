@@ -3,11 +3,13 @@ import Foundation
 
 /// The engines a run compares, by command-line name.
 enum EngineKind: String, CaseIterable, ExpressibleByArgument, Sendable {
+    case strata
     case sqlite
 
     /// Runs `body` with the engine's concrete type.
     func run<R>(_ body: (any BenchmarkEngine.Type) throws -> R) rethrows -> R {
         switch self {
+        case .strata: return try body(StrataStorageEngine.self)
         case .sqlite: return try body(SQLiteEngine.self)
         }
     }

@@ -1,0 +1,163 @@
+import Foundation
+import StrataStorage
+
+/// Strata's storage engine driven directly (catalog, tables, column scans): the floor the object layer builds on.
+final class StrataStorageEngine: BenchmarkEngine {
+    static let name = "Strata"
+
+    private let store: Store
+    private let columns: Columns
+
+    /// The column keys of the `Employee` table.
+    private struct Columns {
+        let id, name, age, hired, salary: ColumnKey
+    }
+
+    init(directory: URL, durability: BenchmarkDurability) throws {
+        var options = StoreOptions()
+        options.durability = durability == .full ? .full : .batched
+        store = try Store.open(path: Self.path(in: directory), options: options)
+        columns = try Self.prepareTable(in: store)
+    }
+
+    private static func path(in directory: URL) -> String { directory.appendingPathComponent("bench.strata").path }
+
+    private static func prepareTable(in store: Store) throws -> Columns {
+        let transaction = try store.beginWrite()
+        let catalog = try Catalog(writer: transaction)
+        if catalog.table(named: "Employee") == nil {
+            let table = try catalog.createTable(named: "Employee")
+            let id = try table.addColumn(named: "id", type: .value(.int))
+            try table.addColumn(named: "name", type: .value(.string))
+            try table.addColumn(named: "age", type: .value(.int))
+            try table.addColumn(named: "hired", type: .value(.bool))
+            try table.addColumn(named: "salary", type: .value(.double))
+            try table.setPrimaryKey(id)
+            try catalog.flush()
+            try transaction.commit()
+        } else {
+            transaction.rollback()
+        }
+        let read = try store.beginRead()
+        defer { read.end() }
+        let readCatalog = try Catalog(reader: read)
+        return try columns(of: try employees(in: readCatalog))
+    }
+
+    private static func employees(in catalog: Catalog) throws -> Table {
+        guard let table = catalog.table(named: "Employee") else { throw BenchmarkError("no Employee table") }
+        return table
+    }
+
+    private static func columns(of table: Table) throws -> Columns {
+        func key(_ name: String) throws -> ColumnKey {
+            guard let column = table.column(named: name) else { throw BenchmarkError("no column \(name)") }
+            return column.key
+        }
+        return Columns(
+            id: try key("id"), name: try key("name"), age: try key("age"), hired: try key("hired"),
+            salary: try key("salary"))
+    }
+
+    func insertEmployees() throws {
+        let transaction = try store.beginWrite()
+        let catalog = try Catalog(writer: transaction)
+        let table = try Self.employees(in: catalog)
+        for i in 0..<EmployeeData.count {
+            try table.insert([
+                (columns.id, .int(Int64(i))),
+                (columns.name, .string(EmployeeData.name(i))),
+                (columns.age, .int(Int64(EmployeeData.age(i)))),
+                (columns.hired, .bool(EmployeeData.hired(i))),
+                (columns.salary, .double(EmployeeData.salary(i))),
+            ])
+        }
+        try catalog.flush()
+        try transaction.commit()
+    }
+
+    private func reading<R>(_ body: (Table) throws -> R) throws -> R {
+        let transaction = try store.beginRead()
+        defer { transaction.end() }
+        let catalog = try Catalog(reader: transaction)
+        return try body(try Self.employees(in: catalog))
+    }
+
+    func countOlderHired() throws -> Int {
+        try reading { table in
+            var count = 0
+            try table.forEachCluster { cluster in
+                var matches = try cluster.intColumn(columns.age).matches(.greater, 50)
+                matches.formIntersection(try cluster.boolColumn(columns.hired).matches(true))
+                count += matches.setCount
+                return true
+            }
+            return count
+        }
+    }
+
+    func enumerateTwenties() throws -> (count: Int, salarySum: Double) {
+        try reading { table in
+            var count = 0
+            var sum = 0.0
+            let prefix = Array("name-1".utf8)
+            try table.forEachCluster { cluster in
+                let ages = try cluster.intColumn(columns.age)
+                var matches = ages.matches(.greaterOrEqual, 20)
+                matches.formIntersection(ages.matches(.less, 30))
+                let names = try cluster.stringColumn(columns.name)
+                let salaries = try cluster.doubleColumn(columns.salary)
+                try matches.forEachSetRow { row in
+                    guard try names.hasPrefix(row, prefix) else { return }
+                    count += try names.string(row) == nil ? 0 : 1
+                    sum += salaries[row]
+                }
+                return true
+            }
+            return (count, sum)
+        }
+    }
+
+    func lookUpNames(ids: [Int]) throws -> Int {
+        try reading { table in
+            var total = 0
+            for id in ids {
+                guard let key = try table.find(primaryKey: .int(Int64(id))) else { continue }
+                total += try table.string(key, column: columns.name)?.utf8.count ?? 0
+            }
+            return total
+        }
+    }
+
+    func updateSalaries(ids: [Int]) throws {
+        for (n, id) in ids.enumerated() {
+            let transaction = try store.beginWrite()
+            let catalog = try Catalog(writer: transaction)
+            let table = try Self.employees(in: catalog)
+            guard let key = try table.find(primaryKey: .int(Int64(id))) else {
+                throw BenchmarkError("Strata W5: no employee \(id)")
+            }
+            try table.set(key, column: columns.salary, to: .double(Double(n)))
+            try catalog.flush()
+            try transaction.commit()
+        }
+    }
+
+    func close() throws {
+        try store.flush()
+        store.close()
+    }
+
+    static func openAndCount(directory: URL) throws -> Int {
+        let store = try Store.open(path: path(in: directory))
+        defer { store.close() }
+        let transaction = try store.beginRead()
+        defer { transaction.end() }
+        let catalog = try Catalog(reader: transaction)
+        return try employees(in: catalog).count()
+    }
+
+    static func files(in directory: URL) -> [URL] {
+        [directory.appendingPathComponent("bench.strata")]
+    }
+}
