@@ -183,7 +183,9 @@ struct VersionDiff {
         let change = "from '\(TypeSpelling.spelling(of: oldProperty.type))' to "
             + "'\(TypeSpelling.spelling(of: property.type))'"
         let qualified = "'\(model.name).\(property.name)'"
-        let location = map[.propertyValue(model: model.name, property: property.name, field: "type")]
+        let typeField = map.contains(.propertyValue(model: model.name, property: property.name, field: "enum"))
+            ? "enum" : "type"
+        let location = map[.propertyValue(model: model.name, property: property.name, field: typeField)]
         switch TypeConversion.classify(from: oldType, to: property.type) {
         case .unchanged:
             return false
