@@ -1,0 +1,241 @@
+/// Compares a version with the one before it: matches models and properties through `renamedFrom`, checks that
+/// nothing disappears without `removed`/`removedModels`, and turns every change into a `MigrationStep`.
+///
+/// Steps come in a fixed order, so that each one sees the names in force when it runs:
+/// 1. renames (models, then properties): later steps use the new names;
+/// 2. removals (models, then properties);
+/// 3. conversions (`convertProperty`, `replaceNils`);
+/// 4. additions (models, then properties): a new link can point at a new model;
+/// 5. index changes (`rebuildIndexes`, then `changePrimaryKey`): indexes are built over final values;
+/// 6. `custom` last: app code sees the finished structure.
+/// Inside each group, models follow the new file's order (removed models: the previous file's order) and
+/// properties their model's order.
+struct VersionDiff {
+    let previous: LoadedSchemaFile
+    let current: LoadedSchemaFile
+    private(set) var diagnostics: [Diagnostic] = []
+
+    private var modelRenames: [MigrationStep] = []
+    private var propertyRenames: [MigrationStep] = []
+    private var modelRemovals: [MigrationStep] = []
+    private var propertyRemovals: [MigrationStep] = []
+    private var conversions: [MigrationStep] = []
+    private var modelAdditions: [MigrationStep] = []
+    private var propertyAdditions: [MigrationStep] = []
+    private var indexChanges: [MigrationStep] = []
+    private var keyChanges: [MigrationStep] = []
+    private var customSteps: [MigrationStep] = []
+
+    /// Prepares to compare `current` with `previous`, both already validated on their own.
+    init(previous: LoadedSchemaFile, current: LoadedSchemaFile) {
+        self.previous = previous
+        self.current = current
+    }
+
+    private var old: SchemaVersion { previous.version }
+    private var new: SchemaVersion { current.version }
+    private var map: SourceMap { current.sourceMap }
+
+    /// The plan from the previous version to the current one; check `diagnostics` before using it.
+    mutating func plan() -> MigrationPlan {
+        var renamedModels: [String: String] = [:]
+        var matched: [(old: ModelDefinition, new: ModelDefinition)] = []
+        for model in new.models {
+            if let oldName = model.renamedFrom {
+                if let oldModel = old.model(named: oldName) {
+                    renamedModels[oldName] = model.name
+                    matched.append((oldModel, model))
+                    modelRenames.append(.renameModel(from: oldName, to: model.name))
+                } else {
+                    let unclaimed = old.models.map(\.name).filter { new.model(named: $0) == nil }
+                    error("model '\(model.name)' is renamed from '\(oldName)', but version \(old.version) has no model "
+                        + "'\(oldName)'" + Suggestion.didYouMean(oldName, among: unclaimed)
+                        + "; remove 'renamedFrom' if the model is new",
+                        at: map[.modelValue(model: model.name, field: "renamedFrom")])
+                }
+            } else if let oldModel = old.model(named: model.name) {
+                matched.append((oldModel, model))
+            } else {
+                modelAdditions.append(.addModel(model.name))
+            }
+        }
+        checkRemovedModels(renamedModels: renamedModels)
+        for pair in matched {
+            compare(pair.old, pair.new, renamedModels: renamedModels)
+        }
+        for model in new.models where model.needsCustomMigration {
+            customSteps.append(.custom(model: model.name))
+        }
+        let steps = modelRenames + propertyRenames + modelRemovals + propertyRemovals + conversions
+            + modelAdditions + propertyAdditions + indexChanges + keyChanges + customSteps
+        return MigrationPlan(fromVersion: old.version, toVersion: new.version, steps: steps)
+    }
+
+    // MARK: - Models
+
+    private mutating func checkRemovedModels(renamedModels: [String: String]) {
+        for (index, name) in new.removedModels.enumerated() where old.model(named: name) == nil {
+            error("'removedModels' lists '\(name)', but version \(old.version) has no model '\(name)'"
+                + Suggestion.didYouMean(name, among: old.models.map(\.name)), at: map[.removedModel(index)])
+        }
+        let added = new.models.filter { old.model(named: $0.name) == nil && $0.renamedFrom == nil }.map(\.name)
+        for model in old.models where new.model(named: model.name) == nil && renamedModels[model.name] == nil {
+            if new.removedModels.contains(model.name) {
+                modelRemovals.append(.removeModel(model.name))
+                continue
+            }
+            var message = "model '\(model.name)' of version \(old.version) is missing from version \(new.version): "
+                + "list it in 'removedModels: [\(model.name)]' to drop its objects"
+            if let guess = Suggestion.closest(to: model.name, among: added) {
+                message += ", or add 'renamedFrom: \(model.name)' to model '\(guess)' if that is its new name"
+            } else {
+                message += ", or add 'renamedFrom: \(model.name)' to the model that replaces it"
+            }
+            error(message, at: map[.topKey("models")])
+        }
+    }
+
+    // MARK: - Properties
+
+    private mutating func compare(_ oldModel: ModelDefinition, _ model: ModelDefinition, renamedModels: [String: String]) {
+        let oldProperties = oldModel.persistedProperties
+        var renamed: [String: String] = [:]
+        var pairs: [(old: PropertyDefinition, new: PropertyDefinition)] = []
+        for property in model.persistedProperties {
+            if let oldName = property.renamedFrom {
+                if let oldProperty = oldProperties.first(where: { $0.name == oldName }) {
+                    renamed[oldName] = property.name
+                    pairs.append((oldProperty, property))
+                    propertyRenames.append(.renameProperty(model: model.name, from: oldName, to: property.name))
+                } else {
+                    let wasTransient = oldModel.property(named: oldName)?.isTransient == true
+                    let unclaimed = oldProperties.map(\.name).filter { model.property(named: $0) == nil }
+                    error("property '\(model.name).\(property.name)' is renamed from '\(oldName)', but model "
+                        + "'\(oldModel.name)' of version \(old.version) "
+                        + (wasTransient ? "only had it as a transient property, whose values were never stored"
+                            : "has no stored property '\(oldName)'" + Suggestion.didYouMean(oldName, among: unclaimed))
+                        + "; remove 'renamedFrom' if the property is new",
+                        at: map[.propertyValue(model: model.name, property: property.name, field: "renamedFrom")])
+                }
+            } else if let oldProperty = oldProperties.first(where: { $0.name == property.name }) {
+                pairs.append((oldProperty, property))
+            } else {
+                propertyAdditions.append(.addProperty(
+                    model: model.name, property: property.name, type: property.type,
+                    defaultValue: property.defaultValue))
+            }
+        }
+        checkRemovedProperties(of: oldModel, model, renamed: renamed)
+        var convertedIndexed = false
+        for pair in pairs {
+            if convert(pair.old, to: pair.new, in: model, renamedModels: renamedModels),
+                pair.new.isIndexed || model.primaryKey == pair.new.name
+                    || model.compoundIndexes.contains(where: { $0.contains(pair.new.name) }) {
+                convertedIndexed = true
+            }
+        }
+        compareIndexes(oldModel, model, pairs: pairs, renamed: renamed, convertedIndexed: convertedIndexed)
+    }
+
+    private mutating func checkRemovedProperties(
+        of oldModel: ModelDefinition, _ model: ModelDefinition, renamed: [String: String]
+    ) {
+        let oldNames = oldModel.persistedProperties.map(\.name)
+        for (index, name) in model.removedProperties.enumerated() where !oldNames.contains(name) {
+            error("'removed' of model '\(model.name)' lists '\(name)', but model '\(oldModel.name)' of version "
+                + "\(old.version) has no stored property '\(name)'" + Suggestion.didYouMean(name, among: oldNames),
+                at: map[.removedProperty(model: model.name, index: index)])
+        }
+        let added = model.persistedProperties.filter { $0.renamedFrom == nil && !oldNames.contains($0.name) }
+            .map(\.name)
+        for name in oldNames where renamed[name] == nil {
+            if let property = model.property(named: name), !property.isTransient { continue }
+            if model.removedProperties.contains(name) {
+                propertyRemovals.append(.removeProperty(model: model.name, property: name))
+                continue
+            }
+            let becameTransient = model.property(named: name)?.isTransient == true
+            var message = "property '\(oldModel.name).\(name)' of version \(old.version) is "
+                + (becameTransient ? "transient in version \(new.version), so its stored values would be lost: "
+                    : "missing from model '\(model.name)' in version \(new.version): ")
+                + "list it in 'removed: [\(name)]' to drop its values"
+            if let guess = Suggestion.closest(to: name, among: added) {
+                message += ", or add 'renamedFrom: \(name)' to property '\(guess)' if that is its new name"
+            } else if !becameTransient {
+                message += ", or add 'renamedFrom: \(name)' to the property that replaces it"
+            }
+            error(message, at: map[.modelKey(model: model.name, field: "properties")])
+        }
+    }
+
+    /// Adds the step for a type change; returns whether the stored values change.
+    private mutating func convert(
+        _ oldProperty: PropertyDefinition, to property: PropertyDefinition, in model: ModelDefinition,
+        renamedModels: [String: String]
+    ) -> Bool {
+        let oldType = TypeConversion.renamingModels(in: oldProperty.type, renamedModels)
+        let change = "from '\(TypeSpelling.spelling(of: oldProperty.type))' to "
+            + "'\(TypeSpelling.spelling(of: property.type))'"
+        let qualified = "'\(model.name).\(property.name)'"
+        let location = map[.propertyValue(model: model.name, property: property.name, field: "type")]
+        switch TypeConversion.classify(from: oldType, to: property.type) {
+        case .unchanged:
+            return false
+        case .lossless:
+            conversions.append(.convertProperty(
+                model: model.name, property: property.name, from: oldProperty.type, to: property.type))
+        case .unwrapping:
+            if let value = property.defaultValue, value != .null {
+                conversions.append(.replaceNils(
+                    model: model.name, property: property.name, from: oldProperty.type, to: property.type,
+                    defaultValue: value))
+            } else if model.needsCustomMigration {
+                recreate(property, in: model)
+            } else {
+                error("property \(qualified) changes \(change), but existing nils need a value: add a 'default:' "
+                    + "(nils become it) or 'migrate: custom' to model '\(model.name)' and set the values in the "
+                    + "migration", at: location)
+            }
+        case .needsCustomCode:
+            if model.needsCustomMigration {
+                recreate(property, in: model)
+            } else {
+                error("property \(qualified) changes type \(change), which Strata cannot convert by itself: add "
+                    + "'migrate: custom' to model '\(model.name)' and convert the values in the migration, or keep "
+                    + "the old type", at: location)
+            }
+        }
+        return true
+    }
+
+    /// A type change the app's code performs: the property is dropped and created again with its new type (and
+    /// default); the custom migration fills it from the old version's read-only objects.
+    private mutating func recreate(_ property: PropertyDefinition, in model: ModelDefinition) {
+        propertyRemovals.append(.removeProperty(model: model.name, property: property.name))
+        propertyAdditions.append(.addProperty(
+            model: model.name, property: property.name, type: property.type, defaultValue: property.defaultValue))
+    }
+
+    // MARK: - Indexes and keys
+
+    private mutating func compareIndexes(
+        _ oldModel: ModelDefinition, _ model: ModelDefinition,
+        pairs: [(old: PropertyDefinition, new: PropertyDefinition)], renamed: [String: String], convertedIndexed: Bool
+    ) {
+        let rename = { (name: String) in renamed[name] ?? name }
+        let flagsChanged = pairs.contains { $0.old.isIndexed != $0.new.isIndexed }
+        let oldCompound = Set(oldModel.compoundIndexes.map { $0.map(rename) })
+        let compoundChanged = oldCompound != Set(model.compoundIndexes)
+        if flagsChanged || compoundChanged || convertedIndexed {
+            indexChanges.append(.rebuildIndexes(model: model.name))
+        }
+        let oldKey = oldModel.primaryKey.map(rename)
+        if oldKey != model.primaryKey {
+            keyChanges.append(.changePrimaryKey(model: model.name, from: oldKey, to: model.primaryKey))
+        }
+    }
+
+    private mutating func error(_ message: String, at location: SourceLocation) {
+        diagnostics.append(.error(message, at: location))
+    }
+}

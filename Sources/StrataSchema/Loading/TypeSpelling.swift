@@ -1,0 +1,93 @@
+/// Reads a type as written in a schema file (`int`, `date?`, `[string]`, `Book?`) into a `PropertyType`.
+///
+/// A name that is not a primitive becomes `.link(name)`; whether that model exists, and whether the link is
+/// written optional, is checked by validation, which knows every model of the version and can suggest one.
+enum TypeSpelling {
+    /// The primitive type names of SCHEMA.md, in the order they are suggested.
+    static let primitives: [(name: String, type: PropertyType)] = [
+        ("bool", .bool), ("int", .integer(.int)), ("int64", .integer(.int64)), ("int32", .integer(.int32)),
+        ("int16", .integer(.int16)), ("int8", .integer(.int8)), ("float", .float), ("double", .double),
+        ("string", .string), ("date", .date), ("data", .data), ("uuid", .uuid),
+    ]
+
+    /// Why a spelling cannot be read; the message is complete and says what to write instead.
+    struct Problem: Error, Equatable {
+        var message: String
+    }
+
+    /// Parses a whole type spelling.
+    static func parse(_ text: String) -> Result<PropertyType, Problem> {
+        let spelling = text.trimmingSpaces
+        if spelling.hasPrefix("[") {
+            guard spelling.hasSuffix("]"), spelling.count >= 2 else {
+                if spelling.hasSuffix("]?") {
+                    return .failure(Problem(message:
+                        "a list is never nil, so '\(spelling)' cannot be optional: write '\(spelling.dropLast())'"))
+                }
+                return .failure(Problem(message: "cannot read type '\(spelling)': a list is written '[string]' or '[Book]'"))
+            }
+            return element(String(spelling.dropFirst().dropLast()), in: spelling).map { .list($0) }
+        }
+        if spelling.hasSuffix("?") {
+            let base = String(spelling.dropLast()).trimmingSpaces
+            if base.hasSuffix("?") {
+                return .failure(Problem(message: "cannot read type '\(spelling)': write a single '?' ('\(base)')"))
+            }
+            return single(base, whole: spelling).map { .optional($0) }
+        }
+        return single(spelling, whole: spelling)
+    }
+
+    /// Parses the element type of a list (`string` in `[string]`), which is neither optional nor a list.
+    static func element(_ text: String, in whole: String) -> Result<PropertyType, Problem> {
+        let spelling = text.trimmingSpaces
+        if spelling.hasPrefix("[") {
+            return .failure(Problem(message: "lists of lists are not supported ('\(whole)'): use a list of a model"))
+        }
+        if spelling.hasSuffix("?") {
+            return .failure(Problem(message:
+                "list elements cannot be nil ('\(whole)'): write '[\(spelling.dropLast())]'"))
+        }
+        return single(spelling, whole: whole)
+    }
+
+    /// A primitive or a model name, without `?` or brackets.
+    private static func single(_ spelling: String, whole: String) -> Result<PropertyType, Problem> {
+        if let primitive = primitives.first(where: { $0.name == spelling }) { return .success(primitive.type) }
+        guard Identifier.isValid(spelling) else {
+            let shown = spelling.isEmpty ? whole : spelling
+            return .failure(Problem(message:
+                "cannot read type '\(shown)': write a type such as 'string', 'int?', '[string]' or 'Book?'"))
+        }
+        return .success(.link(spelling))
+    }
+
+    /// How a type is written in a schema file: the inverse of `parse`, used in messages.
+    static func spelling(of type: PropertyType) -> String {
+        switch type {
+        case .bool: return "bool"
+        case .integer(let width): return width.rawValue
+        case .float: return "float"
+        case .double: return "double"
+        case .string: return "string"
+        case .date: return "date"
+        case .data: return "data"
+        case .uuid: return "uuid"
+        case .enumeration(let cases): return "{ enum: [\(cases.joined(separator: ", "))] }"
+        case .link(let model): return model
+        case .optional(let wrapped): return spelling(of: wrapped) + "?"
+        case .list(let element): return "[\(spelling(of: element))]"
+        case .linkingObjects(let model, let property): return "{ linkingObjects: \(model).\(property) }"
+        }
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces and tabs.
+    var trimmingSpaces: String {
+        var slice = Substring(self)
+        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
+        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
+        return String(slice)
+    }
+}

@@ -1,0 +1,40 @@
+/// What each type allows, from the table in SCHEMA.md.
+extension PropertyType {
+    /// Whether a property of this type can carry `indexed: true` or appear in `indexes`.
+    public var isIndexable: Bool {
+        switch self {
+        case .bool, .integer, .string, .date, .uuid, .enumeration: return true
+        case .optional(let wrapped): return !wrapped.isLink && wrapped.isIndexable
+        case .float, .double, .data, .link, .list, .linkingObjects: return false
+        }
+    }
+
+    /// Whether a property of this type can be a model's primary key (`int*`, `string` or `uuid`, not optional).
+    public var canBePrimaryKey: Bool {
+        switch self {
+        case .integer, .string, .uuid: return true
+        default: return false
+        }
+    }
+
+    /// Whether this is a link to a model (`.link`), without optional or list wrapping.
+    var isLink: Bool {
+        if case .link = self { return true }
+        return false
+    }
+
+    /// Whether this is `{ linkingObjects: ... }`.
+    var isLinkingObjects: Bool {
+        if case .linkingObjects = self { return true }
+        return false
+    }
+
+    /// The type as messages name it (`double`, `[string]`, `enum`).
+    var readableName: String {
+        switch self {
+        case .enumeration: return "enum"
+        case .linkingObjects: return "linkingObjects"
+        default: return TypeSpelling.spelling(of: self)
+        }
+    }
+}

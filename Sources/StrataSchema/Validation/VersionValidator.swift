@@ -1,0 +1,307 @@
+/// Checks one schema version on its own: names, types and links, primary keys, indexes, defaults, and the
+/// consistency of `removed` / `renamedFrom` inside the file. Checks against the previous version are the
+/// diff's job (`VersionDiff`).
+struct VersionValidator {
+    private(set) var diagnostics: [Diagnostic] = []
+    private var version: SchemaVersion
+    private let sourceMap: SourceMap
+
+    /// Prepares to check `file`.
+    init(file: LoadedSchemaFile) {
+        self.version = file.version
+        self.sourceMap = file.sourceMap
+    }
+
+    /// Checks the version; returns it with defaults normalized (`0` for a `double` becomes `0.0`, dates in
+    /// full ISO 8601) so code generation sees one spelling per value.
+    mutating func validate() -> SchemaVersion {
+        checkSchemaName()
+        checkRemovedModels()
+        for index in version.models.indices {
+            let model = version.models[index]
+            checkTypeName(model.name, as: "model", at: sourceMap[.model(model.name)])
+            version.models[index] = validate(model)
+        }
+        return version
+    }
+
+    // MARK: - Names
+
+    private mutating func checkSchemaName() {
+        checkTypeName(version.schemaName, as: "schema", at: sourceMap[.topValue("schema")])
+        if version.model(named: version.schemaName) != nil {
+            error("schema '\(version.schemaName)' has a model of the same name: both would generate the Swift type "
+                + "'\(version.schemaName)'; rename the model (with 'renamedFrom:') or the schema",
+                at: sourceMap[.model(version.schemaName)])
+        }
+    }
+
+    private mutating func checkTypeName(_ name: String, as what: String, at location: SourceLocation) {
+        if let problem = Identifier.problem(with: name, as: what) {
+            error(problem, at: location)
+        } else if ReservedNames.typeNames.contains(name) {
+            error("\(what) name '\(name)' is the name of a type generated code uses (Swift, Foundation or Strata): "
+                + "choose another, such as '\(version.schemaName == name ? "App" : "")\(name)Model'", at: location)
+        } else if !Identifier.isUpperCamel(name) {
+            diagnostics.append(.warning(
+                "\(what) name '\(name)' should start with an upper-case letter, as Swift type names do", at: location))
+        }
+    }
+
+    // MARK: - Models
+
+    private mutating func validate(_ original: ModelDefinition) -> ModelDefinition {
+        var model = original
+        var enumTypeNames: [String: String] = [:]
+        for index in model.properties.indices {
+            let property = model.properties[index]
+            let at = sourceMap[.property(model: model.name, property: property.name)]
+            if let problem = Identifier.problem(with: property.name, as: "property '\(model.name).\(property.name)'") {
+                error(problem, at: at)
+            }
+            checkType(of: property, in: model)
+            if case .enumeration(let cases) = property.type.unwrapped {
+                checkEnumCases(cases, of: property, in: model)
+                let typeName = EnumNaming.typeName(forProperty: property.name)
+                if let other = enumTypeNames[typeName] {
+                    error("enum properties '\(other)' and '\(property.name)' of model '\(model.name)' would both "
+                        + "generate the nested type '\(model.name).\(typeName)': rename one of them", at: at)
+                }
+                enumTypeNames[typeName] = property.name
+            }
+            checkFlags(of: property, in: model)
+            if let value = property.defaultValue {
+                var check = DefaultValueCheck(property: property, model: model, sourceMap: sourceMap)
+                model.properties[index].defaultValue = check.normalized(value)
+                diagnostics += check.diagnostics
+            }
+        }
+        checkPrimaryKey(of: model)
+        checkCompoundIndexes(of: model)
+        checkRemovedAndRenamed(in: model)
+        return model
+    }
+
+    private mutating func checkType(of property: PropertyDefinition, in model: ModelDefinition) {
+        let location = sourceMap[.propertyValue(model: model.name, property: property.name, field: "type")]
+        switch property.type {
+        case .link(let target):
+            if version.model(named: target) != nil {
+                error("property '\(model.name).\(property.name)' links to model '\(target)' without '?': a link to a "
+                    + "model is always optional: write '\(target)?'", at: location)
+            } else {
+                reportUnknownType(target, written: property.type, of: property, in: model, at: location)
+            }
+        case .optional(.link(let target)), .list(.link(let target)):
+            if version.model(named: target) == nil {
+                reportUnknownType(target, written: property.type, of: property, in: model, at: location)
+            }
+        case .linkingObjects(let target, let linkName):
+            checkLinkingObjects(property, in: model, target: target, link: linkName)
+        default:
+            break
+        }
+    }
+
+    private mutating func reportUnknownType(
+        _ name: String, written: PropertyType, of property: PropertyDefinition, in model: ModelDefinition,
+        at location: SourceLocation
+    ) {
+        let candidates = TypeSpelling.primitives.map(\.name) + version.models.map(\.name)
+        var message = "unknown type '\(TypeSpelling.spelling(of: written))' for property "
+            + "'\(model.name).\(property.name)': '\(name)' is neither a type nor a model of schema "
+            + "'\(version.schemaName)'"
+        if let guess = Suggestion.closest(to: name, among: candidates) {
+            let isModel = version.model(named: guess) != nil
+            var fixed = replacing(name, with: guess, in: written)
+            if isModel, case .link = fixed { fixed = .optional(fixed) }
+            if !isModel, case .optional(.link) = written { fixed = .optional(fixed.unwrapped) }
+            message += ": did you mean '\(TypeSpelling.spelling(of: fixed))'?"
+        }
+        error(message, at: location)
+    }
+
+    private func replacing(_ name: String, with guess: String, in type: PropertyType) -> PropertyType {
+        let replacement = TypeSpelling.primitives.first { $0.name == guess }?.type ?? .link(guess)
+        switch type {
+        case .link(let target) where target == name: return replacement
+        case .optional(let wrapped): return .optional(replacing(name, with: guess, in: wrapped))
+        case .list(let element): return .list(replacing(name, with: guess, in: element))
+        default: return type
+        }
+    }
+
+    private mutating func checkLinkingObjects(
+        _ property: PropertyDefinition, in model: ModelDefinition, target: String, link: String
+    ) {
+        let location = sourceMap[.propertyValue(model: model.name, property: property.name, field: "linkingObjects")]
+        let qualified = "'\(model.name).\(property.name)'"
+        guard let targetModel = version.model(named: target) else {
+            error("linkingObjects of \(qualified) names model '\(target)', which schema '\(version.schemaName)' does "
+                + "not have" + Suggestion.didYouMean(target, among: version.models.map(\.name)), at: location)
+            return
+        }
+        guard let linkProperty = targetModel.property(named: link) else {
+            error("linkingObjects of \(qualified) names '\(target).\(link)', but model '\(target)' has no property "
+                + "'\(link)'" + Suggestion.didYouMean(link, among: targetModel.properties.map(\.name)), at: location)
+            return
+        }
+        switch linkProperty.type {
+        case .optional(.link(let linked)) where linked == model.name && !linkProperty.isTransient: return
+        case .list(.link(let linked)) where linked == model.name && !linkProperty.isTransient: return
+        default:
+            error("linkingObjects of \(qualified) names '\(target).\(link)', which is "
+                + "'\(TypeSpelling.spelling(of: linkProperty.type))'\(linkProperty.isTransient ? " and transient" : ""),"
+                + " not a stored link ('\(model.name)?') or list ('[\(model.name)]') to model '\(model.name)'",
+                at: location)
+        }
+    }
+
+    private mutating func checkEnumCases(_ cases: [String], of property: PropertyDefinition, in model: ModelDefinition) {
+        var seen: Set<String> = []
+        for (index, name) in cases.enumerated() {
+            let location = sourceMap[.enumCase(model: model.name, property: property.name, index: index)]
+            if let problem = Identifier.problem(with: name, as: "enum case of '\(model.name).\(property.name)'") {
+                error(problem, at: location)
+            }
+            if !seen.insert(name).inserted {
+                error("enum case '\(name)' of '\(model.name).\(property.name)' is listed twice: remove one",
+                    at: location)
+            }
+        }
+    }
+
+    private mutating func checkFlags(of property: PropertyDefinition, in model: ModelDefinition) {
+        let qualified = "'\(model.name).\(property.name)'"
+        func key(_ field: String) -> SourceLocation {
+            sourceMap[.propertyKey(model: model.name, property: property.name, field: field)]
+        }
+        if property.isIndexed {
+            if property.isTransient {
+                error("property \(qualified) is transient, so it is not stored and cannot be indexed: remove "
+                    + "'indexed' or 'transient'", at: key("indexed"))
+            } else if !property.type.isIndexable {
+                error("property \(qualified) of type '\(property.type.readableName)' cannot be indexed: indexes are "
+                    + "for bool, int, string, date, uuid and enum properties (optional or not); remove 'indexed'",
+                    at: key("indexed"))
+            }
+        }
+        if case .linkingObjects = property.type {
+            for field in ["transient", "renamedFrom"] where sourceMap.contains(
+                .propertyKey(model: model.name, property: property.name, field: field)) {
+                error("linkingObjects property \(qualified) is computed by the store, so '\(field)' means nothing "
+                    + "for it: remove '\(field)'", at: key(field))
+            }
+        }
+        if property.isTransient, property.renamedFrom != nil, !property.type.isLinkingObjects {
+            error("property \(qualified) is transient, so no data is kept to rename: remove 'renamedFrom'",
+                at: key("renamedFrom"))
+        }
+    }
+
+    // MARK: - Keys and indexes
+
+    private mutating func checkPrimaryKey(of model: ModelDefinition) {
+        guard let name = model.primaryKey else { return }
+        let location = sourceMap[.modelValue(model: model.name, field: "primaryKey")]
+        guard let property = model.property(named: name) else {
+            error("primary key '\(name)' of model '\(model.name)' is not one of its properties"
+                + Suggestion.didYouMean(name, among: model.properties.map(\.name)), at: location)
+            return
+        }
+        let type = TypeSpelling.spelling(of: property.type)
+        if property.isTransient {
+            error("primary key '\(name)' of model '\(model.name)' is transient, so it is never stored: choose a "
+                + "stored property or remove 'transient'", at: location)
+        } else if case .optional(let wrapped) = property.type, wrapped.canBePrimaryKey {
+            error("primary key '\(name)' of model '\(model.name)' is optional ('\(type)'): a primary key always has "
+                + "a value: write '\(TypeSpelling.spelling(of: wrapped))'", at: location)
+        } else if !property.type.canBePrimaryKey {
+            error("primary key '\(name)' of model '\(model.name)' has type '\(property.type.readableName)', which "
+                + "cannot be a primary key: use an int, string or uuid property", at: location)
+        }
+    }
+
+    private mutating func checkCompoundIndexes(of model: ModelDefinition) {
+        for (index, names) in model.compoundIndexes.enumerated() {
+            var seen: Set<String> = []
+            for (entry, name) in names.enumerated() {
+                let location = sourceMap[.compoundIndexEntry(model: model.name, index: index, entry: entry)]
+                guard let property = model.property(named: name) else {
+                    error("index of model '\(model.name)' names '\(name)', which is not one of its properties"
+                        + Suggestion.didYouMean(name, among: model.properties.map(\.name)), at: location)
+                    continue
+                }
+                if !seen.insert(name).inserted {
+                    error("index of model '\(model.name)' lists '\(name)' twice: remove one", at: location)
+                } else if property.isTransient {
+                    error("index of model '\(model.name)' names transient property '\(name)', which is never "
+                        + "stored: remove it from the index", at: location)
+                } else if !property.type.isIndexable {
+                    error("index of model '\(model.name)' names '\(name)' of type '\(property.type.readableName)', "
+                        + "which cannot be indexed: indexes are for bool, int, string, date, uuid and enum "
+                        + "properties", at: location)
+                }
+            }
+        }
+    }
+
+    // MARK: - Removed and renamed, inside one file
+
+    private mutating func checkRemovedModels() {
+        for (index, name) in version.removedModels.enumerated() where version.model(named: name) != nil {
+            error("model '\(name)' is listed in 'removedModels' but is still defined: remove it from one of the two",
+                at: sourceMap[.removedModel(index)])
+        }
+        var renamedFrom: [String: String] = [:]
+        for model in version.models {
+            guard let old = model.renamedFrom else { continue }
+            let location = sourceMap[.modelValue(model: model.name, field: "renamedFrom")]
+            if old == model.name {
+                error("model '\(model.name)' is 'renamedFrom' itself: remove 'renamedFrom'", at: location)
+            } else if let other = renamedFrom[old] {
+                error("models '\(other)' and '\(model.name)' are both renamed from '\(old)': only one can keep its "
+                    + "data", at: location)
+            } else if version.model(named: old) != nil {
+                error("model '\(model.name)' is renamed from '\(old)', but '\(old)' is still defined in this version: "
+                    + "rename one of them", at: location)
+            } else if version.removedModels.contains(old) {
+                error("model '\(model.name)' is renamed from '\(old)', which is also listed in 'removedModels': "
+                    + "its data is either kept or dropped, not both", at: location)
+            }
+            renamedFrom[old] = model.name
+        }
+    }
+
+    private mutating func checkRemovedAndRenamed(in model: ModelDefinition) {
+        for (index, name) in model.removedProperties.enumerated() {
+            if let property = model.property(named: name), !property.isTransient {
+                error("property '\(name)' of model '\(model.name)' is listed in 'removed' but is still defined: "
+                    + "remove it from one of the two", at: sourceMap[.removedProperty(model: model.name, index: index)])
+            }
+        }
+        var renamedFrom: [String: String] = [:]
+        for property in model.properties where !property.isTransient {
+            guard let old = property.renamedFrom else { continue }
+            let location = sourceMap[.propertyValue(model: model.name, property: property.name, field: "renamedFrom")]
+            let qualified = "'\(model.name).\(property.name)'"
+            if old == property.name {
+                error("property \(qualified) is 'renamedFrom' itself: remove 'renamedFrom'", at: location)
+            } else if let other = renamedFrom[old] {
+                error("properties '\(other)' and '\(property.name)' of model '\(model.name)' are both renamed from "
+                    + "'\(old)': only one can keep its values", at: location)
+            } else if let existing = model.property(named: old), !existing.isTransient {
+                error("property \(qualified) is renamed from '\(old)', but '\(old)' is still defined in this "
+                    + "version: rename one of them", at: location)
+            } else if model.removedProperties.contains(old) {
+                error("property \(qualified) is renamed from '\(old)', which is also listed in 'removed': its "
+                    + "values are either kept or dropped, not both", at: location)
+            }
+            renamedFrom[old] = property.name
+        }
+    }
+
+    private mutating func error(_ message: String, at location: SourceLocation) {
+        diagnostics.append(.error(message, at: location))
+    }
+}
