@@ -146,15 +146,21 @@ struct VersionValidator {
                 + "'\(link)'" + Suggestion.didYouMean(link, among: targetModel.properties.map(\.name)), at: location)
             return
         }
-        switch linkProperty.type {
-        case .optional(.link(let linked)) where linked == model.name && !linkProperty.isTransient: return
-        case .list(.link(let linked)) where linked == model.name && !linkProperty.isTransient: return
-        default:
-            error("linkingObjects of \(qualified) names '\(target).\(link)', which is "
-                + "'\(TypeSpelling.spelling(of: linkProperty.type))'\(linkProperty.isTransient ? " and transient" : ""),"
-                + " not a stored link ('\(model.name)?') or list ('[\(model.name)]') to model '\(model.name)'",
+        if version.linkingObjectsKeyPath(of: property, in: model.name) != nil { return }
+        let through = SchemaVersion.storedLinkTarget(of: linkProperty.type).flatMap { version.model(named: $0) }
+        let hops = through?.properties.filter {
+            !$0.isTransient && SchemaVersion.storedLinkTarget(of: $0.type) == model.name
+        } ?? []
+        if let through, hops.count > 1 {
+            error("linkingObjects of \(qualified) names '\(target).\(link)', which leads to model '\(through.name)', "
+                + "whose links \(hops.map { "'\($0.name)'" }.joined(separator: ", ")) all point to '\(model.name)': "
+                + "it is ambiguous which one is meant; name a link that points to '\(model.name)' directly",
                 at: location)
+            return
         }
+        error("linkingObjects of \(qualified) names '\(target).\(link)', which is "
+            + "'\(TypeSpelling.spelling(of: linkProperty.type))'\(linkProperty.isTransient ? " and transient" : ""),"
+            + " not a stored link ('\(model.name)?') or list ('[\(model.name)]') to model '\(model.name)'", at: location)
     }
 
     private mutating func checkEnumCases(_ cases: [String], of property: PropertyDefinition, in model: ModelDefinition) {

@@ -1,0 +1,59 @@
+/// Plain-words descriptions of migration steps, for `strata-gen diff` and for error messages.
+extension MigrationStep {
+    /// What the step does, such as "rename property Person.yearsSinceBirth to age".
+    public var summary: String {
+        switch self {
+        case .addModel(let model):
+            return "add model \(model)"
+        case .removeModel(let model):
+            return "remove model \(model) and its objects"
+        case .renameModel(let from, let to):
+            return "rename model \(from) to \(to)"
+        case .addProperty(let model, let property, let type, let defaultValue):
+            let filling = defaultValue.map { "filled with \(describe($0))" } ?? "filled with its zero value"
+            return "add property \(model).\(property) (\(TypeSpelling.spelling(of: type))), \(filling)"
+        case .removeProperty(let model, let property):
+            return "remove property \(model).\(property)"
+        case .renameProperty(let model, let from, let to):
+            return "rename property \(model).\(from) to \(to)"
+        case .convertProperty(let model, let property, let from, let to):
+            return "convert property \(model).\(property) from \(TypeSpelling.spelling(of: from)) to "
+                + TypeSpelling.spelling(of: to)
+        case .replaceNils(let model, let property, let from, let to, let defaultValue):
+            return "make property \(model).\(property) non-optional (\(TypeSpelling.spelling(of: from)) to "
+                + "\(TypeSpelling.spelling(of: to))), nils become \(describe(defaultValue))"
+        case .rebuildIndexes(let model):
+            return "rebuild the indexes of \(model)"
+        case .changePrimaryKey(let model, let from, let to):
+            switch (from, to) {
+            case (nil, let to?): return "make \(model).\(to) the primary key (checked for duplicates)"
+            case (let from?, nil): return "drop the primary key \(model).\(from)"
+            case (let from?, let to?):
+                return "change the primary key of \(model) from \(from) to \(to) (checked for duplicates)"
+            case (nil, nil): return "keep \(model) without a primary key"
+            }
+        case .custom(let model):
+            return "run the app's custom migration for \(model)"
+        }
+    }
+
+    private func describe(_ value: DefaultValue) -> String {
+        switch value {
+        case .bool(let flag): return "\(flag)"
+        case .integer(let number): return "\(number)"
+        case .double(let number): return "\(number)"
+        case .string(let text): return "\"\(text)\""
+        case .auto: return "an automatic value"
+        case .null: return "nil"
+        }
+    }
+}
+
+extension MigrationPlan {
+    /// The plan in plain words, one step per line: `"v2 → v3:\n  - rename property Person.yearsSinceBirth to age"`.
+    public var summary: String {
+        let header = "v\(fromVersion) → v\(toVersion):"
+        if steps.isEmpty { return header + "\n  (no changes to stored data)" }
+        return ([header] + steps.map { "  - " + $0.summary }).joined(separator: "\n")
+    }
+}
