@@ -12,15 +12,8 @@ import StrataSchema
 ///
 /// The generator trusts its input: run it only on histories the schema compiler produced without errors.
 public struct SwiftGenerator: Sendable {
-    /// Computes a version's fingerprint, which the generated code records for the runtime to check.
-    private let fingerprint: @Sendable (SchemaVersion) -> String
-
     /// Creates a generator.
-    ///
-    /// - Parameter fingerprint: A version's fingerprint (the schema compiler's).
-    public init(fingerprint: @escaping @Sendable (SchemaVersion) -> String) {
-        self.fingerprint = fingerprint
-    }
+    public init() {}
 
     /// The Swift source for `histories`, ready to compile into the app's target.
     public func generate(_ histories: [SchemaHistory]) -> String {
@@ -55,7 +48,7 @@ public struct SwiftGenerator: Sendable {
             let writable = customSteps.filter { $0.toVersion == version.version && !$0.intoNewest }.map(\.model)
             VersionNamespaceEmitter(
                 version: version,
-                fingerprint: fingerprint(version),
+                fingerprint: version.fingerprint,
                 planIntoVersion: history.plans.first { $0.toVersion == version.version },
                 isNewest: version.version == current.version,
                 writableModels: Set(writable)

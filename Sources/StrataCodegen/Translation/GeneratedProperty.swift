@@ -39,7 +39,7 @@ struct GeneratedProperty {
         }
         if case .enumeration = definition.type.unwrapped {
             // A nested type named like a model would hide that model inside the class, so it gets a suffix.
-            let name = SwiftIdentifier.upperCamel(definition.name)
+            let name = EnumNaming.typeName(forProperty: definition.name)
             let taken = modelNames.contains(name) || ["List", "Object", "LinkingObjects", "Schema"].contains(name)
             enumTypeName = taken ? name + "Kind" : name
         } else {

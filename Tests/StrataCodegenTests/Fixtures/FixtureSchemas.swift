@@ -3,11 +3,6 @@ import StrataSchema
 /// Schema histories built by hand, independent of the YAML front end, that together use every construct the
 /// generator handles. `Generated/FixtureModels.swift` is generated from them (see `GoldenFileTests`).
 enum FixtureSchemas {
-    /// The fingerprint the fixtures use: stable, and different for every version.
-    static let fingerprint: @Sendable (SchemaVersion) -> String = { version in
-        "fixture-\(version.schemaName.lowercased())-v\(version.version)"
-    }
-
     /// Both fixture histories.
     static var all: [SchemaHistory] { [bookshop, notebook] }
 

@@ -539,7 +539,7 @@ extension Bookshop {
     /// Version 1 of the `Bookshop` schema, as `Bookshop.v1.strata.yaml` declares it.
     public enum V1 {
         /// The fingerprint of version 1: a database records it, and refuses a history whose version 1 differs.
-        public static let fingerprint = "fixture-bookshop-v1"
+        public static let fingerprint = "41c61aacb78bd1a1"
 
         /// The complete description of version 1.
         public static let schema = SchemaVersion(
@@ -623,7 +623,7 @@ extension Bookshop {
     /// Version 2 of the `Bookshop` schema, as `Bookshop.v2.strata.yaml` declares it.
     public enum V2 {
         /// The fingerprint of version 2: a database records it, and refuses a history whose version 2 differs.
-        public static let fingerprint = "fixture-bookshop-v2"
+        public static let fingerprint = "da33cac895e0ecba"
 
         /// The complete description of version 2.
         public static let schema = SchemaVersion(
@@ -733,7 +733,7 @@ extension Bookshop {
     /// Version 3 of the `Bookshop` schema, as `Bookshop.v3.strata.yaml` declares it.
     public enum V3 {
         /// The fingerprint of version 3: a database records it, and refuses a history whose version 3 differs.
-        public static let fingerprint = "fixture-bookshop-v3"
+        public static let fingerprint = "a6e609e72d4ea72f"
 
         /// The complete description of version 3.
         public static let schema = SchemaVersion(
@@ -988,7 +988,7 @@ extension Notebook {
     /// Version 1 of the `Notebook` schema, as `Notebook.v1.strata.yaml` declares it.
     enum V1 {
         /// The fingerprint of version 1: a database records it, and refuses a history whose version 1 differs.
-        static let fingerprint = "fixture-notebook-v1"
+        static let fingerprint = "563cf63fb47b34e7"
 
         /// The complete description of version 1.
         static let schema = SchemaVersion(
