@@ -1,6 +1,44 @@
+import Foundation
 import PackagePlugin
 
+/// Compiles a target's Strata schemas into Swift before the target builds.
+///
+/// Schema files (`*.strata.yaml`, `*.strata.yml`) are taken from the target's own folder and from
+/// `<package root>/Schemas/<TargetName>/`. The plugin only finds them and runs `strata-gen generate`; every
+/// diagnostic comes from `strata-gen` as `path:line:column: error: message`, so SwiftPM shows it and fails the build.
 @main
 struct StrataPlugin: BuildToolPlugin {
-    func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] { [] }
+    func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
+        guard let sourceTarget = target as? SourceModuleTarget else { return [] }
+        let ownSchemas = sourceTarget.sourceFiles.map(\.url).filter { Self.isSchemaFile($0.lastPathComponent) }
+        let sharedFolder = context.package.directoryURL
+            .appendingPathComponent("Schemas", isDirectory: true)
+            .appendingPathComponent(target.name, isDirectory: true)
+        let schemas = (ownSchemas + Self.schemaFiles(under: sharedFolder)).sorted { $0.path < $1.path }
+        guard !schemas.isEmpty else { return [] }
+
+        let output = context.pluginWorkDirectoryURL.appendingPathComponent("\(target.name)+Schemas.swift")
+        return [
+            .buildCommand(
+                displayName: "Compiling \(schemas.count) Strata schema file(s) for \(target.name)",
+                executable: try context.tool(named: "strata-gen").url,
+                arguments: ["generate", "--output", output.path] + schemas.map(\.path),
+                inputFiles: schemas,
+                outputFiles: [output]
+            ),
+        ]
+    }
+
+    /// Whether `name` is a schema file's name.
+    static func isSchemaFile(_ name: String) -> Bool {
+        name.hasSuffix(".strata.yaml") || name.hasSuffix(".strata.yml")
+    }
+
+    /// Every schema file under `folder`, searched recursively; none if the folder does not exist.
+    static func schemaFiles(under folder: URL) -> [URL] {
+        guard let walker = FileManager.default.enumerator(
+            at: folder, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles]
+        ) else { return [] }
+        return walker.compactMap { $0 as? URL }.filter { isSchemaFile($0.lastPathComponent) }
+    }
 }

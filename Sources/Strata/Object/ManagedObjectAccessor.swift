@@ -1,0 +1,126 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The store reference behind one managed object: typed reads and writes of its columns.
+///
+/// Generated properties call one method pair per storage kind, so a read goes straight to the column without
+/// boxing. The object layer implements it over the storage engine; migrations implement it over rows of an older
+/// version (the generated views of older versions use the getters, and the setters when the version is the
+/// target of a custom step). Column numbers are those of the model's ``ModelDescription``.
+///
+/// Methods do not throw: like Realm's accessors, misuse (a deleted object, a wrong thread, a write outside a
+/// transaction) is reported by the implementation with a message that names the mistake.
+@_spi(StrataGenerated) public protocol ManagedObjectAccessor: AnyObject {
+    // MARK: Int
+
+    /// Reads an integer of any width (narrower widths are widened) from `column`.
+    func int(at column: Int) -> Int64
+    /// Writes an integer of any width (narrower widths are widened) to `column`.
+    func setInt(_ value: Int64, at column: Int)
+    /// Reads an optional int value from `column`; `nil` when the column holds none.
+    func optionalInt(at column: Int) -> Int64?
+    /// Writes an optional int value to `column`; `nil` clears it.
+    func setOptionalInt(_ value: Int64?, at column: Int)
+
+    // MARK: Bool
+
+    /// Reads a `bool` from `column`.
+    func bool(at column: Int) -> Bool
+    /// Writes a `bool` to `column`.
+    func setBool(_ value: Bool, at column: Int)
+    /// Reads an optional bool value from `column`; `nil` when the column holds none.
+    func optionalBool(at column: Int) -> Bool?
+    /// Writes an optional bool value to `column`; `nil` clears it.
+    func setOptionalBool(_ value: Bool?, at column: Int)
+
+    // MARK: Float
+
+    /// Reads a `float` from `column`.
+    func float(at column: Int) -> Float
+    /// Writes a `float` to `column`.
+    func setFloat(_ value: Float, at column: Int)
+    /// Reads an optional float value from `column`; `nil` when the column holds none.
+    func optionalFloat(at column: Int) -> Float?
+    /// Writes an optional float value to `column`; `nil` clears it.
+    func setOptionalFloat(_ value: Float?, at column: Int)
+
+    // MARK: Double
+
+    /// Reads a `double` from `column`.
+    func double(at column: Int) -> Double
+    /// Writes a `double` to `column`.
+    func setDouble(_ value: Double, at column: Int)
+    /// Reads an optional double value from `column`; `nil` when the column holds none.
+    func optionalDouble(at column: Int) -> Double?
+    /// Writes an optional double value to `column`; `nil` clears it.
+    func setOptionalDouble(_ value: Double?, at column: Int)
+
+    // MARK: String
+
+    /// Reads a `string` or an enumeration's raw value from `column`.
+    func string(at column: Int) -> String
+    /// Writes a `string` or an enumeration's raw value to `column`.
+    func setString(_ value: String, at column: Int)
+    /// Reads an optional string value from `column`; `nil` when the column holds none.
+    func optionalString(at column: Int) -> String?
+    /// Writes an optional string value to `column`; `nil` clears it.
+    func setOptionalString(_ value: String?, at column: Int)
+
+    // MARK: Data
+
+    /// Reads a `data` from `column`.
+    func data(at column: Int) -> Data
+    /// Writes a `data` to `column`.
+    func setData(_ value: Data, at column: Int)
+    /// Reads an optional data value from `column`; `nil` when the column holds none.
+    func optionalData(at column: Int) -> Data?
+    /// Writes an optional data value to `column`; `nil` clears it.
+    func setOptionalData(_ value: Data?, at column: Int)
+
+    // MARK: Date
+
+    /// Reads a `date` from `column`.
+    func date(at column: Int) -> Date
+    /// Writes a `date` to `column`.
+    func setDate(_ value: Date, at column: Int)
+    /// Reads an optional date value from `column`; `nil` when the column holds none.
+    func optionalDate(at column: Int) -> Date?
+    /// Writes an optional date value to `column`; `nil` clears it.
+    func setOptionalDate(_ value: Date?, at column: Int)
+
+    // MARK: UUID
+
+    /// Reads a `uuid` from `column`.
+    func uuid(at column: Int) -> UUID
+    /// Writes a `uuid` to `column`.
+    func setUUID(_ value: UUID, at column: Int)
+    /// Reads an optional uuid value from `column`; `nil` when the column holds none.
+    func optionalUUID(at column: Int) -> UUID?
+    /// Writes an optional uuid value to `column`; `nil` clears it.
+    func setOptionalUUID(_ value: UUID?, at column: Int)
+
+    // MARK: Links
+
+    /// The object a to-one link in `column` points to, as an instance of `type`, or `nil`.
+    func link<Target: Object>(at column: Int, as type: Target.Type) -> Target?
+    /// Points the to-one link in `column` at `target` (adding it to the database if it is unmanaged), or clears it.
+    func setLink(_ target: Object?, at column: Int)
+    /// The store reference of the object a to-one link in `column` points to: how the views of an older
+    /// version follow links during a migration.
+    func linkedAccessor(at column: Int) -> (any ManagedObjectAccessor)?
+
+    // MARK: Lists and linking objects
+
+    /// The list in `column`, live: changes to it write the store.
+    func list<Element: ListElement>(at column: Int, of type: Element.Type) -> List<Element>
+    /// Replaces the contents of the list in `column` with the elements of `elements`.
+    func setList<Element: ListElement>(_ elements: List<Element>, at column: Int)
+    /// The store references of the objects a list of links in `column` holds, in order: how the views of an
+    /// older version follow lists during a migration.
+    func linkedAccessors(at column: Int) -> [any ManagedObjectAccessor]
+    /// The objects of `type` whose link or list `property` points to this object, live.
+    func linkingObjects<Source: Object>(_ type: Source.Type, through property: String) -> LinkingObjects<Source>
+}

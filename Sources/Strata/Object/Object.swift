@@ -1,0 +1,44 @@
+/// The base class of every model the schema compiler generates.
+///
+/// An object is either *unmanaged* or *managed*:
+/// - An unmanaged object (one you create with a model's initializer) is a plain Swift object: its values live
+///   in typed stored properties of the generated class, with no boxing and no dictionary.
+/// - A managed object belongs to a database: each generated property reads and writes the store directly
+///   through the object's ``ManagedObjectAccessor``, so nothing is copied when you read one property.
+///
+/// You never subclass `Object` by hand: declare models in a `*.strata.yaml` file and let the build plugin
+/// generate the classes.
+open class Object {
+    /// The store reference a managed object reads and writes through; `nil` while the object is unmanaged.
+    ///
+    /// Generated accessors check it on every access. The object layer sets it when it adds the object to a
+    /// database (the same instance then becomes managed, as in Realm).
+    @_spi(StrataGenerated) public internal(set) var managedAccessor: (any ManagedObjectAccessor)?
+
+    /// Creates an unmanaged object.
+    public init() {}
+
+    /// Creates a managed instance of the model over a store reference, without reflection: the runtime calls
+    /// this through `Object.Type` (found with ``Schema/objectType(named:)``) for each object it hands out.
+    ///
+    /// - Parameter accessor: The store reference every property of the new instance reads and writes.
+    @_spi(StrataGenerated) public required init(managedBy accessor: any ManagedObjectAccessor) {
+        managedAccessor = accessor
+    }
+
+    /// Whether the object belongs to a database (its properties read and write the store).
+    public var isManaged: Bool { managedAccessor != nil }
+
+    /// The model's static description: its name, its persisted properties with their column indexes, and its
+    /// primary key. Generated classes override it; the base class describes a model with no properties.
+    @_spi(StrataGenerated) open class var modelDescription: ModelDescription {
+        ModelDescription(name: String(describing: self), primaryKey: nil, properties: [])
+    }
+
+    /// Every persisted value of an unmanaged object, in column order (``ModelDescription/properties``).
+    ///
+    /// The object layer reads it when it adds the object to a database. Transient properties and linking
+    /// objects are not part of it. An `auto` integer primary key that was never set reads as `.null`: the
+    /// runtime assigns the next integer when it adds the object.
+    @_spi(StrataGenerated) open func persistedValues() -> [PersistedValue] { [] }
+}

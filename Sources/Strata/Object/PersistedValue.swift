@@ -1,0 +1,30 @@
+import FoundationEssentials
+
+/// One persisted value read from an unmanaged object, in the store's terms.
+///
+/// Integers of every width are widened to `Int64` and enumerations appear as their raw string, as the store
+/// keeps them. The object layer reads these when it adds an unmanaged object to a database.
+public enum PersistedValue {
+    /// No value: an optional property holding `nil`, an unset link, or an `auto` primary key not yet assigned.
+    case null
+    /// A `bool`.
+    case bool(Bool)
+    /// An integer of any width.
+    case int(Int64)
+    /// A `float`.
+    case float(Float)
+    /// A `double`.
+    case double(Double)
+    /// A `string`, or an enumeration's raw value.
+    case string(String)
+    /// A `data`.
+    case data(Data)
+    /// A `date`.
+    case date(Date)
+    /// A `uuid`.
+    case uuid(UUID)
+    /// A to-one link to another object, managed or not.
+    case object(Object)
+    /// The elements of a list, in order.
+    case list([PersistedValue])
+}

@@ -1,0 +1,180 @@
+import StrataSchema
+
+/// Emits the `final class` of one model of a schema's newest version.
+///
+/// Each persisted property is a computed property that reads the store when the object is managed and a typed
+/// stored value (in the private `UnmanagedValues` struct) when it is not: no boxing, no dictionary.
+struct ModelClassEmitter {
+    /// The model.
+    let model: ModelDefinition
+    /// Its position in the version's `models`, which the generated description indexes.
+    let index: Int
+    /// The schema's Swift type name (`Library`).
+    let schemaName: String
+    /// The newest version number.
+    let version: Int
+    /// `public ` or empty.
+    let access: String
+    /// The model's properties, translated.
+    let properties: [GeneratedProperty]
+
+    /// Prepares the emission of `model`, the `index`th model of `schema`.
+    init(model: ModelDefinition, index: Int, in schema: SchemaVersion) {
+        self.model = model
+        self.index = index
+        schemaName = SwiftIdentifier.escaped(schema.schemaName)
+        version = schema.version
+        access = schema.access == .public ? "public " : ""
+        properties = GeneratedProperty.translate(model, modelNames: Set(schema.models.map(\.name)))
+    }
+
+    /// `@_spi(StrataGenerated) public ` for a public schema (runtime hooks stay out of the app's public API).
+    private var hookAccess: String { access.isEmpty ? "" : "@_spi(StrataGenerated) public " }
+
+    private var className: String { SwiftIdentifier.escaped(model.name) }
+
+    /// Writes the class.
+    func emit(into writer: inout SwiftWriter) {
+        writer.doc(model.doc ?? "The `\(model.name)` model, as version \(version) of the `\(schemaName)` schema declares it.")
+        writer.block("\(access)final class \(className): Object") { body in
+            emitEnums(into: &body)
+            body.doc("The model's description, built once from the schema's newest version.")
+            body.line("private static let model = ModelDescription(\(schemaName).V\(version).schema.models[\(index)])")
+            for property in properties {
+                body.line()
+                emitProperty(property, into: &body)
+            }
+            body.line()
+            emitInitializers(into: &body)
+            body.line()
+            emitHooks(into: &body)
+            body.line()
+            emitUnmanagedValues(into: &body)
+        }
+    }
+
+    // MARK: Parts
+
+    private func emitEnums(into writer: inout SwiftWriter) {
+        for property in properties {
+            guard let cases = property.enumCases, let enumName = property.enumTypeName else { continue }
+            writer.doc("The values `\(property.definition.name)` can take.")
+            writer.block("\(access)enum \(enumName): String, CaseIterable, Sendable") { body in
+                for name in cases { body.line("case \(SwiftIdentifier.escaped(name))") }
+            }
+            writer.line()
+        }
+    }
+
+    private func emitProperty(_ property: GeneratedProperty, into writer: inout SwiftWriter) {
+        writer.doc(property.definition.doc)
+        let declaration = "\(access)var \(property.name): \(property.swiftType())"
+        switch property.storage {
+        case .transient:
+            writer.line("\(declaration) = \(property.unmanagedDefault)")
+        case .linkingObjects(let source, let sourceProperty):
+            let sourceType = SwiftIdentifier.escaped(source)
+            let name = SwiftLiteral.string(sourceProperty)
+            writer.block(declaration) { body in
+                body.managedBranch(
+                    "accessor.linkingObjects(\(sourceType).self, through: \(name))",
+                    else: "LinkingObjects(fromType: \(sourceType).self, property: \(name))"
+                )
+            }
+        case .persisted:
+            writer.block(declaration) { body in
+                body.block("get") { $0.managedBranch(property.managedRead("accessor"), else: property.unmanagedRead) }
+                body.block("set") { $0.managedBranch(property.managedWrite("accessor"), else: property.unmanagedWrite) }
+            }
+        }
+    }
+
+    private func emitInitializers(into writer: inout SwiftWriter) {
+        let parameters = properties.filter { property in
+            if case .linkingObjects = property.storage { return false }
+            return true
+        }
+        writer.doc(initializerDoc(parameters))
+        if parameters.isEmpty {
+            writer.block("\(access)override init()") { body in
+                body.line("unmanaged = UnmanagedValues()")
+                body.line("super.init()")
+            }
+        } else {
+            let declarations = parameters.map { "\($0.name): \($0.parameterType) = \($0.parameterDefault)" }
+            writer.call("\(access)init", declarations, tail: " {")
+            writer.indented { body in
+                let persisted = parameters.filter { $0.column != nil }
+                let arguments = persisted.map {
+                    "\(SwiftIdentifier.label($0.definition.name)): \($0.unmanagedFromParameter)"
+                }
+                body.call("unmanaged = UnmanagedValues", arguments)
+                for property in parameters where property.column == nil {
+                    body.line("self.\(property.name) = \(property.name)")
+                }
+                body.line("super.init()")
+            }
+            writer.line("}")
+        }
+        writer.line()
+        writer.doc("Creates a managed `\(model.name)` over a store reference: the runtime calls this.")
+        writer.block("\(hookAccess)required init(managedBy accessor: any ManagedObjectAccessor)") { body in
+            body.line("unmanaged = UnmanagedValues()")
+            body.line("super.init(managedBy: accessor)")
+        }
+    }
+
+    private func initializerDoc(_ parameters: [GeneratedProperty]) -> String {
+        var text = "Creates an unmanaged `\(model.name)`; add it to a database to store it."
+        if !parameters.isEmpty {
+            text += "\n\nEvery parameter defaults to the schema's `default:` or to its type's zero value."
+        }
+        if let key = parameters.first(where: \.isAutoIncrementedKey) {
+            text += " Leave `\(key.definition.name)` `nil` to have the next integer assigned when the object is added."
+        }
+        return text
+    }
+
+    private func emitHooks(into writer: inout SwiftWriter) {
+        writer.doc("The model's name, persisted properties in column order, and primary key.")
+        writer.line("\(hookAccess)override class var modelDescription: ModelDescription { model }")
+        writer.line()
+        writer.doc("The persisted values of an unmanaged `\(model.name)`, in column order.")
+        let persisted = properties.filter { $0.column != nil }
+        if persisted.isEmpty {
+            writer.line("\(hookAccess)override func persistedValues() -> [PersistedValue] { [] }")
+            return
+        }
+        writer.block("\(hookAccess)override func persistedValues() -> [PersistedValue]") { body in
+            body.line("[")
+            body.indented { list in
+                for property in persisted { list.line(property.persistedValue + ",") }
+            }
+            body.line("]")
+        }
+    }
+
+    private func emitUnmanagedValues(into writer: inout SwiftWriter) {
+        let persisted = properties.filter { $0.column != nil }
+        writer.doc("The values of an unmanaged `\(model.name)`; a managed one reads and writes the store instead.")
+        writer.block("private struct UnmanagedValues") { body in
+            for property in persisted {
+                body.line("var \(property.name): \(property.unmanagedType) = \(property.unmanagedDefault)")
+            }
+        }
+        writer.line()
+        writer.line("private var unmanaged: UnmanagedValues")
+    }
+}
+
+extension GeneratedProperty {
+    /// Translates every property of `model`, numbering the persisted ones in order (their columns).
+    static func translate(_ model: ModelDefinition, modelNames: Set<String>) -> [GeneratedProperty] {
+        let persisted = model.persistedProperties.map(\.name)
+        return model.properties.map { property in
+            GeneratedProperty(
+                property, column: persisted.firstIndex(of: property.name), in: model, modelNames: modelNames
+            )
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import StrataSchema
+
+/// Emits `enum V<k>` inside the schema type for one version: its description, its fingerprint, the plan that
+/// leads to it, and (for older versions) typed views of its objects for custom migrations.
+struct VersionNamespaceEmitter {
+    /// The version.
+    let version: SchemaVersion
+    /// Its fingerprint.
+    let fingerprint: String
+    /// The plan from the previous version, if there is one.
+    let planIntoVersion: MigrationPlan?
+    /// Whether this is the newest version (whose models are the top-level classes, so it needs no views).
+    let isNewest: Bool
+    /// Models of this version that are the target of a custom step from the previous version: their views can
+    /// be written.
+    let writableModels: Set<String>
+
+    /// The namespace's name: `V3`.
+    static func name(of version: Int) -> String { "V\(version)" }
+
+    /// Writes the namespace as an extension of the schema type.
+    func emit(schemaName: String, into writer: inout SwiftWriter) {
+        let access = version.access == .public ? "public " : ""
+        let namespace = Self.name(of: version.version)
+        writer.block("extension \(schemaName)") { body in
+            body.doc("Version \(version.version) of the `\(version.schemaName)` schema, as "
+                + "`\(SchemaLiteralEmitter.fileName(of: version))` declares it.")
+            body.block("\(access)enum \(namespace)") { space in
+                space.doc("The fingerprint of version \(version.version): a database records it, and refuses a "
+                    + "history whose version \(version.version) differs.")
+                space.line("\(access)static let fingerprint = \(SwiftLiteral.string(fingerprint))")
+                space.line()
+                space.doc("The complete description of version \(version.version).")
+                SchemaLiteralEmitter.emitVersion(version, access: access, into: &space)
+                if let plan = planIntoVersion {
+                    space.line()
+                    space.doc("What changes from version \(plan.fromVersion) to version \(plan.toVersion).")
+                    SchemaLiteralEmitter.emitPlan(plan, access: access, into: &space)
+                }
+                space.line()
+                space.doc("A position in `\(SchemaLiteralEmitter.fileName(of: version))`.")
+                space.block("private static func at(_ line: Int, _ column: Int) -> SourceLocation") { function in
+                    let file = SwiftLiteral.string(SchemaLiteralEmitter.fileName(of: version))
+                    function.line("SourceLocation(path: \(file), line: line, column: column)")
+                }
+                guard !isNewest else { return }
+                let prefix = "\(SwiftIdentifier.escaped(schemaName)).\(namespace)."
+                let modelNames = Set(version.models.map(\.name))
+                for model in version.models {
+                    space.line()
+                    emitView(of: model, prefix: prefix, modelNames: modelNames, access: access, into: &space)
+                }
+            }
+        }
+    }
+
+    private func emitView(
+        of model: ModelDefinition, prefix: String, modelNames: Set<String>, access: String,
+        into writer: inout SwiftWriter
+    ) {
+        let isWritable = writableModels.contains(model.name)
+        let properties = GeneratedProperty.translate(model, modelNames: modelNames).filter { $0.column != nil }
+        let kind = isWritable
+            ? "its primitive properties can be written while a custom step migrates into this version"
+            : "read-only, for custom migration steps"
+        writer.doc("The `\(model.name)` model as version \(version.version) stores it: \(kind).")
+        writer.block("\(access)struct \(SwiftIdentifier.escaped(model.name))") { body in
+            for property in properties {
+                guard let cases = property.enumCases, let enumName = property.enumTypeName else { continue }
+                body.doc("The values `\(property.definition.name)` could take in version \(version.version).")
+                body.block("\(access)enum \(enumName): String, CaseIterable, Sendable") { enumBody in
+                    for name in cases { enumBody.line("case \(SwiftIdentifier.escaped(name))") }
+                }
+                body.line()
+            }
+            body.doc("The stored object this view reads.")
+            body.line("private let accessor: any ManagedObjectAccessor")
+            body.line()
+            body.doc("A view of the stored object behind `accessor`.")
+            body.block("init(_ accessor: any ManagedObjectAccessor)") { initializer in
+                initializer.line("self.accessor = accessor")
+            }
+            for property in properties {
+                body.line()
+                body.doc(property.definition.doc)
+                let declaration = "\(access)var \(property.name): \(property.viewType(modelPrefix: prefix))"
+                if isWritable && property.isWritableInView {
+                    body.block(declaration) { accessors in
+                        accessors.line("get { \(property.viewRead(modelPrefix: prefix)) }")
+                        accessors.line("nonmutating set { \(property.managedWrite("accessor")) }")
+                    }
+                } else {
+                    body.line("\(declaration) { \(property.viewRead(modelPrefix: prefix)) }")
+                }
+            }
+        }
+    }
+}

@@ -1,4 +1,0 @@
-/// Accumulates indented Swift source text.
-struct SwiftWriter {
-    private(set) var text = ""
-}

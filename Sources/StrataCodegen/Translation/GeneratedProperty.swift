@@ -1,0 +1,202 @@
+import StrataSchema
+
+/// One schema property translated into the Swift pieces the emitters assemble: its type, its default, and the
+/// expressions that read and write it on an unmanaged object, a managed object and an older version's view.
+struct GeneratedProperty {
+    /// Where the property's value lives.
+    enum Storage {
+        /// Column `column` of the model's table.
+        case persisted(column: Int)
+        /// A plain stored property of the class, never persisted.
+        case transient
+        /// Computed by the store from `model.property`, never stored.
+        case linkingObjects(model: String, property: String)
+    }
+
+    /// The property as the schema declares it.
+    let definition: PropertyDefinition
+    /// Where its value lives.
+    let storage: Storage
+    /// Whether it is an `int` primary key with `default: auto`, assigned the next integer when added.
+    let isAutoIncrementedKey: Bool
+    /// The name of the nested enum type of an enumeration property (`Status` for `status`).
+    let enumTypeName: String?
+
+    /// Translates `definition`, the `column`th persisted property of `model` (or `nil` if not persisted).
+    init(_ definition: PropertyDefinition, column: Int?, in model: ModelDefinition, modelNames: Set<String>) {
+        self.definition = definition
+        if definition.isTransient {
+            storage = .transient
+        } else if case .linkingObjects(let source, let property) = definition.type {
+            storage = .linkingObjects(model: source, property: property)
+        } else {
+            storage = .persisted(column: column ?? 0)
+        }
+        if case .integer = definition.type, definition.defaultValue == .auto, model.primaryKey == definition.name {
+            isAutoIncrementedKey = true
+        } else {
+            isAutoIncrementedKey = false
+        }
+        if case .enumeration = definition.type.unwrapped {
+            // A nested type named like a model would hide that model inside the class, so it gets a suffix.
+            let name = EnumNaming.typeName(forProperty: definition.name)
+            let taken = modelNames.contains(name) || ["List", "Object", "LinkingObjects", "Schema"].contains(name)
+            enumTypeName = taken ? name + "Kind" : name
+        } else {
+            enumTypeName = nil
+        }
+    }
+
+    /// The property's name as a Swift identifier (a keyword in backticks).
+    var name: String { SwiftIdentifier.escaped(definition.name) }
+
+    /// The persisted column, if the property has one.
+    var column: Int? {
+        if case .persisted(let column) = storage { return column }
+        return nil
+    }
+
+    /// The enumeration's cases, if the property is one.
+    var enumCases: [String]? {
+        if case .enumeration(let cases) = definition.type.unwrapped { return cases }
+        return nil
+    }
+
+    // MARK: Types
+
+    /// The declared Swift type: `String`, `Date?`, `List<Loan>`, `Status`, `LinkingObjects<Member>`.
+    /// `modelPrefix` qualifies model names (`Library.V2.`) in the views of older versions.
+    func swiftType(modelPrefix: String = "") -> String {
+        SwiftType.name(of: definition.type, enumName: enumTypeName, modelPrefix: modelPrefix)
+    }
+
+    /// The type of the initializer's parameter: lists are taken as arrays, an auto key as an optional.
+    var parameterType: String {
+        if isAutoIncrementedKey { return swiftType() + "?" }
+        if case .list(let element) = definition.type {
+            return "[" + SwiftType.elementName(of: element, enumName: enumTypeName) + "]"
+        }
+        return swiftType()
+    }
+
+    /// The type the unmanaged value is kept in.
+    var unmanagedType: String {
+        isAutoIncrementedKey ? swiftType() + "?" : swiftType()
+    }
+
+    // MARK: Defaults
+
+    /// The default of the initializer's parameter: the `default:` or the type's zero value.
+    var parameterDefault: String {
+        if isAutoIncrementedKey { return "nil" }
+        if case .list = definition.type { return "[]" }
+        return SwiftType.defaultExpression(for: definition, enumCases: enumCases)
+    }
+
+    /// The initial unmanaged value, used before the initializer runs and for managed instances.
+    var unmanagedDefault: String {
+        if isAutoIncrementedKey { return "nil" }
+        if case .list = definition.type { return "List()" }
+        return SwiftType.defaultExpression(for: definition, enumCases: enumCases)
+    }
+
+    /// Turns the initializer's parameter into the unmanaged value.
+    var unmanagedFromParameter: String {
+        if case .list = definition.type { return "List(\(name))" }
+        return name
+    }
+
+    // MARK: Reading and writing
+
+    /// The value of an unmanaged object.
+    var unmanagedRead: String {
+        isAutoIncrementedKey ? "unmanaged.\(name) ?? 0" : "unmanaged.\(name)"
+    }
+
+    /// Stores `newValue` in an unmanaged object (a list keeps its own instance and copies the elements).
+    var unmanagedWrite: String {
+        if case .list = definition.type { return "unmanaged.\(name) = List(newValue)" }
+        return "unmanaged.\(name) = newValue"
+    }
+
+    /// Reads the column through `accessor`; for links and lists, through the object layer's typed methods.
+    func managedRead(_ accessor: String) -> String {
+        guard let column else { return "" }
+        switch definition.type {
+        case .link(let model), .optional(.link(let model)):
+            return "\(accessor).link(at: \(column), as: \(SwiftIdentifier.escaped(model)).self)"
+        case .list(let element):
+            let elementType = SwiftType.elementName(of: element, enumName: enumTypeName)
+            return "\(accessor).list(at: \(column), of: \(elementType).self)"
+        default:
+            return StorageKind.read(definition.type, from: accessor, at: column, enumName: enumTypeName,
+                                    fallback: enumFallback)
+        }
+    }
+
+    /// Writes `newValue` to the column through `accessor`.
+    func managedWrite(_ accessor: String) -> String {
+        guard let column else { return "" }
+        switch definition.type {
+        case .link, .optional(.link):
+            return "\(accessor).setLink(newValue, at: \(column))"
+        case .list:
+            return "\(accessor).setList(newValue, at: \(column))"
+        default:
+            return StorageKind.write(definition.type, to: accessor, at: column)
+        }
+    }
+
+    /// The value of an older version's view, read through its `accessor`: links and lists of links become views
+    /// of the same version, lists become arrays.
+    func viewRead(modelPrefix: String) -> String {
+        guard let column else { return "" }
+        switch definition.type {
+        case .link(let model), .optional(.link(let model)):
+            return "accessor.linkedAccessor(at: \(column)).map(\(modelPrefix)\(SwiftIdentifier.escaped(model)).init)"
+        case .list(.link(let model)), .list(.optional(.link(let model))):
+            return "accessor.linkedAccessors(at: \(column)).map(\(modelPrefix)\(SwiftIdentifier.escaped(model)).init)"
+        case .list(let element):
+            return "Array(accessor.list(at: \(column), of: \(SwiftType.elementName(of: element, enumName: nil)).self))"
+        default:
+            return managedRead("accessor")
+        }
+    }
+
+    /// The type of an older version's view of the property.
+    func viewType(modelPrefix: String) -> String {
+        if case .list(let element) = definition.type {
+            return "[" + SwiftType.elementName(of: element, enumName: enumTypeName, modelPrefix: modelPrefix) + "]"
+        }
+        return swiftType(modelPrefix: modelPrefix)
+    }
+
+    /// Whether a writable view can set the property (primitives and enumerations; links and lists stay read-only
+    /// there, since their targets are views of objects still being migrated).
+    var isWritableInView: Bool {
+        switch definition.type {
+        case .link, .optional(.link), .list, .linkingObjects: return false
+        default: return column != nil
+        }
+    }
+
+    /// The value as a `PersistedValue`, read from an unmanaged object.
+    var persistedValue: String {
+        switch definition.type {
+        case .enumeration: return ".string(unmanaged.\(name).rawValue)"
+        case .optional(.enumeration): return "unmanaged.\(name).map(\\.rawValue).persistedValue"
+        case .list: return ".list(unmanaged.\(name).map(\\.persistedValue))"
+        default: return "unmanaged.\(name).persistedValue"
+        }
+    }
+
+    /// The case a managed enumeration reads as when the file holds a raw value the code does not know: the
+    /// property's default, or its first case.
+    private var enumFallback: String {
+        guard let cases = enumCases else { return "" }
+        if case .string(let name)? = definition.defaultValue, cases.contains(name) {
+            return "." + SwiftIdentifier.escaped(name)
+        }
+        return "." + SwiftIdentifier.escaped(cases.first ?? "")
+    }
+}

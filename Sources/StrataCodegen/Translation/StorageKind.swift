@@ -1,0 +1,70 @@
+import StrataSchema
+
+/// The accessor method family that reads and writes a scalar type: `int`, `bool`, `float`, `double`, `string`,
+/// `data`, `date` or `uuid`, with conversions for narrow integers and enumerations.
+enum StorageKind {
+    /// Reads a scalar (optional or not) from `column` through `accessor`.
+    ///
+    /// Narrow integers clamp rather than trap, and an unknown enumeration raw value reads as `fallback`: a file
+    /// holding a value the code does not expect must never crash the app.
+    static func read(
+        _ type: PropertyType, from accessor: String, at column: Int, enumName: String?, fallback: String
+    ) -> String {
+        let isOptional = type.isOptional
+        let base = type.unwrapped
+        let method = methodName(base)
+        let call = isOptional
+            ? "\(accessor).optional\(upper(method))(at: \(column))"
+            : "\(accessor).\(method)(at: \(column))"
+        switch base {
+        case .integer(let width) where width != .int64:
+            let conversion = width == .int ? "Int($0)" : "\(SwiftType.integerName(width))(clamping: $0)"
+            if isOptional { return "\(call).map { \(conversion) }" }
+            return conversion.replacingOccurrences(of: "$0", with: call)
+        case .enumeration:
+            let enumType = enumName ?? "String"
+            if isOptional { return "\(call).flatMap { \(enumType)(rawValue: $0) }" }
+            return "\(enumType)(rawValue: \(call)) ?? \(fallback)"
+        default:
+            return call
+        }
+    }
+
+    /// Writes `newValue` (optional or not) to `column` through `accessor`.
+    static func write(_ type: PropertyType, to accessor: String, at column: Int) -> String {
+        let isOptional = type.isOptional
+        let base = type.unwrapped
+        let setter = "\(accessor).set\(isOptional ? "Optional" : "")\(upper(methodName(base)))"
+        let value: String
+        switch base {
+        case .integer(let width) where width != .int64:
+            value = isOptional ? "newValue.map { Int64($0) }" : "Int64(newValue)"
+        case .enumeration:
+            value = isOptional ? "newValue?.rawValue" : "newValue.rawValue"
+        default:
+            value = "newValue"
+        }
+        return "\(setter)(\(value), at: \(column))"
+    }
+
+    /// The getter's name for a non-optional scalar type.
+    private static func methodName(_ type: PropertyType) -> String {
+        switch type {
+        case .bool: return "bool"
+        case .integer: return "int"
+        case .float: return "float"
+        case .double: return "double"
+        case .string, .enumeration: return "string"
+        case .data: return "data"
+        case .date: return "date"
+        case .uuid: return "uuid"
+        // Links, lists and linking objects have their own accessor methods; callers never come here with them.
+        case .link, .optional, .list, .linkingObjects: return "string"
+        }
+    }
+
+    /// `int` → `Int`, `uuid` → `UUID`.
+    private static func upper(_ method: String) -> String {
+        method == "uuid" ? "UUID" : SwiftIdentifier.upperCamel(method)
+    }
+}
