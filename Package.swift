@@ -50,9 +50,9 @@ let package = Package(
             name: "StrataCodegenTests", dependencies: ["StrataSchema", "StrataCodegen", "Strata"], exclude: ["Golden"]
         ),
         .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage", "StrataTestSupport"]),
-        .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTestSupport"]),
-        // Depends on strata-gen so that `swift test` builds the executable its tests run.
-        .testTarget(name: "StrataPluginTests", dependencies: ["StrataTestSupport", "strata-gen"]),
+        .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTestSupport"], plugins: ["StrataPlugin"]),
+        // Its tests run the strata-gen executable, which `swift build --build-tests` builds with every product.
+        .testTarget(name: "StrataPluginTests", dependencies: ["StrataTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,3 +2,6 @@ import StrataStorage
 
 /// Every failure Strata reports. See `StrataStorage.StrataError`.
 public typealias StrataError = StrataStorage.StrataError
+
+/// How hard a commit tries to reach the disk: `.full`, `.batched` or `.none`. See `StrataStorage.Durability`.
+public typealias Durability = StrataStorage.Durability

@@ -1,9 +1,18 @@
-/// Where and how a database opens: its schema and, for a schema with `migrate: custom` steps, the app's
-/// migration code.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import StrataStorage
+
+/// Where and how a database opens: its schema, its file (or in-memory name), and the app's migration code for a
+/// schema with `migrate: custom` steps.
 ///
 /// ```swift
-/// let config = Configuration(schema: Library.self)                              // no custom steps
-/// let config = Configuration(schema: Library.self, migrations: MyMigrations())   // with custom steps
+/// var config = Configuration(schema: Library.self)                              // no custom steps
+/// var config = Configuration(schema: Library.self, migrations: MyMigrations())   // with custom steps
+/// config.fileURL = directory.appendingPathComponent("app.strata")
+/// Configuration.defaultConfiguration = config
 /// ```
 ///
 /// A schema with custom steps has no `Configuration(schema:)`: the generated code only offers the initializer
@@ -13,6 +22,31 @@ public struct Configuration: Sendable {
     public let schema: any Schema.Type
     /// The app's code for the schema's `migrate: custom` steps (none for a schema without them).
     public let customMigrations: CustomMigrations
+
+    /// The database file. Defaults to `default.strata` in the platform's application-support directory: on
+    /// Linux `$XDG_DATA_HOME/<executable>/` or `~/.local/share/<executable>/`; on macOS
+    /// `~/Library/Application Support/<executable>/`. Ignored when ``inMemoryIdentifier`` is set.
+    public var fileURL: URL = Configuration.defaultFileURL
+
+    /// When set, the database lives in memory only, shared by every `Database` opened with the same identifier
+    /// in this process, and disappears when the last one closes.
+    public var inMemoryIdentifier: String?
+
+    /// Opens the file read-only: every write is refused, and a file that needs a migration is an error.
+    public var readOnly = false
+
+    /// The model classes this database uses: a subset of the schema's (default: all of them). A model in the set
+    /// that links to a model outside it is an error at open.
+    public var objectTypes: [Object.Type]?
+
+    /// When the file's schema version differs from the code's, delete the file and start empty instead of
+    /// migrating (for development, as in Realm).
+    public var deleteIfMigrationNeeded = false
+
+    /// How hard each commit tries to reach the disk: `.full` (default; a crash or power loss loses nothing that
+    /// was committed), `.batched` (commits are atomic and synced together every 100 ms: a power loss may lose
+    /// the last ones), `.none` (tests and bulk loads).
+    public var durability: Durability = .full
 
     /// A configuration for a schema that has no `migrate: custom` step.
     ///

@@ -25,6 +25,14 @@ public enum StrataError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A query predicate is malformed, names an unknown property or gets an argument of the wrong type.
     /// `offset` is the UTF-8 offset of the offending token in `predicate`.
     case invalidPredicate(predicate: String, offset: Int, message: String)
+    /// The file's recorded schema does not match the code's: a different schema, an old version edited after
+    /// release, or tables that do not have the columns the schema describes.
+    case schemaMismatch(path: String, detail: String)
+    /// The file holds an older version of the schema and this open may not migrate it (read-only, or the file
+    /// is newer than the code).
+    case migrationNeeded(path: String, fileVersion: Int, schemaVersion: Int, detail: String)
+    /// An object was used after it was deleted, or a database after it was closed or invalidated.
+    case invalidated(String)
 
     /// What went wrong and where, in one sentence a user can act on.
     public var description: String {
@@ -50,6 +58,12 @@ public enum StrataError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .duplicatePrimaryKey(type, key):
             return "an object of type '\(type)' with primary key \(key) already exists"
         case let .invalidArgument(message):
+            return message
+        case let .schemaMismatch(path, detail):
+            return "the schema recorded in '\(path)' does not match the code's: \(detail)"
+        case let .migrationNeeded(path, fileVersion, schemaVersion, detail):
+            return "'\(path)' holds version \(fileVersion) of its schema and the code has version \(schemaVersion): \(detail)"
+        case let .invalidated(message):
             return message
         case let .invalidPredicate(predicate, offset, message):
             return "invalid predicate at offset \(offset): \(message)\n  \(predicate)\n  "

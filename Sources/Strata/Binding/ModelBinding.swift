@@ -1,0 +1,73 @@
+import StrataSchema
+import StrataStorage
+
+/// One model as this database stores it: its class, its description, and the table and columns that hold it.
+///
+/// Built once when a database opens; column `i` of ``columns`` holds ``ModelDescription/properties```[i]`.
+final class ModelBinding {
+    /// Position in ``SchemaBinding/models``.
+    let index: Int
+    /// The generated class.
+    let type: Object.Type
+    /// The model's persisted properties in column order.
+    let description: ModelDescription
+    /// The model as the schema file declared it (defaults, `auto`, indexes).
+    let definition: ModelDefinition
+    /// The table's key in the catalog.
+    let tableKey: TableKey
+    /// The store column of each persisted property.
+    let columns: [ColumnKey]
+    /// Column of the primary key, if any.
+    let primaryKeyColumn: Int?
+    /// For each link or list-of-links property (by column index), the model it points to; set once every
+    /// model is bound.
+    var linkTargets: [Int: ModelBinding] = [:]
+
+    init(index: Int, type: Object.Type, definition: ModelDefinition, tableKey: TableKey, columns: [ColumnKey]) {
+        self.index = index
+        self.type = type
+        self.description = ModelDescription(definition)
+        self.definition = definition
+        self.tableKey = tableKey
+        self.columns = columns
+        self.primaryKeyColumn = description.primaryKeyColumn
+    }
+
+    /// The model's name.
+    var name: String { description.name }
+
+    /// The column of the property named `name`, or `nil`.
+    func column(named name: String) -> Int? { description.column(named: name) }
+
+    /// Whether the primary key is an `int` with `default: auto` (assigned from the table's sequence).
+    var hasAutoIncrementPrimaryKey: Bool {
+        guard let primaryKey = description.primaryKey, let property = definition.property(named: primaryKey) else {
+            return false
+        }
+        if case .integer = property.type, property.defaultValue == .auto { return true }
+        return false
+    }
+
+    /// The name of the sequence that numbers `auto` integer primary keys.
+    static let primaryKeySequence = "primaryKey"
+}
+
+/// Every model of one open database, by position, name and class.
+final class SchemaBinding {
+    /// The models, in the schema's order (restricted to `Configuration.objectTypes`).
+    let models: [ModelBinding]
+    private let byName: [String: ModelBinding]
+    private let byType: [ObjectIdentifier: ModelBinding]
+
+    init(models: [ModelBinding]) {
+        self.models = models
+        byName = Dictionary(uniqueKeysWithValues: models.map { ($0.name, $0) })
+        byType = Dictionary(uniqueKeysWithValues: models.map { (ObjectIdentifier($0.type), $0) })
+    }
+
+    /// The binding of the model named `name`.
+    func model(named name: String) -> ModelBinding? { byName[name] }
+
+    /// The binding of a generated class.
+    func model(for type: Object.Type) -> ModelBinding? { byType[ObjectIdentifier(type)] }
+}

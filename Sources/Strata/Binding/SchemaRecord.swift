@@ -1,0 +1,40 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import StrataStorage
+
+/// What a database file records about the schema it holds, in the catalog's metadata: the schema's name, its
+/// version, and the fingerprint of every version the file went through (so an old version edited after
+/// release is noticed).
+struct SchemaRecord: Codable, Equatable {
+    /// The metadata key it is stored under.
+    static let metadataKey = "strata.schema"
+
+    /// `schema:` of the files.
+    var schema: String
+    /// The version the file's tables match.
+    var version: Int
+    /// Fingerprints by version ("1", "2", …), of every version the file was created at or migrated through.
+    var fingerprints: [String: String]
+
+    /// The record in `catalog`, or `nil` in a new file.
+    ///
+    /// - Throws: `StrataError.schemaMismatch` when the record cannot be decoded.
+    static func read(from catalog: Catalog, path: String) throws -> SchemaRecord? {
+        guard let bytes = try catalog.metadata(forKey: metadataKey) else { return nil }
+        do {
+            return try JSONDecoder().decode(SchemaRecord.self, from: Data(bytes))
+        } catch {
+            throw StrataError.schemaMismatch(path: path, detail: "its schema record cannot be read (\(error))")
+        }
+    }
+
+    /// Stores the record in `catalog` (a write transaction's).
+    func write(to catalog: Catalog) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        try catalog.setMetadata(Array(try encoder.encode(self)), forKey: Self.metadataKey)
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import StrataStorage
+
+extension Database {
+    /// Every object of `type`, as lazy, live ``Results``.
+    public func objects<Element: Object>(_ type: Element.Type) -> Results<Element> {
+        withAccess("Database.objects(\(type))") {
+            autorefreshIfNeeded()
+            guard let model = schema.model(for: type) else {
+                preconditionFailure(
+                    "Strata: \(type) is not a model of this database (schema \(configuration.schema.name)); "
+                        + "check Configuration.objectTypes")
+            }
+            return Results(database: self, model: model, query: ObjectQuery())
+        }
+    }
+
+    /// The object of `type` whose primary key is `key`, or `nil`; found through the primary-key index.
+    ///
+    /// - Parameter key: An `Int` (any width), `String` or `UUID`, as the model's primary key is declared.
+    public func object<Element: Object>(ofType type: Element.Type, forPrimaryKey key: Any) -> Element? {
+        withAccess("Database.object(ofType: \(type), forPrimaryKey:)") {
+            autorefreshIfNeeded()
+            guard let model = schema.model(for: type), model.primaryKeyColumn != nil else {
+                preconditionFailure("Strata: \(type) has no primary key; declare `primaryKey:` in its schema")
+            }
+            guard let value = Self.primaryKeyValue(key) else { return nil }
+            do {
+                guard let found = try table(for: model).find(primaryKey: value) else { return nil }
+                return object(of: model, key: found) as? Element
+            } catch {
+                fatal(error, while: "looking up \(type) by primary key")
+            }
+        }
+    }
+
+    /// A primary key given as `Any` in the store's terms.
+    static func primaryKeyValue(_ key: Any) -> StorageValue? {
+        switch key {
+        case let value as Int: return .int(Int64(value))
+        case let value as Int64: return .int(value)
+        case let value as Int32: return .int(Int64(value))
+        case let value as Int16: return .int(Int64(value))
+        case let value as Int8: return .int(Int64(value))
+        case let value as String: return .string(value)
+        case let value as UUID: return .uuid(value)
+        default: return nil
+        }
+    }
+
+    // MARK: - Deleting
+
+    /// Deletes a managed object: it leaves every list that holds it and every link to it becomes `nil`. The
+    /// instance (and every other instance of the same object) is then invalidated.
+    public func delete(_ object: Object) {
+        requireWrite("delete an object")
+        perform {
+            guard let row = object.managedAccessor as? ManagedRow, row.database.store === store else {
+                throw StrataError.invalidArgument(
+                    "delete(_:) takes an object of this database; this \(type(of: object)) is unmanaged or "
+                        + "belongs to another database")
+            }
+            let table = try table(for: row.model)
+            if try table.contains(row.key) { try table.delete(row.key) }
+        }
+    }
+
+    /// Deletes every object of `objects` (results, a list, linking objects or an array). The objects are
+    /// collected first, so deleting the members of live results is safe.
+    public func delete<S: Sequence>(_ objects: S) where S.Element: Object {
+        requireWrite("delete objects")
+        for object in Array(objects) { delete(object) }
+    }
+
+    /// Deletes every object of every model.
+    public func deleteAll() {
+        requireWrite("delete all objects")
+        perform {
+            for model in schema.models {
+                let table = try table(for: model)
+                for key in try table.keys() where try table.contains(key) { try table.delete(key) }
+            }
+        }
+    }
+}
+
+extension Object {
+    /// Whether the object was deleted from its database (or added in a write that was cancelled). An unmanaged
+    /// object is never invalidated.
+    public var isInvalidated: Bool {
+        guard let row = managedAccessor as? ManagedRow else { return false }
+        return row.isInvalidated
+    }
+
+    /// The database that manages the object, or `nil` while it is unmanaged.
+    public var database: Database? { (managedAccessor as? ManagedRow)?.database }
+
+    /// Whether `other` is the same stored object (instances of one object compare unequal with `===`).
+    public func isSameObject(as other: Object?) -> Bool {
+        guard let other else { return false }
+        if self === other { return true }
+        guard let mine = managedAccessor as? ManagedRow, let theirs = other.managedAccessor as? ManagedRow else {
+            return false
+        }
+        return mine.database.store === theirs.database.store && mine.model.name == theirs.model.name
+            && mine.key == theirs.key
+    }
+}

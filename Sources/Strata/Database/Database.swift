@@ -1,0 +1,174 @@
+import Foundation
+import StrataSchema
+import StrataStorage
+
+/// One open database: the object graph of a `Configuration`'s schema, in a file or in memory.
+///
+/// A database belongs to the thread that opened it (see ``ThreadSafeReference`` and `freeze()` to cross). It
+/// reads one committed version at a time, so what it shows never changes under you: it moves to the newest
+/// version at ``refresh()``, at the start of a write, when you ask for ``objects(_:)`` or
+/// ``object(ofType:forPrimaryKey:)`` (with ``autorefresh``), and when it delivers notifications.
+///
+/// ```swift
+/// let db = try Database(configuration: config)
+/// try db.write {
+///     db.add(Person(id: 1, fullName: "Ana", age: 30))
+/// }
+/// let adults = db.objects(Person.self)
+/// ```
+public final class Database {
+    /// The configuration it was opened with.
+    public let configuration: Configuration
+    /// Whether the database was opened read-only.
+    public var isReadOnly: Bool { configuration.readOnly || isFrozen }
+    /// Whether this is an immutable snapshot (see `freeze()`), readable from any thread.
+    public let isFrozen: Bool
+    /// Whether the database moves to the newest committed version on its own at the start of each query, lookup
+    /// and write (default `true`). When `false`, only ``refresh()`` and writes move it.
+    public var autorefresh = true
+
+    let store: Store
+    let schema: SchemaBinding
+    let confinement: ThreadConfinement
+    /// Serializes the reads of a frozen database, which any thread may use.
+    let frozenLock: NSLock?
+
+    var readTransaction: ReadTransaction?
+    var readCatalog: Catalog?
+    var writeTransaction: WriteTransaction?
+    var writeCatalog: Catalog?
+    /// The first failure of an operation that cannot throw (`add`, `create`, a property setter) in the current
+    /// write: the write is doomed, later changes are skipped, and `write`/`commitWrite` throw it.
+    var pendingError: Error?
+    /// Changes whenever what this database shows may have changed (a refresh, a commit, any change inside a
+    /// write): results and linking objects cache their keys against it.
+    private(set) var changeStamp: UInt64 = 0
+
+    /// Opens the database of ``Configuration/defaultConfiguration``.
+    ///
+    /// - Throws: `StrataError.invalidArgument` when no default configuration was set; whatever
+    ///   ``init(configuration:)`` throws.
+    public convenience init() throws {
+        guard let configuration = Configuration.defaultConfiguration else {
+            throw StrataError.invalidArgument(
+                "Database() opens Configuration.defaultConfiguration, which is not set: set it at launch, "
+                    + "for example `Configuration.defaultConfiguration = Configuration(schema: MySchema.self)`")
+        }
+        try self.init(configuration: configuration)
+    }
+
+    /// Opens (creating when missing) the database `configuration` describes, migrating an older file.
+    ///
+    /// - Throws: `StrataError` when the file cannot be opened or is damaged, holds another schema or an edited
+    ///   history, is newer than the code, or needs a migration that fails.
+    public init(configuration: Configuration) throws {
+        self.configuration = configuration
+        self.isFrozen = false
+        self.confinement = .current()
+        self.frozenLock = nil
+        let opened = try DatabaseOpener(configuration: configuration).open()
+        self.store = opened.store
+        self.schema = opened.schema
+    }
+
+    /// A frozen copy of `source` at the version it reads now.
+    init(freezing source: Database) throws {
+        configuration = source.configuration
+        isFrozen = true
+        confinement = .free()
+        frozenLock = NSLock()
+        store = source.store
+        schema = source.schema
+        autorefresh = false
+        let transaction = try source.currentReadTransaction()
+        readTransaction = transaction
+        readCatalog = try Catalog(reader: transaction)
+    }
+
+    // MARK: - The version this database reads
+
+    /// The catalog the database reads and writes now: the write transaction's, or the pinned version's.
+    func catalog() throws -> Catalog {
+        if let writeCatalog { return writeCatalog }
+        if let readCatalog { return readCatalog }
+        let transaction = try store.beginRead()
+        readTransaction = transaction
+        let catalog = try Catalog(reader: transaction)
+        readCatalog = catalog
+        return catalog
+    }
+
+    private func currentReadTransaction() throws -> ReadTransaction {
+        _ = try catalog()
+        guard let readTransaction else {
+            throw StrataError.transactionMisuse("freeze() inside a write transaction: commit or cancel the write first")
+        }
+        return readTransaction
+    }
+
+    /// The table of `model` in the current catalog.
+    func table(for model: ModelBinding) throws -> Table {
+        guard let table = try catalog().table(model.tableKey) else {
+            throw StrataError.schemaMismatch(path: store.path, detail: "the table of \(model.name) is missing")
+        }
+        return table
+    }
+
+    /// Moves to the newest committed version when ``autorefresh`` is on.
+    func autorefreshIfNeeded() {
+        guard autorefresh, writeTransaction == nil, let readTransaction,
+            store.latestCommittedVersion != readTransaction.version
+        else { return }
+        releaseReadVersion()
+    }
+
+    /// Moves to the newest committed version: results and objects show what other threads and processes
+    /// committed since.
+    ///
+    /// - Returns: Whether there was anything new.
+    @discardableResult
+    public func refresh() -> Bool {
+        confinement.check("Database.refresh()")
+        guard writeTransaction == nil, !isFrozen else { return false }
+        let changed = readTransaction.map { store.latestCommittedVersion != $0.version } ?? true
+        releaseReadVersion()
+        return changed
+    }
+
+    /// Lets go of the version the database reads, so that the file's space it pins can be reused; the next
+    /// access reads the newest version. Objects and results stay usable. Inside a write, does nothing.
+    public func invalidate() {
+        confinement.check("Database.invalidate()")
+        guard writeTransaction == nil, !isFrozen else { return }
+        releaseReadVersion()
+    }
+
+    func releaseReadVersion() {
+        readCatalog = nil
+        readTransaction = nil  // ends when the last holder (a frozen copy may share it) lets go
+        noteChange()
+    }
+
+    /// Records that what the database shows may have changed.
+    func noteChange() { changeStamp &+= 1 }
+
+    /// The version the database reads (its write transaction's while writing).
+    public var version: UInt64 {
+        writeTransaction?.version ?? readTransaction?.version ?? store.latestCommittedVersion
+    }
+
+    /// Runs `body` under the frozen lock (frozen databases are shared between threads), after the thread check.
+    func withAccess<R>(_ what: @autoclosure () -> String, _ body: () throws -> R) rethrows -> R {
+        confinement.check(what())
+        guard let frozenLock else { return try body() }
+        frozenLock.lock()
+        defer { frozenLock.unlock() }
+        return try body()
+    }
+
+    /// Stops the program on a failure a non-throwing accessor cannot report (a damaged file found while reading a
+    /// property), naming what was read.
+    func fatal(_ error: Error, while what: String) -> Never {
+        fatalError("Strata: \(what) failed: \(error)")
+    }
+}

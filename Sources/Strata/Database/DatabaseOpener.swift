@@ -1,0 +1,111 @@
+import Foundation
+import StrataSchema
+import StrataStorage
+
+/// Opens a configuration's store and brings its schema to the code's: creates the tables of a new file, checks
+/// an existing one, recreates it under `deleteIfMigrationNeeded`.
+struct DatabaseOpener {
+    let configuration: Configuration
+
+    /// The open store and its bound models.
+    func open() throws -> (store: Store, schema: SchemaBinding) {
+        let store = try openStore()
+        do {
+            return (store, try prepareSchema(of: store))
+        } catch StrataError.migrationNeeded(let path, let fileVersion, let schemaVersion, let detail)
+            where configuration.deleteIfMigrationNeeded && !configuration.readOnly && fileVersion != schemaVersion
+        {
+            _ = (path, detail)
+            store.close()
+            try Database.deleteFiles(for: configuration)
+            let fresh = try openStore()
+            return (fresh, try prepareSchema(of: fresh))
+        }
+    }
+
+    private func openStore() throws -> Store {
+        var options = StoreOptions(durability: configuration.durability, readOnly: configuration.readOnly)
+        options.durability = configuration.durability
+        if let identifier = configuration.inMemoryIdentifier {
+            return try Store.inMemory(identifier: identifier, options: options)
+        }
+        let directory = configuration.fileURL.deletingLastPathComponent()
+        if !configuration.readOnly, !FileManager.default.fileExists(atPath: directory.path) {
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw StrataError.io(
+                    operation: "create directory", path: directory.path, errno: 0,
+                    message: "cannot create the database's directory: \(error.localizedDescription)")
+            }
+        }
+        return try Store.open(path: configuration.fileURL.path, options: options)
+    }
+
+    private func prepareSchema(of store: Store) throws -> SchemaBinding {
+        let binder = SchemaBinder(configuration: configuration, path: store.path)
+        let models = try binder.selectedModels()
+
+        // Most opens find the schema in place: check it from a read transaction, without taking the writer lock.
+        let read = try store.beginRead()
+        let readCatalog = try Catalog(reader: read)
+        if let recorded = try SchemaRecord.read(from: readCatalog, path: store.path) {
+            try binder.check(recorded)
+            return try binder.bind(readCatalog, models: models)
+        }
+        read.end()
+        if configuration.readOnly {
+            throw StrataError.schemaMismatch(
+                path: store.path, detail: "the file holds no schema yet; open it read-write once to create it")
+        }
+
+        let write = try store.beginWrite()
+        do {
+            let catalog = try Catalog(writer: write)
+            if let recorded = try SchemaRecord.read(from: catalog, path: store.path) {
+                // Another thread or process created it between our read and our write.
+                write.rollback()
+                try binder.check(recorded)
+                let again = try store.beginRead()
+                return try binder.bind(try Catalog(reader: again), models: models)
+            }
+            guard catalog.tables.isEmpty else {
+                throw StrataError.schemaMismatch(
+                    path: store.path, detail: "the file has tables but no Strata schema record")
+            }
+            try binder.createTables(in: catalog, models: models)
+            try catalog.flush()
+            try write.commit()
+            let committed = try store.beginRead()
+            return try binder.bind(try Catalog(reader: committed), models: models)
+        } catch {
+            write.rollback()
+            throw error
+        }
+    }
+}
+
+extension Database {
+    /// Deletes the database file of `configuration` and its lock file (for an in-memory configuration, nothing).
+    ///
+    /// Close every `Database` of the file first: deleting a file that is open leaves them reading a file that no
+    /// longer has a name.
+    ///
+    /// - Returns: Whether a database file existed.
+    /// - Throws: `StrataError.io` when a file exists but cannot be removed.
+    @discardableResult
+    public static func deleteFiles(for configuration: Configuration) throws -> Bool {
+        guard configuration.inMemoryIdentifier == nil else { return false }
+        let path = configuration.fileURL.path
+        let existed = FileManager.default.fileExists(atPath: path)
+        for file in [path, path + ".lock"] where FileManager.default.fileExists(atPath: file) {
+            do {
+                try FileManager.default.removeItem(atPath: file)
+            } catch {
+                throw StrataError.io(
+                    operation: "remove", path: file, errno: 0, message: error.localizedDescription)
+            }
+        }
+        return existed
+    }
+}
