@@ -45,6 +45,9 @@ let package = Package(
         .executableTarget(
             name: "strata-test-helper", dependencies: ["StrataStorage", "Strata", "StrataTestSupport"],
             path: "Sources/StrataTestHelper"),
+        .executableTarget(
+            name: "strata-object-helper", dependencies: ["Strata"], path: "Sources/StrataObjectHelper",
+            plugins: ["StrataPlugin"]),
         .testTarget(name: "StrataSchemaTests", dependencies: ["StrataSchema"]),
         .testTarget(
             name: "StrataCodegenTests", dependencies: ["StrataSchema", "StrataCodegen", "Strata"], exclude: ["Golden"]

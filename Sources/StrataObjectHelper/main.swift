@@ -1,0 +1,76 @@
+import Foundation
+import Strata
+
+/// The jobs the object-layer tests run in a child process: `strata-object-helper <command> <database path> …`.
+///
+/// - `misuse KIND PATH`: makes the mistake KIND (`wrong-thread`, `write-outside`, `nested-write`,
+///   `read-only-write`, `read-deleted`) so that the test can check the message the program stops with.
+/// - `add-notes PATH WRITER COUNT`: adds COUNT notes with `auto` primary keys, one write each, then prints
+///   `added COUNT`.
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count >= 2 else {
+    FileHandle.standardError.write(Data("usage: strata-object-helper misuse KIND PATH | add-notes PATH WRITER COUNT\n".utf8))
+    exit(2)
+}
+
+/// Hides a value from the compiler's sendability checks, as careless code might.
+final class Smuggled<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+func open(_ path: String, readOnly: Bool = false) throws -> Database {
+    var configuration = Configuration(schema: Notes.self)
+    configuration.fileURL = URL(fileURLWithPath: path)
+    configuration.readOnly = readOnly
+    return try Database(configuration: configuration)
+}
+
+do {
+    switch arguments[0] {
+    case "misuse" where arguments.count >= 3:
+        let path = arguments[2]
+        if arguments[1] == "read-only-write" {
+            // A store is opened once per process: create the file, let go of it, then reopen it read-only.
+            try open(path).write {}
+        }
+        let db = try open(path, readOnly: arguments[1] == "read-only-write")
+        switch arguments[1] {
+        case "wrong-thread":
+            // The compiler refuses to send a Database to another thread; code that hides it behind
+            // @unchecked Sendable is what the runtime check is for.
+            let smuggled = Smuggled(db)
+            let thread = Thread { _ = smuggled.value.objects(Note.self).count }
+            thread.start()
+            Thread.sleep(forTimeInterval: 10)
+        case "write-outside":
+            let note = try db.write { db.create(Note.self, value: ["text": "a"]) }
+            note.text = "b"
+        case "nested-write":
+            db.beginWrite()
+            db.beginWrite()
+        case "read-only-write":
+            db.beginWrite()
+        case "read-deleted":
+            let note = try db.write { db.create(Note.self, value: ["text": "a"]) }
+            try db.write { db.delete(note) }
+            print(note.text)
+        default:
+            throw StrataError.invalidArgument("unknown misuse '\(arguments[1])'")
+        }
+        print("no failure")
+    case "add-notes" where arguments.count >= 4:
+        let db = try open(arguments[1])
+        let writer = Int(arguments[2]) ?? 0
+        let count = Int(arguments[3]) ?? 0
+        for n in 0..<count {
+            try db.write { db.create(Note.self, value: ["text": "note \(n)", "writer": writer]) }
+        }
+        print("added \(count)")
+    default:
+        throw StrataError.invalidArgument("unknown command '\(arguments[0])'")
+    }
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(1)
+}

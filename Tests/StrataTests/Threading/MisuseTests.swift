@@ -1,0 +1,40 @@
+import Foundation
+import StrataTestSupport
+import XCTest
+
+/// Mistakes that stop the program (they cannot be thrown from where they happen) stop it with a message that
+/// names the mistake and the fix. Each runs in a child process.
+final class MisuseTests: XCTestCase {
+    private func assertStops(_ kind: String, saying fragments: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        let directory = try TemporaryDirectory()
+        let helper = try BuiltExecutable(named: "strata-object-helper")
+        let outcome = try helper.run(["misuse", kind, directory.url.appendingPathComponent("misuse.strata").path])
+        XCTAssertFalse(outcome.output.contains("no failure"), "\(kind) did not stop the program", file: file, line: line)
+        XCTAssertNotEqual(outcome.status, 0, file: file, line: line)
+        for fragment in fragments {
+            XCTAssertTrue(
+                outcome.errorOutput.contains(fragment), "\(kind): '\(fragment)' missing from:\n\(outcome.errorOutput)",
+                file: file, line: line)
+        }
+    }
+
+    func testUsingADatabaseFromAnotherThreadStopsWithTheWayAcross() throws {
+        try assertStops("wrong-thread", saying: ["from a thread other than the one that opened", "ThreadSafeReference"])
+    }
+
+    func testWritingOutsideATransactionStopsWithTheFix() throws {
+        try assertStops("write-outside", saying: ["outside a write transaction", "db.write"])
+    }
+
+    func testNestedBeginWriteStops() throws {
+        try assertStops("nested-write", saying: ["writes do not nest"])
+    }
+
+    func testBeginWriteOnAReadOnlyDatabaseStops() throws {
+        try assertStops("read-only-write", saying: ["opened read-only"])
+    }
+
+    func testReadingADeletedObjectStops() throws {
+        try assertStops("read-deleted", saying: ["deleted", "isInvalidated"])
+    }
+}
