@@ -53,7 +53,8 @@ let package = Package(
             name: "StrataCodegenTests", dependencies: ["StrataSchema", "StrataCodegen", "Strata"], exclude: ["Golden"]
         ),
         .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage", "StrataTestSupport"]),
-        .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTestSupport"], plugins: ["StrataPlugin"]),
+        .testTarget(
+            name: "StrataTests", dependencies: ["Strata", "StrataStorage", "StrataTestSupport"], plugins: ["StrataPlugin"]),
         // Its tests run the strata-gen executable, which `swift build --build-tests` builds with every product.
         .testTarget(name: "StrataPluginTests", dependencies: ["StrataTestSupport"]),
     ],

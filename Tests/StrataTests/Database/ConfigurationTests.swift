@@ -1,0 +1,117 @@
+import Foundation
+import StrataStorage
+import StrataTestSupport
+import XCTest
+
+@testable import Strata
+
+final class ConfigurationTests: DatabaseTestCase {
+    func testResultsAreLiveAcrossCommitsAndInsideWrites() throws {
+        let db = try openDatabase()
+        let people = db.objects(Person.self)
+        XCTAssertEqual(people.count, 0)
+        try db.write {
+            db.add(Person(id: 1, name: "Ana"))
+            XCTAssertEqual(people.count, 1, "results see the current write's own changes")
+        }
+        XCTAssertEqual(people.count, 1)
+        try db.write { db.delete(people[0]) }
+        XCTAssertTrue(people.isEmpty)
+    }
+
+    func testRefreshAndAutorefreshBetweenTwoDatabases() throws {
+        let first = try openDatabase()
+        let second = try openDatabase()
+        let seen = second.objects(Person.self)
+        XCTAssertEqual(seen.count, 0)
+        try first.write { first.add(Person(id: 1, name: "Ana")) }
+        XCTAssertEqual(seen.count, 0, "a database keeps reading its version until it refreshes")
+        XCTAssertTrue(second.refresh())
+        XCTAssertEqual(seen.count, 1)
+        XCTAssertFalse(second.refresh())
+        try first.write { first.add(Person(id: 2, name: "Bo")) }
+        XCTAssertEqual(second.objects(Person.self).count, 2, "objects(_:) autorefreshes")
+        second.autorefresh = false
+        try first.write { first.add(Person(id: 3, name: "Cy")) }
+        XCTAssertEqual(second.objects(Person.self).count, 2)
+        second.invalidate()
+        XCTAssertEqual(second.objects(Person.self).count, 3)
+    }
+
+    func testInMemoryDatabasesAreSharedByIdentifierAndLeaveNoFile() throws {
+        configuration.inMemoryIdentifier = "shared-\(UUID().uuidString)"
+        let first = try openDatabase()
+        try first.write { first.add(Person(id: 1, name: "Ana")) }
+        let second = try openDatabase()
+        XCTAssertEqual(second.objects(Person.self).first?.name, "Ana")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: configuration.fileURL.path))
+    }
+
+    func testObjectTypesRestrictTheModels() throws {
+        configuration.objectTypes = [Label.self, Keeper.self]
+        let db = try openDatabase()
+        try db.write { db.add(Label(text: "a", weight: 1)) }
+        XCTAssertEqual(db.objects(Label.self).count, 1)
+        XCTAssertThrowsError(try db.write { db.add(Person(id: 1)) }) { error in
+            guard case StrataError.invalidArgument(let message) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.contains("Person is not a model of this database"), message)
+        }
+    }
+
+    func testObjectTypesMustIncludeLinkedModels() throws {
+        configuration.objectTypes = [Person.self]
+        XCTAssertThrowsError(try openDatabase()) { error in
+            guard case StrataError.invalidArgument(let message) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.contains("links to Dog"), message)
+        }
+    }
+
+    func testDefaultConfigurationAndItsLocation() throws {
+        let saved = Configuration.defaultConfiguration
+        defer { Configuration.defaultConfiguration = saved }
+        Configuration.defaultConfiguration = nil
+        XCTAssertThrowsError(try Database()) { error in
+            XCTAssertTrue("\(error)".contains("defaultConfiguration"), "\(error)")
+        }
+        Configuration.defaultConfiguration = configuration
+        let db = try Database()
+        XCTAssertEqual(db.configuration.fileURL, configuration.fileURL)
+        let defaultURL = Configuration.defaultFileURL
+        XCTAssertEqual(defaultURL.lastPathComponent, "default.strata")
+        #if os(Linux)
+        let dataHome = ProcessInfo.processInfo.environment["XDG_DATA_HOME"]
+        let expectedRoot = dataHome ?? (NSHomeDirectory() + "/.local/share")
+        XCTAssertTrue(defaultURL.path.hasPrefix(expectedRoot), defaultURL.path)
+        #endif
+    }
+
+    func testDeleteFilesRemovesTheFileAndItsLock() throws {
+        do {
+            let db = try openDatabase()
+            try db.write { db.add(Person(id: 1)) }
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: configuration.fileURL.path))
+        XCTAssertTrue(try Database.deleteFiles(for: configuration))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: configuration.fileURL.path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: configuration.fileURL.path + ".lock"))
+        XCTAssertFalse(try Database.deleteFiles(for: configuration))
+    }
+
+    func testAutoPrimaryKeysAreUniqueAcrossProcesses() throws {
+        let helper = try BuiltExecutable(named: "strata-object-helper")
+        let path = directory.url.appendingPathComponent("notes.strata").path
+        let children = try (1...2).map { writer in try helper.start(["add-notes", path, "\(writer)", "50"]) }
+        for (process, _, _) in children { process.waitUntilExit() }
+        XCTAssertEqual(children.map { $0.0.terminationStatus }, [0, 0])
+        let outcome = try helper.run(["add-notes", path, "3", "0"])
+        XCTAssertEqual(outcome.status, 0, outcome.errorOutput)
+        // Read the file through the storage engine: the ids must be 1...100, each once.
+        let store = try StrataStorage.Store.open(path: path)
+        let read = try store.beginRead()
+        let catalog = try StrataStorage.Catalog(reader: read)
+        let table = try XCTUnwrap(catalog.table(named: "Note"))
+        let idColumn = try XCTUnwrap(table.column(named: "id")).key
+        let ids = try table.keys().map { try XCTUnwrap(table.int($0, column: idColumn)) }
+        XCTAssertEqual(ids.sorted(), Array(1...100))
+    }
+}
