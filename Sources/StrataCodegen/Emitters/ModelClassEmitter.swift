@@ -35,7 +35,8 @@ struct ModelClassEmitter {
 
     /// Writes the class.
     func emit(into writer: inout SwiftWriter) {
-        writer.doc(model.doc ?? "The `\(model.name)` model, as version \(version) of the `\(schemaName)` schema declares it.")
+        let summary = "The `\(model.name)` model, as version \(version) of the `\(schemaName)` schema declares it."
+        writer.doc(model.doc ?? summary)
         writer.block("\(access)final class \(className): Object") { body in
             emitEnums(into: &body)
             body.doc("The model's description, built once from the schema's newest version.")
