@@ -16,7 +16,7 @@ public struct SchemaCompiler {
         let sources = finder.sources(in: paths)
         var compilation = compile(sources: sources)
         compilation.diagnostics = Self.sorted(finder.diagnostics + compilation.diagnostics)
-        if sources.isEmpty && !compilation.hasErrors {
+        if sources.isEmpty && finder.diagnostics.isEmpty {
             compilation.diagnostics.insert(.warning(
                 "no schema files (*.strata.yaml) found in \(paths.joined(separator: ", "))", at: nil), at: 0)
         }

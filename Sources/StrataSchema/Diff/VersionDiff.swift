@@ -48,9 +48,12 @@ struct VersionDiff {
                     modelRenames.append(.renameModel(from: oldName, to: model.name))
                 } else {
                     let unclaimed = old.models.map(\.name).filter { new.model(named: $0) == nil }
+                    let guess = Suggestion.closest(to: oldName, among: unclaimed)
+                    // The likely intended old model is not reported again as "missing".
+                    if let guess { renamedModels[guess] = model.name }
                     error("model '\(model.name)' is renamed from '\(oldName)', but version \(old.version) has no model "
-                        + "'\(oldName)'" + Suggestion.didYouMean(oldName, among: unclaimed)
-                        + "; remove 'renamedFrom' if the model is new",
+                        + "'\(oldName)'"
+                        + (guess.map { ": did you mean '\($0)'?" } ?? "; remove 'renamedFrom' if the model is new"),
                         at: map[.modelValue(model: model.name, field: "renamedFrom")])
                 }
             } else if let oldModel = old.model(named: model.name) {
@@ -110,11 +113,14 @@ struct VersionDiff {
                 } else {
                     let wasTransient = oldModel.property(named: oldName)?.isTransient == true
                     let unclaimed = oldProperties.map(\.name).filter { model.property(named: $0) == nil }
+                    let guess = Suggestion.closest(to: oldName, among: unclaimed)
+                    // The likely intended old property is not reported again as "missing".
+                    if let guess { renamed[guess] = property.name }
                     error("property '\(model.name).\(property.name)' is renamed from '\(oldName)', but model "
                         + "'\(oldModel.name)' of version \(old.version) "
                         + (wasTransient ? "only had it as a transient property, whose values were never stored"
-                            : "has no stored property '\(oldName)'" + Suggestion.didYouMean(oldName, among: unclaimed))
-                        + "; remove 'renamedFrom' if the property is new",
+                            : "has no stored property '\(oldName)'")
+                        + (guess.map { ": did you mean '\($0)'?" } ?? "; remove 'renamedFrom' if the property is new"),
                         at: map[.propertyValue(model: model.name, property: property.name, field: "renamedFrom")])
                 }
             } else if let oldProperty = oldProperties.first(where: { $0.name == property.name }) {
@@ -177,7 +183,9 @@ struct VersionDiff {
         let change = "from '\(TypeSpelling.spelling(of: oldProperty.type))' to "
             + "'\(TypeSpelling.spelling(of: property.type))'"
         let qualified = "'\(model.name).\(property.name)'"
-        let location = map[.propertyValue(model: model.name, property: property.name, field: "type")]
+        let typeField = map.contains(.propertyValue(model: model.name, property: property.name, field: "enum"))
+            ? "enum" : "type"
+        let location = map[.propertyValue(model: model.name, property: property.name, field: typeField)]
         switch TypeConversion.classify(from: oldType, to: property.type) {
         case .unchanged:
             return false

@@ -73,7 +73,7 @@ struct HistoryAssembler {
 
     /// Two schemas compiled together must not generate the same type (schema type or model class).
     private mutating func checkTypeNames(_ files: [LoadedSchemaFile]) {
-        var owners: [String: (description: String, location: SourceLocation)] = [:]
+        var owners: [String: (schema: String, description: String, location: SourceLocation)] = [:]
         for file in files {
             let version = file.version
             var names = [(version.schemaName, "schema '\(version.schemaName)'", file.sourceMap[.topValue("schema")])]
@@ -83,13 +83,14 @@ struct HistoryAssembler {
             }
             for (name, description, location) in names {
                 if let owner = owners[name] {
-                    if owner.description == description { continue }
+                    // Inside one schema, VersionValidator has already reported the clash in that file's terms.
+                    if owner.schema == version.schemaName { continue }
                     diagnostics.append(.error(
                         "\(description) generates the Swift type '\(name)', as does \(owner.description) "
                             + "(\(owner.location)): schemas compiled into one target must not generate the same type "
                             + "name; rename one of them", at: location))
                 } else {
-                    owners[name] = (description, location)
+                    owners[name] = (version.schemaName, description, location)
                 }
             }
         }

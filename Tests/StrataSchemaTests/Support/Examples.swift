@@ -103,3 +103,16 @@ enum Examples {
         """
     }
 }
+
+extension Examples {
+    /// A version of schema `Shop` whose `models:` mapping is `models` (already indented by two spaces).
+    static func shop(_ version: Int, _ models: String, trailer: String = "") -> String {
+        "schema: Shop\nversion: \(version)\nmodels:\n\(models)\n\(trailer.isEmpty ? "" : trailer + "\n")"
+    }
+
+    /// A model `Item` with the given property lines (each indented by six spaces) and extra model keys.
+    static func item(_ properties: [String], extra: [String] = []) -> String {
+        (["  Item:"] + extra.map { "    " + $0 } + ["    properties:"] + properties.map { "      " + $0 })
+            .joined(separator: "\n")
+    }
+}
