@@ -84,8 +84,8 @@ struct ModelClassEmitter {
             }
         case .persisted:
             writer.block(declaration) { body in
-                body.block("get") { $0.managedBranch(property.managedRead("accessor"), else: property.unmanagedRead) }
-                body.block("set") { $0.managedBranch(property.managedWrite("accessor"), else: property.unmanagedWrite) }
+                body.accessor("get", managed: property.managedRead("accessor"), unmanaged: property.unmanagedRead)
+                body.accessor("set", managed: property.managedWrite("accessor"), unmanaged: property.unmanagedWrite)
             }
         }
     }

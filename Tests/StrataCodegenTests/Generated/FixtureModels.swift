@@ -22,9 +22,7 @@ public final class Client: Object {
     private static let model = ModelDescription(Bookshop.V3.schema.models[0])
 
     public var id: Int {
-        get {
-            if let accessor = managedAccessor { Int(accessor.int(at: 0)) } else { unmanaged.id ?? 0 }
-        }
+        get { if let accessor = managedAccessor { Int(accessor.int(at: 0)) } else { unmanaged.id ?? 0 } }
         set {
             if let accessor = managedAccessor {
                 accessor.setInt(Int64(newValue), at: 0)
@@ -36,9 +34,7 @@ public final class Client: Object {
 
     /// The name printed on invoices.
     public var fullName: String {
-        get {
-            if let accessor = managedAccessor { accessor.string(at: 1) } else { unmanaged.fullName }
-        }
+        get { if let accessor = managedAccessor { accessor.string(at: 1) } else { unmanaged.fullName } }
         set {
             if let accessor = managedAccessor {
                 accessor.setString(newValue, at: 1)
@@ -49,9 +45,7 @@ public final class Client: Object {
     }
 
     public var nickname: String? {
-        get {
-            if let accessor = managedAccessor { accessor.optionalString(at: 2) } else { unmanaged.nickname }
-        }
+        get { if let accessor = managedAccessor { accessor.optionalString(at: 2) } else { unmanaged.nickname } }
         set {
             if let accessor = managedAccessor {
                 accessor.setOptionalString(newValue, at: 2)
@@ -62,18 +56,14 @@ public final class Client: Object {
     }
 
     public var points: Int64 {
-        get {
-            if let accessor = managedAccessor { accessor.int(at: 3) } else { unmanaged.points }
-        }
+        get { if let accessor = managedAccessor { accessor.int(at: 3) } else { unmanaged.points } }
         set {
             if let accessor = managedAccessor { accessor.setInt(newValue, at: 3) } else { unmanaged.points = newValue }
         }
     }
 
     public var age: Int8 {
-        get {
-            if let accessor = managedAccessor { Int8(clamping: accessor.int(at: 4)) } else { unmanaged.age }
-        }
+        get { if let accessor = managedAccessor { Int8(clamping: accessor.int(at: 4)) } else { unmanaged.age } }
         set {
             if let accessor = managedAccessor {
                 accessor.setInt(Int64(newValue), at: 4)
@@ -101,9 +91,7 @@ public final class Client: Object {
     }
 
     public var visits: Int32 {
-        get {
-            if let accessor = managedAccessor { Int32(clamping: accessor.int(at: 6)) } else { unmanaged.visits }
-        }
+        get { if let accessor = managedAccessor { Int32(clamping: accessor.int(at: 6)) } else { unmanaged.visits } }
         set {
             if let accessor = managedAccessor {
                 accessor.setInt(Int64(newValue), at: 6)
@@ -114,9 +102,7 @@ public final class Client: Object {
     }
 
     public var balance: Double {
-        get {
-            if let accessor = managedAccessor { accessor.double(at: 7) } else { unmanaged.balance }
-        }
+        get { if let accessor = managedAccessor { accessor.double(at: 7) } else { unmanaged.balance } }
         set {
             if let accessor = managedAccessor {
                 accessor.setDouble(newValue, at: 7)
@@ -127,27 +113,21 @@ public final class Client: Object {
     }
 
     public var ratio: Float {
-        get {
-            if let accessor = managedAccessor { accessor.float(at: 8) } else { unmanaged.ratio }
-        }
+        get { if let accessor = managedAccessor { accessor.float(at: 8) } else { unmanaged.ratio } }
         set {
             if let accessor = managedAccessor { accessor.setFloat(newValue, at: 8) } else { unmanaged.ratio = newValue }
         }
     }
 
     public var active: Bool {
-        get {
-            if let accessor = managedAccessor { accessor.bool(at: 9) } else { unmanaged.active }
-        }
+        get { if let accessor = managedAccessor { accessor.bool(at: 9) } else { unmanaged.active } }
         set {
             if let accessor = managedAccessor { accessor.setBool(newValue, at: 9) } else { unmanaged.active = newValue }
         }
     }
 
     public var joined: Date {
-        get {
-            if let accessor = managedAccessor { accessor.date(at: 10) } else { unmanaged.joined }
-        }
+        get { if let accessor = managedAccessor { accessor.date(at: 10) } else { unmanaged.joined } }
         set {
             if let accessor = managedAccessor {
                 accessor.setDate(newValue, at: 10)
@@ -158,9 +138,7 @@ public final class Client: Object {
     }
 
     public var birthday: Date? {
-        get {
-            if let accessor = managedAccessor { accessor.optionalDate(at: 11) } else { unmanaged.birthday }
-        }
+        get { if let accessor = managedAccessor { accessor.optionalDate(at: 11) } else { unmanaged.birthday } }
         set {
             if let accessor = managedAccessor {
                 accessor.setOptionalDate(newValue, at: 11)
@@ -171,9 +149,7 @@ public final class Client: Object {
     }
 
     public var avatar: Data? {
-        get {
-            if let accessor = managedAccessor { accessor.optionalData(at: 12) } else { unmanaged.avatar }
-        }
+        get { if let accessor = managedAccessor { accessor.optionalData(at: 12) } else { unmanaged.avatar } }
         set {
             if let accessor = managedAccessor {
                 accessor.setOptionalData(newValue, at: 12)
@@ -184,18 +160,14 @@ public final class Client: Object {
     }
 
     public var token: UUID {
-        get {
-            if let accessor = managedAccessor { accessor.uuid(at: 13) } else { unmanaged.token }
-        }
+        get { if let accessor = managedAccessor { accessor.uuid(at: 13) } else { unmanaged.token } }
         set {
             if let accessor = managedAccessor { accessor.setUUID(newValue, at: 13) } else { unmanaged.token = newValue }
         }
     }
 
     public var externalID: UUID {
-        get {
-            if let accessor = managedAccessor { accessor.uuid(at: 14) } else { unmanaged.externalID }
-        }
+        get { if let accessor = managedAccessor { accessor.uuid(at: 14) } else { unmanaged.externalID } }
         set {
             if let accessor = managedAccessor {
                 accessor.setUUID(newValue, at: 14)
@@ -223,9 +195,7 @@ public final class Client: Object {
     }
 
     public var tags: List<String> {
-        get {
-            if let accessor = managedAccessor { accessor.list(at: 16, of: String.self) } else { unmanaged.tags }
-        }
+        get { if let accessor = managedAccessor { accessor.list(at: 16, of: String.self) } else { unmanaged.tags } }
         set {
             if let accessor = managedAccessor {
                 accessor.setList(newValue, at: 16)
@@ -236,9 +206,7 @@ public final class Client: Object {
     }
 
     public var scores: List<Int?> {
-        get {
-            if let accessor = managedAccessor { accessor.list(at: 17, of: Int?.self) } else { unmanaged.scores }
-        }
+        get { if let accessor = managedAccessor { accessor.list(at: 17, of: Int?.self) } else { unmanaged.scores } }
         set {
             if let accessor = managedAccessor {
                 accessor.setList(newValue, at: 17)
@@ -249,9 +217,7 @@ public final class Client: Object {
     }
 
     public var orders: List<Order> {
-        get {
-            if let accessor = managedAccessor { accessor.list(at: 18, of: Order.self) } else { unmanaged.orders }
-        }
+        get { if let accessor = managedAccessor { accessor.list(at: 18, of: Order.self) } else { unmanaged.orders } }
         set {
             if let accessor = managedAccessor {
                 accessor.setList(newValue, at: 18)
@@ -262,9 +228,7 @@ public final class Client: Object {
     }
 
     public var favourite: Order? {
-        get {
-            if let accessor = managedAccessor { accessor.link(at: 19, as: Order.self) } else { unmanaged.favourite }
-        }
+        get { if let accessor = managedAccessor { accessor.link(at: 19, as: Order.self) } else { unmanaged.favourite } }
         set {
             if let accessor = managedAccessor {
                 accessor.setLink(newValue, at: 19)
@@ -275,9 +239,7 @@ public final class Client: Object {
     }
 
     public var `class`: String {
-        get {
-            if let accessor = managedAccessor { accessor.string(at: 20) } else { unmanaged.`class` }
-        }
+        get { if let accessor = managedAccessor { accessor.string(at: 20) } else { unmanaged.`class` } }
         set {
             if let accessor = managedAccessor {
                 accessor.setString(newValue, at: 20)
@@ -416,18 +378,12 @@ public final class Order: Object {
     private static let model = ModelDescription(Bookshop.V3.schema.models[1])
 
     public var id: UUID {
-        get {
-            if let accessor = managedAccessor { accessor.uuid(at: 0) } else { unmanaged.id }
-        }
-        set {
-            if let accessor = managedAccessor { accessor.setUUID(newValue, at: 0) } else { unmanaged.id = newValue }
-        }
+        get { if let accessor = managedAccessor { accessor.uuid(at: 0) } else { unmanaged.id } }
+        set { if let accessor = managedAccessor { accessor.setUUID(newValue, at: 0) } else { unmanaged.id = newValue } }
     }
 
     public var total: Double {
-        get {
-            if let accessor = managedAccessor { accessor.double(at: 1) } else { unmanaged.total }
-        }
+        get { if let accessor = managedAccessor { accessor.double(at: 1) } else { unmanaged.total } }
         set {
             if let accessor = managedAccessor {
                 accessor.setDouble(newValue, at: 1)
@@ -438,18 +394,14 @@ public final class Order: Object {
     }
 
     public var placed: Date {
-        get {
-            if let accessor = managedAccessor { accessor.date(at: 2) } else { unmanaged.placed }
-        }
+        get { if let accessor = managedAccessor { accessor.date(at: 2) } else { unmanaged.placed } }
         set {
             if let accessor = managedAccessor { accessor.setDate(newValue, at: 2) } else { unmanaged.placed = newValue }
         }
     }
 
     public var reference: UUID {
-        get {
-            if let accessor = managedAccessor { accessor.uuid(at: 3) } else { unmanaged.reference }
-        }
+        get { if let accessor = managedAccessor { accessor.uuid(at: 3) } else { unmanaged.reference } }
         set {
             if let accessor = managedAccessor {
                 accessor.setUUID(newValue, at: 3)
@@ -917,18 +869,14 @@ final class Note: Object {
     private static let model = ModelDescription(Notebook.V1.schema.models[0])
 
     var text: String {
-        get {
-            if let accessor = managedAccessor { accessor.string(at: 0) } else { unmanaged.text }
-        }
+        get { if let accessor = managedAccessor { accessor.string(at: 0) } else { unmanaged.text } }
         set {
             if let accessor = managedAccessor { accessor.setString(newValue, at: 0) } else { unmanaged.text = newValue }
         }
     }
 
     var pinned: Bool? {
-        get {
-            if let accessor = managedAccessor { accessor.optionalBool(at: 1) } else { unmanaged.pinned }
-        }
+        get { if let accessor = managedAccessor { accessor.optionalBool(at: 1) } else { unmanaged.pinned } }
         set {
             if let accessor = managedAccessor {
                 accessor.setOptionalBool(newValue, at: 1)
