@@ -61,8 +61,8 @@ struct CustomMigrationsEmitter {
                 if offset > 0 { body.line() }
                 body.doc("Migrates one `\(step.oldModel)` from version \(step.fromVersion) to `\(step.model)` in "
                     + "version \(step.toVersion).")
-                body.line("func \(methodName(step))(from old: \(oldType(step, schema)), to new: \(newType(step, schema))) "
-                    + "throws")
+                let parameters = "from old: \(oldType(step, schema)), to new: \(newType(step, schema))"
+                body.line("func \(methodName(step))(\(parameters)) throws")
             }
         }
         writer.line()

@@ -35,7 +35,8 @@ struct ModelClassEmitter {
 
     /// Writes the class.
     func emit(into writer: inout SwiftWriter) {
-        writer.doc(model.doc ?? "The `\(model.name)` model, as version \(version) of the `\(schemaName)` schema declares it.")
+        let summary = "The `\(model.name)` model, as version \(version) of the `\(schemaName)` schema declares it."
+        writer.doc(model.doc ?? summary)
         writer.block("\(access)final class \(className): Object") { body in
             emitEnums(into: &body)
             body.doc("The model's description, built once from the schema's newest version.")
@@ -83,8 +84,8 @@ struct ModelClassEmitter {
             }
         case .persisted:
             writer.block(declaration) { body in
-                body.block("get") { $0.managedBranch(property.managedRead("accessor"), else: property.unmanagedRead) }
-                body.block("set") { $0.managedBranch(property.managedWrite("accessor"), else: property.unmanagedWrite) }
+                body.accessor("get", managed: property.managedRead("accessor"), unmanaged: property.unmanagedRead)
+                body.accessor("set", managed: property.managedWrite("accessor"), unmanaged: property.unmanagedWrite)
             }
         }
     }

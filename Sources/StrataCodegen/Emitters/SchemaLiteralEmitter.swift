@@ -34,7 +34,9 @@ enum SchemaLiteralEmitter {
             args.line(head.joined(separator: ", ") + ",")
             args.line("properties: [")
             args.indented { properties in
-                for property in model.properties { properties.line(propertyLiteral(property) + ",") }
+                for property in model.properties {
+                    properties.call("PropertyDefinition", propertyArguments(property), tail: ",")
+                }
             }
             args.line("],")
             var tail: [String] = []
@@ -53,8 +55,8 @@ enum SchemaLiteralEmitter {
         writer.line("),")
     }
 
-    /// `PropertyDefinition(name: "title", type: .string, isIndexed: true, location: at(12, 7))`
-    static func propertyLiteral(_ property: PropertyDefinition) -> String {
+    /// The arguments of `PropertyDefinition(name: "title", type: .string, isIndexed: true, location: at(12, 7))`.
+    static func propertyArguments(_ property: PropertyDefinition) -> [String] {
         var arguments = ["name: \(SwiftLiteral.string(property.name))", "type: \(typeLiteral(property.type))"]
         if let value = property.defaultValue { arguments.append("defaultValue: \(defaultLiteral(value))") }
         if property.isIndexed { arguments.append("isIndexed: true") }
@@ -62,7 +64,7 @@ enum SchemaLiteralEmitter {
         if property.isTransient { arguments.append("isTransient: true") }
         if let doc = property.doc { arguments.append("doc: \(SwiftLiteral.string(doc))") }
         arguments.append("location: \(location(property.location))")
-        return "PropertyDefinition(" + arguments.joined(separator: ", ") + ")"
+        return arguments
     }
 
     /// `.integer(.int32)`, `.optional(.link("Book"))`, `.enumeration(["a", "b"])`, …
@@ -108,38 +110,48 @@ enum SchemaLiteralEmitter {
             }
             args.line("steps: [")
             args.indented { steps in
-                for step in plan.steps { steps.line(stepLiteral(step) + ",") }
+                for step in plan.steps {
+                    let (name, arguments) = stepCase(step)
+                    steps.call(name, arguments, tail: ",")
+                }
             }
             args.line("]")
         }
         writer.line(")")
     }
 
-    /// One `MigrationStep` case.
-    static func stepLiteral(_ step: MigrationStep) -> String {
+    /// One `MigrationStep` case: its name (`.addModel`) and its arguments.
+    static func stepCase(_ step: MigrationStep) -> (String, [String]) {
         let text = SwiftLiteral.string
         switch step {
-        case .addModel(let model): return ".addModel(\(text(model)))"
-        case .removeModel(let model): return ".removeModel(\(text(model)))"
-        case .renameModel(let old, let new): return ".renameModel(from: \(text(old)), to: \(text(new)))"
+        case .addModel(let model): return (".addModel", [text(model)])
+        case .removeModel(let model): return (".removeModel", [text(model)])
+        case .renameModel(let old, let new): return (".renameModel", ["from: \(text(old))", "to: \(text(new))"])
         case .addProperty(let model, let property, let type, let value):
-            return ".addProperty(model: \(text(model)), property: \(text(property)), type: \(typeLiteral(type)), "
-                + "defaultValue: \(value.map(defaultLiteral) ?? "nil"))"
+            return (".addProperty", [
+                "model: \(text(model))", "property: \(text(property))", "type: \(typeLiteral(type))",
+                "defaultValue: \(value.map(defaultLiteral) ?? "nil")",
+            ])
         case .removeProperty(let model, let property):
-            return ".removeProperty(model: \(text(model)), property: \(text(property)))"
+            return (".removeProperty", ["model: \(text(model))", "property: \(text(property))"])
         case .renameProperty(let model, let old, let new):
-            return ".renameProperty(model: \(text(model)), from: \(text(old)), to: \(text(new)))"
+            return (".renameProperty", ["model: \(text(model))", "from: \(text(old))", "to: \(text(new))"])
         case .convertProperty(let model, let property, let old, let new):
-            return ".convertProperty(model: \(text(model)), property: \(text(property)), "
-                + "from: \(typeLiteral(old)), to: \(typeLiteral(new)))"
+            return (".convertProperty", [
+                "model: \(text(model))", "property: \(text(property))", "from: \(typeLiteral(old))",
+                "to: \(typeLiteral(new))",
+            ])
         case .replaceNils(let model, let property, let old, let new, let value):
-            return ".replaceNils(model: \(text(model)), property: \(text(property)), "
-                + "from: \(typeLiteral(old)), to: \(typeLiteral(new)), defaultValue: \(defaultLiteral(value)))"
-        case .rebuildIndexes(let model): return ".rebuildIndexes(model: \(text(model)))"
+            return (".replaceNils", [
+                "model: \(text(model))", "property: \(text(property))", "from: \(typeLiteral(old))",
+                "to: \(typeLiteral(new))", "defaultValue: \(defaultLiteral(value))",
+            ])
+        case .rebuildIndexes(let model): return (".rebuildIndexes", ["model: \(text(model))"])
         case .changePrimaryKey(let model, let old, let new):
-            return ".changePrimaryKey(model: \(text(model)), from: \(old.map(text) ?? "nil"), "
-                + "to: \(new.map(text) ?? "nil"))"
-        case .custom(let model): return ".custom(model: \(text(model)))"
+            return (".changePrimaryKey", [
+                "model: \(text(model))", "from: \(old.map(text) ?? "nil")", "to: \(new.map(text) ?? "nil")",
+            ])
+        case .custom(let model): return (".custom", ["model: \(text(model))"])
         }
     }
 

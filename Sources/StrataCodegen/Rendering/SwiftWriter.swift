@@ -95,6 +95,17 @@ struct SwiftWriter {
         line("}")
     }
 
+    /// Writes a property accessor (`get`, `set`) whose body is a ``managedBranch(_:else:)``: on one line when it
+    /// fits, as a block otherwise.
+    mutating func accessor(_ keyword: String, managed: String, unmanaged: String) {
+        let oneLine = "\(keyword) { if let accessor = managedAccessor { \(managed) } else { \(unmanaged) } }"
+        if fits(oneLine) {
+            line(oneLine)
+        } else {
+            block(keyword) { $0.managedBranch(managed, else: unmanaged) }
+        }
+    }
+
     /// Writes a `// MARK: - title` line preceded by an empty line.
     mutating func mark(_ title: String) {
         line()

@@ -30,6 +30,7 @@ struct GeneratedProperty {
         } else if case .linkingObjects(let source, let property) = definition.type {
             storage = .linkingObjects(model: source, property: property)
         } else {
+            // `translate(_:modelNames:)` numbers every persisted property, so `column` is set here.
             storage = .persisted(column: column ?? 0)
         }
         if case .integer = definition.type, definition.defaultValue == .auto, model.primaryKey == definition.name {
