@@ -1,5 +1,11 @@
 import Dispatch
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension Store {
     /// Begins the write transaction, waiting while another thread or process writes.
     ///
@@ -11,12 +17,18 @@ extension Store {
         try stateLock.withLock {
             guard !isClosed else { throw closedError() }
             guard !refusesWrites else { throw StrataError.writesRefusedAfterFailedSync(path: path) }
+            if let writerThread, pthread_equal(writerThread, pthread_self()) != 0 {
+                throw StrataError.transactionMisuse(
+                    "a write transaction on '\(path)' is already open on this thread; commit or roll it back first")
+            }
             openTransactions += 1
         }
         writerGate.enter()
+        stateLock.withLock { writerThread = pthread_self() }
         do {
             try lockFile.lockWriter()
         } catch {
+            stateLock.withLock { writerThread = nil }
             writerGate.leave()
             endWrite(unlockingFile: false)
             throw error
@@ -79,6 +91,7 @@ extension Store {
     /// Releases the writer lock and gate after a write transaction.
     func endWrite(unlockingFile: Bool = true) {
         if unlockingFile {
+            stateLock.withLock { writerThread = nil }
             lockFile.unlockWriter()
             writerGate.leave()
         }

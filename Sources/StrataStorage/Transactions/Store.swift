@@ -40,6 +40,8 @@ public final class Store: @unchecked Sendable {
     var writeCache: WriteCache?
     var lastSync = Store.monotonicSeconds()
     var flushScheduled = false
+    /// The thread that began the open write transaction, to refuse a nested `beginWrite` instead of deadlocking.
+    var writerThread: pthread_t?
     /// The file's size as last seen by this process's writer (read and written under the writer lock).
     var knownFileSize: UInt64
 

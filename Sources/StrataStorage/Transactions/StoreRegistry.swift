@@ -16,6 +16,11 @@ final class StoreRegistry: @unchecked Sendable {
     /// - Throws: `invalidArgument` when the open store's read-only setting differs; what `make` throws.
     func store(key: String, readOnly: Bool, make: (String) throws -> Store) throws -> Store {
         try lock.withLock {
+            if let existing = stores[key]?.store, existing.stateLock.withLock({ existing.isClosed && !existing.resourcesReleased }) {
+                // Its lock file is still open: a second one would share (and on close drop) this process's locks.
+                throw StrataError.transactionMisuse(
+                    "'\(existing.path)' was closed while transactions were still open; end them before reopening it")
+            }
             if let existing = stores[key]?.store, !existing.stateLock.withLock({ existing.isClosed }) {
                 guard existing.options.readOnly == readOnly else {
                     throw StrataError.invalidArgument(
