@@ -24,7 +24,6 @@ public final class Store: @unchecked Sendable {
     let pagedFile: PagedFile
     let lockFile: LockFile
     let readerSlot: Int
-    private let registryKey: String?
 
     /// Guards everything below, held only briefly; taken after the writer gate, never before it.
     let stateLock = ThreadLock()
@@ -61,11 +60,11 @@ public final class Store: @unchecked Sendable {
     public static func open(path: String, options: StoreOptions = .init()) throws -> Store {
         guard let io = options.io else {
             let absolute = path.hasPrefix("/") ? path : currentDirectory() + "/" + path
-            return try StoreRegistry.shared.store(key: "file:" + absolute, readOnly: options.readOnly) { key in
-                try Store(path: absolute, io: POSIXStorage(), options: options, registryKey: key)
+            return try StoreRegistry.shared.store(key: "file:" + absolute, readOnly: options.readOnly) {
+                try Store(path: absolute, io: POSIXStorage(), options: options)
             }
         }
-        return try Store(path: path, io: io, options: options, registryKey: nil)
+        return try Store(path: path, io: io, options: options)
     }
 
     /// A store that lives in memory only, with the same behaviour as a file store.
@@ -78,14 +77,14 @@ public final class Store: @unchecked Sendable {
         let storage = MemoryStorage()
         options.io = storage
         guard let identifier else {
-            return try Store(path: "memory:private", io: storage, options: options, registryKey: nil)
+            return try Store(path: "memory:private", io: storage, options: options)
         }
-        return try StoreRegistry.shared.store(key: "memory:" + identifier, readOnly: options.readOnly) { key in
-            try Store(path: "memory:" + identifier, io: storage, options: options, registryKey: key)
+        return try StoreRegistry.shared.store(key: "memory:" + identifier, readOnly: options.readOnly) {
+            try Store(path: "memory:" + identifier, io: storage, options: options)
         }
     }
 
-    private init(path: String, io: StorageIO, options: StoreOptions, registryKey: String?) throws {
+    private init(path: String, io: StorageIO, options: StoreOptions) throws {
         guard FileHeader.pageSizes.contains(options.pageSize), options.pageSize & (options.pageSize - 1) == 0 else {
             throw StrataError.invalidArgument(
                 "page size \(options.pageSize) is not a power of two between 2048 and 65536; use 4096 unless measured")
@@ -93,7 +92,6 @@ public final class Store: @unchecked Sendable {
         self.path = path
         self.options = options
         self.io = io
-        self.registryKey = registryKey
         let lockPath = path + ".lock"
         let lockFile = LockFile(handle: try io.openLockFile(at: lockPath, byteCount: LockFile.byteCount), path: lockPath)
         do {
@@ -128,13 +126,12 @@ public final class Store: @unchecked Sendable {
     /// Closes the store. Transactions still open keep the file open until they end; a `.batched` store syncs
     /// what it has not synced yet. Closing twice does nothing.
     public func close() {
-        let wasOpen = stateLock.withLock { () -> Bool in
-            guard !isClosed else { return false }
+        // The registry keeps only a weak reference and skips closed stores, so nothing to unregister here.
+        stateLock.withLock {
+            guard !isClosed else { return }
             isClosed = true
             if openTransactions == 0 { releaseResources() }
-            return true
         }
-        if wasOpen, let registryKey { StoreRegistry.shared.remove(key: registryKey, store: self) }
     }
 
     /// The newest committed version, by any thread or process, read from shared memory without a lock: poll it
