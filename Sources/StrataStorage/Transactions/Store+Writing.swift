@@ -114,11 +114,44 @@ extension Store {
                 knownFileSize = grown
             }
         }
-        for (page, node) in nodes {
-            let bytes = UnsafeRawBufferPointer(start: node.memory, count: NodeHeader.byteCount + node.length)
-            try pagedFile.file.write(bytes, at: page * UInt64(pageSize))
-        }
+        try writeCoalesced(nodes)
         try meta.bytes().withUnsafeBytes { try pagedFile.file.write($0, at: UInt64(FileHeader.slotOffsets[slot])) }
+    }
+
+    /// Writes nodes sorted by page, joining runs of adjacent nodes into one write of up to 4 MiB (a bulk commit
+    /// allocates mostly at the end of the file, so this turns thousands of small writes into a few large ones).
+    private func writeCoalesced(_ nodes: [(page: UInt64, node: DirtyNode)]) throws {
+        let limit = 4 << 20
+        var staging: UnsafeMutableRawPointer?
+        defer { staging?.deallocate() }
+        var index = 0
+        while index < nodes.count {
+            var end = index + 1
+            var bytes = Int(nodes[index].node.pages) * pageSize
+            while end < nodes.count, nodes[end].page == nodes[end - 1].page + nodes[end - 1].node.pages,
+                bytes + Int(nodes[end].node.pages) * pageSize <= limit
+            {
+                bytes += Int(nodes[end].node.pages) * pageSize
+                end += 1
+            }
+            let first = nodes[index]
+            if end == index + 1 {
+                let span = UnsafeRawBufferPointer(start: first.node.memory, count: NodeHeader.byteCount + first.node.length)
+                try pagedFile.file.write(span, at: first.page * UInt64(pageSize))
+            } else {
+                if staging == nil { staging = .allocate(byteCount: limit, alignment: 64) }
+                var offset = 0
+                for (_, node) in nodes[index..<end] {
+                    let used = NodeHeader.byteCount + node.length
+                    (staging! + offset).copyMemory(from: node.memory, byteCount: used)
+                    (staging! + offset + used).initializeMemory(
+                        as: UInt8.self, repeating: 0, count: Int(node.pages) * pageSize - used)
+                    offset += Int(node.pages) * pageSize
+                }
+                try pagedFile.file.write(UnsafeRawBufferPointer(start: staging, count: offset), at: first.page * UInt64(pageSize))
+            }
+            index = end
+        }
     }
 
     /// Syncs after a commit as the durability setting asks; returns whether the commit is now durable (for
