@@ -58,9 +58,9 @@ extension Store {
             }
         }
         let meta = start.meta
-        // Pages freed at v are reachable from versions before v: reusable once every reader pins v or later and
-        // v is durable (else a power loss could bring back a version that reaches them).
-        let reuseLimit = min(start.durable.version, start.oldestPin ?? .max, meta.version)
+        // Pages freed at v are reachable from versions before v: reusable once every reader pins v or later and no
+        // power loss can bring back a version that reaches them (see `FreeSpace`).
+        let pinLimit = min(start.oldestPin ?? .max, meta.version)
         var freeSpace: FreeSpace
         var record: CommitRecord
         if let cache = start.cache, cache.version == meta.version {
@@ -80,7 +80,7 @@ extension Store {
                 record = try CommitRecord.decode(payload, path: path, node: meta.commitRecord)
             }
         }
-        freeSpace.release(upTo: reuseLimit)
+        freeSpace.release(pinLimit: pinLimit, durable: start.durable.version)
         // Everything up to the durable version is on disk: the next commit record need only cover what follows.
         if start.durable.version >= meta.version { record = CommitRecord() }
         return WriteTransaction(

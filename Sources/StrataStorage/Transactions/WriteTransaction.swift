@@ -143,7 +143,7 @@ public final class WriteTransaction: NodeWriter {
         guard header.kind == kind else {
             throw store.pagedFile.corrupt(ref, "expected a \(kind) node to free, found a \(header.kind) node")
         }
-        freeSpace.retire(start: ref.rawValue, count: pages, freedAt: version)
+        freeSpace.retire(start: ref.rawValue, count: pages, freedAt: version, born: header.version)
         carried.checksums.removeValue(forKey: ref.rawValue)
     }
 
