@@ -67,6 +67,19 @@ final class StoreLifecycleTests: PagerTestCase {
         XCTAssertEqual(try checkedState(store).0, 36)
     }
 
+    func testRootOutsideTheVersionIsRefusedAtCommit() throws {
+        let store = try Store.open(path: storePath())
+        defer { store.close() }
+        let writer = try store.beginWrite()
+        _ = try writer.allocate(byteCount: 8)
+        writer.root = NodeRef(rawValue: 999)
+        XCTAssertThrowsError(try writer.commit()) {
+            guard case .invalidArgument = $0 as? StrataError else { return XCTFail("\($0)") }
+        }
+        XCTAssertEqual(store.latestCommittedVersion, 1)
+        try store.verify(tableNodes: PatternTree.visit)
+    }
+
     func testEmptyTransactionCommitsNothing() throws {
         let store = try Store.open(path: storePath())
         defer { store.close() }
