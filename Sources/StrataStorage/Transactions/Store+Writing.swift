@@ -95,10 +95,7 @@ extension Store {
             lockFile.unlockWriter()
             writerGate.leave()
         }
-        stateLock.withLock {
-            openTransactions -= 1
-            if isClosed && openTransactions == 0 { releaseResources() }
-        }
+        stateLock.withLock { leaveTransaction() }
     }
 
     /// Writes a commit's nodes and meta slot (growing the file first if needed). Called under the writer lock.
@@ -200,7 +197,12 @@ extension Store {
     /// - Throws: the sync's error (writes are then refused until reopen); `transactionMisuse` when closed.
     public func flush() throws {
         guard !options.readOnly else { return }
-        try stateLock.withLock { if isClosed { throw closedError() } }
+        // Counted like a transaction, so a concurrent close() keeps the files open until the flush is done.
+        try stateLock.withLock {
+            if isClosed { throw closedError() }
+            openTransactions += 1
+        }
+        defer { stateLock.withLock { leaveTransaction() } }
         writerGate.enter()
         defer { writerGate.leave() }
         try lockFile.lockWriter()

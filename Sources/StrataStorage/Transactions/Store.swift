@@ -140,6 +140,13 @@ public final class Store: @unchecked Sendable {
         stateLock.withLock { resourcesReleased ? 0 : lockFile.latestVersion }
     }
 
+    /// Counts the end of a transaction (or flush); the last one after `close()` releases the files. Call with
+    /// `stateLock` held.
+    func leaveTransaction() {
+        openTransactions -= 1
+        if isClosed && openTransactions == 0 { releaseResources() }
+    }
+
     /// Ends the store's use of the file: syncs a `.batched` store's last commits, frees the reader slot, unmaps
     /// and closes. Called with `stateLock` held once the store is closed and no transaction is open.
     func releaseResources() {
