@@ -192,32 +192,51 @@ extension Store {
         }
     }
 
-    /// Syncs commits not yet synced (`.batched`), making them durable now.
+    /// Syncs commits not yet synced (`.batched`), making them durable now. Do not call it inside a write
+    /// transaction of this thread (it waits for the writer lock).
     ///
     /// - Throws: the sync's error (writes are then refused until reopen); `transactionMisuse` when closed.
     public func flush() throws {
-        guard !options.readOnly else { return }
-        // Counted like a transaction, so a concurrent close() keeps the files open until the flush is done.
+        _ = try flushPending(waiting: true)
+    }
+
+    /// Syncs what is not yet durable; returns false when `waiting` is false and another writer holds the lock.
+    ///
+    /// Counted in `flushesInProgress`, which `close()` waits to reach zero before releasing the files.
+    private func flushPending(waiting: Bool) throws -> Bool {
+        guard !options.readOnly else { return true }
         try stateLock.withLock {
             if isClosed { throw closedError() }
-            openTransactions += 1
+            flushesInProgress += 1
         }
-        defer { stateLock.withLock { leaveTransaction() } }
-        writerGate.enter()
+        defer {
+            stateLock.withLock {
+                flushesInProgress -= 1
+                releaseIfIdle()
+            }
+        }
+        if waiting {
+            writerGate.enter()
+        } else if !writerGate.tryEnter() {
+            return false
+        }
         defer { writerGate.leave() }
-        try lockFile.lockWriter()
+        guard try lockFile.lockWriter(waiting: waiting) else { return false }
         defer { lockFile.unlockWriter() }
         let (current, slot, durable) = try stateLock.withLock {
             try lockFile.withRegistration { (try currentMeta(), lockFile.current.slot, lockFile.durable) }
         }
-        guard durable.version < current.version else { return }
+        guard durable.version < current.version else { return true }
         try syncFile()
         stateLock.withLock {
             _ = try? lockFile.withRegistration { lockFile.markDurable(version: current.version, slot: slot) }
         }
+        return true
     }
 
-    /// Arranges a `flush()` one batch interval from now, so a `.batched` commit is never left unsynced for long.
+    /// Arranges a flush one batch interval from now, so a `.batched` commit is never left unsynced for long.
+    /// The deferred flush never waits for a writer (a `close()` waits for it): when one is busy it tries again
+    /// an interval later.
     private func scheduleFlush() {
         let alreadyScheduled = stateLock.withLock { () -> Bool in
             defer { flushScheduled = true }
@@ -227,7 +246,7 @@ extension Store {
         DispatchQueue.global().asyncAfter(deadline: .now() + options.batchInterval) { [weak self] in
             guard let self else { return }
             self.stateLock.withLock { self.flushScheduled = false }
-            try? self.flush()
+            if (try? self.flushPending(waiting: false)) == false { self.scheduleFlush() }
         }
     }
 }

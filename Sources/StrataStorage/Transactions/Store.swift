@@ -39,6 +39,8 @@ public final class Store: @unchecked Sendable {
     var writeCache: WriteCache?
     var lastSync = Store.monotonicSeconds()
     var flushScheduled = false
+    /// Flushes running now; `close()` waits for them so it never unmaps under one.
+    var flushesInProgress = 0
     /// The thread that began the open write transaction, to refuse a nested `beginWrite` instead of deadlocking.
     var writerThread: pthread_t?
     /// The file's size as last seen by this process's writer (read and written under the writer lock).
@@ -127,11 +129,15 @@ public final class Store: @unchecked Sendable {
     /// what it has not synced yet. Closing twice does nothing.
     public func close() {
         // The registry keeps only a weak reference and skips closed stores, so nothing to unregister here.
-        stateLock.withLock {
-            guard !isClosed else { return }
-            isClosed = true
-            if openTransactions == 0 { releaseResources() }
+        let wasOpen = stateLock.withLock { () -> Bool in
+            defer { isClosed = true }
+            return !isClosed
         }
+        guard wasOpen else { return }
+        // Wait for a running flush (one sync; a deferred one never waits for a writer), so that once close()
+        // returns without open transactions, the files are closed and the path can be opened again.
+        while stateLock.withLock({ flushesInProgress }) > 0 { usleep(1000) }
+        stateLock.withLock { releaseIfIdle() }
     }
 
     /// The newest committed version, by any thread or process, read from shared memory without a lock: poll it
@@ -140,15 +146,20 @@ public final class Store: @unchecked Sendable {
         stateLock.withLock { resourcesReleased ? 0 : lockFile.latestVersion }
     }
 
-    /// Counts the end of a transaction (or flush); the last one after `close()` releases the files. Call with
-    /// `stateLock` held.
+    /// Counts the end of a transaction; the last one after `close()` releases the files. Call with `stateLock`
+    /// held.
     func leaveTransaction() {
         openTransactions -= 1
-        if isClosed && openTransactions == 0 { releaseResources() }
+        releaseIfIdle()
+    }
+
+    /// Releases the files once the store is closed and nothing uses them. Call with `stateLock` held.
+    func releaseIfIdle() {
+        if isClosed && openTransactions == 0 && flushesInProgress == 0 { releaseResources() }
     }
 
     /// Ends the store's use of the file: syncs a `.batched` store's last commits, frees the reader slot, unmaps
-    /// and closes. Called with `stateLock` held once the store is closed and no transaction is open.
+    /// and closes. Called with `stateLock` held once the store is closed and nothing uses it.
     func releaseResources() {
         guard !resourcesReleased else { return }
         resourcesReleased = true
