@@ -6,7 +6,14 @@ import StrataStorage
 public final class FailingStorage: StorageIO, @unchecked Sendable {
     /// The operations that can be made to fail.
     public enum Operation: String, Sendable, CaseIterable {
-        case write, sync, truncate, map
+        /// `StorageFile.write`.
+        case write
+        /// `StorageFile.sync`.
+        case sync
+        /// `StorageFile.truncate`.
+        case truncate
+        /// `StorageFile.map`.
+        case map
     }
 
     /// The storage doing the real work.
@@ -49,18 +56,24 @@ public final class FailingStorage: StorageIO, @unchecked Sendable {
         throw StrataError.io(operation: kind.rawValue, path: path, errno: code, message: "injected failure")
     }
 
+    /// Opens the file through the inner storage (watched or checked as this storage does).
     public func openFile(at path: String, create: Bool, readOnly: Bool) throws -> StorageFile {
         FailingFile(inner: try inner.openFile(at: path, create: create, readOnly: readOnly), storage: self)
     }
 
+    /// Whether the inner storage has a file at `path`.
     public func fileExists(at path: String) -> Bool { inner.fileExists(at: path) }
 
+    /// Renames in the inner storage.
     public func rename(from source: String, to destination: String) throws { try inner.rename(from: source, to: destination) }
 
+    /// Removes from the inner storage.
     public func remove(at path: String) throws { try inner.remove(at: path) }
 
+    /// Syncs the directory in the inner storage.
     public func syncDirectory(containing path: String) throws { try inner.syncDirectory(containing: path) }
 
+    /// The inner storage's lock file (locks are not recorded or failed).
     public func openLockFile(at path: String, byteCount: Int) throws -> LockFileHandle {
         try inner.openLockFile(at: path, byteCount: byteCount)
     }

@@ -1,3 +1,4 @@
+import Foundation
 import StrataStorage
 
 /// Content for pager tests without the table layer: a root node listing children whose bytes derive from a
@@ -82,7 +83,10 @@ public enum PatternTree {
         }
         var expected = [UInt8](repeating: 0, count: child.length)
         expected.withUnsafeMutableBytes { fill($0, seed: child.seed) }
-        guard expected.withUnsafeBytes({ $0.elementsEqual(payload) }) else {
+        let equal = expected.withUnsafeBytes { bytes in
+            bytes.isEmpty || memcmp(bytes.baseAddress!, payload.baseAddress!, bytes.count) == 0
+        }
+        guard equal else {
             throw Mismatch(description: "child \(child.ref) (seed \(child.seed)) holds the wrong bytes")
         }
     }
@@ -151,6 +155,7 @@ public enum PatternTree {
 
     /// Fills `buffer` with the pattern of `seed` (splitmix64 words).
     public static func fill(_ buffer: UnsafeMutableRawBufferPointer, seed: UInt64) {
+        guard let base = buffer.baseAddress else { return }
         var state = seed
         var offset = 0
         while offset < buffer.count {
@@ -159,12 +164,14 @@ public enum PatternTree {
             word = (word ^ (word >> 30)) &* 0xBF58_476D_1CE4_E5B9
             word = (word ^ (word >> 27)) &* 0x94D0_49BB_1331_11EB
             word ^= word >> 31
-            withUnsafeBytes(of: word.littleEndian) { bytes in
-                for byte in bytes where offset < buffer.count {
-                    buffer[offset] = byte
-                    offset += 1
+            if offset + 8 <= buffer.count {
+                base.storeBytes(of: word.littleEndian, toByteOffset: offset, as: UInt64.self)
+            } else {
+                withUnsafeBytes(of: word.littleEndian) { bytes in
+                    (base + offset).copyMemory(from: bytes.baseAddress!, byteCount: buffer.count - offset)
                 }
             }
+            offset += 8
         }
     }
 }

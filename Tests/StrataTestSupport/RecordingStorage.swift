@@ -38,23 +38,29 @@ public final class RecordingStorage: StorageIO, @unchecked Sendable {
     /// Operations on the watched file since its last sync.
     public var pendingOperations: [PendingOperation] { lock.withLock { pending } }
 
+    /// Opens the file through the inner storage (watched or checked as this storage does).
     public func openFile(at path: String, create: Bool, readOnly: Bool) throws -> StorageFile {
         let file = try inner.openFile(at: path, create: create, readOnly: readOnly)
         return path == self.path ? RecordingFile(inner: file, recorder: self) : file
     }
 
+    /// Whether the inner storage has a file at `path`.
     public func fileExists(at path: String) -> Bool { inner.fileExists(at: path) }
 
+    /// Renames in the inner storage.
     public func rename(from source: String, to destination: String) throws {
         try inner.rename(from: source, to: destination)
         // A file renamed into place was synced under its old name; the rename is durable once the directory is.
         if destination == path { lock.withLock { durable = inner.contents(ofFile: path) ?? []; pending = [] } }
     }
 
+    /// Removes from the inner storage.
     public func remove(at path: String) throws { try inner.remove(at: path) }
 
+    /// Syncs the directory in the inner storage.
     public func syncDirectory(containing path: String) throws { try inner.syncDirectory(containing: path) }
 
+    /// The inner storage's lock file (locks are not recorded or failed).
     public func openLockFile(at path: String, byteCount: Int) throws -> LockFileHandle {
         try inner.openLockFile(at: path, byteCount: byteCount)
     }

@@ -93,6 +93,11 @@ final class LockFile: @unchecked Sendable {
     /// Waits for the cross-process writer lock.
     func lockWriter() throws { _ = try handle.lock(byte: Self.writerByte, exclusive: true, wait: true) }
 
+    /// Takes the writer lock, waiting for it or not; returns whether it was taken.
+    func lockWriter(waiting: Bool) throws -> Bool {
+        try handle.lock(byte: Self.writerByte, exclusive: true, wait: waiting)
+    }
+
     /// Releases the writer lock.
     func unlockWriter() { handle.unlock(byte: Self.writerByte) }
 

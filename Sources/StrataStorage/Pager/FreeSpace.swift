@@ -6,6 +6,8 @@ struct FreeExtent: Equatable, Sendable {
     var count: UInt64
     /// The version that freed it: versions before it may still reach these pages.
     var freedAt: UInt64
+    /// The oldest version that wrote a node on these pages: versions before it never reached them.
+    var born: UInt64 = 0
 
     /// One past the last page.
     var end: UInt64 { start + count }
@@ -13,9 +15,14 @@ struct FreeExtent: Equatable, Sendable {
 
 /// The free pages of one version, split into those a new node may take now and those still waiting.
 ///
-/// Pages freed at version `v` are reachable from versions before `v`. They may be overwritten once no reader
-/// pins a version before `v` and `v` is durable (otherwise a power loss could bring back a version that reaches
-/// them). `release(upTo:)` moves extents whose `freedAt` is at most that limit from waiting to reusable.
+/// Pages freed at version `v` are reachable from versions before `v`. They may be overwritten once
+/// - no reader pins a version before `v`, and
+/// - a power loss cannot bring back a version that reaches them: either `v` is durable, or the pages were
+///   written after the last durable version `D` (`born > D`), which `D` therefore never reached. (A crash may
+///   also leave an unsynced version newer than `D`; its commit record lists every node it needs since `D`, so if
+///   one of them was overwritten, opening falls back to `D`.)
+///
+/// `release(pinLimit:durable:)` moves the extents that qualify from waiting to reusable.
 struct FreeSpace: Sendable {
     /// Reusable extents, sorted by start page, adjacent ones merged.
     private(set) var reusable: [FreeExtent] = []
@@ -23,9 +30,8 @@ struct FreeSpace: Sendable {
     private(set) var waiting: [FreeExtent] = []
 
     /// Free space made of `extents`, those freed at or before `limit` reusable at once.
-    init(extents: [FreeExtent] = [], reuseLimit limit: UInt64 = 0) {
+    init(extents: [FreeExtent] = []) {
         waiting = extents
-        release(upTo: limit)
     }
 
     /// Every free extent, for the free-list node.
@@ -34,14 +40,24 @@ struct FreeSpace: Sendable {
     /// Free pages in total (reusable or not).
     var pageCount: UInt64 { extents.reduce(0) { $0 + $1.count } }
 
-    /// Makes every waiting extent freed at or before `limit` reusable.
-    mutating func release(upTo limit: UInt64) {
-        guard waiting.contains(where: { $0.freedAt <= limit }) else { return }
+    /// Makes reusable every waiting extent freed at or before `pinLimit` (no reader pins an older version) that
+    /// the durable version `durable` cannot reach.
+    mutating func release(pinLimit: UInt64, durable: UInt64) {
+        func qualifies(_ extent: FreeExtent) -> Bool {
+            extent.freedAt <= pinLimit && (extent.freedAt <= durable || extent.born > durable)
+        }
+        guard waiting.contains(where: qualifies) else { return }
         var stillWaiting: [FreeExtent] = []
         for extent in waiting {
-            if extent.freedAt <= limit { insertReusable(extent) } else { stillWaiting.append(extent) }
+            if qualifies(extent) { insertReusable(extent) } else { stillWaiting.append(extent) }
         }
         waiting = stillWaiting
+    }
+
+    /// Pages that cannot be reused yet under the same rule.
+    func waitingPageCount(pinLimit: UInt64, durable: UInt64) -> UInt64 {
+        waiting.filter { !($0.freedAt <= pinLimit && ($0.freedAt <= durable || $0.born > durable)) }
+            .reduce(0) { $0 + $1.count }
     }
 
     /// Takes `pages` contiguous reusable pages (first fit); nil when no extent is large enough.
@@ -65,11 +81,12 @@ struct FreeSpace: Sendable {
     }
 
     /// Adds pages freed by the version being written; they wait until that version is durable and unpinned.
-    mutating func retire(start: UInt64, count: UInt64, freedAt: UInt64) {
+    mutating func retire(start: UInt64, count: UInt64, freedAt: UInt64, born: UInt64) {
         if let last = waiting.last, last.freedAt == freedAt, last.end == start {
             waiting[waiting.count - 1].count += count
+            waiting[waiting.count - 1].born = min(last.born, born)
         } else {
-            waiting.append(FreeExtent(start: start, count: count, freedAt: freedAt))
+            waiting.append(FreeExtent(start: start, count: count, freedAt: freedAt, born: born))
         }
     }
 
@@ -86,22 +103,23 @@ struct FreeSpace: Sendable {
             index -= 1
             merged = FreeExtent(
                 start: reusable[index].start, count: reusable[index].count + merged.count,
-                freedAt: max(reusable[index].freedAt, merged.freedAt))
+                freedAt: max(reusable[index].freedAt, merged.freedAt), born: min(reusable[index].born, merged.born))
             reusable.remove(at: index)
         }
         if index < reusable.count, merged.end == reusable[index].start {
             merged.count += reusable[index].count
             merged.freedAt = max(merged.freedAt, reusable[index].freedAt)
+            merged.born = min(merged.born, reusable[index].born)
             reusable.remove(at: index)
         }
         reusable.insert(merged, at: index)
     }
 }
 
-/// The free-list node's payload: `count: UInt64`, then `count` × (`start`, `count`, `freedAt`: UInt64), then zero
-/// padding (the node is sized before its last entries are known).
+/// The free-list node's payload: `count: UInt64`, then `count` × (`start`, `count`, `freedAt`, `born`: UInt64),
+/// then zero padding (the node is sized before its last entries are known).
 enum FreeListCoding {
-    static let entryByteCount = 24
+    static let entryByteCount = 32
 
     /// Payload bytes needed for `entries` extents.
     static func byteCount(entries: Int) -> Int { 8 + entries * entryByteCount }
@@ -115,6 +133,7 @@ enum FreeListCoding {
             base.setU64(extent.start, at: offset)
             base.setU64(extent.count, at: offset + 8)
             base.setU64(extent.freedAt, at: offset + 16)
+            base.setU64(extent.born, at: offset + 24)
         }
     }
 
@@ -137,7 +156,8 @@ enum FreeListCoding {
         for index in 0..<Int(count) {
             let offset = 8 + index * entryByteCount
             let extent = FreeExtent(
-                start: base.u64(at: offset), count: base.u64(at: offset + 8), freedAt: base.u64(at: offset + 16))
+                start: base.u64(at: offset), count: base.u64(at: offset + 8), freedAt: base.u64(at: offset + 16),
+                born: base.u64(at: offset + 24))
             guard extent.start >= 1, extent.count >= 1, extent.start < pageCount, extent.count <= pageCount - extent.start
             else {
                 throw damaged("entry \(index) (pages \(extent.start)+\(extent.count)) lies outside the \(pageCount) pages")

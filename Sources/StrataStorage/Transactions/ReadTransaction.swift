@@ -1,6 +1,9 @@
 /// A consistent view of one committed version: its nodes never change while the transaction is open, whatever
-/// writers do meanwhile. Ends on `end()` or when released. Use it from one thread at a time.
-public final class ReadTransaction: NodeReader {
+/// writers do meanwhile. Ends on `end()` or when released.
+///
+/// Several threads may read through one transaction at once; ending it while another thread still reads is a
+/// misuse (the buffers handed out become invalid once the store closes).
+public final class ReadTransaction: NodeReader, @unchecked Sendable {
     /// The version this transaction sees.
     public let version: UInt64
     /// The table layer's root node of this version.
@@ -8,6 +11,7 @@ public final class ReadTransaction: NodeReader {
 
     let store: Store
     let meta: MetaSlot
+    private let endLock = ThreadLock()
     private var isEnded = false
 
     init(store: Store, meta: MetaSlot) {
@@ -30,8 +34,10 @@ public final class ReadTransaction: NodeReader {
 
     /// Ends the transaction, unpinning its version. Ending twice does nothing.
     public func end() {
-        guard !isEnded else { return }
-        isEnded = true
-        store.endRead(version: version)
+        let wasOpen = endLock.withLock { () -> Bool in
+            defer { isEnded = true }
+            return !isEnded
+        }
+        if wasOpen { store.endRead(version: version) }
     }
 }

@@ -27,8 +27,7 @@ extension Store {
             if let count = pins[version] { pins[version] = count > 1 ? count - 1 : nil }
             // If the lock cannot be taken the older pin stays: conservative, never unsafe.
             _ = try? lockFile.withRegistration { lockFile.setPin(pins.keys.min() ?? 0, slot: readerSlot) }
-            openTransactions -= 1
-            if isClosed && openTransactions == 0 { releaseResources() }
+            leaveTransaction()
         }
     }
 

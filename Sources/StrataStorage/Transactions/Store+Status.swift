@@ -24,9 +24,9 @@ extension Store {
                 ownPins.remove(at: index)
             }
             let oldest = (ownPins + otherPins).min()
-            let limit = min(durable, oldest ?? .max, meta.version)
             let freePages = extents.reduce(0) { $0 + $1.count }
-            let waitingPages = extents.filter { $0.freedAt > limit }.reduce(0) { $0 + $1.count }
+            let waitingPages = FreeSpace(extents: extents)
+                .waitingPageCount(pinLimit: min(oldest ?? .max, meta.version), durable: durable)
             let page = UInt64(pageSize)
             return StoreStatus(
                 currentVersion: meta.version, oldestPinnedVersion: oldest, pinnedVersionsInProcess: ownPins,

@@ -1,5 +1,11 @@
 import Dispatch
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension Store {
     /// Begins the write transaction, waiting while another thread or process writes.
     ///
@@ -11,12 +17,18 @@ extension Store {
         try stateLock.withLock {
             guard !isClosed else { throw closedError() }
             guard !refusesWrites else { throw StrataError.writesRefusedAfterFailedSync(path: path) }
+            if let writerThread, pthread_equal(writerThread, pthread_self()) != 0 {
+                throw StrataError.transactionMisuse(
+                    "a write transaction on '\(path)' is already open on this thread; commit or roll it back first")
+            }
             openTransactions += 1
         }
         writerGate.enter()
+        stateLock.withLock { writerThread = pthread_self() }
         do {
             try lockFile.lockWriter()
         } catch {
+            stateLock.withLock { writerThread = nil }
             writerGate.leave()
             endWrite(unlockingFile: false)
             throw error
@@ -46,9 +58,9 @@ extension Store {
             }
         }
         let meta = start.meta
-        // Pages freed at v are reachable from versions before v: reusable once every reader pins v or later and
-        // v is durable (else a power loss could bring back a version that reaches them).
-        let reuseLimit = min(start.durable.version, start.oldestPin ?? .max, meta.version)
+        // Pages freed at v are reachable from versions before v: reusable once every reader pins v or later and no
+        // power loss can bring back a version that reaches them (see `FreeSpace`).
+        let pinLimit = min(start.oldestPin ?? .max, meta.version)
         var freeSpace: FreeSpace
         var record: CommitRecord
         if let cache = start.cache, cache.version == meta.version {
@@ -68,7 +80,7 @@ extension Store {
                 record = try CommitRecord.decode(payload, path: path, node: meta.commitRecord)
             }
         }
-        freeSpace.release(upTo: reuseLimit)
+        freeSpace.release(pinLimit: pinLimit, durable: start.durable.version)
         // Everything up to the durable version is on disk: the next commit record need only cover what follows.
         if start.durable.version >= meta.version { record = CommitRecord() }
         return WriteTransaction(
@@ -79,13 +91,11 @@ extension Store {
     /// Releases the writer lock and gate after a write transaction.
     func endWrite(unlockingFile: Bool = true) {
         if unlockingFile {
+            stateLock.withLock { writerThread = nil }
             lockFile.unlockWriter()
             writerGate.leave()
         }
-        stateLock.withLock {
-            openTransactions -= 1
-            if isClosed && openTransactions == 0 { releaseResources() }
-        }
+        stateLock.withLock { leaveTransaction() }
     }
 
     /// Writes a commit's nodes and meta slot (growing the file first if needed). Called under the writer lock.
@@ -101,11 +111,44 @@ extension Store {
                 knownFileSize = grown
             }
         }
-        for (page, node) in nodes {
-            let bytes = UnsafeRawBufferPointer(start: node.memory, count: NodeHeader.byteCount + node.length)
-            try pagedFile.file.write(bytes, at: page * UInt64(pageSize))
-        }
+        try writeCoalesced(nodes)
         try meta.bytes().withUnsafeBytes { try pagedFile.file.write($0, at: UInt64(FileHeader.slotOffsets[slot])) }
+    }
+
+    /// Writes nodes sorted by page, joining runs of adjacent nodes into one write of up to 4 MiB (a bulk commit
+    /// allocates mostly at the end of the file, so this turns thousands of small writes into a few large ones).
+    private func writeCoalesced(_ nodes: [(page: UInt64, node: DirtyNode)]) throws {
+        let limit = 4 << 20
+        var staging: UnsafeMutableRawPointer?
+        defer { staging?.deallocate() }
+        var index = 0
+        while index < nodes.count {
+            var end = index + 1
+            var bytes = Int(nodes[index].node.pages) * pageSize
+            while end < nodes.count, nodes[end].page == nodes[end - 1].page + nodes[end - 1].node.pages,
+                bytes + Int(nodes[end].node.pages) * pageSize <= limit
+            {
+                bytes += Int(nodes[end].node.pages) * pageSize
+                end += 1
+            }
+            let first = nodes[index]
+            if end == index + 1 {
+                let span = UnsafeRawBufferPointer(start: first.node.memory, count: NodeHeader.byteCount + first.node.length)
+                try pagedFile.file.write(span, at: first.page * UInt64(pageSize))
+            } else {
+                if staging == nil { staging = .allocate(byteCount: limit, alignment: 64) }
+                var offset = 0
+                for (_, node) in nodes[index..<end] {
+                    let used = NodeHeader.byteCount + node.length
+                    (staging! + offset).copyMemory(from: node.memory, byteCount: used)
+                    (staging! + offset + used).initializeMemory(
+                        as: UInt8.self, repeating: 0, count: Int(node.pages) * pageSize - used)
+                    offset += Int(node.pages) * pageSize
+                }
+                try pagedFile.file.write(UnsafeRawBufferPointer(start: staging, count: offset), at: first.page * UInt64(pageSize))
+            }
+            index = end
+        }
     }
 
     /// Syncs after a commit as the durability setting asks; returns whether the commit is now durable (for
@@ -149,27 +192,51 @@ extension Store {
         }
     }
 
-    /// Syncs commits not yet synced (`.batched`), making them durable now.
+    /// Syncs commits not yet synced (`.batched`), making them durable now. Do not call it inside a write
+    /// transaction of this thread (it waits for the writer lock).
     ///
     /// - Throws: the sync's error (writes are then refused until reopen); `transactionMisuse` when closed.
     public func flush() throws {
-        guard !options.readOnly else { return }
-        try stateLock.withLock { if isClosed { throw closedError() } }
-        writerGate.enter()
+        _ = try flushPending(waiting: true)
+    }
+
+    /// Syncs what is not yet durable; returns false when `waiting` is false and another writer holds the lock.
+    ///
+    /// Counted in `flushesInProgress`, which `close()` waits to reach zero before releasing the files.
+    private func flushPending(waiting: Bool) throws -> Bool {
+        guard !options.readOnly else { return true }
+        try stateLock.withLock {
+            if isClosed { throw closedError() }
+            flushesInProgress += 1
+        }
+        defer {
+            stateLock.withLock {
+                flushesInProgress -= 1
+                releaseIfIdle()
+            }
+        }
+        if waiting {
+            writerGate.enter()
+        } else if !writerGate.tryEnter() {
+            return false
+        }
         defer { writerGate.leave() }
-        try lockFile.lockWriter()
+        guard try lockFile.lockWriter(waiting: waiting) else { return false }
         defer { lockFile.unlockWriter() }
         let (current, slot, durable) = try stateLock.withLock {
             try lockFile.withRegistration { (try currentMeta(), lockFile.current.slot, lockFile.durable) }
         }
-        guard durable.version < current.version else { return }
+        guard durable.version < current.version else { return true }
         try syncFile()
         stateLock.withLock {
             _ = try? lockFile.withRegistration { lockFile.markDurable(version: current.version, slot: slot) }
         }
+        return true
     }
 
-    /// Arranges a `flush()` one batch interval from now, so a `.batched` commit is never left unsynced for long.
+    /// Arranges a flush one batch interval from now, so a `.batched` commit is never left unsynced for long.
+    /// The deferred flush never waits for a writer (a `close()` waits for it): when one is busy it tries again
+    /// an interval later.
     private func scheduleFlush() {
         let alreadyScheduled = stateLock.withLock { () -> Bool in
             defer { flushScheduled = true }
@@ -179,7 +246,7 @@ extension Store {
         DispatchQueue.global().asyncAfter(deadline: .now() + options.batchInterval) { [weak self] in
             guard let self else { return }
             self.stateLock.withLock { self.flushScheduled = false }
-            try? self.flush()
+            if (try? self.flushPending(waiting: false)) == false { self.scheduleFlush() }
         }
     }
 }

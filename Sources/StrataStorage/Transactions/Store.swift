@@ -24,7 +24,6 @@ public final class Store: @unchecked Sendable {
     let pagedFile: PagedFile
     let lockFile: LockFile
     let readerSlot: Int
-    private let registryKey: String?
 
     /// Guards everything below, held only briefly; taken after the writer gate, never before it.
     let stateLock = ThreadLock()
@@ -40,6 +39,10 @@ public final class Store: @unchecked Sendable {
     var writeCache: WriteCache?
     var lastSync = Store.monotonicSeconds()
     var flushScheduled = false
+    /// Flushes running now; `close()` waits for them so it never unmaps under one.
+    var flushesInProgress = 0
+    /// The thread that began the open write transaction, to refuse a nested `beginWrite` instead of deadlocking.
+    var writerThread: pthread_t?
     /// The file's size as last seen by this process's writer (read and written under the writer lock).
     var knownFileSize: UInt64
 
@@ -59,11 +62,11 @@ public final class Store: @unchecked Sendable {
     public static func open(path: String, options: StoreOptions = .init()) throws -> Store {
         guard let io = options.io else {
             let absolute = path.hasPrefix("/") ? path : currentDirectory() + "/" + path
-            return try StoreRegistry.shared.store(key: "file:" + absolute, readOnly: options.readOnly) { key in
-                try Store(path: absolute, io: POSIXStorage(), options: options, registryKey: key)
+            return try StoreRegistry.shared.store(key: "file:" + absolute, readOnly: options.readOnly) {
+                try Store(path: absolute, io: POSIXStorage(), options: options)
             }
         }
-        return try Store(path: path, io: io, options: options, registryKey: nil)
+        return try Store(path: path, io: io, options: options)
     }
 
     /// A store that lives in memory only, with the same behaviour as a file store.
@@ -76,14 +79,14 @@ public final class Store: @unchecked Sendable {
         let storage = MemoryStorage()
         options.io = storage
         guard let identifier else {
-            return try Store(path: "memory:private", io: storage, options: options, registryKey: nil)
+            return try Store(path: "memory:private", io: storage, options: options)
         }
-        return try StoreRegistry.shared.store(key: "memory:" + identifier, readOnly: options.readOnly) { key in
-            try Store(path: "memory:" + identifier, io: storage, options: options, registryKey: key)
+        return try StoreRegistry.shared.store(key: "memory:" + identifier, readOnly: options.readOnly) {
+            try Store(path: "memory:" + identifier, io: storage, options: options)
         }
     }
 
-    private init(path: String, io: StorageIO, options: StoreOptions, registryKey: String?) throws {
+    private init(path: String, io: StorageIO, options: StoreOptions) throws {
         guard FileHeader.pageSizes.contains(options.pageSize), options.pageSize & (options.pageSize - 1) == 0 else {
             throw StrataError.invalidArgument(
                 "page size \(options.pageSize) is not a power of two between 2048 and 65536; use 4096 unless measured")
@@ -91,7 +94,6 @@ public final class Store: @unchecked Sendable {
         self.path = path
         self.options = options
         self.io = io
-        self.registryKey = registryKey
         let lockPath = path + ".lock"
         let lockFile = LockFile(handle: try io.openLockFile(at: lockPath, byteCount: LockFile.byteCount), path: lockPath)
         do {
@@ -126,13 +128,16 @@ public final class Store: @unchecked Sendable {
     /// Closes the store. Transactions still open keep the file open until they end; a `.batched` store syncs
     /// what it has not synced yet. Closing twice does nothing.
     public func close() {
+        // The registry keeps only a weak reference and skips closed stores, so nothing to unregister here.
         let wasOpen = stateLock.withLock { () -> Bool in
-            guard !isClosed else { return false }
-            isClosed = true
-            if openTransactions == 0 { releaseResources() }
-            return true
+            defer { isClosed = true }
+            return !isClosed
         }
-        if wasOpen, let registryKey { StoreRegistry.shared.remove(key: registryKey, store: self) }
+        guard wasOpen else { return }
+        // Wait for a running flush (one sync; a deferred one never waits for a writer), so that once close()
+        // returns without open transactions, the files are closed and the path can be opened again.
+        while stateLock.withLock({ flushesInProgress }) > 0 { usleep(1000) }
+        stateLock.withLock { releaseIfIdle() }
     }
 
     /// The newest committed version, by any thread or process, read from shared memory without a lock: poll it
@@ -141,8 +146,20 @@ public final class Store: @unchecked Sendable {
         stateLock.withLock { resourcesReleased ? 0 : lockFile.latestVersion }
     }
 
+    /// Counts the end of a transaction; the last one after `close()` releases the files. Call with `stateLock`
+    /// held.
+    func leaveTransaction() {
+        openTransactions -= 1
+        releaseIfIdle()
+    }
+
+    /// Releases the files once the store is closed and nothing uses them. Call with `stateLock` held.
+    func releaseIfIdle() {
+        if isClosed && openTransactions == 0 && flushesInProgress == 0 { releaseResources() }
+    }
+
     /// Ends the store's use of the file: syncs a `.batched` store's last commits, frees the reader slot, unmaps
-    /// and closes. Called with `stateLock` held once the store is closed and no transaction is open.
+    /// and closes. Called with `stateLock` held once the store is closed and nothing uses it.
     func releaseResources() {
         guard !resourcesReleased else { return }
         resourcesReleased = true

@@ -14,8 +14,13 @@ final class StoreRegistry: @unchecked Sendable {
     /// The open store for `key`, or a new one from `make`.
     ///
     /// - Throws: `invalidArgument` when the open store's read-only setting differs; what `make` throws.
-    func store(key: String, readOnly: Bool, make: (String) throws -> Store) throws -> Store {
+    func store(key: String, readOnly: Bool, make: () throws -> Store) throws -> Store {
         try lock.withLock {
+            if let existing = stores[key]?.store, existing.stateLock.withLock({ existing.isClosed && !existing.resourcesReleased }) {
+                // Its lock file is still open: a second one would share (and on close drop) this process's locks.
+                throw StrataError.transactionMisuse(
+                    "'\(existing.path)' was closed while transactions were still open; end them before reopening it")
+            }
             if let existing = stores[key]?.store, !existing.stateLock.withLock({ existing.isClosed }) {
                 guard existing.options.readOnly == readOnly else {
                     throw StrataError.invalidArgument(
@@ -24,16 +29,9 @@ final class StoreRegistry: @unchecked Sendable {
                 }
                 return existing
             }
-            let store = try make(key)
+            let store = try make()
             stores[key] = WeakStore(store)
             return store
-        }
-    }
-
-    /// Forgets `store` (when it closes).
-    func remove(key: String, store: Store) {
-        lock.withLock {
-            if stores[key]?.store === store || stores[key]?.store == nil { stores[key] = nil }
         }
     }
 }

@@ -13,8 +13,11 @@ extension WriteTransaction {
         defer { finish() }
         if let deferredError { throw deferredError }
         if dirty.isEmpty && freedCommitted.isEmpty && root == base.root { return }
-        if freedCommitted.contains(root.rawValue) {
-            throw StrataError.invalidArgument("the root \(root) was freed in the transaction for version \(version)")
+        // A root the meta slot cannot point at would make this version unopenable: refuse it here.
+        guard root.isNone || dirty[root.rawValue] != nil || (root.rawValue < base.pageCount && !freedCommitted.contains(root.rawValue))
+        else {
+            throw StrataError.invalidArgument(
+                "the root \(root) of version \(version) is neither a node of this transaction nor a live committed node")
         }
         // The previous version's bookkeeping nodes are reachable from it only.
         try retire(base.freeList, kind: .freeList)
@@ -38,7 +41,7 @@ extension WriteTransaction {
             record.checksums[page] = NodeHeader.seal(node.memory, length: node.length)
         }
         record.encode(into: recordPayload)
-        let recordNode = dirty[recordRef.rawValue]!
+        guard let recordNode = dirty[recordRef.rawValue] else { preconditionFailure("the commit record was just allocated") }
         NodeHeader(kind: .commitRecord, length: UInt32(recordNode.length), version: version)
             .encodeFields(into: recordNode.memory)
         let recordChecksum = NodeHeader.seal(recordNode.memory, length: recordNode.length)

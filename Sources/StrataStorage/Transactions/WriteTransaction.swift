@@ -68,6 +68,8 @@ public final class WriteTransaction: NodeWriter {
     /// A new zero-filled node of `byteCount` payload bytes, on reusable pages when a large enough run is free,
     /// else at the end of the file.
     ///
+    /// The node lives in memory until `commit()`, which grows the file; a full disk is reported there.
+    ///
     /// - Throws: `invalidArgument` for a negative or too large size (over 4 GiB); `diskFull` when the file
     ///   would outgrow `StoreOptions.maximumFileSize`; `transactionMisuse` once the transaction has ended.
     public func allocate(byteCount: Int) throws -> (NodeRef, UnsafeMutableRawBufferPointer) {
@@ -143,7 +145,7 @@ public final class WriteTransaction: NodeWriter {
         guard header.kind == kind else {
             throw store.pagedFile.corrupt(ref, "expected a \(kind) node to free, found a \(header.kind) node")
         }
-        freeSpace.retire(start: ref.rawValue, count: pages, freedAt: version)
+        freeSpace.retire(start: ref.rawValue, count: pages, freedAt: version, born: header.version)
         carried.checksums.removeValue(forKey: ref.rawValue)
     }
 

@@ -7,14 +7,6 @@ import XCTest
 /// change, readers see versions in order, and nothing committed is lost. Writers in several processes and
 /// threads take turns.
 final class ConcurrencyTests: PagerTestCase {
-    private final class Failures: @unchecked Sendable {
-        private let lock = NSLock()
-        private(set) var messages: [String] = []
-        private(set) var checks = 0
-        func add(_ message: String) { lock.withLock { messages.append(message) } }
-        func count() { lock.withLock { checks += 1 } }
-    }
-
     func testThreadAndProcessReadersSeeStableSnapshotsWhileOneWrites() throws {
         let helper = try helperExecutable()
         let path = storePath()
@@ -26,7 +18,7 @@ final class ConcurrencyTests: PagerTestCase {
         let children = try (0..<2).map { _ in
             try HelperProcess(executable: helper, arguments: ["read-check", path, "\(seconds)"])
         }
-        let failures = Failures()
+        let failures = FailureLog()
         let deadline = Date().addingTimeInterval(seconds)
         let group = DispatchGroup()
         for _ in 0..<3 {
@@ -72,7 +64,7 @@ final class ConcurrencyTests: PagerTestCase {
         let children = try (0..<2).map { _ in
             try HelperProcess(executable: helper, arguments: ["write-steps", path, "\(perWriter)"])
         }
-        let failures = Failures()
+        let failures = FailureLog()
         let group = DispatchGroup()
         for thread in 0..<2 {
             DispatchQueue.global().async(group: group) {

@@ -46,7 +46,7 @@ final class GrowthTests: PagerTestCase {
         var random = SeededRandom(seed: 73)
         try commitSteps(store, 10, random: &random)
         let child = try HelperProcess(executable: helper, arguments: ["pin", path])
-        let line = try XCTUnwrap(child.waitForLine(startingWith: "pinned "))
+        let line = try XCTUnwrap(child.waitForLines(startingWith: "pinned "))
         let pinnedVersion = UInt64(line.split(separator: " ")[1])
         try commitSteps(store, 50, random: &random)
         XCTAssertEqual(try store.status.oldestPinnedVersion, pinnedVersion)

@@ -8,14 +8,14 @@ import XCTest
 final class PagerModelTests: PagerTestCase {
     func testRandomOperationsMatchModelInMemory() throws {
         let storage = MemoryStorage()
-        try runModel(seed: 11, operations: longTests ? 20_000 : 1_500) {
+        try runModel(seed: 11, operations: longTests ? 50_000 : 5_000) {
             try Store.open(path: "model", options: StoreOptions(durability: .full, io: storage))
         }
     }
 
     func testRandomOperationsMatchModelOnDiskWithBatchedSyncs() throws {
         let path = storePath()
-        try runModel(seed: 12, operations: longTests ? 10_000 : 600) {
+        try runModel(seed: 12, operations: longTests ? 20_000 : 1_500) {
             var options = StoreOptions(durability: .batched)
             options.batchInterval = 0.005
             return try Store.open(path: path, options: options)
@@ -24,7 +24,7 @@ final class PagerModelTests: PagerTestCase {
 
     func testRandomOperationsMatchModelWithSmallPages() throws {
         let storage = MemoryStorage()
-        try runModel(seed: 13, operations: longTests ? 10_000 : 800) {
+        try runModel(seed: 13, operations: longTests ? 20_000 : 2_500) {
             try Store.open(path: "small", options: StoreOptions(durability: .none, pageSize: 2048, io: storage))
         }
     }

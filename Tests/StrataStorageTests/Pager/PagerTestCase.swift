@@ -73,3 +73,21 @@ struct SeededRandom: RandomNumberGenerator {
         return word ^ (word >> 31)
     }
 }
+
+/// Failures and successful checks collected from several threads.
+final class FailureLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storedMessages: [String] = []
+    private var storedChecks = 0
+
+    /// What went wrong, in order of arrival.
+    var messages: [String] { lock.withLock { storedMessages } }
+    /// How many checks passed.
+    var checks: Int { lock.withLock { storedChecks } }
+
+    /// Records a failure.
+    func add(_ message: String) { lock.withLock { storedMessages.append(message) } }
+
+    /// Records a passed check.
+    func count() { lock.withLock { storedChecks += 1 } }
+}

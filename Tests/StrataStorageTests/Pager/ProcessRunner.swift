@@ -16,28 +16,37 @@ final class HelperProcess {
         try process.run()
     }
 
+    /// Output read so far by `waitForLines`.
+    private var received = ""
+
     /// Waits for the helper to exit; returns its exit status, standard output and standard error.
     func wait() -> (status: Int32, output: String, errors: String) {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+        return (
+            process.terminationStatus, received + String(decoding: data, as: UTF8.self),
+            String(decoding: errorData, as: UTF8.self)
+        )
     }
 
-    /// Kills the helper with SIGKILL (no chance to clean up) and returns what it printed.
+    /// Kills the helper with SIGKILL (no chance to clean up) and returns everything it printed.
     func kill() -> String {
         Foundation.kill(process.processIdentifier, SIGKILL)
         return wait().output
     }
 
-    /// Reads output until a line starting with `prefix` arrives; returns that line.
-    func waitForLine(startingWith prefix: String) -> String? {
-        var buffer = ""
+    /// Reads output until `count` lines starting with `prefix` have arrived (or the helper exits); returns the
+    /// last of them.
+    @discardableResult
+    func waitForLines(startingWith prefix: String, count: Int = 1) -> String? {
         while true {
+            let lines = received.split(separator: "\n", omittingEmptySubsequences: true)
+                .filter { $0.hasPrefix(prefix) && received.contains($0 + "\n") }
+            if lines.count >= count { return lines.last.map(String.init) }
             let data = output.fileHandleForReading.availableData
             if data.isEmpty { return nil }
-            buffer += String(decoding: data, as: UTF8.self)
-            if let line = buffer.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) { return String(line) }
+            received += String(decoding: data, as: UTF8.self)
         }
     }
 }

@@ -67,6 +67,19 @@ final class StoreLifecycleTests: PagerTestCase {
         XCTAssertEqual(try checkedState(store).0, 36)
     }
 
+    func testRootOutsideTheVersionIsRefusedAtCommit() throws {
+        let store = try Store.open(path: storePath())
+        defer { store.close() }
+        let writer = try store.beginWrite()
+        _ = try writer.allocate(byteCount: 8)
+        writer.root = NodeRef(rawValue: 999)
+        XCTAssertThrowsError(try writer.commit()) {
+            guard case .invalidArgument = $0 as? StrataError else { return XCTFail("\($0)") }
+        }
+        XCTAssertEqual(store.latestCommittedVersion, 1)
+        try store.verify(tableNodes: PatternTree.visit)
+    }
+
     func testEmptyTransactionCommitsNothing() throws {
         let store = try Store.open(path: storePath())
         defer { store.close() }
@@ -149,6 +162,30 @@ final class StoreLifecycleTests: PagerTestCase {
         other.close()
     }
 
+    func testNestedWriteOnOneThreadThrowsInsteadOfDeadlocking() throws {
+        let store = try Store.open(path: storePath())
+        defer { store.close() }
+        let writer = try store.beginWrite()
+        XCTAssertThrowsError(try store.beginWrite()) {
+            guard case .transactionMisuse = $0 as? StrataError else { return XCTFail("\($0)") }
+        }
+        writer.rollback()
+        XCTAssertNoThrow(try store.beginWrite().rollback())
+    }
+
+    func testReopenWhileClosedStoreStillHasReadersIsRefused() throws {
+        let path = storePath()
+        let store = try Store.open(path: path)
+        let reader = try store.beginRead()
+        store.close()
+        XCTAssertThrowsError(try Store.open(path: path))
+        XCTAssertEqual(try PatternTree.read(reader), PatternTree.State(), "the reader keeps working after close")
+        reader.end()
+        let reopened = try Store.open(path: path)
+        XCTAssertFalse(reopened === store)
+        reopened.close()
+    }
+
     func testClosedStoreRefusesTransactions() throws {
         let store = try Store.open(path: storePath())
         store.close()
@@ -178,5 +215,24 @@ final class StoreLifecycleTests: PagerTestCase {
     func testChecksumMatchesPublishedXXHash64Vectors() {
         XCTAssertEqual(Array("".utf8).withUnsafeBytes { Checksum.hash($0) }, 0xEF46_DB37_51D8_E999)
         XCTAssertEqual(Array("abc".utf8).withUnsafeBytes { Checksum.hash($0) }, 0x44BC_2CF5_AD77_0999)
+    }
+}
+
+final class StoreCopyTests: PagerTestCase {
+    func testWriteCopyOpensAtTheCopiedVersionWhileWritesContinue() throws {
+        var random = SeededRandom(seed: 8)
+        let store = try Store.open(path: storePath())
+        defer { store.close() }
+        let copied = try commitSteps(store, 15, random: &random)
+        let copyPath = storePath("copy")
+        try store.writeCopy(to: copyPath)
+        try commitSteps(store, 5, random: &random)
+        XCTAssertThrowsError(try store.writeCopy(to: copyPath), "an existing file is never overwritten")
+        let copy = try Store.open(path: copyPath)
+        defer { copy.close() }
+        let (version, state) = try checkedState(copy)
+        XCTAssertEqual(version, 16)
+        XCTAssertEqual(state, copied)
+        XCTAssertNoThrow(try commitSteps(copy, 3, random: &random))
     }
 }

@@ -1,0 +1,45 @@
+extension Store {
+    /// Writes a consistent copy of the newest committed version to `destination` (a backup taken while
+    /// readers and the writer keep working).
+    ///
+    /// The copy is written under a temporary name, synced, renamed into place and its directory synced, so a
+    /// crash leaves either no file at `destination` or a whole one. Pages are copied as they are (free pages
+    /// included); compaction belongs to the table layer, which knows how to move nodes.
+    ///
+    /// - Throws: `invalidArgument` when `destination` exists; `diskFull`, `io` from writing the copy.
+    public func writeCopy(to destination: String) throws {
+        guard !io.fileExists(at: destination) else {
+            throw StrataError.invalidArgument("'\(destination)' already exists; remove it or choose another path")
+        }
+        let reader = try beginRead()
+        defer { reader.end() }
+        let meta = reader.meta
+        let temporary = destination + ".creating"
+        try io.remove(at: temporary)
+        let file = try io.openFile(at: temporary, create: true, readOnly: false)
+        defer { file.close() }
+        do {
+            var header = [UInt8](repeating: 0, count: pageSize)
+            header.withUnsafeMutableBytes { bytes in
+                bytes.baseAddress!.copyMemory(from: pagedFile.base, byteCount: 24)
+                meta.encode(into: bytes.baseAddress! + FileHeader.slotOffsets[0])
+            }
+            try header.withUnsafeBytes { try file.write($0, at: 0) }
+            let chunkPages = max(1, (1 << 20) / pageSize)
+            var page: UInt64 = 1
+            while page < meta.pageCount {
+                let count = min(UInt64(chunkPages), meta.pageCount - page)
+                let bytes = UnsafeRawBufferPointer(
+                    start: pagedFile.base + Int(page) * pageSize, count: Int(count) * pageSize)
+                try file.write(bytes, at: page * UInt64(pageSize))
+                page += count
+            }
+            try file.sync()
+            try io.rename(from: temporary, to: destination)
+            try io.syncDirectory(containing: destination)
+        } catch {
+            try? io.remove(at: temporary)
+            throw error
+        }
+    }
+}

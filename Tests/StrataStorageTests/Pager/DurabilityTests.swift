@@ -1,0 +1,65 @@
+import Foundation
+import StrataStorage
+import StrataTestSupport
+import XCTest
+
+/// `.batched` commits are synced by a deferred flush and on close; `.full` commits are durable on return.
+final class DurabilityTests: PagerTestCase {
+    func testFullCommitIsDurableWhenCommitReturns() throws {
+        let recording = RecordingStorage(path: "db")
+        let store = try Store.open(path: "db", options: StoreOptions(durability: .full, io: recording))
+        var random = SeededRandom(seed: 91)
+        try commitSteps(store, 3, random: &random)
+        XCTAssertTrue(recording.pendingOperations.isEmpty, "nothing may be left unsynced")
+        XCTAssertEqual(try openDurableImage(recording), 4)
+        store.close()
+    }
+
+    func testBatchedCommitsAreSyncedOnClose() throws {
+        let recording = RecordingStorage(path: "db")
+        var options = StoreOptions(durability: .batched, io: recording)
+        options.batchInterval = 3600
+        let store = try Store.open(path: "db", options: options)
+        var random = SeededRandom(seed: 92)
+        try commitSteps(store, 5, random: &random)
+        XCTAssertFalse(recording.pendingOperations.isEmpty, "batched commits wait for the next sync")
+        XCTAssertLessThan(try openDurableImage(recording), 6)
+        store.close()
+        XCTAssertEqual(try openDurableImage(recording), 6, "close syncs what is pending")
+    }
+
+    func testBatchedCommitIsSyncedWithinTheIntervalWithoutFurtherCommits() throws {
+        let recording = RecordingStorage(path: "db")
+        var options = StoreOptions(durability: .batched, io: recording)
+        options.batchInterval = 0.02
+        let store = try Store.open(path: "db", options: options)
+        defer { store.close() }
+        var random = SeededRandom(seed: 93)
+        try commitSteps(store, 2, random: &random)
+        // Wait (boundedly) for the deferred flush; no assertion on how long it took.
+        for _ in 0..<1000 where !recording.pendingOperations.isEmpty { usleep(10_000) }
+        XCTAssertTrue(recording.pendingOperations.isEmpty, "the deferred flush never ran")
+        XCTAssertEqual(try openDurableImage(recording), 3)
+    }
+
+    func testFlushMakesBatchedCommitsDurable() throws {
+        let recording = RecordingStorage(path: "db")
+        var options = StoreOptions(durability: .batched, io: recording)
+        options.batchInterval = 3600
+        let store = try Store.open(path: "db", options: options)
+        defer { store.close() }
+        var random = SeededRandom(seed: 94)
+        try commitSteps(store, 4, random: &random)
+        try store.flush()
+        XCTAssertEqual(try openDurableImage(recording), 5)
+    }
+
+    /// The version a power failure right now would leave.
+    private func openDurableImage(_ recording: RecordingStorage) throws -> UInt64 {
+        let storage = MemoryStorage(capacity: 1 << 28)
+        try storage.setContents(recording.durableContents, ofFile: "db")
+        let store = try Store.open(path: "db", options: StoreOptions(io: storage))
+        defer { store.close() }
+        return try checkedState(store).0
+    }
+}
