@@ -1,0 +1,26 @@
+import Foundation
+import StrataTestSupport
+import XCTest
+
+/// The demo, run twice on one file as a user would: the first run fills the database, the second finds it.
+final class DemoTests: XCTestCase {
+    func testDemoFillsTheDatabaseThenFindsItOnTheNextRun() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.url.appendingPathComponent("demo.strata").path
+        let demo = try BuiltExecutable(named: "strata-demo")
+
+        let first = try demo.run(["--path", path])
+        XCTAssertEqual(first.status, 0, first.output + first.errorOutput)
+        XCTAssertTrue(first.output.contains("First run: the database is empty"), first.output)
+        XCTAssertTrue(first.output.contains("Lent \"Solaris\" to Bo Chen"), first.output)
+        XCTAssertTrue(first.output.contains("Deleted \"A Misprinted Catalogue Entry\""), first.output)
+
+        let second = try demo.run(["--path", path])
+        XCTAssertEqual(second.status, 0, second.output + second.errorOutput)
+        XCTAssertTrue(second.output.contains("The data of an earlier run is here: 3 books, 2 members, 2 loans"), second.output)
+        XCTAssertTrue(second.output.contains("#1 Ana Lima, 34, visits 1, 2 loan(s)"), second.output)
+
+        let reset = try demo.run(["--path", path, "--reset"])
+        XCTAssertTrue(reset.output.contains("First run"), reset.output)
+    }
+}
