@@ -73,7 +73,7 @@ struct SchemaFileReader {
         guard let schemaName, let version, sawModels else { return nil }
         let schemaVersion = SchemaVersion(
             schemaName: schemaName, version: version, access: access, models: models, removedModels: removedModels,
-            location: sourceMap[.topValue("schema")])
+            location: sourceMap[.topKey("schema")])
         return LoadedSchemaFile(version: schemaVersion, sourceMap: sourceMap)
     }
 
