@@ -41,7 +41,7 @@ struct VersionValidator {
             error(problem, at: location)
         } else if ReservedNames.typeNames.contains(name) {
             error("\(what) name '\(name)' is the name of a type generated code uses (Swift, Foundation or Strata): "
-                + "choose another, such as '\(version.schemaName == name ? "App" : "")\(name)Model'", at: location)
+                + "choose another, such as '\(name)\(what == "schema" ? "Schema" : "Model")'", at: location)
         } else if !Identifier.isUpperCamel(name) {
             diagnostics.append(.warning(
                 "\(what) name '\(name)' should start with an upper-case letter, as Swift type names do", at: location))

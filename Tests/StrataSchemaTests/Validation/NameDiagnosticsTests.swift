@@ -38,7 +38,7 @@ final class NameDiagnosticsTests: SchemaTestCase {
 
     func testModelNamedLikeAFoundationTypeIsRefused() {
         let text = "schema: Shop\nversion: 1\nmodels:\n  Date:\n    properties:\n      id: int\n"
-        assertSingleError(text, line: 4, column: 3, contains: ["model name 'Date' is the name of a type generated code uses"])
+        assertSingleError(text, line: 4, column: 3, contains: ["model name 'Date' is the name of a type generated code uses", "'DateModel'"])
     }
 
     func testModelNamedLikeItsSchemaIsRefused() {
