@@ -26,6 +26,11 @@ struct YAMLDocument {
 
     /// Composes `text`, or returns the diagnostic of the syntax error that prevents it.
     static func compose(_ text: String, path: String) -> Result<YAMLDocument, Diagnostic> {
+        if let alias = YAMLAliasScanner.firstAlias(in: text) {
+            return .failure(.error(
+                "YAML aliases ('\(alias.text)') are not supported in schema files: write the value out where it is used",
+                at: SourceLocation(path: path, line: alias.line, column: alias.column)))
+        }
         var text = text
         var masked: [Position: String] = [:]
         for attempt in 0...maskingLimit {
