@@ -56,7 +56,7 @@ struct VersionValidator {
         for index in model.properties.indices {
             let property = model.properties[index]
             let at = sourceMap[.property(model: model.name, property: property.name)]
-            if let problem = Identifier.problem(with: property.name, as: "property '\(model.name).\(property.name)'") {
+            if let problem = Identifier.problem(with: property.name, as: "model '\(model.name)': property") {
                 error(problem, at: at)
             }
             checkType(of: property, in: model)
@@ -167,7 +167,7 @@ struct VersionValidator {
         var seen: Set<String> = []
         for (index, name) in cases.enumerated() {
             let location = sourceMap[.enumCase(model: model.name, property: property.name, index: index)]
-            if let problem = Identifier.problem(with: name, as: "enum case of '\(model.name).\(property.name)'") {
+            if let problem = Identifier.problem(with: name, as: "property '\(model.name).\(property.name)': enum case") {
                 error(problem, at: location)
             }
             if !seen.insert(name).inserted {

@@ -5,7 +5,7 @@ import XCTest
 final class NameDiagnosticsTests: SchemaTestCase {
     func testPropertyNameThatIsNotAnIdentifierSuggestsOne() {
         assertSingleError(Examples.minimal(properties: "first-name: string"), line: 6, column: 7,
-            contains: ["property 'Item.first-name' name 'first-name' is not a valid Swift identifier", "'firstName'"])
+            contains: ["model 'Item': property name 'first-name' is not a valid Swift identifier", "'firstName'"])
     }
 
     func testModelNameStartingWithADigitIsRefused() {
@@ -20,7 +20,7 @@ final class NameDiagnosticsTests: SchemaTestCase {
 
     func testEnumCaseThatIsNotAnIdentifierIsRefused() {
         assertSingleError(Examples.minimal(properties: "level: { enum: [low, very-high] }"), line: 6, column: 28,
-            contains: ["enum case of 'Item.level' name 'very-high' is not a valid Swift identifier"])
+            contains: ["property 'Item.level': enum case name 'very-high' is not a valid Swift identifier"])
     }
 
     func testNameOf256BytesIsRefusedAnd255Accepted() {
