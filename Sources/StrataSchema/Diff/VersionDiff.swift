@@ -116,7 +116,9 @@ struct VersionDiff {
 
     // MARK: - Properties
 
-    private mutating func compare(_ oldModel: ModelDefinition, _ model: ModelDefinition, renamedModels: [String: String]) {
+    private mutating func compare(
+        _ oldModel: ModelDefinition, _ model: ModelDefinition, renamedModels: [String: String]
+    ) {
         let oldProperties = oldModel.persistedProperties
         var renamed: [String: String] = [:]
         var pairs: [(old: PropertyDefinition, new: PropertyDefinition)] = []

@@ -50,7 +50,9 @@ extension SchemaFileReader {
         var typeIsReadable = true
         var isOptionalEnum = false
         var property = PropertyDefinition(name: name, type: .bool, location: entry.keyLocation)
-        let fields = entries(of: entry.value, at: entry.valueLocation) { "key '\($0)' appears twice in property \(qualified)" }
+        let fields = entries(of: entry.value, at: entry.valueLocation) {
+            "key '\($0)' appears twice in property \(qualified)"
+        }
         for field in fields {
             sourceMap.record(.propertyKey(model: model, property: name, field: field.name), at: field.keyLocation)
             sourceMap.record(.propertyValue(model: model, property: name, field: field.name), at: field.valueLocation)

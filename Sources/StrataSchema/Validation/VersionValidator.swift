@@ -160,14 +160,18 @@ struct VersionValidator {
         }
         error("linkingObjects of \(qualified) names '\(target).\(link)', which is "
             + "'\(TypeSpelling.spelling(of: linkProperty.type))'\(linkProperty.isTransient ? " and transient" : ""),"
-            + " not a stored link ('\(model.name)?') or list ('[\(model.name)]') to model '\(model.name)'", at: location)
+            + " not a stored link ('\(model.name)?') or list ('[\(model.name)]') to model '\(model.name)'",
+            at: location)
     }
 
-    private mutating func checkEnumCases(_ cases: [String], of property: PropertyDefinition, in model: ModelDefinition) {
+    private mutating func checkEnumCases(
+        _ cases: [String], of property: PropertyDefinition, in model: ModelDefinition
+    ) {
         var seen: Set<String> = []
         for (index, name) in cases.enumerated() {
             let location = sourceMap[.enumCase(model: model.name, property: property.name, index: index)]
-            if let problem = Identifier.problem(with: name, as: "property '\(model.name).\(property.name)': enum case") {
+            let what = "property '\(model.name).\(property.name)': enum case"
+            if let problem = Identifier.problem(with: name, as: what) {
                 error(problem, at: location)
             }
             if !seen.insert(name).inserted {

@@ -64,7 +64,8 @@ final class HistoryDiagnosticsTests: SchemaTestCase {
     func testModelRenamedFromNothingIsReported() {
         assertSingleError(versions(
             Examples.shop(1, Examples.item(["id: int"])),
-            Examples.shop(2, Examples.item(["id: int"]) + "\n  Box:\n    renamedFrom: Crate\n    properties:\n      a: int")),
+            Examples.shop(2, Examples.item(["id: int"])
+                + "\n  Box:\n    renamedFrom: Crate\n    properties:\n      a: int")),
             line: 8, column: 18, contains: ["model 'Box' is renamed from 'Crate', but version 1 has no model 'Crate'"])
     }
 

@@ -38,7 +38,8 @@ final class NameDiagnosticsTests: SchemaTestCase {
 
     func testModelNamedLikeAFoundationTypeIsRefused() {
         let text = "schema: Shop\nversion: 1\nmodels:\n  Date:\n    properties:\n      id: int\n"
-        assertSingleError(text, line: 4, column: 3, contains: ["model name 'Date' is the name of a type generated code uses", "'DateModel'"])
+        assertSingleError(text, line: 4, column: 3,
+            contains: ["model name 'Date' is the name of a type generated code uses", "'DateModel'"])
     }
 
     func testModelNamedLikeItsSchemaIsRefused() {
@@ -52,7 +53,8 @@ final class NameDiagnosticsTests: SchemaTestCase {
         let compilation = compile(text)
         XCTAssertFalse(compilation.hasErrors)
         XCTAssertEqual(compilation.diagnostics.map(\.description),
-            ["Test.strata.yaml:4:3: warning: model name 'item' should start with an upper-case letter, as Swift type names do"])
+            ["Test.strata.yaml:4:3: warning: model name 'item' should start with an upper-case letter, "
+                + "as Swift type names do"])
     }
 
     func testTwoEnumsGeneratingTheSameNestedTypeAreRefused() {
