@@ -30,6 +30,10 @@ extension SchemaFileReader {
     private mutating func readProperty(of model: String, _ entry: Entry) -> PropertyDefinition? {
         let name = entry.name
         switch entry.value {
+        case .scalar(let scalar) where scalar.string.trimmingSpaces.isEmpty:
+            report("property '\(model).\(name)' has no type: write one after the colon, such as '\(name): string'",
+                at: entry.keyLocation)
+            return nil
         case .scalar, .sequence:
             sourceMap.record(.propertyValue(model: model, property: name, field: "type"), at: entry.valueLocation)
             guard let type = readType(entry.value, at: entry.valueLocation) else { return nil }
