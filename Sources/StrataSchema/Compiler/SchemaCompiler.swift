@@ -52,7 +52,8 @@ public struct SchemaCompiler {
         let histories = assembler.assemble(files)
         diagnostics += assembler.diagnostics
         let compilation = SchemaCompilation(histories: histories, diagnostics: Self.sorted(diagnostics))
-        return compilation.hasErrors ? SchemaCompilation(histories: [], diagnostics: compilation.diagnostics) : compilation
+        guard compilation.hasErrors else { return compilation }
+        return SchemaCompilation(histories: [], diagnostics: compilation.diagnostics)
     }
 
     /// Diagnostics by path, line and column; those without a location first; equal positions keep their order.

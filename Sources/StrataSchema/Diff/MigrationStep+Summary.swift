@@ -10,7 +10,13 @@ extension MigrationStep {
         case .renameModel(let from, let to):
             return "rename model \(from) to \(to)"
         case .addProperty(let model, let property, let type, let defaultValue):
-            let filling = defaultValue.map { "filled with \(describe($0))" } ?? "filled with its zero value"
+            let filling: String
+            switch (defaultValue, type) {
+            case (let value?, _) where value != .null: filling = "filled with \(describe(value))"
+            case (_, .list): filling = "starting empty"
+            case (_, .optional): filling = "starting as nil"
+            default: filling = "filled with its zero value"
+            }
             return "add property \(model).\(property) (\(TypeSpelling.spelling(of: type))), \(filling)"
         case .removeProperty(let model, let property):
             return "remove property \(model).\(property)"

@@ -2,7 +2,8 @@
 enum TypeConversion: Equatable {
     /// The types are the same: nothing to do.
     case unchanged
-    /// Every old value has an equal new value (`int8→…→int64`, `int`↔`int64`, `float→double`, `int*→double`,
+    /// Every old value has an equal new value (`int8→…→int64`, `int`↔`int64`, `float→double`,
+    /// `int*→double`,
     /// `T→T?`, an enum gaining cases, an enum becoming a string, and the same for list elements).
     case lossless
     /// `T?→T` (possibly widened): nils need the property's default.
@@ -51,7 +52,8 @@ enum TypeConversion: Equatable {
         case .link(let model): return .link(renames[model] ?? model)
         case .optional(let wrapped): return .optional(renamingModels(in: wrapped, renames))
         case .list(let element): return .list(renamingModels(in: element, renames))
-        case .linkingObjects(let model, let property): return .linkingObjects(model: renames[model] ?? model, property: property)
+        case .linkingObjects(let model, let property):
+            return .linkingObjects(model: renames[model] ?? model, property: property)
         default: return old
         }
     }

@@ -60,6 +60,7 @@ struct VersionDiff {
                 matched.append((oldModel, model))
             } else {
                 modelAdditions.append(.addModel(model.name))
+                checkNothingInheritedByNewModel(model)
             }
         }
         checkRemovedModels(renamedModels: renamedModels)
@@ -98,9 +99,26 @@ struct VersionDiff {
         }
     }
 
+    /// A model new in this version has no previous values to rename or remove.
+    private mutating func checkNothingInheritedByNewModel(_ model: ModelDefinition) {
+        for property in model.persistedProperties where property.renamedFrom != nil {
+            error("property '\(model.name).\(property.name)' is renamed from '\(property.renamedFrom ?? "")', but "
+                + "model '\(model.name)' is new in version \(new.version), so there are no old values: remove "
+                + "'renamedFrom', or add 'renamedFrom:' to the model if it replaces one of version \(old.version)",
+                at: map[.propertyValue(model: model.name, property: property.name, field: "renamedFrom")])
+        }
+        if !model.removedProperties.isEmpty {
+            error("model '\(model.name)' is new in version \(new.version), so it has no properties to remove: remove "
+                + "'removed', or add 'renamedFrom:' to the model if it replaces one of version \(old.version)",
+                at: map[.modelValue(model: model.name, field: "removed")])
+        }
+    }
+
     // MARK: - Properties
 
-    private mutating func compare(_ oldModel: ModelDefinition, _ model: ModelDefinition, renamedModels: [String: String]) {
+    private mutating func compare(
+        _ oldModel: ModelDefinition, _ model: ModelDefinition, renamedModels: [String: String]
+    ) {
         let oldProperties = oldModel.persistedProperties
         var renamed: [String: String] = [:]
         var pairs: [(old: PropertyDefinition, new: PropertyDefinition)] = []

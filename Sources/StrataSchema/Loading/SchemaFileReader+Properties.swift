@@ -30,6 +30,10 @@ extension SchemaFileReader {
     private mutating func readProperty(of model: String, _ entry: Entry) -> PropertyDefinition? {
         let name = entry.name
         switch entry.value {
+        case .scalar(let scalar) where scalar.string.trimmingSpaces.isEmpty:
+            report("property '\(model).\(name)' has no type: write one after the colon, such as '\(name): string'",
+                at: entry.keyLocation)
+            return nil
         case .scalar, .sequence:
             sourceMap.record(.propertyValue(model: model, property: name, field: "type"), at: entry.valueLocation)
             guard let type = readType(entry.value, at: entry.valueLocation) else { return nil }
@@ -50,7 +54,9 @@ extension SchemaFileReader {
         var typeIsReadable = true
         var isOptionalEnum = false
         var property = PropertyDefinition(name: name, type: .bool, location: entry.keyLocation)
-        let fields = entries(of: entry.value, at: entry.valueLocation) { "key '\($0)' appears twice in property \(qualified)" }
+        let fields = entries(of: entry.value, at: entry.valueLocation) {
+            "key '\($0)' appears twice in property \(qualified)"
+        }
         for field in fields {
             sourceMap.record(.propertyKey(model: model, property: name, field: field.name), at: field.keyLocation)
             sourceMap.record(.propertyValue(model: model, property: name, field: field.name), at: field.valueLocation)

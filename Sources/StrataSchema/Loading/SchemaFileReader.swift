@@ -73,7 +73,7 @@ struct SchemaFileReader {
         guard let schemaName, let version, sawModels else { return nil }
         let schemaVersion = SchemaVersion(
             schemaName: schemaName, version: version, access: access, models: models, removedModels: removedModels,
-            location: sourceMap[.topValue("schema")])
+            location: sourceMap[.topKey("schema")])
         return LoadedSchemaFile(version: schemaVersion, sourceMap: sourceMap)
     }
 
@@ -125,7 +125,9 @@ struct SchemaFileReader {
         }
         var model = ModelDefinition(name: name, properties: [], location: entry.keyLocation)
         var sawProperties = false
-        let fields = entries(of: entry.value, at: entry.valueLocation) { "key '\($0)' appears twice in model '\(name)'" }
+        let fields = entries(of: entry.value, at: entry.valueLocation) {
+            "key '\($0)' appears twice in model '\(name)'"
+        }
         for field in fields {
             sourceMap.record(.modelKey(model: name, field: field.name), at: field.keyLocation)
             sourceMap.record(.modelValue(model: name, field: field.name), at: field.valueLocation)

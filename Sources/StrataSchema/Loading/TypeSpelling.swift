@@ -24,7 +24,8 @@ enum TypeSpelling {
                     return .failure(Problem(message:
                         "a list is never nil, so '\(spelling)' cannot be optional: write '\(spelling.dropLast())'"))
                 }
-                return .failure(Problem(message: "cannot read type '\(spelling)': a list is written '[string]' or '[Book]'"))
+                return .failure(Problem(message:
+                    "cannot read type '\(spelling)': a list is written '[string]' or '[Book]'"))
             }
             return element(String(spelling.dropFirst().dropLast()), in: spelling).map { .list($0) }
         }

@@ -26,6 +26,12 @@ struct YAMLDocument {
 
     /// Composes `text`, or returns the diagnostic of the syntax error that prevents it.
     static func compose(_ text: String, path: String) -> Result<YAMLDocument, Diagnostic> {
+        if let alias = YAMLAliasScanner.firstAlias(in: text) {
+            return .failure(.error(
+                "YAML aliases ('\(alias.text)') are not supported in schema files: write the value out where it "
+                    + "is used",
+                at: SourceLocation(path: path, line: alias.line, column: alias.column)))
+        }
         var text = text
         var masked: [Position: String] = [:]
         for attempt in 0...maskingLimit {
@@ -42,7 +48,8 @@ struct YAMLDocument {
                 }
                 return .failure(diagnostic(for: error, path: path))
             } catch {
-                return .failure(.error("cannot read YAML: \(error)", at: SourceLocation(path: path, line: 1, column: 1)))
+                let start = SourceLocation(path: path, line: 1, column: 1)
+                return .failure(.error("cannot read YAML: \(error)", at: start))
             }
         }
         return .failure(.error("too many duplicate keys", at: SourceLocation(path: path, line: 1, column: 1)))

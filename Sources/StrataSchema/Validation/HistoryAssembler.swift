@@ -20,7 +20,8 @@ struct HistoryAssembler {
             guard let group = groups[name] else { continue }
             let ordered = orderedVersions(group)
             var plans: [MigrationPlan] = []
-            for (previous, current) in zip(ordered, ordered.dropFirst()) where !previous.hasErrors && !current.hasErrors {
+            for (previous, current) in zip(ordered, ordered.dropFirst())
+            where !previous.hasErrors && !current.hasErrors {
                 var diff = VersionDiff(previous: previous.file, current: current.file)
                 plans.append(diff.plan())
                 diagnostics += diff.diagnostics

@@ -41,7 +41,7 @@ struct VersionValidator {
             error(problem, at: location)
         } else if ReservedNames.typeNames.contains(name) {
             error("\(what) name '\(name)' is the name of a type generated code uses (Swift, Foundation or Strata): "
-                + "choose another, such as '\(version.schemaName == name ? "App" : "")\(name)Model'", at: location)
+                + "choose another, such as '\(name)\(what == "schema" ? "Schema" : "Model")'", at: location)
         } else if !Identifier.isUpperCamel(name) {
             diagnostics.append(.warning(
                 "\(what) name '\(name)' should start with an upper-case letter, as Swift type names do", at: location))
@@ -56,7 +56,7 @@ struct VersionValidator {
         for index in model.properties.indices {
             let property = model.properties[index]
             let at = sourceMap[.property(model: model.name, property: property.name)]
-            if let problem = Identifier.problem(with: property.name, as: "property '\(model.name).\(property.name)'") {
+            if let problem = Identifier.problem(with: property.name, as: "model '\(model.name)': property") {
                 error(problem, at: at)
             }
             checkType(of: property, in: model)
@@ -160,14 +160,18 @@ struct VersionValidator {
         }
         error("linkingObjects of \(qualified) names '\(target).\(link)', which is "
             + "'\(TypeSpelling.spelling(of: linkProperty.type))'\(linkProperty.isTransient ? " and transient" : ""),"
-            + " not a stored link ('\(model.name)?') or list ('[\(model.name)]') to model '\(model.name)'", at: location)
+            + " not a stored link ('\(model.name)?') or list ('[\(model.name)]') to model '\(model.name)'",
+            at: location)
     }
 
-    private mutating func checkEnumCases(_ cases: [String], of property: PropertyDefinition, in model: ModelDefinition) {
+    private mutating func checkEnumCases(
+        _ cases: [String], of property: PropertyDefinition, in model: ModelDefinition
+    ) {
         var seen: Set<String> = []
         for (index, name) in cases.enumerated() {
             let location = sourceMap[.enumCase(model: model.name, property: property.name, index: index)]
-            if let problem = Identifier.problem(with: name, as: "enum case of '\(model.name).\(property.name)'") {
+            let what = "property '\(model.name).\(property.name)': enum case"
+            if let problem = Identifier.problem(with: name, as: what) {
                 error(problem, at: location)
             }
             if !seen.insert(name).inserted {

@@ -38,7 +38,8 @@ final class FingerprintTests: SchemaTestCase {
     }
 
     func testFingerprintIgnoresDocsLocationsAndKeyOrder() {
-        let first = Examples.shop(1, Examples.item(["id: int", "name: string"]) + "\n  Box:\n    properties:\n      a: int")
+        let box = "\n  Box:\n    properties:\n      a: int"
+        let first = Examples.shop(1, Examples.item(["id: int", "name: string"]) + box)
         let second = "# a comment\nversion: 1\nschema: Shop\nmodels:\n  Box:\n    doc: Boxes.\n    properties:\n"
             + "      a: { type: int, doc: A. }\n  Item:\n    properties:\n      name: string\n      id: int\n"
         XCTAssertNotNil(fingerprint(first))

@@ -20,7 +20,8 @@ final class SchemaCompilerPathTests: SchemaTestCase {
 
     func testHistoriesAreSortedByName() throws {
         let folder = try TemporaryFolder()
-        try folder.write("b.strata.yaml", "schema: Zoo\nversion: 1\nmodels:\n  Animal:\n    properties:\n      id: int\n")
+        let zoo = "schema: Zoo\nversion: 1\nmodels:\n  Animal:\n    properties:\n      id: int\n"
+        try folder.write("b.strata.yaml", zoo)
         try folder.write("a.strata.yaml", Examples.shop(1, Examples.item(["id: int"])))
         let compilation = compiler.compile(paths: [folder.path])
         XCTAssertEqual(compilation.histories.map(\.name), ["Shop", "Zoo"])
@@ -56,7 +57,8 @@ final class SchemaCompilerPathTests: SchemaTestCase {
         let folder = try TemporaryFolder()
         let compilation = compiler.compile(paths: [folder.path])
         XCTAssertFalse(compilation.hasErrors)
-        XCTAssertEqual(compilation.diagnostics.map(\.message), ["no schema files (*.strata.yaml) found in \(folder.path)"])
+        XCTAssertEqual(compilation.diagnostics.map(\.message),
+            ["no schema files (*.strata.yaml) found in \(folder.path)"])
         XCTAssertEqual(compilation.histories, [])
     }
 
@@ -65,7 +67,8 @@ final class SchemaCompilerPathTests: SchemaTestCase {
         let alsoBad = Examples.minimal(version: 2, properties: "a: strin\n      b: flot")
         let compilation = compile([("z.strata.yaml", alsoBad), ("a.strata.yaml", bad)])
         let positions = compilation.diagnostics.compactMap { $0.location }.map { "\($0)" }
-        XCTAssertEqual(positions, ["a.strata.yaml:6:10", "a.strata.yaml:7:10", "z.strata.yaml:6:10", "z.strata.yaml:7:10"])
+        XCTAssertEqual(positions,
+            ["a.strata.yaml:6:10", "a.strata.yaml:7:10", "z.strata.yaml:6:10", "z.strata.yaml:7:10"])
     }
 
     func testOneBadFileWithholdsEveryHistory() {

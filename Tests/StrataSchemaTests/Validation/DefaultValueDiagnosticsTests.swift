@@ -9,7 +9,8 @@ final class DefaultValueDiagnosticsTests: SchemaTestCase {
 
     func testTextDefaultOfAnIntegerIsRefused() {
         assertSingleError(property("count: { type: int, default: \"x\" }"), line: 6, column: 36,
-            contains: ["default of property 'Item.count' is wrong", "the property is 'int', but the default is the text 'x'"])
+            contains: ["default of property 'Item.count' is wrong",
+                "the property is 'int', but the default is the text 'x'"])
     }
 
     func testNumberDefaultOfAStringSaysToQuoteIt() {

@@ -64,8 +64,17 @@ final class HistoryDiagnosticsTests: SchemaTestCase {
     func testModelRenamedFromNothingIsReported() {
         assertSingleError(versions(
             Examples.shop(1, Examples.item(["id: int"])),
-            Examples.shop(2, Examples.item(["id: int"]) + "\n  Box:\n    renamedFrom: Crate\n    properties:\n      a: int")),
+            Examples.shop(2, Examples.item(["id: int"])
+                + "\n  Box:\n    renamedFrom: Crate\n    properties:\n      a: int")),
             line: 8, column: 18, contains: ["model 'Box' is renamed from 'Crate', but version 1 has no model 'Crate'"])
+    }
+
+    func testPropertyOfANewModelCannotBeRenamedFromAnything() {
+        let box = "\n  Box:\n    properties:\n      size: { type: int, renamedFrom: volume }"
+        assertSingleError(versions(
+            Examples.shop(1, Examples.item(["id: int"])),
+            Examples.shop(2, Examples.item(["id: int"]) + box)), line: 9, column: 39,
+            contains: ["model 'Box' is new in version 2, so there are no old values"])
     }
 
     func testRemovedNamingAPropertyThePreviousVersionLacksIsReported() {

@@ -5,7 +5,7 @@ import XCTest
 final class NameDiagnosticsTests: SchemaTestCase {
     func testPropertyNameThatIsNotAnIdentifierSuggestsOne() {
         assertSingleError(Examples.minimal(properties: "first-name: string"), line: 6, column: 7,
-            contains: ["property 'Item.first-name' name 'first-name' is not a valid Swift identifier", "'firstName'"])
+            contains: ["model 'Item': property name 'first-name' is not a valid Swift identifier", "'firstName'"])
     }
 
     func testModelNameStartingWithADigitIsRefused() {
@@ -20,7 +20,7 @@ final class NameDiagnosticsTests: SchemaTestCase {
 
     func testEnumCaseThatIsNotAnIdentifierIsRefused() {
         assertSingleError(Examples.minimal(properties: "level: { enum: [low, very-high] }"), line: 6, column: 28,
-            contains: ["enum case of 'Item.level' name 'very-high' is not a valid Swift identifier"])
+            contains: ["property 'Item.level': enum case name 'very-high' is not a valid Swift identifier"])
     }
 
     func testNameOf256BytesIsRefusedAnd255Accepted() {
@@ -38,7 +38,8 @@ final class NameDiagnosticsTests: SchemaTestCase {
 
     func testModelNamedLikeAFoundationTypeIsRefused() {
         let text = "schema: Shop\nversion: 1\nmodels:\n  Date:\n    properties:\n      id: int\n"
-        assertSingleError(text, line: 4, column: 3, contains: ["model name 'Date' is the name of a type generated code uses"])
+        assertSingleError(text, line: 4, column: 3,
+            contains: ["model name 'Date' is the name of a type generated code uses", "'DateModel'"])
     }
 
     func testModelNamedLikeItsSchemaIsRefused() {
@@ -52,7 +53,8 @@ final class NameDiagnosticsTests: SchemaTestCase {
         let compilation = compile(text)
         XCTAssertFalse(compilation.hasErrors)
         XCTAssertEqual(compilation.diagnostics.map(\.description),
-            ["Test.strata.yaml:4:3: warning: model name 'item' should start with an upper-case letter, as Swift type names do"])
+            ["Test.strata.yaml:4:3: warning: model name 'item' should start with an upper-case letter, "
+                + "as Swift type names do"])
     }
 
     func testTwoEnumsGeneratingTheSameNestedTypeAreRefused() {

@@ -108,6 +108,11 @@ final class TypeDiagnosticsTests: SchemaTestCase {
             contains: ["property 'Item.id' has no type"])
     }
 
+    func testShorthandPropertyWithoutTypeIsRefused() {
+        assertSingleError(Examples.minimal(properties: "id: int\n      name:"), line: 7, column: 7,
+            contains: ["property 'Item.name' has no type", "'name: string'"])
+    }
+
     func testPropertyWithTwoTypesIsRefused() {
         assertSingleError(Examples.minimal(properties: "id: { type: int, enum: [a] }"), line: 6, column: 24,
             contains: ["has both 'type' and 'enum'"])
