@@ -1,0 +1,53 @@
+import Foundation
+import StrataStorage
+
+extension Database {
+    /// Writes a compacted copy of the version this database reads to a new file: only live data, no free
+    /// space, no old versions. Use it for backups, or to shrink a file that once held much more than it does now.
+    ///
+    /// The copy is written, synced, and only then given its name (with the directory synced), so a crash leaves
+    /// either no file at `url` or a whole one.
+    ///
+    /// - Throws: `StrataError.invalidArgument` when `url` already exists; I/O errors (a full disk) with nothing
+    ///   left at `url`.
+    public func writeCopy(to url: URL) throws {
+        try withAccess("Database.writeCopy(to:)") {
+            guard !FileManager.default.fileExists(atPath: url.path) else {
+                throw StrataError.invalidArgument(
+                    "writeCopy(to:) will not overwrite '\(url.path)'; delete it first or choose another name")
+            }
+            let source = try catalog()
+            let partial = url.deletingLastPathComponent()
+                .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial")
+            do {
+                let copy = try Store.open(path: partial.path, options: StoreOptions(durability: .full))
+                let transaction = try copy.beginWrite()
+                let destination = try Catalog(writer: transaction)
+                try source.copy(into: destination)
+                try destination.flush()
+                try transaction.commit()
+                copy.close()
+                try FileManager.default.moveItem(at: partial, to: url)
+                try? FileManager.default.removeItem(atPath: partial.path + ".lock")
+                try Self.syncDirectory(of: url)
+            } catch {
+                try? FileManager.default.removeItem(at: partial)
+                try? FileManager.default.removeItem(atPath: partial.path + ".lock")
+                throw error
+            }
+        }
+    }
+
+    /// Makes a rename in the directory of `url` durable.
+    private static func syncDirectory(of url: URL) throws {
+        let directory = url.deletingLastPathComponent().path
+        let descriptor = open(directory, O_RDONLY)
+        guard descriptor >= 0 else {
+            throw StrataError.io(operation: "open directory", path: directory, errno: errno, message: "cannot open to sync")
+        }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else {
+            throw StrataError.io(operation: "fsync directory", path: directory, errno: errno, message: "cannot sync")
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import XCTest
+
+@testable import Strata
+
+final class WriteCopyTests: DatabaseTestCase {
+    func testCompactedCopyHoldsTheSameDataInLessSpace() throws {
+        let db = try openDatabase()
+        try db.write {
+            for i in 0..<2000 {
+                db.add(Person(id: i, name: "person \(i)", email: "p\(i)@x", dogs: [Dog(name: "dog \(i)")], tags: ["t\(i)"]))
+            }
+            db.add(Keeper(name: "k"))
+        }
+        try db.write { db.delete(db.objects(Person.self).filter { $0.id >= 100 }) }
+        let copyURL = directory.url.appendingPathComponent("copy.strata")
+        try db.writeCopy(to: copyURL)
+
+        var copyConfiguration = configuration!
+        copyConfiguration.fileURL = copyURL
+        let copy = try Database(configuration: copyConfiguration)
+        XCTAssertEqual(copy.objects(Person.self).count, 100)
+        let person = try XCTUnwrap(copy.object(ofType: Person.self, forPrimaryKey: 42))
+        XCTAssertEqual(person.name, "person 42")
+        XCTAssertEqual(person.dogs.first?.name, "dog 42")
+        XCTAssertEqual(person.dogs.first?.owners.first?.id, 42, "backlinks are rebuilt")
+        XCTAssertEqual(Array(person.tags), ["t42"])
+        try copy.write { copy.add(Keeper(name: "next")) }
+        XCTAssertEqual(copy.objects(Keeper.self).map(\.id).sorted(), [1, 2], "sequences are copied")
+
+        let originalSize = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: configuration.fileURL.path)[.size] as? Int)
+        let copySize = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: copyURL.path)[.size] as? Int)
+        XCTAssertLessThan(copySize, originalSize)
+    }
+
+    func testCopyRefusesToOverwrite() throws {
+        let db = try openDatabase()
+        let existing = directory.url.appendingPathComponent("existing.strata")
+        try Data("keep me".utf8).write(to: existing)
+        XCTAssertThrowsError(try db.writeCopy(to: existing))
+        XCTAssertEqual(try Data(contentsOf: existing), Data("keep me".utf8))
+    }
+}
