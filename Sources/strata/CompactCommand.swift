@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import StrataStorage
+
+/// `strata compact FILE OUTPUT`: a copy holding only live data.
+struct CompactCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compact", abstract: "Write a compacted copy of a database (only live data) to a new file.")
+
+    @Argument(help: "The database file (NAME.strata).")
+    var file: String
+
+    @Argument(help: "Where to write the copy; must not exist.")
+    var output: String
+
+    func run() throws {
+        guard !FileManager.default.fileExists(atPath: output) else {
+            throw ValidationError("\(output) exists; choose a new name")
+        }
+        let source = try Store.open(path: file, options: StoreOptions(readOnly: true))
+        defer { source.close() }
+        let reader = try source.beginRead()
+        defer { reader.end() }
+        let copy = try Store.open(path: output)
+        let transaction = try copy.beginWrite()
+        let destination = try Catalog(writer: transaction)
+        try Catalog(reader: reader).copy(into: destination)
+        try destination.flush()
+        try transaction.commit()
+        copy.close()
+        let before = try source.status.fileBytes
+        let after = (try FileManager.default.attributesOfItem(atPath: output)[.size] as? NSNumber)?.uint64Value ?? 0
+        print("Wrote \(output): \(after) bytes (the original has \(before))")
+    }
+}

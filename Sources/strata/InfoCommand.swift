@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import StrataStorage
+
+/// `strata info FILE`: versions, space, readers, schema and tables.
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info", abstract: "Print a database's versions, space use, pinned readers and tables.")
+
+    @Argument(help: "The database file (NAME.strata).")
+    var file: String
+
+    func run() throws {
+        let store = try Store.open(path: file, options: StoreOptions(readOnly: true))
+        defer { store.close() }
+        let status = try store.status
+        print("\(file)")
+        print("  version \(status.currentVersion), page size \(status.pageSize)")
+        print("  file \(bytes(status.fileBytes)): used \(bytes(status.usedBytes)), free \(bytes(status.freeBytes)), "
+            + "waiting for readers \(bytes(status.waitingBytes))")
+        if let oldest = status.oldestPinnedVersion {
+            print("  oldest version pinned by a reader: \(oldest) (space it holds cannot be reused until it ends)")
+        }
+        let reader = try store.beginRead()
+        defer { reader.end() }
+        let catalog = try Catalog(reader: reader)
+        if let record = try catalog.metadata(forKey: "strata.schema") {
+            print("  schema record: \(String(decoding: record, as: UTF8.self))")
+        }
+        for table in catalog.tables {
+            let columns = table.columns.filter { $0.type != .backlinks }.map(\.description).joined(separator: ", ")
+            print("  \(table.name): \(try table.count()) object(s); \(columns)")
+        }
+    }
+
+    private func bytes(_ count: UInt64) -> String {
+        count >= 1 << 20 ? String(format: "%.1f MiB", Double(count) / 1_048_576) : "\(count) B"
+    }
+}
