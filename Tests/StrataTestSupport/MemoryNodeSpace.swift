@@ -126,8 +126,14 @@ public final class MemoryNodeSpace: NodeWriter {
     }
 
     private static func checksum(_ node: Node) -> UInt64 {
+        // FNV-1a over 8-byte words (then the tail bytes): fast enough to recheck every committed node at every
+        // commit in debug builds.
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in node.memory[..<node.byteCount] { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        let words = node.byteCount / 8
+        for index in 0..<words {
+            hash = (hash ^ node.memory.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* 0x100_0000_01B3
+        }
+        for index in words * 8..<node.byteCount { hash = (hash ^ UInt64(node.memory[index])) &* 0x100_0000_01B3 }
         return hash
     }
 }

@@ -47,7 +47,7 @@ final class TableModelTests: XCTestCase {
     func testRandomOperationsMatchThePlainModel() throws {
         let long = ProcessInfo.processInfo.environment["STRATA_LONG_TESTS"] == "1"
         for seed in long ? Array(1...20) : [7, 8] {
-            try run(seed: UInt64(seed), rounds: long ? 200 : 30, operationsPerRound: 60)
+            try run(seed: UInt64(seed), rounds: long ? 200 : 25, operationsPerRound: 60)
         }
     }
 

@@ -31,6 +31,9 @@ final class ColumnBuffer {
     var blobs: [Blob] = []
     /// One flag per row when the column keeps a null bitmap, else empty.
     var nulls: [Bool] = []
+    /// Bytes of the values kept inline (not in their own node), maintained on every change so a cluster knows
+    /// its size without walking its rows.
+    private(set) var inlineBytes = 0
 
     init(spec: ColumnSpec) { self.spec = spec }
 
@@ -55,7 +58,9 @@ final class ColumnBuffer {
             blobs.reserveCapacity(rowCount)
             for row in 0..<rowCount {
                 switch try block.blob(row) {
-                case .inline(let bytes): blobs.append(Blob(Array(bytes)))
+                case .inline(let bytes):
+                    blobs.append(Blob(Array(bytes)))
+                    inlineBytes += bytes.count
                 case .external(let ref, let length): blobs.append(Blob(external: ref, length: length))
                 }
             }
@@ -75,7 +80,9 @@ final class ColumnBuffer {
         if usesWords {
             words.insert(value.isNull ? 0 : try encodeWord(value), at: row)
         } else {
-            blobs.insert(Blob(try encodeBytes(value)), at: row)
+            let blob = Blob(try encodeBytes(value))
+            inlineBytes += blob.bytes.count
+            blobs.insert(blob, at: row)
         }
     }
 
@@ -90,6 +97,7 @@ final class ColumnBuffer {
             return .none
         }
         let old = blobs[row].external
+        inlineBytes += bytes.count - blobs[row].bytes.count
         blobs[row] = Blob(bytes)
         return old
     }
@@ -101,7 +109,15 @@ final class ColumnBuffer {
             words.remove(at: row)
             return .none
         }
-        return blobs.remove(at: row).external
+        let removed = blobs.remove(at: row)
+        inlineBytes -= removed.bytes.count
+        return removed.external
+    }
+
+    /// Replaces a variable-size value wholesale (backlink upkeep, moving a long value to its own node).
+    func replaceBlob(at row: Int, with blob: Blob) {
+        inlineBytes += blob.bytes.count - blobs[row].bytes.count
+        blobs[row] = blob
     }
 
     /// Moves rows `from...` into a new buffer (for a cluster split).
@@ -117,6 +133,8 @@ final class ColumnBuffer {
         } else {
             upper.blobs = Array(blobs[row...])
             blobs.removeSubrange(row...)
+            upper.inlineBytes = upper.blobs.reduce(0) { $0 + $1.bytes.count }
+            inlineBytes -= upper.inlineBytes
         }
         return upper
     }
@@ -126,6 +144,7 @@ final class ColumnBuffer {
         nulls += other.nulls
         words += other.words
         blobs += other.blobs
+        inlineBytes += other.inlineBytes
     }
 
     func isNull(_ row: Int) -> Bool { spec.hasNullBitmap && nulls[row] }

@@ -24,8 +24,15 @@ extension Table {
         if explicitKey != nil, try contains(objectKey) {
             throw StrataError.invalidArgument("table '\(name)' already has an object with key \(objectKey)")
         }
-        for index in indexes where index.spec.isUnique {
-            try checkUnique(index, values: try indexValues(index, row: row), excluding: nil)
+        var entries: [[UInt8]] = []
+        entries.reserveCapacity(indexes.count)
+        for index in indexes {
+            let values = try indexValues(index, row: row)
+            let encoded = IndexKeyEncoding.encode(values)
+            if index.spec.isUnique, try !index.keys(withPrefix: encoded, limit: 1).isEmpty {
+                throw StrataError.duplicatePrimaryKey(type: name, key: values.map(\.description).joined(separator: ", "))
+            }
+            entries.append(encoded)
         }
         for (index, spec) in specs.enumerated() where spec.type.isLink { try checkTargets(row[index], spec) }
         nextObjectKey = max(nextObjectKey, objectKey.rawValue + 1)
@@ -35,7 +42,7 @@ extension Table {
             cluster.keys.insert(objectKey.rawValue, at: position)
             for (index, column) in cluster.columns.enumerated() { try column.insert(row[index], at: position) }
         }
-        for index in indexes { try index.insert(IndexKeyEncoding.encode(try indexValues(index, row: row)), key: objectKey) }
+        for (index, encoded) in zip(indexes, entries) { try index.insert(encoded, key: objectKey) }
         for (index, spec) in specs.enumerated() where spec.type.isLink {
             for target in Table.linkTargets(row[index]) { try addBacklink(to: target, from: objectKey, column: spec) }
         }

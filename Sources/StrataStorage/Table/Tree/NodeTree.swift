@@ -345,7 +345,11 @@ final class NodeTree<Leaf: TreeLeaf> {
 
     private func reshape(leaf: Leaf, path: [(Branch, Int)]) throws {
         var (parent, index) = path[path.count - 1]
+        let delta = leaf.entryCount - parent.counts[index]
         parent.counts[index] = leaf.entryCount
+        // Splits and merges move entries between siblings; only the change in this leaf's count reaches the
+        // ancestors, so their counts move by `delta` without summing their children.
+        for (ancestor, position) in path.dropLast() { ancestor.counts[position] += delta }
         if leaf.isOverfull {
             var pieces: [Leaf] = []
             var current = leaf
@@ -375,29 +379,24 @@ final class NodeTree<Leaf: TreeLeaf> {
                 removeChild(parent, index + 1)
             }
         }
-        // Walk up: refresh counts, split wide branches, drop empty ones.
-        var level = path.count - 1
+        // Walk up: split wide branches, drop empty ones.
+        var level = path.count - 2
         while level >= 0 {
             (parent, index) = path[level]
-            if level < path.count - 1 {
-                let child = path[level + 1].0
-                if child.children.isEmpty {
-                    removeChild(parent, index)
-                } else {
-                    parent.counts[index] = child.total
-                    if child.children.count > NodeTree.maxFanout {
-                        let half = child.children.count / 2
-                        let upper = Branch(level: child.level, keys: Array(child.keys[half...]),
-                                           children: Array(child.children[half...]), counts: Array(child.counts[half...]))
-                        child.keys.removeSubrange(half...)
-                        child.children.removeSubrange(half...)
-                        child.counts.removeSubrange(half...)
-                        parent.counts[index] = child.total
-                        parent.keys.insert(upper.keys[0], at: index + 1)
-                        parent.children.insert(.branch(upper), at: index + 1)
-                        parent.counts.insert(upper.total, at: index + 1)
-                    }
-                }
+            let child = path[level + 1].0
+            if child.children.isEmpty {
+                removeChild(parent, index)
+            } else if child.children.count > NodeTree.maxFanout {
+                let half = child.children.count / 2
+                let upper = Branch(level: child.level, keys: Array(child.keys[half...]),
+                                   children: Array(child.children[half...]), counts: Array(child.counts[half...]))
+                child.keys.removeSubrange(half...)
+                child.children.removeSubrange(half...)
+                child.counts.removeSubrange(half...)
+                parent.counts[index] = child.total
+                parent.keys.insert(upper.keys[0], at: index + 1)
+                parent.children.insert(.branch(upper), at: index + 1)
+                parent.counts.insert(upper.total, at: index + 1)
             }
             level -= 1
         }
