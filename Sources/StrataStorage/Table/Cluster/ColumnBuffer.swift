@@ -31,9 +31,14 @@ final class ColumnBuffer {
     var blobs: [Blob] = []
     /// One flag per row when the column keeps a null bitmap, else empty.
     var nulls: [Bool] = []
-    /// Bytes of the values kept inline (not in their own node), maintained on every change so a cluster knows
-    /// its size without walking its rows.
+    /// Bytes the values take in the cluster node (a long value, which goes to its own node, counts its 16-byte
+    /// reference), maintained on every change so a cluster knows its size without walking its rows.
     private(set) var inlineBytes = 0
+
+    /// What a value costs its cluster node.
+    static func storedSize(_ blob: Blob) -> Int {
+        !blob.external.isNone || blob.bytes.count > ClusterBuffer.externalThreshold ? 16 : blob.bytes.count
+    }
 
     init(spec: ColumnSpec) { self.spec = spec }
 
@@ -60,8 +65,10 @@ final class ColumnBuffer {
                 switch try block.blob(row) {
                 case .inline(let bytes):
                     blobs.append(Blob(Array(bytes)))
-                    inlineBytes += bytes.count
-                case .external(let ref, let length): blobs.append(Blob(external: ref, length: length))
+                    inlineBytes += ColumnBuffer.storedSize(blobs[row])
+                case .external(let ref, let length):
+                    blobs.append(Blob(external: ref, length: length))
+                    inlineBytes += 16
                 }
             }
         }
@@ -81,7 +88,7 @@ final class ColumnBuffer {
             words.insert(value.isNull ? 0 : try encodeWord(value), at: row)
         } else {
             let blob = Blob(try encodeBytes(value))
-            inlineBytes += blob.bytes.count
+            inlineBytes += ColumnBuffer.storedSize(blob)
             blobs.insert(blob, at: row)
         }
     }
@@ -97,8 +104,7 @@ final class ColumnBuffer {
             return .none
         }
         let old = blobs[row].external
-        inlineBytes += bytes.count - blobs[row].bytes.count
-        blobs[row] = Blob(bytes)
+        replaceBlob(at: row, with: Blob(bytes))
         return old
     }
 
@@ -110,13 +116,13 @@ final class ColumnBuffer {
             return .none
         }
         let removed = blobs.remove(at: row)
-        inlineBytes -= removed.bytes.count
+        inlineBytes -= ColumnBuffer.storedSize(removed)
         return removed.external
     }
 
     /// Replaces a variable-size value wholesale (backlink upkeep, moving a long value to its own node).
     func replaceBlob(at row: Int, with blob: Blob) {
-        inlineBytes += blob.bytes.count - blobs[row].bytes.count
+        inlineBytes += ColumnBuffer.storedSize(blob) - ColumnBuffer.storedSize(blobs[row])
         blobs[row] = blob
     }
 
@@ -133,7 +139,7 @@ final class ColumnBuffer {
         } else {
             upper.blobs = Array(blobs[row...])
             blobs.removeSubrange(row...)
-            upper.inlineBytes = upper.blobs.reduce(0) { $0 + $1.bytes.count }
+            upper.inlineBytes = upper.blobs.reduce(0) { $0 + ColumnBuffer.storedSize($1) }
             inlineBytes -= upper.inlineBytes
         }
         return upper

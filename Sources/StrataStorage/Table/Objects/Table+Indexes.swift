@@ -100,8 +100,8 @@ extension Table {
     /// Objects whose value (after equal `leading` values on a compound index) lies between the bounds, in index
     /// order. A missing bound is open; nulls never match a range.
     public func lookup(
-        _ index: IndexKey, leading: [StorageValue] = [], from lower: StorageValue?, inclusive lowerInclusive: Bool = true,
-        to upper: StorageValue?, inclusive upperInclusive: Bool = false
+        _ index: IndexKey, leading: [StorageValue] = [], from lower: StorageValue?, lowerInclusive: Bool = true,
+        to upper: StorageValue?, upperInclusive: Bool = false
     ) throws -> [ObjectKey] {
         let sorted = try sortedIndex(index)
         let head = IndexKeyEncoding.encode(leading)
