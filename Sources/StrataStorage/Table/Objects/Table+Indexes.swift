@@ -81,7 +81,9 @@ extension Table {
         guard let column = primaryKey, let index = indexes.first(where: { $0.spec.columns == [column] && $0.spec.isUnique }) else {
             throw StrataError.invalidArgument("table '\(name)' has no primary key")
         }
-        return try index.keys(withPrefix: IndexKeyEncoding.encode([value]), limit: 1).first
+        var prefix: [UInt8] = []
+        IndexKeyEncoding.append(value, to: &prefix)
+        return try index.firstKey(withPrefix: prefix)
     }
 
     /// Objects whose indexed values equal `values` (all the index's columns, or a leading part of them).

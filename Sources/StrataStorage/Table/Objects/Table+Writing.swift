@@ -29,7 +29,7 @@ extension Table {
         for index in indexes {
             let values = try indexValues(index, row: row)
             let encoded = IndexKeyEncoding.encode(values)
-            if index.spec.isUnique, try !index.keys(withPrefix: encoded, limit: 1).isEmpty {
+            if index.spec.isUnique, try index.firstKey(withPrefix: encoded) != nil {
                 throw StrataError.duplicatePrimaryKey(type: name, key: values.map(\.description).joined(separator: ", "))
             }
             entries.append(encoded)

@@ -122,8 +122,8 @@ public final class Table {
     }
 
     func locate(_ key: ObjectKey) throws -> RowLocation {
-        let bytes = ByteOrder.key(key.rawValue)
-        guard let location = try bytes.withUnsafeBytes({ try tree.locate($0) }) else { return .none }
+        let ordered = (UInt64(bitPattern: key.rawValue) ^ 0x8000_0000_0000_0000).bigEndian
+        guard let location = try withUnsafeBytes(of: ordered, { try tree.locate($0) }) else { return .none }
         switch location {
         case .loaded(let cluster):
             let (row, found) = cluster.position(of: key.rawValue)
