@@ -1,8 +1,14 @@
 /// The columns a table's clusters are decoded with; shared by reference so adding a column reaches every
 /// cluster decoded later in the transaction.
 final class ClusterContext {
-    var specs: [ColumnSpec]
-    init(specs: [ColumnSpec]) { self.specs = specs }
+    var specs: [ColumnSpec] { didSet { keys = specs.map(\.key) } }
+    /// The column keys in storage order (a small array a lookup scans without copying specs).
+    private(set) var keys: [ColumnKey]
+
+    init(specs: [ColumnSpec]) {
+        self.specs = specs
+        keys = specs.map(\.key)
+    }
 }
 
 extension ClusterBuffer: TreeLeaf {

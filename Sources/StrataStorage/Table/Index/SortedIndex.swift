@@ -61,17 +61,16 @@ final class SortedIndex {
     /// The first object key whose entry starts with `prefix`, found by one descent to the leaf that would hold
     /// it (the point-lookup path of `find(primaryKey:)` and of unique checks).
     func firstKey(withPrefix prefix: [UInt8]) throws -> ObjectKey? {
-        let location = try prefix.withUnsafeBytes { try tree.locate($0) }
+        guard let (location, isLast) = try prefix.withUnsafeBytes({ try tree.locateWithEdge($0) }) else { return nil }
         switch location {
-        case nil: return nil
-        case .loaded(let leaf)?:
+        case .loaded(let leaf):
             let index = leaf.position(of: prefix).index
             if index < leaf.entries.count {
                 let entry = leaf.entries[index]
                 guard entry.count >= prefix.count + 8, entry.starts(with: prefix) else { return nil }
                 return entry.withUnsafeBytes { IndexKeyEncoding.objectKey(ofEntry: $0) }
             }
-        case .stored(let ref)?:
+        case .stored(let ref):
             let view = try IndexLeafView(try tree.reader.read(ref), ref: ref)
             let index = try prefix.withUnsafeBytes { try view.lowerBound($0) }
             if index < view.count {
@@ -81,6 +80,7 @@ final class SortedIndex {
             }
         }
         // Every entry of that leaf sorts before the prefix: the match, if any, opens the next leaf.
+        if isLast { return nil }
         return try keys(withPrefix: prefix, limit: 1).first
     }
 

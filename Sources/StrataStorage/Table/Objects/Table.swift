@@ -56,7 +56,7 @@ public final class Table {
 
     /// The storage position of a column, or an error naming the table.
     func position(of column: ColumnKey) throws -> Int {
-        guard let index = context.specs.firstIndex(where: { $0.key == column }) else {
+        guard let index = context.keys.firstIndex(of: column) else {
             throw StrataError.invalidArgument("table '\(name)' has no column \(column); look columns up with `column(named:)`")
         }
         return index

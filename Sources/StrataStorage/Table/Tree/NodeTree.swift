@@ -74,6 +74,13 @@ final class NodeTree<Leaf: TreeLeaf> {
 
     /// The leaf whose key range holds `key` (`nil` for an empty tree).
     func locate(_ key: UnsafeRawBufferPointer) throws -> LeafLocation? {
+        try locateWithEdge(key)?.location
+    }
+
+    /// The leaf whose key range holds `key`, and whether it is the last leaf of the tree (so nothing sorts after
+    /// its entries).
+    func locateWithEdge(_ key: UnsafeRawBufferPointer) throws -> (location: LeafLocation, isLast: Bool)? {
+        var isLast = true
         var child: Child
         if let root {
             guard !root.children.isEmpty else { return nil }
@@ -85,16 +92,20 @@ final class NodeTree<Leaf: TreeLeaf> {
         var level = Int.max
         while true {
             switch child {
-            case .leaf(let leaf): return .loaded(leaf)
+            case .leaf(let leaf): return (.loaded(leaf), isLast)
             case .branch(let branch):
                 level = branch.level
-                child = branch.children[NodeTree.childIndex(branch, key)]
+                let index = NodeTree.childIndex(branch, key)
+                isLast = isLast && index == branch.children.count - 1
+                child = branch.children[index]
             case .stored(let ref):
-                if level == 1 { return .stored(ref) }
+                if level == 1 { return (.stored(ref), isLast) }
                 let view = try BranchView(try reader.read(ref), ref: ref)
                 guard view.level < level else { throw NodeDamage.error(ref, what, "tree levels do not descend") }
                 level = view.level
-                child = .stored(try view.child(try view.childIndex(for: key)))
+                let index = try view.childIndex(for: key)
+                isLast = isLast && index == view.count - 1
+                child = .stored(try view.child(index))
             }
         }
     }
@@ -275,6 +286,49 @@ final class NodeTree<Leaf: TreeLeaf> {
             }
         }
         try walk(storedRoot, 33)
+    }
+
+    /// Checks the stored tree's shape: levels descend by one, each branch entry's count equals what its subtree
+    /// holds, separator keys ascend and bound their child's keys. `leafBounds` gives a stored leaf's entry count
+    /// and first and last keys. Returns the number of entries.
+    func verifyShape(_ leafBounds: (UnsafeRawBufferPointer, NodeRef) throws -> (count: Int, first: [UInt8], last: [UInt8])) throws -> Int {
+        guard !storedRoot.isNone else { return 0 }
+        var previousLast: [UInt8]?
+        func walk(_ ref: NodeRef, expectedLevel: Int?) throws -> Int {
+            let view = try BranchView(try reader.read(ref), ref: ref)
+            if let expectedLevel, view.level != expectedLevel {
+                throw NodeDamage.error(ref, what, "is at level \(view.level) where level \(expectedLevel) belongs")
+            }
+            var total = 0
+            for index in 0..<view.count {
+                let child = try view.child(index)
+                let separator = Array(try view.key(index))
+                let below: Int
+                if view.level == 1 {
+                    let bounds = try leafBounds(try reader.read(child), child)
+                    guard bounds.count > 0 else { throw NodeDamage.error(child, what, "is an empty leaf") }
+                    if index > 0, ByteOrder.compare(separator, bounds.first) > 0 {
+                        throw NodeDamage.error(ref, what, "separator \(index) is above its child's first key")
+                    }
+                    if let previousLast, ByteOrder.compare(previousLast, bounds.first) >= 0 {
+                        throw NodeDamage.error(child, what, "keys overlap the previous leaf's")
+                    }
+                    if let previousLast, index > 0, ByteOrder.compare(previousLast, separator) >= 0 {
+                        throw NodeDamage.error(ref, what, "separator \(index) does not follow the previous leaf's keys")
+                    }
+                    previousLast = bounds.last
+                    below = bounds.count
+                } else {
+                    below = try walk(child, expectedLevel: view.level - 1)
+                }
+                guard below == view.entriesBelow(index) else {
+                    throw NodeDamage.error(ref, what, "child \(index) is counted as \(view.entriesBelow(index)) entries but holds \(below)")
+                }
+                total += below
+            }
+            return total
+        }
+        return try walk(storedRoot, expectedLevel: nil)
     }
 
     // MARK: Internals
