@@ -27,6 +27,10 @@ struct Blob: Equatable {
 /// doubles as their IEEE bit pattern); UUIDs, strings, binary, lists and backlinks in `blobs`.
 final class ColumnBuffer {
     let spec: ColumnSpec
+    /// Cached from `spec`: read on every row change, where copying the spec would cost retains.
+    let usesWords: Bool
+    let hasNullBitmap: Bool
+    let kind: ValueKind
     var words: [UInt64] = []
     var blobs: [Blob] = []
     /// One flag per row when the column keeps a null bitmap, else empty.
@@ -40,14 +44,17 @@ final class ColumnBuffer {
         !blob.external.isNone || blob.bytes.count > ClusterBuffer.externalThreshold ? 16 : blob.bytes.count
     }
 
-    init(spec: ColumnSpec) { self.spec = spec }
-
-    var usesWords: Bool { spec.blockKind != .variable && spec.blockKind != .fixed16 }
+    init(spec: ColumnSpec) {
+        self.spec = spec
+        usesWords = spec.blockKind != .variable && spec.blockKind != .fixed16
+        hasNullBitmap = spec.hasNullBitmap
+        kind = spec.kind
+    }
 
     /// Decodes the block of this column from a cluster view (or fills `rowCount` default values when the
     /// cluster has no block for it).
-    init(spec: ColumnSpec, block: ColumnBlock?, rowCount: Int) throws {
-        self.spec = spec
+    convenience init(spec: ColumnSpec, block: ColumnBlock?, rowCount: Int) throws {
+        self.init(spec: spec)
         guard let block else {
             for _ in 0..<rowCount { try append(spec.defaultValue) }
             return
@@ -56,7 +63,7 @@ final class ColumnBuffer {
             throw NodeDamage.error(block.ref, "cluster column '\(spec.name)'",
                                    "holds a block of kind \(block.kind) but the column is \(spec.type)")
         }
-        if spec.hasNullBitmap { nulls = (0..<rowCount).map { block.isNull($0) } }
+        if hasNullBitmap { nulls = (0..<rowCount).map { block.isNull($0) } }
         if usesWords {
             words = (0..<rowCount).map { block.word($0) }
         } else {
@@ -83,7 +90,7 @@ final class ColumnBuffer {
 
     /// Inserts a value at `row`.
     func insert(_ value: StorageValue, at row: Int) throws {
-        if spec.hasNullBitmap { nulls.insert(value.isNull, at: row) }
+        if hasNullBitmap { nulls.insert(value.isNull, at: row) }
         if usesWords {
             words.insert(value.isNull ? 0 : try encodeWord(value), at: row)
         } else {
@@ -98,7 +105,7 @@ final class ColumnBuffer {
     func set(_ value: StorageValue, at row: Int) throws -> NodeRef {
         let word = usesWords && !value.isNull ? try encodeWord(value) : 0
         let bytes = usesWords ? [] : try encodeBytes(value)
-        if spec.hasNullBitmap { nulls[row] = value.isNull }
+        if hasNullBitmap { nulls[row] = value.isNull }
         if usesWords {
             words[row] = word
             return .none
@@ -110,7 +117,7 @@ final class ColumnBuffer {
 
     /// Removes `row`, returning the node of its long value if it had one (to free).
     func remove(at row: Int) -> NodeRef {
-        if spec.hasNullBitmap { nulls.remove(at: row) }
+        if hasNullBitmap { nulls.remove(at: row) }
         if usesWords {
             words.remove(at: row)
             return .none
@@ -129,7 +136,7 @@ final class ColumnBuffer {
     /// Moves rows `from...` into a new buffer (for a cluster split).
     func splitOff(from row: Int) -> ColumnBuffer {
         let upper = ColumnBuffer(spec: spec)
-        if spec.hasNullBitmap {
+        if hasNullBitmap {
             upper.nulls = Array(nulls[row...])
             nulls.removeSubrange(row...)
         }
@@ -153,10 +160,10 @@ final class ColumnBuffer {
         inlineBytes += other.inlineBytes
     }
 
-    func isNull(_ row: Int) -> Bool { spec.hasNullBitmap && nulls[row] }
+    func isNull(_ row: Int) -> Bool { hasNullBitmap && nulls[row] }
 
     private func encodeWord(_ value: StorageValue) throws -> UInt64 {
-        guard let word = ValueCodec.word(value, kind: spec.kind) else { throw typeMismatch(value) }
+        guard let word = ValueCodec.word(value, kind: kind) else { throw typeMismatch(value) }
         return word
     }
 

@@ -34,7 +34,7 @@ extension Table {
             }
             entries.append(encoded)
         }
-        for (index, spec) in specs.enumerated() where spec.type.isLink { try checkTargets(row[index], spec) }
+        for index in context.linkPositions { try checkTargets(row[index], specs[index]) }
         nextObjectKey = max(nextObjectKey, objectKey.rawValue + 1)
         try tree.update(ByteOrder.key(objectKey.rawValue)) { cluster in
             let (position, _) = cluster.position(of: objectKey.rawValue)
@@ -43,8 +43,8 @@ extension Table {
             for (index, column) in cluster.columns.enumerated() { try column.insert(row[index], at: position) }
         }
         for (index, encoded) in zip(indexes, entries) { try index.insert(encoded, key: objectKey) }
-        for (index, spec) in specs.enumerated() where spec.type.isLink {
-            for target in Table.linkTargets(row[index]) { try addBacklink(to: target, from: objectKey, column: spec) }
+        for index in context.linkPositions {
+            for target in Table.linkTargets(row[index]) { try addBacklink(to: target, from: objectKey, column: specs[index]) }
         }
         try trimIfNeeded()
         return objectKey

@@ -173,9 +173,9 @@ public final class Table {
     }
 
     func storedBlock(_ view: ClusterView, _ index: Int) throws -> ColumnBlock {
-        let spec = context.specs[index]
-        guard let block = try view.block(spec.key, hint: index), block.kind == spec.blockKind else {
-            throw NodeDamage.error(view.ref, "cluster of table '\(name)'", "has no \(spec.blockKind) block for column '\(spec.name)'")
+        let kind = context.blockKinds[index]
+        guard let block = try view.block(context.keys[index], hint: index), block.kind == kind else {
+            throw NodeDamage.error(view.ref, "cluster of table '\(name)'", "has no \(kind) block for column '\(context.specs[index].name)'")
         }
         return block
     }
