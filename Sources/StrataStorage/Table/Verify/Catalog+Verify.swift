@@ -3,7 +3,7 @@ extension Catalog {
     /// clusters hold strictly increasing keys and one block of the right kind per column; tree counts match;
     /// every link and list element points at an existing object; backlinks are exactly the inverse of the links;
     /// every index holds exactly one entry per object with the object's current values; unique indexes hold no
-    /// duplicate values.
+    /// duplicate values. In a write transaction, pending changes are flushed first (as `flush()` does).
     /// - Throws: `StrataError.corruptFile` naming the table, object and column.
     /// - Complexity: O(n log n) over all objects, links and index entries.
     public func verify() throws {

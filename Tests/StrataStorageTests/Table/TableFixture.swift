@@ -1,30 +1,31 @@
 import StrataStorage
+import StrataTestSupport
 
 /// A catalog over a `MemoryNodeSpace` with helpers to commit and reopen, for table-layer tests.
-public final class TableFixture {
+final class TableFixture {
     /// The node space.
-    public let space = MemoryNodeSpace()
+    let space = MemoryNodeSpace()
     /// The catalog of the current write transaction.
-    public private(set) var catalog: Catalog
+    private(set) var catalog: Catalog
 
     /// An empty store with an open write transaction.
-    public init() throws { catalog = try Catalog(writer: space) }
+    init() throws { catalog = try Catalog(writer: space) }
 
     /// Flushes, commits and opens the next write transaction's catalog.
-    public func commit() throws {
+    func commit() throws {
         try catalog.flush()
         space.commit()
         catalog = try Catalog(writer: space)
     }
 
     /// Discards the transaction and reopens the last committed state.
-    public func rollback() throws {
+    func rollback() throws {
         space.rollback()
         catalog = try Catalog(writer: space)
     }
 
     /// A read-only catalog of the last committed version.
-    public func reader() throws -> Catalog { try Catalog(reader: ReadView(space)) }
+    func reader() throws -> Catalog { try Catalog(reader: ReadView(space)) }
 
     /// The committed version seen through `NodeReader` only.
     final class ReadView: NodeReader {
