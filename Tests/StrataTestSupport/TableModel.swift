@@ -82,6 +82,20 @@ public struct TableModel: Equatable, Sendable {
         }
     }
 
+    /// For every object linked to through `column` of `origin`: the linking objects, ascending, once per link.
+    public func allBacklinks(from origin: String, column: String) -> [ObjectKey: [ObjectKey]] {
+        var result: [ObjectKey: [ObjectKey]] = [:]
+        for (source, values) in tables[origin]?.objects ?? [:] {
+            switch values[column] {
+            case .link(let target)?: result[target, default: []].append(source)
+            case .list(let elements)?:
+                for case .link(let target) in elements { result[target, default: []].append(source) }
+            default: break
+            }
+        }
+        return result.mapValues { $0.sorted() }
+    }
+
     /// The objects linking to `key` of `table` through `column` of `origin`, ascending, once per link.
     public func backlinks(of key: ObjectKey, in table: String, from origin: String, column: String) -> [ObjectKey] {
         var result: [ObjectKey] = []

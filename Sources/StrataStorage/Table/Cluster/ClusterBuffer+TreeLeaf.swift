@@ -1,8 +1,24 @@
 /// The columns a table's clusters are decoded with; shared by reference so adding a column reaches every
 /// cluster decoded later in the transaction.
 final class ClusterContext {
-    var specs: [ColumnSpec]
-    init(specs: [ColumnSpec]) { self.specs = specs }
+    var specs: [ColumnSpec] { didSet { cache() } }
+    /// The column keys in storage order (a small array a lookup scans without copying specs).
+    private(set) var keys: [ColumnKey] = []
+    /// Each column's block kind, in storage order.
+    private(set) var blockKinds: [BlockKind] = []
+    /// Positions of link and list-of-links columns (the ones with backlinks to keep).
+    private(set) var linkPositions: [Int] = []
+
+    init(specs: [ColumnSpec]) {
+        self.specs = specs
+        cache()
+    }
+
+    private func cache() {
+        keys = specs.map(\.key)
+        blockKinds = specs.map(\.blockKind)
+        linkPositions = specs.indices.filter { specs[$0].type.isLink }
+    }
 }
 
 extension ClusterBuffer: TreeLeaf {

@@ -54,9 +54,7 @@ final class ClusterBuffer {
 
     var inlineBytes: Int {
         var total = 0
-        for column in columns where !column.usesWords {
-            for blob in column.blobs where blob.external.isNone { total += blob.bytes.count }
-        }
+        for column in columns { total += column.inlineBytes }
         return total
     }
 
@@ -177,7 +175,7 @@ final class ClusterBuffer {
             for row in 0..<count where column.blobs[row].external.isNone
                 && column.blobs[row].bytes.count > ClusterBuffer.externalThreshold {
                 let ref = try ByteWriter(bytes: column.blobs[row].bytes).store(in: writer)
-                column.blobs[row] = Blob(external: ref, length: column.blobs[row].length)
+                column.replaceBlob(at: row, with: Blob(external: ref, length: column.blobs[row].length))
             }
             ClusterBuffer.writeBits(column.blobs.lazy.map { !$0.external.isNone }, count: count, into: &out)
             var end: UInt32 = 0

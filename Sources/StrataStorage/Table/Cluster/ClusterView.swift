@@ -4,6 +4,7 @@
 /// (column key, offset, length) and the blocks. Every block holds exactly `rowCount` rows.
 struct ClusterView {
     static let magic: UInt32 = 0x314C_4353  // "SCL1"
+    static let maxRowCount = 1 << 16
 
     let ref: NodeRef
     let rowCount: Int
@@ -16,6 +17,9 @@ struct ClusterView {
         var reader = ByteReader(raw, ref: ref, what: "cluster")
         guard try reader.u32() == ClusterView.magic else { throw reader.damage("is not a cluster (wrong magic)") }
         rowCount = Int(try reader.u32())
+        // Clusters split at `ClusterBuffer.maxRows`; a larger count is damage (and would make loops run for ages
+        // over a constant, zero-width keys block).
+        guard rowCount <= ClusterView.maxRowCount else { throw reader.damage("claims \(rowCount) rows") }
         columnCount = try reader.count(minimumItemSize: 16, label: "column count")
         _ = try reader.u32()
         let keysOffset = Int(try reader.u32())

@@ -65,7 +65,7 @@ struct ColumnBlock {
         switch kind {
         case .packedInt:
             width = Int(try reader.u8())
-            _ = try reader.bytes(7)
+            try reader.skip(7)
             base = try reader.i64()
             guard IntPacking.widths.contains(width) else { throw reader.damage("integer width \(width) is not valid") }
             dataBytes = IntPacking.dataByteCount(count: count, width: width)

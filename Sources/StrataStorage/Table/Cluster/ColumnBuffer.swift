@@ -27,19 +27,34 @@ struct Blob: Equatable {
 /// doubles as their IEEE bit pattern); UUIDs, strings, binary, lists and backlinks in `blobs`.
 final class ColumnBuffer {
     let spec: ColumnSpec
+    /// Cached from `spec`: read on every row change, where copying the spec would cost retains.
+    let usesWords: Bool
+    let hasNullBitmap: Bool
+    let kind: ValueKind
     var words: [UInt64] = []
     var blobs: [Blob] = []
     /// One flag per row when the column keeps a null bitmap, else empty.
     var nulls: [Bool] = []
+    /// Bytes the values take in the cluster node (a long value, which goes to its own node, counts its 16-byte
+    /// reference), maintained on every change so a cluster knows its size without walking its rows.
+    private(set) var inlineBytes = 0
 
-    init(spec: ColumnSpec) { self.spec = spec }
+    /// What a value costs its cluster node.
+    static func storedSize(_ blob: Blob) -> Int {
+        !blob.external.isNone || blob.bytes.count > ClusterBuffer.externalThreshold ? 16 : blob.bytes.count
+    }
 
-    var usesWords: Bool { spec.blockKind != .variable && spec.blockKind != .fixed16 }
+    init(spec: ColumnSpec) {
+        self.spec = spec
+        usesWords = spec.blockKind != .variable && spec.blockKind != .fixed16
+        hasNullBitmap = spec.hasNullBitmap
+        kind = spec.kind
+    }
 
     /// Decodes the block of this column from a cluster view (or fills `rowCount` default values when the
     /// cluster has no block for it).
-    init(spec: ColumnSpec, block: ColumnBlock?, rowCount: Int) throws {
-        self.spec = spec
+    convenience init(spec: ColumnSpec, block: ColumnBlock?, rowCount: Int) throws {
+        self.init(spec: spec)
         guard let block else {
             for _ in 0..<rowCount { try append(spec.defaultValue) }
             return
@@ -48,15 +63,19 @@ final class ColumnBuffer {
             throw NodeDamage.error(block.ref, "cluster column '\(spec.name)'",
                                    "holds a block of kind \(block.kind) but the column is \(spec.type)")
         }
-        if spec.hasNullBitmap { nulls = (0..<rowCount).map { block.isNull($0) } }
+        if hasNullBitmap { nulls = (0..<rowCount).map { block.isNull($0) } }
         if usesWords {
             words = (0..<rowCount).map { block.word($0) }
         } else {
             blobs.reserveCapacity(rowCount)
             for row in 0..<rowCount {
                 switch try block.blob(row) {
-                case .inline(let bytes): blobs.append(Blob(Array(bytes)))
-                case .external(let ref, let length): blobs.append(Blob(external: ref, length: length))
+                case .inline(let bytes):
+                    blobs.append(Blob(Array(bytes)))
+                    inlineBytes += ColumnBuffer.storedSize(blobs[row])
+                case .external(let ref, let length):
+                    blobs.append(Blob(external: ref, length: length))
+                    inlineBytes += 16
                 }
             }
         }
@@ -71,11 +90,13 @@ final class ColumnBuffer {
 
     /// Inserts a value at `row`.
     func insert(_ value: StorageValue, at row: Int) throws {
-        if spec.hasNullBitmap { nulls.insert(value.isNull, at: row) }
+        if hasNullBitmap { nulls.insert(value.isNull, at: row) }
         if usesWords {
             words.insert(value.isNull ? 0 : try encodeWord(value), at: row)
         } else {
-            blobs.insert(Blob(try encodeBytes(value)), at: row)
+            let blob = Blob(try encodeBytes(value))
+            inlineBytes += ColumnBuffer.storedSize(blob)
+            blobs.insert(blob, at: row)
         }
     }
 
@@ -84,30 +105,38 @@ final class ColumnBuffer {
     func set(_ value: StorageValue, at row: Int) throws -> NodeRef {
         let word = usesWords && !value.isNull ? try encodeWord(value) : 0
         let bytes = usesWords ? [] : try encodeBytes(value)
-        if spec.hasNullBitmap { nulls[row] = value.isNull }
+        if hasNullBitmap { nulls[row] = value.isNull }
         if usesWords {
             words[row] = word
             return .none
         }
         let old = blobs[row].external
-        blobs[row] = Blob(bytes)
+        replaceBlob(at: row, with: Blob(bytes))
         return old
     }
 
     /// Removes `row`, returning the node of its long value if it had one (to free).
     func remove(at row: Int) -> NodeRef {
-        if spec.hasNullBitmap { nulls.remove(at: row) }
+        if hasNullBitmap { nulls.remove(at: row) }
         if usesWords {
             words.remove(at: row)
             return .none
         }
-        return blobs.remove(at: row).external
+        let removed = blobs.remove(at: row)
+        inlineBytes -= ColumnBuffer.storedSize(removed)
+        return removed.external
+    }
+
+    /// Replaces a variable-size value wholesale (backlink upkeep, moving a long value to its own node).
+    func replaceBlob(at row: Int, with blob: Blob) {
+        inlineBytes += ColumnBuffer.storedSize(blob) - ColumnBuffer.storedSize(blobs[row])
+        blobs[row] = blob
     }
 
     /// Moves rows `from...` into a new buffer (for a cluster split).
     func splitOff(from row: Int) -> ColumnBuffer {
         let upper = ColumnBuffer(spec: spec)
-        if spec.hasNullBitmap {
+        if hasNullBitmap {
             upper.nulls = Array(nulls[row...])
             nulls.removeSubrange(row...)
         }
@@ -117,6 +146,8 @@ final class ColumnBuffer {
         } else {
             upper.blobs = Array(blobs[row...])
             blobs.removeSubrange(row...)
+            upper.inlineBytes = upper.blobs.reduce(0) { $0 + ColumnBuffer.storedSize($1) }
+            inlineBytes -= upper.inlineBytes
         }
         return upper
     }
@@ -126,12 +157,13 @@ final class ColumnBuffer {
         nulls += other.nulls
         words += other.words
         blobs += other.blobs
+        inlineBytes += other.inlineBytes
     }
 
-    func isNull(_ row: Int) -> Bool { spec.hasNullBitmap && nulls[row] }
+    func isNull(_ row: Int) -> Bool { hasNullBitmap && nulls[row] }
 
     private func encodeWord(_ value: StorageValue) throws -> UInt64 {
-        guard let word = ValueCodec.word(value, kind: spec.kind) else { throw typeMismatch(value) }
+        guard let word = ValueCodec.word(value, kind: kind) else { throw typeMismatch(value) }
         return word
     }
 

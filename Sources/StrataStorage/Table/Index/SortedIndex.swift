@@ -58,6 +58,32 @@ final class SortedIndex {
         }
     }
 
+    /// The first object key whose entry starts with `prefix`, found by one descent to the leaf that would hold
+    /// it (the point-lookup path of `find(primaryKey:)` and of unique checks).
+    func firstKey(withPrefix prefix: [UInt8]) throws -> ObjectKey? {
+        guard let (location, isLast) = try prefix.withUnsafeBytes({ try tree.locateWithEdge($0) }) else { return nil }
+        switch location {
+        case .loaded(let leaf):
+            let index = leaf.position(of: prefix).index
+            if index < leaf.entries.count {
+                let entry = leaf.entries[index]
+                guard entry.count >= prefix.count + 8, entry.starts(with: prefix) else { return nil }
+                return entry.withUnsafeBytes { IndexKeyEncoding.objectKey(ofEntry: $0) }
+            }
+        case .stored(let ref):
+            let view = try IndexLeafView(try tree.reader.read(ref), ref: ref)
+            let index = try prefix.withUnsafeBytes { try view.lowerBound($0) }
+            if index < view.count {
+                let entry = try view.entry(index)
+                guard entry.count >= prefix.count + 8, SortedIndex.hasPrefix(entry, prefix) else { return nil }
+                return IndexKeyEncoding.objectKey(ofEntry: entry)
+            }
+        }
+        // Every entry of that leaf sorts before the prefix: the match, if any, opens the next leaf.
+        if isLast { return nil }
+        return try keys(withPrefix: prefix, limit: 1).first
+    }
+
     /// Object keys of entries whose bytes start with `prefix`, in index order.
     func keys(withPrefix prefix: [UInt8], limit: Int = .max) throws -> [ObjectKey] {
         var result: [ObjectKey] = []

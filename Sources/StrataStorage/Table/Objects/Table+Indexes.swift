@@ -81,7 +81,9 @@ extension Table {
         guard let column = primaryKey, let index = indexes.first(where: { $0.spec.columns == [column] && $0.spec.isUnique }) else {
             throw StrataError.invalidArgument("table '\(name)' has no primary key")
         }
-        return try index.keys(withPrefix: IndexKeyEncoding.encode([value]), limit: 1).first
+        var prefix: [UInt8] = []
+        IndexKeyEncoding.append(value, to: &prefix)
+        return try index.firstKey(withPrefix: prefix)
     }
 
     /// Objects whose indexed values equal `values` (all the index's columns, or a leading part of them).
@@ -100,8 +102,8 @@ extension Table {
     /// Objects whose value (after equal `leading` values on a compound index) lies between the bounds, in index
     /// order. A missing bound is open; nulls never match a range.
     public func lookup(
-        _ index: IndexKey, leading: [StorageValue] = [], from lower: StorageValue?, inclusive lowerInclusive: Bool = true,
-        to upper: StorageValue?, inclusive upperInclusive: Bool = false
+        _ index: IndexKey, leading: [StorageValue] = [], from lower: StorageValue?, lowerInclusive: Bool = true,
+        to upper: StorageValue?, upperInclusive: Bool = false
     ) throws -> [ObjectKey] {
         let sorted = try sortedIndex(index)
         let head = IndexKeyEncoding.encode(leading)

@@ -57,7 +57,7 @@ extension Table {
             let old = buffer.blobs[row]
             var keys = try table.blobBytes(old).withUnsafeBytes { try ValueCodec.decodeBacklinks($0, ref: old.external) }
             change(&keys)
-            buffer.blobs[row] = Blob(ValueCodec.encodeBacklinks(keys))
+            buffer.replaceBlob(at: row, with: Blob(ValueCodec.encodeBacklinks(keys)))
             if !old.external.isNone { writer.free(old.external) }
         }
         guard found else { throw table.missing(target) }

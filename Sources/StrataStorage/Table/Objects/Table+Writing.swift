@@ -24,10 +24,17 @@ extension Table {
         if explicitKey != nil, try contains(objectKey) {
             throw StrataError.invalidArgument("table '\(name)' already has an object with key \(objectKey)")
         }
-        for index in indexes where index.spec.isUnique {
-            try checkUnique(index, values: try indexValues(index, row: row), excluding: nil)
+        var entries: [[UInt8]] = []
+        entries.reserveCapacity(indexes.count)
+        for index in indexes {
+            let values = try indexValues(index, row: row)
+            let encoded = IndexKeyEncoding.encode(values)
+            if index.spec.isUnique, try index.firstKey(withPrefix: encoded) != nil {
+                throw StrataError.duplicatePrimaryKey(type: name, key: values.map(\.description).joined(separator: ", "))
+            }
+            entries.append(encoded)
         }
-        for (index, spec) in specs.enumerated() where spec.type.isLink { try checkTargets(row[index], spec) }
+        for index in context.linkPositions { try checkTargets(row[index], specs[index]) }
         nextObjectKey = max(nextObjectKey, objectKey.rawValue + 1)
         try tree.update(ByteOrder.key(objectKey.rawValue)) { cluster in
             let (position, _) = cluster.position(of: objectKey.rawValue)
@@ -35,9 +42,9 @@ extension Table {
             cluster.keys.insert(objectKey.rawValue, at: position)
             for (index, column) in cluster.columns.enumerated() { try column.insert(row[index], at: position) }
         }
-        for index in indexes { try index.insert(IndexKeyEncoding.encode(try indexValues(index, row: row)), key: objectKey) }
-        for (index, spec) in specs.enumerated() where spec.type.isLink {
-            for target in Table.linkTargets(row[index]) { try addBacklink(to: target, from: objectKey, column: spec) }
+        for (index, encoded) in zip(indexes, entries) { try index.insert(encoded, key: objectKey) }
+        for index in context.linkPositions {
+            for target in Table.linkTargets(row[index]) { try addBacklink(to: target, from: objectKey, column: specs[index]) }
         }
         try trimIfNeeded()
         return objectKey

@@ -56,7 +56,7 @@ public final class Table {
 
     /// The storage position of a column, or an error naming the table.
     func position(of column: ColumnKey) throws -> Int {
-        guard let index = context.specs.firstIndex(where: { $0.key == column }) else {
+        guard let index = context.keys.firstIndex(of: column) else {
             throw StrataError.invalidArgument("table '\(name)' has no column \(column); look columns up with `column(named:)`")
         }
         return index
@@ -122,8 +122,8 @@ public final class Table {
     }
 
     func locate(_ key: ObjectKey) throws -> RowLocation {
-        let bytes = ByteOrder.key(key.rawValue)
-        guard let location = try bytes.withUnsafeBytes({ try tree.locate($0) }) else { return .none }
+        let ordered = (UInt64(bitPattern: key.rawValue) ^ 0x8000_0000_0000_0000).bigEndian
+        guard let location = try withUnsafeBytes(of: ordered, { try tree.locate($0) }) else { return .none }
         switch location {
         case .loaded(let cluster):
             let (row, found) = cluster.position(of: key.rawValue)
@@ -173,9 +173,9 @@ public final class Table {
     }
 
     func storedBlock(_ view: ClusterView, _ index: Int) throws -> ColumnBlock {
-        let spec = context.specs[index]
-        guard let block = try view.block(spec.key, hint: index), block.kind == spec.blockKind else {
-            throw NodeDamage.error(view.ref, "cluster of table '\(name)'", "has no \(spec.blockKind) block for column '\(spec.name)'")
+        let kind = context.blockKinds[index]
+        guard let block = try view.block(context.keys[index], hint: index), block.kind == kind else {
+            throw NodeDamage.error(view.ref, "cluster of table '\(name)'", "has no \(kind) block for column '\(context.specs[index].name)'")
         }
         return block
     }

@@ -24,6 +24,11 @@ struct ByteReader {
         }
     }
 
+    mutating func skip(_ count: Int) throws {
+        try need(count)
+        offset += count
+    }
+
     mutating func u8() throws -> UInt8 {
         try need(1)
         defer { offset += 1 }

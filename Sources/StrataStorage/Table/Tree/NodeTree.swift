@@ -45,7 +45,7 @@ final class NodeTree<Leaf: TreeLeaf> {
     let reader: NodeReader
     var context: Leaf.Context
     let what: String
-    private(set) var storedRoot: NodeRef
+    var storedRoot: NodeRef
     private var root: Branch?
     /// Leaves currently decoded; the owner flushes when this grows large, to bound memory.
     private(set) var loadedLeaves = 0
@@ -74,6 +74,13 @@ final class NodeTree<Leaf: TreeLeaf> {
 
     /// The leaf whose key range holds `key` (`nil` for an empty tree).
     func locate(_ key: UnsafeRawBufferPointer) throws -> LeafLocation? {
+        try locateWithEdge(key)?.location
+    }
+
+    /// The leaf whose key range holds `key`, and whether it is the last leaf of the tree (so nothing sorts after
+    /// its entries).
+    func locateWithEdge(_ key: UnsafeRawBufferPointer) throws -> (location: LeafLocation, isLast: Bool)? {
+        var isLast = true
         var child: Child
         if let root {
             guard !root.children.isEmpty else { return nil }
@@ -85,16 +92,20 @@ final class NodeTree<Leaf: TreeLeaf> {
         var level = Int.max
         while true {
             switch child {
-            case .leaf(let leaf): return .loaded(leaf)
+            case .leaf(let leaf): return (.loaded(leaf), isLast)
             case .branch(let branch):
                 level = branch.level
-                child = branch.children[NodeTree.childIndex(branch, key)]
+                let index = NodeTree.childIndex(branch, key)
+                isLast = isLast && index == branch.children.count - 1
+                child = branch.children[index]
             case .stored(let ref):
-                if level == 1 { return .stored(ref) }
+                if level == 1 { return (.stored(ref), isLast) }
                 let view = try BranchView(try reader.read(ref), ref: ref)
                 guard view.level < level else { throw NodeDamage.error(ref, what, "tree levels do not descend") }
                 level = view.level
-                child = .stored(try view.child(try view.childIndex(for: key)))
+                let index = try view.childIndex(for: key)
+                isLast = isLast && index == view.count - 1
+                child = .stored(try view.child(index))
             }
         }
     }
@@ -251,32 +262,6 @@ final class NodeTree<Leaf: TreeLeaf> {
         return storedRoot
     }
 
-    /// Frees every node of the tree (the table or index is being removed). `leafNodes` lists the extra nodes a
-    /// leaf owns (long values).
-    func destroy(in writer: NodeWriter, leafNodes: (UnsafeRawBufferPointer, NodeRef) throws -> [NodeRef]) throws {
-        _ = try flush(in: writer)
-        try forEachNode { ref, isLeaf in
-            if isLeaf { for extra in try leafNodes(try reader.read(ref), ref) { writer.free(extra) } }
-            writer.free(ref)
-        }
-        storedRoot = .none
-    }
-
-    /// Visits every stored node (branches and leaves) of the tree as it was last flushed or opened.
-    func forEachNode(_ body: (NodeRef, _ isLeaf: Bool) throws -> Void) throws {
-        guard !storedRoot.isNone else { return }
-        func walk(_ ref: NodeRef, _ parentLevel: Int) throws {
-            let view = try BranchView(try reader.read(ref), ref: ref)
-            guard view.level < parentLevel else { throw NodeDamage.error(ref, what, "tree levels do not descend") }
-            try body(ref, false)
-            for index in 0..<view.count {
-                let child = try view.child(index)
-                if view.level == 1 { try body(child, true) } else { try walk(child, view.level) }
-            }
-        }
-        try walk(storedRoot, 33)
-    }
-
     // MARK: Internals
 
     static func childIndex(_ branch: Branch, _ key: [UInt8]) -> Int {
@@ -345,7 +330,11 @@ final class NodeTree<Leaf: TreeLeaf> {
 
     private func reshape(leaf: Leaf, path: [(Branch, Int)]) throws {
         var (parent, index) = path[path.count - 1]
+        let delta = leaf.entryCount - parent.counts[index]
         parent.counts[index] = leaf.entryCount
+        // Splits and merges move entries between siblings; only the change in this leaf's count reaches the
+        // ancestors, so their counts move by `delta` without summing their children.
+        for (ancestor, position) in path.dropLast() { ancestor.counts[position] += delta }
         if leaf.isOverfull {
             var pieces: [Leaf] = []
             var current = leaf
@@ -375,29 +364,24 @@ final class NodeTree<Leaf: TreeLeaf> {
                 removeChild(parent, index + 1)
             }
         }
-        // Walk up: refresh counts, split wide branches, drop empty ones.
-        var level = path.count - 1
+        // Walk up: split wide branches, drop empty ones.
+        var level = path.count - 2
         while level >= 0 {
             (parent, index) = path[level]
-            if level < path.count - 1 {
-                let child = path[level + 1].0
-                if child.children.isEmpty {
-                    removeChild(parent, index)
-                } else {
-                    parent.counts[index] = child.total
-                    if child.children.count > NodeTree.maxFanout {
-                        let half = child.children.count / 2
-                        let upper = Branch(level: child.level, keys: Array(child.keys[half...]),
-                                           children: Array(child.children[half...]), counts: Array(child.counts[half...]))
-                        child.keys.removeSubrange(half...)
-                        child.children.removeSubrange(half...)
-                        child.counts.removeSubrange(half...)
-                        parent.counts[index] = child.total
-                        parent.keys.insert(upper.keys[0], at: index + 1)
-                        parent.children.insert(.branch(upper), at: index + 1)
-                        parent.counts.insert(upper.total, at: index + 1)
-                    }
-                }
+            let child = path[level + 1].0
+            if child.children.isEmpty {
+                removeChild(parent, index)
+            } else if child.children.count > NodeTree.maxFanout {
+                let half = child.children.count / 2
+                let upper = Branch(level: child.level, keys: Array(child.keys[half...]),
+                                   children: Array(child.children[half...]), counts: Array(child.counts[half...]))
+                child.keys.removeSubrange(half...)
+                child.children.removeSubrange(half...)
+                child.counts.removeSubrange(half...)
+                parent.counts[index] = child.total
+                parent.keys.insert(upper.keys[0], at: index + 1)
+                parent.children.insert(.branch(upper), at: index + 1)
+                parent.counts.insert(upper.total, at: index + 1)
             }
             level -= 1
         }

@@ -3,7 +3,7 @@ extension Catalog {
     /// clusters hold strictly increasing keys and one block of the right kind per column; tree counts match;
     /// every link and list element points at an existing object; backlinks are exactly the inverse of the links;
     /// every index holds exactly one entry per object with the object's current values; unique indexes hold no
-    /// duplicate values.
+    /// duplicate values. In a write transaction, pending changes are flushed first (as `flush()` does).
     /// - Throws: `StrataError.corruptFile` naming the table, object and column.
     /// - Complexity: O(n log n) over all objects, links and index entries.
     public func verify() throws {
@@ -107,6 +107,11 @@ extension Table {
         }
         let counted = try count()
         guard counted == total else { throw broken("the tree counts \(counted) objects but its clusters hold \(total)") }
+        _ = try tree.verifyShape { raw, ref in
+            let view = try ClusterView(raw, ref: ref)
+            guard view.rowCount > 0 else { return (0, [], []) }
+            return (view.rowCount, ByteOrder.key(view.key(at: 0)), ByteOrder.key(view.key(at: view.rowCount - 1)))
+        }
     }
 
     /// Each index holds exactly the entries the table's rows produce, and unique ones no duplicate values.
@@ -135,6 +140,11 @@ extension Table {
                 }
             }
             guard try index.tree.count() == actual.count else { throw broken("index \(index.spec.key) miscounts its entries") }
+            _ = try index.tree.verifyShape { raw, ref in
+                let view = try IndexLeafView(raw, ref: ref)
+                guard view.count > 0 else { return (0, [], []) }
+                return (view.count, Array(try view.entry(0)), Array(try view.entry(view.count - 1)))
+            }
         }
     }
 }
