@@ -26,11 +26,15 @@ final class QueryConformanceTests: StaffTestCase {
         let cases = ConformanceCases.all(staff: staff)
         XCTAssertGreaterThanOrEqual(cases.count, 300)
         var failures = 0
+        var selective = 0
+        var indexed = 0
         for testCase in cases {
             let expected = staff.alive.filter { testCase.expected($0, staff) }.map(\.badge)
             do {
                 let results = try db.objects(type).filter(testCase.predicate, arguments: testCase.arguments)
                 let counted = results.count
+                if !expected.isEmpty, expected.count < staff.alive.count { selective += 1 }
+                if results.explain.hasPrefix("index ") { indexed += 1 }
                 let actual = results.map(\.badge)
                 if Set(actual) != Set(expected) || actual.count != expected.count || counted != expected.count {
                     failures += 1
@@ -45,6 +49,11 @@ final class QueryConformanceTests: StaffTestCase {
             }
         }
         XCTAssertEqual(failures, 0, "\(failures) of \(cases.count) predicates disagree with the oracle")
+        // The suite only means something if most predicates select some objects but not all of them, and if the
+        // indexed model really goes through its indexes.
+        XCTAssertGreaterThan(selective, cases.count * 2 / 3, "too few predicates separate the objects")
+        if T.self == IndexedEmployee.self { XCTAssertGreaterThan(indexed, 60, "too few predicates use an index") }
+        if T.self == Employee.self { XCTAssertEqual(indexed, 0, "a model without indexes cannot use one") }
     }
 
     func testLinkingObjectsPredicatesMatchTheOracle() throws {
