@@ -20,17 +20,29 @@ struct IndexChoice {
         return keys
     }
 
-    /// The most selective index lookup among the terms of an AND (or the single comparison), if any.
-    static func best(for predicate: BoundPredicate, model: ModelBinding, table: Table) -> IndexChoice? {
+    /// The most selective index lookup among the terms of an AND (or the single comparison), if any, with the
+    /// terms left to check on each object it returns (`nil` when the lookup alone decides).
+    ///
+    /// Every lookup is exact (strings compare by UTF-8 bytes in the index as in the evaluator), so the chosen
+    /// term is not checked again.
+    static func best(for predicate: BoundPredicate, model: ModelBinding, table: Table) -> (IndexChoice, BoundPredicate?)? {
         let terms: [BoundPredicate]
         switch predicate {
         case .and(let parts): terms = parts
         default: terms = [predicate]
         }
-        return terms.compactMap { term -> IndexChoice? in
-            guard case .comparison(let comparison) = term else { return nil }
-            return choice(for: comparison, table: table)
-        }.min { $0.rank < $1.rank }
+        let candidates = terms.enumerated().compactMap { position, term -> (Int, IndexChoice)? in
+            guard case .comparison(let comparison) = term, let choice = choice(for: comparison, table: table) else { return nil }
+            return (position, choice)
+        }
+        guard let (position, choice) = candidates.min(by: { $0.1.rank < $1.1.rank }) else { return nil }
+        var rest = terms
+        rest.remove(at: position)
+        switch rest.count {
+        case 0: return (choice, nil)
+        case 1: return (choice, rest[0])
+        default: return (choice, .and(rest))
+        }
     }
 
     private static func choice(for comparison: BoundComparison, table: Table) -> IndexChoice? {

@@ -68,8 +68,10 @@ struct ObjectQuery {
         case .table:
             let table = try evaluator.table(model)
             guard let predicate else { return try table.keys() }
-            if let index = IndexChoice.best(for: predicate, model: model, table: table) {
-                return try index.keys(in: table).filter { try evaluator.matches(predicate, key: $0) }
+            if let (index, rest) = IndexChoice.best(for: predicate, model: model, table: table) {
+                let keys = try index.keys(in: table)
+                guard let rest else { return keys }
+                return try keys.filter { try evaluator.matches(rest, key: $0) }
             }
             let scan = ColumnScan(predicate)
             var keys: [ObjectKey] = []
@@ -141,11 +143,9 @@ struct ObjectQuery {
         case .table:
             if let predicate {
                 let table = try database.table(for: model)
-                if let index = IndexChoice.best(for: predicate, model: model, table: table) {
+                if let (index, rest) = IndexChoice.best(for: predicate, model: model, table: table) {
                     parts.append(index.text)
-                    if case .and(let terms) = predicate, terms.count > 1 {
-                        parts.append("then per object (\(predicate.text))")
-                    }
+                    if let rest { parts.append("then per object (\(rest.text))") }
                 } else {
                     parts.append("scan \(model.name) (\(ColumnScan(predicate).text))")
                 }
