@@ -47,6 +47,11 @@ final class ObjectEvaluator {
     // MARK: - Comparisons
 
     private func matches(_ comparison: BoundComparison, _ scope: Scope) throws -> Bool {
+        // The common case after an index lookup: one column of the object against a constant, read directly.
+        if case .path(let path) = comparison.left, let (model, column) = path.rootColumn, case .value(let right) = comparison.right {
+            let value = QueryScalar(try table(model).value(scope.object, column: model.columns[column]))
+            return Self.compare(value, comparison.op, right, comparison.options, matcher: comparison.matcher)
+        }
         let lefts = try values(of: comparison.left, scope)
         let rights: [QueryScalar]
         switch comparison.right {

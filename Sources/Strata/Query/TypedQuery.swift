@@ -43,43 +43,46 @@ public struct QueryExpression {
         self.depth = depth
     }
 
-    /// The property `name` of the object this key path links to.
-    public subscript(dynamicMember name: String) -> QueryExpression {
-        guard case .keyPath(let root, let components, let offset) = operand else {
-            return QueryExpression(.keyPath(root: .variable("aggregate has no property \(name)"), components: [name], offset: 0), depth: depth)
-        }
-        return QueryExpression(.keyPath(root: root, components: components + [name], offset: offset), depth: depth)
+    /// The key path's parts (a `QueryExpression` is always a key path; aggregates are ``QueryAggregate``).
+    private var keyPath: (root: KeyPathRoot, components: [String], offset: Int) {
+        guard case .keyPath(let root, let components, let offset) = operand else { return (.object, [], 0) }
+        return (root, components, offset)
     }
 
-    private func aggregate(_ function: AggregateFunction, _ property: String?) -> QueryExpression {
-        guard case .keyPath(let root, let components, let offset) = operand else { return self }
-        let path = property.map { $0.split(separator: ".").map(String.init) } ?? []
-        return QueryExpression(
-            .aggregate(root: root, collection: components, function: function, property: path, offset: offset), depth: depth)
+    /// The property `name` of the object this key path links to.
+    public subscript(dynamicMember name: String) -> QueryExpression {
+        let path = keyPath
+        return QueryExpression(.keyPath(root: path.root, components: path.components + [name], offset: path.offset), depth: depth)
+    }
+
+    private func aggregate(_ function: AggregateFunction, _ property: String?) -> QueryAggregate {
+        let path = keyPath
+        let inner = property.map { $0.split(separator: ".").map(String.init) } ?? []
+        return QueryAggregate(operand: .aggregate(
+            root: path.root, collection: path.components, function: function, property: inner, offset: path.offset))
     }
 
     /// `list.@count`: the number of elements of a list or linking objects.
-    public var count: QueryExpression { aggregate(.count, nil) }
+    public var count: QueryAggregate { aggregate(.count, nil) }
     /// `list.@sum.property` (or `list.@sum` for a list of numbers when `property` is nil).
-    public func sum(_ property: String? = nil) -> QueryExpression { aggregate(.sum, property) }
+    public func sum(_ property: String? = nil) -> QueryAggregate { aggregate(.sum, property) }
     /// `list.@avg.property`.
-    public func average(_ property: String? = nil) -> QueryExpression { aggregate(.avg, property) }
+    public func average(_ property: String? = nil) -> QueryAggregate { aggregate(.avg, property) }
     /// `list.@min.property`.
-    public func min(_ property: String? = nil) -> QueryExpression { aggregate(.min, property) }
+    public func min(_ property: String? = nil) -> QueryAggregate { aggregate(.min, property) }
     /// `list.@max.property`.
-    public func max(_ property: String? = nil) -> QueryExpression { aggregate(.max, property) }
+    public func max(_ property: String? = nil) -> QueryAggregate { aggregate(.max, property) }
 
     // MARK: Subqueries
 
     /// The number of elements of this list that satisfy `predicate` (`SUBQUERY(list, $x, …).@count`).
-    public func count(where predicate: (QueryElement) -> QueryPredicate) -> QueryExpression {
-        guard case .keyPath(let root, let components, let offset) = operand else { return self }
+    public func count(where predicate: (QueryElement) -> QueryPredicate) -> QueryAggregate {
+        let path = keyPath
+        // Nested subqueries get distinct variables: element1, element2, …
         let variable = "element\(depth + 1)"
         let inner = predicate(QueryElement(root: .variable(variable), depth: depth + 1)).node
-        _ = root
-        return QueryExpression(
-            .subqueryCount(root: root, collection: components, variable: variable, predicate: inner, offset: offset),
-            depth: depth)
+        return QueryAggregate(operand: .subqueryCount(
+            root: path.root, collection: path.components, variable: variable, predicate: inner, offset: path.offset))
     }
 
     /// Whether some element satisfies `predicate`.
@@ -170,6 +173,38 @@ public struct QueryExpression {
     public static func < (left: QueryExpression, right: QueryExpression) -> QueryPredicate { make(left, .less, right.operand) }
     /// Two key paths: `$0.age > $0.mentor.age`.
     public static func > (left: QueryExpression, right: QueryExpression) -> QueryPredicate { make(left, .greater, right.operand) }
+}
+
+/// A number computed from a list in a typed query: `$0.dogs.count`, `$0.dogs.sum("age")`,
+/// `$0.dogs.count(where: { $0.age > 3 })`. It compares with Swift numbers and with key paths.
+public struct QueryAggregate {
+    let operand: PredicateOperand
+
+    private static func make(_ left: QueryAggregate, _ op: ComparisonOperator, _ right: PredicateOperand) -> QueryPredicate {
+        QueryPredicate(.comparison(PredicateComparison(
+            quantifier: nil, left: left.operand, op: op, options: [], right: right, offset: 0)))
+    }
+
+    /// `==`
+    public static func == <T: QueryConstant>(left: QueryAggregate, right: T) -> QueryPredicate { make(left, .equal, .value(right.queryValue)) }
+    /// `!=`
+    public static func != <T: QueryConstant>(left: QueryAggregate, right: T) -> QueryPredicate { make(left, .notEqual, .value(right.queryValue)) }
+    /// `<`
+    public static func < <T: QueryConstant>(left: QueryAggregate, right: T) -> QueryPredicate { make(left, .less, .value(right.queryValue)) }
+    /// `<=`
+    public static func <= <T: QueryConstant>(left: QueryAggregate, right: T) -> QueryPredicate { make(left, .lessOrEqual, .value(right.queryValue)) }
+    /// `>`
+    public static func > <T: QueryConstant>(left: QueryAggregate, right: T) -> QueryPredicate { make(left, .greater, .value(right.queryValue)) }
+    /// `>=`
+    public static func >= <T: QueryConstant>(left: QueryAggregate, right: T) -> QueryPredicate { make(left, .greaterOrEqual, .value(right.queryValue)) }
+    /// `== nil` (an empty list's average, minimum or maximum).
+    public static func == (left: QueryAggregate, right: _OptionalNilComparisonType) -> QueryPredicate { make(left, .equal, .value(.null)) }
+    /// Compared with a key path: `$0.dogs.max("age") > $0.age`.
+    public static func > (left: QueryAggregate, right: QueryExpression) -> QueryPredicate { make(left, .greater, right.operand) }
+    /// Compared with a key path: `$0.dogs.min("age") < $0.age`.
+    public static func < (left: QueryAggregate, right: QueryExpression) -> QueryPredicate { make(left, .less, right.operand) }
+    /// Compared with a key path: `$0.dogs.count == $0.limit`.
+    public static func == (left: QueryAggregate, right: QueryExpression) -> QueryPredicate { make(left, .equal, right.operand) }
 }
 
 /// `[c]` and `[d]` for typed string comparisons.

@@ -49,16 +49,44 @@ struct ObjectQuery {
             return try evaluate(in: database, model: model).count
         }
         let table = try evaluator.table(model)
-        if IndexChoice.best(for: predicate, model: model, table: table) != nil {
+        guard case .scan(let scan, _) = try plan(predicate, table: table, model: model) else {
             return try filteredKeys(evaluator, model: model).count
         }
-        let scan = ColumnScan(predicate)
         var total = 0
         try table.forEachCluster { cluster in
             total += try scan.rows(of: cluster, within: RowMask(count: cluster.count, filled: true), evaluator: evaluator).setCount
             return true
         }
         return total
+    }
+
+    // MARK: - Planning
+
+    /// How a table query runs.
+    enum Plan {
+        /// An index lookup's keys (in key order), and what is left to check on each.
+        case index(IndexChoice, keys: [ObjectKey], rest: BoundPredicate?)
+        /// A column scan; `rejected` says which index lookup was tried and why the scan won.
+        case scan(ColumnScan, rejected: String?)
+    }
+
+    /// An index lookup when one applies and narrows the table enough; otherwise a column scan.
+    ///
+    /// A lookup that returns more than an eighth of the table (a bool, a wide range, a short prefix) is not
+    /// worth checking the other terms object by object when they can run on columns: the scan then wins.
+    func plan(_ predicate: BoundPredicate, table: Table, model: ModelBinding) throws -> Plan {
+        let scan = ColumnScan(predicate)
+        guard let (index, rest) = IndexChoice.best(for: predicate, model: model, table: table) else {
+            return .scan(scan, rejected: nil)
+        }
+        let keys = try index.keys(in: table)
+        if let rest, ColumnScan(rest).isColumnOnly {
+            let total = try table.count()
+            if keys.count * 8 > total {
+                return .scan(scan, rejected: "\(index.text): it matches \(keys.count) of \(total) objects")
+            }
+        }
+        return .index(index, keys: keys, rest: rest)
     }
 
     // MARK: - Filtering
@@ -68,12 +96,12 @@ struct ObjectQuery {
         case .table:
             let table = try evaluator.table(model)
             guard let predicate else { return try table.keys() }
-            if let (index, rest) = IndexChoice.best(for: predicate, model: model, table: table) {
-                let keys = try index.keys(in: table)
-                guard let rest else { return keys }
-                return try keys.filter { try evaluator.matches(rest, key: $0) }
+            let scan: ColumnScan
+            switch try plan(predicate, table: table, model: model) {
+            case .index(_, let keys, nil): return keys
+            case .index(_, let keys, let rest?): return try keys.filter { try evaluator.matches(rest, key: $0) }
+            case .scan(let compiled, _): scan = compiled
             }
-            let scan = ColumnScan(predicate)
             var keys: [ObjectKey] = []
             try table.forEachCluster { cluster in
                 let rows = try scan.rows(of: cluster, within: RowMask(count: cluster.count, filled: true), evaluator: evaluator)
@@ -143,11 +171,13 @@ struct ObjectQuery {
         case .table:
             if let predicate {
                 let table = try database.table(for: model)
-                if let (index, rest) = IndexChoice.best(for: predicate, model: model, table: table) {
+                switch try plan(predicate, table: table, model: model) {
+                case .index(let index, _, let rest):
                     parts.append(index.text)
                     if let rest { parts.append("then per object (\(rest.text))") }
-                } else {
-                    parts.append("scan \(model.name) (\(ColumnScan(predicate).text))")
+                case .scan(let scan, let rejected):
+                    parts.append("scan \(model.name) (\(scan.text))")
+                    if let rejected { parts.append("not \(rejected)") }
                 }
             } else {
                 parts.append("all \(model.name)")
