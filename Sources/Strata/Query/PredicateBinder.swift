@@ -135,6 +135,7 @@ struct PredicateBinder {
         _ right: BoundOperand, _ source: PredicateOperand, leftKind: QueryKind?, op: ComparisonOperator, offset: Int
     ) throws -> BoundOperand {
         guard let leftKind else { return right }
+        try checkObjects(in: source, leftKind: leftKind, offset: offset)
         switch right {
         case .value(let value):
             return .value(try convert(value, to: leftKind, op: op, offset: offset))
@@ -148,6 +149,20 @@ struct PredicateBinder {
         }
     }
 
+    /// Object arguments must be objects of the model the key path links to.
+    private func checkObjects(in source: PredicateOperand, leftKind: QueryKind, offset: Int) throws {
+        var values: [QueryValue] = []
+        switch source {
+        case .value(.list(let items)): values = items
+        case .value(let value): values = [value]
+        case .list(let items): values = items.compactMap { if case .value(let value) = $0 { return value } else { return nil } }
+        default: return
+        }
+        for case .object(let model, _) in values where leftKind != .object(model) {
+            throw error("cannot compare \(leftKind) with an object of \(model)", offset)
+        }
+    }
+
     private func compatible(_ a: QueryKind, _ b: QueryKind) -> Bool {
         a == b || (a.isNumeric && b.isNumeric)
     }
@@ -157,8 +172,9 @@ struct PredicateBinder {
         switch (value, kind) {
         case (.null, _): return .null
         case (.bool, .bool), (.int, .integer), (.double, .floating), (.string, .string), (.data, .data),
-             (.timestamp, .date), (.uuid, .uuid):
-            return value
+             (.timestamp, .date), (.uuid, .uuid), (.object, .object):
+            guard case .object = kind, !(op == .equal || op == .notEqual || op == .in) else { return value }
+            throw error("'\(op.rawValue)' does not apply to objects; compare them with == or !=", offset)
         case (.int(let number), .floating): return .double(Double(number))
         case (.double, .integer): return value
         case (.string(let text), .uuid):

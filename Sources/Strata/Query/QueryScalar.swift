@@ -44,6 +44,7 @@ enum QueryScalar: Hashable {
         case .data(let value): self = .data(Array(value))
         case .date(let value): self = .timestamp(ValueConversion.timestamp(value))
         case .uuid(let value): self = .uuid(value)
+        case .object(_, let key): self = .object(ObjectKey(key))
         }
     }
 

@@ -237,6 +237,35 @@ final class QueryResultsTests: StaffTestCase {
         XCTAssertEqual(try teams.where { $0.members.count(where: { $0.name.contains("n") }) == 1 }.count, 1)
     }
 
+    // MARK: Object arguments
+
+    func testObjectArgumentsCompareLinks() throws {
+        var boss: Employee!, other: Employee!
+        try db.write {
+            boss = add("boss", age: 60)
+            other = add("other", age: 50)
+            add("a", age: 20, mentor: boss); add("b", age: 30, mentor: other); add("c", age: 40)
+            db.objects(Employee.self)[4].friends.append(boss)
+        }
+        let all = db.objects(Employee.self)
+        XCTAssertEqual(try all.filter("mentor == %@", boss!).map(\.name), ["a"])
+        XCTAssertEqual(try all.filter("mentor != %@", boss!).map(\.name), ["boss", "other", "b", "c"])
+        XCTAssertEqual(try all.filter("mentor IN %@", [boss!, other!]).map(\.name), ["a", "b"])
+        XCTAssertEqual(try all.filter("%@ IN friends", boss!).map(\.name), ["c"])
+        XCTAssertEqual(try all.filter("ANY friends == %@", boss!).map(\.name), ["c"])
+        XCTAssertThrowsError(try all.filter("mentor == %@", Employee())) { error in
+            XCTAssertTrue("\(error)".contains("must be a stored object"), "\(error)")
+        }
+        var team: Team!
+        try db.write { team = db.create(Team.self, value: ["code": "T", "title": "T", "budget": 1]) }
+        XCTAssertThrowsError(try all.filter("mentor == %@", team!)) { error in
+            XCTAssertTrue("\(error)".contains("cannot compare Employee with an object of Team"), "\(error)")
+        }
+        XCTAssertThrowsError(try all.filter("mentor > %@", boss!)) { error in
+            XCTAssertTrue("\(error)".contains("'>' does not apply to 'mentor'"), "\(error)")
+        }
+    }
+
     // MARK: Lists and linking objects
 
     func testListQueriesKeepListOrderAndStayLive() throws {
