@@ -97,9 +97,18 @@ extension Results {
         let valid = function == .min || function == .max ? path.kind.isNumeric || path.kind == .date : path.kind.isNumeric
         precondition(valid, "Strata: @\(function.rawValue) of '\(property)' of \(model.name): it is \(path.kind), "
             + "not a number\(function == .min || function == .max ? " or a date" : "")")
-        let keys = keys
         return database.withAccess("aggregating Results<\(Element.self)>") {
             do {
+                if let computed = try query.columnAggregate(function, of: path, in: database, model: model) {
+                    return Self.result(computed)
+                }
+                let keys = cache.keys(stamp: database.changeStamp) {
+                    do {
+                        return try query.evaluate(in: database, model: model)
+                    } catch {
+                        database.fatal(error, while: "evaluating Results<\(Element.self)>")
+                    }
+                }
                 let evaluator = ObjectEvaluator(database: database)
                 var values: [QueryScalar] = []
                 values.reserveCapacity(keys.count)
@@ -107,15 +116,19 @@ extension Results {
                     let value = try evaluator.values(of: path, from: .object(key)).first ?? .null
                     if !value.isNull { values.append(value) }
                 }
-                switch ObjectEvaluator.aggregate(function, values, integers: path.kind == .integer) {
-                case .int(let value): return .int(value)
-                case .double(let value): return .double(value)
-                case .timestamp(let value): return .date(ValueConversion.date(value))
-                default: return nil
-                }
+                return Self.result(ObjectEvaluator.aggregate(function, values, integers: path.kind == .integer))
             } catch {
                 database.fatal(error, while: "aggregating \(property) of Results<\(Element.self)>")
             }
+        }
+    }
+
+    private static func result(_ value: QueryScalar) -> AggregateResult? {
+        switch value {
+        case .int(let value): return .int(value)
+        case .double(let value): return .double(value)
+        case .timestamp(let value): return .date(ValueConversion.date(value))
+        default: return nil
         }
     }
 }

@@ -15,7 +15,7 @@ public struct Results<Element: Object> {
     let database: Database
     let model: ModelBinding
     let query: ObjectQuery
-    private let cache = KeyCache()
+    let cache = KeyCache()
 
     init(database: Database, model: ModelBinding, query: ObjectQuery) {
         self.database = database

@@ -56,6 +56,31 @@ final class QueryConformanceTests: StaffTestCase {
         if T.self == Employee.self { XCTAssertEqual(indexed, 0, "a model without indexes cannot use one") }
     }
 
+    func testAggregatesMatchTheOracle() throws {
+        let staff = makeStaff()
+        let db = try openStaff()
+        try store(staff, as: Employee.self, in: db)
+        for (predicate, keep) in [("TRUEPREDICATE", { (_: PlainEmployee) in true }), ("hired == true AND age < 40", { $0.hired && $0.age < 40 }),
+                                  ("age > 1000", { _ in false })] {
+            let plain = staff.alive.filter(keep)
+            let results = try db.objects(Employee.self).filter(predicate)
+            // Column aggregates (table query) and per-object aggregates (after distinct by badge) must agree.
+            for candidate in [results, results.distinct(by: ["badge"])] {
+                XCTAssertEqual(candidate.sum(ofProperty: "age") as Int, plain.map(\.age).reduce(0, +), predicate)
+                XCTAssertEqual(candidate.sum(ofProperty: "bonus") as Int, plain.compactMap(\.bonus).reduce(0, +), predicate)
+                XCTAssertEqual(candidate.min(ofProperty: "bonus") as Int?, plain.compactMap(\.bonus).min(), predicate)
+                XCTAssertEqual(candidate.max(ofProperty: "age") as Int?, plain.map(\.age).max(), predicate)
+                XCTAssertEqual(candidate.max(ofProperty: "rating") as Float?, plain.compactMap(\.rating).max(), predicate)
+                XCTAssertEqual(candidate.min(ofProperty: "started") as Date?, plain.map(\.started).min(), predicate)
+                let ratings = plain.compactMap(\.rating).map(Double.init)
+                let average = candidate.average(ofProperty: "rating")
+                XCTAssertEqual(average == nil, ratings.isEmpty, predicate)
+                if let average { XCTAssertEqual(average, ratings.reduce(0, +) / Double(ratings.count), accuracy: 1e-9, predicate) }
+                XCTAssertEqual(candidate.sum(ofProperty: "salary") as Double, plain.map(\.salary).reduce(0, +), accuracy: 1e-6, predicate)
+            }
+        }
+    }
+
     func testLinkingObjectsPredicatesMatchTheOracle() throws {
         let staff = makeStaff()
         for indexed in [false, true] {
