@@ -25,6 +25,9 @@ public final class LinkingObjects<Element: Object> {
 
     /// Whether these are the linking objects of a managed object (and so can be non-empty).
     public var isManaged: Bool { managed != nil }
+
+    /// The store reference of managed linking objects (queries read their target and source).
+    var managedStorage: (any ManagedLinkingObjectsAccessor<Element>)? { managed }
 }
 
 /// `LinkingObjects` is a read-only random-access collection.

@@ -34,6 +34,9 @@ public final class List<Element: ListElement> {
     /// Whether the list belongs to a database (its changes write the store).
     public var isManaged: Bool { managed != nil }
 
+    /// The store reference of a managed list (queries read its owner and column).
+    var managedStorage: (any ManagedListAccessor<Element>)? { managed }
+
     // MARK: Reading
 
     /// The number of elements.

@@ -286,12 +286,21 @@ struct PredicateParser {
         let start = current
         advance()
         try expectSymbol("(", "after SUBQUERY")
-        guard case .identifier(let first) = current.kind else {
+        // The list is a property of the tested object, or of an enclosing SUBQUERY's variable.
+        let root: KeyPathRoot
+        var components: [String] = []
+        switch current.kind {
+        case .identifier(let first):
+            root = .object
+            components = [first]
+        case .variable(let name):
+            root = .variable(name)
+        default:
             throw error("SUBQUERY's first argument must be a list property")
         }
         advance()
-        guard case .keyPath(.object, let collection, _) = try parseKeyPathTail(
-            root: .object, components: [first], start: start)
+        guard case .keyPath(root, let collection, _) = try parseKeyPathTail(
+            root: root, components: components, start: start), !collection.isEmpty
         else {
             throw error("SUBQUERY's first argument must be a list property", at: start)
         }
@@ -309,7 +318,7 @@ struct PredicateParser {
         }
         advance()
         return .subqueryCount(
-            root: .object, collection: collection, variable: variable, predicate: inner, offset: start.offset)
+            root: root, collection: collection, variable: variable, predicate: inner, offset: start.offset)
     }
 
     private mutating func argumentExpression(_ letter: Character, token: PredicateToken) throws -> PredicateOperand {

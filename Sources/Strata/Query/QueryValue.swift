@@ -20,6 +20,8 @@ public enum QueryValue: Hashable, Sendable, CustomStringConvertible {
     case uuid(UUID)
     /// `{ a, b, c }` or an array argument.
     case list([QueryValue])
+    /// A managed object passed as an argument (`mentor == %@`): its model and its key in that model's table.
+    case object(model: String, key: Int64)
 
     /// Converts a Swift argument (`%@`, `%d`, `%f`) into a query value.
     ///
@@ -45,6 +47,13 @@ public enum QueryValue: Hashable, Sendable, CustomStringConvertible {
         case let value as Date: return .date(value)
         case let value as UUID: return .uuid(value)
         case let value as any RawRepresentable<String>: return .string(value.rawValue)
+        case let object as Object:
+            guard let row = object.managedAccessor as? ManagedRow, !row.isInvalidated else {
+                throw StrataError.invalidPredicate(
+                    predicate: predicate, offset: offset,
+                    message: "a \(type(of: object)) argument must be a stored object (add it first; it must not be deleted)")
+            }
+            return .object(model: row.model.name, key: row.key.rawValue)
         case let values as [Any?]:
             return .list(try values.map { try argument($0, predicate: predicate, offset: offset) })
         case let values as any Collection:
@@ -69,6 +78,7 @@ public enum QueryValue: Hashable, Sendable, CustomStringConvertible {
         case .date(let value): return value.formatted(.iso8601)
         case .uuid(let value): return value.uuidString
         case .list(let values): return "{" + values.map(\.description).joined(separator: ", ") + "}"
+        case .object(let model, let key): return "\(model)(O\(key))"
         }
     }
 }

@@ -4,17 +4,18 @@ import StrataStorage
 ///
 /// Nothing is read until you ask for a count or an element; the keys are then computed once and kept until the
 /// database changes (a commit, a refresh, any change inside a write), so results always reflect the version the
-/// database reads, including the current write's own changes.
+/// database reads, including the current write's own changes. `count` and `isEmpty` on a filtered table scan
+/// count rows cluster by cluster without building the list of keys.
 ///
 /// ```swift
-/// let members = db.objects(Member.self)
-/// members.count; members.first; members[3]
+/// let adults = try db.objects(Member.self).filter("age >= %@", 18).sorted(byKeyPath: "fullName")
+/// adults.count; adults.first; adults[3]; adults.explain
 /// ```
 public struct Results<Element: Object> {
     let database: Database
     let model: ModelBinding
     let query: ObjectQuery
-    private let cache = KeyCache()
+    let cache = KeyCache()
 
     init(database: Database, model: ModelBinding, query: ObjectQuery) {
         self.database = database
@@ -37,6 +38,24 @@ public struct Results<Element: Object> {
 
     /// Whether the results belong to a frozen snapshot.
     public var isFrozen: Bool { database.isFrozen }
+
+    /// How the query runs: the index it looks up or the columns it scans (and what it checks object by object),
+    /// then distinct and sort. For example `index Person.email == "a"` or
+    /// `scan Person (age > 50 AND hired == true)`.
+    public var explain: String {
+        database.withAccess("explaining Results<\(Element.self)>") {
+            do {
+                return try query.explain(in: database, model: model)
+            } catch {
+                return "cannot plan the query: \(error)"
+            }
+        }
+    }
+
+    /// The same database and model with another query.
+    func with(_ query: ObjectQuery) -> Results<Element> {
+        Results(database: database, model: model, query: query)
+    }
 }
 
 extension Results: RandomAccessCollection {
@@ -48,6 +67,21 @@ extension Results: RandomAccessCollection {
     /// - Complexity: O(1) once evaluated; the first access after a change evaluates the query.
     public var endIndex: Int { keys.count }
 
+    /// The number of objects; counted by a column scan (no keys, no objects) when the keys are not cached yet.
+    public var count: Int {
+        database.withAccess("counting Results<\(Element.self)>") {
+            if let cached = cache.cachedKeys(stamp: database.changeStamp) { return cached.count }
+            do {
+                return try query.count(in: database, model: model)
+            } catch {
+                database.fatal(error, while: "counting Results<\(Element.self)>")
+            }
+        }
+    }
+
+    /// Whether the query selects no object.
+    public var isEmpty: Bool { count == 0 }
+
     /// The object at `index`, which must be in `0..<count`.
     public subscript(index: Int) -> Element {
         let keys = keys
@@ -56,24 +90,6 @@ extension Results: RandomAccessCollection {
             preconditionFailure("Strata: Results<\(Element.self)> holds objects of \(model.name)")
         }
         return object
-    }
-}
-
-/// Where a query's objects come from, before any filter.
-enum QuerySource {
-    /// Every object of the model's table.
-    case table
-}
-
-/// What a `Results` selects: a source, then filters, ordering and distinctness (applied in that order).
-struct ObjectQuery {
-    var source: QuerySource = .table
-
-    /// The keys the query selects, in order.
-    func evaluate(in database: Database, model: ModelBinding) throws -> [ObjectKey] {
-        switch source {
-        case .table: return try database.table(for: model).keys()
-        }
     }
 }
 
@@ -87,5 +103,10 @@ final class KeyCache {
         cached = compute()
         stamp = current
         return cached
+    }
+
+    /// The keys if they were computed for `current`, else `nil`.
+    func cachedKeys(stamp current: UInt64) -> [ObjectKey]? {
+        stamp == current ? cached : nil
     }
 }

@@ -49,6 +49,11 @@ public struct RowMask: Equatable, Sendable {
         for index in words.indices { words[index] &= ~other.words[index] }
     }
 
+    /// Sets row `row` (`0..<count`): how a condition checked row by row builds its mask.
+    public mutating func set(_ row: Int) {
+        words[row >> 6] |= 1 << UInt64(row & 63)
+    }
+
     /// Calls `body` with each set row, ascending.
     public func forEachSetRow(_ body: (Int) throws -> Void) rethrows {
         for (index, word) in words.enumerated() {

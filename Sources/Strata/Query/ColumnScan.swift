@@ -1,0 +1,234 @@
+import StrataStorage
+
+/// A predicate compiled for a scan over a table's clusters: comparisons of the tested object's own columns with
+/// constants become conditions on the column leaves (one `RowMask` per cluster, combined with AND/OR/NOT); the
+/// rest is checked object by object, only on the rows the column conditions leave.
+indirect enum ColumnScan {
+    case constant(Bool)
+    case not(ColumnScan)
+    case and([ColumnScan])
+    case or([ColumnScan])
+    /// An int, timestamp column compared with an integer (nulls handled by the leaf and `nullMatches`).
+    case int(column: ColumnKey, comparison: ScanComparison, operand: Int64, nullMatches: Bool, text: String)
+    /// A float or double column compared with a number.
+    case double(column: ColumnKey, comparison: ScanComparison, operand: Double, nullMatches: Bool, text: String)
+    /// A bool column equal to `value`.
+    case bool(column: ColumnKey, value: Bool, nullMatches: Bool, text: String)
+    /// A string column against a constant string.
+    case string(column: ColumnKey, matcher: StringMatcher, nullMatches: Bool, text: String)
+    /// A column that is (or is not) nil, read from its null bitmap.
+    case null(column: ColumnKey, kind: QueryKind, isNull: Bool, text: String)
+    /// Anything else, evaluated per object.
+    case perObject(BoundPredicate)
+
+    /// Compiles `predicate` for a scan of `model`'s table.
+    init(_ predicate: BoundPredicate) {
+        switch predicate {
+        case .constant(let value): self = .constant(value)
+        case .not(let inner): self = .not(ColumnScan(inner))
+        case .and(let terms):
+            // Column conditions first: object-by-object checks then only see the rows they leave.
+            let compiled = terms.map(ColumnScan.init)
+            self = .and(compiled.filter { !$0.isPerObject } + compiled.filter(\.isPerObject))
+        case .or(let terms): self = .or(terms.map(ColumnScan.init))
+        case .comparison(let comparison): self = ColumnScan.compile(comparison) ?? .perObject(predicate)
+        }
+    }
+
+    var isPerObject: Bool {
+        if case .perObject = self { return true }
+        return false
+    }
+
+    /// Whether every part runs on columns (no object is read one by one).
+    var isColumnOnly: Bool {
+        switch self {
+        case .perObject: return false
+        case .not(let inner): return inner.isColumnOnly
+        case .and(let terms), .or(let terms): return terms.allSatisfy(\.isColumnOnly)
+        default: return true
+        }
+    }
+
+    private static func compile(_ comparison: BoundComparison) -> ColumnScan? {
+        guard case .path(let path) = comparison.left, let (model, column) = path.rootColumn else { return nil }
+        let property = model.description.properties[column]
+        let columnKey = model.columns[column]
+        let nullable = property.type.isOptional
+        let text = comparison.text
+        switch comparison.right {
+        case .list(let values) where comparison.op == .in:
+            var single = comparison
+            single.op = .equal
+            let parts = values.map { value -> ColumnScan? in
+                single.right = .value(value)
+                single.matcher = nil
+                if case .string(let operand) = value { single.matcher = StringMatcher(.equal, operand, options: comparison.options) }
+                return compile(single)
+            }
+            guard parts.allSatisfy({ $0 != nil }) else { return nil }
+            return .or(parts.compactMap { $0 })
+        case .list(let bounds) where comparison.op == .between && bounds.count == 2:
+            var low = comparison, high = comparison
+            low.op = .greaterOrEqual
+            low.right = .value(bounds[0])
+            high.op = .lessOrEqual
+            high.right = .value(bounds[1])
+            guard let lower = compile(low), let upper = compile(high) else { return nil }
+            return .and([lower, upper])
+        case .value(let operand):
+            if operand.isNull {
+                guard comparison.op == .equal || comparison.op == .notEqual else { return .constant(false) }
+                switch path.kind {
+                case .object, .uuid, .data: return nil
+                default:
+                    return .null(column: columnKey, kind: path.kind, isNull: comparison.op == .equal, text: text)
+                }
+            }
+            switch (path.kind, operand) {
+            case (.integer, .int(let number)), (.date, .timestamp(let number)):
+                guard let scan = ScanComparison(comparison.op) else { return nil }
+                return .int(column: columnKey, comparison: scan, operand: number,
+                            nullMatches: nullable && comparison.op == .notEqual, text: text)
+            case (.floating, .double(let number)):
+                guard let scan = ScanComparison(comparison.op) else { return nil }
+                return .double(column: columnKey, comparison: scan, operand: number,
+                               nullMatches: nullable && comparison.op == .notEqual, text: text)
+            case (.bool, .bool(let value)):
+                switch comparison.op {
+                case .equal: return .bool(column: columnKey, value: value, nullMatches: false, text: text)
+                case .notEqual: return .bool(column: columnKey, value: !value, nullMatches: nullable, text: text)
+                default: return nil
+                }
+            case (.string, .string(let operand)):
+                let matcher = comparison.matcher ?? StringMatcher(comparison.op, operand, options: comparison.options)
+                switch comparison.op {
+                case .equal, .notEqual, .beginsWith, .endsWith, .contains, .like:
+                    return .string(column: columnKey, matcher: matcher,
+                                   nullMatches: nullable && comparison.op == .notEqual, text: text)
+                default: return nil
+                }
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+
+    // MARK: - Running
+
+    /// The rows of `cluster`, among `within`, that satisfy the scan.
+    func rows(of cluster: ClusterLeaf, within: RowMask, evaluator: ObjectEvaluator) throws -> RowMask {
+        switch self {
+        case .constant(let value):
+            return value ? within : RowMask(count: within.count)
+        case .not(let inner):
+            var result = within
+            result.subtract(try inner.rows(of: cluster, within: within, evaluator: evaluator))
+            return result
+        case .and(let terms):
+            var result = within
+            for term in terms {
+                if result.setCount == 0 { break }
+                result = try term.rows(of: cluster, within: result, evaluator: evaluator)
+            }
+            return result
+        case .or(let terms):
+            var result = RowMask(count: within.count)
+            var remaining = within
+            for term in terms {
+                let hits = try term.rows(of: cluster, within: remaining, evaluator: evaluator)
+                result.formUnion(hits)
+                remaining.subtract(hits)
+            }
+            return result
+        case .int(let column, let comparison, let operand, let nullMatches, _):
+            let leaf = try cluster.intColumn(column)
+            var mask = leaf.matches(comparison, operand)
+            if nullMatches, leaf.nulls.hasNulls { mask.formUnion(leaf.nulls.mask) }
+            mask.formIntersection(within)
+            return mask
+        case .double(let column, let comparison, let operand, let nullMatches, _):
+            let leaf = try cluster.doubleColumn(column)
+            var mask = leaf.matches(comparison, operand)
+            if nullMatches, leaf.nulls.hasNulls { mask.formUnion(leaf.nulls.mask) }
+            mask.formIntersection(within)
+            return mask
+        case .bool(let column, let value, let nullMatches, _):
+            let leaf = try cluster.boolColumn(column)
+            var mask = leaf.matches(value)
+            if nullMatches, leaf.nulls.hasNulls { mask.formUnion(leaf.nulls.mask) }
+            mask.formIntersection(within)
+            return mask
+        case .string(let column, let matcher, let nullMatches, _):
+            let leaf = try cluster.stringColumn(column)
+            var mask = RowMask(count: within.count)
+            let raw = matcher.worksOnRawBytes
+            try within.forEachSetRow { row in
+                let hit: Bool
+                if leaf.nulls.isNull(row) {
+                    hit = nullMatches
+                } else if raw {
+                    hit = try leaf.bytes(row).withMemoryRebound(to: UInt8.self) { matcher.matches(bytes: $0) }
+                } else {
+                    hit = matcher.matches(String(decoding: try leaf.bytes(row), as: UTF8.self))
+                }
+                if hit { mask.set(row) }
+            }
+            return mask
+        case .null(let column, let kind, let isNull, _):
+            let nulls: NullBitmap
+            switch kind {
+            case .integer, .date: nulls = try cluster.intColumn(column).nulls
+            case .floating: nulls = try cluster.doubleColumn(column).nulls
+            case .bool: nulls = try cluster.boolColumn(column).nulls
+            default: nulls = try cluster.stringColumn(column).nulls
+            }
+            var mask = nulls.mask
+            if !isNull { mask.invert() }
+            mask.formIntersection(within)
+            return mask
+        case .perObject(let predicate):
+            var mask = RowMask(count: within.count)
+            try within.forEachSetRow { row in
+                if try evaluator.matches(predicate, key: cluster.key(at: row)) { mask.set(row) }
+            }
+            return mask
+        }
+    }
+
+    /// The scan as text for `explain`: object-by-object parts are marked.
+    var text: String {
+        switch self {
+        case .constant(let value): return value ? "TRUEPREDICATE" : "FALSEPREDICATE"
+        case .not(let inner): return "NOT \(inner.parenthesized)"
+        case .and(let terms): return terms.map(\.parenthesized).joined(separator: " AND ")
+        case .or(let terms): return terms.map(\.parenthesized).joined(separator: " OR ")
+        case .int(_, _, _, _, let text), .double(_, _, _, _, let text), .bool(_, _, _, let text),
+             .string(_, _, _, let text), .null(_, _, _, let text):
+            return text
+        case .perObject(let predicate): return "per object: \(predicate.text)"
+        }
+    }
+
+    private var parenthesized: String {
+        switch self {
+        case .and, .or, .perObject: return "(\(text))"
+        default: return text
+        }
+    }
+}
+
+extension ScanComparison {
+    /// The scan comparison of an ordering operator, or `nil` for the others.
+    init?(_ op: ComparisonOperator) {
+        switch op {
+        case .equal: self = .equal
+        case .notEqual: self = .notEqual
+        case .less: self = .less
+        case .lessOrEqual: self = .lessOrEqual
+        case .greater: self = .greater
+        case .greaterOrEqual: self = .greaterOrEqual
+        default: return nil
+        }
+    }
+}

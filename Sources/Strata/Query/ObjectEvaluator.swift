@@ -1,0 +1,203 @@
+import StrataStorage
+
+/// Evaluates a bound predicate on one object at a time, reading its values (and those of the objects it links
+/// to) from the store: the path for everything column scans cannot do (key paths through links, lists, linking
+/// objects, aggregates, subqueries) and the final check after an index lookup.
+final class ObjectEvaluator {
+    let database: Database
+    private var tables: [Int: Table] = [:]
+
+    init(database: Database) {
+        self.database = database
+    }
+
+    /// The table of `model` in the version the database reads, looked up once per evaluation.
+    func table(_ model: ModelBinding) throws -> Table {
+        if let table = tables[model.index] { return table }
+        let table = try database.table(for: model)
+        tables[model.index] = table
+        return table
+    }
+
+    /// What a predicate sees: the tested object and the SUBQUERY variables in scope.
+    struct Scope {
+        var object: ObjectKey
+        var variables: [String: QueryScalar] = [:]
+    }
+
+    /// Whether the object `key` satisfies `predicate`.
+    func matches(_ predicate: BoundPredicate, key: ObjectKey) throws -> Bool {
+        try matches(predicate, Scope(object: key))
+    }
+
+    func matches(_ predicate: BoundPredicate, _ scope: Scope) throws -> Bool {
+        switch predicate {
+        case .constant(let value): return value
+        case .not(let inner): return try !matches(inner, scope)
+        case .and(let terms):
+            for term in terms where try !matches(term, scope) { return false }
+            return true
+        case .or(let terms):
+            for term in terms where try matches(term, scope) { return true }
+            return false
+        case .comparison(let comparison): return try matches(comparison, scope)
+        }
+    }
+
+    // MARK: - Comparisons
+
+    private func matches(_ comparison: BoundComparison, _ scope: Scope) throws -> Bool {
+        // The common case after an index lookup: one column of the object against a constant, read directly.
+        if case .path(let path) = comparison.left, let (model, column) = path.rootColumn, case .value(let right) = comparison.right {
+            let value = QueryScalar(try table(model).value(scope.object, column: model.columns[column]))
+            return Self.compare(value, comparison.op, right, comparison.options, matcher: comparison.matcher)
+        }
+        let lefts = try values(of: comparison.left, scope)
+        let rights: [QueryScalar]
+        switch comparison.right {
+        case .list(let values): rights = values
+        default: rights = try values(of: comparison.right, scope)
+        }
+        let test = { (left: QueryScalar) -> Bool in self.test(left, comparison, rights) }
+        guard comparison.left.isToMany else { return test(lefts.first ?? .null) }
+        switch comparison.quantifier {
+        case .anyElement: return lefts.contains(where: test)
+        case .allElements: return lefts.allSatisfy(test)
+        case .noElement: return !lefts.contains(where: test)
+        }
+    }
+
+    /// Whether one left value satisfies the comparison against the right side's values.
+    func test(_ left: QueryScalar, _ comparison: BoundComparison, _ rights: [QueryScalar]) -> Bool {
+        switch (comparison.op, comparison.right) {
+        case (.in, .list):
+            return rights.contains { Self.compare(left, .equal, $0, comparison.options, matcher: nil) }
+        case (.between, .list):
+            guard rights.count == 2, let low = QueryScalar.order(left, rights[0]),
+                  let high = QueryScalar.order(left, rights[1]) else { return false }
+            return low >= 0 && high <= 0
+        default:
+            if comparison.right.isToMany {
+                return rights.contains { Self.compare(left, comparison.op, $0, comparison.options, matcher: nil) }
+            }
+            return Self.compare(left, comparison.op, rights.first ?? .null, comparison.options, matcher: comparison.matcher)
+        }
+    }
+
+    /// `left <op> right` for single values; `matcher` is the prepared string matcher when `right` is constant.
+    static func compare(
+        _ left: QueryScalar, _ op: ComparisonOperator, _ right: QueryScalar, _ options: StringComparisonOptions,
+        matcher: StringMatcher?
+    ) -> Bool {
+        if case .string(let text) = left, case .string(let operand) = right, op.isStringOperator || !options.isEmpty {
+            return (matcher ?? StringMatcher(op, operand, options: options)).matches(text)
+        }
+        switch op {
+        case .equal, .in: return QueryScalar.equal(left, right)
+        case .notEqual: return !QueryScalar.equal(left, right)
+        case .less: return QueryScalar.order(left, right).map { $0 < 0 } ?? false
+        case .lessOrEqual: return QueryScalar.order(left, right).map { $0 <= 0 } ?? false
+        case .greater: return QueryScalar.order(left, right).map { $0 > 0 } ?? false
+        case .greaterOrEqual: return QueryScalar.order(left, right).map { $0 >= 0 } ?? false
+        case .beginsWith, .endsWith, .contains, .like:
+            guard case .data(let bytes) = left, case .data(let operand) = right else { return false }
+            switch op {
+            case .beginsWith: return bytes.starts(with: operand)
+            case .endsWith: return bytes.count >= operand.count && bytes.suffix(operand.count).elementsEqual(operand)
+            case .contains:
+                guard !operand.isEmpty else { return true }
+                guard bytes.count >= operand.count else { return false }
+                return (0...(bytes.count - operand.count)).contains { bytes[$0..<($0 + operand.count)].elementsEqual(operand) }
+            default: return false
+            }
+        case .between: return false
+        }
+    }
+
+    // MARK: - Operands
+
+    /// The values an operand yields for the object in scope (several for a to-many key path).
+    func values(of operand: BoundOperand, _ scope: Scope) throws -> [QueryScalar] {
+        switch operand {
+        case .value(let value): return [value]
+        case .list(let values): return values
+        case .path(let path): return try values(of: path, from: start(of: path, scope))
+        case .aggregate(let collection, let function, let property):
+            let elements = try values(of: collection, from: start(of: collection, scope))
+            if function == .count { return [.int(Int64(elements.count))] }
+            let items = try property.map { property in
+                try elements.map { try values(of: property, from: $0).first ?? .null }
+            } ?? elements
+            return [Self.aggregate(function, items.filter { !$0.isNull }, integers: (property?.kind ?? collection.kind) == .integer)]
+        case .subqueryCount(let collection, let variable, let predicate):
+            let elements = try values(of: collection, from: start(of: collection, scope))
+            var count: Int64 = 0
+            var inner = scope
+            for element in elements {
+                inner.variables[variable] = element
+                if try matches(predicate, inner) { count += 1 }
+            }
+            return [.int(count)]
+        }
+    }
+
+    /// `@sum`, `@avg`, `@min`, `@max` of non-null values: sums of nothing are 0, the rest of nothing are nil.
+    static func aggregate(_ function: AggregateFunction, _ values: [QueryScalar], integers: Bool) -> QueryScalar {
+        switch function {
+        case .count: return .int(Int64(values.count))
+        case .sum:
+            if integers {
+                return .int(values.reduce(Int64(0)) { total, value in
+                    if case .int(let number) = value { return total &+ number }
+                    return total
+                })
+            }
+            return .double(values.reduce(0) { $0 + ($1.number ?? 0) })
+        case .avg:
+            guard !values.isEmpty else { return .null }
+            return .double(values.reduce(0) { $0 + ($1.number ?? 0) } / Double(values.count))
+        case .min:
+            return values.min { (QueryScalar.order($0, $1) ?? 0) < 0 } ?? .null
+        case .max:
+            return values.max { (QueryScalar.order($0, $1) ?? 0) < 0 } ?? .null
+        }
+    }
+
+    private func start(of path: BoundPath, _ scope: Scope) -> QueryScalar {
+        switch path.root {
+        case .object: return .object(scope.object)
+        case .variable(let name): return scope.variables[name] ?? .null
+        }
+    }
+
+    /// Follows `path` from `start`: one value for a to-one path (nil through a nil link), every element for a
+    /// to-many one.
+    func values(of path: BoundPath, from start: QueryScalar) throws -> [QueryScalar] {
+        var current = [start]
+        for step in path.steps {
+            var next: [QueryScalar] = []
+            for value in current {
+                guard case .object(let key) = value else {
+                    next.append(.null)
+                    continue
+                }
+                switch step {
+                case .property(let model, let column):
+                    let table = try table(model)
+                    let columnKey = model.columns[column]
+                    if case .list = model.description.properties[column].type {
+                        next += try table.list(key, column: columnKey).map(QueryScalar.init)
+                    } else {
+                        next.append(QueryScalar(try table.value(key, column: columnKey)))
+                    }
+                case .linkingObjects(let target, let source, let column):
+                    var seen = Set<ObjectKey>()
+                    let keys = try table(target).backlinks(of: key, from: source.tableKey, column: source.columns[column])
+                    next += keys.filter { seen.insert($0).inserted }.map { .object($0) }
+                }
+            }
+            current = next
+        }
+        return current
+    }
+}

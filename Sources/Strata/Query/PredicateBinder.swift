@@ -1,0 +1,410 @@
+import Foundation
+import StrataSchema
+
+/// Resolves a parsed predicate against a model: finds each key path's properties, checks that every operator
+/// suits the types it compares and that every constant has the right type, and converts constants once.
+///
+/// Every error is a `StrataError.invalidPredicate` naming the offending token and its offset in the predicate.
+struct PredicateBinder {
+    let predicate: String
+    let schema: SchemaBinding
+    let model: ModelBinding
+    /// The models (or element kinds) of the SUBQUERY variables in scope.
+    private var variables: [String: VariableBinding] = [:]
+
+    /// What a SUBQUERY variable stands for: an object of a model, or a primitive list element.
+    private enum VariableBinding {
+        case object(ModelBinding)
+        case primitive(QueryKind)
+    }
+
+    init(predicate: String, schema: SchemaBinding, model: ModelBinding) {
+        self.predicate = predicate
+        self.schema = schema
+        self.model = model
+    }
+
+    /// The resolved predicate.
+    func bind(_ node: PredicateNode) throws -> BoundPredicate {
+        switch node {
+        case .constant(let value): return .constant(value)
+        case .not(let inner): return .not(try bind(inner))
+        case .and(let terms): return .and(try terms.map(bind))
+        case .or(let terms): return .or(try terms.map(bind))
+        case .comparison(let comparison): return .comparison(try bind(comparison))
+        }
+    }
+
+    // MARK: - Comparisons
+
+    private func bind(_ comparison: PredicateComparison) throws -> BoundComparison {
+        var comparison = comparison
+        // `"x" IN tags`, `3 < age`: put the key path on the left, where quantifiers and scans expect it.
+        if isConstant(comparison.left), !isConstant(comparison.right) {
+            guard comparison.quantifier == nil else {
+                throw error("ANY, ALL and NONE apply to the key path on the left", comparison.offset)
+            }
+            swap(&comparison.left, &comparison.right)
+            switch comparison.op {
+            case .in: comparison.op = .equal
+            case .less: comparison.op = .greater
+            case .lessOrEqual: comparison.op = .greaterOrEqual
+            case .greater: comparison.op = .less
+            case .greaterOrEqual: comparison.op = .lessOrEqual
+            case .equal, .notEqual: break
+            default:
+                throw error("'\(comparison.op.rawValue)' needs the key path on its left, as in 'name \(comparison.op.rawValue) \"x\"'",
+                            comparison.offset)
+            }
+        }
+        let left = try bind(comparison.left)
+        var right = try bind(comparison.right)
+        var op = comparison.op
+        let leftKind = try kind(of: left, comparison.left)
+
+        // `name IN tags`: equality against any element of a to-many key path.
+        if op == .in, case .path(let path) = right, path.isToMany { op = .equal }
+
+        var quantifier = comparison.quantifier ?? .anyElement
+        if comparison.quantifier != nil, !left.isToMany {
+            throw error("\(comparison.quantifier!.rawValue) needs a list or linking objects on the left, "
+                        + "but '\(operandText(comparison.left))' holds one value", comparison.offset)
+        }
+        if !left.isToMany { quantifier = .anyElement }
+
+        try check(op: op, options: comparison.options, leftKind: leftKind, leftText: operandText(comparison.left),
+                  offset: comparison.offset)
+        switch (op, right) {
+        case (.in, .list), (.between, .list): break
+        case (.in, .value):
+            throw error("IN needs a list such as {1, 2} or a list property on its right", comparison.offset)
+        case (.between, _):
+            throw error("BETWEEN needs two bounds, as in 'age BETWEEN {18, 65}'", comparison.offset)
+        case (_, .list):
+            throw error("a list {…} can only follow IN or BETWEEN, not '\(op.rawValue)'", comparison.offset)
+        default: break
+        }
+        right = try checkRight(right, comparison.right, leftKind: leftKind, op: op, offset: comparison.offset)
+        if case .path(let rightPath) = right, rightPath.isToMany, left.isToMany {
+            throw error("only one side of a comparison can be a list", comparison.offset)
+        }
+
+        var matcher: StringMatcher?
+        if leftKind == .string, case .value(.string(let operand)) = right,
+           op.isStringOperator || !comparison.options.isEmpty {
+            matcher = StringMatcher(op, operand, options: comparison.options)
+        }
+        let optionText = optionsText(comparison.options)
+        let prefix = comparison.quantifier.map { "\($0.rawValue) " } ?? ""
+        let text = "\(prefix)\(operandText(comparison.left)) \(op == comparison.op ? op.rawValue : comparison.op.rawValue)"
+            + "\(optionText) \(operandText(comparison.right))"
+        return BoundComparison(
+            quantifier: quantifier, left: left, op: op, options: comparison.options, right: right, text: text,
+            matcher: matcher)
+    }
+
+    private func isConstant(_ operand: PredicateOperand) -> Bool {
+        switch operand {
+        case .value, .list: return true
+        default: return false
+        }
+    }
+
+    /// Checks that `op` (with `options`) applies to values of `kind`.
+    private func check(
+        op: ComparisonOperator, options: StringComparisonOptions, leftKind: QueryKind?, leftText: String, offset: Int
+    ) throws {
+        guard let kind = leftKind else { return }
+        if !options.isEmpty, kind != .string {
+            throw error("[c] and [d] apply to strings, but '\(leftText)' is \(kind)", offset)
+        }
+        let valid: Bool
+        switch op {
+        case .equal, .notEqual, .in: valid = true
+        case .less, .lessOrEqual, .greater, .greaterOrEqual, .between: valid = kind.isNumeric || kind == .date
+        case .beginsWith, .endsWith, .contains: valid = kind == .string || kind == .data
+        case .like: valid = kind == .string
+        }
+        guard valid else {
+            throw error("'\(op.rawValue)' does not apply to '\(leftText)', which is \(kind)", offset)
+        }
+    }
+
+    /// Checks the constants on the right against the left side's kind, converting them where needed.
+    private func checkRight(
+        _ right: BoundOperand, _ source: PredicateOperand, leftKind: QueryKind?, op: ComparisonOperator, offset: Int
+    ) throws -> BoundOperand {
+        guard let leftKind else { return right }
+        try checkObjects(in: source, leftKind: leftKind, offset: offset)
+        switch right {
+        case .value(let value):
+            return .value(try convert(value, to: leftKind, op: op, offset: offset))
+        case .list(let values):
+            return .list(try values.map { try convert($0, to: leftKind, op: op, offset: offset) })
+        default:
+            if let rightKind = try kind(of: right, source), !compatible(leftKind, rightKind) {
+                throw error("cannot compare \(leftKind) with \(rightKind) ('\(operandText(source))')", offset)
+            }
+            return right
+        }
+    }
+
+    /// Object arguments must be objects of the model the key path links to.
+    private func checkObjects(in source: PredicateOperand, leftKind: QueryKind, offset: Int) throws {
+        var values: [QueryValue] = []
+        switch source {
+        case .value(.list(let items)): values = items
+        case .value(let value): values = [value]
+        case .list(let items): values = items.compactMap { if case .value(let value) = $0 { return value } else { return nil } }
+        default: return
+        }
+        for case .object(let model, _) in values where leftKind != .object(model) {
+            throw error("cannot compare \(leftKind) with an object of \(model)", offset)
+        }
+    }
+
+    private func compatible(_ a: QueryKind, _ b: QueryKind) -> Bool {
+        a == b || (a.isNumeric && b.isNumeric)
+    }
+
+    /// A constant as a value of `kind`, or an error naming it.
+    private func convert(_ value: QueryScalar, to kind: QueryKind, op: ComparisonOperator, offset: Int) throws -> QueryScalar {
+        switch (value, kind) {
+        case (.null, _): return .null
+        case (.bool, .bool), (.int, .integer), (.double, .floating), (.string, .string), (.data, .data),
+             (.timestamp, .date), (.uuid, .uuid), (.object, .object):
+            guard case .object = kind, !(op == .equal || op == .notEqual || op == .in) else { return value }
+            throw error("'\(op.rawValue)' does not apply to objects; compare them with == or !=", offset)
+        case (.int(let number), .floating): return .double(Double(number))
+        case (.double, .integer): return value
+        case (.string(let text), .uuid):
+            guard let uuid = UUID(uuidString: text) else {
+                throw error("\"\(text)\" is not a UUID", offset)
+            }
+            return .uuid(uuid)
+        default:
+            throw error("cannot compare \(kind) with \(describe(value))", offset)
+        }
+    }
+
+    private func describe(_ value: QueryScalar) -> String {
+        switch value {
+        case .null: return "nil"
+        case .bool(let value): return "the bool \(value)"
+        case .int(let value): return "the int \(value)"
+        case .double(let value): return "the double \(value)"
+        case .string(let value): return "the string \"\(value)\""
+        case .data(let value): return "data of \(value.count) bytes"
+        case .timestamp: return "a date"
+        case .uuid(let value): return "the UUID \(value)"
+        case .object: return "an object"
+        }
+    }
+
+    // MARK: - Operands
+
+    private func bind(_ operand: PredicateOperand) throws -> BoundOperand {
+        switch operand {
+        case .value(let value):
+            if case .list(let values) = value { return .list(values.map(QueryScalar.init)) }
+            return .value(QueryScalar(value))
+        case .list(let items):
+            return .list(try items.map { item -> QueryScalar in
+                guard case .value(let value) = item, !isList(value) else {
+                    throw error("a list {…} may only hold constants and arguments", offsetOf(item))
+                }
+                return QueryScalar(value)
+            })
+        case .keyPath(let root, let components, let offset):
+            return .path(try resolve(root: root, components, offset: offset))
+        case .aggregate(let root, let collection, let function, let property, let offset):
+            let path = try resolve(root: root, collection, offset: offset)
+            guard path.isToMany else {
+                throw error("@\(function.rawValue) needs a list or linking objects, but '\(path.text)' holds one value", offset)
+            }
+            var propertyPath: BoundPath?
+            if !property.isEmpty {
+                guard case .object(let target) = path.kind, let element = schema.model(named: target) else {
+                    throw error("'\(path.text)' holds \(path.kind) values, which have no property '\(property.joined(separator: "."))'", offset)
+                }
+                let inner = PredicateBinder(predicate: predicate, schema: schema, model: element)
+                let resolved = try inner.resolve(root: .object, property, offset: offset)
+                guard !resolved.isToMany else {
+                    throw error("@\(function.rawValue).\(resolved.text) must name a single value of each element", offset)
+                }
+                propertyPath = resolved
+            }
+            if function != .count {
+                let kind = propertyPath?.kind ?? path.kind
+                let valid = function == .min || function == .max ? kind.isNumeric || kind == .date : kind.isNumeric
+                guard valid else {
+                    throw error("@\(function.rawValue) needs numbers\(function == .min || function == .max ? " or dates" : ""), "
+                                + "but '\(propertyPath?.text ?? path.text)' is \(kind)", offset)
+                }
+                if propertyPath == nil, case .object = path.kind {
+                    throw error("@\(function.rawValue) over objects needs a property, as in '\(path.text).@\(function.rawValue).age'", offset)
+                }
+            }
+            return .aggregate(collection: path, function: function, property: propertyPath)
+        case .subqueryCount(let root, let collection, let variable, let inner, let offset):
+            let path = try resolve(root: root, collection, offset: offset)
+            guard path.isToMany else {
+                throw error("SUBQUERY needs a list or linking objects, but '\(path.text)' holds one value", offset)
+            }
+            var scoped = self
+            if case .object(let target) = path.kind, let element = schema.model(named: target) {
+                scoped.variables[variable] = .object(element)
+            } else {
+                scoped.variables[variable] = .primitive(path.kind)
+            }
+            return .subqueryCount(collection: path, variable: variable, predicate: try scoped.bind(inner))
+        }
+    }
+
+    private func isList(_ value: QueryValue) -> Bool {
+        if case .list = value { return true }
+        return false
+    }
+
+    private func offsetOf(_ operand: PredicateOperand) -> Int {
+        switch operand {
+        case .keyPath(_, _, let offset), .aggregate(_, _, _, _, let offset), .subqueryCount(_, _, _, _, let offset):
+            return offset
+        default: return 0
+        }
+    }
+
+    /// The kind of values an operand yields (`nil` for constants, which take the other side's kind).
+    private func kind(of operand: BoundOperand, _ source: PredicateOperand) throws -> QueryKind? {
+        switch operand {
+        case .value, .list: return nil
+        case .path(let path): return path.kind
+        case .aggregate(let collection, let function, let property):
+            switch function {
+            case .count: return .integer
+            case .avg: return .floating
+            case .sum, .min, .max: return property?.kind ?? collection.kind
+            }
+        case .subqueryCount: return .integer
+        }
+    }
+
+    // MARK: - Key paths
+
+    /// Resolves `components` from the tested object (or a SUBQUERY variable).
+    func resolve(root: KeyPathRoot, _ components: [String], offset: Int) throws -> BoundPath {
+        var current: ModelBinding
+        var kind: QueryKind
+        switch root {
+        case .object:
+            current = model
+            kind = .object(model.name)
+        case .variable(let name):
+            switch variables[name] {
+            case .object(let element):
+                current = element
+                kind = .object(element.name)
+            case .primitive(let elementKind):
+                guard components.isEmpty else {
+                    throw error("$\(name) is a \(elementKind) value and has no property '\(components[0])'", offset)
+                }
+                return BoundPath(root: root, steps: [], kind: elementKind, isToMany: false, text: "$\(name)")
+            case nil:
+                throw error("unknown variable $\(name); only a SUBQUERY introduces variables", offset)
+            }
+        }
+        var steps: [PathStep] = []
+        var isToMany = false
+        var text: [String] = root == .object ? [] : ["$" + { if case .variable(let name) = root { return name } else { return "" } }()]
+        for (position, name) in components.enumerated() {
+            text.append(name)
+            if position > 0 {
+                guard case .object = kind else {
+                    throw error("'\(text.dropLast().joined(separator: "."))' is \(kind) and has no property '\(name)'", offset)
+                }
+            }
+            if let column = current.column(named: name) {
+                let property = current.description.properties[column]
+                steps.append(.property(model: current, column: column))
+                let (propertyKind, many) = try Self.kind(of: property.type, name: name, in: current, offset: offset, binder: self)
+                if many {
+                    guard !isToMany else {
+                        throw error("'\(text.joined(separator: "."))' goes through two lists; use a SUBQUERY", offset)
+                    }
+                    isToMany = true
+                }
+                kind = propertyKind
+            } else if let inverse = current.description.linkingObjects.first(where: { $0.name == name }),
+                      case .linkingObjects(let sourceName, let sourceProperty) = inverse.type,
+                      let source = schema.model(named: sourceName), let column = source.column(named: sourceProperty) {
+                guard !isToMany else {
+                    throw error("'\(text.joined(separator: "."))' goes through two lists; use a SUBQUERY", offset)
+                }
+                steps.append(.linkingObjects(target: current, source: source, column: column))
+                isToMany = true
+                kind = .object(source.name)
+            } else {
+                let known = current.description.properties.map(\.name) + current.description.linkingObjects.map(\.name)
+                let suggestion = PredicateParser.closest(to: name, in: known).map { " (did you mean '\($0)'?)" } ?? ""
+                throw error("unknown property '\(name)' of \(current.name)\(suggestion)", offset)
+            }
+            if case .object(let target) = kind, position < components.count - 1 {
+                guard let next = schema.model(named: target) else {
+                    throw error("'\(name)' links to \(target), which this database does not include", offset)
+                }
+                current = next
+            }
+        }
+        return BoundPath(root: root, steps: steps, kind: kind, isToMany: isToMany, text: text.joined(separator: "."))
+    }
+
+    /// A property type's query kind and whether it holds several values.
+    private static func kind(
+        of type: PropertyType, name: String, in model: ModelBinding, offset: Int, binder: PredicateBinder
+    ) throws -> (QueryKind, Bool) {
+        switch type {
+        case .bool: return (.bool, false)
+        case .integer: return (.integer, false)
+        case .float, .double: return (.floating, false)
+        case .string, .enumeration: return (.string, false)
+        case .date: return (.date, false)
+        case .data: return (.data, false)
+        case .uuid: return (.uuid, false)
+        case .link(let target): return (.object(target), false)
+        case .optional(let wrapped): return try kind(of: wrapped, name: name, in: model, offset: offset, binder: binder)
+        case .list(let element):
+            let (elementKind, _) = try kind(of: element, name: name, in: model, offset: offset, binder: binder)
+            return (elementKind, true)
+        case .linkingObjects(let source, _): return (.object(source), true)
+        }
+    }
+
+    // MARK: - Messages
+
+    private func error(_ message: String, _ offset: Int) -> StrataError {
+        .invalidPredicate(predicate: predicate, offset: offset, message: message)
+    }
+
+    private func optionsText(_ options: StringComparisonOptions) -> String {
+        if options.isEmpty { return "" }
+        return "[" + (options.contains(.caseInsensitive) ? "c" : "") + (options.contains(.diacriticInsensitive) ? "d" : "") + "]"
+    }
+
+    private func operandText(_ operand: PredicateOperand) -> String {
+        switch operand {
+        case .keyPath(let root, let components, _):
+            return (rootText(root) + components).joined(separator: ".")
+        case .value(let value): return value.description
+        case .aggregate(let root, let collection, let function, let property, _):
+            return (rootText(root) + collection + ["@" + function.rawValue] + property).joined(separator: ".")
+        case .subqueryCount(_, let collection, let variable, _, _):
+            return "SUBQUERY(\(collection.joined(separator: ".")), $\(variable), …).@count"
+        case .list(let items): return "{" + items.map(operandText).joined(separator: ", ") + "}"
+        }
+    }
+
+    private func rootText(_ root: KeyPathRoot) -> [String] {
+        if case .variable(let name) = root { return ["$" + name] }
+        return []
+    }
+}

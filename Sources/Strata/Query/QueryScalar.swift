@@ -1,0 +1,116 @@
+import Foundation
+import StrataStorage
+
+/// One value a query compares while it runs: a stored value read from an object, or a constant of the
+/// predicate, in one representation so both sides compare the same way.
+///
+/// Integers, floats and doubles compare as numbers with each other; dates are nanoseconds since 1970 (as the
+/// store keeps them); an object is its key in its model's table.
+enum QueryScalar: Hashable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case data([UInt8])
+    case timestamp(Int64)
+    case uuid(UUID)
+    case object(ObjectKey)
+
+    /// A stored value (a list is not a scalar: callers expand lists first).
+    init(_ value: StorageValue) {
+        switch value {
+        case .null, .list: self = .null
+        case .int(let value): self = .int(value)
+        case .bool(let value): self = .bool(value)
+        case .float(let value): self = .double(Double(value))
+        case .double(let value): self = .double(value)
+        case .string(let value): self = .string(value)
+        case .binary(let value): self = .data(value)
+        case .timestamp(let value): self = .timestamp(value)
+        case .uuid(let value): self = .uuid(value)
+        case .link(let key): self = .object(key)
+        }
+    }
+
+    /// A constant of the predicate (lists are expanded by the binder).
+    init(_ value: QueryValue) {
+        switch value {
+        case .null, .list: self = .null
+        case .bool(let value): self = .bool(value)
+        case .int(let value): self = .int(value)
+        case .double(let value): self = .double(value)
+        case .string(let value): self = .string(value)
+        case .data(let value): self = .data(Array(value))
+        case .date(let value): self = .timestamp(ValueConversion.timestamp(value))
+        case .uuid(let value): self = .uuid(value)
+        case .object(_, let key): self = .object(ObjectKey(key))
+        }
+    }
+
+    var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    /// The value as a number, for sums, averages and numeric comparisons.
+    var number: Double? {
+        switch self {
+        case .int(let value): return Double(value)
+        case .double(let value): return value
+        default: return nil
+        }
+    }
+
+    /// Orders two non-null values of comparable kinds: `nil` when they cannot be ordered (different kinds,
+    /// booleans, UUIDs, objects).
+    static func order(_ left: QueryScalar, _ right: QueryScalar) -> Int? {
+        switch (left, right) {
+        case (.int(let a), .int(let b)): return a < b ? -1 : (a == b ? 0 : 1)
+        case (.int, .double), (.double, .int), (.double, .double):
+            guard let a = left.number, let b = right.number, !a.isNaN, !b.isNaN else { return nil }
+            return a < b ? -1 : (a == b ? 0 : 1)
+        case (.timestamp(let a), .timestamp(let b)): return a < b ? -1 : (a == b ? 0 : 1)
+        case (.string(let a), .string(let b)):
+            // UTF-8 byte order, as the index stores strings: no normalization, so the two always agree.
+            if a.utf8.elementsEqual(b.utf8) { return 0 }
+            return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
+        case (.data(let a), .data(let b)): return a.lexicographicallyPrecedes(b) ? -1 : (a == b ? 0 : 1)
+        default: return nil
+        }
+    }
+
+    /// Whether two values are equal as a query sees them (`1 == 1.0`; strings by their UTF-8 bytes; nil equals
+    /// only nil).
+    static func equal(_ left: QueryScalar, _ right: QueryScalar) -> Bool {
+        switch (left, right) {
+        case (.int, .double), (.double, .int): return left.number == right.number
+        case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)
+        default: return left == right
+        }
+    }
+
+    /// The order a sort uses: nil first, then numbers, then the rest by kind, each kind in its natural order.
+    static func sortOrder(_ left: QueryScalar, _ right: QueryScalar) -> Int {
+        if let order = order(left, right) { return order }
+        switch (left, right) {
+        case (.bool(let a), .bool(let b)): return a == b ? 0 : (a ? 1 : -1)
+        case (.uuid(let a), .uuid(let b)): return a.uuidString < b.uuidString ? -1 : (a == b ? 0 : 1)
+        case (.object(let a), .object(let b)): return a < b ? -1 : (a == b ? 0 : 1)
+        default: return left.rank - right.rank
+        }
+    }
+
+    private var rank: Int {
+        switch self {
+        case .null: return 0
+        case .bool: return 1
+        case .int, .double: return 2
+        case .timestamp: return 3
+        case .string: return 4
+        case .data: return 5
+        case .uuid: return 6
+        case .object: return 7
+        }
+    }
+}

@@ -1,0 +1,60 @@
+/// Evaluates one string operator (`==`, `BEGINSWITH`, `CONTAINS`, `LIKE`, …) with its `[c]`/`[d]` options
+/// against many stored strings, folding the operand once.
+///
+/// Strings compare by their UTF-8 bytes after folding (no Unicode normalization), exactly as the indexes and
+/// the column scans compare them, so a query gives the same answer whichever path the planner takes. `LIKE`
+/// works on characters, so that `?` is one user-perceived character.
+struct StringMatcher {
+    let op: ComparisonOperator
+    let folding: StringFolding
+    private let operand: [UInt8]
+    private let like: LikePattern?
+
+    /// A matcher of `op` against `operand`; `op` must be a string operator, `==` or `!=`.
+    init(_ op: ComparisonOperator, _ operand: String, options: StringComparisonOptions) {
+        self.op = op
+        folding = StringFolding(options: options)
+        let folded = folding.fold(operand)
+        self.operand = Array(folded.utf8)
+        like = op == .like ? LikePattern(folded) : nil
+    }
+
+    /// Whether `text <op> operand` holds.
+    func matches(_ text: String) -> Bool {
+        let folded = folding.fold(text)
+        if let like { return like.matches(folded) }
+        var text = folded
+        return text.withUTF8 { matches(bytes: $0) }
+    }
+
+    /// Whether the UTF-8 `bytes` (already folded, or with no options) satisfy the operator.
+    func matches(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch op {
+        case .equal: return bytes.elementsEqual(operand)
+        case .notEqual: return !bytes.elementsEqual(operand)
+        case .beginsWith: return bytes.starts(with: operand)
+        case .endsWith: return bytes.count >= operand.count && bytes[(bytes.count - operand.count)...].elementsEqual(operand)
+        case .contains: return Self.find(operand, in: bytes)
+        default: return false
+        }
+    }
+
+    /// Whether the matcher can run on raw stored bytes (no folding, no `LIKE`).
+    var worksOnRawBytes: Bool { like == nil && folding.options.isEmpty }
+
+    private static func find(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !needle.isEmpty else { return true }
+        guard haystack.count >= needle.count else { return false }
+        let first = needle[0]
+        var start = 0
+        while start <= haystack.count - needle.count {
+            if haystack[start] == first {
+                var offset = 1
+                while offset < needle.count, haystack[start + offset] == needle[offset] { offset += 1 }
+                if offset == needle.count { return true }
+            }
+            start += 1
+        }
+        return false
+    }
+}

@@ -1,0 +1,158 @@
+import StrataStorage
+
+/// Results over the objects of a managed list of links or of linking objects, so that the whole query API
+/// (`filter`, `where`, `sorted`, `distinct`, aggregates) works on them as on a table.
+protocol QueryableObjectCollection {
+    associatedtype Element: Object
+    /// Live results over the collection's objects, in its order; `nil` while it is unmanaged.
+    var queryResults: Results<Element>? { get }
+}
+
+extension QueryableObjectCollection {
+    /// The results, or an error saying the collection must be managed first.
+    func requireResults(_ what: String) throws -> Results<Element> {
+        guard let results = queryResults else {
+            throw StrataError.invalidArgument(
+                "\(what) on an unmanaged \(Self.self): add its object to a database first, or filter the array")
+        }
+        return results
+    }
+
+    /// The results for an operation that cannot throw; an unmanaged collection is a programming error.
+    func results(_ what: String) -> Results<Element> {
+        guard let results = queryResults else {
+            preconditionFailure("Strata: \(what) on an unmanaged \(Self.self): add its object to a database first")
+        }
+        return results
+    }
+}
+
+extension List: QueryableObjectCollection where Element: Object {
+    var queryResults: Results<Element>? {
+        guard let storage = managedStorage as? ManagedListStorage<Element> else { return nil }
+        let row = storage.row
+        guard let target = row.model.linkTargets[storage.column] else { return nil }
+        return Results(database: row.database, model: target,
+                       query: ObjectQuery(source: .list(owner: row.model, key: row.key, column: storage.column)))
+    }
+}
+
+extension LinkingObjects: QueryableObjectCollection {
+    var queryResults: Results<Element>? {
+        guard let storage = managedStorage as? ManagedLinkingObjects<Element> else { return nil }
+        return Results(database: storage.target.database, model: storage.source,
+                       query: ObjectQuery(source: .linkingObjects(
+                           target: storage.target.model, key: storage.target.key, source: storage.source,
+                           column: storage.sourceColumn)))
+    }
+}
+
+extension List where Element: Object {
+    /// The list's objects that satisfy a predicate string, in list order, as live ``Results``.
+    ///
+    /// - Throws: `StrataError.invalidPredicate` for a bad predicate; `StrataError.invalidArgument` for an
+    ///   unmanaged list.
+    public func filter(_ predicateFormat: String, _ arguments: Any...) throws -> Results<Element> {
+        try requireResults("filter").filter(predicateFormat, arguments: arguments)
+    }
+
+    /// ``filter(_:_:)`` with the arguments as an array.
+    public func filter(_ predicateFormat: String, arguments: [Any]) throws -> Results<Element> {
+        try requireResults("filter").filter(predicateFormat, arguments: arguments)
+    }
+
+    /// The list's objects that satisfy a typed query.
+    public func `where`(_ query: (Query<Element>) -> QueryPredicate) throws -> Results<Element> {
+        try requireResults("where").where(query)
+    }
+
+    /// The list's objects sorted by a key path.
+    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
+        results("sorted(byKeyPath:)").sorted(byKeyPath: keyPath, ascending: ascending)
+    }
+
+    /// The list's objects sorted by several keys.
+    public func sorted<S: Sequence>(by descriptors: S) -> Results<Element> where S.Element == SortDescriptor {
+        results("sorted(by:)").sorted(by: descriptors)
+    }
+
+    /// The first object of each distinct combination of values of `keyPaths`.
+    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
+        results("distinct(by:)").distinct(by: keyPaths)
+    }
+
+    /// The smallest value of a property over the list's objects.
+    public func min<T: AggregatableValue>(ofProperty property: String) -> T? {
+        queryResults?.min(ofProperty: property)
+    }
+
+    /// The largest value of a property over the list's objects.
+    public func max<T: AggregatableValue>(ofProperty property: String) -> T? {
+        queryResults?.max(ofProperty: property)
+    }
+
+    /// The sum of a property over the list's objects.
+    public func sum<T: AggregatableValue>(ofProperty property: String) -> T {
+        queryResults?.sum(ofProperty: property) ?? T(aggregate: .int(0))
+    }
+
+    /// The mean of a property over the list's objects.
+    public func average(ofProperty property: String) -> Double? {
+        queryResults?.average(ofProperty: property)
+    }
+}
+
+extension LinkingObjects {
+    /// The linking objects that satisfy a predicate string, as live ``Results``.
+    ///
+    /// - Throws: `StrataError.invalidPredicate` for a bad predicate; `StrataError.invalidArgument` for the
+    ///   linking objects of an unmanaged object.
+    public func filter(_ predicateFormat: String, _ arguments: Any...) throws -> Results<Element> {
+        try requireResults("filter").filter(predicateFormat, arguments: arguments)
+    }
+
+    /// ``filter(_:_:)`` with the arguments as an array.
+    public func filter(_ predicateFormat: String, arguments: [Any]) throws -> Results<Element> {
+        try requireResults("filter").filter(predicateFormat, arguments: arguments)
+    }
+
+    /// The linking objects that satisfy a typed query.
+    public func `where`(_ query: (Query<Element>) -> QueryPredicate) throws -> Results<Element> {
+        try requireResults("where").where(query)
+    }
+
+    /// The linking objects sorted by a key path.
+    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
+        results("sorted(byKeyPath:)").sorted(byKeyPath: keyPath, ascending: ascending)
+    }
+
+    /// The linking objects sorted by several keys.
+    public func sorted<S: Sequence>(by descriptors: S) -> Results<Element> where S.Element == SortDescriptor {
+        results("sorted(by:)").sorted(by: descriptors)
+    }
+
+    /// The first object of each distinct combination of values of `keyPaths`.
+    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
+        results("distinct(by:)").distinct(by: keyPaths)
+    }
+
+    /// The smallest value of a property over the linking objects.
+    public func min<T: AggregatableValue>(ofProperty property: String) -> T? {
+        queryResults?.min(ofProperty: property)
+    }
+
+    /// The largest value of a property over the linking objects.
+    public func max<T: AggregatableValue>(ofProperty property: String) -> T? {
+        queryResults?.max(ofProperty: property)
+    }
+
+    /// The sum of a property over the linking objects.
+    public func sum<T: AggregatableValue>(ofProperty property: String) -> T {
+        queryResults?.sum(ofProperty: property) ?? T(aggregate: .int(0))
+    }
+
+    /// The mean of a property over the linking objects.
+    public func average(ofProperty property: String) -> Double? {
+        queryResults?.average(ofProperty: property)
+    }
+}

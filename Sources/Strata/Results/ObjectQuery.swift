@@ -1,0 +1,198 @@
+import StrataStorage
+
+/// Where a query's objects come from, before any filter.
+enum QuerySource {
+    /// Every object of the model's table, in key order.
+    case table
+    /// The objects of one object's list of links, in list order.
+    case list(owner: ModelBinding, key: ObjectKey, column: Int)
+    /// The objects whose link or list (`column` of `source`) points to one object of `target`.
+    case linkingObjects(target: ModelBinding, key: ObjectKey, source: ModelBinding, column: Int)
+}
+
+/// One resolved sort key.
+struct SortKey {
+    var path: BoundPath
+    var ascending: Bool
+}
+
+/// What a `Results` selects: a source, then filters (all must hold), ordering and distinctness (applied in that
+/// order).
+struct ObjectQuery {
+    var source: QuerySource = .table
+    var filters: [BoundPredicate] = []
+    var sortKeys: [SortKey] = []
+    var distinctPaths: [BoundPath] = []
+
+    /// The filters as one predicate, or `nil` when there are none.
+    var predicate: BoundPredicate? {
+        switch filters.count {
+        case 0: return nil
+        case 1: return filters[0]
+        default: return .and(filters)
+        }
+    }
+
+    /// The keys the query selects, in order.
+    func evaluate(in database: Database, model: ModelBinding) throws -> [ObjectKey] {
+        let evaluator = ObjectEvaluator(database: database)
+        var keys = try filteredKeys(evaluator, model: model)
+        if !distinctPaths.isEmpty { keys = try distinct(keys, evaluator) }
+        if !sortKeys.isEmpty { keys = try sort(keys, evaluator) }
+        return keys
+    }
+
+    /// How many objects the query selects, without building the list of keys when a scan can count rows.
+    func count(in database: Database, model: ModelBinding) throws -> Int {
+        let evaluator = ObjectEvaluator(database: database)
+        guard case .table = source, distinctPaths.isEmpty, let predicate else {
+            return try evaluate(in: database, model: model).count
+        }
+        let table = try evaluator.table(model)
+        guard case .scan(let scan, _) = try plan(predicate, table: table, model: model) else {
+            return try filteredKeys(evaluator, model: model).count
+        }
+        var total = 0
+        try table.forEachCluster { cluster in
+            total += try scan.rows(of: cluster, within: RowMask(count: cluster.count, filled: true), evaluator: evaluator).setCount
+            return true
+        }
+        return total
+    }
+
+    // MARK: - Planning
+
+    /// How a table query runs.
+    enum Plan {
+        /// An index lookup's keys (in key order), and what is left to check on each.
+        case index(IndexChoice, keys: [ObjectKey], rest: BoundPredicate?)
+        /// A column scan; `rejected` says which index lookup was tried and why the scan won.
+        case scan(ColumnScan, rejected: String?)
+    }
+
+    /// An index lookup when one applies and narrows the table enough; otherwise a column scan.
+    ///
+    /// A lookup that returns more than an eighth of the table (a bool, a wide range, a short prefix) is not
+    /// worth checking the other terms object by object when they can run on columns: the scan then wins.
+    func plan(_ predicate: BoundPredicate, table: Table, model: ModelBinding) throws -> Plan {
+        let scan = ColumnScan(predicate)
+        guard let (index, rest) = IndexChoice.best(for: predicate, model: model, table: table) else {
+            return .scan(scan, rejected: nil)
+        }
+        let keys = try index.keys(in: table)
+        if let rest, ColumnScan(rest).isColumnOnly {
+            let total = try table.count()
+            if keys.count * 8 > total {
+                return .scan(scan, rejected: "\(index.text): it matches \(keys.count) of \(total) objects")
+            }
+        }
+        return .index(index, keys: keys, rest: rest)
+    }
+
+    // MARK: - Filtering
+
+    private func filteredKeys(_ evaluator: ObjectEvaluator, model: ModelBinding) throws -> [ObjectKey] {
+        switch source {
+        case .table:
+            let table = try evaluator.table(model)
+            guard let predicate else { return try table.keys() }
+            let scan: ColumnScan
+            switch try plan(predicate, table: table, model: model) {
+            case .index(_, let keys, nil): return keys
+            case .index(_, let keys, let rest?): return try keys.filter { try evaluator.matches(rest, key: $0) }
+            case .scan(let compiled, _): scan = compiled
+            }
+            var keys: [ObjectKey] = []
+            try table.forEachCluster { cluster in
+                let rows = try scan.rows(of: cluster, within: RowMask(count: cluster.count, filled: true), evaluator: evaluator)
+                rows.forEachSetRow { keys.append(cluster.key(at: $0)) }
+                return true
+            }
+            return keys
+        case .list, .linkingObjects:
+            let keys = try sourceKeys(evaluator)
+            guard let predicate else { return keys }
+            return try keys.filter { try evaluator.matches(predicate, key: $0) }
+        }
+    }
+
+    /// The objects of a list or linking-objects source, before filters (none when the owner was deleted).
+    private func sourceKeys(_ evaluator: ObjectEvaluator) throws -> [ObjectKey] {
+        switch source {
+        case .table: return []
+        case .list(let owner, let key, let column):
+            let table = try evaluator.table(owner)
+            guard try table.contains(key) else { return [] }
+            return try table.list(key, column: owner.columns[column]).compactMap { value in
+                if case .link(let linked) = value { return linked }
+                return nil
+            }
+        case .linkingObjects(let target, let key, let source, let column):
+            let table = try evaluator.table(target)
+            guard try table.contains(key) else { return [] }
+            var seen = Set<ObjectKey>()
+            return try table.backlinks(of: key, from: source.tableKey, column: source.columns[column])
+                .filter { seen.insert($0).inserted }
+        }
+    }
+
+    // MARK: - Distinct and sort
+
+    /// The first object of each distinct combination of the paths' values, in the current order.
+    private func distinct(_ keys: [ObjectKey], _ evaluator: ObjectEvaluator) throws -> [ObjectKey] {
+        var seen = Set<[QueryScalar]>()
+        return try keys.filter { key in
+            let values = try distinctPaths.map { try evaluator.values(of: $0, from: .object(key)).first ?? .null }
+            return seen.insert(values).inserted
+        }
+    }
+
+    /// `keys` ordered by the sort keys; ties keep their order (the sort is stable).
+    private func sort(_ keys: [ObjectKey], _ evaluator: ObjectEvaluator) throws -> [ObjectKey] {
+        let rows = try keys.enumerated().map { position, key in
+            (position, key, try sortKeys.map { try evaluator.values(of: $0.path, from: .object(key)).first ?? .null })
+        }
+        let ascending = sortKeys.map(\.ascending)
+        return rows.sorted { left, right in
+            for (index, isAscending) in ascending.enumerated() {
+                let order = QueryScalar.sortOrder(left.2[index], right.2[index])
+                if order != 0 { return isAscending ? order < 0 : order > 0 }
+            }
+            return left.0 < right.0
+        }.map(\.1)
+    }
+
+    // MARK: - Explain
+
+    /// How the query runs: the index or scan it uses, then distinct and sort.
+    func explain(in database: Database, model: ModelBinding) throws -> String {
+        var parts: [String] = []
+        switch source {
+        case .table:
+            if let predicate {
+                let table = try database.table(for: model)
+                switch try plan(predicate, table: table, model: model) {
+                case .index(let index, _, let rest):
+                    parts.append(index.text)
+                    if let rest { parts.append("then per object (\(rest.text))") }
+                case .scan(let scan, let rejected):
+                    parts.append("scan \(model.name) (\(scan.text))")
+                    if let rejected { parts.append("not \(rejected)") }
+                }
+            } else {
+                parts.append("all \(model.name)")
+            }
+        case .list(let owner, let key, let column):
+            parts.append("list \(owner.name).\(owner.description.properties[column].name) of \(key)")
+            if let predicate { parts.append("per object (\(predicate.text))") }
+        case .linkingObjects(let target, let key, let source, let column):
+            parts.append("linking objects \(source.name).\(source.description.properties[column].name) → \(target.name) \(key)")
+            if let predicate { parts.append("per object (\(predicate.text))") }
+        }
+        if !distinctPaths.isEmpty { parts.append("distinct by " + distinctPaths.map(\.text).joined(separator: ", ")) }
+        if !sortKeys.isEmpty {
+            parts.append("sorted by " + sortKeys.map { $0.path.text + ($0.ascending ? "" : " DESC") }.joined(separator: ", "))
+        }
+        return parts.joined(separator: ", ")
+    }
+}

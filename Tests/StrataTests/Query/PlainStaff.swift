@@ -1,0 +1,109 @@
+import Foundation
+
+/// The query tests' data as plain Swift values: what the brute-force oracle evaluates predicates on, built
+/// without the store, the parser or the evaluator.
+struct PlainEmployee {
+    var name: String
+    var age: Int
+    var hired: Bool
+    var salary: Double
+    var rating: Float?
+    var nickname: String?
+    var bonus: Int?
+    var started: Date
+    var badge: UUID
+    var photo: Data?
+    var team: Int?
+    var mentor: Int?
+    var skills: [String]
+    var scores: [Int]
+    var friends: [Int]
+    var isDeleted = false
+}
+
+/// A team of the plain data set.
+struct PlainTeam {
+    var code: String
+    var title: String
+    var budget: Int
+    var isDeleted = false
+}
+
+/// Every employee and team, with deletions applied as the store applies them (links to a deleted object read
+/// nil, lists drop it).
+struct PlainStaff {
+    var employees: [PlainEmployee]
+    var teams: [PlainTeam]
+
+    var alive: [PlainEmployee] { employees.filter { !$0.isDeleted } }
+
+    func mentor(of employee: PlainEmployee) -> PlainEmployee? {
+        guard let index = employee.mentor, !employees[index].isDeleted else { return nil }
+        return employees[index]
+    }
+
+    func friends(of employee: PlainEmployee) -> [PlainEmployee] {
+        employee.friends.map { employees[$0] }.filter { !$0.isDeleted }
+    }
+
+    func team(of employee: PlainEmployee) -> PlainTeam? {
+        guard let index = employee.team, !teams[index].isDeleted else { return nil }
+        return teams[index]
+    }
+
+    /// The living employees of team `index` (its linking objects).
+    func members(of index: Int) -> [PlainEmployee] {
+        alive.filter { $0.team == index }
+    }
+
+    static let names = [
+        "Ana", "ana", "ANA", "Bob", "bobby", "Émile", "emile", "EMILE", "Zoë", "zoe", "straße", "STRASSE",
+        "Σίσυφος", "σίσυφος", "日本語", "naïve", "Naive", "name-1", "name-10", "name-2", "", "a*b", "x?y", "Åsa",
+    ]
+    static let skills = ["swift", "Swift", "rust", "Ωmega", "café", "CAFE", ""]
+
+    /// A data set drawn from a fixed seed: nils, empty lists, duplicates and Unicode throughout.
+    static func make(seed: UInt64, count: Int) -> PlainStaff {
+        var random = SeededRandom(seed: seed)
+        let teams = (0..<5).map { PlainTeam(code: "T\($0)", title: ["Core", "core", "Édition", "Ops", "Σ"][$0], budget: $0 * 250) }
+        var employees: [PlainEmployee] = []
+        for index in 0..<count {
+            let employee = PlainEmployee(
+                name: names[random.below(names.count)],
+                age: 18 + random.below(53),
+                hired: random.below(3) != 0,
+                salary: Double(100_000 + random.below(800_000)) / 100,
+                rating: random.below(4) == 0 ? nil : Float(random.below(11)) / 2,
+                nickname: random.below(5) < 2 ? nil : names[random.below(names.count)],
+                bonus: random.below(3) == 0 ? nil : random.below(1100) - 100,
+                started: Date(timeIntervalSince1970: Double(1_500_000_000 + random.below(200_000_000))),
+                badge: UUID(),
+                photo: random.below(3) == 0 ? nil : Data((0..<random.below(5)).map { _ in UInt8(random.below(4)) }),
+                team: random.below(6) == 0 ? nil : random.below(teams.count),
+                mentor: index == 0 || random.below(3) == 0 ? nil : random.below(index),
+                skills: (0..<random.below(4)).map { _ in skills[random.below(skills.count)] },
+                scores: (0..<random.below(5)).map { _ in random.below(10) },
+                friends: index == 0 ? [] : (0..<random.below(4)).map { _ in random.below(index) })
+            employees.append(employee)
+        }
+        return PlainStaff(employees: employees, teams: teams)
+    }
+}
+
+/// SplitMix64: a small deterministic generator, so a failing data set can be rebuilt from its seed.
+struct SeededRandom {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in `0..<bound`.
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+}

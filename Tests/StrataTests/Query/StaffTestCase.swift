@@ -1,0 +1,73 @@
+import Foundation
+import StrataTestSupport
+import XCTest
+
+@testable import Strata
+
+/// What the conformance suite reads from either employee model.
+protocol StaffMember: Object {
+    var name: String { get }
+    var age: Int { get }
+    var badge: UUID { get }
+}
+
+extension Employee: StaffMember {}
+extension IndexedEmployee: StaffMember {}
+
+/// A test case over a fresh `Staff` database in a temporary directory.
+class StaffTestCase: XCTestCase {
+    var directory: TemporaryDirectory!
+
+    override func setUpWithError() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    override func tearDown() {
+        directory = nil
+    }
+
+    /// A new database named `name` in the test's directory.
+    func openStaff(_ name: String = "staff") throws -> Database {
+        var configuration = Configuration(schema: Staff.self)
+        configuration.fileURL = directory.url.appendingPathComponent("\(name).strata")
+        configuration.durability = .none
+        return try Database(configuration: configuration)
+    }
+
+    /// The plain data set with some employees and one team deleted (links through them then read nil).
+    func makeStaff(seed: UInt64 = 7, count: Int = 90) -> PlainStaff {
+        var staff = PlainStaff.make(seed: seed, count: count)
+        for index in stride(from: 4, to: staff.employees.count, by: 9) { staff.employees[index].isDeleted = true }
+        staff.teams[2].isDeleted = true
+        return staff
+    }
+
+    /// Stores `staff` as objects of `type` (creating everything, then deleting what the plain set marks deleted).
+    @discardableResult
+    func store<T: StaffMember>(_ staff: PlainStaff, as type: T.Type, in db: Database) throws -> [T] {
+        var created: [T] = []
+        var teams: [Team] = []
+        try db.write {
+            teams = staff.teams.map { db.create(Team.self, value: ["code": $0.code, "title": $0.title, "budget": $0.budget]) }
+            for employee in staff.employees {
+                var fields: [String: Any] = [
+                    "name": employee.name, "age": employee.age, "hired": employee.hired, "salary": employee.salary,
+                    "started": employee.started, "badge": employee.badge, "skills": employee.skills,
+                    "scores": employee.scores, "friends": employee.friends.map { created[$0] },
+                ]
+                if let rating = employee.rating { fields["rating"] = rating }
+                if let nickname = employee.nickname { fields["nickname"] = nickname }
+                if let bonus = employee.bonus { fields["bonus"] = bonus }
+                if let photo = employee.photo { fields["photo"] = photo }
+                if let team = employee.team { fields["team"] = teams[team] }
+                if let mentor = employee.mentor { fields["mentor"] = created[mentor] }
+                created.append(db.create(T.self, value: fields))
+            }
+        }
+        try db.write {
+            for (index, employee) in staff.employees.enumerated() where employee.isDeleted { db.delete(created[index]) }
+            for (index, team) in staff.teams.enumerated() where team.isDeleted { db.delete(teams[index]) }
+        }
+        return created
+    }
+}
