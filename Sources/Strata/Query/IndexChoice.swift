@@ -67,7 +67,7 @@ struct IndexChoice {
             guard kind == .integer || kind == .date, bounds.count == 2,
                   let low = storageValue(bounds[0], kind), let high = storageValue(bounds[1], kind) else { return nil }
             return IndexChoice(rank: 4, text: text) {
-                try $0.lookup(key, from: low, inclusive: true, to: high, inclusive: true)
+                try $0.lookup(key, from: low, lowerInclusive: true, to: high, upperInclusive: true)
             }
         case (.less, .value(let value)), (.lessOrEqual, .value(let value)),
              (.greater, .value(let value)), (.greaterOrEqual, .value(let value)):
@@ -75,10 +75,10 @@ struct IndexChoice {
             let op = comparison.op
             return IndexChoice(rank: 5, text: text) { table in
                 switch op {
-                case .less: return try table.lookup(key, from: nil, inclusive: true, to: bound, inclusive: false)
-                case .lessOrEqual: return try table.lookup(key, from: nil, inclusive: true, to: bound, inclusive: true)
-                case .greater: return try table.lookup(key, from: bound, inclusive: false, to: nil, inclusive: false)
-                default: return try table.lookup(key, from: bound, inclusive: true, to: nil, inclusive: false)
+                case .less: return try table.lookup(key, from: nil, lowerInclusive: true, to: bound, upperInclusive: false)
+                case .lessOrEqual: return try table.lookup(key, from: nil, lowerInclusive: true, to: bound, upperInclusive: true)
+                case .greater: return try table.lookup(key, from: bound, lowerInclusive: false, to: nil, upperInclusive: false)
+                default: return try table.lookup(key, from: bound, lowerInclusive: true, to: nil, upperInclusive: false)
                 }
             }
         default:
