@@ -45,6 +45,9 @@ struct ObjectQuery {
     /// How many objects the query selects, without building the list of keys when a scan can count rows.
     func count(in database: Database, model: ModelBinding) throws -> Int {
         let evaluator = ObjectEvaluator(database: database)
+        if case .table = source, distinctPaths.isEmpty, predicate == nil {
+            return try evaluator.table(model).count()
+        }
         guard case .table = source, distinctPaths.isEmpty, let predicate else {
             return try evaluate(in: database, model: model).count
         }
