@@ -75,8 +75,10 @@ struct ObjectQuery {
 
     /// An index lookup when one applies and narrows the table enough; otherwise a column scan.
     ///
-    /// A lookup that returns more than an eighth of the table (a bool, a wide range, a short prefix) is not
-    /// worth checking the other terms object by object when they can run on columns: the scan then wins.
+    /// Checking the other terms on an index's candidates costs a key lookup per object and term, roughly a
+    /// hundred times a column scan's cost per row; so when those terms can run on columns and the lookup returns
+    /// more than 1/64 of the table (and more than 32 objects), as a bool, a wide range or a short prefix does, the
+    /// scan wins.
     func plan(_ predicate: BoundPredicate, table: Table, model: ModelBinding) throws -> Plan {
         let scan = ColumnScan(predicate)
         guard let (index, rest) = IndexChoice.best(for: predicate, model: model, table: table) else {
@@ -85,7 +87,7 @@ struct ObjectQuery {
         let keys = try index.keys(in: table)
         if let rest, ColumnScan(rest).isColumnOnly {
             let total = try table.count()
-            if keys.count * 8 > total {
+            if keys.count > Swift.max(total / 64, 32) {
                 return .scan(scan, rejected: "\(index.text): it matches \(keys.count) of \(total) objects")
             }
         }
