@@ -44,6 +44,8 @@ public struct SwiftGenerator: Sendable {
         for (index, model) in current.models.enumerated() {
             writer.mark("\(model.name)")
             ModelClassEmitter(model: model, index: index, in: current).emit(into: &writer)
+            writer.line()
+            QueryMembersEmitter(model: model, access: current.access == .public ? "public " : "").emit(into: &writer)
         }
 
         let migrations = CustomMigrationsEmitter(history: history)

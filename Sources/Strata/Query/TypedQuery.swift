@@ -1,15 +1,15 @@
 import Foundation
 
-/// The object a typed query tests: `$0` in `results.where { $0.age > 18 }`. Its members are the model's
-/// properties by name; each one is a ``QueryExpression`` to compare, follow (`$0.favourite.name`) or aggregate
-/// (`$0.dogs.count`, `$0.dogs.sum("age")`).
-@dynamicMemberLookup
+/// The object a typed query tests: `$0` in `results.where { $0.age > 18 }`. The schema compiler generates its
+/// members, one per property of the model (`extension Query where Element == Person { var age: … }`), so a
+/// misspelled property does not compile; each is a ``QueryExpression`` to compare, follow
+/// (`$0.favourite.name`) or aggregate (`$0.dogs.count`, `$0.dogs.sum("age")`).
 public struct Query<Element: Object> {
     /// The tested object.
     public init() {}
 
-    /// The property named `name`, checked against the schema when the query runs.
-    public subscript(dynamicMember name: String) -> QueryExpression {
+    /// The property named `name`: what the generated members return.
+    @_spi(StrataGenerated) public func member(named name: String) -> QueryExpression {
         QueryExpression(.keyPath(root: .object, components: [name], offset: 0), depth: 0)
     }
 }

@@ -370,6 +370,72 @@ public final class Client: Object {
     private var unmanaged: UnmanagedValues
 }
 
+/// The properties of `Client` in typed queries: `where { $0.id … }`.
+extension Query where Element == Client {
+    /// `Client.id` in a typed query.
+    public var id: QueryExpression { member(named: "id") }
+
+    /// `Client.fullName` in a typed query.
+    public var fullName: QueryExpression { member(named: "fullName") }
+
+    /// `Client.nickname` in a typed query.
+    public var nickname: QueryExpression { member(named: "nickname") }
+
+    /// `Client.points` in a typed query.
+    public var points: QueryExpression { member(named: "points") }
+
+    /// `Client.age` in a typed query.
+    public var age: QueryExpression { member(named: "age") }
+
+    /// `Client.shoeSize` in a typed query.
+    public var shoeSize: QueryExpression { member(named: "shoeSize") }
+
+    /// `Client.visits` in a typed query.
+    public var visits: QueryExpression { member(named: "visits") }
+
+    /// `Client.balance` in a typed query.
+    public var balance: QueryExpression { member(named: "balance") }
+
+    /// `Client.ratio` in a typed query.
+    public var ratio: QueryExpression { member(named: "ratio") }
+
+    /// `Client.active` in a typed query.
+    public var active: QueryExpression { member(named: "active") }
+
+    /// `Client.joined` in a typed query.
+    public var joined: QueryExpression { member(named: "joined") }
+
+    /// `Client.birthday` in a typed query.
+    public var birthday: QueryExpression { member(named: "birthday") }
+
+    /// `Client.avatar` in a typed query.
+    public var avatar: QueryExpression { member(named: "avatar") }
+
+    /// `Client.token` in a typed query.
+    public var token: QueryExpression { member(named: "token") }
+
+    /// `Client.externalID` in a typed query.
+    public var externalID: QueryExpression { member(named: "externalID") }
+
+    /// `Client.tier` in a typed query.
+    public var tier: QueryExpression { member(named: "tier") }
+
+    /// `Client.tags` in a typed query.
+    public var tags: QueryExpression { member(named: "tags") }
+
+    /// `Client.scores` in a typed query.
+    public var scores: QueryExpression { member(named: "scores") }
+
+    /// `Client.orders` in a typed query.
+    public var orders: QueryExpression { member(named: "orders") }
+
+    /// `Client.favourite` in a typed query.
+    public var favourite: QueryExpression { member(named: "favourite") }
+
+    /// `Client.class` in a typed query.
+    public var `class`: QueryExpression { member(named: "class") }
+}
+
 // MARK: - Order
 
 /// The `Order` model, as version 3 of the `Bookshop` schema declares it.
@@ -460,6 +526,24 @@ public final class Order: Object {
     }
 
     private var unmanaged: UnmanagedValues
+}
+
+/// The properties of `Order` in typed queries: `where { $0.id … }`.
+extension Query where Element == Order {
+    /// `Order.id` in a typed query.
+    public var id: QueryExpression { member(named: "id") }
+
+    /// `Order.total` in a typed query.
+    public var total: QueryExpression { member(named: "total") }
+
+    /// `Order.placed` in a typed query.
+    public var placed: QueryExpression { member(named: "placed") }
+
+    /// `Order.reference` in a typed query.
+    public var reference: QueryExpression { member(named: "reference") }
+
+    /// `Order.buyers` in a typed query.
+    public var buyers: QueryExpression { member(named: "buyers") }
 }
 
 // MARK: - Bookshop schema
@@ -939,6 +1023,18 @@ final class Note: Object {
     private var unmanaged: UnmanagedValues
 }
 
+/// The properties of `Note` in typed queries: `where { $0.text … }`.
+extension Query where Element == Note {
+    /// `Note.text` in a typed query.
+    var text: QueryExpression { member(named: "text") }
+
+    /// `Note.pinned` in a typed query.
+    var pinned: QueryExpression { member(named: "pinned") }
+
+    /// `Note.mood` in a typed query.
+    var mood: QueryExpression { member(named: "mood") }
+}
+
 // MARK: - Blank
 
 /// The `Blank` model, as version 1 of the `Notebook` schema declares it.
@@ -970,6 +1066,7 @@ final class Blank: Object {
 
     private var unmanaged: UnmanagedValues
 }
+
 
 // MARK: - Notebook schema
 

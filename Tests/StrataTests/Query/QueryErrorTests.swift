@@ -127,10 +127,12 @@ final class QueryErrorTests: StaffTestCase {
         }
     }
 
-    func testTypedQueryReportsUnknownProperty() {
-        XCTAssertThrowsError(try db.objects(Employee.self).where { $0.salery > 3 }) { error in
+    func testTypedQueryReportsUnknownPropertyBehindALink() {
+        // `$0.salery` does not compile (the generated members of Query<Employee> are the model's properties);
+        // past a link, key paths are checked when the query is built.
+        XCTAssertThrowsError(try db.objects(Employee.self).where { $0.mentor.salery > 3 }) { error in
             guard case StrataError.invalidPredicate(_, _, let message) = error else { return XCTFail("\(error)") }
-            XCTAssertEqual(message, "unknown property 'salery' of Employee (did you mean 'salary'?)")
+            XCTAssertTrue(message.contains("unknown property 'salery' of Employee"), message)
         }
     }
 
