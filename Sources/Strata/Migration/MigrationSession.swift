@@ -1,0 +1,100 @@
+import StrataSchema
+import StrataStorage
+
+/// The state one migration shares between its steps, its object views and the app's code: the write
+/// transaction's catalog, the step being run, the first failure of a call that cannot throw, and progress.
+final class MigrationSession {
+    /// The catalog of the migration's single write transaction.
+    let catalog: Catalog
+    /// The database file, for messages.
+    let path: String
+    /// The configuration being opened (custom steps, the untyped block, the progress callback).
+    let configuration: Configuration
+    /// The step being run.
+    var fromVersion: Int
+    var toVersion: Int
+    /// The first failure of an accessor call (accessors cannot throw); the step throws it when the app's code
+    /// returns, which abandons the whole migration.
+    var pendingError: Error?
+    /// Progress reported to ``Configuration/migrationProgress``.
+    private(set) var progress: MigrationProgress
+    private var reportedAt = 0
+
+    init(catalog: Catalog, path: String, configuration: Configuration, from: Int, to: Int, totalObjects: Int) {
+        self.catalog = catalog
+        self.path = path
+        self.configuration = configuration
+        fromVersion = from
+        toVersion = to
+        let steps = max(1, to - from)
+        progress = MigrationProgress(
+            fromVersion: from, toVersion: to, currentStep: from, done: 0, total: totalObjects * steps)
+    }
+
+    /// The table with `key`, or an error naming what the step was doing.
+    func table(_ key: TableKey, for what: @autoclosure () -> String) throws -> Table {
+        guard let table = catalog.table(key) else {
+            throw failure("the table of \(what()) disappeared during the migration")
+        }
+        return table
+    }
+
+    /// A `migrationFailed` error for the current step.
+    func failure(_ detail: String) -> StrataError {
+        .migrationFailed(path: path, fromVersion: fromVersion, toVersion: toVersion, detail: detail)
+    }
+
+    /// Records the first failure of a call that cannot throw.
+    func record(_ error: Error) {
+        if pendingError == nil { pendingError = error }
+    }
+
+    /// Throws (and clears) the recorded failure, if any.
+    func throwPendingError() throws {
+        if let pendingError {
+            self.pendingError = nil
+            throw pendingError
+        }
+    }
+
+    // MARK: Progress
+
+    /// Counts `objects` more objects as processed, reporting every 1,024 objects so that the callback costs
+    /// nothing noticeable.
+    func advance(by objects: Int = 1) {
+        progress.done += objects
+        if progress.done - reportedAt >= 1_024 { report() }
+    }
+
+    /// Marks step `step` (its target version) as begun and reports.
+    func begin(step: Int, objectsBefore: Int) {
+        progress.currentStep = step
+        progress.done = max(progress.done, objectsBefore)
+        report()
+    }
+
+    /// Marks the migration as finished and reports.
+    func finish() {
+        progress.done = progress.total
+        report()
+    }
+
+    private func report() {
+        reportedAt = progress.done
+        configuration.migrationProgress?(progress)
+    }
+
+    // MARK: Iterating
+
+    /// Calls `body` with every object key of `table`, in key order, reading one key at a time by position so that
+    /// no list of the table's objects is built. `body` must not insert or delete objects of `table`.
+    func forEachObject(of table: Table, _ body: (ObjectKey) throws -> Void) throws {
+        let count = try table.count()
+        var position = 0
+        while position < count {
+            try body(try table.key(at: position))
+            position += 1
+            advance()
+        }
+    }
+}
