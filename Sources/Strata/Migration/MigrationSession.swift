@@ -19,6 +19,10 @@ final class MigrationSession {
     /// Progress reported to ``Configuration/migrationProgress``.
     private(set) var progress: MigrationProgress
     private var reportedAt = 0
+    /// Objects the file held at the start: each step's share of ``MigrationProgress/total``.
+    private let objectsPerStep: Int
+    /// Where the current step's share ends.
+    private var stepEnd = 0
 
     init(catalog: Catalog, path: String, configuration: Configuration, from: Int, to: Int, totalObjects: Int) {
         self.catalog = catalog
@@ -27,6 +31,7 @@ final class MigrationSession {
         fromVersion = from
         toVersion = to
         let steps = max(1, to - from)
+        objectsPerStep = totalObjects
         progress = MigrationProgress(
             fromVersion: from, toVersion: to, currentStep: from, done: 0, total: totalObjects * steps)
     }
@@ -60,16 +65,18 @@ final class MigrationSession {
     // MARK: Progress
 
     /// Counts `objects` more objects as processed, reporting every 1,024 objects so that the callback costs
-    /// nothing noticeable.
+    /// nothing noticeable. A step that visits its objects more than once (several conversions) stays within its
+    /// share: `done` then waits just below the share's end until the step finishes.
     func advance(by objects: Int = 1) {
-        progress.done += objects
+        progress.done = min(progress.done + objects, max(stepEnd - 1, progress.done))
         if progress.done - reportedAt >= 1_024 { report() }
     }
 
-    /// Marks step `step` (its target version) as begun and reports.
-    func begin(step: Int, objectsBefore: Int) {
+    /// Marks step number `index` (from 0), arriving at version `step`, as begun, and reports.
+    func begin(step: Int, index: Int) {
         progress.currentStep = step
-        progress.done = max(progress.done, objectsBefore)
+        progress.done = max(progress.done, objectsPerStep * index)
+        stepEnd = objectsPerStep * (index + 1)
         report()
     }
 

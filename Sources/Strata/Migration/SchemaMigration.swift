@@ -46,7 +46,7 @@ struct SchemaMigration {
             }
             session.fromVersion = plan.fromVersion
             session.toVersion = plan.toVersion
-            session.begin(step: plan.toVersion, objectsBefore: totalObjects * stepIndex)
+            session.begin(step: plan.toVersion, index: stepIndex)
             try VersionStep(session: session, plan: plan, old: old, new: new).run()
             if let fingerprint = schema.fingerprints[plan.toVersion] {
                 record.fingerprints[String(plan.toVersion)] = fingerprint
