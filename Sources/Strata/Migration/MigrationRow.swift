@@ -39,6 +39,7 @@ final class MigrationRow: ManagedObjectAccessor {
             return fallback
         }
         do {
+            try session.writeBatch(ifItHolds: key, column: layout.columns[column], of: layout.tableKey)
             return try body(try session.table(layout.tableKey, for: what), layout.columns[column])
         } catch {
             session.record(error)
@@ -54,7 +55,9 @@ final class MigrationRow: ManagedObjectAccessor {
                     + "read-only; write to the new object instead"))
             return
         }
-        read(column, fallback: ()) { table, columnKey in try table.set(key, column: columnKey, to: value) }
+        read(column, fallback: ()) { table, columnKey in
+            try session.write(value, key: key, column: columnKey, of: table)
+        }
     }
 
     /// A row for the object `target` of the model linked from `column`.

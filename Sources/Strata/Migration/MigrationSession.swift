@@ -95,13 +95,68 @@ final class MigrationSession {
 
     /// Calls `body` with every object key of `table`, in key order, reading one key at a time by position so that
     /// no list of the table's objects is built. `body` must not insert or delete objects of `table`.
+    ///
+    /// Writes made through ``write(_:key:column:of:)`` during the pass are batched (see there) and all written
+    /// when it ends.
     func forEachObject(of table: Table, _ body: (ObjectKey) throws -> Void) throws {
         let count = try table.count()
         var position = 0
+        isBatching = true
+        defer { isBatching = false }
         while position < count {
             try body(try table.key(at: position))
             position += 1
             advance()
+        }
+        try writeBatch()
+    }
+
+    // MARK: Batched writes
+
+    /// One cell waiting in the batch.
+    private struct Cell: Hashable {
+        let table: TableKey
+        let key: ObjectKey
+        let column: ColumnKey
+    }
+
+    /// Whether writes are batched now (during a pass over a table's objects).
+    private var isBatching = false
+    /// Values waiting to be written, by table.
+    private var batch: [TableKey: [Table.Change]] = [:]
+    private var batchedCells: Set<Cell> = []
+    /// How many values a batch holds before it is written: bounds the memory a pass over a big table takes.
+    private static let batchLimit = 16_384
+
+    /// Writes `value` to `column` of object `key` of `table`.
+    ///
+    /// During a pass over a table's objects, values of unindexed, link-free columns are collected and written
+    /// cluster by cluster (`Table.setUnindexedValues`), which is what makes filling a column of a big table fast;
+    /// other writes happen at once, after the batch.
+    func write(_ value: StorageValue, key: ObjectKey, column: ColumnKey, of table: Table) throws {
+        guard isBatching, table.acceptsUnindexedChanges(to: column) else {
+            try writeBatch()
+            return try table.set(key, column: column, to: value)
+        }
+        batch[table.key, default: []].append(Table.Change(key: key, column: column, value: value))
+        batchedCells.insert(Cell(table: table.key, key: key, column: column))
+        if batchedCells.count >= Self.batchLimit { try writeBatch() }
+    }
+
+    /// Writes the batch first if it holds a value for this cell, so that a read sees the values written before it.
+    func writeBatch(ifItHolds key: ObjectKey, column: ColumnKey, of table: TableKey) throws {
+        guard !batchedCells.isEmpty, batchedCells.contains(Cell(table: table, key: key, column: column)) else { return }
+        try writeBatch()
+    }
+
+    /// Writes every batched value.
+    func writeBatch() throws {
+        guard !batch.isEmpty else { return }
+        let pending = batch
+        batch = [:]
+        batchedCells = []
+        for (tableKey, changes) in pending {
+            try self.table(tableKey, for: "a batched write").setUnindexedValues(changes)
         }
     }
 }

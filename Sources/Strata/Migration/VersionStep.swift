@@ -158,7 +158,7 @@ struct VersionStep {
             case .date: value = .timestamp(now)
             default: return
             }
-            try table.set(key, column: column, to: value)
+            try session.write(value, key: key, column: column, of: table)
         }
     }
 
@@ -202,7 +202,7 @@ struct VersionStep {
         try session.forEachObject(of: table) { key in
             let value = try table.value(key, column: oldColumn.key)
             do {
-                try table.set(key, column: newColumn, to: try conversion.convert(value))
+                try session.write(try conversion.convert(value), key: key, column: newColumn, of: table)
             } catch let failure as ConversionFailure {
                 throw session.failure(
                     "\(table.name).\(property) of object \(key) cannot become \(conversion.to): \(failure.detail)")

@@ -15,7 +15,9 @@ struct TestShopMigrations: ShopMigrations {
     func migratePatron(from old: Shop.V2.Patron, to new: Patron) throws {
         if failingNames.contains(old.name) { throw Refused(name: old.name) }
         let total = old.purchases.reduce(0) { $0 + $1.total }
-        new.displayName = "\(old.name) (\(old.nickname ?? "-")) ×\(old.purchases.count) \(total)"
+        new.displayName = "\(old.name) (\(old.nickname ?? "-"))"
+        // Reads back what was just written: batched writes must be visible to the code that made them.
+        new.displayName += " ×\(old.purchases.count) \(total)"
     }
 }
 
