@@ -16,10 +16,12 @@ import Darwin
 /// - `migrate PATH`: opens the file with the version-3 code, which migrates it (a rename, an added property, two
 ///   widenings and a custom step), printing `progress DONE TOTAL` lines, then
 ///   `migrated COUNT objects in SECONDS s: OBJECTS_PER_SECOND objects/s, peak memory MIB MiB`.
+/// - `bench PATH COUNT`: `write-v1`, then `migrate` (without progress lines), then `verify`: the migration
+///   benchmark (build with `-c release`).
 /// - `verify PATH COUNT`: checks the file entry by entry, printing `version 1 intact COUNT` or
 ///   `version 3 migrated COUNT`; exits 1 naming the first difference.
 let arguments = Array(CommandLine.arguments.dropFirst())
-let usage = "usage: strata-migration-helper write-v1 PATH COUNT | migrate PATH | verify PATH COUNT\n"
+let usage = "usage: strata-migration-helper write-v1 PATH COUNT | migrate PATH | verify PATH COUNT | bench PATH COUNT\n"
 
 /// The custom step of version 3: an entry's score is twice its amount.
 struct LedgerSteps: LedgerMigrations {
@@ -149,6 +151,21 @@ func verifyVersion3(path: String, count: Int) throws {
     }
 }
 
+/// Opens the file with the version-3 code, which migrates it, and prints how fast and in how much memory.
+func migrate(path: String, showingProgress: Bool) throws {
+    var configuration = configuration(path)
+    if showingProgress {
+        configuration.migrationProgress = { progress in say("progress \(progress.done) \(progress.total)") }
+    }
+    let start = Date()
+    let database = try Database(configuration: configuration)
+    let seconds = Date().timeIntervalSince(start)
+    let count = database.objects(Entry.self).count
+    say(String(
+        format: "migrated %d objects in %.2f s: %.0f objects/s, peak memory %.1f MiB", count, seconds,
+        Double(count) / max(seconds, 0.000_001), peakMemoryMiB()))
+}
+
 do {
     switch (arguments.first, arguments.count) {
     case ("write-v1", 3):
@@ -156,15 +173,12 @@ do {
         try writeVersion1(path: arguments[1], count: count)
         say("wrote \(count)")
     case ("migrate", 2):
-        var configuration = configuration(arguments[1])
-        configuration.migrationProgress = { progress in say("progress \(progress.done) \(progress.total)") }
-        let start = Date()
-        let database = try Database(configuration: configuration)
-        let seconds = Date().timeIntervalSince(start)
-        let count = database.objects(Entry.self).count
-        say(String(
-            format: "migrated %d objects in %.2f s: %.0f objects/s, peak memory %.1f MiB", count, seconds,
-            Double(count) / max(seconds, 0.000_001), peakMemoryMiB()))
+        try migrate(path: arguments[1], showingProgress: true)
+    case ("bench", 3):
+        guard let count = Int(arguments[2]) else { throw HelperFailure(description: usage) }
+        try writeVersion1(path: arguments[1], count: count)
+        try migrate(path: arguments[1], showingProgress: false)
+        try verifyVersion3(path: arguments[1], count: count)
     case ("verify", 3):
         guard let count = Int(arguments[2]) else { throw HelperFailure(description: usage) }
         let version = try recordedVersion(path: arguments[1])

@@ -162,7 +162,7 @@ public final class Migration {
         try session.forEachObject(of: table) { key in
             let value = try table.value(key, column: oldLayout.columns[from])
             do {
-                try table.set(key, column: newLayout.columns[to], to: try conversion.convert(value))
+                try session.write(try conversion.convert(value), key: key, column: newLayout.columns[to], of: table)
             } catch let failure as ConversionFailure {
                 throw session.failure(
                     "renaming \(typeName).\(oldName) to \(newName): object \(key): \(failure.detail)")

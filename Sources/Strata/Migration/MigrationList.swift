@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import StrataStorage
 
 /// The store behind a `List` property of a ``MigrationRow``: one list column of one object in the migration's
@@ -62,10 +67,26 @@ final class MigrationList<Element: ListElement>: ManagedListAccessor {
 
     func element(at index: Int) -> Element {
         let value = read(fallback: StorageValue.null) { try $0.listElement(row.key, column: $1, at: index) }
-        if let element = element(from: value) { return element }
-        // The failure is recorded and abandons the migration; the app's code still needs some element now.
-        if let zero = Element.fromPersistedValue(.null) { return zero }
-        preconditionFailure("Strata: \(session.pendingError.map { "\($0)" } ?? "a list element could not be read")")
+        return element(from: value) ?? placeholder()
+    }
+
+    /// What a list element that could not be read stands in as: the failure is recorded and abandons the
+    /// migration, but the app's code is running and needs some element now (and a damaged file must not crash).
+    private func placeholder() -> Element {
+        let zeros: [PersistedValue] = [
+            .null, .int(0), .bool(false), .float(0), .double(0), .string(""), .data(Data()), .date(ValueConversion.date(0)),
+            .uuid(ManagedRow.zeroUUID),
+        ]
+        for zero in zeros {
+            if let element = Element.fromPersistedValue(zero) { return element }
+        }
+        if let type = Element.self as? Object.Type, let target = row.layout.linkTargets[column] {
+            let nowhere = MigrationRow(
+                session: session, layout: target, key: ObjectKey(-1), isWritable: false, versionModels: row.versionModels)
+            if let element = Element.fromPersistedValue(.object(type.init(managedBy: nowhere))) { return element }
+        }
+        // Every ListElement is one of the kinds above; a new kind must be added there.
+        fatalError("Strata: \(Element.self) has no placeholder value for a list element that could not be read")
     }
 
     func replaceElement(at index: Int, with element: Element) {
