@@ -48,6 +48,10 @@ let package = Package(
         .executableTarget(
             name: "strata-object-helper", dependencies: ["Strata"], path: "Sources/StrataObjectHelper",
             plugins: ["StrataPlugin"]),
+        // Migrates big files in a child process: the kill-during-migration tests and the migration benchmark.
+        .executableTarget(
+            name: "strata-migration-helper", dependencies: ["Strata", "StrataStorage"],
+            path: "Sources/StrataMigrationHelper", plugins: ["StrataPlugin"]),
         .testTarget(name: "StrataSchemaTests", dependencies: ["StrataSchema"]),
         .testTarget(
             name: "StrataCodegenTests", dependencies: ["StrataSchema", "StrataCodegen", "Strata"], exclude: ["Golden"]

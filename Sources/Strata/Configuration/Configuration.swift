@@ -48,6 +48,16 @@ public struct Configuration: Sendable {
     /// the last ones), `.none` (tests and bulk loads).
     public var durability: Durability = .full
 
+    /// Called while a migration runs, with how many objects it has processed out of how many (roughly every
+    /// thousand objects, and at the start of each version step and the end). It runs on the opening thread,
+    /// inside the migration's write transaction: keep it quick (update a progress bar, print a line).
+    public var migrationProgress: (@Sendable (MigrationProgress) -> Void)?
+
+    /// The untyped, Realm-style migration code: called once per version step k→k+1 with a ``Migration`` (its
+    /// `oldSchemaVersion` and `newSchemaVersion` say which step), after the step's automatic changes and the
+    /// generated custom steps. Prefer the typed custom steps (`migrate: custom`), which the compiler checks.
+    public var migrationBlock: (@Sendable (Migration) throws -> Void)?
+
     /// A configuration for a schema that has no `migrate: custom` step.
     ///
     /// - Parameter schema: The generated schema type, for example `Library.self`.

@@ -50,8 +50,9 @@ struct DatabaseOpener {
         let read = try store.beginRead()
         let readCatalog = try Catalog(reader: read)
         if let recorded = try SchemaRecord.read(from: readCatalog, path: store.path) {
-            try binder.check(recorded)
-            return try binder.bind(readCatalog, models: models)
+            guard try needsMigration(recorded, binder: binder) else {
+                return try binder.bind(readCatalog, models: models)
+            }
         }
         read.end()
         if configuration.readOnly {
@@ -63,9 +64,15 @@ struct DatabaseOpener {
         do {
             let catalog = try Catalog(writer: write)
             if let recorded = try SchemaRecord.read(from: catalog, path: store.path) {
-                // Another thread or process created it between our read and our write.
-                write.rollback()
-                try binder.check(recorded)
+                if try needsMigration(recorded, binder: binder) {
+                    try SchemaMigration(configuration: configuration, catalog: catalog, path: store.path)
+                        .run(from: recorded)
+                    try catalog.flush()
+                    try write.commit()
+                } else {
+                    // Another thread or process created or migrated it between our read and our write.
+                    write.rollback()
+                }
                 let again = try store.beginRead()
                 return try binder.bind(try Catalog(reader: again), models: models)
             }
@@ -81,6 +88,32 @@ struct DatabaseOpener {
         } catch {
             write.rollback()
             throw error
+        }
+    }
+
+    /// Whether the file's `recorded` schema is an older version of the code's that this open migrates.
+    ///
+    /// - Throws: `schemaMismatch` for another schema or an edited history; `migrationNeeded` for a file newer than
+    ///   the code, or an older one that may not be migrated here (read-only, or `deleteIfMigrationNeeded`, which
+    ///   the caller turns into a fresh file).
+    private func needsMigration(_ recorded: SchemaRecord, binder: SchemaBinder) throws -> Bool {
+        do {
+            try binder.check(recorded)
+            return false
+        } catch StrataError.migrationNeeded(let path, let fileVersion, let schemaVersion, let detail)
+            where fileVersion < schemaVersion
+        {
+            if configuration.deleteIfMigrationNeeded {
+                throw StrataError.migrationNeeded(
+                    path: path, fileVersion: fileVersion, schemaVersion: schemaVersion, detail: detail)
+            }
+            if configuration.readOnly {
+                throw StrataError.migrationNeeded(
+                    path: path, fileVersion: fileVersion, schemaVersion: schemaVersion,
+                    detail: "it must be migrated, and it was opened read-only; open it once without `readOnly` "
+                        + "so that it migrates")
+            }
+            return true
         }
     }
 }

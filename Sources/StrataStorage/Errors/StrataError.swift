@@ -33,6 +33,9 @@ public enum StrataError: Error, Hashable, Sendable, CustomStringConvertible {
     case migrationNeeded(path: String, fileVersion: Int, schemaVersion: Int, detail: String)
     /// An object was used after it was deleted, or a database after it was closed or invalidated.
     case invalidated(String)
+    /// Migrating the file from one schema version to the next failed (duplicate new primary keys, a value that
+    /// cannot be converted, the app's migration code threw); the file was left exactly as it was.
+    case migrationFailed(path: String, fromVersion: Int, toVersion: Int, detail: String)
 
     /// What went wrong and where, in one sentence a user can act on.
     public var description: String {
@@ -65,6 +68,9 @@ public enum StrataError: Error, Hashable, Sendable, CustomStringConvertible {
             return "'\(path)' holds version \(fileVersion) of its schema and the code has version \(schemaVersion): \(detail)"
         case let .invalidated(message):
             return message
+        case let .migrationFailed(path, fromVersion, toVersion, detail):
+            return "migrating '\(path)' from version \(fromVersion) to \(toVersion) failed, so the file was left at "
+                + "version \(fromVersion), unchanged: \(detail)"
         case let .invalidPredicate(predicate, offset, message):
             return "invalid predicate at offset \(offset): \(message)\n  \(predicate)\n  "
                 + String(repeating: " ", count: predicate.utf8.prefix(offset).count { $0 & 0xC0 != 0x80 }) + "^"

@@ -1,0 +1,64 @@
+import StrataSchema
+import StrataStorage
+
+/// The lossless conversions of SCHEMA.md's migration table, value by value: `int*→double`, `float→double`,
+/// `T→T?`, `T?→T` with nils becoming the default (integer widths share one store type, so widening them needs
+/// no conversion at all).
+struct ColumnConversion {
+    /// The property's type before the step.
+    let from: PropertyType
+    /// Its type after the step.
+    let to: PropertyType
+    /// What a nil becomes when the new type is not optional.
+    let replacementForNil: StorageValue?
+
+    /// Whether the stored column must change: its type or its nullability differs.
+    var changesColumn: Bool { StoreColumnType(from) != StoreColumnType(to) }
+
+    /// `value` in the new type.
+    ///
+    /// - Throws: A description of the value that does not fit (the caller names the object and property).
+    func convert(_ value: StorageValue) throws -> StorageValue {
+        switch value {
+        case .null:
+            if to.isOptional || isList(to) { return .null }
+            guard let replacementForNil else {
+                throw ConversionFailure(detail: "it holds nil and \(to) has no default to replace nils with")
+            }
+            return replacementForNil
+        case .list(let elements):
+            return .list(try elements.map { try convertElement($0) })
+        default:
+            return try convertElement(value)
+        }
+    }
+
+    private func convertElement(_ value: StorageValue) throws -> StorageValue {
+        guard let kind = StoreColumnType.kind(of: elementType(to)) else { return value }
+        switch (value, kind) {
+        case (.int(let number), .double): return .double(Double(number))
+        case (.float(let number), .double): return .double(Double(number))
+        case (.null, _): return .null
+        default:
+            guard value.kind == kind else {
+                throw ConversionFailure(detail: "\(value) cannot become a \(kind) without losing information")
+            }
+            return value
+        }
+    }
+
+    private func elementType(_ type: PropertyType) -> PropertyType {
+        if case .list(let element) = type { return element.unwrapped }
+        return type.unwrapped
+    }
+
+    private func isList(_ type: PropertyType) -> Bool {
+        if case .list = type { return true }
+        return false
+    }
+}
+
+/// Why one value could not be converted.
+struct ConversionFailure: Error {
+    let detail: String
+}

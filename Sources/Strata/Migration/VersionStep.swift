@@ -1,0 +1,319 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import StrataSchema
+import StrataStorage
+
+/// Runs one version step (`plan`, from `old` to `new`) inside the migration's write transaction.
+///
+/// Phases, in this order, whatever order the plan lists its steps in:
+/// 1. Models and properties that go away are *set aside* under reserved names, not dropped, so the typed old
+///    views of custom steps and the untyped `Migration` API can still read them; renames then cannot collide.
+/// 2. Models and properties are renamed (keys and data stay).
+/// 3. New models and properties are created and filled with their defaults (`auto` per object).
+/// 4. Converted properties get a new column filled from the old one, which is set aside.
+/// 5. Primary keys and indexes are rebuilt to match the new version; duplicate new keys fail the step.
+/// 6. The app's custom steps run, then its untyped migration block.
+/// 7. What was set aside is dropped.
+struct VersionStep {
+    let session: MigrationSession
+    let plan: MigrationPlan
+    let old: SchemaVersion
+    let new: SchemaVersion
+
+    /// Columns and tables set aside in phases 1 and 4, dropped in phase 7.
+    private final class SetAside {
+        var columns: [(table: TableKey, column: ColumnKey)] = []
+        var tables: [TableKey] = []
+    }
+    private let setAside = SetAside()
+
+    private var catalog: Catalog { session.catalog }
+
+    /// Runs the step.
+    ///
+    /// - Throws: `StrataError.migrationFailed` naming the model, the property and the objects concerned; what the
+    ///   app's migration code throws. The caller rolls the transaction back.
+    func run() throws {
+        let oldLayout = try VersionLayout(old, catalog: catalog, path: session.path)
+        try setAsideRemovedModels()
+        try renameModels()
+        try setAsideRemovedProperties()
+        try renameProperties()
+        try addModels()
+        try addProperties()
+        try convertProperties()
+        try rebuildIndexes()
+        let newLayout = try VersionLayout(new, catalog: catalog, path: session.path)
+        try runCustomSteps(old: oldLayout, new: newLayout)
+        if let block = session.configuration.migrationBlock {
+            let migration = Migration(session: session, old: oldLayout, new: newLayout, oldSchema: old, newSchema: new)
+            try block(migration)
+            try session.throwPendingError()
+        }
+        try dropSetAside()
+    }
+
+    // MARK: Looking up
+
+    private func table(named name: String) throws -> Table {
+        guard let table = catalog.table(named: name) else {
+            throw session.failure("the file has no table for model \(name), which version \(old.version) declares")
+        }
+        return table
+    }
+
+    private func column(_ name: String, of table: Table) throws -> ColumnSpec {
+        guard let column = table.column(named: name) else {
+            throw session.failure("model \(table.name) has no stored property '\(name)'")
+        }
+        return column
+    }
+
+    /// A reserved name for a set-aside table or column: user names are Swift identifiers, which never contain `~`.
+    private func reservedName(_ key: UInt32) -> String { "~migration \(plan.toVersion) #\(key)" }
+
+    // MARK: Phases 1 and 2: set aside, rename
+
+    private func setAsideRemovedModels() throws {
+        for case .removeModel(let name) in plan.steps {
+            let table = try table(named: name)
+            try catalog.renameTable(name, to: reservedName(table.key.rawValue))
+            setAside.tables.append(table.key)
+        }
+    }
+
+    private func renameModels() throws {
+        for case .renameModel(let from, let to) in plan.steps {
+            _ = try table(named: from)
+            try catalog.renameTable(from, to: to)
+        }
+    }
+
+    private func setAsideRemovedProperties() throws {
+        for case .removeProperty(let model, let property) in plan.steps {
+            let table = try table(named: model)
+            let column = try column(property, of: table)
+            try table.renameColumn(column.key, to: reservedName(column.key.rawValue))
+            setAside.columns.append((table.key, column.key))
+        }
+    }
+
+    private func renameProperties() throws {
+        for case .renameProperty(let model, let from, let to) in plan.steps {
+            let table = try table(named: model)
+            try table.renameColumn(try column(from, of: table).key, to: to)
+        }
+    }
+
+    // MARK: Phase 3: add
+
+    private var binder: SchemaBinder { SchemaBinder(configuration: session.configuration, path: session.path) }
+
+    private func tablesByName() -> [String: Table] {
+        Dictionary(catalog.tables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    private func addModels() throws {
+        var added: [ModelDefinition] = []
+        for case .addModel(let name) in plan.steps {
+            guard let model = new.model(named: name) else {
+                throw session.failure("the plan adds model \(name), which version \(new.version) does not declare")
+            }
+            _ = try catalog.createTable(named: name)
+            added.append(model)
+        }
+        let tables = tablesByName()
+        for model in added {
+            guard let table = tables[model.name] else { continue }
+            for property in model.persistedProperties { try binder.addColumn(for: property, to: table, tables: tables) }
+        }
+    }
+
+    private func addProperties() throws {
+        let tables = tablesByName()
+        for case .addProperty(let model, let name, _, _) in plan.steps {
+            // Transient and linking-objects properties are never stored.
+            guard let property = new.model(named: model)?.persistedProperties.first(where: { $0.name == name }) else {
+                continue
+            }
+            let table = try table(named: model)
+            try binder.addColumn(for: property, to: table, tables: tables)
+            if property.defaultValue == .auto, let column = table.column(named: name) {
+                try fillAuto(property, column: column.key, of: table)
+            }
+        }
+    }
+
+    /// Gives each existing object its own `auto` value: a random UUID, the next integer, or now.
+    private func fillAuto(_ property: PropertyDefinition, column: ColumnKey, of table: Table) throws {
+        let now = ValueConversion.timestamp(Date())
+        try session.forEachObject(of: table) { key in
+            let value: StorageValue
+            switch property.type.unwrapped {
+            case .uuid: value = .uuid(UUID())
+            case .integer: value = .int(try table.nextSequenceValue(ModelBinding.primaryKeySequence))
+            case .date: value = .timestamp(now)
+            default: return
+            }
+            try session.write(value, key: key, column: column, of: table)
+        }
+    }
+
+    // MARK: Phase 4: convert
+
+    private func convertProperties() throws {
+        for step in plan.steps {
+            let conversion: ColumnConversion
+            let model: String
+            let property: String
+            switch step {
+            case .convertProperty(let name, let propertyName, let from, let to):
+                (model, property) = (name, propertyName)
+                conversion = ColumnConversion(from: from, to: to, replacementForNil: nil)
+            case .replaceNils(let name, let propertyName, let from, let to, _):
+                (model, property) = (name, propertyName)
+                let definition = new.model(named: name)?.property(named: propertyName)
+                conversion = ColumnConversion(
+                    from: from, to: to, replacementForNil: definition.flatMap(ValueConversion.defaultValue(for:)))
+            default:
+                continue
+            }
+            guard conversion.changesColumn else { continue }
+            try convert(property, of: try table(named: model), with: conversion)
+        }
+    }
+
+    /// Fills a new column of the new type from the old one, which is set aside.
+    private func convert(_ property: String, of table: Table, with conversion: ColumnConversion) throws {
+        guard let definition = new.model(named: table.name)?.property(named: property),
+            let stored = StoreColumnType(definition.type), stored.target == nil
+        else {
+            throw session.failure("\(table.name).\(property) cannot be converted to \(conversion.to) automatically")
+        }
+        let oldColumn = try column(property, of: table)
+        try table.renameColumn(oldColumn.key, to: reservedName(oldColumn.key.rawValue))
+        setAside.columns.append((table.key, oldColumn.key))
+        let newColumn = try table.addColumn(
+            named: property, type: stored.type, nullable: stored.nullable, elementsNullable: stored.elementsNullable,
+            defaultValue: conversion.replacementForNil)
+        try session.forEachObject(of: table) { key in
+            let value = try table.value(key, column: oldColumn.key)
+            do {
+                try session.write(try conversion.convert(value), key: key, column: newColumn, of: table)
+            } catch let failure as ConversionFailure {
+                throw session.failure(
+                    "\(table.name).\(property) of object \(key) cannot become \(conversion.to): \(failure.detail)")
+            }
+        }
+    }
+
+    // MARK: Phase 5: primary keys and indexes
+
+    private func rebuildIndexes() throws {
+        for model in new.models {
+            let table = try table(named: model.name)
+            try rebuildPrimaryKey(of: model, in: table)
+            var wanted: [[ColumnKey]] = []
+            for property in model.persistedProperties where property.isIndexed && property.name != model.primaryKey {
+                wanted.append([try column(property.name, of: table).key])
+            }
+            for compound in model.compoundIndexes {
+                wanted.append(try compound.map { try column($0, of: table).key })
+            }
+            for index in table.indexSpecs where !index.isUnique && !wanted.contains(index.columns) {
+                try table.removeIndex(index.key)
+            }
+            for columns in wanted where table.index(on: columns) == nil {
+                try table.addIndex(on: columns)
+            }
+        }
+    }
+
+    private func rebuildPrimaryKey(of model: ModelDefinition, in table: Table) throws {
+        let wanted = try model.primaryKey.map { try column($0, of: table).key }
+        guard table.primaryKey != wanted || (wanted.map { table.index(on: [$0])?.isUnique != true } ?? false) else {
+            return
+        }
+        do {
+            try table.setPrimaryKey(wanted)
+        } catch StrataError.duplicatePrimaryKey(_, let value) {
+            let property = model.primaryKey ?? "?"
+            let holders = try objects(of: table, withValue: value, in: wanted)
+            throw session.failure(
+                "\(model.name).\(property) becomes the primary key, but \(holders.count) objects share the value "
+                    + "\(value) (object keys \(holders.prefix(10).map { "\($0.rawValue)" }.joined(separator: ", "))); "
+                    + "make the values unique in a custom step of version \(new.version), or in the app before updating")
+        }
+        if let key = model.primaryKey, let property = model.property(named: key), property.defaultValue == .auto,
+            case .integer = property.type, let column = wanted
+        {
+            var highest: Int64 = 0
+            try session.forEachObject(of: table) { highest = max(highest, try table.int($0, column: column) ?? 0) }
+            try table.raiseSequence(ModelBinding.primaryKeySequence, toAtLeast: highest)
+        }
+    }
+
+    /// The objects whose `column` renders as `value` (how the store names a duplicate key), for the message.
+    private func objects(of table: Table, withValue value: String, in column: ColumnKey?) throws -> [ObjectKey] {
+        guard let column else { return [] }
+        var found: [ObjectKey] = []
+        try table.forEachKey { key in
+            let stored = try table.value(key, column: column)
+            if "\(stored)" == value || stored.description == value || textOf(stored) == value { found.append(key) }
+            return true
+        }
+        return found
+    }
+
+    private func textOf(_ value: StorageValue) -> String? {
+        switch value {
+        case .string(let text): return text
+        case .int(let number): return String(number)
+        case .uuid(let uuid): return uuid.uuidString
+        default: return nil
+        }
+    }
+
+    // MARK: Phase 6: custom steps
+
+    private func runCustomSteps(old: VersionLayout, new newLayout: VersionLayout) throws {
+        for model in plan.customModels {
+            guard let target = newLayout[model], let definition = new.model(named: model) else { continue }
+            guard let source = old[definition.renamedFrom ?? model] else { continue }
+            let table = try session.table(target.tableKey, for: model)
+            try session.forEachObject(of: table) { key in
+                let oldRow = MigrationRow(
+                    session: session, layout: source, key: key, isWritable: false, versionModels: old.models)
+                let newRow = MigrationRow(
+                    session: session, layout: target, key: key, isWritable: true, versionModels: newLayout.models)
+                try session.configuration.customMigrations.run(
+                    model: model, toVersion: plan.toVersion, old: oldRow, new: newRow)
+                try session.throwPendingError()
+            }
+        }
+    }
+
+    // MARK: Phase 7: drop
+
+    private func dropSetAside() throws {
+        for (tableKey, column) in setAside.columns {
+            guard let table = catalog.table(tableKey), table.column(column) != nil else { continue }
+            try table.removeColumn(column)
+        }
+        let removed = setAside.tables.compactMap { catalog.table($0) }
+        // Links between removed models go first, so that no removed table is still a link's target.
+        for table in removed {
+            for column in table.columns where column.type.isLink { try table.removeColumn(column.key) }
+        }
+        for table in removed {
+            do {
+                try catalog.removeTable(named: table.name)
+            } catch StrataError.invalidArgument(let detail) {
+                throw session.failure("a removed model cannot be dropped: \(detail)")
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+@testable import Strata
+
+/// The app's custom step of `Shop` version 3: `displayName` is the old name, the nickname in parentheses and
+/// the number of purchases, read through the typed view of version 2 (including the removed `name`).
+struct TestShopMigrations: ShopMigrations {
+    /// Names for which the step throws, to test that a failure leaves the file as it was.
+    var failingNames: Set<String> = []
+
+    struct Refused: Error, Equatable {
+        let name: String
+    }
+
+    func migratePatron(from old: Shop.V2.Patron, to new: Patron) throws {
+        if failingNames.contains(old.name) { throw Refused(name: old.name) }
+        let total = old.purchases.reduce(0) { $0 + $1.total }
+        new.displayName = "\(old.name) (\(old.nickname ?? "-"))"
+        // Reads back what was just written: batched writes must be visible to the code that made them.
+        new.displayName += " ×\(old.purchases.count) \(total)"
+    }
+}
+
+enum ShopConfiguration {
+    /// A configuration of `Shop` over `path`, with the test's custom step.
+    static func make(path: String, migrations: TestShopMigrations = TestShopMigrations()) -> Configuration {
+        var configuration = Configuration(schema: Shop.self, migrations: migrations)
+        configuration.fileURL = URL(fileURLWithPath: path)
+        configuration.durability = .none
+        return configuration
+    }
+}
