@@ -14,16 +14,21 @@ struct StrataPlugin: BuildToolPlugin {
         let sharedFolder = context.package.directoryURL
             .appendingPathComponent("Schemas", isDirectory: true)
             .appendingPathComponent(target.name, isDirectory: true)
-        let schemas = (ownSchemas + Self.schemaFiles(under: sharedFolder)).sorted { $0.path < $1.path }
+        let sharedSchemas = Self.schemaFiles(under: sharedFolder)
+        let schemas = (ownSchemas + sharedSchemas).sorted { $0.path < $1.path }
         guard !schemas.isEmpty else { return [] }
 
+        // SwiftPM plans the build again when a target's own files change, but not when a file appears in
+        // Schemas/<Target>/ (a new schema version). So the shared folder itself is passed to strata-gen, which
+        // searches it on every run, and is an input whose change (a file added or removed) reruns the command.
+        let sharedInputs = sharedSchemas.isEmpty ? [] : [sharedFolder]
         let output = context.pluginWorkDirectoryURL.appendingPathComponent("\(target.name)+Schemas.swift")
         return [
             .buildCommand(
                 displayName: "Compiling \(schemas.count) Strata schema file(s) for \(target.name)",
                 executable: try context.tool(named: "strata-gen").url,
-                arguments: ["generate", "--output", output.path] + schemas.map(\.path),
-                inputFiles: schemas,
+                arguments: ["generate", "--output", output.path] + ownSchemas.map(\.path) + sharedInputs.map(\.path),
+                inputFiles: schemas + sharedInputs,
                 outputFiles: [output]
             ),
         ]
