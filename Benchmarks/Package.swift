@@ -15,9 +15,11 @@ let package = Package(
             name: "strata-bench",
             dependencies: [
                 "CSQLite",
+                .product(name: "Strata", package: "Strata"),
                 .product(name: "StrataStorage", package: "Strata"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            plugins: [.plugin(name: "StrataPlugin", package: "Strata")]
         ),
     ],
     swiftLanguageModes: [.v6]

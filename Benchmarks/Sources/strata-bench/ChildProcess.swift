@@ -2,7 +2,7 @@ import Foundation
 
 /// Runs this executable again as a child for one phase of one engine and reads its figures.
 enum ChildProcess {
-    static func figures(phase: String, engine: EngineKind, directory: URL) throws -> [String: Double] {
+    static func figures(phase: Phase, engine: EngineKind, directory: URL) throws -> [String: Double] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
         if process.executableURL?.path.contains("/") == false || !FileManager.default.isExecutableFile(
@@ -10,7 +10,7 @@ enum ChildProcess {
         {
             process.executableURL = Bundle.main.executableURL
         }
-        process.arguments = [phase, "--engine", engine.rawValue, "--directory", directory.path]
+        process.arguments = ["phase", phase.rawValue, "--engine", engine.rawValue, "--directory", directory.path]
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -3,13 +3,18 @@ import Foundation
 
 /// The engines a run compares, by command-line name.
 enum EngineKind: String, CaseIterable, ExpressibleByArgument, Sendable {
+    /// Strata through its public API (generated models, `Database`, `Results`).
     case strata
+    /// Strata's storage engine driven directly: the floor under the public API.
+    case strataStorage = "strata-storage"
+    /// SQLite through its C API.
     case sqlite
 
     /// Runs `body` with the engine's concrete type.
     func run<R>(_ body: (any BenchmarkEngine.Type) throws -> R) rethrows -> R {
         switch self {
-        case .strata: return try body(StrataStorageEngine.self)
+        case .strata: return try body(StrataObjectEngine.self)
+        case .strataStorage: return try body(StrataStorageEngine.self)
         case .sqlite: return try body(SQLiteEngine.self)
         }
     }

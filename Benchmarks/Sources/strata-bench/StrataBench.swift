@@ -8,7 +8,7 @@ struct StrataBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata-bench",
         abstract: "Strata and SQLite side by side on DESIGN.md's workloads.",
-        subcommands: [Compare.self, Warm.self, Cold.self],
+        subcommands: [Compare.self, MigrationCommand.self, PhaseCommand.self],
         defaultSubcommand: Compare.self
     )
 }
@@ -31,7 +31,7 @@ struct Compare: ParsableCommand {
                     .appendingPathComponent("strata-bench-\(engine.rawValue)-\(UUID().uuidString)")
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
                 defer { try? FileManager.default.removeItem(at: directory) }
-                for phase in ["warm", "cold"] {
+                for phase in Phase.allCases {
                     let figures = try ChildProcess.figures(phase: phase, engine: engine, directory: directory)
                     for (id, value) in figures { samples[engine, default: [:]][id, default: []].append(value) }
                 }
@@ -42,28 +42,24 @@ struct Compare: ParsableCommand {
     }
 }
 
-/// A child: W1–W5 and W7 for one engine, figures as JSON on stdout.
-struct Warm: ParsableCommand {
-    static let configuration = CommandConfiguration(shouldDisplay: false)
-    @Option var engine: EngineKind
-    @Option var directory: String
-
-    func run() throws {
-        let url = URL(fileURLWithPath: directory)
-        let figures = try engine.run { try $0.runWarm(in: url) }
-        print(try ChildProcess.encode(figures))
-    }
+/// What a child process measures: `warm` is W1–W5 and W7, `cold` is W6 (a fresh process opening the file).
+enum Phase: String, CaseIterable, ExpressibleByArgument {
+    case warm
+    case cold
 }
 
-/// A child: W6, the cold open, for one engine.
-struct Cold: ParsableCommand {
-    static let configuration = CommandConfiguration(shouldDisplay: false)
+/// A child: one phase for one engine, figures as JSON on stdout.
+struct PhaseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "phase", shouldDisplay: false)
+    @Argument var phase: Phase
     @Option var engine: EngineKind
     @Option var directory: String
 
     func run() throws {
         let url = URL(fileURLWithPath: directory)
-        let figures = try engine.run { try $0.runCold(in: url) }
+        let figures = try engine.run { type in
+            phase == .warm ? try type.runWarm(in: url) : try type.runCold(in: url)
+        }
         print(try ChildProcess.encode(figures))
     }
 }

@@ -3,7 +3,7 @@ import StrataStorage
 
 /// Strata's storage engine driven directly (catalog, tables, column scans): the floor the object layer builds on.
 final class StrataStorageEngine: BenchmarkEngine {
-    static let name = "Strata"
+    static let name = "Strata storage"
 
     private let store: Store
     private let columns: Columns

@@ -1,0 +1,75 @@
+import Foundation
+import Strata
+
+/// Strata through the API apps use: generated `Employee` models, `write`, `objects`, `object(forPrimaryKey:)`.
+final class StrataObjectEngine: BenchmarkEngine {
+    static let name = "Strata"
+
+    private let database: Database
+
+    init(directory: URL, durability: BenchmarkDurability) throws {
+        database = try Database(configuration: Self.configuration(directory, durability))
+    }
+
+    private static func configuration(_ directory: URL, _ durability: BenchmarkDurability) -> Configuration {
+        var configuration = Configuration(schema: Bench.self)
+        configuration.fileURL = directory.appendingPathComponent("bench.strata")
+        configuration.durability = durability == .full ? .full : .batched
+        return configuration
+    }
+
+    func insertEmployees() throws {
+        try database.write {
+            for i in 0..<EmployeeData.count {
+                database.add(
+                    Employee(
+                        id: i, name: EmployeeData.name(i), age: EmployeeData.age(i), hired: EmployeeData.hired(i),
+                        salary: EmployeeData.salary(i)))
+            }
+        }
+    }
+
+    func countOlderHired() throws -> Int {
+        try database.objects(Employee.self).filter("age > 50 AND hired == true").count
+    }
+
+    func enumerateTwenties() throws -> (count: Int, salarySum: Double) {
+        var count = 0
+        var sum = 0.0
+        let results = try database.objects(Employee.self)
+            .filter("age >= 20 AND age < 30 AND name BEGINSWITH %@", "name-1")
+        for employee in results {
+            count += employee.name.isEmpty ? 0 : 1
+            sum += employee.salary
+        }
+        return (count, sum)
+    }
+
+    func lookUpNames(ids: [Int]) throws -> Int {
+        var total = 0
+        for id in ids {
+            total += database.object(ofType: Employee.self, forPrimaryKey: id)?.name.utf8.count ?? 0
+        }
+        return total
+    }
+
+    func updateSalaries(ids: [Int]) throws {
+        for (n, id) in ids.enumerated() {
+            try database.write {
+                database.object(ofType: Employee.self, forPrimaryKey: id)?.salary = Double(n)
+            }
+        }
+    }
+
+    func close() throws {
+        database.invalidate()
+    }
+
+    static func openAndCount(directory: URL) throws -> Int {
+        try Database(configuration: configuration(directory, .full)).objects(Employee.self).count
+    }
+
+    static func files(in directory: URL) -> [URL] {
+        [directory.appendingPathComponent("bench.strata")]
+    }
+}
