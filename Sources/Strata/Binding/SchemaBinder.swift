@@ -128,17 +128,7 @@ struct SchemaBinder {
             guard let table = catalog.table(named: model.name) else {
                 throw StrataError.schemaMismatch(path: path, detail: "the file has no table for model \(model.name)")
             }
-            var columns: [ColumnKey] = []
-            for property in model.persistedProperties {
-                guard let column = table.column(named: property.name), let expected = StoreColumnType(property.type),
-                    column.type == expected.type
-                else {
-                    throw StrataError.schemaMismatch(
-                        path: path,
-                        detail: "\(model.name).\(property.name) is not stored as the schema's \(property.type)")
-                }
-                columns.append(column.key)
-            }
+            let columns = try table.columnKeys(for: model, version: configuration.schema.version, path: path)
             bindings.append(
                 ModelBinding(index: index, type: type, definition: model, tableKey: table.key, columns: columns))
         }

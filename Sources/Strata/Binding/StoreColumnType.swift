@@ -58,3 +58,23 @@ struct StoreColumnType: Equatable {
         }
     }
 }
+
+extension Table {
+    /// The store column of each persisted property of `model` (version `version` of its schema), in column order.
+    ///
+    /// - Throws: `StrataError.schemaMismatch` naming the property whose column is missing or of another type
+    ///   (a file not written by this schema's history).
+    func columnKeys(for model: ModelDefinition, version: Int, path: String) throws -> [ColumnKey] {
+        try model.persistedProperties.map { property in
+            guard let column = column(named: property.name), let expected = StoreColumnType(property.type),
+                column.type == expected.type
+            else {
+                throw StrataError.schemaMismatch(
+                    path: path,
+                    detail: "version \(version) stores \(model.name).\(property.name) as \(property.type), "
+                        + "but the file's column is missing or of another type")
+            }
+            return column.key
+        }
+    }
+}

@@ -57,18 +57,7 @@ struct VersionLayout {
                 throw StrataError.schemaMismatch(
                     path: path, detail: "version \(schema.version) has model \(model.name) but the file has no table for it")
             }
-            var columns: [ColumnKey] = []
-            for property in model.persistedProperties {
-                guard let column = table.column(named: property.name), let expected = StoreColumnType(property.type),
-                    column.type == expected.type
-                else {
-                    throw StrataError.schemaMismatch(
-                        path: path,
-                        detail: "version \(schema.version) stores \(model.name).\(property.name) as \(property.type), "
-                            + "but the file's column is missing or of another type")
-                }
-                columns.append(column.key)
-            }
+            let columns = try table.columnKeys(for: model, version: schema.version, path: path)
             models[model.name] = ModelLayout(
                 version: schema.version, definition: model, tableKey: table.key, columns: columns)
         }
