@@ -28,17 +28,19 @@ final class ManagedRow: ManagedObjectAccessor {
     // MARK: Reading and writing columns
 
     /// Reads column `column` with `body`, stopping with a message if the object was deleted.
+    ///
+    /// The read itself finds the object (one descent of the table's tree); only when it fails is the object's
+    /// existence checked, to tell a deleted object (a programming error) from a damaged file.
     private func read<T>(_ column: Int, _ body: (Table, ColumnKey) throws -> T) -> T {
         database.withAccess("reading \(model.name).\(propertyName(column))") {
             do {
-                let table = try database.table(for: model)
-                guard try table.contains(key) else {
+                return try body(try database.table(for: model), model.columns[column])
+            } catch {
+                if let table = try? database.table(for: model), (try? table.contains(key)) == false {
                     preconditionFailure(
                         "Strata: reading \(model.name).\(propertyName(column)) of an object that was deleted or "
                             + "whose write was cancelled; check isInvalidated first")
                 }
-                return try body(table, model.columns[column])
-            } catch {
                 database.fatal(error, while: "reading \(model.name).\(propertyName(column))")
             }
         }
