@@ -12,6 +12,46 @@ final class ColumnStorageTests: XCTestCase {
         return result
     }
 
+    /// A change to one column rewrites its cluster with the other columns copied as stored: every value, null
+    /// and long string of those columns must read back the same, across commits and a later insert.
+    func testChangingOneColumnKeepsEveryOtherColumnOfItsCluster() throws {
+        let fixture = try TableFixture()
+        let table = try fixture.catalog.createTable(named: "People")
+        let name = try table.addColumn(named: "name", type: .value(.string), nullable: true)
+        let age = try table.addColumn(named: "age", type: .value(.int), nullable: true)
+        let score = try table.addColumn(named: "score", type: .value(.double))
+        let long = String(repeating: "x", count: 5000)
+        func expectedName(_ row: Int) -> String? { row % 7 == 0 ? nil : row == 3 ? long : "name-\(row)" }
+        func expectedAge(_ row: Int) -> Int64? { row % 5 == 0 ? nil : Int64(row * 3) }
+        var keys: [ObjectKey] = []
+        for row in 0..<300 {
+            keys.append(try table.insert([
+                (name, expectedName(row).map { .string($0) } ?? .null),
+                (age, expectedAge(row).map { .int($0) } ?? .null),
+                (score, .double(Double(row))),
+            ]))
+        }
+        try fixture.commit()
+        for round in 0..<3 {
+            let people = try XCTUnwrap(fixture.catalog.table(named: "People"))
+            try people.set(keys[round * 10 + 1], column: score, to: .double(-1))
+            try fixture.commit()
+        }
+        let people = try XCTUnwrap(fixture.catalog.table(named: "People"))
+        let added = try people.insert([(name, .string("late")), (age, .int(1)), (score, .double(0.5))])
+        try fixture.commit()
+        let readCatalog = try fixture.reader()
+        let reader = try XCTUnwrap(readCatalog.table(named: "People"))
+        for (row, key) in keys.enumerated() {
+            XCTAssertEqual(try reader.string(key, column: name), expectedName(row), "name of row \(row)")
+            XCTAssertEqual(try reader.int(key, column: age), expectedAge(row), "age of row \(row)")
+            let changed = row == 1 || row == 11 || row == 21
+            XCTAssertEqual(try reader.double(key, column: score), changed ? -1 : Double(row), "score of row \(row)")
+        }
+        XCTAssertEqual(try reader.string(added, column: name), "late")
+        XCTAssertEqual(try reader.count(), 301)
+    }
+
     func testIntegerWidthGrowsWithValuesAndShrinksBack() throws {
         let fixture = try TableFixture()
         let table = try fixture.catalog.createTable(named: "Numbers")

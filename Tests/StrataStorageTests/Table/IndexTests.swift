@@ -66,6 +66,24 @@ final class IndexTests: XCTestCase {
         XCTAssertEqual(try table.lookup(index, from: .int(5), to: .int(1)), [])
     }
 
+    /// Enough entries for a branch over many index leaves, with separators both short and longer than a
+    /// branch keeps inline (24 bytes): every value must still be found after commits and deletes.
+    func testLongAndShortIndexKeysFindEveryObjectThroughBranchSeparators() throws {
+        let index = try table.addIndex(on: [nameColumn])
+        func word(_ row: Int) -> String { row % 2 == 0 ? "n\(row)" : String(repeating: "long-prefix-", count: 4) + "\(row)" }
+        var keys: [ObjectKey] = []
+        for row in 0..<6000 { keys.append(try table.insert([(nameColumn, .string(word(row)))])) }
+        try fixture.commit()
+        let stored = try XCTUnwrap(fixture.catalog.table(named: "Player"))
+        for row in stride(from: 0, to: 6000, by: 3) { try stored.delete(keys[row]) }
+        try fixture.commit()
+        let reopened = try XCTUnwrap(fixture.catalog.table(named: "Player"))
+        for row in stride(from: 0, to: 6000, by: 7) {
+            let expected = row % 3 == 0 ? [] : [keys[row]]
+            XCTAssertEqual(try reopened.lookup(index, equal: [.string(word(row))]), expected, "row \(row)")
+        }
+    }
+
     func testStringPrefixLookupsMatchEdgesExactly() throws {
         let index = try table.addIndex(on: [nameColumn])
         let words = ["", "a", "a\u{0}", "ab", "abc", "abd", "b", "name-1", "name-10", "name-2", "é", "éa", "\u{10FFFF}"]

@@ -144,6 +144,11 @@ final class ClusterBuffer {
     }
 
     private func write(_ column: ColumnBuffer, into out: inout ByteWriter, writer: NodeWriter) throws {
+        if let stored = column.stored {
+            // Untouched since it was read: the stored block is already this column's encoding.
+            out.append(stored.block.bytes)
+            return
+        }
         let count = column.count
         let nulls: [Bool]? = column.spec.hasNullBitmap ? column.nulls : nil
         switch column.spec.blockKind {

@@ -41,6 +41,8 @@ struct ColumnBlock {
     /// `.variable`: `count` cumulative end offsets into `data`.
     let ends: UnsafeRawPointer?
     let ref: NodeRef
+    /// The whole block, header included (a block is position-independent, so it can be copied as it is).
+    let bytes: UnsafeRawBufferPointer
 
     static let headerSize = 8
 
@@ -56,6 +58,7 @@ struct ColumnBlock {
         self.kind = kind
         self.count = count
         self.ref = ref
+        bytes = raw
         nulls = flags & 1 != 0 ? try reader.slice(bitmapBytes).baseAddress : nil
         var base: Int64 = 0
         var width = 0

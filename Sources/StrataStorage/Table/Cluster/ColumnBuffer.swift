@@ -31,18 +31,42 @@ final class ColumnBuffer {
     let usesWords: Bool
     let hasNullBitmap: Bool
     let kind: ValueKind
-    var words: [UInt64] = []
-    var blobs: [Blob] = []
-    /// One flag per row when the column keeps a null bitmap, else empty.
-    var nulls: [Bool] = []
+    /// The column's block as stored, while no row of it has been read or changed through this buffer.
+    ///
+    /// Changing one object decodes its whole cluster, but usually touches one column: the others stay in this
+    /// form and `ClusterBuffer.encode` copies them back byte for byte, instead of decoding every row (a string
+    /// column costs an allocation per row) and encoding it again.
+    private(set) var stored: StoredBlock?
+    private var wordStorage: [UInt64] = []
+    private var blobStorage: [Blob] = []
+    private var nullStorage: [Bool] = []
+
+    /// Fixed-width values, one per row (decodes a stored block on first use).
+    var words: [UInt64] {
+        get { decodeStored(); return wordStorage }
+        _modify { decodeStored(); yield &wordStorage }
+    }
+    /// Variable-size and 16-byte values, one per row (decodes a stored block on first use).
+    var blobs: [Blob] {
+        get { decodeStored(); return blobStorage }
+        _modify { decodeStored(); yield &blobStorage }
+    }
+    /// One flag per row when the column keeps a null bitmap, else empty (decodes a stored block on first use).
+    var nulls: [Bool] {
+        get { decodeStored(); return nullStorage }
+        _modify { decodeStored(); yield &nullStorage }
+    }
     /// Bytes the values take in the cluster node (a long value, which goes to its own node, counts its 16-byte
     /// reference), maintained on every change so a cluster knows its size without walking its rows.
     private(set) var inlineBytes = 0
 
     /// What a value costs its cluster node.
     static func storedSize(_ blob: Blob) -> Int {
-        !blob.external.isNone || blob.bytes.count > ClusterBuffer.externalThreshold ? 16 : blob.bytes.count
+        blob.external.isNone ? storedSize(inline: blob.bytes.count) : 16
     }
+
+    /// What `count` inline bytes cost their cluster node (beyond the threshold they move to their own node).
+    static func storedSize(inline count: Int) -> Int { count > ClusterBuffer.externalThreshold ? 16 : count }
 
     init(spec: ColumnSpec) {
         self.spec = spec
@@ -63,25 +87,41 @@ final class ColumnBuffer {
             throw NodeDamage.error(block.ref, "cluster column '\(spec.name)'",
                                    "holds a block of kind \(block.kind) but the column is \(spec.type)")
         }
-        if hasNullBitmap { nulls = (0..<rowCount).map { block.isNull($0) } }
-        if usesWords {
-            words = (0..<rowCount).map { block.word($0) }
-        } else {
-            blobs.reserveCapacity(rowCount)
+        if !usesWords {
+            // Check every value's extent now, so that decoding the copy later cannot meet damage; a value's
+            // stored size is its inline bytes, or 16 for the reference to its own node.
             for row in 0..<rowCount {
                 switch try block.blob(row) {
-                case .inline(let bytes):
-                    blobs.append(Blob(Array(bytes)))
-                    inlineBytes += ColumnBuffer.storedSize(blobs[row])
-                case .external(let ref, let length):
-                    blobs.append(Blob(external: ref, length: length))
-                    inlineBytes += 16
+                case .inline(let bytes): inlineBytes += ColumnBuffer.storedSize(inline: bytes.count)
+                case .external: inlineBytes += 16
                 }
             }
         }
+        stored = try StoredBlock(copying: block)
     }
 
-    var count: Int { usesWords ? words.count : blobs.count }
+    var count: Int { stored?.block.count ?? (usesWords ? wordStorage.count : blobStorage.count) }
+
+    /// Decodes the stored block into `words`/`blobs`/`nulls`, which every read or change of a row needs.
+    private func decodeStored() {
+        guard let stored else { return }
+        self.stored = nil
+        let block = stored.block
+        let rowCount = block.count
+        if hasNullBitmap { nullStorage = (0..<rowCount).map { block.isNull($0) } }
+        if usesWords {
+            wordStorage = (0..<rowCount).map { block.word($0) }
+            return
+        }
+        blobStorage.reserveCapacity(rowCount)
+        for row in 0..<rowCount {
+            // `init(spec:block:rowCount:)` checked every row of this very block, so `blob` cannot fail here.
+            switch (try? block.blob(row)) ?? .inline(UnsafeRawBufferPointer(start: nil, count: 0)) {
+            case .inline(let bytes): blobStorage.append(Blob(Array(bytes)))
+            case .external(let ref, let length): blobStorage.append(Blob(external: ref, length: length))
+            }
+        }
+    }
 
     /// Appends a value already checked against the column's type.
     func append(_ value: StorageValue) throws {
@@ -191,4 +231,26 @@ final class ColumnBuffer {
         .invalidArgument("column '\(spec.name)' holds \(spec.type)\(spec.isNullable ? "?" : ""), not \(value); "
             + "pass a value of the column's type")
     }
+}
+
+/// A column block copied out of its cluster node, with the parsed view over the copy.
+///
+/// A copy rather than the mapped node: the buffer may outlive the node's pages being handed out again.
+final class StoredBlock {
+    private let memory: UnsafeMutableRawBufferPointer
+    /// The parsed block; its pointers point into `memory`.
+    let block: ColumnBlock
+
+    init(copying source: ColumnBlock) throws {
+        memory = .allocate(byteCount: max(source.bytes.count, 1), alignment: 8)
+        memory.copyMemory(from: source.bytes)
+        do {
+            block = try ColumnBlock(UnsafeRawBufferPointer(rebasing: memory[..<source.bytes.count]), ref: source.ref)
+        } catch {
+            memory.deallocate()
+            throw error
+        }
+    }
+
+    deinit { memory.deallocate() }
 }

@@ -68,7 +68,7 @@ struct BranchView {
     }
 
     /// Encodes a branch.
-    static func encode(level: Int, keys: [[UInt8]], children: [NodeRef], counts: [Int], in writer: NodeWriter) throws -> NodeRef {
+    static func encode(level: Int, keys: [BranchKey], children: [NodeRef], counts: [Int], in writer: NodeWriter) throws -> NodeRef {
         var out = ByteWriter(capacity: headerSize + keys.count * entrySize + keys.reduce(0) { $0 + $1.count })
         out.u32(magic)
         out.u32(UInt32(children.count))
@@ -82,7 +82,7 @@ struct BranchView {
             out.u64(UInt64(counts[index]))
             keyOffset += keys[index].count
         }
-        for key in keys { out.append(key) }
+        for key in keys { key.withUnsafeBytes { out.append($0) } }
         return try out.store(in: writer)
     }
 }

@@ -15,13 +15,13 @@ final class NodeTree<Leaf: TreeLeaf> {
     /// An internal node decoded for change.
     final class Branch {
         var level: Int
-        var keys: [[UInt8]]
+        var keys: [BranchKey]
         var children: [Child]
         var counts: [Int]
         var origin: NodeRef
         var isDirty: Bool
 
-        init(level: Int, keys: [[UInt8]] = [], children: [Child] = [], counts: [Int] = [], origin: NodeRef = .none) {
+        init(level: Int, keys: [BranchKey] = [], children: [Child] = [], counts: [Int] = [], origin: NodeRef = .none) {
             self.level = level
             self.keys = keys
             self.children = children
@@ -193,7 +193,7 @@ final class NodeTree<Leaf: TreeLeaf> {
             root.level = 1
             let leaf = Leaf.empty(context: context)
             leaf.isDirty = true
-            root.keys = [key]
+            root.keys = [BranchKey(key)]
             root.children = [.leaf(leaf)]
             root.counts = [0]
             root.isDirty = true
@@ -296,7 +296,7 @@ final class NodeTree<Leaf: TreeLeaf> {
         guard view.level < parentLevel else { throw NodeDamage.error(ref, what, "tree levels do not descend") }
         let branch = Branch(level: view.level, origin: ref)
         for index in 0..<view.count {
-            branch.keys.append(Array(try view.key(index)))
+            branch.keys.append(BranchKey(try view.key(index)))
             branch.children.append(.stored(try view.child(index)))
             branch.counts.append(view.entriesBelow(index))
         }
@@ -345,7 +345,7 @@ final class NodeTree<Leaf: TreeLeaf> {
             }
             parent.counts[index] = leaf.entryCount
             for (offset, piece) in pieces.enumerated() {
-                parent.keys.insert(piece.firstKey, at: index + 1 + offset)
+                parent.keys.insert(BranchKey(piece.firstKey), at: index + 1 + offset)
                 parent.children.insert(.leaf(piece), at: index + 1 + offset)
                 parent.counts.insert(piece.entryCount, at: index + 1 + offset)
                 loadedLeaves += 1
