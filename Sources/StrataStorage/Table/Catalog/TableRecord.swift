@@ -12,7 +12,7 @@ struct TableRecord {
     var indexes: [(spec: IndexSpec, root: NodeRef)] = []
 }
 
-/// Reads and writes the catalog node and the metadata node (layouts in docs/FILE-FORMAT-TABLES.md).
+/// Reads and writes the catalog node and the metadata node (layouts in docs/FILE-FORMAT.md, "The table layer's nodes").
 enum CatalogCodec {
     static let magic: UInt32 = 0x3154_4353  // "SCT1"
     static let metadataMagic: UInt32 = 0x3144_4D53  // "SMD1"

@@ -2,7 +2,7 @@
 ///
 /// A cluster holds up to `maxRows` objects. 1,024 rows keeps a whole-column loop long enough to amortise the
 /// per-cluster setup (a lookup, a block header) while a single-object change rewrites only ~10–40 KB (the
-/// cluster is one node: see docs/FILE-FORMAT-TABLES.md for why columns share it).
+/// cluster is one node: see docs/FILE-FORMAT.md, "The table layer's nodes" for why columns share it).
 final class ClusterBuffer {
     /// The most rows a cluster holds before it splits.
     static let maxRows = 1024

@@ -1,6 +1,6 @@
 /// A read-only view of a cluster node in place: its object keys and its column blocks, validated.
 ///
-/// Layout (docs/FILE-FORMAT-TABLES.md): magic, row count, column count, the keys block, a directory of
+/// Layout (docs/FILE-FORMAT.md, "The table layer's nodes"): magic, row count, column count, the keys block, a directory of
 /// (column key, offset, length) and the blocks. Every block holds exactly `rowCount` rows.
 struct ClusterView {
     static let magic: UInt32 = 0x314C_4353  // "SCL1"

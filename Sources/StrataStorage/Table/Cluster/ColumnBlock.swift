@@ -22,7 +22,7 @@ enum BlobSlot {
     case external(NodeRef, length: Int)
 }
 
-/// A read-only, validated view of one column block of a cluster node (format in docs/FILE-FORMAT-TABLES.md).
+/// A read-only, validated view of one column block of a cluster node (format in docs/FILE-FORMAT.md, "The table layer's nodes").
 ///
 /// Construction checks every size the header states against the node; per-value accessors check offsets read
 /// from the variable-size area. After that, fixed-width accessors index without further checks.
