@@ -153,12 +153,25 @@ final class ManagedRow: ManagedObjectAccessor {
     }
 
     func linkingObjects<Source: Object>(_ type: Source.Type, through property: String) -> LinkingObjects<Source> {
-        let name = model.description.linkingObjects.first { $0.name == property }?.name ?? property
         guard let source = database.schema.model(for: type), let column = source.column(named: property) else {
-            return LinkingObjects(fromType: type, property: name)
+            return LinkingObjects(fromType: type, property: property)
+        }
+        // A direct inverse (Loan.book → Book), or one through a list (Person.loans → Loan.book → Book).
+        var intermediate: (model: ModelBinding, column: Int)?
+        if let middle = source.linkTargets[column], middle !== model {
+            let declared = model.description.linkingObjects.first {
+                $0.type == .linkingObjects(model: source.name, property: property)
+            }
+            let path = declared.flatMap {
+                database.configuration.schema.history.current.linkingObjectsKeyPath(of: $0, in: model.name)
+            }
+            if let path, path.count == 2, let hop = middle.column(named: path[1]) {
+                intermediate = (middle, hop)
+            }
         }
         return LinkingObjects(
             property: property,
-            managedBy: ManagedLinkingObjects<Source>(target: self, source: source, sourceColumn: column))
+            managedBy: ManagedLinkingObjects<Source>(
+                target: self, source: source, sourceColumn: column, intermediate: intermediate))
     }
 }

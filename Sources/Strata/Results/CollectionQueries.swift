@@ -39,7 +39,10 @@ extension List: QueryableObjectCollection where Element: Object {
 
 extension LinkingObjects: QueryableObjectCollection {
     var queryResults: Results<Element>? {
-        guard let storage = managedStorage as? ManagedLinkingObjects<Element> else { return nil }
+        // Queries run over direct inverses; an inverse through a list is read, not queried, for now.
+        guard let storage = managedStorage as? ManagedLinkingObjects<Element>, storage.intermediate == nil else {
+            return nil
+        }
         return Results(database: storage.target.database, model: storage.source,
                        query: ObjectQuery(source: .linkingObjects(
                            target: storage.target.model, key: storage.target.key, source: storage.source,
