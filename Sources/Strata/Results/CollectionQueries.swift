@@ -13,7 +13,8 @@ extension QueryableObjectCollection {
     func requireResults(_ what: String) throws -> Results<Element> {
         guard let results = queryResults else {
             throw StrataError.invalidArgument(
-                "\(what) on an unmanaged \(Self.self): add its object to a database first, or filter the array")
+                "\(what) on \(Self.self) needs a managed collection: add its object to a database first, or filter "
+                    + "the array (linking objects declared through a list can be read but not yet queried)")
         }
         return results
     }

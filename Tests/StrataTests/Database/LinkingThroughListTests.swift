@@ -21,6 +21,9 @@ final class LinkingThroughListTests: XCTestCase {
         XCTAssertEqual(emma.borrowers.map(\.id), [1])
         try db.write { db.delete(bo) }
         XCTAssertEqual(dune.borrowers.map(\.id), [1])
+        XCTAssertThrowsError(try dune.borrowers.filter("id > 0")) { error in
+            XCTAssertTrue("\(error)".contains("can be read but not yet queried"), "\(error)")
+        }
         try db.write { ana.lendings.removeAll() }
         XCTAssertTrue(dune.borrowers.isEmpty)
     }

@@ -140,7 +140,7 @@ final class QueryErrorTests: StaffTestCase {
         let employee = Employee()
         XCTAssertThrowsError(try employee.friends.filter("age > 3")) { error in
             guard case StrataError.invalidArgument(let message) = error else { return XCTFail("\(error)") }
-            XCTAssertTrue(message.contains("unmanaged"), message)
+            XCTAssertTrue(message.contains("needs a managed collection"), message)
         }
     }
 }
