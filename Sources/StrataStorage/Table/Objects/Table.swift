@@ -29,6 +29,9 @@ public final class Table {
     let context: ClusterContext
     let tree: NodeTree<ClusterBuffer>
     unowned let catalog: Catalog
+    /// The stored cluster the last read found, in a read transaction (where clusters never change): reads in key
+    /// order, as results iterate, then find their row without descending the tree again.
+    private var lastReadCluster: ClusterView?
     var reader: NodeReader { catalog.reader }
     var writer: NodeWriter? { catalog.writer }
 
@@ -122,6 +125,12 @@ public final class Table {
     }
 
     func locate(_ key: ObjectKey) throws -> RowLocation {
+        if writer == nil, let view = lastReadCluster, view.rowCount > 0,
+            key.rawValue >= view.key(at: 0), key.rawValue <= view.key(at: view.rowCount - 1)
+        {
+            guard let row = view.row(of: key.rawValue) else { return .none }
+            return .stored(view, row)
+        }
         let ordered = (UInt64(bitPattern: key.rawValue) ^ 0x8000_0000_0000_0000).bigEndian
         guard let location = try withUnsafeBytes(of: ordered, { try tree.locate($0) }) else { return .none }
         switch location {
@@ -130,6 +139,7 @@ public final class Table {
             return found ? .loaded(cluster, row) : .none
         case .stored(let ref):
             let view = try ClusterView(try reader.read(ref), ref: ref)
+            if writer == nil { lastReadCluster = view }
             guard let row = view.row(of: key.rawValue) else { return .none }
             return .stored(view, row)
         }
