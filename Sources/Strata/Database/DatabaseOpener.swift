@@ -12,10 +12,9 @@ struct DatabaseOpener {
         let store = try openStore()
         do {
             return (store, try prepareSchema(of: store))
-        } catch StrataError.migrationNeeded(let path, let fileVersion, let schemaVersion, let detail)
+        } catch StrataError.migrationNeeded(_, let fileVersion, let schemaVersion, _)
             where configuration.deleteIfMigrationNeeded && !configuration.readOnly && fileVersion != schemaVersion
         {
-            _ = (path, detail)
             store.close()
             try Database.deleteFiles(for: configuration)
             let fresh = try openStore()
@@ -24,8 +23,7 @@ struct DatabaseOpener {
     }
 
     private func openStore() throws -> Store {
-        var options = StoreOptions(durability: configuration.durability, readOnly: configuration.readOnly)
-        options.durability = configuration.durability
+        let options = StoreOptions(durability: configuration.durability, readOnly: configuration.readOnly)
         if let identifier = configuration.inMemoryIdentifier {
             return try Store.inMemory(identifier: identifier, options: options)
         }
