@@ -123,4 +123,7 @@ public struct SeededGenerator: RandomNumberGenerator {
         value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
         return value ^ (value >> 31)
     }
+
+    /// A number in `0..<bound` (`bound` > 0).
+    public mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

@@ -12,7 +12,7 @@ final class ConcurrencyTests: PagerTestCase {
         let path = storePath()
         let store = try Store.open(path: path, options: StoreOptions(durability: .batched))
         defer { store.close() }
-        var random = SeededRandom(seed: 61)
+        var random = SeededGenerator(seed: 61)
         try commitSteps(store, 5, random: &random)
         let seconds = longTests ? 20.0 : 2.0
         let children = try (0..<2).map { _ in
@@ -68,7 +68,7 @@ final class ConcurrencyTests: PagerTestCase {
         let group = DispatchGroup()
         for thread in 0..<2 {
             DispatchQueue.global().async(group: group) {
-                var random = SeededRandom(seed: 62 + UInt64(thread))
+                var random = SeededGenerator(seed: 62 + UInt64(thread))
                 for _ in 0..<perWriter {
                     do {
                         let writer = try store.beginWrite()

@@ -13,7 +13,7 @@ final class DamageTests: PagerTestCase {
         try super.setUpWithError()
         let storage = MemoryStorage(capacity: 1 << 28)
         let store = try Store.open(path: "db", options: StoreOptions(io: storage))
-        var random = SeededRandom(seed: 41)
+        var random = SeededGenerator(seed: 41)
         states[1] = PatternTree.State()
         for _ in 0..<12 {
             let writer = try store.beginWrite()
@@ -25,7 +25,7 @@ final class DamageTests: PagerTestCase {
     }
 
     func testFlippedBytesNeverCrashOrReturnWrongData() throws {
-        var random = SeededRandom(seed: 42)
+        var random = SeededGenerator(seed: 42)
         let offsets = Array(0..<64) + Array(500..<600) + Array(1000..<1100)
             + (0..<(longTests ? 5000 : 600)).map { _ in Int.random(in: 0..<pristine.count, using: &random) }
         for offset in offsets {
@@ -44,7 +44,7 @@ final class DamageTests: PagerTestCase {
     }
 
     func testTruncatedFilesOnDiskNeverCrash() throws {
-        var random = SeededRandom(seed: 43)
+        var random = SeededGenerator(seed: 43)
         let sizes = [0, 1, 100, 2047, 2048, 4095, 4096, 4097, 8192, pristine.count - 1, pristine.count - 4096]
             + (0..<(longTests ? 300 : 40)).map { _ in Int.random(in: 0..<pristine.count, using: &random) }
         for (index, size) in sizes.enumerated() where size >= 0 {

@@ -8,7 +8,7 @@ final class DurabilityTests: PagerTestCase {
     func testFullCommitIsDurableWhenCommitReturns() throws {
         let recording = RecordingStorage(path: "db")
         let store = try Store.open(path: "db", options: StoreOptions(durability: .full, io: recording))
-        var random = SeededRandom(seed: 91)
+        var random = SeededGenerator(seed: 91)
         try commitSteps(store, 3, random: &random)
         XCTAssertTrue(recording.pendingOperations.isEmpty, "nothing may be left unsynced")
         XCTAssertEqual(try openDurableImage(recording), 4)
@@ -20,7 +20,7 @@ final class DurabilityTests: PagerTestCase {
         var options = StoreOptions(durability: .batched, io: recording)
         options.batchInterval = 3600
         let store = try Store.open(path: "db", options: options)
-        var random = SeededRandom(seed: 92)
+        var random = SeededGenerator(seed: 92)
         try commitSteps(store, 5, random: &random)
         XCTAssertFalse(recording.pendingOperations.isEmpty, "batched commits wait for the next sync")
         XCTAssertLessThan(try openDurableImage(recording), 6)
@@ -34,7 +34,7 @@ final class DurabilityTests: PagerTestCase {
         options.batchInterval = 0.02
         let store = try Store.open(path: "db", options: options)
         defer { store.close() }
-        var random = SeededRandom(seed: 93)
+        var random = SeededGenerator(seed: 93)
         try commitSteps(store, 2, random: &random)
         // Wait (boundedly) for the deferred flush; no assertion on how long it took.
         for _ in 0..<1000 where !recording.pendingOperations.isEmpty { usleep(10_000) }
@@ -48,7 +48,7 @@ final class DurabilityTests: PagerTestCase {
         options.batchInterval = 3600
         let store = try Store.open(path: "db", options: options)
         defer { store.close() }
-        var random = SeededRandom(seed: 94)
+        var random = SeededGenerator(seed: 94)
         try commitSteps(store, 4, random: &random)
         try store.flush()
         XCTAssertEqual(try openDurableImage(recording), 5)

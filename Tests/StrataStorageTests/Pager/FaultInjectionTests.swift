@@ -28,7 +28,7 @@ final class FaultInjectionTests: PagerTestCase {
 
     func testFailedSyncRefusesWritesUntilReopen() throws {
         let inner = MemoryStorage()
-        var random = SeededRandom(seed: 31)
+        var random = SeededGenerator(seed: 31)
         let baseline = try Store.open(path: "db", options: StoreOptions(io: inner))
         try commitSteps(baseline, 3, random: &random)
         baseline.close()
@@ -55,7 +55,7 @@ final class FaultInjectionTests: PagerTestCase {
     ) throws -> Bool {
         let label = "\(operation) #\(occurrence)\(persistent ? " and later" : "")"
         let inner = MemoryStorage(capacity: 1 << 28)
-        var random = SeededRandom(seed: UInt64(occurrence) * 7 + (persistent ? 1 : 0))
+        var random = SeededGenerator(seed: UInt64(occurrence) * 7 + (persistent ? 1 : 0))
         var states: [UInt64: PatternTree.State] = [1: PatternTree.State()]
         let baseline = try Store.open(path: "db", options: StoreOptions(io: inner))
         for _ in 0..<2 {

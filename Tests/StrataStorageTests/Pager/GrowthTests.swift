@@ -9,7 +9,7 @@ final class GrowthTests: PagerTestCase {
     func testFileStopsGrowingOnceLongReaderEnds() throws {
         let store = try Store.open(path: storePath(), options: StoreOptions(durability: .none))
         defer { store.close() }
-        var random = SeededRandom(seed: 71)
+        var random = SeededGenerator(seed: 71)
         try commitSteps(store, 20, random: &random)
         let reader = try store.beginRead()
         let pinned = try PatternTree.read(reader)
@@ -30,7 +30,7 @@ final class GrowthTests: PagerTestCase {
     func testSpaceIsReusedInSteadyStateWithFullDurability() throws {
         let store = try Store.open(path: storePath())
         defer { store.close() }
-        var random = SeededRandom(seed: 72)
+        var random = SeededGenerator(seed: 72)
         try commitSteps(store, 100, random: &random)
         let settled = try store.status.fileBytes
         try commitSteps(store, 200, random: &random)
@@ -43,7 +43,7 @@ final class GrowthTests: PagerTestCase {
         let path = storePath()
         let store = try Store.open(path: path, options: StoreOptions(durability: .none))
         defer { store.close() }
-        var random = SeededRandom(seed: 73)
+        var random = SeededGenerator(seed: 73)
         try commitSteps(store, 10, random: &random)
         let child = try HelperProcess(executable: helper, arguments: ["pin", path])
         let line = try XCTUnwrap(child.waitForLines(startingWith: "pinned "))

@@ -8,7 +8,7 @@ final class InMemoryStoreTests: PagerTestCase {
     func testInMemoryStoreKeepsSnapshotsAndReusesSpace() throws {
         let store = try Store.inMemory()
         defer { store.close() }
-        var random = SeededRandom(seed: 81)
+        var random = SeededGenerator(seed: 81)
         let early = try commitSteps(store, 10, random: &random)
         let reader = try store.beginRead()
         try commitSteps(store, 200, random: &random)
@@ -24,7 +24,7 @@ final class InMemoryStoreTests: PagerTestCase {
     func testInMemoryReadersInThreadsSeeWholeVersions() throws {
         let store = try Store.inMemory(identifier: "threads-\(UUID())")
         defer { store.close() }
-        var random = SeededRandom(seed: 82)
+        var random = SeededGenerator(seed: 82)
         try commitSteps(store, 3, random: &random)
         let deadline = Date().addingTimeInterval(longTests ? 10 : 1)
         let group = DispatchGroup()

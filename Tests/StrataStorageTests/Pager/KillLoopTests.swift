@@ -9,7 +9,7 @@ final class KillLoopTests: PagerTestCase {
     func testKilledWriterLeavesLastAcknowledgedCommitOrLater() throws {
         let helper = try helperExecutable()
         let path = storePath()
-        var random = SeededRandom(seed: 51)
+        var random = SeededGenerator(seed: 51)
         var lastVersion: UInt64 = 0
         var guaranteed: UInt64 = 0
         let kills = longTests ? 220 : 24

@@ -30,7 +30,7 @@ final class PagerModelTests: PagerTestCase {
     }
 
     private func runModel(seed: UInt64, operations: Int, open: () throws -> Store) throws {
-        var random = SeededRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         var store = try open()
         var committed = PatternTree.State()
         var version: UInt64 = 1

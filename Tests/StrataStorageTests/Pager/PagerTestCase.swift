@@ -59,21 +59,6 @@ class PagerTestCase: XCTestCase {
     }
 }
 
-/// A deterministic generator (splitmix64) so a failing randomized run can be replayed from its seed.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var word = state
-        word = (word ^ (word >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        word = (word ^ (word >> 27)) &* 0x94D0_49BB_1331_11EB
-        return word ^ (word >> 31)
-    }
-}
-
 /// Failures and successful checks collected from several threads.
 final class FailureLog: @unchecked Sendable {
     private let lock = NSLock()

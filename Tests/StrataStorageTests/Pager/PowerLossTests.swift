@@ -17,7 +17,7 @@ final class PowerLossTests: PagerTestCase {
         recording.onSync = { durable, pending in capture.lock.withLock { capture.events.append((durable, pending)) } }
         let store = try Store.open(path: "db", options: StoreOptions(durability: .full, io: recording))
         defer { store.close() }
-        var random = SeededRandom(seed: 21)
+        var random = SeededGenerator(seed: 21)
         var states: [UInt64: PatternTree.State] = [1: PatternTree.State()]
         let commits = longTests ? 200 : 30
         var images = 0
@@ -45,7 +45,7 @@ final class PowerLossTests: PagerTestCase {
         options.batchInterval = 3600  // syncs only when the test flushes
         let store = try Store.open(path: "db", options: options)
         defer { store.close() }
-        var random = SeededRandom(seed: 22)
+        var random = SeededGenerator(seed: 22)
         var states: [UInt64: PatternTree.State] = [1: PatternTree.State()]
         var durable: UInt64 = 1
         for round in 0..<(longTests ? 200 : 40) {
@@ -70,7 +70,7 @@ final class PowerLossTests: PagerTestCase {
         let capture = Capture()
         recording.onSync = { durable, pending in capture.lock.withLock { capture.events.append((durable, pending)) } }
         let store = try Store.open(path: "db", options: StoreOptions(io: recording))
-        var random = SeededRandom(seed: 23)
+        var random = SeededGenerator(seed: 23)
         var states: [UInt64: PatternTree.State] = [1: PatternTree.State()]
         states[2] = try commitSteps(store, 1, random: &random)
         capture.lock.withLock { capture.events.removeAll() }

@@ -16,7 +16,7 @@ final class StoreLifecycleTests: PagerTestCase {
     }
 
     func testCommittedNodesSurviveReopen() throws {
-        var random = SeededRandom(seed: 1)
+        var random = SeededGenerator(seed: 1)
         let path = storePath()
         var store = try Store.open(path: path)
         let written = try commitSteps(store, 20, random: &random)
@@ -29,7 +29,7 @@ final class StoreLifecycleTests: PagerTestCase {
     }
 
     func testRollbackLeavesNewestVersionUnchanged() throws {
-        var random = SeededRandom(seed: 2)
+        var random = SeededGenerator(seed: 2)
         let store = try Store.open(path: storePath())
         defer { store.close() }
         let before = try commitSteps(store, 3, random: &random)
@@ -42,7 +42,7 @@ final class StoreLifecycleTests: PagerTestCase {
     }
 
     func testReleasedWriteTransactionRollsBack() throws {
-        var random = SeededRandom(seed: 3)
+        var random = SeededGenerator(seed: 3)
         let store = try Store.open(path: storePath())
         defer { store.close() }
         do {
@@ -55,7 +55,7 @@ final class StoreLifecycleTests: PagerTestCase {
     }
 
     func testReaderKeepsItsSnapshotWhileWriterCommits() throws {
-        var random = SeededRandom(seed: 4)
+        var random = SeededGenerator(seed: 4)
         let store = try Store.open(path: storePath())
         defer { store.close() }
         let first = try commitSteps(store, 5, random: &random)
@@ -110,7 +110,7 @@ final class StoreLifecycleTests: PagerTestCase {
     }
 
     func testReadOnlyStoreRefusesWrites() throws {
-        var random = SeededRandom(seed: 5)
+        var random = SeededGenerator(seed: 5)
         let path = storePath()
         let store = try Store.open(path: path)
         try commitSteps(store, 2, random: &random)
@@ -150,7 +150,7 @@ final class StoreLifecycleTests: PagerTestCase {
     }
 
     func testInMemoryStoresShareContentByIdentifier() throws {
-        var random = SeededRandom(seed: 6)
+        var random = SeededGenerator(seed: 6)
         let store = try Store.inMemory(identifier: "shared-\(UUID())")
         let written = try commitSteps(store, 10, random: &random)
         let again = try Store.inMemory(identifier: store.path.replacingOccurrences(of: "memory:", with: ""))
@@ -194,7 +194,7 @@ final class StoreLifecycleTests: PagerTestCase {
     }
 
     func testStatusReportsPinsAndSpace() throws {
-        var random = SeededRandom(seed: 7)
+        var random = SeededGenerator(seed: 7)
         let store = try Store.open(path: storePath())
         defer { store.close() }
         try commitSteps(store, 5, random: &random)
@@ -220,7 +220,7 @@ final class StoreLifecycleTests: PagerTestCase {
 
 final class StoreCopyTests: PagerTestCase {
     func testWriteCopyOpensAtTheCopiedVersionWhileWritesContinue() throws {
-        var random = SeededRandom(seed: 8)
+        var random = SeededGenerator(seed: 8)
         let store = try Store.open(path: storePath())
         defer { store.close() }
         let copied = try commitSteps(store, 15, random: &random)

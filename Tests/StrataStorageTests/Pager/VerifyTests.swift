@@ -8,7 +8,7 @@ final class VerifyTests: PagerTestCase {
     func testLeakedNodeIsReported() throws {
         let store = try Store.inMemory()
         defer { store.close() }
-        var random = SeededRandom(seed: 101)
+        var random = SeededGenerator(seed: 101)
         try commitSteps(store, 3, random: &random)
         let writer = try store.beginWrite()
         _ = try writer.allocate(byteCount: 100)  // never linked from the root
@@ -23,7 +23,7 @@ final class VerifyTests: PagerTestCase {
     func testNodeReportedTwiceIsReported() throws {
         let store = try Store.inMemory()
         defer { store.close() }
-        var random = SeededRandom(seed: 102)
+        var random = SeededGenerator(seed: 102)
         try commitSteps(store, 3, random: &random)
         XCTAssertThrowsError(
             try store.verify { reader, report in
@@ -39,7 +39,7 @@ final class VerifyTests: PagerTestCase {
     func testFreedNodeStillReportedIsReported() throws {
         let store = try Store.inMemory()
         defer { store.close() }
-        var random = SeededRandom(seed: 103)
+        var random = SeededGenerator(seed: 103)
         try commitSteps(store, 2, random: &random)
         let reader = try store.beginRead()
         let oldRoot = reader.root

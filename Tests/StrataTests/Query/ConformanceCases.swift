@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 
 /// One predicate of the conformance suite with the oracle's answer for a plain employee.
 struct ConformanceCase {
@@ -228,7 +229,7 @@ enum ConformanceCases {
 
     /// Random AND / OR / NOT combinations of the atoms, from a fixed seed.
     static func combinations(of atoms: [ConformanceCase]) -> [ConformanceCase] {
-        var random = SeededRandom(seed: 42)
+        var random = SeededGenerator(seed: 42)
         var cases: [ConformanceCase] = []
         for _ in 0..<120 {
             let a = atoms[random.below(atoms.count)], b = atoms[random.below(atoms.count)], c = atoms[random.below(atoms.count)]

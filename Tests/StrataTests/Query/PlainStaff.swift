@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 
 /// The query tests' data as plain Swift values: what the brute-force oracle evaluates predicates on, built
 /// without the store, the parser or the evaluator.
@@ -64,7 +65,7 @@ struct PlainStaff {
 
     /// A data set drawn from a fixed seed: nils, empty lists, duplicates and Unicode throughout.
     static func make(seed: UInt64, count: Int) -> PlainStaff {
-        var random = SeededRandom(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let teams = (0..<5).map { PlainTeam(code: "T\($0)", title: ["Core", "core", "Édition", "Ops", "Σ"][$0], budget: $0 * 250) }
         var employees: [PlainEmployee] = []
         for index in 0..<count {
@@ -90,20 +91,3 @@ struct PlainStaff {
     }
 }
 
-/// SplitMix64: a small deterministic generator, so a failing data set can be rebuilt from its seed.
-struct SeededRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in `0..<bound`.
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-}
