@@ -45,7 +45,7 @@ extension Database {
         }
     }
 
-    private func startWrite(_ what: String) throws {
+    func startWrite(_ what: String) throws {
         confinement.check("Database.\(what)")
         guard writeTransaction == nil, pendingError == nil else {
             throw StrataError.transactionMisuse(
@@ -91,6 +91,7 @@ extension Database {
         self.writeTransaction = nil
         self.writeCatalog = nil
         noteChange()
+        CommitSignal.shared.signal()
     }
 
     /// Cancels the write transaction: nothing it changed is kept, and objects added in it are invalidated.
