@@ -61,7 +61,7 @@ struct ThreadConfinement {
 /// The mark a serial queue carries once a database is confined to it, so that code running on it is recognized
 /// with `DispatchQueue.getSpecific` (a queue has no thread of its own to compare).
 final class QueueMark: @unchecked Sendable {
-    nonisolated(unsafe) static let key = DispatchSpecificKey<QueueMark>()
+    static let key = DispatchSpecificKey<QueueMark>()
     private static let lock = NSLock()
 
     /// The queue's mark, set on first use.
@@ -76,10 +76,4 @@ final class QueueMark: @unchecked Sendable {
 }
 
 /// Whether the calling thread is the process's main thread (where the main queue runs).
-func isOnMainThread() -> Bool {
-    #if canImport(Darwin)
-    return pthread_main_np() != 0
-    #else
-    return getpid() == gettid()
-    #endif
-}
+func isOnMainThread() -> Bool { Thread.isMainThread }

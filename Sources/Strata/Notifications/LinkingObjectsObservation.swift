@@ -36,13 +36,20 @@ final class LinkingObjectsObservation<Element: Object>: Observation {
         }
         self.block = block
         watched = try WatchedProperties(model: source, keyPaths: keyPaths)
-        linkingObjects = LinkingObjects(property: property, managedBy: storage(on: database))
+        linkingObjects = LinkingObjects(property: property, managedBy: Self.storage(target, key, source, sourceColumn, intermediate, on: database))
     }
 
-    private func storage(on database: Database) -> ManagedLinkingObjects<Element> {
+    private static func storage(
+        _ target: ModelBinding, _ key: ObjectKey, _ source: ModelBinding, _ sourceColumn: Int,
+        _ intermediate: (model: ModelBinding, column: Int)?, on database: Database
+    ) -> ManagedLinkingObjects<Element> {
         ManagedLinkingObjects<Element>(
             target: ManagedRow(database: database, model: target, key: key), source: source,
             sourceColumn: sourceColumn, intermediate: intermediate)
+    }
+
+    private func storage(on database: Database) -> ManagedLinkingObjects<Element> {
+        Self.storage(target, key, source, sourceColumn, intermediate, on: database)
     }
 
     func deliver(_ delivery: Delivery, notify: Bool) {
@@ -59,7 +66,8 @@ final class LinkingObjectsObservation<Element: Object>: Observation {
             var tables = [target.tableKey, source.tableKey]
             if let intermediate { tables.append(intermediate.model.tableKey) }
             let changed = try tables.contains { !(try delivery.changes(of: $0, since: baseline).isEmpty) }
-            guard changed || (try watched.linkedTablesChanged(delivery, since: baseline)) else {
+            let linkedChanged = try watched.linkedTablesChanged(delivery, since: baseline)
+            guard changed || linkedChanged else {
                 self.baseline = delivery.snapshot
                 return
             }

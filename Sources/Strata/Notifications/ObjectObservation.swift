@@ -37,12 +37,14 @@ final class ObjectObservation<T: Object>: Observation {
                 // Objects have no initial notification; one deleted before the first delivery is reported.
                 guard notify else { return }
                 self.baseline = delivery.snapshot
-                if !(try delivery.snapshot.table(for: model).contains(key)) { finish(.deleted) }
+                let exists = try delivery.snapshot.table(for: model).contains(key)
+                if !exists { finish(.deleted) }
                 return
             }
             guard baseline.version != delivery.version else { return }
             let own = try delivery.changes(of: model.tableKey, since: baseline)
-            if own.deletions.contains(key) || !(try delivery.snapshot.table(for: model).contains(key)) {
+            let exists = try delivery.snapshot.table(for: model).contains(key)
+            if own.deletions.contains(key) || !exists {
                 self.baseline = delivery.snapshot
                 if notify { finish(.deleted) } else { finished = true }
                 return

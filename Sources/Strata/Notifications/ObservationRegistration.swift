@@ -28,7 +28,7 @@ enum ChangeStream {
     /// The queue every stream's observations run on (so one database per store serves them all).
     static let queue = DispatchQueue(label: "Strata.changes")
 
-    static func make<Change>(
+    static func make<Change: Sendable>(
         _ start: (DispatchQueue, @escaping (Change) -> Void) -> NotificationToken
     ) -> AsyncStream<Change> {
         let (stream, continuation) = AsyncStream.makeStream(of: Change.self, bufferingPolicy: .unbounded)
@@ -41,7 +41,7 @@ enum ChangeStream {
 
 /// A stream's continuation, reached from the delivery queue. The changes it carries hold frozen, immutable
 /// collections and objects.
-private final class StreamSink<Change>: @unchecked Sendable {
+private final class StreamSink<Change: Sendable>: Sendable {
     private let continuation: AsyncStream<Change>.Continuation
     init(_ continuation: AsyncStream<Change>.Continuation) { self.continuation = continuation }
     func yield(_ change: Change) { continuation.yield(change) }
