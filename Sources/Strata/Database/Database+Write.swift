@@ -91,7 +91,6 @@ extension Database {
         self.writeTransaction = nil
         self.writeCatalog = nil
         noteChange()
-        CommitSignal.shared.signal()
     }
 
     /// Cancels the write transaction: nothing it changed is kept, and objects added in it are invalidated.
