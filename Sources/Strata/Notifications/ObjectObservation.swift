@@ -79,7 +79,7 @@ final class ObjectObservation<T: Object>: Observation {
             let linked = try newTable.value(key, column: model.columns[link.column])
             let touched = WatchedProperties.linkedKeys(linked).contains { target in
                 guard let columns = targetChanges.modifications[target] else { return false }
-                return link.columns.map { !columns.isDisjoint(with: $0) } ?? true
+                return !columns.isDisjoint(with: link.columns)
             }
             guard touched else { continue }
             let current = try value(linked, column: link.column, in: delivery.database)

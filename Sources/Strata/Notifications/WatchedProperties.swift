@@ -13,8 +13,9 @@ struct WatchedProperties {
     struct Link {
         var column: Int
         var target: ModelBinding
-        /// The target's columns that count (`nil`: all of them).
-        var columns: Set<ColumnKey>?
+        /// The target's columns that count (all its properties when no key path names them; never its
+        /// backlinks, which change when another object links to the same target).
+        var columns: Set<ColumnKey>
     }
 
     let model: ModelBinding
@@ -31,7 +32,7 @@ struct WatchedProperties {
         guard let keyPaths else {
             own = Set(model.columns)
             links = model.linkTargets.keys.sorted().compactMap { column in
-                model.linkTargets[column].map { Link(column: column, target: $0, columns: nil) }
+                model.linkTargets[column].map { Link(column: column, target: $0, columns: Set($0.columns)) }
             }
             return
         }
@@ -51,7 +52,7 @@ struct WatchedProperties {
                         + "or list away (like 'favourite.name')")
             }
             var link = links[column] ?? Link(column: column, target: target, columns: [])
-            link.columns?.insert(target.columns[targetColumn])
+            link.columns.insert(target.columns[targetColumn])
             links[column] = link
         }
         self.own = own
@@ -66,10 +67,12 @@ struct WatchedProperties {
     /// The watched own columns among `changed`.
     func ownChanges(_ changed: Set<ColumnKey>) -> Set<ColumnKey> { changed.intersection(own) }
 
-    /// Whether the linked tables' changes can matter at all (any followed target has modified objects).
+    /// Whether the linked tables' changes can matter at all (a followed target has an object whose watched
+    /// columns changed).
     func linkedTablesChanged(_ delivery: Delivery, since baseline: Database) throws -> Bool {
-        for link in links where !(try delivery.changes(of: link.target.tableKey, since: baseline).modifications.isEmpty) {
-            return true
+        for link in links {
+            let changes = try delivery.changes(of: link.target.tableKey, since: baseline)
+            if changes.modifications.values.contains(where: { !$0.isDisjoint(with: link.columns) }) { return true }
         }
         return false
     }
@@ -86,7 +89,7 @@ struct WatchedProperties {
             let value = try table.value(key, column: model.columns[link.column])
             for target in Self.linkedKeys(value) {
                 guard let columns = targetChanges.modifications[target] else { continue }
-                if link.columns.map({ !columns.isDisjoint(with: $0) }) ?? true { return true }
+                if !columns.isDisjoint(with: link.columns) { return true }
             }
         }
         return false
