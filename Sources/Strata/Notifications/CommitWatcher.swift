@@ -15,8 +15,13 @@ final class CommitWatcher: @unchecked Sendable {
     /// How long one wait lasts before the thread checks whether it is still needed.
     private static let pollSeconds = 0.25
 
+    /// The version the thread has told notifiers about; read at registration, before the thread runs, so that
+    /// a commit made while the thread is starting is not taken for the starting point.
+    private let startVersion: UInt64
+
     private init(store: Store) {
         self.store = store
+        startVersion = store.latestCommittedVersion
     }
 
     /// Starts watching `notifier`'s store for it (starting the store's thread if it is the first).
@@ -44,7 +49,7 @@ final class CommitWatcher: @unchecked Sendable {
     }
 
     private func run() {
-        var seen = store.latestCommittedVersion
+        var seen = startVersion
         while true {
             let latest = store.waitForCommit(after: seen, timeout: Self.pollSeconds)
             // Read after the wait, so a notifier added during it hears of the commit that ended it.

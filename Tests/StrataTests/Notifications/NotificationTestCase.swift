@@ -73,6 +73,24 @@ class NotificationTestCase: DatabaseTestCase {
     }
 }
 
+/// A result handed back from another thread.
+private final class ThreadResult<R>: @unchecked Sendable {
+    var result: Result<R, Error>?
+}
+
+/// Runs `body` on a new thread (not a queue) and returns what it returns.
+func runOnNewThread<R: Sendable>(_ body: @escaping @Sendable () throws -> R) throws -> R {
+    let box = ThreadResult<R>()
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        box.result = Result { try body() }
+        done.signal()
+    }
+    thread.start()
+    done.wait()
+    return try XCTUnwrap(box.result).get()
+}
+
 /// The key of a managed object in its table (the identity the tests compare collections by).
 func storeKey(_ object: Object) -> Int64 {
     (object.managedAccessor as? ManagedRow)?.key.rawValue ?? -1
