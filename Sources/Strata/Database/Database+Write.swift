@@ -45,7 +45,7 @@ extension Database {
         }
     }
 
-    private func startWrite(_ what: String) throws {
+    func startWrite(_ what: String) throws {
         confinement.check("Database.\(what)")
         guard writeTransaction == nil, pendingError == nil else {
             throw StrataError.transactionMisuse(

@@ -43,6 +43,8 @@ public final class Database {
     /// Changes whenever what this database shows may have changed (a refresh, a commit, any change inside a
     /// write): results and linking objects cache their keys against it.
     private(set) var changeStamp: UInt64 = 0
+    /// The observers of this database and its collections and objects, created by the first `observe`.
+    var notifier: Notifier?
 
     /// Opens the database of ``Configuration/defaultConfiguration``.
     ///
@@ -61,10 +63,23 @@ public final class Database {
     ///
     /// - Throws: `StrataError` when the file cannot be opened or is damaged, holds another schema or an edited
     ///   history, is newer than the code, or needs a migration that fails.
-    public init(configuration: Configuration) throws {
+    public convenience init(configuration: Configuration) throws {
+        try self.init(configuration: configuration, confinement: .current())
+    }
+
+    /// Opens the database `configuration` describes, confined to the serial `queue` instead of the calling
+    /// thread: use it (and what it hands out) only from blocks running on `queue`. Its notifications are
+    /// delivered on `queue`.
+    ///
+    /// - Throws: What ``init(configuration:)`` throws.
+    public convenience init(configuration: Configuration, queue: DispatchQueue) throws {
+        try self.init(configuration: configuration, confinement: .queue(queue))
+    }
+
+    init(configuration: Configuration, confinement: ThreadConfinement) throws {
         self.configuration = configuration
         self.isFrozen = false
-        self.confinement = .current()
+        self.confinement = confinement
         self.frozenLock = nil
         let opened = try DatabaseOpener(configuration: configuration).open()
         self.store = opened.store

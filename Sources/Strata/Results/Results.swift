@@ -105,6 +105,12 @@ final class KeyCache {
         return cached
     }
 
+    /// Takes keys computed elsewhere (a notification's change set) as those of `current`.
+    func seed(_ keys: [ObjectKey], stamp current: UInt64) {
+        cached = keys
+        stamp = current
+    }
+
     /// The keys if they were computed for `current`, else `nil`.
     func cachedKeys(stamp current: UInt64) -> [ObjectKey]? {
         stamp == current ? cached : nil

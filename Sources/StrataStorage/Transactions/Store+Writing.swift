@@ -190,6 +190,7 @@ extension Store {
             _ = try? lockFile.withRegistration { lockFile.publish(meta: meta, slot: slot, durable: durable) }
             writeCache = WriteCache(version: meta.version, freeSpace: freeSpace, record: durable ? CommitRecord() : record)
         }
+        commitSignal.notify(lockFile.versionWord)
     }
 
     /// Syncs commits not yet synced (`.batched`), making them durable now. Do not call it inside a write

@@ -28,6 +28,8 @@ public final class Store: @unchecked Sendable {
     /// Guards everything below, held only briefly; taken after the writer gate, never before it.
     let stateLock = ThreadLock()
     let writerGate = WriterGate()
+    /// Wakes `waitForCommit` callers after a commit or on close.
+    let commitSignal = CommitSignal()
     /// Versions pinned by this process's readers, with how many readers pin each.
     var pins: [UInt64: Int] = [:]
     var openTransactions = 0
@@ -134,6 +136,7 @@ public final class Store: @unchecked Sendable {
             return !isClosed
         }
         guard wasOpen else { return }
+        commitSignal.wakeEveryWaiter(lockFile.versionWord)
         // Wait for a running flush (one sync; a deferred one never waits for a writer), so that once close()
         // returns without open transactions, the files are closed and the path can be opened again.
         while stateLock.withLock({ flushesInProgress }) > 0 { usleep(1000) }

@@ -1,0 +1,60 @@
+import Foundation
+import StrataStorage
+
+/// The steps every `observe` shares: place the observation (which database, which queue), build it, hand it
+/// to the notifier, and wrap it in a token.
+enum ObservationRegistration {
+    /// Registers what `make` builds for the placed database; on failure calls `report` (at once, on the
+    /// caller's thread) and returns a token that observes nothing.
+    static func register(
+        _ database: Database, on queue: DispatchQueue?, report: (Error) -> Void,
+        make: (Database) throws -> Observation
+    ) -> NotificationToken {
+        do {
+            let (target, notifier) = try ObserverPlacement.place(database, on: queue)
+            let observation = try make(target)
+            notifier.add(observation)
+            return NotificationToken(observation: observation) { [weak notifier] in notifier?.remove(observation) }
+        } catch {
+            report(error)
+            return .inert()
+        }
+    }
+}
+
+/// The `changes` async sequences: an observation on one shared serial queue whose changes are yielded to a
+/// stream; ending the iteration invalidates the token.
+enum ChangeStream {
+    /// The queue every stream's observations run on (so one database per store serves them all).
+    static let queue = DispatchQueue(label: "Strata.changes")
+
+    static func make<Change: Sendable>(
+        _ start: (DispatchQueue, @escaping (Change) -> Void) -> NotificationToken
+    ) -> AsyncStream<Change> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Change.self, bufferingPolicy: .unbounded)
+        let sink = StreamSink(continuation)
+        let token = start(queue) { sink.yield($0) }
+        continuation.onTermination = { _ in token.invalidate() }
+        return stream
+    }
+}
+
+/// A stream's continuation, reached from the delivery queue. The changes it carries hold frozen, immutable
+/// collections and objects.
+private final class StreamSink<Change: Sendable>: Sendable {
+    private let continuation: AsyncStream<Change>.Continuation
+    init(_ continuation: AsyncStream<Change>.Continuation) { self.continuation = continuation }
+    func yield(_ change: Change) { continuation.yield(change) }
+}
+
+extension Database {
+    /// This database's binding of `model` (bound by another database of the same store and schema).
+    func model(like model: ModelBinding) throws -> ModelBinding {
+        guard let own = schema.model(named: model.name) else {
+            throw StrataError.invalidArgument(
+                "\(model.name) is not a model of the database observers use on this queue; open it with the same "
+                    + "configuration (objectTypes included)")
+        }
+        return own
+    }
+}

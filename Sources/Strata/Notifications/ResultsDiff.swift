@@ -1,0 +1,250 @@
+import StrataStorage
+
+/// The change of one query's results between the snapshot an observer last reported and a delivery's.
+///
+/// Two roads:
+/// - **Incremental**, for a query over a whole table whose filters and sort read only the model's own columns
+///   (no links, lists, linking objects, subqueries or distinct) when no linked table changed: only the objects
+///   the commits touched are looked at. Each is checked against the predicate in both versions; its old
+///   position is found by binary search under the sort in the old snapshot, its new one by binary search among
+///   the untouched objects (which keep their relative order) in the new snapshot. Work: O(*k* log *n*) value
+///   reads for *k* touched objects, plus one O(*n*) copy of the key array.
+/// - **Re-evaluation**, for everything else: the query runs again on the new snapshot and the two key lists are
+///   compared by key (``KeyDiff``), or as sequences for a list's results (which may repeat an object).
+struct ResultsDiff {
+    let query: ObjectQuery
+    let model: ModelBinding
+    let watched: WatchedProperties
+
+    /// The new keys and what changed, from `oldKeys` (the results at `baseline`) to the delivery's version.
+    func changes(
+        from oldKeys: [ObjectKey], baseline: Database, delivery: Delivery
+    ) throws -> (keys: [ObjectKey], changes: IndexChanges) {
+        if isIncremental {
+            let own = try delivery.changes(of: model.tableKey, since: baseline)
+            let linkedChanged = try watched.linkedTablesChanged(delivery, since: baseline)
+            if own.isEmpty && !linkedChanged { return (oldKeys, IndexChanges()) }
+            let touched = own.insertions.count + own.deletions.count + own.modifications.count
+            // Past a quarter of the results, running the query again is cheaper than k binary searches.
+            if !linkedChanged, touched <= max(64, oldKeys.count / 4),
+                let result = try incremental(from: oldKeys, own: own, baseline: baseline, delivery: delivery)
+            {
+                return result
+            }
+        }
+        return try reevaluated(from: oldKeys, baseline: baseline, delivery: delivery)
+    }
+
+    // MARK: - Which road
+
+    /// Whether the query qualifies for the incremental road (see the type's description).
+    var isIncremental: Bool {
+        guard case .table = query.source, query.distinctPaths.isEmpty else { return false }
+        guard query.sortKeys.allSatisfy({ readsOwnColumn($0.path) }) else { return false }
+        return query.filters.allSatisfy(readsOwnColumns)
+    }
+
+    private func readsOwnColumn(_ path: BoundPath) -> Bool {
+        guard let (pathModel, _) = path.rootColumn else { return false }
+        return pathModel === model || pathModel.tableKey == model.tableKey
+    }
+
+    private func readsOwnColumns(_ predicate: BoundPredicate) -> Bool {
+        switch predicate {
+        case .constant: return true
+        case .not(let inner): return readsOwnColumns(inner)
+        case .and(let terms), .or(let terms): return terms.allSatisfy(readsOwnColumns)
+        case .comparison(let comparison): return readsOwnColumns(comparison.left) && readsOwnColumns(comparison.right)
+        }
+    }
+
+    private func readsOwnColumns(_ operand: BoundOperand) -> Bool {
+        switch operand {
+        case .value, .list: return true
+        case .path(let path): return readsOwnColumn(path)
+        case .aggregate, .subqueryCount: return false
+        }
+    }
+
+    // MARK: - Re-evaluation
+
+    private func reevaluated(
+        from oldKeys: [ObjectKey], baseline: Database, delivery: Delivery
+    ) throws -> (keys: [ObjectKey], changes: IndexChanges) {
+        let newKeys = try query.evaluate(in: delivery.snapshot, model: model)
+        let own = try delivery.changes(of: model.tableKey, since: baseline)
+        var failure: Error?
+        let isModified = { (key: ObjectKey) -> Bool in
+            do {
+                return try watched.isModified(key, own: own, delivery: delivery, since: baseline)
+            } catch {
+                failure = error
+                return false
+            }
+        }
+        let changes: IndexChanges
+        if case .list = query.source {
+            changes = SequenceDiff.changes(from: oldKeys, to: newKeys) { isModified(newKeys[$0]) }
+        } else {
+            changes = KeyDiff.changes(from: oldKeys, to: newKeys, isModified: isModified)
+        }
+        if let failure { throw failure }
+        return (newKeys, changes)
+    }
+
+    // MARK: - Incremental
+
+    /// One object the commits touched.
+    private struct Touched {
+        var key: ObjectKey
+        var oldIndex: Int?
+        var isIn: Bool
+        var newValues: [QueryScalar] = []
+        var newIndex = -1
+        var stablePosition = -1
+    }
+
+    /// The incremental road; `nil` when the old keys do not match the old snapshot (then re-evaluate).
+    private func incremental(
+        from oldKeys: [ObjectKey], own: TableChanges, baseline: Database, delivery: Delivery
+    ) throws -> (keys: [ObjectKey], changes: IndexChanges)? {
+        let old = ObjectEvaluator(database: baseline)
+        let new = ObjectEvaluator(database: delivery.snapshot)
+        let predicate = query.predicate
+        let inserted = Set(own.insertions)
+        let deleted = Set(own.deletions)
+        var touched: [Touched] = []
+        for key in own.insertions + own.deletions + own.modifications.keys.sorted() {
+            let wasIn = try !inserted.contains(key) && (predicate.map { try old.matches($0, key: key) } ?? true)
+            let isIn = try !deleted.contains(key) && (predicate.map { try new.matches($0, key: key) } ?? true)
+            var entry = Touched(key: key, oldIndex: nil, isIn: isIn)
+            if wasIn {
+                let values = try sortValues(key, old)
+                let index = try lowerBound(in: oldKeys, values: values, key: key, evaluator: old)
+                guard index < oldKeys.count, oldKeys[index] == key else { return nil }
+                entry.oldIndex = index
+            }
+            if isIn { entry.newValues = try sortValues(key, new) }
+            if wasIn || isIn { touched.append(entry) }
+        }
+        // The untouched objects, in their (unchanged) order.
+        let removed = touched.compactMap(\.oldIndex).sorted()
+        var stable: [ObjectKey] = []
+        stable.reserveCapacity(oldKeys.count - removed.count)
+        var from = 0
+        for index in removed {
+            stable.append(contentsOf: oldKeys[from..<index])
+            from = index + 1
+        }
+        stable.append(contentsOf: oldKeys[from...])
+        // Where each object now in the results goes among them.
+        for index in touched.indices where touched[index].isIn {
+            touched[index].stablePosition = try lowerBound(
+                in: stable, values: touched[index].newValues, key: touched[index].key, evaluator: new)
+        }
+        let arriving = touched.indices.filter { touched[$0].isIn }.sorted { left, right in
+            let a = touched[left]
+            let b = touched[right]
+            if a.stablePosition != b.stablePosition { return a.stablePosition < b.stablePosition }
+            return precedes(a.newValues, a.key, b.newValues, b.key)
+        }
+        var newKeys: [ObjectKey] = []
+        newKeys.reserveCapacity(stable.count + arriving.count)
+        from = 0
+        for (rank, index) in arriving.enumerated() {
+            let position = touched[index].stablePosition
+            newKeys.append(contentsOf: stable[from..<position])
+            from = position
+            touched[index].newIndex = position + rank
+            newKeys.append(touched[index].key)
+        }
+        newKeys.append(contentsOf: stable[from...])
+        return (newKeys, try indexChanges(touched, removed: removed, own: own, baseline: baseline, delivery: delivery))
+    }
+
+    /// Deletions, insertions and modifications of the touched objects; an object in both versions stays (a
+    /// modification at most) when it sits among the same untouched neighbours and keeps its order with the
+    /// other touched objects there, otherwise it moved.
+    private func indexChanges(
+        _ touched: [Touched], removed: [Int], own: TableChanges, baseline: Database, delivery: Delivery
+    ) throws -> IndexChanges {
+        var changes = IndexChanges()
+        var candidates: [Int: [Int]] = [:]  // gap → touched indices in both versions, by new index
+        for (index, entry) in touched.enumerated() {
+            switch (entry.oldIndex, entry.isIn) {
+            case (let oldIndex?, false):
+                changes.deletions.append(oldIndex)
+            case (nil, true):
+                changes.insertions.append(entry.newIndex)
+            case (let oldIndex?, true):
+                let gapBefore = oldIndex - lowerBound(removed, oldIndex)
+                if gapBefore == entry.stablePosition {
+                    candidates[gapBefore, default: []].append(index)
+                } else {
+                    changes.deletions.append(oldIndex)
+                    changes.insertions.append(entry.newIndex)
+                }
+            case (nil, false):
+                break
+            }
+        }
+        for (_, group) in candidates {
+            let ordered = group.sorted { touched[$0].newIndex < touched[$1].newIndex }
+            let staying = LongestIncreasingRun.members(of: ordered.map { touched[$0].oldIndex ?? 0 })
+            for (offset, index) in ordered.enumerated() {
+                let entry = touched[index]
+                if staying[offset] {
+                    if try watched.isModified(entry.key, own: own, delivery: delivery, since: baseline) {
+                        changes.modifications.append(entry.newIndex)
+                    }
+                } else {
+                    changes.deletions.append(entry.oldIndex ?? 0)
+                    changes.insertions.append(entry.newIndex)
+                }
+            }
+        }
+        return changes.sorted()
+    }
+
+    // MARK: - Ordering
+
+    private func sortValues(_ key: ObjectKey, _ evaluator: ObjectEvaluator) throws -> [QueryScalar] {
+        try query.sortKeys.map { try evaluator.values(of: $0.path, from: .object(key)).first ?? .null }
+    }
+
+    /// Whether (values, key) sorts before (otherValues, otherKey): the sort keys, then the object key (the
+    /// table's order, which the stable sort keeps for ties).
+    private func precedes(_ values: [QueryScalar], _ key: ObjectKey, _ otherValues: [QueryScalar], _ otherKey: ObjectKey) -> Bool {
+        for (index, sortKey) in query.sortKeys.enumerated() {
+            let order = QueryScalar.sortOrder(values[index], otherValues[index])
+            if order != 0 { return sortKey.ascending ? order < 0 : order > 0 }
+        }
+        return key < otherKey
+    }
+
+    /// The first position in `keys` (ordered as the query orders) whose object does not sort before (values, key).
+    private func lowerBound(
+        in keys: [ObjectKey], values: [QueryScalar], key: ObjectKey, evaluator: ObjectEvaluator
+    ) throws -> Int {
+        var low = 0
+        var high = keys.count
+        while low < high {
+            let middle = (low + high) / 2
+            let other = keys[middle]
+            let otherValues = query.sortKeys.isEmpty ? [] : try sortValues(other, evaluator)
+            if precedes(otherValues, other, values, key) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The number of elements of the ascending `values` below `value`.
+    private func lowerBound(_ values: [Int], _ value: Int) -> Int {
+        var low = 0
+        var high = values.count
+        while low < high {
+            let middle = (low + high) / 2
+            if values[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}

@@ -1,0 +1,63 @@
+import StrataStorage
+
+/// An observer of a ``Results``: keeps the keys it last reported and the snapshot they were read at.
+final class ResultsObservation<Element: Object>: Observation {
+    /// The results on the observing database, passed to the block.
+    let results: Results<Element>
+    private let diff: ResultsDiff
+    private let block: (CollectionChange<Results<Element>>) -> Void
+    var isActive = true
+    private var baseline: Database?
+    private var keys: [ObjectKey] = []
+    private var failed = false
+
+    var database: Database { results.database }
+
+    init(results: Results<Element>, keyPaths: [String]?, block: @escaping (CollectionChange<Results<Element>>) -> Void) throws {
+        self.results = results
+        self.block = block
+        diff = ResultsDiff(
+            query: results.query, model: results.model,
+            watched: try WatchedProperties(model: results.model, keyPaths: keyPaths))
+    }
+
+    func deliver(_ delivery: Delivery, notify: Bool) {
+        guard !failed else { return }
+        do {
+            guard let baseline else {
+                // The first delivery is the initial state; a commit skipped before it changes nothing.
+                guard notify else { return }
+                keys = try results.query.evaluate(in: delivery.snapshot, model: results.model)
+                self.baseline = delivery.snapshot
+                shareKeys(delivery)
+                block(.initial(results))
+                return
+            }
+            guard baseline.version != delivery.version else { return }
+            let (newKeys, changes) = try diff.changes(from: keys, baseline: baseline, delivery: delivery)
+            keys = newKeys
+            self.baseline = delivery.snapshot
+            guard notify, !changes.isEmpty else { return }
+            shareKeys(delivery)
+            block(.update(
+                results, deletions: changes.deletions, insertions: changes.insertions,
+                modifications: changes.modifications))
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// Hands the computed keys to the results (and every copy of them), so reading them does not run the query
+    /// again, when the live database reads the delivered version.
+    private func shareKeys(_ delivery: Delivery) {
+        let live = delivery.database
+        guard live === results.database, live.version == delivery.version, !live.isInWriteTransaction else { return }
+        results.cache.seed(keys, stamp: live.changeStamp)
+    }
+
+    func fail(_ error: Error) {
+        guard !failed else { return }
+        failed = true
+        block(.error(error))
+    }
+}
