@@ -26,10 +26,11 @@ enum KeyDiff {
             }
         }
         for (index, present) in inNew.enumerated() where !present { changes.deletions.append(index) }
-        let staying = LongestIncreasingRun.members(of: common.map(\.old))
+        let modified = common.map { isModified(new[$0.new]) }
+        let staying = LongestIncreasingRun.members(of: common.map(\.old), preferringToMove: modified)
         for (offset, pair) in common.enumerated() {
             if staying[offset] {
-                if isModified(new[pair.new]) { changes.modifications.append(pair.new) }
+                if modified[offset] { changes.modifications.append(pair.new) }
             } else {
                 changes.deletions.append(pair.old)
                 changes.insertions.append(pair.new)

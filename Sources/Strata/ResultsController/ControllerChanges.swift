@@ -42,7 +42,7 @@ struct ControllerChanges<Mapped> {
             kept.append((index, origin))
             keptOld[origin] = true
         }
-        let staying = Self.inPlace(kept, old: old, new: new)
+        let staying = Self.inPlace(kept, old: old, new: new, refreshed: transition.refreshed)
 
         var deletions: [ObjectChange] = []
         for (index, path) in old.paths.enumerated() {
@@ -72,16 +72,18 @@ struct ControllerChanges<Mapped> {
     }
 
     /// For each kept pair, whether it stays in place: its section is the same and it belongs to a longest
-    /// subsequence of pairs whose old positions increase.
+    /// subsequence of pairs whose old positions increase, made preferably of the objects that did not change.
     private static func inPlace<Key>(
-        _ kept: [(new: Int, old: Int)], old: ControllerSnapshot<Key, Mapped>, new: ControllerSnapshot<Key, Mapped>
+        _ kept: [(new: Int, old: Int)], old: ControllerSnapshot<Key, Mapped>, new: ControllerSnapshot<Key, Mapped>,
+        refreshed: Set<Int>
     ) -> [Bool] {
-        let sameSection = kept.map { old.entries[$0.old].sectionName == new.entries[$0.new].sectionName }
-        let candidates = kept.indices.filter { sameSection[$0] }
-        var staying = [Bool](repeating: false, count: kept.count)
-        for position in LongestIncreasingRun.indices(of: candidates.map { kept[$0].old }) {
-            staying[candidates[position]] = true
+        let candidates = kept.indices.filter {
+            old.entries[kept[$0].old].sectionName == new.entries[kept[$0].new].sectionName
         }
+        let members = LongestIncreasingRun.members(
+            of: candidates.map { kept[$0].old }, preferringToMove: candidates.map { refreshed.contains(kept[$0].new) })
+        var staying = [Bool](repeating: false, count: kept.count)
+        for (position, isMember) in members.enumerated() where isMember { staying[candidates[position]] = true }
         return staying
     }
 

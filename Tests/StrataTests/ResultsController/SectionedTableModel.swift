@@ -16,19 +16,26 @@ final class SectionedTableModel<Row>: ResultsControllerDelegate {
     private var rowInsertions: [(IndexPath, Row)] = []
     private var reloads: [(IndexPath, Row)] = []
     private(set) var batches = 0
+    /// The calls of the last batch, as text (`"insert -> [0, 1] row"`, `"section delete 1 name"`).
+    private(set) var lastBatch: [String] = []
+    private var currentBatch: [String] = []
+    private let describe: (Row) -> String
     /// The problems found while applying calls (a path out of range, a call out of order).
     private(set) var problems: [String] = []
 
-    init(sections: [ResultsSection<Row>]) {
+    init(sections: [ResultsSection<Row>], describe: @escaping (Row) -> String = { "\($0)" }) {
         self.sections = sections.map { ($0.name, $0.objects) }
+        self.describe = describe
     }
 
     func willChangeResults() {
         callOrder.append("will")
+        currentBatch = []
     }
 
     func didChangeSection(_ section: ResultsSection<Row>, at index: Int, for change: ResultsChangeType) {
         callOrder.append("section")
+        currentBatch.append("section \(change) \(index) \(section.name)")
         switch change {
         case .delete: sectionDeletions.append(index)
         case .insert: sectionInsertions.append((index, section))
@@ -38,6 +45,8 @@ final class SectionedTableModel<Row>: ResultsControllerDelegate {
 
     func didChangeObject(_ object: Row, at indexPath: IndexPath?, for change: ResultsChangeType, newIndexPath: IndexPath?) {
         callOrder.append("object")
+        currentBatch.append(
+            "\(change) \(indexPath.map { "\(Array($0)) " } ?? "")->\(newIndexPath.map { " \(Array($0))" } ?? "") \(describe(object))")
         switch change {
         case .delete:
             guard let indexPath, newIndexPath == nil else { return problems.append("delete needs only an old path") }
@@ -61,6 +70,7 @@ final class SectionedTableModel<Row>: ResultsControllerDelegate {
     func didChangeResults() {
         callOrder.append("did")
         batches += 1
+        lastBatch = currentBatch
         // Rows out first (against the old sections), then whole sections.
         var removed = Set<IndexPath>()
         for path in rowRemovals where !removed.insert(path).inserted { problems.append("\(path) removed twice") }
