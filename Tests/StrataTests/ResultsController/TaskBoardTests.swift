@@ -164,9 +164,10 @@ final class TaskBoardTests: XCTestCase {
         try startController()
         var nextTask = 1
         var nextProject = 100
-        let rounds = ProcessInfo.processInfo.environment["STRATA_LONG_TESTS"] == nil ? 300 : 3_000
+        let rounds = ProcessInfo.processInfo.environment["STRATA_LONG_TESTS"] == nil ? 300 : 6_000
         for round in 0..<rounds {
-            try writer.write {
+            // Up to three commits before looking: the ones the controller has not seen yet reach it coalesced.
+            for _ in 0..<(1 + generator.below(3)) { try writer.write {
                 let tasks = writer.objects(Task.self)
                 let projects = writer.objects(Project.self)
                 for _ in 0..<(1 + generator.below(4)) {
@@ -200,7 +201,7 @@ final class TaskBoardTests: XCTestCase {
                         break
                     }
                 }
-            }
+            } }
             try waitUntilShown(expected(), "round \(round)")
             XCTAssertEqual(queue.sync { table.problems }, [], "round \(round)")
         }
