@@ -22,6 +22,7 @@ do {
     print("Schema \(Library.name) v\(Library.version): \(Library.objectTypes.count) models")
 
     let library = DemoLibrary(db: db)
+    let board = try ShelfBoard(configuration: configuration)
     if db.objects(Book.self).isEmpty {
         print("\nFirst run: the database is empty, so the demo fills it.")
         try library.fill()
@@ -30,7 +31,13 @@ do {
             + "\(db.objects(Member.self).count) members, \(db.objects(Loan.self).count) loans.")
         try library.lendAndReturn()
     }
+    // The board follows the commits on its own queue; nothing in the writes above mentions it.
+    board.waitUntilCurrent(with: db.version)
     library.printReport()
+    print("")
+    board.printChanges()
+    board.printShelf()
+    board.close()
     print("\nRun `swift run strata-demo` again: the data survives, and the next loan is recorded.")
 } catch {
     print("strata-demo: \(error)")

@@ -14,11 +14,20 @@ final class DemoTests: XCTestCase {
         XCTAssertTrue(first.output.contains("First run: the database is empty"), first.output)
         XCTAssertTrue(first.output.contains("Lent \"Solaris\" to Bo Chen"), first.output)
         XCTAssertTrue(first.output.contains("Deleted \"A Misprinted Catalogue Entry\""), first.output)
+        // The shelf board (a ResultsController on its own queue) followed both commits without being told.
+        XCTAssertTrue(first.output.contains("  section insert at 1: Stanisław Lem"), first.output)
+        XCTAssertTrue(first.output.contains("delete from [0, 0]: A Misprinted Catalogue Entry"), first.output)
+        XCTAssertTrue(
+            first.output.contains(
+                "  Ursula K. Le Guin: A Wizard of Earthsea (2 on the shelf); The Dispossessed (1 on the shelf)"),
+            first.output)
 
         let second = try demo.run(["--path", path])
         XCTAssertEqual(second.status, 0, second.output + second.errorOutput)
         XCTAssertTrue(second.output.contains("The data of an earlier run is here: 3 books, 2 members, 2 loans"), second.output)
         XCTAssertTrue(second.output.contains("#1 Ana Lima, 34, visits 1, 2 loan(s)"), second.output)
+        // A book returned and lent again: the shelf ends as it was, so the board has nothing to show.
+        XCTAssertTrue(second.output.contains("Shelf board: no change to show."), second.output)
 
         let reset = try demo.run(["--path", path, "--reset"])
         XCTAssertTrue(reset.output.contains("First run"), reset.output)

@@ -36,6 +36,8 @@ public final class ResultsController<Element: Object, Mapped> {
     private var results: Results<Element>?
     private var snapshot = ControllerSnapshot<ObjectKey, Mapped>.empty
     private var token: NotificationToken?
+    /// The version `performFetch()` read, so that the first delivery only reports what came after it.
+    private var fetchedVersion: UInt64?
 
     /// A controller that maps each object with `mapper` (to a plain value a view can keep) and shows only the
     /// objects `filter` keeps (for conditions a predicate cannot say: computed properties, app state).
@@ -74,6 +76,7 @@ public final class ResultsController<Element: Object, Mapped> {
         }
         let results = try request.results(in: database)
         self.results = results
+        fetchedVersion = database.version
         snapshot = ControllerSnapshot(entries: entries(of: results, at: results.indices))
         token = results.observe { [weak self] change in
             self?.apply(change)
@@ -111,7 +114,8 @@ public final class ResultsController<Element: Object, Mapped> {
     private func apply(_ change: CollectionChange<Results<Element>>) {
         switch change {
         case .initial(let results):
-            // The fetch already read the results; catch up if a commit landed before the first delivery.
+            // The fetch already read the results; catch up only if a commit landed before the first delivery.
+            guard results.database.version != fetchedVersion else { return }
             advance(to: results) {
                 ControllerTransition.rebuilding(newKeys: results.keys, from: snapshot, entry: $0)
             }
