@@ -31,7 +31,7 @@ struct SnapshotCursor {
         guard !root.isNone else { return }
         let view = try BranchView(try reader.read(root), ref: root)
         nodesRead += 1
-        stack = [.subtree(root, level: view.level, low: .min)]
+        try push(childrenOf: view, low: .min)
     }
 
     /// The item to compare next, `nil` once everything was visited.
@@ -70,6 +70,12 @@ struct SnapshotCursor {
         guard view.level == level else {
             throw NodeDamage.error(ref, what, "is at level \(view.level) where level \(level) belongs")
         }
+        try push(childrenOf: view, low: low)
+    }
+
+    /// Puts a branch's children in front, each with the lower bound of its keys.
+    private mutating func push(childrenOf view: BranchView, low: Int64) throws {
+        let level = view.level
         // Separator i (i > 0) bounds child i's keys from below, or lookups would miss them; child 0's separator
         // may lag behind, so it inherits the parent's bound.
         var children: [Item] = []
