@@ -17,8 +17,6 @@ struct SnapshotCursor {
     /// Where each compared column is in this snapshot's storage order (the directory hint of its block).
     let positions: [Int]
     let what: String
-    /// Nodes read so far (clusters and branches), for tests and diagnostics.
-    private(set) var nodesRead = 0
     /// The items in reverse key order: the last is the front.
     private var stack: [Item] = []
 
@@ -30,7 +28,6 @@ struct SnapshotCursor {
         let root = table.tree.storedRoot
         guard !root.isNone else { return }
         let view = try BranchView(try reader.read(root), ref: root)
-        nodesRead += 1
         try push(childrenOf: view, low: .min)
     }
 
@@ -51,7 +48,6 @@ struct SnapshotCursor {
     mutating func openFront() throws {
         guard case .subtree(let ref, let level, let low) = stack.removeLast() else { return }
         let raw = try reader.read(ref)
-        nodesRead += 1
         if level == 0 {
             let view = try ClusterView(raw, ref: ref)
             guard view.rowCount > 0 else { return }
