@@ -11,6 +11,10 @@ import StrataTestSupport
 /// - `write-steps PATH COUNT`: commits COUNT pattern-tree transactions, competing with other writers, then
 ///   prints `wrote COUNT`.
 /// - `pin PATH`: pins the newest version, prints `pinned VERSION`, then waits to be killed.
+/// - `commit-after PATH SECONDS`: opens the store, prints `open VERSION`, waits SECONDS, commits one pattern-tree
+///   transaction and prints `committed VERSION`.
+/// - `wait-commit PATH VERSION SECONDS`: prints `waiting`, then `Store.waitForCommit(after: VERSION, timeout:
+///   SECONDS)` and prints `woke VERSION` with what it returned.
 enum HelperCommand {
     static func run(_ arguments: [String]) throws {
         guard arguments.count >= 2 else { throw usage() }
@@ -23,6 +27,21 @@ enum HelperCommand {
             try readCheck(path: path, seconds: Double(arguments.count > 2 ? arguments[2] : "1") ?? 1)
         case "write-steps":
             try writeSteps(path: path, count: Int(arguments.count > 2 ? arguments[2] : "1") ?? 1)
+        case "commit-after":
+            let store = try Store.open(path: path)
+            say("open \(store.latestCommittedVersion)")
+            usleep(UInt32(max(0, min(Double(arguments.count > 2 ? arguments[2] : "0") ?? 0, 60)) * 1e6))
+            var random = SystemRandomNumberGenerator()
+            let writer = try store.beginWrite()
+            _ = try PatternTree.advance(writer, random: &random)
+            try writer.commit()
+            say("committed \(writer.version)")
+        case "wait-commit":
+            let store = try Store.open(path: path)
+            let after = UInt64(arguments.count > 2 ? arguments[2] : "0") ?? 0
+            say("waiting")
+            let woke = store.waitForCommit(after: after, timeout: Double(arguments.count > 3 ? arguments[3] : "10") ?? 10)
+            say("woke \(woke)")
         case "pin":
             let store = try Store.open(path: path)
             let reader = try store.beginRead()
@@ -83,6 +102,6 @@ enum HelperCommand {
     }
 
     static func usage() -> StrataError {
-        .invalidArgument("usage: strata-test-helper commit-loop|read-check|write-steps|pin PATH [ARGUMENT]")
+        .invalidArgument("usage: strata-test-helper commit-loop|read-check|write-steps|pin|commit-after|wait-commit PATH [ARGUMENT…]")
     }
 }

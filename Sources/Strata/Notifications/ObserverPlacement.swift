@@ -18,7 +18,9 @@ enum ObserverPlacement {
                 "observe on a frozen snapshot: it never changes. Observe the live collection or object instead")
         }
         let target: Database
-        if let queue, database.confinement.queue !== queue {
+        let isOwnQueue = database.confinement.queue === queue
+            || (queue === DispatchQueue.main && database.confinement.isMainThread)
+        if let queue, !isOwnQueue {
             target = try QueueDatabases.shared.database(like: database, on: queue)
         } else {
             target = database

@@ -4,11 +4,12 @@ import StrataStorage
 ///
 /// Two roads:
 /// - **Incremental**, for a query over a whole table whose filters and sort read only the model's own columns
-///   (no links, lists, linking objects, subqueries or distinct) when no linked table changed: only the objects
-///   the commits touched are looked at. Each is checked against the predicate in both versions; its old
+///   (no links, lists, linking objects, subqueries or distinct): only the objects the commits touched are
+///   looked at. Each is checked against the predicate in both versions; its old
 ///   position is found by binary search under the sort in the old snapshot, its new one by binary search among
 ///   the untouched objects (which keep their relative order) in the new snapshot. Work: O(*k* log *n*) value
-///   reads for *k* touched objects, plus one O(*n*) copy of the key array.
+///   reads for *k* touched objects, plus one O(*n*) copy of the key array. A changed object a result links to
+///   makes the objects that link to it (found through backlinks) modifications.
 /// - **Re-evaluation**, for everything else: the query runs again on the new snapshot and the two key lists are
 ///   compared by key (``KeyDiff``), or as sequences for a list's results (which may repeat an object).
 struct ResultsDiff {
@@ -26,9 +27,12 @@ struct ResultsDiff {
             if own.isEmpty && !linkedChanged { return (oldKeys, IndexChanges()) }
             let touched = own.insertions.count + own.deletions.count + own.modifications.count
             // Past a quarter of the results, running the query again is cheaper than k binary searches.
-            if !linkedChanged, touched <= max(64, oldKeys.count / 4),
-                let result = try incremental(from: oldKeys, own: own, baseline: baseline, delivery: delivery)
+            if touched <= max(64, oldKeys.count / 4),
+                var result = try incremental(from: oldKeys, own: own, baseline: baseline, delivery: delivery)
             {
+                if linkedChanged {
+                    try addLinkedModifications(to: &result, delivery: delivery, baseline: baseline)
+                }
                 return result
             }
         }
@@ -204,6 +208,30 @@ struct ResultsDiff {
             }
         }
         return changes.sorted()
+    }
+
+    /// Reports as modified the objects in the results whose followed link points to an object that changed a
+    /// watched property (a filter over own columns cannot change membership or order for that): found through
+    /// the store's backlinks and a binary search in the new keys, so the work follows the linked changes.
+    private func addLinkedModifications(
+        to result: inout (keys: [ObjectKey], changes: IndexChanges), delivery: Delivery, baseline: Database
+    ) throws {
+        let new = ObjectEvaluator(database: delivery.snapshot)
+        let inserted = Set(result.changes.insertions)
+        var modified = Set(result.changes.modifications)
+        for link in watched.links {
+            let targetChanges = try delivery.changes(of: link.target.tableKey, since: baseline)
+            let targetTable = try delivery.snapshot.table(for: link.target)
+            for (target, columns) in targetChanges.modifications where !columns.isDisjoint(with: link.columns) {
+                let owners = try targetTable.backlinks(of: target, from: model.tableKey, column: model.columns[link.column])
+                for owner in Set(owners) {
+                    let index = try lowerBound(in: result.keys, values: try sortValues(owner, new), key: owner, evaluator: new)
+                    guard index < result.keys.count, result.keys[index] == owner, !inserted.contains(index) else { continue }
+                    modified.insert(index)
+                }
+            }
+        }
+        result.changes.modifications = modified.sorted()
     }
 
     // MARK: - Ordering

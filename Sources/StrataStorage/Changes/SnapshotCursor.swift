@@ -17,8 +17,6 @@ struct SnapshotCursor {
     /// Where each compared column is in this snapshot's storage order (the directory hint of its block).
     let positions: [Int]
     let what: String
-    /// Nodes read so far (clusters and branches), for tests and diagnostics.
-    private(set) var nodesRead = 0
     /// The items in reverse key order: the last is the front.
     private var stack: [Item] = []
 
@@ -30,8 +28,7 @@ struct SnapshotCursor {
         let root = table.tree.storedRoot
         guard !root.isNone else { return }
         let view = try BranchView(try reader.read(root), ref: root)
-        nodesRead += 1
-        stack = [.subtree(root, level: view.level, low: .min)]
+        try push(childrenOf: view, low: .min)
     }
 
     /// The item to compare next, `nil` once everything was visited.
@@ -51,7 +48,6 @@ struct SnapshotCursor {
     mutating func openFront() throws {
         guard case .subtree(let ref, let level, let low) = stack.removeLast() else { return }
         let raw = try reader.read(ref)
-        nodesRead += 1
         if level == 0 {
             let view = try ClusterView(raw, ref: ref)
             guard view.rowCount > 0 else { return }
@@ -70,6 +66,12 @@ struct SnapshotCursor {
         guard view.level == level else {
             throw NodeDamage.error(ref, what, "is at level \(view.level) where level \(level) belongs")
         }
+        try push(childrenOf: view, low: low)
+    }
+
+    /// Puts a branch's children in front, each with the lower bound of its keys.
+    private mutating func push(childrenOf view: BranchView, low: Int64) throws {
+        let level = view.level
         // Separator i (i > 0) bounds child i's keys from below, or lookups would miss them; child 0's separator
         // may lag behind, so it inherits the parent's bound.
         var children: [Item] = []

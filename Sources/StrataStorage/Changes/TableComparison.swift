@@ -26,9 +26,6 @@ struct TableComparison {
         self.newer = try SnapshotCursor(table: newer, columns: columns)
     }
 
-    /// Nodes read on both sides so far.
-    var nodesRead: Int { older.nodesRead + newer.nodesRead }
-
     /// Runs the comparison.
     mutating func run() throws -> TableChanges {
         while true {

@@ -49,6 +49,26 @@ final class DeliveryTests: NotificationTestCase {
         withExtendedLifetime(token) {}
     }
 
+    func testCommitsWhileTheReceiverIsBusyCoalesceIntoOneUpdate() throws {
+        let db = try openDatabase()
+        let tally = Tally()
+        let token = observePeople(tally)
+        startBarrier()
+        waitOnQueue("initial") { tally.initial == 1 }
+        let busy = DispatchSemaphore(value: 0)
+        queue.async { busy.wait() }
+        for id in 1...3 { try db.write { db.add(Person(id: id, name: "p\(id)")) } }
+        try db.write { db.object(ofType: Person.self, forPrimaryKey: 1)?.name = "one" }
+        busy.signal()
+        waitForDelivery(of: db.version)
+        onQueue {
+            XCTAssertEqual(tally.updates.count, 1, "four commits, one update")
+            XCTAssertEqual(tally.updates.first?.insertions, [0, 1, 2])
+            XCTAssertEqual(tally.updates.first?.modifications, [], "an inserted object is not also modified")
+        }
+        withExtendedLifetime(token) {}
+    }
+
     func testInvalidatedTokenStopsDelivery() throws {
         let db = try openDatabase()
         let tally = Tally()
@@ -127,6 +147,28 @@ final class DeliveryTests: NotificationTestCase {
             delivered.fulfill()
         }
         wait(for: [delivered], timeout: 20)
+        withExtendedLifetime(token) {}
+    }
+
+    func testADatabaseOpenedOnTheMainThreadDeliversOnTheMainQueue() throws {
+        try XCTSkipUnless(Thread.isMainThread, "XCTest runs this test off the main thread")
+        let db = try openDatabase()
+        let initial = expectation(description: "initial")
+        let update = expectation(description: "update")
+        let token = db.objects(Person.self).observe { change in
+            dispatchPrecondition(condition: .onQueue(.main))
+            switch change {
+            case .initial: initial.fulfill()
+            case .update(let results, _, let insertions, _):
+                XCTAssertTrue(results.database === db)
+                XCTAssertEqual(insertions, [0])
+                update.fulfill()
+            case .error(let error): XCTFail("\(error)")
+            }
+        }
+        wait(for: [initial], timeout: 20)
+        try db.write { db.add(Person(id: 1, name: "a")) }
+        wait(for: [update], timeout: 20)
         withExtendedLifetime(token) {}
     }
 

@@ -1,0 +1,136 @@
+import StrataStorage
+import StrataTestSupport
+import XCTest
+
+/// Change detection reads nodes in proportion to the change, not to the table (counted reads, never time).
+final class ChangeCostTests: XCTestCase {
+    private var store: Store!
+    private var table: TableKey!
+    private var number: ColumnKey!
+    private var label: ColumnKey!
+    private var keys: [ObjectKey] = []
+
+    override func setUpWithError() throws {
+        store = try Store.inMemory(options: StoreOptions(durability: .none))
+        let writer = try store.beginWrite()
+        let catalog = try Catalog(writer: writer)
+        let created = try catalog.createTable(named: "Big")
+        number = try created.addColumn(named: "number", type: .value(.int))
+        label = try created.addColumn(named: "name", type: .value(.string))
+        for index in 0..<100_000 { keys.append(try created.insert([(number, .int(Int64(index))), (label, .string("row \(index)"))])) }
+        table = created.key
+        try catalog.flush()
+        try writer.commit()
+    }
+
+    override func tearDown() {
+        store.close()
+        store = nil
+    }
+
+    /// Commits `body`'s changes to the big table.
+    private func commit(_ body: (Table) throws -> Void) throws {
+        let writer = try store.beginWrite()
+        let catalog = try Catalog(writer: writer)
+        try body(try XCTUnwrap(catalog.table(table)))
+        try catalog.flush()
+        try writer.commit()
+    }
+
+    /// Pins the newest version behind a read counter (the catalog owns the tables it hands out: keep it).
+    private func countedSnapshot() throws -> (ReadTransaction, CountingReader, Catalog) {
+        let transaction = try store.beginRead()
+        let reader = CountingReader(transaction)
+        return (transaction, reader, try Catalog(reader: reader))
+    }
+
+    /// Runs `change`, then compares the snapshots before and after; returns the changes and the nodes read.
+    private func measure(_ change: (Table) throws -> Void) throws -> (TableChanges, Int) {
+        let (olderTransaction, olderReader, older) = try countedSnapshot()
+        defer { olderTransaction.end() }
+        try commit(change)
+        let (newerTransaction, newerReader, newer) = try countedSnapshot()
+        defer { newerTransaction.end() }
+        olderReader.reset()
+        newerReader.reset()
+        let changes = try XCTUnwrap(newer.table(table)).changes(since: older.table(table))
+        return (changes, olderReader.reads + newerReader.reads)
+    }
+
+    func testOneUpdatedRowInAHundredThousandReadsAFewNodes() throws {
+        let target = keys[54_321]
+        let (changes, reads) = try measure { try $0.set(target, column: number, to: .int(-1)) }
+        XCTAssertEqual(changes, TableChanges(modifications: [target: [number]]))
+        // Each side: the root branch and the one cluster that differs, of the table's ~100.
+        XCTAssertLessThanOrEqual(reads, 4, "nodes read for a one-row change")
+    }
+
+    func testOneInsertionAndOneDeletionReadAFewNodes() throws {
+        let doomed = keys[777]
+        var inserted: ObjectKey?
+        let (changes, reads) = try measure { big in
+            try big.delete(doomed)
+            inserted = try big.insert([(number, .int(7)), (label, .string("new"))])
+        }
+        XCTAssertEqual(changes, TableChanges(insertions: [try XCTUnwrap(inserted)], deletions: [doomed]))
+        XCTAssertLessThanOrEqual(reads, 6, "nodes read for one insertion and one deletion")
+    }
+
+    func testAnUnchangedTableReadsNothing() throws {
+        let (olderTransaction, olderReader, older) = try countedSnapshot()
+        defer { olderTransaction.end() }
+        let writer = try store.beginWrite()
+        let catalog = try Catalog(writer: writer)
+        try catalog.setMetadata([1], forKey: "touch")
+        try catalog.flush()
+        try writer.commit()
+        let (newerTransaction, newerReader, newer) = try countedSnapshot()
+        defer { newerTransaction.end() }
+        olderReader.reset()
+        newerReader.reset()
+        XCTAssertTrue(try XCTUnwrap(newer.table(table)).changes(since: older.table(table)).isEmpty)
+        XCTAssertEqual(olderReader.reads + newerReader.reads, 0)
+    }
+}
+
+/// Trees of different heights: the root splits (or the tree shrinks back) between the two snapshots.
+final class TreeHeightChangeTests: XCTestCase {
+    func testATreeThatGrowsALevelReportsExactlyWhatChanged() throws {
+        let store = try Store.inMemory(options: StoreOptions(durability: .none))
+        defer { store.close() }
+        var writer = try store.beginWrite()
+        var catalog = try Catalog(writer: writer)
+        var table = try catalog.createTable(named: "Tall")
+        let number = try table.addColumn(named: "number", type: .value(.int))
+        // Appends fill clusters completely: 255 clusters of 1,024 objects, one short of a second tree level.
+        var keys: [ObjectKey] = []
+        for index in 0..<(255 * 1024) { keys.append(try table.insert([(number, .int(Int64(index)))])) }
+        try catalog.flush()
+        try writer.commit()
+        let short = try Snapshot(store)
+
+        writer = try store.beginWrite()
+        catalog = try Catalog(writer: writer)
+        table = try XCTUnwrap(catalog.table(named: "Tall"))
+        var expected = TableChanges()
+        for index in 0..<(4 * 1024) { expected.insertions.append(try table.insert([(number, .int(Int64(index)))])) }
+        for position in [5, 70_000, 200_001] {
+            try table.set(keys[position], column: number, to: .int(-1))
+            expected.modifications[keys[position]] = [number]
+        }
+        for position in [1, 130_000, 261_000] {
+            try table.delete(keys[position])
+            expected.deletions.append(keys[position])
+        }
+        try catalog.flush()
+        try writer.commit()
+        let tall = try Snapshot(store)
+
+        let grown = try XCTUnwrap(tall.catalog.table(named: "Tall"))
+        let before = try XCTUnwrap(short.catalog.table(named: "Tall"))
+        XCTAssertEqual(try grown.changes(since: before), expected)
+        // And backwards, from the taller tree to the shorter one: the same changes, mirrored.
+        let mirrored = TableChanges(insertions: expected.deletions, deletions: expected.insertions, modifications: expected.modifications)
+        XCTAssertEqual(try before.changes(since: grown), mirrored)
+    }
+}
