@@ -1,30 +1,47 @@
 extension LongestIncreasingRun {
-    /// For each element, whether it stays in place, preferring to move the elements `changed` flags: a longest
-    /// increasing run of the unflagged elements stays, then each flagged element stays too when it fits between
-    /// its staying neighbours. A reordering then moves the objects that changed (the reason it happened), not the
-    /// untouched ones around them that a plain longest run may pick on a tie.
+    /// For each element, whether it stays in place: one longest strictly increasing subsequence of `values`
+    /// (distinct, non-negative), and among the longest ones, one that keeps the most elements `changed` does not
+    /// flag. A reordering then moves as few objects as possible and, among equally short answers, the objects that
+    /// changed (the reason it happened) rather than the untouched ones around them.
     ///
-    /// - Complexity: O(*n* log *n*).
+    /// - Complexity: O(*n* log *m*) for *n* values below *m*, with a Fenwick tree of prefix maxima.
     static func members(of values: [Int], preferringToMove changed: [Bool]) -> [Bool] {
-        let unflagged = values.indices.filter { !changed[$0] }
-        var staying = [Bool](repeating: false, count: values.count)
-        for (offset, isMember) in members(of: unflagged.map { values[$0] }).enumerated() where isMember {
-            staying[unflagged[offset]] = true
-        }
-        // The smallest value of a staying unflagged element after each position.
-        var nextStaying = [Int](repeating: Int.max, count: values.count + 1)
-        for index in values.indices.reversed() {
-            nextStaying[index] = staying[index] && !changed[index] ? values[index] : nextStaying[index + 1]
-        }
-        var previous = Int.min
-        for index in values.indices {
-            if staying[index] {
-                previous = values[index]
-            } else if changed[index], values[index] > previous, values[index] < nextStaying[index + 1] {
-                staying[index] = true
-                previous = values[index]
+        guard !values.isEmpty else { return [] }
+        /// The best run ending at an element: its length, how many unchanged elements it keeps, its last element.
+        struct Run: Comparable {
+            var length = 0
+            var unchanged = 0
+            var last = -1
+            static func < (left: Run, right: Run) -> Bool {
+                (left.length, left.unchanged) < (right.length, right.unchanged)
             }
         }
-        return staying
+        let size = (values.max() ?? 0) + 1
+        var tree = [Run](repeating: Run(), count: size + 1)  // tree[i]: best run ending below value i (1-based)
+        var previous = [Int](repeating: -1, count: values.count)
+        var best = Run()
+        for (index, value) in values.enumerated() {
+            var before = Run()
+            var position = value  // runs ending at a value < `value`: prefix [0, value)
+            while position > 0 {
+                before = max(before, tree[position])
+                position -= position & -position
+            }
+            previous[index] = before.last
+            let run = Run(length: before.length + 1, unchanged: before.unchanged + (changed[index] ? 0 : 1), last: index)
+            best = max(best, run)
+            position = value + 1
+            while position <= size {
+                if tree[position] < run { tree[position] = run }
+                position += position & -position
+            }
+        }
+        var members = [Bool](repeating: false, count: values.count)
+        var cursor = best.last
+        while cursor >= 0 {
+            members[cursor] = true
+            cursor = previous[cursor]
+        }
+        return members
     }
 }

@@ -88,6 +88,25 @@ final class ControllerChangesTests: XCTestCase {
         XCTAssertEqual(changes.objects.first?.newPath, IndexPath(indexes: [0, 0]))
     }
 
+    func testReorderingsMoveAsFewObjectsAsPossiblePreferringTheChangedOnes() {
+        // [a b c d] becomes [a c b d]: moving b or c is as short; the changed one moves.
+        XCTAssertEqual(LongestIncreasingRun.members(of: [0, 2, 1, 3], preferringToMove: [false, true, false, false]),
+                       [true, false, true, true])
+        XCTAssertEqual(LongestIncreasingRun.members(of: [0, 2, 1, 3], preferringToMove: [false, false, true, false]),
+                       [true, true, false, true])
+        // A changed object is never kept at the price of moving more of the others.
+        var generator = SeededGenerator(seed: 0x1_15)
+        for _ in 0..<2_000 {
+            let values = Array(0..<(1 + generator.below(30))).shuffled(using: &generator)
+            let changed = values.map { _ in generator.below(3) == 0 }
+            let preferring = LongestIncreasingRun.members(of: values, preferringToMove: changed)
+            let plain = LongestIncreasingRun.members(of: values)
+            XCTAssertEqual(preferring.filter { $0 }.count, plain.filter { $0 }.count, "\(values)")
+            let kept = values.indices.filter { preferring[$0] }.map { values[$0] }
+            XCTAssertEqual(kept, kept.sorted(), "\(values)")
+        }
+    }
+
     // MARK: - The simulated results
 
     private func check(from old: Snapshot, to transition: ControllerTransition<Int, Item>, expected: Snapshot,
