@@ -8,7 +8,7 @@ struct StrataBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata-bench",
         abstract: "Strata and SQLite side by side on DESIGN.md's workloads.",
-        subcommands: [Compare.self, MigrationCommand.self, PhaseCommand.self],
+        subcommands: [Compare.self, MigrationCommand.self, PhaseCommand.self, ProfileCommand.self],
         defaultSubcommand: Compare.self
     )
 }

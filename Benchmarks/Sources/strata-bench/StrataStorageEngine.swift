@@ -135,7 +135,17 @@ final class StrataStorageEngine: BenchmarkEngine {
     }
 
     func enumerateTwenties() throws -> (count: Int, salarySum: Double) {
-        try reading { table in
+        try enumerateTwenties(in: "Employee", columns: columns)
+    }
+
+    /// The plan the public API's planner picks for W3 on the indexed model too: the prefix matches a ninth of the
+    /// table, so the column scan beats checking each of the index's candidates (see `ObjectQuery.plan`).
+    func enumerateIndexedTwenties() throws -> (count: Int, salarySum: Double) {
+        try enumerateTwenties(in: "IndexedEmployee", columns: indexedColumns)
+    }
+
+    private func enumerateTwenties(in name: String, columns: Columns) throws -> (count: Int, salarySum: Double) {
+        try reading(name) { table in
             var count = 0
             var sum = 0.0
             let prefix = Array("name-1".utf8)
@@ -151,20 +161,6 @@ final class StrataStorageEngine: BenchmarkEngine {
                     sum += salaries[row]
                 }
                 return true
-            }
-            return (count, sum)
-        }
-    }
-
-    /// What an index plan does: the objects under the prefix in the name index, then each one's age checked.
-    func enumerateIndexedTwenties() throws -> (count: Int, salarySum: Double) {
-        try reading("IndexedEmployee") { table in
-            var count = 0
-            var sum = 0.0
-            for key in try table.lookup(nameIndex, prefix: "name-1") {
-                guard let age = try table.int(key, column: indexedColumns.age), age >= 20, age < 30 else { continue }
-                count += try table.string(key, column: indexedColumns.name) == nil ? 0 : 1
-                sum += try table.double(key, column: indexedColumns.salary) ?? 0
             }
             return (count, sum)
         }
