@@ -131,16 +131,9 @@ struct ResultsDiff {
             if isIn { entry.newValues = try sortValues(key, new) }
             if wasIn || isIn { touched.append(entry) }
         }
-        // The untouched objects, in their (unchanged) order.
+        // The untouched objects keep their (unchanged) order: a view of the old keys without the touched ones.
         let removed = touched.compactMap(\.oldIndex).sorted()
-        var stable: [ObjectKey] = []
-        stable.reserveCapacity(oldKeys.count - removed.count)
-        var from = 0
-        for index in removed {
-            stable.append(contentsOf: oldKeys[from..<index])
-            from = index + 1
-        }
-        stable.append(contentsOf: oldKeys[from...])
+        let stable = UntouchedKeys(keys: oldKeys, removed: removed)
         // Where each object now in the results goes among them.
         for index in touched.indices where touched[index].isIn {
             touched[index].stablePosition = try lowerBound(
@@ -152,17 +145,14 @@ struct ResultsDiff {
             if a.stablePosition != b.stablePosition { return a.stablePosition < b.stablePosition }
             return precedes(a.newValues, a.key, b.newValues, b.key)
         }
-        var newKeys: [ObjectKey] = []
-        newKeys.reserveCapacity(stable.count + arriving.count)
-        from = 0
+        var merge = stable.merger(capacity: stable.count + arriving.count)
         for (rank, index) in arriving.enumerated() {
-            let position = touched[index].stablePosition
-            newKeys.append(contentsOf: stable[from..<position])
-            from = position
-            touched[index].newIndex = position + rank
-            newKeys.append(touched[index].key)
+            merge.copy(upTo: touched[index].stablePosition)
+            touched[index].newIndex = touched[index].stablePosition + rank
+            merge.keys.append(touched[index].key)
         }
-        newKeys.append(contentsOf: stable[from...])
+        merge.copy(upTo: stable.count)
+        let newKeys = merge.keys
         return (newKeys, try indexChanges(touched, removed: removed, own: own, baseline: baseline, delivery: delivery))
     }
 
@@ -251,14 +241,14 @@ struct ResultsDiff {
     }
 
     /// The first position in `keys` (ordered as the query orders) whose object does not sort before (values, key).
-    private func lowerBound(
-        in keys: [ObjectKey], values: [QueryScalar], key: ObjectKey, evaluator: ObjectEvaluator
-    ) throws -> Int {
+    private func lowerBound<Keys: RandomAccessCollection>(
+        in keys: Keys, values: [QueryScalar], key: ObjectKey, evaluator: ObjectEvaluator
+    ) throws -> Int where Keys.Element == ObjectKey, Keys.Index == Int {
         var low = 0
         var high = keys.count
         while low < high {
             let middle = (low + high) / 2
-            let other = keys[middle]
+            let other = keys[keys.startIndex + middle]
             let otherValues = query.sortKeys.isEmpty ? [] : try sortValues(other, evaluator)
             if precedes(otherValues, other, values, key) { low = middle + 1 } else { high = middle }
         }
@@ -275,4 +265,55 @@ struct ResultsDiff {
         }
         return low
     }
+}
+
+/// The old keys without the touched ones, read in place: a few removed positions over a large array, so neither
+/// the binary searches nor the merge copy the array more than once.
+private struct UntouchedKeys: RandomAccessCollection {
+    let keys: [ObjectKey]
+    /// Ascending positions in `keys` that are left out.
+    let removed: [Int]
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { keys.count - removed.count }
+
+    /// The `position`-th untouched key. O(removed) — a handful of touched objects.
+    subscript(position: Int) -> ObjectKey {
+        var index = position
+        for skipped in removed {
+            if skipped <= index { index += 1 } else { break }
+        }
+        return keys[index]
+    }
+
+    /// Builds the new keys: untouched keys copied in runs, touched ones appended in between.
+    struct Merger {
+        let source: UntouchedKeys
+        var keys: [ObjectKey] = []
+        private var next = 0  // next position in source.keys
+        private var skipped = 0  // removed positions passed
+        private var copied = 0  // untouched keys copied
+
+        init(source: UntouchedKeys, capacity: Int) {
+            self.source = source
+            keys.reserveCapacity(capacity)
+        }
+
+        /// Appends untouched keys until `count` of them have been copied.
+        mutating func copy(upTo count: Int) {
+            while copied < count {
+                while skipped < source.removed.count, source.removed[skipped] == next {
+                    next += 1
+                    skipped += 1
+                }
+                let runEnd = skipped < source.removed.count ? source.removed[skipped] : source.keys.count
+                let take = Swift.min(count - copied, runEnd - next)
+                keys.append(contentsOf: source.keys[next..<(next + take)])
+                next += take
+                copied += take
+            }
+        }
+    }
+
+    func merger(capacity: Int) -> Merger { Merger(source: self, capacity: capacity) }
 }
