@@ -118,13 +118,15 @@ struct ResultsDiff {
         let inserted = Set(own.insertions)
         let deleted = Set(own.deletions)
         var touched: [Touched] = []
-        for key in own.insertions + own.deletions + own.modifications.keys.sorted() {
+        let touchedKeys = own.insertions + own.deletions + own.modifications.keys.sorted()
+        let cache = UntouchedValues(touched: Set(touchedKeys))
+        for key in touchedKeys {
             let wasIn = try !inserted.contains(key) && (predicate.map { try old.matches($0, key: key) } ?? true)
             let isIn = try !deleted.contains(key) && (predicate.map { try new.matches($0, key: key) } ?? true)
             var entry = Touched(key: key, oldIndex: nil, isIn: isIn)
             if wasIn {
                 let values = try sortValues(key, old)
-                let index = try lowerBound(in: oldKeys, values: values, key: key, evaluator: old)
+                let index = try lowerBound(in: oldKeys, values: values, key: key, evaluator: old, cache: cache)
                 guard index < oldKeys.count, oldKeys[index] == key else { return nil }
                 entry.oldIndex = index
             }
@@ -137,7 +139,7 @@ struct ResultsDiff {
         // Where each object now in the results goes among them.
         for index in touched.indices where touched[index].isIn {
             touched[index].stablePosition = try lowerBound(
-                in: stable, values: touched[index].newValues, key: touched[index].key, evaluator: new)
+                in: stable, values: touched[index].newValues, key: touched[index].key, evaluator: new, cache: cache)
         }
         let arriving = touched.indices.filter { touched[$0].isIn }.sorted { left, right in
             let a = touched[left]
@@ -226,6 +228,25 @@ struct ResultsDiff {
 
     // MARK: - Ordering
 
+    /// Sort values of untouched objects, which are the same in both snapshots: the binary searches of one delivery
+    /// visit the same midpoints (all start at the middle), so each is read once.
+    final class UntouchedValues {
+        private var values: [ObjectKey: [QueryScalar]] = [:]
+        private let touched: Set<ObjectKey>
+
+        init(touched: Set<ObjectKey>) {
+            self.touched = touched
+        }
+
+        func values(_ key: ObjectKey, _ read: () throws -> [QueryScalar]) rethrows -> [QueryScalar] {
+            if touched.contains(key) { return try read() }
+            if let known = values[key] { return known }
+            let read = try read()
+            values[key] = read
+            return read
+        }
+    }
+
     private func sortValues(_ key: ObjectKey, _ evaluator: ObjectEvaluator) throws -> [QueryScalar] {
         try query.sortKeys.map { try evaluator.values(of: $0.path, from: .object(key)).first ?? .null }
     }
@@ -242,14 +263,15 @@ struct ResultsDiff {
 
     /// The first position in `keys` (ordered as the query orders) whose object does not sort before (values, key).
     private func lowerBound<Keys: RandomAccessCollection>(
-        in keys: Keys, values: [QueryScalar], key: ObjectKey, evaluator: ObjectEvaluator
+        in keys: Keys, values: [QueryScalar], key: ObjectKey, evaluator: ObjectEvaluator, cache: UntouchedValues? = nil
     ) throws -> Int where Keys.Element == ObjectKey, Keys.Index == Int {
         var low = 0
         var high = keys.count
         while low < high {
             let middle = (low + high) / 2
             let other = keys[keys.startIndex + middle]
-            let otherValues = query.sortKeys.isEmpty ? [] : try sortValues(other, evaluator)
+            let otherValues = query.sortKeys.isEmpty
+                ? [] : try cache?.values(other, { try sortValues(other, evaluator) }) ?? sortValues(other, evaluator)
             if precedes(otherValues, other, values, key) { low = middle + 1 } else { high = middle }
         }
         return low
