@@ -18,8 +18,11 @@ struct ResultsDiff {
     let watched: WatchedProperties
 
     /// The new keys and what changed, from `oldKeys` (the results at `baseline`) to the delivery's version.
+    ///
+    /// - Parameter spare: An array whose storage the new keys may be written into (the keys of two deliveries
+    ///   ago): reusing memory the process already touched spares the page faults of a fresh large array.
     func changes(
-        from oldKeys: [ObjectKey], baseline: Database, delivery: Delivery
+        from oldKeys: [ObjectKey], baseline: Database, delivery: Delivery, spare: inout [ObjectKey]
     ) throws -> (keys: [ObjectKey], changes: IndexChanges) {
         if isIncremental {
             let own = try delivery.changes(of: model.tableKey, since: baseline)
@@ -28,7 +31,8 @@ struct ResultsDiff {
             let touched = own.insertions.count + own.deletions.count + own.modifications.count
             // Past a quarter of the results, running the query again is cheaper than k binary searches.
             if touched <= max(64, oldKeys.count / 4),
-                var result = try incremental(from: oldKeys, own: own, baseline: baseline, delivery: delivery)
+                var result = try incremental(
+                    from: oldKeys, own: own, baseline: baseline, delivery: delivery, spare: &spare)
             {
                 if linkedChanged {
                     try addLinkedModifications(to: &result, delivery: delivery, baseline: baseline)
@@ -110,7 +114,8 @@ struct ResultsDiff {
 
     /// The incremental road; `nil` when the old keys do not match the old snapshot (then re-evaluate).
     private func incremental(
-        from oldKeys: [ObjectKey], own: TableChanges, baseline: Database, delivery: Delivery
+        from oldKeys: [ObjectKey], own: TableChanges, baseline: Database, delivery: Delivery,
+        spare: inout [ObjectKey]
     ) throws -> (keys: [ObjectKey], changes: IndexChanges)? {
         let old = ObjectEvaluator(database: baseline)
         let new = ObjectEvaluator(database: delivery.snapshot)
@@ -147,7 +152,7 @@ struct ResultsDiff {
             if a.stablePosition != b.stablePosition { return a.stablePosition < b.stablePosition }
             return precedes(a.newValues, a.key, b.newValues, b.key)
         }
-        var merge = stable.merger(capacity: stable.count + arriving.count)
+        var merge = stable.merger(into: &spare, capacity: stable.count + arriving.count)
         for (rank, index) in arriving.enumerated() {
             merge.copy(upTo: touched[index].stablePosition)
             touched[index].newIndex = touched[index].stablePosition + rank
@@ -316,8 +321,11 @@ private struct UntouchedKeys: RandomAccessCollection {
         private var skipped = 0  // removed positions passed
         private var copied = 0  // untouched keys copied
 
-        init(source: UntouchedKeys, capacity: Int) {
+        init(source: UntouchedKeys, into buffer: inout [ObjectKey], capacity: Int) {
             self.source = source
+            // Take the buffer's storage (kept when nothing else holds it), emptied.
+            swap(&keys, &buffer)
+            keys.removeAll(keepingCapacity: true)
             keys.reserveCapacity(capacity)
         }
 
@@ -337,5 +345,7 @@ private struct UntouchedKeys: RandomAccessCollection {
         }
     }
 
-    func merger(capacity: Int) -> Merger { Merger(source: self, capacity: capacity) }
+    func merger(into buffer: inout [ObjectKey], capacity: Int) -> Merger {
+        Merger(source: self, into: &buffer, capacity: capacity)
+    }
 }

@@ -11,6 +11,8 @@ final class ResultsObservation<Element: Object>: Observation {
     var isActive = true
     private var baseline: Database?
     private var keys: [ObjectKey] = []
+    /// The keys of the delivery before last, whose storage the next keys are written into.
+    private var spare: [ObjectKey] = []
     private var failed = false
 
     var database: Database { results.database }
@@ -38,8 +40,9 @@ final class ResultsObservation<Element: Object>: Observation {
             guard baseline.version != delivery.version else { return }
             let shared = "\(signature)@\(baseline.version)"
             let (newKeys, changes) = try delivery.resultsChanges[shared]
-                ?? diff.changes(from: keys, baseline: baseline, delivery: delivery)
+                ?? diff.changes(from: keys, baseline: baseline, delivery: delivery, spare: &spare)
             delivery.resultsChanges[shared] = (newKeys, changes)
+            spare = keys
             keys = newKeys
             self.baseline = delivery.snapshot
             guard notify, !changes.isEmpty else { return }
