@@ -32,6 +32,15 @@ protocol BenchmarkEngine {
     /// W5: one durable transaction per id, each setting that employee's salary.
     func updateSalaries(ids: [Int]) throws
 
+    /// W1-indexed: insert the employees into the model whose `name` is indexed, in one transaction.
+    func insertIndexedEmployees() throws
+
+    /// W3-indexed: W3's query on the model whose `name` is indexed; returns the count and the salary sum.
+    func enumerateIndexedTwenties() throws -> (count: Int, salarySum: Double)
+
+    /// W3-lookup: one `name == %@` query per name on the indexed model, reading the salary; returns the sum.
+    func lookUpIndexedSalaries(names: [String]) throws -> Double
+
     /// Closes the database so that the file can be measured and reopened cold.
     func close() throws
 

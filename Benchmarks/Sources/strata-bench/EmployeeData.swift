@@ -4,6 +4,8 @@ enum EmployeeData {
     static let count = 1_000_000
     /// W4's lookup count.
     static let lookupCount = 100_000
+    /// W3-lookup's query count.
+    static let indexedLookupCount = 10_000
     /// W5's transaction count.
     static let updateCount = 10_000
 

@@ -17,6 +17,10 @@ final class SQLiteEngine: BenchmarkEngine {
         try execute(
             "CREATE TABLE IF NOT EXISTS employee (id INTEGER PRIMARY KEY, name TEXT NOT NULL, "
                 + "age INTEGER NOT NULL, hired INTEGER NOT NULL, salary REAL NOT NULL)")
+        try execute(
+            "CREATE TABLE IF NOT EXISTS indexed_employee (id INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+                + "age INTEGER NOT NULL, hired INTEGER NOT NULL, salary REAL NOT NULL)")
+        try execute("CREATE INDEX IF NOT EXISTS indexed_employee_name ON indexed_employee (name)")
     }
 
     private static func open(_ path: String) throws -> OpaquePointer? {
@@ -31,8 +35,16 @@ final class SQLiteEngine: BenchmarkEngine {
     }
 
     func insertEmployees() throws {
+        try insert(into: "employee")
+    }
+
+    func insertIndexedEmployees() throws {
+        try insert(into: "indexed_employee")
+    }
+
+    private func insert(into table: String) throws {
         try execute("BEGIN")
-        let statement = try prepare("INSERT INTO employee (id, name, age, hired, salary) VALUES (?, ?, ?, ?, ?)")
+        let statement = try prepare("INSERT INTO \(table) (id, name, age, hired, salary) VALUES (?, ?, ?, ?, ?)")
         defer { sqlite3_finalize(statement) }
         for i in 0..<EmployeeData.count {
             sqlite3_bind_int64(statement, 1, Int64(i))
@@ -67,6 +79,34 @@ final class SQLiteEngine: BenchmarkEngine {
             sum += sqlite3_column_double(statement, 1)
         }
         return (count, sum)
+    }
+
+    func enumerateIndexedTwenties() throws -> (count: Int, salarySum: Double) {
+        // The planner may take the name index for GLOB's constant prefix (GLOB is case-sensitive, like the index).
+        let statement = try prepare(
+            "SELECT name, salary FROM indexed_employee WHERE age >= 20 AND age < 30 AND name GLOB 'name-1*'")
+        defer { sqlite3_finalize(statement) }
+        var count = 0
+        var sum = 0.0
+        while sqlite3_step(statement) == SQLITE_ROW {
+            count += sqlite3_column_text(statement, 0) == nil ? 0 : 1
+            sum += sqlite3_column_double(statement, 1)
+        }
+        return (count, sum)
+    }
+
+    func lookUpIndexedSalaries(names: [String]) throws -> Double {
+        try execute("BEGIN")
+        let statement = try prepare("SELECT salary FROM indexed_employee WHERE name = ?")
+        defer { sqlite3_finalize(statement) }
+        var sum = 0.0
+        for name in names {
+            _ = name.withCString { sqlite3_bind_text(statement, 1, $0, -1, SQLiteEngine.transient) }
+            while sqlite3_step(statement) == SQLITE_ROW { sum += sqlite3_column_double(statement, 0) }
+            sqlite3_reset(statement)
+        }
+        try execute("COMMIT")
+        return sum
     }
 
     func lookUpNames(ids: [Int]) throws -> Int {

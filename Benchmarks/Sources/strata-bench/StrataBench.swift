@@ -8,7 +8,7 @@ struct StrataBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata-bench",
         abstract: "Strata and SQLite side by side on DESIGN.md's workloads.",
-        subcommands: [Compare.self, MigrationCommand.self, NotificationsCommand.self, PhaseCommand.self],
+        subcommands: [Compare.self, MigrationCommand.self, NotificationsCommand.self, PhaseCommand.self, ProfileCommand.self],
         defaultSubcommand: Compare.self
     )
 }
@@ -42,10 +42,12 @@ struct Compare: ParsableCommand {
     }
 }
 
-/// What a child process measures: `warm` is W1–W5 and W7, `cold` is W6 (a fresh process opening the file).
+/// What a child process measures: `warm` is W1–W5 and W7, `cold` is W6 (a fresh process opening the file),
+/// `indexed` the variants on the model whose `name` is indexed (in a file of their own).
 enum Phase: String, CaseIterable, ExpressibleByArgument {
     case warm
     case cold
+    case indexed
 }
 
 /// A child: one phase for one engine, figures as JSON on stdout.
@@ -58,7 +60,11 @@ struct PhaseCommand: ParsableCommand {
     func run() throws {
         let url = URL(fileURLWithPath: directory)
         let figures = try engine.run { type in
-            phase == .warm ? try type.runWarm(in: url) : try type.runCold(in: url)
+            switch phase {
+            case .warm: return try type.runWarm(in: url)
+            case .cold: return try type.runCold(in: url)
+            case .indexed: return try type.runIndexed(in: url)
+            }
         }
         print(try ChildProcess.encode(figures))
     }
@@ -71,5 +77,11 @@ extension BenchmarkEngine {
 
     static func runCold(in directory: URL) throws -> [String: Double] {
         try WorkloadRunner<Self>(directory: directory).runCold()
+    }
+
+    static func runIndexed(in directory: URL) throws -> [String: Double] {
+        let own = directory.appendingPathComponent("indexed", isDirectory: true)
+        try FileManager.default.createDirectory(at: own, withIntermediateDirectories: true)
+        return try WorkloadRunner<Self>(directory: own).runIndexed()
     }
 }

@@ -61,6 +61,38 @@ final class StrataObjectEngine: BenchmarkEngine {
         }
     }
 
+    func insertIndexedEmployees() throws {
+        try database.write {
+            for i in 0..<EmployeeData.count {
+                database.add(
+                    IndexedEmployee(
+                        id: i, name: EmployeeData.name(i), age: EmployeeData.age(i), hired: EmployeeData.hired(i),
+                        salary: EmployeeData.salary(i)))
+            }
+        }
+    }
+
+    func enumerateIndexedTwenties() throws -> (count: Int, salarySum: Double) {
+        var count = 0
+        var sum = 0.0
+        let results = try database.objects(IndexedEmployee.self)
+            .filter("age >= 20 AND age < 30 AND name BEGINSWITH %@", "name-1")
+        for employee in results {
+            count += employee.name.isEmpty ? 0 : 1
+            sum += employee.salary
+        }
+        return (count, sum)
+    }
+
+    func lookUpIndexedSalaries(names: [String]) throws -> Double {
+        var sum = 0.0
+        let employees = database.objects(IndexedEmployee.self)
+        for name in names {
+            for employee in try employees.filter("name == %@", name) { sum += employee.salary }
+        }
+        return sum
+    }
+
     func close() throws {
         database.invalidate()
     }

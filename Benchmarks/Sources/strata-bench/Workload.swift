@@ -14,6 +14,11 @@ struct Workload: Sendable {
         Workload(id: "W1", unit: "obj/s", summary: "insert 1M employees, one transaction", largerIsBetter: true),
         Workload(id: "W2", unit: "q/s", summary: "count age > 50 AND hired", largerIsBetter: true),
         Workload(id: "W3", unit: "q/s", summary: "enumerate 20s with name BEGINSWITH name-1", largerIsBetter: true),
+        Workload(
+            id: "W3-indexed", unit: "q/s", summary: "W3 with name indexed (index beside SQLite's)", largerIsBetter: true),
+        Workload(
+            id: "W3-lookup", unit: "q/s", summary: "10k queries name == %@ on the indexed name", largerIsBetter: true),
+        Workload(id: "W1-indexed", unit: "obj/s", summary: "W1 into the model with name indexed", largerIsBetter: true),
         Workload(id: "W4", unit: "lookups/s", summary: "100k primary-key lookups reading name", largerIsBetter: true),
         Workload(id: "W5", unit: "tx/s", summary: "10k durable updates (.full / FULL)", largerIsBetter: true),
         Workload(

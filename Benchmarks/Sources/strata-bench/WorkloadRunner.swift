@@ -61,6 +61,34 @@ struct WorkloadRunner<Engine: BenchmarkEngine> {
         return figures
     }
 
+    /// W1-indexed, W3-indexed and W3-lookup, in a file holding only the indexed model's objects.
+    func runIndexed() throws -> [String: Double] {
+        var figures: [String: Double] = [:]
+        let engine = try Engine(directory: directory, durability: .full)
+        figures["W1-indexed"] = Double(EmployeeData.count) / (try measure { try engine.insertIndexedEmployees() })
+
+        let expectedW3 = EmployeeData.expectedW3
+        let w3Runs = 10
+        figures["W3-indexed"] = Double(w3Runs) / (try measure {
+            for _ in 0..<w3Runs {
+                let found = try engine.enumerateIndexedTwenties()
+                guard found.count == expectedW3 else {
+                    throw BenchmarkError("\(Engine.name) W3-indexed: \(found.count) ≠ \(expectedW3)")
+                }
+            }
+        })
+
+        let ids = EmployeeData.randomIDs(EmployeeData.indexedLookupCount, seed: 99)
+        let names = ids.map(EmployeeData.name)
+        let expectedSum = ids.reduce(0.0) { $0 + EmployeeData.salary($1) }
+        figures["W3-lookup"] = Double(names.count) / (try measure {
+            let sum = try engine.lookUpIndexedSalaries(names: names)
+            guard sum == expectedSum else { throw BenchmarkError("\(Engine.name) W3-lookup: salary sum \(sum) ≠ \(expectedSum)") }
+        })
+        try engine.close()
+        return figures
+    }
+
     /// W6: open the file W1 wrote and read the count, in milliseconds.
     func runCold() throws -> [String: Double] {
         var count = 0

@@ -5,9 +5,9 @@ extension Store {
     ///
     /// A commit in this process wakes waiters at once; on Linux a commit in another process does too (a shared
     /// futex on the lock file's version word), elsewhere it is seen within a few milliseconds (`CommitSignal`).
-    /// Closing the store wakes every waiter, which then returns the newest version it saw. Safe to call from any
-    /// thread, including while a read transaction is open; never call it while holding this store's write
-    /// transaction on the same thread expecting your own commit (it cannot come).
+    /// Closing the store wakes every waiter, which then returns the newest version it saw (`version` when the
+    /// store was already closed). Safe from any thread, with read transactions open; while this thread holds the
+    /// write transaction no other writer can commit, so only the timeout or a close ends the wait.
     public func waitForCommit(after version: UInt64, timeout: Double) -> UInt64 {
         let deadline = Store.monotonicSeconds() + max(0, timeout)
         commitSignal.enter()

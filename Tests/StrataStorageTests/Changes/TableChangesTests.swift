@@ -232,6 +232,33 @@ final class TableChangesTests: XCTestCase {
         XCTAssertEqual(changes, TableChanges(modifications: [first: [model.number]]))
     }
 
+    func testAColumnAddedBetweenSnapshotsIsNotComparedButOthersAre() throws {
+        let store = try Store.inMemory()
+        defer { store.close() }
+        let model = try makeModel(store)
+        let seed = try store.beginWrite()
+        let seeding = try Catalog(writer: seed)
+        let items = try XCTUnwrap(seeding.table(model.item))
+        let first = try items.insert([(model.number, .int(1))])
+        let second = try items.insert([(model.number, .int(2))])
+        try seeding.flush()
+        try seed.commit()
+        let before = try Snapshot(store)
+
+        let writer = try store.beginWrite()
+        let catalog = try Catalog(writer: writer)
+        let changing = try XCTUnwrap(catalog.table(model.item))
+        try changing.addColumn(named: "added", type: .value(.int), defaultValue: .int(9))
+        try changing.set(second, column: model.number, to: .int(20))
+        try catalog.flush()
+        try writer.commit()
+        let after = try Snapshot(store)
+
+        let changes = try XCTUnwrap(after.catalog.table(model.item)).changes(since: before.catalog.table(model.item))
+        XCTAssertEqual(changes, TableChanges(modifications: [second: [model.number]]))
+        XCTAssertNil(changes.modifications[first])
+    }
+
     func testComparingDifferentTablesIsRefused() throws {
         let store = try Store.inMemory()
         defer { store.close() }

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+
+/// `strata-bench profile W3 --engine strata --runs 100`: fills a fresh database (W1, or W1-indexed for the indexed
+/// workloads), then repeats one read workload, so that `perf record -g` sees mostly that workload. Prints the
+/// workload's rate.
+struct ProfileCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "profile", abstract: "Fill a database, then repeat one read workload (for a profiler).")
+
+    /// The read workloads that can be repeated.
+    enum Target: String, ExpressibleByArgument, CaseIterable {
+        case w2 = "W2", w3 = "W3", w4 = "W4", w3Indexed = "W3-indexed", w3Lookup = "W3-lookup"
+    }
+
+    @Argument(help: "W2, W3, W4, W3-indexed or W3-lookup.")
+    var workload: Target
+
+    @Option(help: "strata, strata-storage or sqlite.")
+    var engine: EngineKind = .strata
+
+    @Option(help: "How many times to run the workload.")
+    var runs = 50
+
+    func run() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-bench-profile-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let rate = try engine.run { type in try repeatWorkload(type, directory: directory) }
+        print(String(format: "%@ %@: %.1f runs/s", engine.displayName, workload.rawValue, rate))
+    }
+
+    private func repeatWorkload(_ type: any BenchmarkEngine.Type, directory: URL) throws -> Double {
+        let engine = try type.init(directory: directory, durability: .batched)
+        defer { try? engine.close() }
+        let indexed = workload == .w3Indexed || workload == .w3Lookup
+        if indexed { try engine.insertIndexedEmployees() } else { try engine.insertEmployees() }
+        let ids = EmployeeData.randomIDs(EmployeeData.indexedLookupCount, seed: 99)
+        let names = ids.map(EmployeeData.name)
+        let start = ContinuousClock.now
+        var checksum = 0.0
+        for _ in 0..<max(1, runs) {
+            switch workload {
+            case .w2: checksum += Double(try engine.countOlderHired())
+            case .w3: checksum += try engine.enumerateTwenties().salarySum
+            case .w4: checksum += Double(try engine.lookUpNames(ids: ids))
+            case .w3Indexed: checksum += try engine.enumerateIndexedTwenties().salarySum
+            case .w3Lookup: checksum += try engine.lookUpIndexedSalaries(names: names)
+            }
+        }
+        let elapsed = ContinuousClock.now - start
+        guard checksum.isFinite else { throw BenchmarkError("the workload read no numbers") }
+        return Double(max(1, runs)) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+    }
+}

@@ -1,0 +1,43 @@
+import StrataStorage
+
+extension Results {
+    /// Iterates the objects the query selected when the iteration began.
+    ///
+    /// The keys are read once, so a loop pays for the confinement check and the key cache once, not per element,
+    /// and deleting or changing objects inside the loop (in a write) neither skips nor repeats elements: the loop
+    /// visits what the results held when it started, as Realm's enumeration of a snapshot does. An object deleted
+    /// meanwhile is still handed out; check `isInvalidated` before reading it.
+    public struct Iterator: IteratorProtocol {
+        private let database: Database
+        private let model: ModelBinding
+        private let keys: [ObjectKey]
+        private var position = 0
+        /// Whether the model's class is `Element` itself, so objects are made without a dynamic cast.
+        private let isExactType: Bool
+
+        init(database: Database, model: ModelBinding, keys: [ObjectKey]) {
+            self.database = database
+            self.model = model
+            self.keys = keys
+            isExactType = model.type == Element.self
+        }
+
+        /// The next object, or `nil` after the last.
+        public mutating func next() -> Element? {
+            guard position < keys.count else { return nil }
+            let key = keys[position]
+            position += 1
+            let row = ManagedRow(database: database, model: model, key: key)
+            if isExactType { return Element(managedBy: row) }
+            guard let object = model.type.init(managedBy: row) as? Element else {
+                preconditionFailure("Strata: Results<\(Element.self)> holds objects of \(model.name)")
+            }
+            return object
+        }
+    }
+
+    /// An iterator over the objects the query selects now.
+    public func makeIterator() -> Iterator {
+        Iterator(database: database, model: model, keys: keys)
+    }
+}
