@@ -186,6 +186,22 @@ final class DeliveryTests: NotificationTestCase {
         XCTAssertTrue(message.contains("pass a serial queue") || message.contains("Pass a serial queue"), message)
     }
 
+    func testObservingAFrozenSnapshotOrAnUnmanagedListIsAnError() throws {
+        let db = try openDatabase()
+        try db.write { db.add(Person(id: 1, name: "a")) }
+        var messages: [String] = []
+        let frozen = try db.objects(Person.self).freeze().observe(on: queue) { change in
+            if case .error(let error) = change { messages.append("\(error)") }
+        }
+        let unmanaged = Person(id: 2, name: "b").dogs.observe(on: queue) { change in
+            if case .error(let error) = change { messages.append("\(error)") }
+        }
+        XCTAssertEqual(messages.count, 2)
+        XCTAssertTrue(messages.first?.contains("frozen snapshot") ?? false, "\(messages)")
+        XCTAssertTrue(messages.last?.contains("unmanaged List") ?? false, "\(messages)")
+        withExtendedLifetime([frozen, unmanaged]) {}
+    }
+
     func testDatabaseObserverHearsACommitOfAnotherThread() throws {
         let heard = expectation(description: "didChange")
         let token = onQueue {
