@@ -90,6 +90,36 @@ final class CommitSignalTests: PagerTestCase {
         XCTAssertEqual(store.waitForCommit(after: committed - 1, timeout: 600), committed)
     }
 
+    func testWaitersFollowManyCommitsAndEndAtClose() throws {
+        let store = try Store.open(path: storePath())
+        let seen = (0..<4).map { _ in ResultBox() }
+        let finished = seen.map { box in
+            let done = expectation(description: "waiter loop ended")
+            let start = store.latestCommittedVersion
+            Thread.detachNewThread {
+                var version = start
+                // Each wait returns a newer version or, once the store is closed, the same one: then stop.
+                while true {
+                    let next = store.waitForCommit(after: version, timeout: 600)
+                    if next <= version { break }
+                    version = next
+                    box.set(version)
+                }
+                done.fulfill()
+            }
+            return done
+        }
+        var last: UInt64 = 0
+        for _ in 0..<40 { last = try commitOnce(store) }
+        // Every waiter sees the last commit (each wait returns the newest version, so none is left behind)...
+        let deadline = Date().addingTimeInterval(60)
+        while seen.contains(where: { $0.value != last }), Date() < deadline { usleep(1000) }
+        // ...and is asleep again, or about to be, when the store closes.
+        store.close()
+        wait(for: finished, timeout: 60)
+        for box in seen { XCTAssertEqual(box.value, last) }
+    }
+
     func testClosingTheStoreWakesItsWaiters() throws {
         let store = try Store.open(path: storePath())
         let before = store.latestCommittedVersion
