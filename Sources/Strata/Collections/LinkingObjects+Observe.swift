@@ -47,7 +47,3 @@ extension LinkingObjects {
                 intermediate: storage.intermediate))
     }
 }
-
-/// Linking objects cross to other tasks only as frozen copies (``LinkingObjects/changes``); live ones check
-/// their thread on every access.
-extension LinkingObjects: @unchecked Sendable {}

@@ -44,7 +44,3 @@ extension List {
         return List(managedBy: ManagedListStorage<Element>(row: row, column: storage.column))
     }
 }
-
-/// Lists cross to other tasks only as frozen copies (``List/changes``); a live list checks its thread on every
-/// access.
-extension List: @unchecked Sendable {}

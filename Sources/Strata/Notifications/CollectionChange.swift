@@ -19,6 +19,22 @@ public enum CollectionChange<Collection> {
 
 extension CollectionChange: Sendable where Collection: Sendable {}
 
+extension CollectionChange {
+    /// The same change with the collection replaced by `transform`'s result (a frozen copy for streams).
+    func map<Other>(_ transform: (Collection) throws -> Other) -> CollectionChange<Other> {
+        do {
+            switch self {
+            case .initial(let collection): return .initial(try transform(collection))
+            case .update(let collection, let deletions, let insertions, let modifications):
+                return .update(try transform(collection), deletions: deletions, insertions: insertions, modifications: modifications)
+            case .error(let error): return .error(error)
+            }
+        } catch {
+            return .error(error)
+        }
+    }
+}
+
 /// What an observer of the whole database is told (``Database/observe(_:)``), as Realm's notifications.
 public enum DatabaseNotification: String, Sendable {
     /// A commit (of any thread or process) changed the database, which now reads the newest version.

@@ -28,7 +28,7 @@ enum ChangeStream {
     /// The queue every stream's observations run on (so one database per store serves them all).
     static let queue = DispatchQueue(label: "Strata.changes")
 
-    static func make<Change: Sendable>(
+    static func make<Change>(
         _ start: (DispatchQueue, @escaping (Change) -> Void) -> NotificationToken
     ) -> AsyncStream<Change> {
         let (stream, continuation) = AsyncStream.makeStream(of: Change.self, bufferingPolicy: .unbounded)
@@ -40,11 +40,15 @@ enum ChangeStream {
 }
 
 /// A stream's continuation, reached from the delivery queue. The changes it carries hold frozen, immutable
-/// collections and objects.
-private final class StreamSink<Change: Sendable>: Sendable {
+/// collections and objects (readable from any thread), which the compiler cannot tell from live ones: hence
+/// the unchecked hand-over.
+private final class StreamSink<Change>: @unchecked Sendable {
     private let continuation: AsyncStream<Change>.Continuation
     init(_ continuation: AsyncStream<Change>.Continuation) { self.continuation = continuation }
-    func yield(_ change: Change) { continuation.yield(change) }
+    func yield(_ change: Change) {
+        nonisolated(unsafe) let frozen = change
+        continuation.yield(frozen)
+    }
 }
 
 extension Database {

@@ -18,8 +18,11 @@ struct ResultsDiff {
     let watched: WatchedProperties
 
     /// The new keys and what changed, from `oldKeys` (the results at `baseline`) to the delivery's version.
+    ///
+    /// - Parameter spare: An array whose storage the new keys may be written into (the keys of two deliveries
+    ///   ago): reusing memory the process already touched spares the page faults of a fresh large array.
     func changes(
-        from oldKeys: [ObjectKey], baseline: Database, delivery: Delivery
+        from oldKeys: [ObjectKey], baseline: Database, delivery: Delivery, spare: inout [ObjectKey]
     ) throws -> (keys: [ObjectKey], changes: IndexChanges) {
         if isIncremental {
             let own = try delivery.changes(of: model.tableKey, since: baseline)
@@ -28,7 +31,8 @@ struct ResultsDiff {
             let touched = own.insertions.count + own.deletions.count + own.modifications.count
             // Past a quarter of the results, running the query again is cheaper than k binary searches.
             if touched <= max(64, oldKeys.count / 4),
-                var result = try incremental(from: oldKeys, own: own, baseline: baseline, delivery: delivery)
+                var result = try incremental(
+                    from: oldKeys, own: own, baseline: baseline, delivery: delivery, spare: &spare)
             {
                 if linkedChanged {
                     try addLinkedModifications(to: &result, delivery: delivery, baseline: baseline)
@@ -110,7 +114,8 @@ struct ResultsDiff {
 
     /// The incremental road; `nil` when the old keys do not match the old snapshot (then re-evaluate).
     private func incremental(
-        from oldKeys: [ObjectKey], own: TableChanges, baseline: Database, delivery: Delivery
+        from oldKeys: [ObjectKey], own: TableChanges, baseline: Database, delivery: Delivery,
+        spare: inout [ObjectKey]
     ) throws -> (keys: [ObjectKey], changes: IndexChanges)? {
         let old = ObjectEvaluator(database: baseline)
         let new = ObjectEvaluator(database: delivery.snapshot)
@@ -118,33 +123,28 @@ struct ResultsDiff {
         let inserted = Set(own.insertions)
         let deleted = Set(own.deletions)
         var touched: [Touched] = []
-        for key in own.insertions + own.deletions + own.modifications.keys.sorted() {
+        let touchedKeys = own.insertions + own.deletions + own.modifications.keys.sorted()
+        let cache = UntouchedValues(touched: Set(touchedKeys))
+        for key in touchedKeys {
             let wasIn = try !inserted.contains(key) && (predicate.map { try old.matches($0, key: key) } ?? true)
             let isIn = try !deleted.contains(key) && (predicate.map { try new.matches($0, key: key) } ?? true)
             var entry = Touched(key: key, oldIndex: nil, isIn: isIn)
             if wasIn {
                 let values = try sortValues(key, old)
-                let index = try lowerBound(in: oldKeys, values: values, key: key, evaluator: old)
+                let index = try lowerBound(in: oldKeys, values: values, key: key, evaluator: old, cache: cache)
                 guard index < oldKeys.count, oldKeys[index] == key else { return nil }
                 entry.oldIndex = index
             }
             if isIn { entry.newValues = try sortValues(key, new) }
             if wasIn || isIn { touched.append(entry) }
         }
-        // The untouched objects, in their (unchanged) order.
+        // The untouched objects keep their (unchanged) order: a view of the old keys without the touched ones.
         let removed = touched.compactMap(\.oldIndex).sorted()
-        var stable: [ObjectKey] = []
-        stable.reserveCapacity(oldKeys.count - removed.count)
-        var from = 0
-        for index in removed {
-            stable.append(contentsOf: oldKeys[from..<index])
-            from = index + 1
-        }
-        stable.append(contentsOf: oldKeys[from...])
+        let stable = UntouchedKeys(keys: oldKeys, removed: removed)
         // Where each object now in the results goes among them.
         for index in touched.indices where touched[index].isIn {
             touched[index].stablePosition = try lowerBound(
-                in: stable, values: touched[index].newValues, key: touched[index].key, evaluator: new)
+                in: stable, values: touched[index].newValues, key: touched[index].key, evaluator: new, cache: cache)
         }
         let arriving = touched.indices.filter { touched[$0].isIn }.sorted { left, right in
             let a = touched[left]
@@ -152,17 +152,14 @@ struct ResultsDiff {
             if a.stablePosition != b.stablePosition { return a.stablePosition < b.stablePosition }
             return precedes(a.newValues, a.key, b.newValues, b.key)
         }
-        var newKeys: [ObjectKey] = []
-        newKeys.reserveCapacity(stable.count + arriving.count)
-        from = 0
+        var merge = stable.merger(into: &spare, capacity: stable.count + arriving.count)
         for (rank, index) in arriving.enumerated() {
-            let position = touched[index].stablePosition
-            newKeys.append(contentsOf: stable[from..<position])
-            from = position
-            touched[index].newIndex = position + rank
-            newKeys.append(touched[index].key)
+            merge.copy(upTo: touched[index].stablePosition)
+            touched[index].newIndex = touched[index].stablePosition + rank
+            merge.keys.append(touched[index].key)
         }
-        newKeys.append(contentsOf: stable[from...])
+        merge.copy(upTo: stable.count)
+        let newKeys = merge.keys
         return (newKeys, try indexChanges(touched, removed: removed, own: own, baseline: baseline, delivery: delivery))
     }
 
@@ -236,6 +233,25 @@ struct ResultsDiff {
 
     // MARK: - Ordering
 
+    /// Sort values of untouched objects, which are the same in both snapshots: the binary searches of one delivery
+    /// visit the same midpoints (all start at the middle), so each is read once.
+    final class UntouchedValues {
+        private var values: [ObjectKey: [QueryScalar]] = [:]
+        private let touched: Set<ObjectKey>
+
+        init(touched: Set<ObjectKey>) {
+            self.touched = touched
+        }
+
+        func values(_ key: ObjectKey, _ read: () throws -> [QueryScalar]) rethrows -> [QueryScalar] {
+            if touched.contains(key) { return try read() }
+            if let known = values[key] { return known }
+            let read = try read()
+            values[key] = read
+            return read
+        }
+    }
+
     private func sortValues(_ key: ObjectKey, _ evaluator: ObjectEvaluator) throws -> [QueryScalar] {
         try query.sortKeys.map { try evaluator.values(of: $0.path, from: .object(key)).first ?? .null }
     }
@@ -251,15 +267,16 @@ struct ResultsDiff {
     }
 
     /// The first position in `keys` (ordered as the query orders) whose object does not sort before (values, key).
-    private func lowerBound(
-        in keys: [ObjectKey], values: [QueryScalar], key: ObjectKey, evaluator: ObjectEvaluator
-    ) throws -> Int {
+    private func lowerBound<Keys: RandomAccessCollection>(
+        in keys: Keys, values: [QueryScalar], key: ObjectKey, evaluator: ObjectEvaluator, cache: UntouchedValues? = nil
+    ) throws -> Int where Keys.Element == ObjectKey, Keys.Index == Int {
         var low = 0
         var high = keys.count
         while low < high {
             let middle = (low + high) / 2
-            let other = keys[middle]
-            let otherValues = query.sortKeys.isEmpty ? [] : try sortValues(other, evaluator)
+            let other = keys[keys.startIndex + middle]
+            let otherValues = query.sortKeys.isEmpty
+                ? [] : try cache?.values(other, { try sortValues(other, evaluator) }) ?? sortValues(other, evaluator)
             if precedes(otherValues, other, values, key) { low = middle + 1 } else { high = middle }
         }
         return low
@@ -274,5 +291,61 @@ struct ResultsDiff {
             if values[middle] < value { low = middle + 1 } else { high = middle }
         }
         return low
+    }
+}
+
+/// The old keys without the touched ones, read in place: a few removed positions over a large array, so neither
+/// the binary searches nor the merge copy the array more than once.
+private struct UntouchedKeys: RandomAccessCollection {
+    let keys: [ObjectKey]
+    /// Ascending positions in `keys` that are left out.
+    let removed: [Int]
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { keys.count - removed.count }
+
+    /// The `position`-th untouched key. O(removed) — a handful of touched objects.
+    subscript(position: Int) -> ObjectKey {
+        var index = position
+        for skipped in removed {
+            if skipped <= index { index += 1 } else { break }
+        }
+        return keys[index]
+    }
+
+    /// Builds the new keys: untouched keys copied in runs, touched ones appended in between.
+    struct Merger {
+        let source: UntouchedKeys
+        var keys: [ObjectKey] = []
+        private var next = 0  // next position in source.keys
+        private var skipped = 0  // removed positions passed
+        private var copied = 0  // untouched keys copied
+
+        init(source: UntouchedKeys, into buffer: inout [ObjectKey], capacity: Int) {
+            self.source = source
+            // Take the buffer's storage (kept when nothing else holds it), emptied.
+            swap(&keys, &buffer)
+            keys.removeAll(keepingCapacity: true)
+            keys.reserveCapacity(capacity)
+        }
+
+        /// Appends untouched keys until `count` of them have been copied.
+        mutating func copy(upTo count: Int) {
+            while copied < count {
+                while skipped < source.removed.count, source.removed[skipped] == next {
+                    next += 1
+                    skipped += 1
+                }
+                let runEnd = skipped < source.removed.count ? source.removed[skipped] : source.keys.count
+                let take = Swift.min(count - copied, runEnd - next)
+                keys.append(contentsOf: source.keys[next..<(next + take)])
+                next += take
+                copied += take
+            }
+        }
+    }
+
+    func merger(into buffer: inout [ObjectKey], capacity: Int) -> Merger {
+        Merger(source: self, into: &buffer, capacity: capacity)
     }
 }

@@ -5,10 +5,14 @@ final class ResultsObservation<Element: Object>: Observation {
     /// The results on the observing database, passed to the block.
     let results: Results<Element>
     private let diff: ResultsDiff
+    /// What makes two observations' changes the same (see `QuerySignature`).
+    private let signature: String
     private let block: (CollectionChange<Results<Element>>) -> Void
     var isActive = true
     private var baseline: Database?
     private var keys: [ObjectKey] = []
+    /// The keys of the delivery before last, whose storage the next keys are written into.
+    private var spare: [ObjectKey] = []
     private var failed = false
 
     var database: Database { results.database }
@@ -16,9 +20,9 @@ final class ResultsObservation<Element: Object>: Observation {
     init(results: Results<Element>, keyPaths: [String]?, block: @escaping (CollectionChange<Results<Element>>) -> Void) throws {
         self.results = results
         self.block = block
-        diff = ResultsDiff(
-            query: results.query, model: results.model,
-            watched: try WatchedProperties(model: results.model, keyPaths: keyPaths))
+        let watched = try WatchedProperties(model: results.model, keyPaths: keyPaths)
+        diff = ResultsDiff(query: results.query, model: results.model, watched: watched)
+        signature = QuerySignature.of(results.query, model: results.model) + "#" + QuerySignature.of(watched)
     }
 
     func deliver(_ delivery: Delivery, notify: Bool) {
@@ -34,7 +38,11 @@ final class ResultsObservation<Element: Object>: Observation {
                 return
             }
             guard baseline.version != delivery.version else { return }
-            let (newKeys, changes) = try diff.changes(from: keys, baseline: baseline, delivery: delivery)
+            let shared = "\(signature)@\(baseline.version)"
+            let (newKeys, changes) = try delivery.resultsChanges[shared]
+                ?? diff.changes(from: keys, baseline: baseline, delivery: delivery, spare: &spare)
+            delivery.resultsChanges[shared] = (newKeys, changes)
+            spare = keys
             keys = newKeys
             self.baseline = delivery.snapshot
             guard notify, !changes.isEmpty else { return }

@@ -43,22 +43,6 @@ extension Results {
 }
 
 extension CollectionChange {
-    /// The same change with the collection replaced by `transform`'s result (a frozen copy for streams).
-    func map<Other>(_ transform: (Collection) throws -> Other) -> CollectionChange<Other> {
-        do {
-            switch self {
-            case .initial(let collection): return .initial(try transform(collection))
-            case .update(let collection, let deletions, let insertions, let modifications):
-                return .update(try transform(collection), deletions: deletions, insertions: insertions, modifications: modifications)
-            case .error(let error): return .error(error)
-            }
-        } catch {
-            return .error(error)
-        }
-    }
-}
-
-extension CollectionChange {
     /// The change with frozen results, so that it can cross to another task.
     fileprivate func frozen<Element: Object>() -> CollectionChange<Results<Element>> where Collection == Results<Element> {
         map { try $0.freeze() }

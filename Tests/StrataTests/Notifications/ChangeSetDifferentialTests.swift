@@ -60,6 +60,11 @@ final class ChangeSetDifferentialTests: NotificationTestCase {
             tokens.append(people.sorted(byKeyPath: "age").observe(keyPaths: ["name", "age"], checker("sorted, own key paths").feedResults(ownOnly)))
             tokens.append(people.sorted(byKeyPath: "favourite.name").observe(checker("sorted through a link").feedResults(Self.signature)))
             tokens.append(people.observe(checker("all").feedResults(Self.signature)))
+            // Equal queries share one computed change per delivery; each must still get a right one.
+            tokens.append(people.sorted(by: [SortDescriptor(keyPath: "age", ascending: false), "name"])
+                .observe(checker("sorted, a second observer").feedResults(Self.signature)))
+            tokens.append(people.sorted(by: [SortDescriptor(keyPath: "age", ascending: false), "name"])
+                .observe(keyPaths: ["name", "age"], checker("sorted, own key paths, same query").feedResults(ownOnly)))
             let owner = try XCTUnwrap(observerDatabase.object(ofType: Person.self, forPrimaryKey: 0))
             tokens.append(owner.dogs.observe(checker("list").feedList(Self.signature)))
             let dog = try XCTUnwrap(observerDatabase.objects(Dog.self).first { $0.name == "d0" })

@@ -172,6 +172,44 @@ final class DeliveryTests: NotificationTestCase {
         withExtendedLifetime(token) {}
     }
 
+    func testAnObjectObservedOnAQueueArrivesAsAnObjectOfThatQueue() throws {
+        let db = try openDatabase()
+        try db.write { db.add(Person(id: 1, name: "a", age: 1)) }
+        let ana = try XCTUnwrap(db.object(ofType: Person.self, forPrimaryKey: 1))
+        let other = DispatchQueue(label: "object observer queue")
+        let changed = expectation(description: "change")
+        let token = ana.observe(on: other) { change in
+            guard case .change(let person, let properties) = change else { return XCTFail("\(change)") }
+            dispatchPrecondition(condition: .onQueue(other))
+            XCTAssertTrue(person.database?.confinement.queue === other)
+            XCTAssertEqual(properties.map(\.name), ["age"])
+            XCTAssertEqual(person.age, 2)
+            changed.fulfill()
+        }
+        try db.write { ana.age = 2 }
+        wait(for: [changed], timeout: 20)
+        withExtendedLifetime(token) {}
+    }
+
+    func testListChangesSequenceYieldsFrozenLists() async throws {
+        try onQueue {
+            try observerDatabase.write { observerDatabase.add(Person(id: 1, name: "a")) }
+        }
+        var iterator = try onQueue {
+            try XCTUnwrap(observerDatabase.object(ofType: Person.self, forPrimaryKey: 1)).dogs.changes
+        }.makeAsyncIterator()
+        guard case .initial(let initial)? = await iterator.next() else { return XCTFail("no initial") }
+        XCTAssertEqual(initial.count, 0)
+        try onQueue {
+            try observerDatabase.write {
+                observerDatabase.object(ofType: Person.self, forPrimaryKey: 1)?.dogs.append(Dog(name: "Rex"))
+            }
+        }
+        guard case .update(let list, _, let insertions, _)? = await iterator.next() else { return XCTFail("no update") }
+        XCTAssertEqual(insertions, [0])
+        XCTAssertEqual(list.map(\.name), ["Rex"], "a frozen list, readable from this task")
+    }
+
     func testObservingWithoutAQueueFromAPlainThreadIsAnErrorThatSaysToPassOne() throws {
         let configuration = self.configuration!
         let message = try runOnNewThread { () -> String in
@@ -184,6 +222,22 @@ final class DeliveryTests: NotificationTestCase {
             return message
         }
         XCTAssertTrue(message.contains("pass a serial queue") || message.contains("Pass a serial queue"), message)
+    }
+
+    func testObservingAFrozenSnapshotOrAnUnmanagedListIsAnError() throws {
+        let db = try openDatabase()
+        try db.write { db.add(Person(id: 1, name: "a")) }
+        var messages: [String] = []
+        let frozen = try db.objects(Person.self).freeze().observe(on: queue) { change in
+            if case .error(let error) = change { messages.append("\(error)") }
+        }
+        let unmanaged = Person(id: 2, name: "b").dogs.observe(on: queue) { change in
+            if case .error(let error) = change { messages.append("\(error)") }
+        }
+        XCTAssertEqual(messages.count, 2)
+        XCTAssertTrue(messages.first?.contains("frozen snapshot") ?? false, "\(messages)")
+        XCTAssertTrue(messages.last?.contains("unmanaged List") ?? false, "\(messages)")
+        withExtendedLifetime([frozen, unmanaged]) {}
     }
 
     func testDatabaseObserverHearsACommitOfAnotherThread() throws {
