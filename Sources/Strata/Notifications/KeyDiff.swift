@@ -39,31 +39,3 @@ enum KeyDiff {
         return changes.sorted()
     }
 }
-
-/// The longest strictly increasing subsequence of a sequence of distinct positions (patience sorting).
-enum LongestIncreasingRun {
-    /// For each element, whether it belongs to one longest increasing subsequence.
-    ///
-    /// - Complexity: O(*n* log *n*).
-    static func members(of values: [Int]) -> [Bool] {
-        var tails: [Int] = []  // index into values of the smallest tail of each length
-        var previous = [Int](repeating: -1, count: values.count)
-        for (index, value) in values.enumerated() {
-            var low = 0
-            var high = tails.count
-            while low < high {
-                let middle = (low + high) / 2
-                if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
-            }
-            if low > 0 { previous[index] = tails[low - 1] }
-            if low == tails.count { tails.append(index) } else { tails[low] = index }
-        }
-        var members = [Bool](repeating: false, count: values.count)
-        var cursor = tails.last ?? -1
-        while cursor >= 0 {
-            members[cursor] = true
-            cursor = previous[cursor]
-        }
-        return members
-    }
-}
