@@ -20,71 +20,47 @@ final class CommitSignal: @unchecked Sendable {
     /// The longest a futex sleep lasts before the waiter re-reads the version.
     static let sliceSeconds = 0.1
 
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private let state = LockedCondition()
     /// Threads between `enter` and `leave` (read by `wakeEveryWaiter`).
     private var waiters = 0
     /// Counts `notify` calls, so a condition-variable waiter can tell a broadcast from a spurious wake-up.
     private var generation: UInt64 = 0
 
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        pthread_cond_init(condition, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
-    }
-
     /// Counts a thread that waits for a commit, from before it first reads the version until it returns, so
     /// `wakeEveryWaiter` knows whom it still has to wake.
     func enter() {
-        pthread_mutex_lock(mutex)
-        waiters += 1
-        pthread_mutex_unlock(mutex)
+        state.withLock { waiters += 1 }
     }
 
     /// Ends what `enter` began.
     func leave() {
-        pthread_mutex_lock(mutex)
-        waiters -= 1
-        pthread_mutex_unlock(mutex)
+        state.withLock { waiters -= 1 }
     }
 
     /// Sleeps until `word` (the low half of the shared version) no longer holds `expected`, a `notify`, or
     /// `seconds` pass. Returns early at times; the caller re-reads the version and decides. Call between `enter`
     /// and `leave`.
     func wait(on word: UnsafeMutableRawPointer, expected: UInt32, seconds: Double) {
-        pthread_mutex_lock(mutex)
-        let seen = generation
-        pthread_mutex_unlock(mutex)
+        let seen = state.withLock { generation }
         if Futex.isSupported {
             Futex.wait(word, expected: expected, seconds: min(seconds, Self.sliceSeconds))
             return
         }
-        let deadline = Self.deadline(after: min(seconds, Self.pollInterval))
-        pthread_mutex_lock(mutex)
-        var limit = deadline
-        while generation == seen {
-            if pthread_cond_timedwait(condition, mutex, &limit) != 0 { break }
+        let deadline = LockedCondition.deadline(after: min(seconds, Self.pollInterval))
+        state.withLock {
+            while generation == seen {
+                if !state.wait(until: deadline) { break }
+            }
         }
-        pthread_mutex_unlock(mutex)
     }
 
     /// Wakes every waiter of this process (condition variable) and of every process (futex on `word`). Call
     /// after the new version is published.
     func notify(_ word: UnsafeMutableRawPointer) {
-        pthread_mutex_lock(mutex)
-        generation &+= 1
-        pthread_cond_broadcast(condition)
-        pthread_mutex_unlock(mutex)
+        state.withLock {
+            generation &+= 1
+            state.broadcast()
+        }
         Futex.wake(word)
     }
 
@@ -93,19 +69,8 @@ final class CommitSignal: @unchecked Sendable {
     func wakeEveryWaiter(_ word: UnsafeMutableRawPointer) {
         while true {
             notify(word)
-            pthread_mutex_lock(mutex)
-            let remaining = waiters
-            pthread_mutex_unlock(mutex)
-            if remaining == 0 { return }
+            if state.withLock({ waiters }) == 0 { return }
             usleep(500)
         }
-    }
-
-    /// The absolute `CLOCK_REALTIME` time `seconds` from now, as `pthread_cond_timedwait` wants it.
-    private static func deadline(after seconds: Double) -> timespec {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let nanoseconds = Int(now.tv_nsec) + Int(max(0, seconds) * 1e9)
-        return timespec(tv_sec: now.tv_sec + nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
     }
 }

@@ -31,48 +31,31 @@ final class ThreadLock: @unchecked Sendable {
 /// A gate one holder at a time may pass, released from any thread (a write transaction may be committed on a
 /// different thread than the one that began it, which a mutex forbids).
 final class WriterGate: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private let state = LockedCondition()
     private var held = false
-
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        pthread_cond_init(condition, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
-    }
 
     /// Waits until the gate is free and takes it.
     func enter() {
-        pthread_mutex_lock(mutex)
-        while held { pthread_cond_wait(condition, mutex) }
-        held = true
-        pthread_mutex_unlock(mutex)
+        state.withLock {
+            while held { state.wait() }
+            held = true
+        }
     }
 
     /// Takes the gate if it is free; returns whether it was taken.
     func tryEnter() -> Bool {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        if held { return false }
-        held = true
-        return true
+        state.withLock {
+            if held { return false }
+            held = true
+            return true
+        }
     }
 
     /// Frees the gate and wakes one waiter.
     func leave() {
-        pthread_mutex_lock(mutex)
-        held = false
-        pthread_cond_signal(condition)
-        pthread_mutex_unlock(mutex)
+        state.withLock {
+            held = false
+            state.signal()
+        }
     }
 }
