@@ -9,8 +9,8 @@ import StrataStorage
 /// - Complexity: O(*n* + *m* + *c* log *c*) for orderings of *n* and *m* keys with *c* keys in common.
 enum KeyDiff {
     static func changes(
-        from old: [ObjectKey], to new: [ObjectKey], isModified: (ObjectKey) -> Bool
-    ) -> IndexChanges {
+        from old: [ObjectKey], to new: [ObjectKey], isModified: (ObjectKey) throws -> Bool
+    ) rethrows -> IndexChanges {
         var oldPosition: [ObjectKey: Int] = [:]
         oldPosition.reserveCapacity(old.count)
         for (index, key) in old.enumerated() { oldPosition[key] = index }
@@ -26,7 +26,7 @@ enum KeyDiff {
             }
         }
         for (index, present) in inNew.enumerated() where !present { changes.deletions.append(index) }
-        let modified = common.map { isModified(new[$0.new]) }
+        let modified = try common.map { try isModified(new[$0.new]) }
         let staying = LongestIncreasingRun.members(of: common.map(\.old), preferringToMove: modified)
         for (offset, pair) in common.enumerated() {
             if staying[offset] {

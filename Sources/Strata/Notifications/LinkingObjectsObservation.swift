@@ -73,16 +73,9 @@ final class LinkingObjectsObservation<Element: Object>: Observation {
             }
             let newKeys = storage(on: delivery.snapshot).keys
             let own = try delivery.changes(of: source.tableKey, since: baseline)
-            var failure: Error?
-            let changes = KeyDiff.changes(from: keys, to: newKeys) { element in
-                do {
-                    return try watched.isModified(element, own: own, delivery: delivery, since: baseline)
-                } catch {
-                    failure = error
-                    return false
-                }
+            let changes = try KeyDiff.changes(from: keys, to: newKeys) { element in
+                try watched.isModified(element, own: own, delivery: delivery, since: baseline)
             }
-            if let failure { throw failure }
             keys = newKeys
             self.baseline = delivery.snapshot
             guard notify, !changes.isEmpty else { return }

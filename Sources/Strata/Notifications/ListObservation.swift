@@ -61,17 +61,10 @@ final class ListObservation<Element: ListElement>: Observation {
                 return
             }
             let newElements = listChanged ? try elements(in: delivery.snapshot) : elements
-            var failure: Error?
-            let changes = SequenceDiff.changes(from: elements, to: newElements) { index in
+            let changes = try SequenceDiff.changes(from: elements, to: newElements) { index in
                 guard let watched, case .link(let element) = newElements[index] else { return false }
-                do {
-                    return try watched.isModified(element, own: elementChanges, delivery: delivery, since: baseline)
-                } catch {
-                    failure = error
-                    return false
-                }
+                return try watched.isModified(element, own: elementChanges, delivery: delivery, since: baseline)
             }
-            if let failure { throw failure }
             elements = newElements
             self.baseline = delivery.snapshot
             guard notify, !changes.isEmpty else { return }

@@ -81,22 +81,15 @@ struct ResultsDiff {
     ) throws -> (keys: [ObjectKey], changes: IndexChanges) {
         let newKeys = try query.evaluate(in: delivery.snapshot, model: model)
         let own = try delivery.changes(of: model.tableKey, since: baseline)
-        var failure: Error?
-        let isModified = { (key: ObjectKey) -> Bool in
-            do {
-                return try watched.isModified(key, own: own, delivery: delivery, since: baseline)
-            } catch {
-                failure = error
-                return false
-            }
+        let isModified = { (key: ObjectKey) throws -> Bool in
+            try watched.isModified(key, own: own, delivery: delivery, since: baseline)
         }
         let changes: IndexChanges
         if case .list = query.source {
-            changes = SequenceDiff.changes(from: oldKeys, to: newKeys) { isModified(newKeys[$0]) }
+            changes = try SequenceDiff.changes(from: oldKeys, to: newKeys) { try isModified(newKeys[$0]) }
         } else {
-            changes = KeyDiff.changes(from: oldKeys, to: newKeys, isModified: isModified)
+            changes = try KeyDiff.changes(from: oldKeys, to: newKeys, isModified: isModified)
         }
-        if let failure { throw failure }
         return (newKeys, changes)
     }
 

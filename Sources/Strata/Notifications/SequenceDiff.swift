@@ -29,8 +29,8 @@ enum SequenceDiff {
     /// The change between two sequences: unmatched old elements are deletions, unmatched new ones insertions,
     /// matched ones for which `isModified(newIndex)` holds are modifications.
     static func changes<Element: Equatable>(
-        from old: [Element], to new: [Element], isModified: (Int) -> Bool
-    ) -> IndexChanges {
+        from old: [Element], to new: [Element], isModified: (Int) throws -> Bool
+    ) rethrows -> IndexChanges {
         let pairs = matches(old, new)
         var changes = IndexChanges()
         var nextOld = 0
@@ -38,7 +38,7 @@ enum SequenceDiff {
         for pair in pairs {
             changes.deletions += Array(nextOld..<pair.old)
             changes.insertions += Array(nextNew..<pair.new)
-            if isModified(pair.new) { changes.modifications.append(pair.new) }
+            if try isModified(pair.new) { changes.modifications.append(pair.new) }
             nextOld = pair.old + 1
             nextNew = pair.new + 1
         }
