@@ -49,15 +49,6 @@ extension Database {
     /// - Returns: What `block` returns.
     @discardableResult
     public func write<Result>(withoutNotifying tokens: [NotificationToken], _ block: () throws -> Result) throws -> Result {
-        try startWrite("write(withoutNotifying:_:)")
-        let result: Result
-        do {
-            result = try block()
-        } catch {
-            if isInWriteTransaction { cancelWrite() }
-            throw error
-        }
-        if isInWriteTransaction { try commitWrite(withoutNotifying: tokens) }
-        return result
+        try runWrite("write(withoutNotifying:_:)", withoutNotifying: tokens, block)
     }
 }

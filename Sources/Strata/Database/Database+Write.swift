@@ -13,7 +13,14 @@ extension Database {
     ///   database, the first failure of an operation in `block`, what `block` throws, or a commit failure.
     @discardableResult
     public func write<Result>(_ block: () throws -> Result) throws -> Result {
-        try startWrite("write(_:)")
+        try runWrite("write(_:)", withoutNotifying: [], block)
+    }
+
+    /// `write(_:)` and `write(withoutNotifying:_:)`: `block` in a write transaction, committed unless it throws.
+    func runWrite<Result>(
+        _ caller: String, withoutNotifying tokens: [NotificationToken], _ block: () throws -> Result
+    ) throws -> Result {
+        try startWrite(caller)
         let result: Result
         do {
             result = try block()
@@ -21,7 +28,7 @@ extension Database {
             if isInWriteTransaction { cancelWrite() }
             throw error
         }
-        if isInWriteTransaction { try commitWrite() }
+        if isInWriteTransaction { try commitWrite(withoutNotifying: tokens) }
         return result
     }
 
