@@ -6,11 +6,34 @@ struct IndexChoice {
     /// Lower is more selective: a unique equality, then equality, `IN`, a prefix, a closed range, an open range.
     let rank: Int
     let text: String
-    private let lookup: (Table) throws -> [ObjectKey]
+    /// Reads the index: at most the given number of keys where the lookup can stop early (equality, prefix).
+    private let lookup: (Table, Int) throws -> [ObjectKey]
+
+    private init(rank: Int, text: String, lookup: @escaping (Table, Int) throws -> [ObjectKey]) {
+        self.rank = rank
+        self.text = text
+        self.lookup = lookup
+    }
+
+    /// A lookup that always reads every key it finds.
+    private init(rank: Int, text: String, reading lookup: @escaping (Table) throws -> [ObjectKey]) {
+        self.init(rank: rank, text: text) { table, _ in try lookup(table) }
+    }
 
     /// The keys the index returns: a superset of the objects the comparison selects, in key order.
     func keys(in table: Table) throws -> [ObjectKey] {
-        var keys = try lookup(table)
+        Self.sortedWithoutRepeats(try lookup(table, .max))
+    }
+
+    /// ``keys(in:)`` when there are at most `limit`; otherwise `nil`, having read only a little more than `limit`
+    /// entries where the lookup can stop early (equality, prefix).
+    func keys(in table: Table, atMost limit: Int) throws -> [ObjectKey]? {
+        let keys = try lookup(table, limit + 1)
+        return keys.count > limit ? nil : Self.sortedWithoutRepeats(keys)
+    }
+
+    private static func sortedWithoutRepeats(_ keys: [ObjectKey]) -> [ObjectKey] {
+        var keys = keys
         keys.sort()
         var previous: ObjectKey?
         keys.removeAll { key in
@@ -56,31 +79,31 @@ struct IndexChoice {
         switch (comparison.op, comparison.right) {
         case (.equal, .value(let value)):
             guard let stored = storageValue(value, kind) else { return nil }
-            return IndexChoice(rank: index.isUnique ? 0 : 1, text: text) { try $0.lookup(key, equal: [stored]) }
+            return IndexChoice(rank: index.isUnique ? 0 : 1, text: text) { try $0.lookup(key, equal: [stored], limit: $1) }
         case (.in, .list(let values)):
             let stored = values.compactMap { storageValue($0, kind) }
             guard stored.count == values.count else { return nil }
-            return IndexChoice(rank: 2, text: text) { try $0.lookup(key, in: stored) }
+            return IndexChoice(rank: 2, text: text, reading: { try $0.lookup(key, in: stored) })
         case (.beginsWith, .value(.string(let prefix))):
-            return IndexChoice(rank: 3, text: text) { try $0.lookup(key, prefix: prefix) }
+            return IndexChoice(rank: 3, text: text) { try $0.lookup(key, prefix: prefix, limit: $1) }
         case (.between, .list(let bounds)):
             guard kind == .integer || kind == .date, bounds.count == 2,
                   let low = storageValue(bounds[0], kind), let high = storageValue(bounds[1], kind) else { return nil }
-            return IndexChoice(rank: 4, text: text) {
+            return IndexChoice(rank: 4, text: text, reading: {
                 try $0.lookup(key, from: low, lowerInclusive: true, to: high, upperInclusive: true)
-            }
+            })
         case (.less, .value(let value)), (.lessOrEqual, .value(let value)),
              (.greater, .value(let value)), (.greaterOrEqual, .value(let value)):
             guard kind == .integer || kind == .date, let bound = storageValue(value, kind) else { return nil }
             let op = comparison.op
-            return IndexChoice(rank: 5, text: text) { table in
+            return IndexChoice(rank: 5, text: text, reading: { table in
                 switch op {
                 case .less: return try table.lookup(key, from: nil, lowerInclusive: true, to: bound, upperInclusive: false)
                 case .lessOrEqual: return try table.lookup(key, from: nil, lowerInclusive: true, to: bound, upperInclusive: true)
                 case .greater: return try table.lookup(key, from: bound, lowerInclusive: false, to: nil, upperInclusive: false)
                 default: return try table.lookup(key, from: bound, lowerInclusive: true, to: nil, upperInclusive: false)
                 }
-            }
+            })
         default:
             return nil
         }

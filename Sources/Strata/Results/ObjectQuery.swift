@@ -78,18 +78,19 @@ struct ObjectQuery {
     /// Checking the other terms on an index's candidates costs a key lookup per object and term, roughly a
     /// hundred times a column scan's cost per row; so when those terms can run on columns and the lookup returns
     /// more than 1/64 of the table (and more than 32 objects), as a bool, a wide range or a short prefix does, the
-    /// scan wins.
+    /// scan wins. An equality or prefix lookup stops reading the index as soon as it passes that limit.
     func plan(_ predicate: BoundPredicate, table: Table, model: ModelBinding) throws -> Plan {
         let scan = ColumnScan(predicate)
         guard let (index, rest) = IndexChoice.best(for: predicate, model: model, table: table) else {
             return .scan(scan, rejected: nil)
         }
-        let keys = try index.keys(in: table)
-        if let rest, ColumnScan(rest).isColumnOnly {
-            let total = try table.count()
-            if keys.count > Swift.max(total / 64, 32) {
-                return .scan(scan, rejected: "\(index.text): it matches \(keys.count) of \(total) objects")
-            }
+        guard let rest, ColumnScan(rest).isColumnOnly else {
+            return .index(index, keys: try index.keys(in: table), rest: rest)
+        }
+        let total = try table.count()
+        let limit = Swift.max(total / 64, 32)
+        guard let keys = try index.keys(in: table, atMost: limit) else {
+            return .scan(scan, rejected: "\(index.text): it matches more than \(limit) of \(total) objects")
         }
         return .index(index, keys: keys, rest: rest)
     }

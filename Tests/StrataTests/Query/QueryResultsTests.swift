@@ -186,7 +186,7 @@ final class QueryResultsTests: StaffTestCase {
         }
         let broad = try db.objects(IndexedEmployee.self).filter("hired == true AND age > 30")
         XCTAssertEqual(broad.explain, "scan IndexedEmployee (hired == true AND age > 30), "
-                       + "not index IndexedEmployee.hired == true: it matches 40 of 40 objects")
+                       + "not index IndexedEmployee.hired == true: it matches more than 32 of 40 objects")
         XCTAssertEqual(broad.count, 9)
         let narrow = try db.objects(IndexedEmployee.self).filter("name == 'n3' AND age > 1")
         XCTAssertEqual(narrow.explain, "index IndexedEmployee.name == \"n3\", then per object (age > 1)")
