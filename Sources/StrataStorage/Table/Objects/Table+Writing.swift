@@ -20,13 +20,32 @@ extension Table {
             try check(value, for: specs[index])
             row[index] = value
         }
-        let objectKey = explicitKey ?? ObjectKey(nextObjectKey)
+        var objectKey = explicitKey ?? ObjectKey(nextObjectKey)
+        if let implied = impliedPrimaryKeyIndex {
+            // The key is the primary-key value; a value that cannot be a key, or another key asked for, ends the
+            // index being implied.
+            if case .int(let number) = row[try position(of: implied.spec.columns[0])], number >= 0,
+                number <= SortedIndex.largestImpliedValue, explicitKey == nil || explicitKey?.rawValue == number
+            {
+                objectKey = ObjectKey(number)
+                if try contains(objectKey) {
+                    throw StrataError.duplicatePrimaryKey(type: name, key: "\(number)")
+                }
+            } else {
+                try implied.materialize(in: try catalog.requireWriter("insert into table '\(name)'"))
+            }
+        }
         if explicitKey != nil, try contains(objectKey) {
             throw StrataError.invalidArgument("table '\(name)' already has an object with key \(objectKey)")
         }
         var entries: [[UInt8]] = []
         entries.reserveCapacity(indexes.count)
         for index in indexes {
+            if index.isImplied {
+                // Checked above: the object's key is its entry.
+                entries.append([])
+                continue
+            }
             let values = try indexValues(index, row: row)
             let encoded = IndexKeyEncoding.encode(values)
             if index.spec.isUnique, try index.firstKey(withPrefix: encoded) != nil {
@@ -69,6 +88,8 @@ extension Table {
         }
         let old = try self.value(key, column: column)
         if old == value { return }
+        // A new primary-key value no longer equals the object's key.
+        for sorted in touched where sorted.isImplied { try sorted.materialize(in: try catalog.requireWriter("change table '\(name)'")) }
         var oldEntries: [[UInt8]] = []
         var newEntries: [[UInt8]] = []
         for sorted in touched {
