@@ -24,7 +24,7 @@ extension WriteTransaction {
         try retire(base.commitRecord, kind: .commitRecord)
 
         let (recordRef, recordPayload) = try allocateNode(
-            kind: .commitRecord, byteCount: CommitRecord.byteCount(entries: carried.checksums.count + dirty.count + 1))
+            kind: .commitRecord, byteCount: CommitRecord.byteCount(entries: carried.count + dirty.count + 1))
         // Taking pages for the free-list node only shrinks or removes extents, so today's count is enough room.
         var freeListRef = NodeRef.none
         let extentCount = freeSpace.extents.count
@@ -38,7 +38,7 @@ extension WriteTransaction {
         let sorted: [(page: UInt64, node: DirtyNode)] = dirty.map { ($0.key, $0.value) }.sorted { $0.page < $1.page }
         for (page, node) in sorted where page != recordRef.rawValue {
             NodeHeader(kind: node.kind, length: UInt32(node.length), version: version).encodeFields(into: node.memory)
-            record.checksums[page] = NodeHeader.seal(node.memory, length: node.length)
+            record.set(page: page, checksum: NodeHeader.seal(node.memory, length: node.length))
         }
         record.encode(into: recordPayload)
         guard let recordNode = dirty[recordRef.rawValue] else { preconditionFailure("the commit record was just allocated") }
