@@ -39,8 +39,10 @@ final class NodeTree<Leaf: TreeLeaf> {
         case loaded(Leaf)
     }
 
-    /// The most children a branch holds before it splits.
-    static var maxFanout: Int { 256 }
+    /// The most children a branch holds before it splits. Every commit rewrites the branches above what it
+    /// changed: 128 children (32 bytes each) keep a branch within one or two pages, where 256 took three, and a
+    /// million objects still sit three levels deep.
+    static var maxFanout: Int { 128 }
 
     let reader: NodeReader
     var context: Leaf.Context
