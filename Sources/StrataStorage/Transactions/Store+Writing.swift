@@ -134,7 +134,7 @@ extension Store {
             let first = nodes[index]
             if end == index + 1 {
                 let span = UnsafeRawBufferPointer(start: first.node.memory, count: NodeHeader.byteCount + first.node.length)
-                try pagedFile.file.write(span, at: first.page * UInt64(pageSize))
+                try writeInPieces(span, at: first.page * UInt64(pageSize))
             } else {
                 if staging == nil { staging = .allocate(byteCount: limit, alignment: 64) }
                 var offset = 0
@@ -145,9 +145,23 @@ extension Store {
                         as: UInt8.self, repeating: 0, count: Int(node.pages) * pageSize - used)
                     offset += Int(node.pages) * pageSize
                 }
-                try pagedFile.file.write(UnsafeRawBufferPointer(start: staging, count: offset), at: first.page * UInt64(pageSize))
+                try writeInPieces(UnsafeRawBufferPointer(start: staging, count: offset), at: first.page * UInt64(pageSize))
             }
             index = end
+        }
+    }
+
+    /// Writes `bytes` at `offset` in writes of at most 64 KiB. The page cache sizes its folios by the write: one
+    /// 4 MiB write leaves 4 MiB folios behind, and every later small write into one (a commit changing a few
+    /// pages) walks all its 1,024 blocks, on write and again on sync: measured on Linux 6.18 ext4, 15 µs instead
+    /// of 4 µs per 8 KiB write, a third of a one-value commit's time.
+    private func writeInPieces(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
+        let piece = 64 << 10
+        var start = 0
+        while start < bytes.count {
+            let end = min(start + piece, bytes.count)
+            try pagedFile.file.write(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), at: offset + UInt64(start))
+            start = end
         }
     }
 
