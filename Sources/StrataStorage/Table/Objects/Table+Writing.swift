@@ -12,15 +12,14 @@ extension Table {
     public func insert(_ values: [(ColumnKey, StorageValue)] = [], key explicitKey: ObjectKey? = nil) throws -> ObjectKey {
         try catalog.requireWriter("insert into table '\(name)'")
         let specs = context.specs
-        var row: [StorageValue] = []
-        row.reserveCapacity(specs.count)
-        for spec in specs { row.append(spec.type == .backlinks ? .null : spec.defaultValue) }
+        var row = context.defaultRow
         for (column, value) in values {
             let index = try position(of: column)
             try check(value, for: specs[index])
             row[index] = value
         }
         var objectKey = explicitKey ?? ObjectKey(nextObjectKey)
+        var keyIsPrimaryKey = false
         if let implied = impliedPrimaryKeyIndex {
             // The key is the primary-key value; a value that cannot be a key, or another key asked for, ends the
             // index being implied.
@@ -28,15 +27,10 @@ extension Table {
                 number <= SortedIndex.largestImpliedValue, explicitKey == nil || explicitKey?.rawValue == number
             {
                 objectKey = ObjectKey(number)
-                if try contains(objectKey) {
-                    throw StrataError.duplicatePrimaryKey(type: name, key: "\(number)")
-                }
+                keyIsPrimaryKey = true
             } else {
                 try implied.materialize(in: try catalog.requireWriter("insert into table '\(name)'"))
             }
-        }
-        if explicitKey != nil, try contains(objectKey) {
-            throw StrataError.invalidArgument("table '\(name)' already has an object with key \(objectKey)")
         }
         var entries: [[UInt8]] = []
         entries.reserveCapacity(indexes.count)
@@ -54,13 +48,18 @@ extension Table {
             entries.append(encoded)
         }
         for index in context.linkPositions { try checkTargets(row[index], specs[index]) }
-        nextObjectKey = max(nextObjectKey, objectKey.rawValue + 1)
         try tree.update(ByteOrder.key(objectKey.rawValue)) { cluster in
-            let (position, _) = cluster.position(of: objectKey.rawValue)
+            let (position, found) = cluster.position(of: objectKey.rawValue)
+            // Found in the leaf the insert descends to anyway: nothing has changed yet, so refusing here is clean.
+            if found {
+                if keyIsPrimaryKey { throw StrataError.duplicatePrimaryKey(type: name, key: "\(objectKey.rawValue)") }
+                throw StrataError.invalidArgument("table '\(name)' already has an object with key \(objectKey)")
+            }
             cluster.lastInsertWasAppend = position == cluster.rowCount
             cluster.keys.insert(objectKey.rawValue, at: position)
             for (index, column) in cluster.columns.enumerated() { try column.insert(row[index], at: position) }
         }
+        nextObjectKey = max(nextObjectKey, objectKey.rawValue + 1)
         for (index, encoded) in zip(indexes, entries) { try index.insert(encoded, key: objectKey) }
         for index in context.linkPositions {
             for target in Table.linkTargets(row[index]) { try addBacklink(to: target, from: objectKey, column: specs[index]) }

@@ -275,7 +275,7 @@ final class NodeTree<Leaf: TreeLeaf> {
         var high = branch.keys.count
         while low < high {
             let middle = (low + high) / 2
-            let order = branch.keys[middle].withUnsafeBytes { ByteOrder.compare($0, key) }
+            let order = branch.keys[middle].compare(key)
             if order <= 0 { low = middle + 1 } else { high = middle }
         }
         return low - 1
