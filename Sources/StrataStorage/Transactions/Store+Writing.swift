@@ -169,7 +169,10 @@ extension Store {
     /// `.none`, whether it is to be treated as such).
     ///
     /// - Throws: the sync's error, after which the store refuses writes until reopened.
-    func syncCommit() throws -> Bool {
+    ///
+    /// - Parameter bookkeepingBytes: what the commit's free list and commit record take; a `.batched` commit syncs
+    ///   early when they pass `batchedBookkeepingLimit`.
+    func syncCommit(carrying bookkeepingBytes: Int = 0) throws -> Bool {
         switch options.durability {
         case .none:
             return true
@@ -178,7 +181,9 @@ extension Store {
             return true
         case .batched:
             let now = Store.monotonicSeconds()
-            if now - stateLock.withLock({ lastSync }) >= options.batchInterval {
+            if now - stateLock.withLock({ lastSync }) >= options.batchInterval
+                || bookkeepingBytes > Store.batchedBookkeepingLimit
+            {
                 try syncFile()
                 return true
             }
@@ -186,6 +191,13 @@ extension Store {
             return false
         }
     }
+
+    /// Bytes of free list and commit record beyond which a `.batched` commit syncs before its interval is up.
+    /// Measured on 30,000 one-value commits to 1M objects: the two nodes grew to 9 of a commit's 15 pages by the
+    /// end of a 100 ms interval; syncing once they pass 16 KiB gave about 10% more commits per second and a file
+    /// 16% smaller (pages freed since the last sync cannot be reused before the next, so the file grew to hold
+    /// them).
+    static let batchedBookkeepingLimit = 4 * 4096
 
     private func syncFile() throws {
         do {

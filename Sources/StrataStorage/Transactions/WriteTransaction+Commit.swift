@@ -50,7 +50,11 @@ extension WriteTransaction {
             version: version, root: root, freeList: freeListRef, commitRecord: recordRef,
             commitRecordChecksum: recordChecksum, pageCount: pageCount, durableBase: durableVersion)
         try store.writeCommit(nodes: sorted, meta: meta, slot: writeSlot)
-        let durable = try store.syncCommit()
+        // Under `.batched`, the free list and the commit record grow with every unsynced commit (pages waiting for
+        // the sync, nodes written since it) and every commit writes them whole: past a few pages of them, a sync
+        // costs less than carrying them on.
+        let bookkeeping = freeSpace.extents.count * FreeListCoding.entryByteCount + record.count * CommitRecord.entryByteCount
+        let durable = try store.syncCommit(carrying: bookkeeping)
         store.publish(meta: meta, slot: writeSlot, durable: durable, freeSpace: freeSpace, record: record)
         for (page, _) in sorted { store.pagedFile.markVerified(page: page, version: version) }
     }
