@@ -40,6 +40,12 @@ final class LockFile: @unchecked Sendable {
         return false
     }
 
+    /// Whether no other process has the store open: tries to turn this process's shared lifetime lock into an
+    /// exclusive one without waiting (a failed try keeps the shared lock).
+    func isAlone() -> Bool {
+        (try? handle.lock(byte: Self.lifetimeByte, exclusive: true, wait: false)) ?? false
+    }
+
     /// Turns the first opener's exclusive lifetime lock into a shared one, letting other processes in.
     func share() throws {
         _ = try handle.lock(byte: Self.lifetimeByte, exclusive: false, wait: true)

@@ -8,8 +8,46 @@
 ///
 /// Payload: `count: UInt64`, then `count` × (`page`: UInt64, `checksum`: UInt64).
 struct CommitRecord: Equatable, Sendable {
-    /// First page and checksum of each listed node, by page.
-    var checksums: [UInt64: UInt64] = [:]
+    /// A listed node: its first page and its checksum.
+    struct Entry: Equatable, Sendable {
+        var page: UInt64
+        var checksum: UInt64
+    }
+
+    /// The listed nodes, sorted by page and kept sorted as nodes come and go: under `.batched` the record carries
+    /// every node since the last sync (hundreds), and sorting them again at every commit cost more than the
+    /// commit's own nodes.
+    private(set) var entries: [Entry] = []
+
+    /// Number of listed nodes.
+    var count: Int { entries.count }
+
+    /// Lists the node at `page` with `checksum`, replacing what was listed there.
+    mutating func set(page: UInt64, checksum: UInt64) {
+        let index = position(of: page)
+        if index < entries.count, entries[index].page == page {
+            entries[index].checksum = checksum
+        } else {
+            entries.insert(Entry(page: page, checksum: checksum), at: index)
+        }
+    }
+
+    /// Stops listing the node at `page` (freed, so no version this record vouches for reaches it).
+    mutating func remove(page: UInt64) {
+        let index = position(of: page)
+        if index < entries.count, entries[index].page == page { entries.remove(at: index) }
+    }
+
+    /// The index of the first entry at or after `page`.
+    private func position(of page: UInt64) -> Int {
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].page < page { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
 
     static let entryByteCount = 16
 
@@ -19,10 +57,10 @@ struct CommitRecord: Equatable, Sendable {
     /// Writes the record into `payload`, entries sorted by page.
     func encode(into payload: UnsafeMutableRawBufferPointer) {
         let base = payload.baseAddress!
-        base.setU64(UInt64(checksums.count), at: 0)
-        for (index, entry) in checksums.sorted(by: { $0.key < $1.key }).enumerated() {
-            base.setU64(entry.key, at: 8 + index * Self.entryByteCount)
-            base.setU64(entry.value, at: 16 + index * Self.entryByteCount)
+        base.setU64(UInt64(entries.count), at: 0)
+        for (index, entry) in entries.enumerated() {
+            base.setU64(entry.page, at: 8 + index * Self.entryByteCount)
+            base.setU64(entry.checksum, at: 16 + index * Self.entryByteCount)
         }
     }
 
@@ -40,7 +78,7 @@ struct CommitRecord: Equatable, Sendable {
         }
         var record = CommitRecord()
         for index in 0..<Int(count) {
-            record.checksums[base.u64(at: 8 + index * entryByteCount)] = base.u64(at: 16 + index * entryByteCount)
+            record.set(page: base.u64(at: 8 + index * entryByteCount), checksum: base.u64(at: 16 + index * entryByteCount))
         }
         return record
     }

@@ -36,7 +36,7 @@ enum Recovery {
             let payload = try? file.payload(of: meta.commitRecord, kind: .commitRecord, pageCount: meta.pageCount),
             let record = try? CommitRecord.decode(payload, path: file.path, node: meta.commitRecord)
         else { return false }
-        for (page, checksum) in record.checksums {
+        for (page, checksum) in record.entries.map({ ($0.page, $0.checksum) }) {
             guard page < meta.pageCount, file.holds(NodeRef(rawValue: page), checksum: checksum, fileSize: fileSize)
             else { return false }
         }

@@ -134,7 +134,7 @@ extension Store {
             let first = nodes[index]
             if end == index + 1 {
                 let span = UnsafeRawBufferPointer(start: first.node.memory, count: NodeHeader.byteCount + first.node.length)
-                try pagedFile.file.write(span, at: first.page * UInt64(pageSize))
+                try writeInPieces(span, at: first.page * UInt64(pageSize))
             } else {
                 if staging == nil { staging = .allocate(byteCount: limit, alignment: 64) }
                 var offset = 0
@@ -145,9 +145,23 @@ extension Store {
                         as: UInt8.self, repeating: 0, count: Int(node.pages) * pageSize - used)
                     offset += Int(node.pages) * pageSize
                 }
-                try pagedFile.file.write(UnsafeRawBufferPointer(start: staging, count: offset), at: first.page * UInt64(pageSize))
+                try writeInPieces(UnsafeRawBufferPointer(start: staging, count: offset), at: first.page * UInt64(pageSize))
             }
             index = end
+        }
+    }
+
+    /// Writes `bytes` at `offset` in writes of at most 64 KiB. The page cache sizes its folios by the write: one
+    /// 4 MiB write leaves 4 MiB folios behind, and every later small write into one (a commit changing a few
+    /// pages) walks all its 1,024 blocks, on write and again on sync: measured on Linux 6.18 ext4, 15 µs instead
+    /// of 4 µs per 8 KiB write, a third of a one-value commit's time.
+    private func writeInPieces(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
+        let piece = 64 << 10
+        var start = 0
+        while start < bytes.count {
+            let end = min(start + piece, bytes.count)
+            try pagedFile.file.write(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), at: offset + UInt64(start))
+            start = end
         }
     }
 
@@ -155,7 +169,10 @@ extension Store {
     /// `.none`, whether it is to be treated as such).
     ///
     /// - Throws: the sync's error, after which the store refuses writes until reopened.
-    func syncCommit() throws -> Bool {
+    ///
+    /// - Parameter bookkeepingBytes: what the commit's free list and commit record take; a `.batched` commit syncs
+    ///   early when they pass `batchedBookkeepingLimit`.
+    func syncCommit(carrying bookkeepingBytes: Int = 0) throws -> Bool {
         switch options.durability {
         case .none:
             return true
@@ -164,7 +181,9 @@ extension Store {
             return true
         case .batched:
             let now = Store.monotonicSeconds()
-            if now - stateLock.withLock({ lastSync }) >= options.batchInterval {
+            if now - stateLock.withLock({ lastSync }) >= options.batchInterval
+                || bookkeepingBytes > Store.batchedBookkeepingLimit
+            {
                 try syncFile()
                 return true
             }
@@ -172,6 +191,13 @@ extension Store {
             return false
         }
     }
+
+    /// Bytes of free list and commit record beyond which a `.batched` commit syncs before its interval is up.
+    /// Measured on 30,000 one-value commits to 1M objects: the two nodes grew to 9 of a commit's 15 pages by the
+    /// end of a 100 ms interval; syncing once they pass 16 KiB gave about 10% more commits per second and a file
+    /// 16% smaller (pages freed since the last sync cannot be reused before the next, so the file grew to hold
+    /// them).
+    static let batchedBookkeepingLimit = 4 * 4096
 
     private func syncFile() throws {
         do {

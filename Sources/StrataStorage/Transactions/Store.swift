@@ -172,9 +172,20 @@ public final class Store: @unchecked Sendable {
                 _ = try? lockFile.withRegistration { lockFile.markDurable(version: meta.version, slot: current.slot) }
             }
         }
+        trimUnusedTail()
         lockFile.releaseReaderSlot(readerSlot)
         lockFile.detach()
         pagedFile.file.close()
+    }
+
+    /// Cuts the file back to the pages the current version uses when no other process has the store open, so the
+    /// growth a writer takes ahead of need (an eighth of the file, up to 64 MiB) is not left on disk. Page counts
+    /// only grow from version to version, so every version either meta slot holds lies below the cut; a failed
+    /// cut leaves a longer file, which is harmless.
+    private func trimUnusedTail() {
+        guard !options.readOnly, !refusesWrites, let meta = lockFile.current.meta, lockFile.isAlone() else { return }
+        let needed = meta.pageCount * UInt64(pageSize)
+        if let size = try? pagedFile.file.size(), size > needed { try? pagedFile.file.truncate(to: needed) }
     }
 
     // MARK: Opening

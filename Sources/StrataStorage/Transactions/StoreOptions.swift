@@ -2,8 +2,9 @@
 public enum Durability: Sendable, Hashable {
     /// Every commit is durable when `commit()` returns (one `fsync` per commit). The default.
     case full
-    /// Commits are atomic and consistent, but synced at most every `StoreOptions.batchInterval` seconds and on
-    /// close: a power failure loses at most the last interval's commits, never a commit's consistency.
+    /// Commits are atomic and consistent, but synced only once `StoreOptions.batchInterval` seconds have passed
+    /// since the last sync (sooner when the unsynced commits' bookkeeping grows past 16 KiB) and on close: a power
+    /// failure loses at most the last interval's commits, never a commit's consistency.
     case batched
     /// Never synced: survives a crash of the process (the kernel has the writes) but not a power failure.
     /// For tests and bulk loads.

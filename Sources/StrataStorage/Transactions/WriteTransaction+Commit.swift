@@ -24,7 +24,7 @@ extension WriteTransaction {
         try retire(base.commitRecord, kind: .commitRecord)
 
         let (recordRef, recordPayload) = try allocateNode(
-            kind: .commitRecord, byteCount: CommitRecord.byteCount(entries: carried.checksums.count + dirty.count + 1))
+            kind: .commitRecord, byteCount: CommitRecord.byteCount(entries: carried.count + dirty.count + 1))
         // Taking pages for the free-list node only shrinks or removes extents, so today's count is enough room.
         var freeListRef = NodeRef.none
         let extentCount = freeSpace.extents.count
@@ -38,7 +38,7 @@ extension WriteTransaction {
         let sorted: [(page: UInt64, node: DirtyNode)] = dirty.map { ($0.key, $0.value) }.sorted { $0.page < $1.page }
         for (page, node) in sorted where page != recordRef.rawValue {
             NodeHeader(kind: node.kind, length: UInt32(node.length), version: version).encodeFields(into: node.memory)
-            record.checksums[page] = NodeHeader.seal(node.memory, length: node.length)
+            record.set(page: page, checksum: NodeHeader.seal(node.memory, length: node.length))
         }
         record.encode(into: recordPayload)
         guard let recordNode = dirty[recordRef.rawValue] else { preconditionFailure("the commit record was just allocated") }
@@ -50,7 +50,11 @@ extension WriteTransaction {
             version: version, root: root, freeList: freeListRef, commitRecord: recordRef,
             commitRecordChecksum: recordChecksum, pageCount: pageCount, durableBase: durableVersion)
         try store.writeCommit(nodes: sorted, meta: meta, slot: writeSlot)
-        let durable = try store.syncCommit()
+        // Under `.batched`, the free list and the commit record grow with every unsynced commit (pages waiting for
+        // the sync, nodes written since it) and every commit writes them whole: past a few pages of them, a sync
+        // costs less than carrying them on.
+        let bookkeeping = freeSpace.extents.count * FreeListCoding.entryByteCount + record.count * CommitRecord.entryByteCount
+        let durable = try store.syncCommit(carrying: bookkeeping)
         store.publish(meta: meta, slot: writeSlot, durable: durable, freeSpace: freeSpace, record: record)
         for (page, _) in sorted { store.pagedFile.markVerified(page: page, version: version) }
     }

@@ -146,7 +146,7 @@ public final class WriteTransaction: NodeWriter {
             throw store.pagedFile.corrupt(ref, "expected a \(kind) node to free, found a \(header.kind) node")
         }
         freeSpace.retire(start: ref.rawValue, count: pages, freedAt: version, born: header.version)
-        carried.checksums.removeValue(forKey: ref.rawValue)
+        carried.remove(page: ref.rawValue)
     }
 
     /// Releases the in-memory nodes and the writer lock.

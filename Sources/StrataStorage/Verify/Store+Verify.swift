@@ -41,7 +41,7 @@ extension Store {
         if !meta.commitRecord.isNone {
             let payload = try checkNode(meta.commitRecord, kind: .commitRecord, owner: "the commit record")
             let record = try CommitRecord.decode(payload, path: path, node: meta.commitRecord)
-            for (page, checksum) in record.checksums
+            for (page, checksum) in record.entries.map({ ($0.page, $0.checksum) })
             where !pagedFile.holds(NodeRef(rawValue: page), checksum: checksum, fileSize: fileSize) {
                 throw pagedFile.corrupt(NodeRef(rawValue: page), "it does not match the commit record of version \(meta.version)")
             }

@@ -27,6 +27,32 @@ final class GrowthTests: PagerTestCase {
         try store.verify(tableNodes: PatternTree.visit)
     }
 
+    func testClosingTheLastUserCutsGrowthAheadOfNeedFromTheFile() throws {
+        let path = storePath()
+        var random = SeededGenerator(seed: 73)
+        let state: PatternTree.State
+        do {
+            let store = try Store.open(path: path, options: StoreOptions(durability: .batched))
+            var steps = try commitSteps(store, 200, random: &random)
+            // Commit until the file holds pages beyond the version's (it grows in steps, so this comes soon).
+            var rounds = 0
+            while try store.status.fileBytes == store.status.usedBytes + store.status.freeBytes, rounds < 100 {
+                steps = try commitSteps(store, 10, random: &random)
+                rounds += 1
+            }
+            let open = try store.status
+            XCTAssertGreaterThan(open.fileBytes, open.usedBytes + open.freeBytes, "the file grows in steps ahead of need")
+            state = steps
+            store.close()
+        }
+        let store = try Store.open(path: path)
+        defer { store.close() }
+        let reopened = try store.status
+        XCTAssertEqual(reopened.fileBytes, reopened.usedBytes + reopened.freeBytes, "only the pages the version uses remain")
+        XCTAssertEqual(try checkedState(store).1, state)
+        try store.verify(tableNodes: PatternTree.visit)
+    }
+
     func testSpaceIsReusedInSteadyStateWithFullDurability() throws {
         let store = try Store.open(path: storePath())
         defer { store.close() }

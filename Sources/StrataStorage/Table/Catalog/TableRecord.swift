@@ -9,7 +9,7 @@ struct TableRecord {
     var nextIndexKey: UInt32 = 1
     var columns: [ColumnSpec] = []
     var clusterRoot: NodeRef = .none
-    var indexes: [(spec: IndexSpec, root: NodeRef)] = []
+    var indexes: [(spec: IndexSpec, root: NodeRef, implied: Bool)] = []
 }
 
 /// Reads and writes the catalog node and the metadata node (layouts in docs/FILE-FORMAT.md, "The table layer's nodes").
@@ -55,9 +55,9 @@ enum CatalogCodec {
                 encodeValue(column.defaultValue, into: &out)
             }
             out.u32(UInt32(table.indexes.count))
-            for (spec, root) in table.indexes {
+            for (spec, root, implied) in table.indexes {
                 out.u32(spec.key.rawValue)
-                out.u8(spec.isUnique ? 1 : 0)
+                out.u8((spec.isUnique ? 1 : 0) | (implied ? 2 : 0))
                 out.u32(UInt32(spec.columns.count))
                 for column in spec.columns { out.u32(column.rawValue) }
                 out.u64(root.rawValue)
@@ -104,12 +104,19 @@ enum CatalogCodec {
             }
             for _ in 0..<(try reader.count(minimumItemSize: 17, label: "index count")) {
                 let key = IndexKey(rawValue: try reader.u32())
-                let unique = try reader.u8() != 0
+                let flags = try reader.u8()
                 var columns: [ColumnKey] = []
                 for _ in 0..<(try reader.count(minimumItemSize: 4, label: "indexed column count")) {
                     columns.append(ColumnKey(rawValue: try reader.u32()))
                 }
-                table.indexes.append((IndexSpec(key: key, columns: columns, isUnique: unique), NodeRef(rawValue: try reader.u64())))
+                let root = NodeRef(rawValue: try reader.u64())
+                let implied = flags & 2 != 0
+                // An implied index is a unique one-column index without nodes (see `SortedIndex+ObjectKeys`).
+                if implied && (flags & 1 == 0 || columns.count != 1 || !root.isNone) {
+                    throw reader.damage("has an implied index \(key) of table '\(table.name)' that is not a unique "
+                        + "one-column index without nodes")
+                }
+                table.indexes.append((IndexSpec(key: key, columns: columns, isUnique: flags & 1 != 0), root, implied))
             }
             contents.tables.append(table)
         }

@@ -8,6 +8,8 @@ final class ClusterContext {
     private(set) var blockKinds: [BlockKind] = []
     /// Positions of link and list-of-links columns (the ones with backlinks to keep).
     private(set) var linkPositions: [Int] = []
+    /// The row a new object starts from: each column's default (backlinks empty), built once, not per insert.
+    private(set) var defaultRow: [StorageValue] = []
 
     init(specs: [ColumnSpec]) {
         self.specs = specs
@@ -18,6 +20,7 @@ final class ClusterContext {
         keys = specs.map(\.key)
         blockKinds = specs.map(\.blockKind)
         linkPositions = specs.indices.filter { specs[$0].type.isLink }
+        defaultRow = specs.map { $0.type == .backlinks ? .null : $0.defaultValue }
     }
 }
 

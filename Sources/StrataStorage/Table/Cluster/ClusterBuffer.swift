@@ -1,13 +1,16 @@
 /// A cluster decoded for change during a write transaction: object keys plus one `ColumnBuffer` per column.
 ///
-/// A cluster holds up to `maxRows` objects. 1,024 rows keeps a whole-column loop long enough to amortise the
-/// per-cluster setup (a lookup, a block header) while a single-object change rewrites only ~10–40 KB (the
-/// cluster is one node: see docs/FILE-FORMAT.md, "The table layer's nodes" for why columns share it).
+/// A cluster holds up to `maxRows` objects. 256 rows keeps a whole-column loop long enough to amortise the
+/// per-cluster setup (a lookup, a block header) while a single-object change rewrites only ~3–10 KB (the
+/// cluster is one node: see docs/FILE-FORMAT.md, "The table layer's nodes" for why columns share it). Measured
+/// against 1,024 rows on 1M small objects: a one-value commit writes 8 pages instead of 14 and costs about a third
+/// less CPU, bulk inserts run as fast, the file shrinks by a fifth (less slack in each node's last page, more of
+/// it reused); whole-table scans pay their per-cluster setup four times as often and run about half as fast.
 final class ClusterBuffer {
     /// The most rows a cluster holds before it splits.
-    static let maxRows = 1024
-    /// Below this many rows a cluster merges with a neighbour.
-    static let minRows = 256
+    static let maxRows = 256
+    /// Below this many rows a cluster merges with a neighbour (a quarter of `maxRows`).
+    static let minRows = 64
     /// Values longer than this live in their own node, so a 1 MB string does not bloat its cluster's rewrites.
     static let externalThreshold = 1024
     /// Inline variable-size bytes beyond which a cluster splits even with fewer rows than `maxRows`.

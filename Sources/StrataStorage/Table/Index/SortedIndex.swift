@@ -12,24 +12,36 @@ public struct IndexSpec: Hashable, Sendable {
 final class SortedIndex {
     let spec: IndexSpec
     let tree: NodeTree<IndexLeaf>
+    /// The table's clusters when the index is implied by the object keys (see `SortedIndex+ObjectKeys.swift`):
+    /// then `tree` stays empty.
+    var impliedBy: NodeTree<ClusterBuffer>?
 
-    init(spec: IndexSpec, root: NodeRef, reader: NodeReader, table: String) {
+    /// Whether the index is implied by the object keys, with no nodes of its own.
+    var isImplied: Bool { impliedBy != nil }
+
+    init(spec: IndexSpec, root: NodeRef, reader: NodeReader, table: String, impliedBy: NodeTree<ClusterBuffer>? = nil) {
         self.spec = spec
         tree = NodeTree(root: root, reader: reader, context: (), what: "index \(spec.key) of table '\(table)'")
+        self.impliedBy = impliedBy
     }
 
+    /// Adds an entry (nothing to do for an implied index: the object's key is its entry).
     func insert(_ values: [UInt8], key: ObjectKey) throws {
+        guard impliedBy == nil else { return }
         let entry = IndexKeyEncoding.entry(values: values, key: key)
         try tree.update(entry) { $0.insert(entry) }
     }
 
+    /// Removes an entry (nothing to do for an implied index).
     func remove(_ values: [UInt8], key: ObjectKey) throws {
+        guard impliedBy == nil else { return }
         let entry = IndexKeyEncoding.entry(values: values, key: key)
         _ = try tree.update(entry) { $0.remove(entry) }
     }
 
     /// Visits entries ≥ `lower` in order until `body` returns `false`.
     func forEachEntry(from lower: [UInt8], _ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
+        if let impliedBy { return try forEachImpliedEntry(of: impliedBy, from: lower, body) }
         var stop = false
         try tree.forEachLeaf(from: lower) { location in
             switch location {
@@ -61,6 +73,7 @@ final class SortedIndex {
     /// The first object key whose entry starts with `prefix`, found by one descent to the leaf that would hold
     /// it (the point-lookup path of `find(primaryKey:)` and of unique checks).
     func firstKey(withPrefix prefix: [UInt8]) throws -> ObjectKey? {
+        if impliedBy != nil { return try keys(withPrefix: prefix, limit: 1).first }
         guard let (location, isLast) = try prefix.withUnsafeBytes({ try tree.locateWithEdge($0) }) else { return nil }
         switch location {
         case .loaded(let leaf):

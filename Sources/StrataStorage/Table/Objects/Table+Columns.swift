@@ -148,7 +148,7 @@ extension Table {
         record.nextIndexKey = nextIndexKey
         record.columns = context.specs
         record.clusterRoot = try tree.flush(in: writer)
-        record.indexes = try indexes.map { ($0.spec, try $0.tree.flush(in: writer)) }
+        record.indexes = try indexes.map { ($0.spec, try $0.tree.flush(in: writer), $0.isImplied) }
         return record
     }
 

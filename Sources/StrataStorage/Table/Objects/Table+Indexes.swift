@@ -12,6 +12,13 @@ extension Table {
     /// - Complexity: O(n log n).
     @discardableResult
     public func addIndex(on columns: [ColumnKey], unique: Bool = false) throws -> IndexKey {
+        try addIndex(on: columns, unique: unique, mayBeImplied: false)
+    }
+
+    /// Adds an index; with `mayBeImplied` (the primary key), a unique index on a non-null integer column whose
+    /// every value is its object's key is implied by the keys and stores nothing (`SortedIndex+ObjectKeys.swift`).
+    @discardableResult
+    private func addIndex(on columns: [ColumnKey], unique: Bool, mayBeImplied: Bool) throws -> IndexKey {
         let writer = try catalog.requireWriter("add an index to table '\(name)'")
         guard !columns.isEmpty, Set(columns).count == columns.count else {
             throw StrataError.invalidArgument("an index needs one or more distinct columns of table '\(name)'")
@@ -28,6 +35,12 @@ extension Table {
         if let existing = index(on: columns), existing.isUnique == unique { return existing.key }
         let spec = IndexSpec(key: IndexKey(rawValue: nextIndexKey), columns: columns, isUnique: unique)
         let sorted = SortedIndex(spec: spec, root: .none, reader: reader, table: name)
+        if mayBeImplied, unique, try keysEqualValues(of: columns) {
+            sorted.impliedBy = tree
+            nextIndexKey += 1
+            indexes.append(sorted)
+            return spec.key
+        }
         do {
             try forEachKey { key in
                 let values = try indexValues(sorted, key: key, override: nil)
@@ -71,7 +84,7 @@ extension Table {
         default:
             throw StrataError.invalidArgument("'\(name).\(spec.name)' of type \(spec.type) cannot be a primary key; use int, string or uuid")
         }
-        try addIndex(on: [column], unique: true)
+        try addIndex(on: [column], unique: true, mayBeImplied: true)
         primaryKey = column
     }
 
@@ -80,6 +93,11 @@ extension Table {
     public func find(primaryKey value: StorageValue) throws -> ObjectKey? {
         guard let column = primaryKey, let index = indexes.first(where: { $0.spec.columns == [column] && $0.spec.isUnique }) else {
             throw StrataError.invalidArgument("table '\(name)' has no primary key")
+        }
+        if index.isImplied {
+            // The object whose key is the value, found by one descent of the cluster tree.
+            guard case .int(let number) = value, try contains(ObjectKey(number)) else { return nil }
+            return ObjectKey(number)
         }
         var prefix: [UInt8] = []
         IndexKeyEncoding.append(value, to: &prefix)
@@ -132,6 +150,24 @@ extension Table {
     }
 
     // MARK: Internals
+
+    /// Whether `columns` is one non-null integer column whose value is every object's key (true for no objects).
+    private func keysEqualValues(of columns: [ColumnKey]) throws -> Bool {
+        guard columns.count == 1, let spec = column(columns[0]), spec.type == .value(.int), !spec.isNullable else { return false }
+        var equal = true
+        try forEachKey { key in
+            let inRange = key.rawValue >= 0 && key.rawValue <= SortedIndex.largestImpliedValue
+            equal = try inRange && int(key, column: spec.key) == key.rawValue
+            return equal
+        }
+        return equal
+    }
+
+    /// The primary key's index while it is implied by the object keys.
+    var impliedPrimaryKeyIndex: SortedIndex? {
+        guard let primaryKey else { return nil }
+        return indexes.first { $0.isImplied && $0.spec.columns == [primaryKey] }
+    }
 
     func sortedIndex(_ key: IndexKey) throws -> SortedIndex {
         guard let index = indexes.first(where: { $0.spec.key == key }) else {

@@ -12,21 +12,34 @@ extension Table {
     public func insert(_ values: [(ColumnKey, StorageValue)] = [], key explicitKey: ObjectKey? = nil) throws -> ObjectKey {
         try catalog.requireWriter("insert into table '\(name)'")
         let specs = context.specs
-        var row: [StorageValue] = []
-        row.reserveCapacity(specs.count)
-        for spec in specs { row.append(spec.type == .backlinks ? .null : spec.defaultValue) }
+        var row = context.defaultRow
         for (column, value) in values {
             let index = try position(of: column)
             try check(value, for: specs[index])
             row[index] = value
         }
-        let objectKey = explicitKey ?? ObjectKey(nextObjectKey)
-        if explicitKey != nil, try contains(objectKey) {
-            throw StrataError.invalidArgument("table '\(name)' already has an object with key \(objectKey)")
+        var objectKey = explicitKey ?? ObjectKey(nextObjectKey)
+        var keyIsPrimaryKey = false
+        if let implied = impliedPrimaryKeyIndex {
+            // The key is the primary-key value; a value that cannot be a key, or another key asked for, ends the
+            // index being implied.
+            if case .int(let number) = row[try position(of: implied.spec.columns[0])], number >= 0,
+                number <= SortedIndex.largestImpliedValue, explicitKey == nil || explicitKey?.rawValue == number
+            {
+                objectKey = ObjectKey(number)
+                keyIsPrimaryKey = true
+            } else {
+                try implied.materialize(in: try catalog.requireWriter("insert into table '\(name)'"))
+            }
         }
         var entries: [[UInt8]] = []
         entries.reserveCapacity(indexes.count)
         for index in indexes {
+            if index.isImplied {
+                // Checked above: the object's key is its entry.
+                entries.append([])
+                continue
+            }
             let values = try indexValues(index, row: row)
             let encoded = IndexKeyEncoding.encode(values)
             if index.spec.isUnique, try index.firstKey(withPrefix: encoded) != nil {
@@ -35,13 +48,18 @@ extension Table {
             entries.append(encoded)
         }
         for index in context.linkPositions { try checkTargets(row[index], specs[index]) }
-        nextObjectKey = max(nextObjectKey, objectKey.rawValue + 1)
         try tree.update(ByteOrder.key(objectKey.rawValue)) { cluster in
-            let (position, _) = cluster.position(of: objectKey.rawValue)
+            let (position, found) = cluster.position(of: objectKey.rawValue)
+            // Found in the leaf the insert descends to anyway: nothing has changed yet, so refusing here is clean.
+            if found {
+                if keyIsPrimaryKey { throw StrataError.duplicatePrimaryKey(type: name, key: "\(objectKey.rawValue)") }
+                throw StrataError.invalidArgument("table '\(name)' already has an object with key \(objectKey)")
+            }
             cluster.lastInsertWasAppend = position == cluster.rowCount
             cluster.keys.insert(objectKey.rawValue, at: position)
             for (index, column) in cluster.columns.enumerated() { try column.insert(row[index], at: position) }
         }
+        nextObjectKey = max(nextObjectKey, objectKey.rawValue + 1)
         for (index, encoded) in zip(indexes, entries) { try index.insert(encoded, key: objectKey) }
         for index in context.linkPositions {
             for target in Table.linkTargets(row[index]) { try addBacklink(to: target, from: objectKey, column: specs[index]) }
@@ -69,6 +87,8 @@ extension Table {
         }
         let old = try self.value(key, column: column)
         if old == value { return }
+        // A new primary-key value no longer equals the object's key.
+        for sorted in touched where sorted.isImplied { try sorted.materialize(in: try catalog.requireWriter("change table '\(name)'")) }
         var oldEntries: [[UInt8]] = []
         var newEntries: [[UInt8]] = []
         for sorted in touched {

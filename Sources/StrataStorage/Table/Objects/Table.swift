@@ -46,7 +46,9 @@ public final class Table {
         context = ClusterContext(specs: record.columns)
         self.catalog = catalog
         tree = NodeTree(root: record.clusterRoot, reader: catalog.reader, context: context, what: "clusters of table '\(record.name)'")
-        indexes = record.indexes.map { SortedIndex(spec: $0.spec, root: $0.root, reader: catalog.reader, table: record.name) }
+        indexes = record.indexes.map { [tree] in
+            SortedIndex(spec: $0.spec, root: $0.root, reader: catalog.reader, table: record.name, impliedBy: $0.implied ? tree : nil)
+        }
     }
 
     // MARK: Columns

@@ -25,6 +25,19 @@ struct BranchKey {
         self = bytes.withUnsafeBytes { BranchKey($0) }
     }
 
+    /// The `memcmp` order of this key against `other`: negative, zero or positive.
+    ///
+    /// Cluster trees compare 8-byte keys on every step of every descent: those compare as two big-endian words,
+    /// without a call to `memcmp`.
+    func compare(_ other: UnsafeRawBufferPointer) -> Int {
+        if count == 8, other.count == 8, long == nil {
+            let mine = UInt64(bigEndian: inline.0)
+            let theirs = UInt64(bigEndian: other.loadUnaligned(as: UInt64.self))
+            return mine < theirs ? -1 : (mine == theirs ? 0 : 1)
+        }
+        return withUnsafeBytes { ByteOrder.compare($0, other) }
+    }
+
     /// Runs `body` on the key's bytes.
     func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         if let long { return try long.withUnsafeBytes(body) }

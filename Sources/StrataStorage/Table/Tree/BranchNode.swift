@@ -67,29 +67,41 @@ struct BranchView {
         return low - 1
     }
 
-    /// Encodes a branch.
+    /// Encodes a branch straight into its new node: every commit writes the branches above what it changed, and
+    /// building them in a byte array first took most of the 9% of a one-value commit's CPU that branches cost.
     static func encode(level: Int, keys: [BranchKey], children: [NodeRef], counts: [Int], in writer: NodeWriter) throws -> NodeRef {
-        var out = ByteWriter(capacity: headerSize + keys.count * entrySize + keys.reduce(0) { $0 + $1.count })
-        out.u32(magic)
-        out.u32(UInt32(children.count))
-        out.u32(UInt32(level))
-        out.u32(0)
         var keyOffset = headerSize + children.count * entrySize
+        let (ref, payload) = try writer.allocate(byteCount: keyOffset + keys.reduce(0) { $0 + $1.count })
+        guard let base = payload.baseAddress else { return ref }
+        base.setU32(magic, at: 0)
+        base.setU32(UInt32(children.count), at: 4)
+        base.setU32(UInt32(level), at: 8)
+        base.setU32(0, at: 12)
         for index in children.indices {
-            out.u32(UInt32(keyOffset))
-            out.u32(UInt32(keys[index].count))
-            out.u64(children[index].rawValue)
-            out.u64(UInt64(counts[index]))
-            keyOffset += keys[index].count
+            let entry = headerSize + index * entrySize
+            let key = keys[index]
+            base.setU32(UInt32(keyOffset), at: entry)
+            base.setU32(UInt32(key.count), at: entry + 4)
+            base.setU64(children[index].rawValue, at: entry + 8)
+            base.setU64(UInt64(counts[index]), at: entry + 16)
+            key.withUnsafeBytes { bytes in
+                if let source = bytes.baseAddress { (base + keyOffset).copyMemory(from: source, byteCount: bytes.count) }
+            }
+            keyOffset += key.count
         }
-        for key in keys { key.withUnsafeBytes { out.append($0) } }
-        return try out.store(in: writer)
+        return ref
     }
 }
 
 /// Byte-string comparison in `memcmp` order (shorter first on a common prefix).
 enum ByteOrder {
     static func compare(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Int {
+        // Object keys (every cluster-tree descent) are 8 bytes: two big-endian words compare without `memcmp`.
+        if lhs.count == 8, rhs.count == 8 {
+            let left = UInt64(bigEndian: lhs.loadUnaligned(as: UInt64.self))
+            let right = UInt64(bigEndian: rhs.loadUnaligned(as: UInt64.self))
+            return left < right ? -1 : (left == right ? 0 : 1)
+        }
         let common = min(lhs.count, rhs.count)
         if common > 0, let left = lhs.baseAddress, let right = rhs.baseAddress {
             let result = memcmp(left, right, common)

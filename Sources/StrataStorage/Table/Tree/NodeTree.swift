@@ -39,8 +39,10 @@ final class NodeTree<Leaf: TreeLeaf> {
         case loaded(Leaf)
     }
 
-    /// The most children a branch holds before it splits.
-    static var maxFanout: Int { 256 }
+    /// The most children a branch holds before it splits. Every commit rewrites the branches above what it
+    /// changed: 128 children (32 bytes each) keep a branch within one or two pages, where 256 took three, and a
+    /// million objects still sit three levels deep.
+    static var maxFanout: Int { 128 }
 
     let reader: NodeReader
     var context: Leaf.Context
@@ -273,7 +275,7 @@ final class NodeTree<Leaf: TreeLeaf> {
         var high = branch.keys.count
         while low < high {
             let middle = (low + high) / 2
-            let order = branch.keys[middle].withUnsafeBytes { ByteOrder.compare($0, key) }
+            let order = branch.keys[middle].compare(key)
             if order <= 0 { low = middle + 1 } else { high = middle }
         }
         return low - 1
