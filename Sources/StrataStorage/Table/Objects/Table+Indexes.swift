@@ -104,9 +104,10 @@ extension Table {
         return try index.firstKey(withPrefix: prefix)
     }
 
-    /// Objects whose indexed values equal `values` (all the index's columns, or a leading part of them).
-    public func lookup(_ index: IndexKey, equal values: [StorageValue]) throws -> [ObjectKey] {
-        try sortedIndex(index).keys(withPrefix: IndexKeyEncoding.encode(values))
+    /// Objects whose indexed values equal `values` (all the index's columns, or a leading part of them), in index
+    /// order; at most `limit` of them (a query planner reads a few to tell a selective lookup from a wide one).
+    public func lookup(_ index: IndexKey, equal values: [StorageValue], limit: Int = .max) throws -> [ObjectKey] {
+        try sortedIndex(index).keys(withPrefix: IndexKeyEncoding.encode(values), limit: limit)
     }
 
     /// Objects whose indexed value is any of `candidates` (`IN`), in the order of `candidates`.
@@ -144,9 +145,11 @@ extension Table {
         return result
     }
 
-    /// Objects whose indexed string starts with `prefix` (comparing UTF-8 bytes), in index order.
-    public func lookup(_ index: IndexKey, leading: [StorageValue] = [], prefix: String) throws -> [ObjectKey] {
-        try sortedIndex(index).keys(withPrefix: IndexKeyEncoding.stringPrefix(prefix, after: leading))
+    /// Objects whose indexed string starts with `prefix` (comparing UTF-8 bytes), in index order; at most `limit`.
+    public func lookup(
+        _ index: IndexKey, leading: [StorageValue] = [], prefix: String, limit: Int = .max
+    ) throws -> [ObjectKey] {
+        try sortedIndex(index).keys(withPrefix: IndexKeyEncoding.stringPrefix(prefix, after: leading), limit: limit)
     }
 
     // MARK: Internals
