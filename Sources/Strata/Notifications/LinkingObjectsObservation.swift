@@ -11,11 +11,10 @@ final class LinkingObjectsObservation<Element: Object>: Observation {
     private let sourceColumn: Int
     private let intermediate: (model: ModelBinding, column: Int)?
     private let watched: WatchedProperties
-    private let block: (CollectionChange<LinkingObjects<Element>>) -> Void
+    private let block: CollectionBlock<LinkingObjects<Element>>
     var isActive = true
     private var baseline: Database?
     private var keys: [ObjectKey] = []
-    private var failed = false
 
     init(
         storage: ManagedLinkingObjects<Element>, property: String, on database: Database, keyPaths: [String]?,
@@ -34,7 +33,7 @@ final class LinkingObjectsObservation<Element: Object>: Observation {
         self.intermediate = storage.intermediate.flatMap { hop in
             database.schema.model(named: hop.model.name).map { ($0, hop.column) }
         }
-        self.block = block
+        self.block = CollectionBlock(block)
         watched = try WatchedProperties(model: source, keyPaths: keyPaths)
         linkingObjects = LinkingObjects(property: property, managedBy: Self.storage(target, key, source, sourceColumn, intermediate, on: database))
     }
@@ -53,13 +52,13 @@ final class LinkingObjectsObservation<Element: Object>: Observation {
     }
 
     func deliver(_ delivery: Delivery, notify: Bool) {
-        guard !failed else { return }
+        guard !block.hasFailed else { return }
         do {
             guard let baseline else {
                 guard notify else { return }
                 keys = storage(on: delivery.snapshot).keys
                 self.baseline = delivery.snapshot
-                block(.initial(linkingObjects))
+                block.initial(linkingObjects)
                 return
             }
             guard baseline.version != delivery.version else { return }
@@ -79,17 +78,13 @@ final class LinkingObjectsObservation<Element: Object>: Observation {
             keys = newKeys
             self.baseline = delivery.snapshot
             guard notify, !changes.isEmpty else { return }
-            block(.update(
-                linkingObjects, deletions: changes.deletions, insertions: changes.insertions,
-                modifications: changes.modifications))
+            block.update(linkingObjects, changes)
         } catch {
             fail(error)
         }
     }
 
     func fail(_ error: Error) {
-        guard !failed else { return }
-        failed = true
-        block(.error(error))
+        block.fail(error)
     }
 }

@@ -10,11 +10,10 @@ final class ListObservation<Element: ListElement>: Observation {
     private let column: Int
     /// For a list of objects: which of their properties count as modifications.
     private let watched: WatchedProperties?
-    private let block: (CollectionChange<List<Element>>) -> Void
+    private let block: CollectionBlock<List<Element>>
     var isActive = true
     private var baseline: Database?
     private var elements: [StorageValue] = []
-    private var failed = false
 
     init(
         storage: ManagedListStorage<Element>, on database: Database, keyPaths: [String]?,
@@ -28,7 +27,7 @@ final class ListObservation<Element: ListElement>: Observation {
         self.owner = owner
         self.key = row.key
         self.column = storage.column
-        self.block = block
+        self.block = CollectionBlock(block)
         list = List(managedBy: ManagedListStorage<Element>(row: ManagedRow(database: database, model: owner, key: row.key), column: storage.column))
         watched = try owner.linkTargets[storage.column].map { try WatchedProperties(model: $0, keyPaths: keyPaths) }
     }
@@ -40,13 +39,13 @@ final class ListObservation<Element: ListElement>: Observation {
     }
 
     func deliver(_ delivery: Delivery, notify: Bool) {
-        guard !failed else { return }
+        guard !block.hasFailed else { return }
         do {
             guard let baseline else {
                 guard notify else { return }
                 elements = try elements(in: delivery.snapshot)
                 self.baseline = delivery.snapshot
-                block(.initial(list))
+                block.initial(list)
                 return
             }
             guard baseline.version != delivery.version else { return }
@@ -68,16 +67,13 @@ final class ListObservation<Element: ListElement>: Observation {
             elements = newElements
             self.baseline = delivery.snapshot
             guard notify, !changes.isEmpty else { return }
-            block(.update(
-                list, deletions: changes.deletions, insertions: changes.insertions, modifications: changes.modifications))
+            block.update(list, changes)
         } catch {
             fail(error)
         }
     }
 
     func fail(_ error: Error) {
-        guard !failed else { return }
-        failed = true
-        block(.error(error))
+        block.fail(error)
     }
 }

@@ -7,26 +7,25 @@ final class ResultsObservation<Element: Object>: Observation {
     private let diff: ResultsDiff
     /// What makes two observations' changes the same (see `QuerySignature`).
     private let signature: String
-    private let block: (CollectionChange<Results<Element>>) -> Void
+    private let block: CollectionBlock<Results<Element>>
     var isActive = true
     private var baseline: Database?
     private var keys: [ObjectKey] = []
     /// The keys of the delivery before last, whose storage the next keys are written into.
     private var spare: [ObjectKey] = []
-    private var failed = false
 
     var database: Database { results.database }
 
     init(results: Results<Element>, keyPaths: [String]?, block: @escaping (CollectionChange<Results<Element>>) -> Void) throws {
         self.results = results
-        self.block = block
+        self.block = CollectionBlock(block)
         let watched = try WatchedProperties(model: results.model, keyPaths: keyPaths)
         diff = ResultsDiff(query: results.query, model: results.model, watched: watched)
         signature = QuerySignature.of(results.query, model: results.model) + "#" + QuerySignature.of(watched)
     }
 
     func deliver(_ delivery: Delivery, notify: Bool) {
-        guard !failed else { return }
+        guard !block.hasFailed else { return }
         do {
             guard let baseline else {
                 // The first delivery is the initial state; a commit skipped before it changes nothing.
@@ -34,7 +33,7 @@ final class ResultsObservation<Element: Object>: Observation {
                 keys = try results.query.evaluate(in: delivery.snapshot, model: results.model)
                 self.baseline = delivery.snapshot
                 shareKeys(delivery)
-                block(.initial(results))
+                block.initial(results)
                 return
             }
             guard baseline.version != delivery.version else { return }
@@ -47,9 +46,7 @@ final class ResultsObservation<Element: Object>: Observation {
             self.baseline = delivery.snapshot
             guard notify, !changes.isEmpty else { return }
             shareKeys(delivery)
-            block(.update(
-                results, deletions: changes.deletions, insertions: changes.insertions,
-                modifications: changes.modifications))
+            block.update(results, changes)
         } catch {
             fail(error)
         }
@@ -64,8 +61,6 @@ final class ResultsObservation<Element: Object>: Observation {
     }
 
     func fail(_ error: Error) {
-        guard !failed else { return }
-        failed = true
-        block(.error(error))
+        block.fail(error)
     }
 }
