@@ -161,7 +161,7 @@ final class ColumnStorageTests: XCTestCase {
             try fixture.catalog.table(named: "Rows")!.forEachCluster { sizes.append($0.count); return true }
             return sizes
         }
-        XCTAssertEqual(try clusterSizes(), Array(repeating: 256, count: 19) + [136], "sequential inserts fill clusters")
+        XCTAssertEqual(try clusterSizes(), Array(repeating: 512, count: 9) + [392], "sequential inserts fill clusters")
         let rows = try XCTUnwrap(fixture.catalog.table(named: "Rows"))
         // Inserting in the middle of a full cluster splits it in halves.
         _ = try rows.insert([(value, .int(-1))], key: ObjectKey(10_000))
