@@ -114,24 +114,12 @@ struct TableComparison {
             where left == right && leftLength == rightLength:
                 return true
             case (let left, let right):
-                return SnapshotBytes.equal(try bytes(left, older.reader), try bytes(right, newer.reader))
+                return SnapshotBytes.equal(try left.bytes(reading: older.reader), try right.bytes(reading: newer.reader))
             }
         case (.fixed16, _), (.variable, _), (_, .fixed16), (_, .variable):
             return false
         default:
             return a.word(rowA) == b.word(rowB)
-        }
-    }
-
-    private func bytes(_ slot: BlobSlot, _ reader: NodeReader) throws -> UnsafeRawBufferPointer {
-        switch slot {
-        case .inline(let bytes): return bytes
-        case .external(let ref, let length):
-            let node = try reader.read(ref)
-            guard length <= node.count else {
-                throw NodeDamage.error(ref, "long value", "holds \(node.count) bytes, \(length) expected")
-            }
-            return UnsafeRawBufferPointer(rebasing: node[..<length])
         }
     }
 }

@@ -10,7 +10,7 @@ final class ThreadingTests: DatabaseTestCase {
         try db.write { db.add(ana) }
         let reference = ThreadSafeReference(to: ana)
         let configuration = self.configuration!
-        let result = try onAnotherThread { () -> String? in
+        let result = try runOnNewThread { () -> String? in
             let other = try Database(configuration: configuration)
             return other.resolve(reference)?.name
         }
@@ -33,7 +33,7 @@ final class ThreadingTests: DatabaseTestCase {
         XCTAssertTrue(frozen.isFrozen)
         try db.write { db.delete(db.objects(Person.self)) }
         XCTAssertEqual(db.objects(Person.self).count, 0)
-        let names = try onAnotherThread { frozen.map(\.name) }
+        let names = try runOnNewThread { frozen.map(\.name) }
         XCTAssertEqual(names.count, 10)
         XCTAssertEqual(frozen.count, 10)
         let frozenAna = try XCTUnwrap(frozen.first)
@@ -48,7 +48,7 @@ final class ThreadingTests: DatabaseTestCase {
         try db.write { for i in 0..<200 { db.add(Person(id: i, name: "p\(i)", age: i)) } }
         let frozen = try db.objects(Person.self).freeze()
         let sums = try (0..<4).map { _ in
-            try onAnotherThread { frozen.reduce(0) { $0 + $1.age } }
+            try runOnNewThread { frozen.reduce(0) { $0 + $1.age } }
         }
         XCTAssertEqual(Set(sums), [199 * 200 / 2])
     }
@@ -62,21 +62,4 @@ final class ThreadingTests: DatabaseTestCase {
         XCTAssertEqual(frozen.name, "Ana")
         XCTAssertThrowsError(try Person(id: 9).freeze())
     }
-
-    /// Runs `body` on a new thread and waits for its result.
-    private func onAnotherThread<R: Sendable>(_ body: @escaping @Sendable () throws -> R) throws -> R {
-        let box = ResultBox<R>()
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            box.result = Result { try body() }
-            done.signal()
-        }
-        thread.start()
-        done.wait()
-        return try XCTUnwrap(box.result).get()
-    }
-}
-
-private final class ResultBox<R>: @unchecked Sendable {
-    var result: Result<R, Error>?
 }

@@ -20,6 +20,20 @@ enum BlobSlot {
     case inline(UnsafeRawBufferPointer)
     /// The value lives in its own node of `length` bytes.
     case external(NodeRef, length: Int)
+
+    /// The value's bytes, read through `reader` when external, valid for the transaction.
+    /// - Throws: `StrataError.corruptFile` when the external node is shorter than the stated length.
+    func bytes(reading reader: NodeReader) throws -> UnsafeRawBufferPointer {
+        switch self {
+        case .inline(let bytes): return bytes
+        case .external(let ref, let length):
+            let node = try reader.read(ref)
+            guard length <= node.count else {
+                throw NodeDamage.error(ref, "long value", "holds \(node.count) bytes, \(length) expected")
+            }
+            return UnsafeRawBufferPointer(rebasing: node[..<length])
+        }
+    }
 }
 
 /// A read-only, validated view of one column block of a cluster node (format in docs/FILE-FORMAT.md, "The table layer's nodes").

@@ -17,15 +17,7 @@ public struct StringColumnLeaf {
     /// The UTF-8 bytes of `row`, valid for the transaction.
     /// - Throws: `StrataError.corruptFile` when the stored offsets do not fit the node.
     public func bytes(_ row: Int) throws -> UnsafeRawBufferPointer {
-        switch try block.blob(row) {
-        case .inline(let bytes): return bytes
-        case .external(let ref, let length):
-            let node = try reader.read(ref)
-            guard length <= node.count else {
-                throw NodeDamage.error(ref, "long value", "holds \(node.count) bytes, \(length) expected")
-            }
-            return UnsafeRawBufferPointer(rebasing: node[..<length])
-        }
+        try block.blob(row).bytes(reading: reader)
     }
 
     /// The string of `row` (`nil` when null).
