@@ -30,10 +30,12 @@ public final class ResultsController<Element: Object, Mapped> {
     public let sectionKeyPath: String?
     /// Told about every change after `performFetch()`; held weakly.
     public weak var delegate: (any ResultsControllerDelegate<Mapped>)?
+    /// Why the controller stopped following changes (the database could not be read), or nil while it follows
+    /// them. The sections keep their last state; `performFetch()` starts over.
+    public private(set) var error: Error?
 
     private let mapper: (Element) -> Mapped
     private let filter: ((Element) -> Bool)?
-    private var results: Results<Element>?
     private var snapshot = ControllerSnapshot<ObjectKey, Mapped>.empty
     private var token: NotificationToken?
     /// The version `performFetch()` read, so that the first delivery only reports what came after it.
@@ -75,7 +77,7 @@ public final class ResultsController<Element: Object, Mapped> {
                     + "; sort by '\(sectionKeyPath)' first")
         }
         let results = try request.results(in: database)
-        self.results = results
+        error = nil
         fetchedVersion = database.version
         snapshot = ControllerSnapshot(entries: entries(of: results, at: results.indices))
         token = results.observe { [weak self] change in
@@ -125,8 +127,9 @@ public final class ResultsController<Element: Object, Mapped> {
                     deletions: deletions, insertions: insertions, modifications: modifications,
                     newKeys: results.keys, to: snapshot, entry: $0)
             }
-        case .error:
-            break
+        case .error(let error):
+            // The observation has ended (the database could not be read); keep what was shown and say why.
+            self.error = error
         }
     }
 
@@ -134,7 +137,6 @@ public final class ResultsController<Element: Object, Mapped> {
         to results: Results<Element>,
         _ transition: ((Int) -> ControllerEntry<ObjectKey, Mapped>) -> ControllerTransition<ObjectKey, Mapped>
     ) {
-        self.results = results
         let section = results.sectionNameReader()
         let next = transition { index in self.entry(of: results, at: index, section: section) }
         let changes = ControllerChanges(from: snapshot, to: next)

@@ -146,6 +146,18 @@ final class TaskBoardTests: XCTestCase {
         }
     }
 
+    func testAControllerWhoseDatabaseHasNoQueueSaysWhyItCannotFollowChanges() throws {
+        let configuration = self.configuration!
+        // A plain thread runs no deliveries: the controller shows the fetch and says why nothing will follow.
+        let message = try runOnNewThread { () -> String? in
+            let database = try Database(configuration: configuration)
+            let controller = ResultsController(request: ResultsRequest(Task.self), in: database)
+            try controller.performFetch()
+            return controller.error.map { "\($0)" }
+        }
+        XCTAssertTrue(message?.contains("Pass a serial queue") == true, message ?? "no error")
+    }
+
     func testAMalformedPredicateThrowsAtFetch() throws {
         try queue.sync {
             let reader = try Database(configuration: configuration, queue: queue)
