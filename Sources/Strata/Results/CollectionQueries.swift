@@ -1,10 +1,12 @@
 import StrataStorage
 
-/// Results over the objects of a managed list of links or of linking objects, so that the whole query API
-/// (`filter`, `where`, `sorted`, `distinct`, aggregates) works on them as on a table.
-protocol QueryableObjectCollection {
+/// A collection of objects that answers the query API as a table does (`filter`, `where`, `sorted`,
+/// `distinct`, aggregates): a list of links (`List`) and the inverse of a link or list (`LinkingObjects`).
+public protocol QueryableObjectCollection {
+    /// The model of the collection's objects.
     associatedtype Element: Object
-    /// Live results over the collection's objects, in its order; `nil` while it is unmanaged.
+    /// Live results over the collection's objects, in its order; `nil` while the collection is unmanaged (or,
+    /// for now, for linking objects declared through a list, which can be read but not queried).
     var queryResults: Results<Element>? { get }
 }
 
@@ -29,7 +31,8 @@ extension QueryableObjectCollection {
 }
 
 extension List: QueryableObjectCollection where Element: Object {
-    var queryResults: Results<Element>? {
+    /// Live results over the list's objects, in list order; `nil` while the list is unmanaged.
+    public var queryResults: Results<Element>? {
         guard let storage = managedStorage as? ManagedListStorage<Element> else { return nil }
         let row = storage.row
         guard let target = row.model.linkTargets[storage.column] else { return nil }
@@ -39,7 +42,9 @@ extension List: QueryableObjectCollection where Element: Object {
 }
 
 extension LinkingObjects: QueryableObjectCollection {
-    var queryResults: Results<Element>? {
+    /// Live results over the linking objects; `nil` for an unmanaged object's (or, for now, an inverse through a
+    /// list).
+    public var queryResults: Results<Element>? {
         // Queries run over direct inverses; an inverse through a list is read, not queried, for now.
         guard let storage = managedStorage as? ManagedLinkingObjects<Element>, storage.intermediate == nil else {
             return nil
@@ -51,11 +56,11 @@ extension LinkingObjects: QueryableObjectCollection {
     }
 }
 
-extension List where Element: Object {
-    /// The list's objects that satisfy a predicate string, in list order, as live ``Results``.
+extension QueryableObjectCollection {
+    /// The collection's objects that satisfy a predicate string, in the collection's order, as live ``Results``.
     ///
     /// - Throws: `StrataError.invalidPredicate` for a bad predicate; `StrataError.invalidArgument` for an
-    ///   unmanaged list.
+    ///   unmanaged collection.
     public func filter(_ predicateFormat: String, _ arguments: Any...) throws -> Results<Element> {
         try requireResults("filter").filter(predicateFormat, arguments: arguments)
     }
@@ -65,17 +70,17 @@ extension List where Element: Object {
         try requireResults("filter").filter(predicateFormat, arguments: arguments)
     }
 
-    /// The list's objects that satisfy a typed query.
+    /// The collection's objects that satisfy a typed query.
     public func `where`(_ query: (Query<Element>) -> QueryPredicate) throws -> Results<Element> {
         try requireResults("where").where(query)
     }
 
-    /// The list's objects sorted by a key path.
+    /// The collection's objects sorted by a key path.
     public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
         results("sorted(byKeyPath:)").sorted(byKeyPath: keyPath, ascending: ascending)
     }
 
-    /// The list's objects sorted by several keys.
+    /// The collection's objects sorted by several keys.
     public func sorted<S: Sequence>(by descriptors: S) -> Results<Element> where S.Element == SortDescriptor {
         results("sorted(by:)").sorted(by: descriptors)
     }
@@ -85,77 +90,22 @@ extension List where Element: Object {
         results("distinct(by:)").distinct(by: keyPaths)
     }
 
-    /// The smallest value of a property over the list's objects.
+    /// The smallest value of a property over the collection's objects.
     public func min<T: AggregatableValue>(ofProperty property: String) -> T? {
         queryResults?.min(ofProperty: property)
     }
 
-    /// The largest value of a property over the list's objects.
+    /// The largest value of a property over the collection's objects.
     public func max<T: AggregatableValue>(ofProperty property: String) -> T? {
         queryResults?.max(ofProperty: property)
     }
 
-    /// The sum of a property over the list's objects.
+    /// The sum of a property over the collection's objects.
     public func sum<T: AggregatableValue>(ofProperty property: String) -> T {
         queryResults?.sum(ofProperty: property) ?? T(aggregate: .int(0))
     }
 
-    /// The mean of a property over the list's objects.
-    public func average(ofProperty property: String) -> Double? {
-        queryResults?.average(ofProperty: property)
-    }
-}
-
-extension LinkingObjects {
-    /// The linking objects that satisfy a predicate string, as live ``Results``.
-    ///
-    /// - Throws: `StrataError.invalidPredicate` for a bad predicate; `StrataError.invalidArgument` for the
-    ///   linking objects of an unmanaged object.
-    public func filter(_ predicateFormat: String, _ arguments: Any...) throws -> Results<Element> {
-        try requireResults("filter").filter(predicateFormat, arguments: arguments)
-    }
-
-    /// ``filter(_:_:)`` with the arguments as an array.
-    public func filter(_ predicateFormat: String, arguments: [Any]) throws -> Results<Element> {
-        try requireResults("filter").filter(predicateFormat, arguments: arguments)
-    }
-
-    /// The linking objects that satisfy a typed query.
-    public func `where`(_ query: (Query<Element>) -> QueryPredicate) throws -> Results<Element> {
-        try requireResults("where").where(query)
-    }
-
-    /// The linking objects sorted by a key path.
-    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
-        results("sorted(byKeyPath:)").sorted(byKeyPath: keyPath, ascending: ascending)
-    }
-
-    /// The linking objects sorted by several keys.
-    public func sorted<S: Sequence>(by descriptors: S) -> Results<Element> where S.Element == SortDescriptor {
-        results("sorted(by:)").sorted(by: descriptors)
-    }
-
-    /// The first object of each distinct combination of values of `keyPaths`.
-    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
-        results("distinct(by:)").distinct(by: keyPaths)
-    }
-
-    /// The smallest value of a property over the linking objects.
-    public func min<T: AggregatableValue>(ofProperty property: String) -> T? {
-        queryResults?.min(ofProperty: property)
-    }
-
-    /// The largest value of a property over the linking objects.
-    public func max<T: AggregatableValue>(ofProperty property: String) -> T? {
-        queryResults?.max(ofProperty: property)
-    }
-
-    /// The sum of a property over the linking objects.
-    public func sum<T: AggregatableValue>(ofProperty property: String) -> T {
-        queryResults?.sum(ofProperty: property) ?? T(aggregate: .int(0))
-    }
-
-    /// The mean of a property over the linking objects.
+    /// The mean of a property over the collection's objects.
     public func average(ofProperty property: String) -> Double? {
         queryResults?.average(ofProperty: property)
     }
