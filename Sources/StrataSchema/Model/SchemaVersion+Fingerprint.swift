@@ -42,6 +42,8 @@ extension SchemaVersion {
     }
 }
 
+/// `text` quoted for the canonical form. Deliberately not `SwiftLiteral.string` (another module, and free to
+/// change): fingerprints are stored in files, so this spelling must never change.
 private func quoted(_ text: String) -> String {
     var result = "\""
     for scalar in text.unicodeScalars {
