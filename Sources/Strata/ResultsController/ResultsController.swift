@@ -79,7 +79,9 @@ public final class ResultsController<Element: Object, Mapped> {
         let results = try request.results(in: database)
         error = nil
         fetchedVersion = database.version
-        snapshot = ControllerSnapshot(entries: entries(of: results, at: results.indices))
+        let section = results.sectionNameReader()
+        let keys = results.keys
+        snapshot = ControllerSnapshot(entries: keys.indices.map { entry(of: results, key: keys[$0], at: $0, section: section) })
         token = results.observe { [weak self] change in
             self?.apply(change)
         }
@@ -138,21 +140,17 @@ public final class ResultsController<Element: Object, Mapped> {
         _ transition: ((Int) -> ControllerEntry<ObjectKey, Mapped>) -> ControllerTransition<ObjectKey, Mapped>
     ) {
         let section = results.sectionNameReader()
-        let next = transition { index in self.entry(of: results, at: index, section: section) }
+        let keys = results.keys
+        let next = transition { index in self.entry(of: results, key: keys[index], at: index, section: section) }
         let changes = ControllerChanges(from: snapshot, to: next)
         snapshot = next.snapshot
         if !changes.isEmpty, let delegate { changes.deliver(to: delegate) }
     }
 
-    private func entries(of results: Results<Element>, at indices: Range<Int>) -> [ControllerEntry<ObjectKey, Mapped>] {
-        let section = results.sectionNameReader()
-        return indices.map { entry(of: results, at: $0, section: section) }
-    }
-
+    /// The entry of the object `key` at `index` of `results`: its section, and its mapped value unless filtered out.
     private func entry(
-        of results: Results<Element>, at index: Int, section: (ObjectKey) -> String
+        of results: Results<Element>, key: ObjectKey, at index: Int, section: (ObjectKey) -> String
     ) -> ControllerEntry<ObjectKey, Mapped> {
-        let key = results.keys[index]
         let object = results[index]
         let kept = filter?(object) ?? true
         return ControllerEntry(
