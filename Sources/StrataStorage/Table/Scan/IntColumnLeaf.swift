@@ -30,23 +30,38 @@ public struct IntColumnLeaf {
 
     /// Rows whose (non-null) value satisfies `value <comparison> operand`.
     public func matches(_ comparison: ScanComparison, _ operand: Int64) -> RowMask {
+        if let (low, high, invert) = rawRange(comparison, operand) { return rows(rawLow: low, rawHigh: high, invert: invert) }
+        return comparison == .notEqual ? rows(rawLow: 0, rawHigh: rawMaximum, invert: false) : RowMask(count: count)
+    }
+
+    /// Rows whose (non-null) value lies in `low...high`, in one pass: what `age >= 20 AND age < 30` asks, without
+    /// a mask per bound.
+    public func matches(from low: Int64, through high: Int64) -> RowMask {
+        guard low <= high, high >= base else { return RowMask(count: count) }
+        let rawLow = low > base ? UInt64(bitPattern: low &- base) : 0
+        let rawHigh = min(UInt64(bitPattern: high &- base), rawMaximum)
+        guard rawLow <= rawHigh else { return RowMask(count: count) }
+        return rows(rawLow: rawLow, rawHigh: rawHigh, invert: false)
+    }
+
+    /// The largest delta `width` bits hold.
+    private var rawMaximum: UInt64 { width == 64 ? ~0 : (UInt64(1) << UInt64(width)) &- 1 }
+
+    /// Non-null rows whose stored delta is in `rawLow...rawHigh` (outside it when `invert`).
+    private func rows(rawLow low: UInt64, rawHigh high: UInt64, invert: Bool) -> RowMask {
         var words = [UInt64](repeating: 0, count: (count + 63) / 64)
-        if let (low, high, invert) = rawRange(comparison, operand) {
-            let span = high &- low
-            switch width {
-            case 0: if invert != (0 &- low <= span) { for index in words.indices { words[index] = ~0 } }
-            case 8: fill(&words, UInt8.self, low, span, invert)
-            case 16: fill(&words, UInt16.self, low, span, invert)
-            case 32: fill(&words, UInt32.self, low, span, invert)
-            case 64: fill(&words, UInt64.self, low, span, invert)
-            default:
-                for row in 0..<count {
-                    let raw = data.map { IntPacking.raw($0, width: width, at: row) } ?? 0
-                    if ((raw &- low) <= span) != invert { words[row >> 6] |= 1 << UInt64(row & 63) }
-                }
+        let span = high &- low
+        switch width {
+        case 0: if invert != (0 &- low <= span) { for index in words.indices { words[index] = ~0 } }
+        case 8: fill(&words, UInt8.self, low, span, invert)
+        case 16: fill(&words, UInt16.self, low, span, invert)
+        case 32: fill(&words, UInt32.self, low, span, invert)
+        case 64: fill(&words, UInt64.self, low, span, invert)
+        default:
+            for row in 0..<count {
+                let raw = data.map { IntPacking.raw($0, width: width, at: row) } ?? 0
+                if ((raw &- low) <= span) != invert { words[row >> 6] |= 1 << UInt64(row & 63) }
             }
-        } else if comparison == .notEqual {
-            for index in words.indices { words[index] = ~0 }
         }
         var mask = RowMask(count: count, words: words)
         if nulls.hasNulls { mask.subtract(nulls.mask) }
@@ -58,25 +73,35 @@ public struct IntColumnLeaf {
         matches(comparison, operand).setCount
     }
 
-    private func fill<T: FixedWidthInteger & UnsignedInteger>(
+    /// Sets bit `row` of `words` where `(raw &- low) <= span` (the opposite when `invert`). Whole words of 64 rows
+    /// are tested as one vector compare, and the 64 results packed into a word eight at a time by a multiply.
+    private func fill<T: FixedWidthInteger & UnsignedInteger & SIMDScalar>(
         _ words: inout [UInt64], _: T.Type, _ low: UInt64, _ span: UInt64, _ invert: Bool
     ) {
         guard let data else { return }
         let size = MemoryLayout<T>.size
         let flip: UInt64 = invert ? ~0 : 0
+        let lows = SIMD64<T>(repeating: T(truncatingIfNeeded: low))
+        let spans = SIMD64<T>(repeating: T(truncatingIfNeeded: span))
         words.withUnsafeMutableBufferPointer { out in
             var row = 0
-            for wordIndex in 0..<out.count {
-                let end = min(row + 64, count)
+            #if _endian(little)
+            while row + 64 <= count {
+                let values = data.loadUnaligned(fromByteOffset: row * size, as: SIMD64<T>.self)
+                let hits = SIMD64<T>(repeating: 0).replacing(with: 1, where: (values &- lows) .<= spans)
+                let lanes = unsafeBitCast(SIMD64<UInt8>(truncatingIfNeeded: hits), to: SIMD8<UInt64>.self)
+                // Eight 0/1 bytes times 0x0102040810204080: byte i lands on bit 56 + i.
+                let packed = (lanes &* 0x0102_0408_1020_4080) &>> 56
                 var bits: UInt64 = 0
-                var bit: UInt64 = 0
-                while row < end {
-                    let raw = UInt64(T(littleEndian: data.loadUnaligned(fromByteOffset: row * size, as: T.self)))
-                    bits |= ((raw &- low) <= span ? 1 : 0) << bit
-                    bit += 1
-                    row += 1
-                }
-                out[wordIndex] = bits ^ flip
+                for lane in 0..<8 { bits |= packed[lane] << UInt64(lane * 8) }
+                out[row >> 6] = bits ^ flip
+                row += 64
+            }
+            #endif
+            while row < count {
+                let raw = UInt64(T(littleEndian: data.loadUnaligned(fromByteOffset: row * size, as: T.self)))
+                if ((raw &- low) <= span) != invert { out[row >> 6] |= 1 << UInt64(row & 63) }
+                row += 1
             }
         }
     }
@@ -84,7 +109,7 @@ public struct IntColumnLeaf {
     /// The stored deltas `raw` that satisfy the comparison, as `low...high` (negated when `invert`), or `nil`
     /// when no stored value can match.
     private func rawRange(_ comparison: ScanComparison, _ operand: Int64) -> (UInt64, UInt64, Bool)? {
-        let maximum: UInt64 = width == 64 ? ~0 : (UInt64(1) << UInt64(width)) &- 1
+        let maximum = rawMaximum
         let delta = operand >= base ? UInt64(bitPattern: operand &- base) : nil
         switch comparison {
         case .equal:
