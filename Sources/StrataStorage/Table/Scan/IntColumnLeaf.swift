@@ -73,35 +73,27 @@ public struct IntColumnLeaf {
         matches(comparison, operand).setCount
     }
 
-    /// Sets bit `row` of `words` where `(raw &- low) <= span` (the opposite when `invert`). Whole words of 64 rows
-    /// are tested as one vector compare, and the 64 results packed into a word eight at a time by a multiply.
-    private func fill<T: FixedWidthInteger & UnsignedInteger & SIMDScalar>(
+    /// Sets bit `row` of `words` where `(raw &- low) <= span` (the opposite when `invert`): one unsigned range test
+    /// per row, 64 rows per output word.
+    private func fill<T: FixedWidthInteger & UnsignedInteger>(
         _ words: inout [UInt64], _: T.Type, _ low: UInt64, _ span: UInt64, _ invert: Bool
     ) {
         guard let data else { return }
         let size = MemoryLayout<T>.size
         let flip: UInt64 = invert ? ~0 : 0
-        let lows = SIMD64<T>(repeating: T(truncatingIfNeeded: low))
-        let spans = SIMD64<T>(repeating: T(truncatingIfNeeded: span))
         words.withUnsafeMutableBufferPointer { out in
             var row = 0
-            #if _endian(little)
-            while row + 64 <= count {
-                let values = data.loadUnaligned(fromByteOffset: row * size, as: SIMD64<T>.self)
-                let hits = SIMD64<T>(repeating: 0).replacing(with: 1, where: (values &- lows) .<= spans)
-                let lanes = unsafeBitCast(SIMD64<UInt8>(truncatingIfNeeded: hits), to: SIMD8<UInt64>.self)
-                // Eight 0/1 bytes times 0x0102040810204080: byte i lands on bit 56 + i.
-                let packed = (lanes &* 0x0102_0408_1020_4080) &>> 56
+            for wordIndex in 0..<out.count {
+                let end = min(row + 64, count)
                 var bits: UInt64 = 0
-                for lane in 0..<8 { bits |= packed[lane] << UInt64(lane * 8) }
-                out[row >> 6] = bits ^ flip
-                row += 64
-            }
-            #endif
-            while row < count {
-                let raw = UInt64(T(littleEndian: data.loadUnaligned(fromByteOffset: row * size, as: T.self)))
-                if ((raw &- low) <= span) != invert { out[row >> 6] |= 1 << UInt64(row & 63) }
-                row += 1
+                var bit: UInt64 = 0
+                while row < end {
+                    let raw = UInt64(T(littleEndian: data.loadUnaligned(fromByteOffset: row * size, as: T.self)))
+                    bits |= ((raw &- low) <= span ? 1 : 0) << bit
+                    bit += 1
+                    row += 1
+                }
+                out[wordIndex] = (bits ^ flip) & (bit == 64 ? ~0 : (1 << bit) - 1)
             }
         }
     }
