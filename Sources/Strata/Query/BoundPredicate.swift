@@ -51,8 +51,9 @@ struct BoundPath {
     }
 }
 
-/// A resolved operand: what the evaluator computes for one side of a comparison.
-indirect enum BoundOperand {
+/// A resolved operand: what the evaluator computes for one side of a comparison. Not `indirect` (it recurses only
+/// through `BoundPredicate`), so binding one costs no allocation per operand.
+enum BoundOperand {
     /// A constant (a single value).
     case value(QueryScalar)
     /// `{a, b, c}` (for `IN` and `BETWEEN`).
@@ -78,10 +79,13 @@ struct BoundComparison {
     var op: ComparisonOperator
     var options: StringComparisonOptions
     var right: BoundOperand
-    /// The comparison as text, for `explain`.
-    var text: String
+    /// The comparison as written (arguments substituted, a constant on the left moved right): what `text` shows.
+    var written: PredicateComparison
     /// For string operators (and `==`/`!=` with options) against a constant string.
     var matcher: StringMatcher?
+
+    /// The comparison as text, for `explain`.
+    var text: String { written.text }
 }
 
 /// A predicate resolved against a model: every key path checked and typed, every constant converted.
