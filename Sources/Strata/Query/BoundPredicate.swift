@@ -51,8 +51,8 @@ struct BoundPath {
     }
 }
 
-/// A resolved operand: what the evaluator computes for one side of a comparison. Not `indirect` (it recurses only
-/// through `BoundPredicate`), so binding one costs no allocation per operand.
+/// A resolved operand: what the evaluator computes for one side of a comparison. Only the large, rare cases are
+/// boxed (`indirect`), so binding a key path or a constant costs no allocation and a comparison stays small.
 enum BoundOperand {
     /// A constant (a single value).
     case value(QueryScalar)
@@ -61,9 +61,9 @@ enum BoundOperand {
     /// A key path's value(s).
     case path(BoundPath)
     /// `collection.@count`, `collection.@sum.property`, … over a to-many path.
-    case aggregate(collection: BoundPath, function: AggregateFunction, property: BoundPath?)
+    indirect case aggregate(collection: BoundPath, function: AggregateFunction, property: BoundPath?)
     /// `SUBQUERY(collection, $variable, predicate).@count`.
-    case subqueryCount(collection: BoundPath, variable: String, predicate: BoundPredicate)
+    indirect case subqueryCount(collection: BoundPath, variable: String, predicate: BoundPredicate)
 
     /// Whether the operand yields several values to quantify over.
     var isToMany: Bool {

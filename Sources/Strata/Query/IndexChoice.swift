@@ -10,9 +10,9 @@ struct IndexChoice {
     let rank: Int
     /// What to read from the index.
     private let lookup: Lookup
-    /// The model and the comparison, for ``text``.
+    /// The model and the comparison as written, for ``text``.
     private let model: ModelBinding
-    private let comparison: BoundComparison
+    private let written: PredicateComparison
 
     /// The reads of an index the planner uses.
     private enum Lookup {
@@ -23,7 +23,7 @@ struct IndexChoice {
     }
 
     /// The lookup as `explain` shows it: `index Person.email == "a"`.
-    var text: String { "index \(model.name).\(comparison.text)" }
+    var text: String { "index \(model.name).\(written.text)" }
 
     /// The keys the index returns: a superset of the objects the comparison selects, in key order.
     func keys(in table: Table) throws -> [ObjectKey] {
@@ -124,7 +124,7 @@ struct IndexChoice {
         default:
             return nil
         }
-        return IndexChoice(rank: rank, lookup: lookup, model: model, comparison: comparison)
+        return IndexChoice(rank: rank, lookup: lookup, model: model, written: comparison.written)
     }
 
     /// A constant as the index stores values of `kind`; `nil` when the index cannot look it up (nil, or an

@@ -74,17 +74,19 @@ enum AggregateFunction: String, Hashable, Sendable {
     case count, sum, avg, min, max
 }
 
-/// One side of a comparison. Not `indirect`: its only recursion goes through arrays and `PredicateNode`, and
-/// unboxed cases cost no allocation each time arguments are substituted.
+/// One side of a comparison. Only the large, rare cases are boxed (`indirect`): key paths, values and arguments
+/// stay inline, so substituting an argument costs no allocation and a comparison stays small to copy.
 enum PredicateOperand: Hashable, Sendable {
     /// `favourite.title`, `$x.age`.
     case keyPath(root: KeyPathRoot, components: [String], offset: Int)
     /// A literal or an argument.
     case value(QueryValue)
     /// `loans.@count`, `loans.@sum.amount`, `scores.@avg` (on a list of primitives: no property).
-    case aggregate(root: KeyPathRoot, collection: [String], function: AggregateFunction, property: [String], offset: Int)
+    indirect case aggregate(
+        root: KeyPathRoot, collection: [String], function: AggregateFunction, property: [String], offset: Int)
     /// `SUBQUERY(loans, $l, $l.days > 3).@count`.
-    case subqueryCount(root: KeyPathRoot, collection: [String], variable: String, predicate: PredicateNode, offset: Int)
+    indirect case subqueryCount(
+        root: KeyPathRoot, collection: [String], variable: String, predicate: PredicateNode, offset: Int)
     /// `{a, b}` with expressions inside (arguments, literals).
     case list([PredicateOperand])
     /// A `%@ %d %f %K` placeholder, replaced by its argument when the predicate is bound.
