@@ -62,17 +62,16 @@ extension Store {
         // power loss can bring back a version that reaches them (see `FreeSpace`).
         let pinLimit = min(start.oldestPin ?? .max, meta.version)
         var freeSpace: FreeSpace
+        var freeListBase: FreeListBase?
         var record: CommitRecord
         if let cache = start.cache, cache.version == meta.version {
             freeSpace = cache.freeSpace
+            freeListBase = cache.freeListBase
             record = cache.record
         } else {
-            var extents: [FreeExtent] = []
-            if !meta.freeList.isNone {
-                let payload = try pagedFile.payload(of: meta.freeList, kind: .freeList, pageCount: meta.pageCount)
-                extents = try FreeListCoding.decode(payload, pageCount: meta.pageCount, path: path, node: meta.freeList)
-            }
-            freeSpace = FreeSpace(extents: extents)
+            let stored = try pagedFile.freeList(of: meta)
+            freeSpace = FreeSpace(extents: stored.extents)
+            freeListBase = stored.base
             record = CommitRecord()
             if start.durable.version < meta.version && !meta.commitRecord.isNone {
                 let payload = try pagedFile.payload(
@@ -84,7 +83,7 @@ extension Store {
         // Everything up to the durable version is on disk: the next commit record need only cover what follows.
         if start.durable.version >= meta.version { record = CommitRecord() }
         return WriteTransaction(
-            store: self, base: meta, freeSpace: freeSpace, carried: record, durableVersion: start.durable.version,
+            store: self, base: meta, freeSpace: freeSpace, freeListBase: freeListBase, carried: record, durableVersion: start.durable.version,
             writeSlot: 1 - start.durable.slot)
     }
 
@@ -211,10 +210,15 @@ extension Store {
     }
 
     /// Makes `meta` the current version for every thread and process, and remembers the write state.
-    func publish(meta: MetaSlot, slot: Int, durable: Bool, freeSpace: FreeSpace, record: CommitRecord) {
+    func publish(
+        meta: MetaSlot, slot: Int, durable: Bool, freeSpace: FreeSpace, freeListBase: FreeListBase?,
+        record: CommitRecord
+    ) {
         stateLock.withLock {
             _ = try? lockFile.withRegistration { lockFile.publish(meta: meta, slot: slot, durable: durable) }
-            writeCache = WriteCache(version: meta.version, freeSpace: freeSpace, record: durable ? CommitRecord() : record)
+            writeCache = WriteCache(
+                version: meta.version, freeSpace: freeSpace, freeListBase: freeListBase,
+                record: durable ? CommitRecord() : record)
         }
         commitSignal.notify(lockFile.versionWord)
     }

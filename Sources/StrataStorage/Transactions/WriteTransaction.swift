@@ -20,6 +20,9 @@ public final class WriteTransaction: NodeWriter {
     let store: Store
     let base: MetaSlot
     var freeSpace: FreeSpace
+    /// The full free list the base version's free list builds on (nil when it has none): commits write changes
+    /// to it until rewriting it pays (`FreeListChanges`).
+    var freeListBase: FreeListBase?
     /// Nodes written since the last durable version and still reachable (with their checksums).
     var carried: CommitRecord
     let durableVersion: UInt64
@@ -34,14 +37,15 @@ public final class WriteTransaction: NodeWriter {
     var isFinished = false
 
     init(
-        store: Store, base: MetaSlot, freeSpace: FreeSpace, carried: CommitRecord, durableVersion: UInt64,
-        writeSlot: Int
+        store: Store, base: MetaSlot, freeSpace: FreeSpace, freeListBase: FreeListBase?, carried: CommitRecord,
+        durableVersion: UInt64, writeSlot: Int
     ) {
         self.store = store
         self.base = base
         self.version = base.version + 1
         self.root = base.root
         self.freeSpace = freeSpace
+        self.freeListBase = freeListBase
         self.carried = carried
         self.durableVersion = durableVersion
         self.writeSlot = writeSlot
