@@ -99,7 +99,14 @@ extension Store {
 
     /// Writes a commit's nodes and meta slot (growing the file first if needed). Called under the writer lock.
     func writeCommit(nodes: [(page: UInt64, node: DirtyNode)], meta: MetaSlot, slot: Int) throws {
-        let needed = meta.pageCount * UInt64(pageSize)
+        try writeNodes(nodes, filePages: meta.pageCount)
+        try meta.bytes().withUnsafeBytes { try pagedFile.file.write($0, at: UInt64(FileHeader.slotOffsets[slot])) }
+    }
+
+    /// Writes sealed nodes (sorted by page) to their pages, first growing the file to hold `filePages` pages if it
+    /// is shorter. Called under the writer lock.
+    func writeNodes(_ nodes: [(page: UInt64, node: DirtyNode)], filePages: UInt64) throws {
+        let needed = filePages * UInt64(pageSize)
         if needed > knownFileSize {
             knownFileSize = try pagedFile.file.size()
             if needed > knownFileSize {
@@ -111,7 +118,12 @@ extension Store {
             }
         }
         try writeCoalesced(nodes)
-        try meta.bytes().withUnsafeBytes { try pagedFile.file.write($0, at: UInt64(FileHeader.slotOffsets[slot])) }
+    }
+
+    /// Whether spilled nodes can become views of the file: the storage maps pages (a real file) at offsets the
+    /// system's page size divides.
+    var spillsToMappedPages: Bool {
+        io is POSIXStorage && pageSize % Int(getpagesize()) == 0
     }
 
     /// Writes nodes sorted by page, joining runs of adjacent nodes into one write of up to 4 MiB (a bulk commit

@@ -1,15 +1,8 @@
-/// A node allocated in the current write transaction: in memory until commit.
-struct DirtyNode {
-    /// Header (32 bytes) followed by the payload; `pages` pages long.
-    let memory: UnsafeMutableRawPointer
-    let length: Int
-    let pages: UInt64
-    let kind: NodeKind
-}
-
 /// The one write transaction: copy-on-write allocation of nodes over the version it began from.
 ///
-/// Nodes it allocates live in memory until `commit()`, which writes them to pages no live version can reach.
+/// Nodes it allocates live in memory until `commit()`, which writes them to pages no live version can reach. A
+/// transaction holding more than `StoreOptions.spillThreshold` bytes of new nodes writes its oldest ones to their
+/// pages early (*spills* them, as LMDB spills dirty pages), so a bulk load's memory stays bounded.
 /// Ends with `commit()` or `rollback()`, or rolls back when released. Use it from one thread at a time.
 public final class WriteTransaction: NodeWriter {
     /// The version `commit()` creates.
@@ -31,6 +24,12 @@ public final class WriteTransaction: NodeWriter {
     /// Pages the new version spans.
     var pageCount: UInt64
     var dirty: [UInt64: DirtyNode] = [:]
+    /// Nodes in allocation order, oldest first, that may be spilled (some since freed or spilled: skipped).
+    var spillQueue: [UInt64] = []
+    /// Where `spillQueue` starts (entries before it were taken).
+    var spillQueueStart = 0
+    /// Memory held by dirty nodes not spilled.
+    var unspilledBytes = 0
     var freedCommitted: Set<UInt64> = []
     /// A `free` that failed (`free` cannot throw): reported by `commit()`.
     var deferredError: StrataError?
@@ -77,12 +76,16 @@ public final class WriteTransaction: NodeWriter {
     /// - Throws: `invalidArgument` for a negative or too large size (over 4 GiB); `diskFull` when the file
     ///   would outgrow `StoreOptions.maximumFileSize`; `transactionMisuse` once the transaction has ended.
     public func allocate(byteCount: Int) throws -> (NodeRef, UnsafeMutableRawBufferPointer) {
-        try allocateNode(kind: .table, byteCount: byteCount)
+        // Spill before allocating: the caller is done writing every node it allocated before this call.
+        if unspilledBytes > store.options.spillThreshold { try spill() }
+        let (ref, payload) = try allocateNode(kind: .table, byteCount: byteCount)
+        spillQueue.append(ref.rawValue)
+        return (ref, payload)
     }
 
-    /// The writable payload of `ref` when this transaction allocated it.
+    /// The writable payload of `ref` when this transaction allocated it and has not spilled it to the file.
     public func writableIfDirty(_ ref: NodeRef) -> UnsafeMutableRawBufferPointer? {
-        guard !isFinished, let node = dirty[ref.rawValue] else { return nil }
+        guard !isFinished, let node = dirty[ref.rawValue], node.spilledChecksum == nil else { return nil }
         return UnsafeMutableRawBufferPointer(start: node.memory + NodeHeader.byteCount, count: node.length)
     }
 
@@ -91,7 +94,8 @@ public final class WriteTransaction: NodeWriter {
     public func free(_ ref: NodeRef) {
         guard !isFinished else { return }
         if let node = dirty.removeValue(forKey: ref.rawValue) {
-            node.memory.deallocate()
+            if node.spilledChecksum == nil { unspilledBytes -= node.byteCount(pageSize: store.pageSize) }
+            node.release(pageSize: store.pageSize)
             freeSpace.giveBack(start: ref.rawValue, count: node.pages)
             return
         }
@@ -133,10 +137,14 @@ public final class WriteTransaction: NodeWriter {
             start = pageCount
             pageCount += pages
         }
-        let memory = UnsafeMutableRawPointer.allocate(byteCount: Int(pages) * pageSize, alignment: 64)
-        memory.initializeMemory(as: UInt8.self, repeating: 0, count: NodeHeader.byteCount + byteCount)
-        dirty[start] = DirtyNode(memory: memory, length: byteCount, pages: pages, kind: kind)
-        return (NodeRef(rawValue: start), UnsafeMutableRawBufferPointer(start: memory + NodeHeader.byteCount, count: byteCount))
+        // Once the transaction is large enough that spilling is near, nodes get mappings of their own, which
+        // spilling can turn into views of the file: their memory then stops counting as the process's.
+        let node = DirtyNode.allocate(
+            pages: pages, pageSize: pageSize, usedBytes: NodeHeader.byteCount + byteCount, kind: kind, length: byteCount,
+            mapped: unspilledBytes >= store.options.spillThreshold / 2 && store.spillsToMappedPages)
+        dirty[start] = node
+        unspilledBytes += node.byteCount(pageSize: pageSize)
+        return (NodeRef(rawValue: start), UnsafeMutableRawBufferPointer(start: node.memory + NodeHeader.byteCount, count: byteCount))
     }
 
     /// Frees committed node `ref` of `kind` as of this version.
@@ -156,7 +164,7 @@ public final class WriteTransaction: NodeWriter {
     /// Releases the in-memory nodes and the writer lock.
     func finish() {
         isFinished = true
-        for node in dirty.values { node.memory.deallocate() }
+        for node in dirty.values { node.release(pageSize: store.pageSize) }
         dirty.removeAll()
         store.endWrite()
     }
