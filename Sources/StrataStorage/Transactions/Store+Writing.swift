@@ -126,10 +126,12 @@ extension Store {
         io is POSIXStorage && pageSize % Int(getpagesize()) == 0
     }
 
-    /// Writes nodes sorted by page, joining runs of adjacent nodes into one write of up to 4 MiB (a bulk commit
-    /// allocates mostly at the end of the file, so this turns thousands of small writes into a few large ones).
+    /// Writes nodes sorted by page, joining runs of adjacent nodes into one write of up to 64 KiB (a bulk commit
+    /// allocates mostly at the end of the file, so this turns thousands of small writes into fewer large ones).
+    /// Larger writes would be cut into 64 KiB pieces anyway (`writeInPieces`), so the staging buffer need not be
+    /// larger: a 4 MiB one was a fixed 4 MiB of a bulk load's memory.
     private func writeCoalesced(_ nodes: [(page: UInt64, node: DirtyNode)]) throws {
-        let limit = 4 << 20
+        let limit = 64 << 10
         var staging: UnsafeMutableRawPointer?
         defer { staging?.deallocate() }
         var index = 0

@@ -26,8 +26,8 @@ public struct StoreOptions: Sendable {
     public var maximumFileSize: UInt64 = 1 << 40
     /// Bytes of new nodes a write transaction keeps in memory; past this, it writes its oldest ones to the file
     /// before commit (they were free pages, so a crash or rollback loses nothing), bounding a bulk load's memory.
-    /// 8 MiB by default.
-    public var spillThreshold = 8 << 20
+    /// 4 MiB by default.
+    public var spillThreshold = 4 << 20
     /// The file system to use; `nil` means the real one (`POSIXStorage`). Tests pass recording or failing ones.
     public var io: StorageIO?
 
