@@ -150,13 +150,10 @@ final class StrataStorageEngine: BenchmarkEngine {
             var sum = 0.0
             let prefix = Array("name-1".utf8)
             try table.forEachCluster { cluster in
-                let ages = try cluster.intColumn(columns.age)
-                var matches = ages.matches(.greaterOrEqual, 20)
-                matches.formIntersection(ages.matches(.less, 30))
                 let names = try cluster.stringColumn(columns.name)
                 let salaries = try cluster.doubleColumn(columns.salary)
-                try matches.forEachSetRow { row in
-                    guard try names.hasPrefix(row, prefix) else { return }
+                let twenties = try cluster.intColumn(columns.age).matches(from: 20, through: 29)
+                try names.matches(prefix: prefix, within: twenties).forEachSetRow { row in
                     count += try names.string(row) == nil ? 0 : 1
                     sum += salaries[row]
                 }

@@ -48,6 +48,15 @@ public struct Configuration: Sendable {
     /// the last ones), `.none` (tests and bulk loads).
     public var durability: Durability = .full
 
+    /// Asked when the file is opened by the first process to open it, with the file's size and the bytes its
+    /// data uses: return `true` to compact the file first (rewrite it with only live data) , as Realm's
+    /// `shouldCompactOnLaunch` does. It is not asked when another `Database` of this process or another process
+    /// has the file open (compaction moves every object, so it must be alone), nor for read-only or in-memory
+    /// configurations. A compaction that cannot finish (a full disk: the copy needs room) leaves the file as it
+    /// was, and the database opens uncompacted. Example:
+    /// `{ totalBytes, usedBytes in totalBytes > 100 << 20 && usedBytes * 2 < totalBytes }`.
+    public var shouldCompactOnLaunch: (@Sendable (_ totalBytes: Int, _ usedBytes: Int) -> Bool)?
+
     /// Called while a migration runs, with how many objects it has processed out of how many (roughly every
     /// thousand objects, and at the start of each version step and the end). It runs on the opening thread,
     /// inside the migration's write transaction: keep it quick (update a progress bar, print a line).

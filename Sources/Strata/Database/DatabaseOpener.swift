@@ -23,7 +23,10 @@ struct DatabaseOpener {
     }
 
     private func openStore() throws -> Store {
-        let options = StoreOptions(durability: configuration.durability, readOnly: configuration.readOnly)
+        var options = StoreOptions(durability: configuration.durability, readOnly: configuration.readOnly)
+        if let shouldCompact = configuration.shouldCompactOnLaunch {
+            options.compactOnOpen = { fileBytes, usedBytes in shouldCompact(Int(fileBytes), Int(usedBytes)) }
+        }
         if let identifier = configuration.inMemoryIdentifier {
             return try Store.inMemory(identifier: identifier, options: options)
         }

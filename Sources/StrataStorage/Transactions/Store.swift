@@ -66,10 +66,10 @@ public final class Store: @unchecked Sendable {
         guard let io = options.io else {
             let absolute = path.hasPrefix("/") ? path : currentDirectory() + "/" + path
             return try StoreRegistry.shared.store(key: "file:" + absolute, readOnly: options.readOnly) {
-                try Store(path: absolute, io: POSIXStorage(), options: options)
+                try Store.opening(path: absolute, io: POSIXStorage(), options: options)
             }
         }
-        return try Store(path: path, io: io, options: options)
+        return try Store.opening(path: path, io: io, options: options)
     }
 
     /// A store that lives in memory only, with the same behaviour as a file store.
@@ -81,15 +81,22 @@ public final class Store: @unchecked Sendable {
         var options = options
         let storage = MemoryStorage()
         options.io = storage
+        // Nothing outlives the process, so there is nothing to compact.
+        options.compactOnOpen = nil
         guard let identifier else {
-            return try Store(path: "memory:private", io: storage, options: options)
+            return try Store.opening(path: "memory:private", io: storage, options: options)
         }
         return try StoreRegistry.shared.store(key: "memory:" + identifier, readOnly: options.readOnly) {
-            try Store(path: "memory:" + identifier, io: storage, options: options)
+            try Store.opening(path: "memory:" + identifier, io: storage, options: options)
         }
     }
 
-    private init(path: String, io: StorageIO, options: StoreOptions) throws {
+    /// Opens the store over `lockFile`, already attached (`alone`: no other process has the store open, so this
+    /// one recovers the file). A first opener that `keepsLifetimeLock` stays the only process until it calls
+    /// `lockFile.share()` (compaction on open needs that); otherwise it lets other processes in at once.
+    init(
+        path: String, io: StorageIO, options: StoreOptions, lockFile: LockFile, alone: Bool, keepsLifetimeLock: Bool
+    ) throws {
         guard FileHeader.pageSizes.contains(options.pageSize), options.pageSize & (options.pageSize - 1) == 0 else {
             throw StrataError.invalidArgument(
                 "page size \(options.pageSize) is not a power of two between 2048 and 65536; use 4096 unless measured")
@@ -97,31 +104,23 @@ public final class Store: @unchecked Sendable {
         self.path = path
         self.options = options
         self.io = io
-        let lockPath = path + ".lock"
-        let lockFile = LockFile(handle: try io.openLockFile(at: lockPath, byteCount: LockFile.byteCount), path: lockPath)
-        do {
-            let alone = try Self.attach(lockFile)
-            if alone && !options.readOnly { try Self.createIfMissing(path: path, io: io, options: options) }
-            if options.readOnly && !io.fileExists(at: path) { throw Self.noDatabase(at: path) }
-            let file = try io.openFile(at: path, create: false, readOnly: options.readOnly)
-            let pageSize = try Self.readHeader(of: file)
-            let pagedFile = try PagedFile(file: file, pageSize: pageSize, reservedBytes: options.maximumFileSize)
-            if alone {
-                let (meta, slot) = try Recovery.newestWholeVersion(in: pagedFile)
-                // Whatever the chosen version's pages are, make them durable before anything builds on them.
-                if !options.readOnly { try file.sync() }
-                lockFile.initialize(meta: meta, slot: slot)
-            }
-            readerSlot = try lockFile.claimReaderSlot(processID: getpid())
-            if alone { try lockFile.share() }
-            knownFileSize = try file.size()
-            self.pageSize = pageSize
-            self.pagedFile = pagedFile
-            self.lockFile = lockFile
-        } catch {
-            lockFile.detach()
-            throw error
+        if alone && !options.readOnly { try Self.createIfMissing(path: path, io: io, options: options) }
+        if options.readOnly && !io.fileExists(at: path) { throw Self.noDatabase(at: path) }
+        let file = try io.openFile(at: path, create: false, readOnly: options.readOnly)
+        let pageSize = try Self.readHeader(of: file)
+        let pagedFile = try PagedFile(file: file, pageSize: pageSize, reservedBytes: options.maximumFileSize)
+        if alone {
+            let (meta, slot) = try Recovery.newestWholeVersion(in: pagedFile)
+            // Whatever the chosen version's pages are, make them durable before anything builds on them.
+            if !options.readOnly { try file.sync() }
+            lockFile.initialize(meta: meta, slot: slot)
         }
+        readerSlot = try lockFile.claimReaderSlot(processID: getpid())
+        if alone && !keepsLifetimeLock { try lockFile.share() }
+        knownFileSize = try file.size()
+        self.pageSize = pageSize
+        self.pagedFile = pagedFile
+        self.lockFile = lockFile
     }
 
     deinit {
@@ -192,7 +191,7 @@ public final class Store: @unchecked Sendable {
     // MARK: Opening
 
     /// Takes the lifetime lock; returns whether this process is the only one with the store open.
-    private static func attach(_ lockFile: LockFile) throws -> Bool {
+    static func attach(_ lockFile: LockFile) throws -> Bool {
         for _ in 0..<200 {
             if try lockFile.attach() { return true }
             if lockFile.isInitialized { return false }

@@ -30,6 +30,10 @@ public struct StoreOptions: Sendable {
     public var spillThreshold = 4 << 20
     /// The file system to use; `nil` means the real one (`POSIXStorage`). Tests pass recording or failing ones.
     public var io: StorageIO?
+    /// Asked, when this process opens the file while no other process has it open, whether to compact it first:
+    /// given the file's size and the bytes its current version uses, return `true` to rewrite it with only live
+    /// data. `nil` (the default) never compacts. Ignored for read-only stores.
+    public var compactOnOpen: (@Sendable (_ fileBytes: UInt64, _ usedBytes: UInt64) -> Bool)?
 
     /// Options with every default: `.full` durability, read-write, 4 KiB pages.
     public init(

@@ -40,6 +40,16 @@ final class ScanTests: XCTestCase {
                     XCTAssertEqual(hits, expected, "\(comparison) \(probe) with spread \(spread)")
                 }
             }
+            for _ in 0..<20 {
+                let low = [Int64.min, base - 1, base, present.randomElement(using: &random)!].randomElement(using: &random)!
+                let high = [Int64.max, base, base &+ spread, present.randomElement(using: &random)!].randomElement(using: &random)!
+                var hits = 0
+                try stored.forEachCluster { cluster in
+                    hits += try cluster.intColumn(value).matches(from: low, through: high).setCount
+                    return true
+                }
+                XCTAssertEqual(hits, present.filter { low <= $0 && $0 <= high }.count, "\(low)...\(high) with spread \(spread)")
+            }
         }
     }
 
@@ -73,6 +83,47 @@ final class ScanTests: XCTestCase {
         XCTAssertEqual(prefixed, (0..<10_000).filter { $0 % 100 >= 20 && $0 % 100 < 30 && "name-\($0)".hasPrefix("name-1") }.count)
         XCTAssertEqual(rich, 0)
         XCTAssertThrowsError(try table.forEachCluster { try $0.boolColumn(age).matches(true).setCount > 0 })
+    }
+
+    func testPrefixScanMatchesBruteForceWithNullsEmptyAndLongValues() throws {
+        var random = SeededGenerator(seed: 34)
+        let fixture = try TableFixture()
+        let table = try fixture.catalog.createTable(named: "T")
+        let text = try table.addColumn(named: "text", type: .value(.string), nullable: true)
+        var model: [ObjectKey: String?] = [:]
+        let stems = ["", "a", "ab", "abc", "abd", "b", "name-1", "name-12", "ñame", "abcdefghijklmnopqrstuvwxyz"]
+        for _ in 0..<1400 {
+            var value: String? = stems.randomElement(using: &random)! + String(Int.random(in: 0..<50, using: &random))
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0: value = nil
+            case 1: value = ""
+            case 2: value = "abc" + String(repeating: "z", count: 1500)  // kept in its own node
+            default: break
+            }
+            model[try table.insert([(text, value.map { .string($0) } ?? .null)])] = value
+        }
+        try fixture.commit()
+        let stored = try XCTUnwrap(fixture.catalog.table(named: "T"))
+        for prefix in ["", "a", "ab", "abc", "abcz", "abcdefghijklmnopqrstu", "name-1", "ñ", "zz"] {
+            var hits = 0
+            var hitsInEvenRows = 0
+            var equal = 0
+            try stored.forEachCluster { cluster in
+                let leaf = try cluster.stringColumn(text)
+                hits += try leaf.matches(prefix: prefix).setCount
+                var even = RowMask(count: leaf.count)
+                for row in stride(from: 0, to: leaf.count, by: 2) { even.set(row) }
+                let evenHits = try leaf.matches(prefix: Array(prefix.utf8), within: even)
+                hitsInEvenRows += evenHits.setCount
+                try evenHits.forEachSetRow { row in XCTAssertTrue(try leaf.string(row)?.hasPrefix(prefix) ?? false) }
+                equal += try leaf.matches(equal: prefix).setCount
+                return true
+            }
+            let values = model.values.compactMap { $0 }
+            XCTAssertEqual(hits, values.filter { $0.utf8.starts(with: prefix.utf8) }.count, "prefix '\(prefix)'")
+            XCTAssertEqual(equal, values.filter { $0 == prefix }.count, "equal '\(prefix)'")
+            XCTAssertLessThanOrEqual(hitsInEvenRows, hits)
+        }
     }
 
     func testRowMaskOperations() {

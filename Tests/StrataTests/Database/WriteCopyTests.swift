@@ -40,4 +40,57 @@ final class WriteCopyTests: DatabaseTestCase {
         XCTAssertThrowsError(try db.writeCopy(to: existing))
         XCTAssertEqual(try Data(contentsOf: existing), Data("keep me".utf8))
     }
+
+    func testShouldCompactOnLaunchShrinksTheFileAndKeepsTheData() throws {
+        do {
+            let db = try openDatabase()
+            try db.write {
+                for i in 0..<2000 {
+                    db.add(Person(id: i, name: "person \(i)", email: "p\(i)@x", dogs: [Dog(name: "dog \(i)")]))
+                }
+                db.add(Keeper(name: "k"))
+            }
+            try db.write { db.delete(db.objects(Person.self).filter { $0.id >= 100 }) }
+            db.invalidate()
+        }
+        let path = configuration.fileURL.path
+        let before = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        let asked = LockedPair()
+        configuration.shouldCompactOnLaunch = { totalBytes, usedBytes in
+            asked.set(totalBytes, usedBytes)
+            return totalBytes > 2 * usedBytes
+        }
+        let db = try openDatabase()
+        let (total, used) = try XCTUnwrap(asked.value)
+        XCTAssertEqual(total, before)
+        XCTAssertLessThan(used, total)
+        let after = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        XCTAssertLessThan(after, before)
+        XCTAssertEqual(db.objects(Person.self).count, 100)
+        XCTAssertEqual(db.object(ofType: Person.self, forPrimaryKey: 7)?.dogs.first?.owners.first?.id, 7)
+        try db.write { db.add(Keeper(name: "next")) }
+        XCTAssertEqual(db.objects(Keeper.self).map(\.id).sorted(), [1, 2], "sequences survive compaction")
+    }
+
+    func testShouldCompactOnLaunchIsNotAskedWhileTheFileIsOpen() throws {
+        let first = try openDatabase()
+        try first.write { first.add(Keeper(name: "k")) }
+        let asked = LockedPair()
+        var second = configuration!
+        second.shouldCompactOnLaunch = { totalBytes, usedBytes in
+            asked.set(totalBytes, usedBytes)
+            return true
+        }
+        let db = try Database(configuration: second)
+        XCTAssertNil(asked.value, "another Database of this process has the file open")
+        XCTAssertEqual(db.objects(Keeper.self).count, 1)
+    }
+}
+
+/// The last values a `shouldCompactOnLaunch` closure saw.
+private final class LockedPair: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: (Int, Int)?
+    func set(_ first: Int, _ second: Int) { lock.withLock { stored = (first, second) } }
+    var value: (Int, Int)? { lock.withLock { stored } }
 }

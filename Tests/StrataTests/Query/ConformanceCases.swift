@@ -66,6 +66,16 @@ enum ConformanceCases {
             ConformanceCase(predicate: "NOT age IN {20, 21, 22}", arguments: []) { e, _ in ![20, 21, 22].contains(e.age) },
             ConformanceCase(predicate: "30 < age", arguments: []) { e, _ in e.age > 30 },
             ConformanceCase(predicate: "%K >= %d", arguments: ["age", 50]) { e, _ in e.age >= 50 },
+            // Two bounds of one column are scanned as one range.
+            ConformanceCase(predicate: "age >= 20 AND age < 30", arguments: []) { e, _ in (20..<30).contains(e.age) },
+            ConformanceCase(predicate: "age > 25 AND hired == true AND age <= 40 AND age > 30", arguments: []) { e, _ in
+                e.age > 30 && e.age <= 40 && e.hired
+            },
+            ConformanceCase(predicate: "age > 40 AND age < 30", arguments: []) { _, _ in false },
+            ConformanceCase(predicate: "bonus >= 100 AND bonus < 500", arguments: []) { e, _ in e.bonus.map { (100..<500).contains($0) } ?? false },
+            ConformanceCase(predicate: "bonus != 100 AND bonus < 500", arguments: []) { e, _ in e.bonus.map { $0 != 100 && $0 < 500 } ?? false },
+            ConformanceCase(predicate: "age > %@ AND age >= 0", arguments: [Int.max]) { _, _ in false },
+            ConformanceCase(predicate: "age < %@ AND age <= 99", arguments: [Int.min]) { _, _ in false },
         ]
         return cases
     }

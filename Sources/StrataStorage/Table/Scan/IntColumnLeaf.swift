@@ -30,23 +30,38 @@ public struct IntColumnLeaf {
 
     /// Rows whose (non-null) value satisfies `value <comparison> operand`.
     public func matches(_ comparison: ScanComparison, _ operand: Int64) -> RowMask {
+        if let (low, high, invert) = rawRange(comparison, operand) { return rows(rawLow: low, rawHigh: high, invert: invert) }
+        return comparison == .notEqual ? rows(rawLow: 0, rawHigh: rawMaximum, invert: false) : RowMask(count: count)
+    }
+
+    /// Rows whose (non-null) value lies in `low...high`, in one pass: what `age >= 20 AND age < 30` asks, without
+    /// a mask per bound.
+    public func matches(from low: Int64, through high: Int64) -> RowMask {
+        guard low <= high, high >= base else { return RowMask(count: count) }
+        let rawLow = low > base ? UInt64(bitPattern: low &- base) : 0
+        let rawHigh = min(UInt64(bitPattern: high &- base), rawMaximum)
+        guard rawLow <= rawHigh else { return RowMask(count: count) }
+        return rows(rawLow: rawLow, rawHigh: rawHigh, invert: false)
+    }
+
+    /// The largest delta `width` bits hold.
+    private var rawMaximum: UInt64 { width == 64 ? ~0 : (UInt64(1) << UInt64(width)) &- 1 }
+
+    /// Non-null rows whose stored delta is in `rawLow...rawHigh` (outside it when `invert`).
+    private func rows(rawLow low: UInt64, rawHigh high: UInt64, invert: Bool) -> RowMask {
         var words = [UInt64](repeating: 0, count: (count + 63) / 64)
-        if let (low, high, invert) = rawRange(comparison, operand) {
-            let span = high &- low
-            switch width {
-            case 0: if invert != (0 &- low <= span) { for index in words.indices { words[index] = ~0 } }
-            case 8: fill(&words, UInt8.self, low, span, invert)
-            case 16: fill(&words, UInt16.self, low, span, invert)
-            case 32: fill(&words, UInt32.self, low, span, invert)
-            case 64: fill(&words, UInt64.self, low, span, invert)
-            default:
-                for row in 0..<count {
-                    let raw = data.map { IntPacking.raw($0, width: width, at: row) } ?? 0
-                    if ((raw &- low) <= span) != invert { words[row >> 6] |= 1 << UInt64(row & 63) }
-                }
+        let span = high &- low
+        switch width {
+        case 0: if invert != (0 &- low <= span) { for index in words.indices { words[index] = ~0 } }
+        case 8: fill(&words, UInt8.self, low, span, invert)
+        case 16: fill(&words, UInt16.self, low, span, invert)
+        case 32: fill(&words, UInt32.self, low, span, invert)
+        case 64: fill(&words, UInt64.self, low, span, invert)
+        default:
+            for row in 0..<count {
+                let raw = data.map { IntPacking.raw($0, width: width, at: row) } ?? 0
+                if ((raw &- low) <= span) != invert { words[row >> 6] |= 1 << UInt64(row & 63) }
             }
-        } else if comparison == .notEqual {
-            for index in words.indices { words[index] = ~0 }
         }
         var mask = RowMask(count: count, words: words)
         if nulls.hasNulls { mask.subtract(nulls.mask) }
@@ -58,6 +73,8 @@ public struct IntColumnLeaf {
         matches(comparison, operand).setCount
     }
 
+    /// Sets bit `row` of `words` where `(raw &- low) <= span` (the opposite when `invert`): one unsigned range test
+    /// per row, 64 rows per output word.
     private func fill<T: FixedWidthInteger & UnsignedInteger>(
         _ words: inout [UInt64], _: T.Type, _ low: UInt64, _ span: UInt64, _ invert: Bool
     ) {
@@ -76,7 +93,7 @@ public struct IntColumnLeaf {
                     bit += 1
                     row += 1
                 }
-                out[wordIndex] = bits ^ flip
+                out[wordIndex] = (bits ^ flip) & (bit == 64 ? ~0 : (1 << bit) - 1)
             }
         }
     }
@@ -84,7 +101,7 @@ public struct IntColumnLeaf {
     /// The stored deltas `raw` that satisfy the comparison, as `low...high` (negated when `invert`), or `nil`
     /// when no stored value can match.
     private func rawRange(_ comparison: ScanComparison, _ operand: Int64) -> (UInt64, UInt64, Bool)? {
-        let maximum: UInt64 = width == 64 ? ~0 : (UInt64(1) << UInt64(width)) &- 1
+        let maximum = rawMaximum
         let delta = operand >= base ? UInt64(bitPattern: operand &- base) : nil
         switch comparison {
         case .equal:

@@ -1,0 +1,86 @@
+/// Opening a store, compacting its file first when `StoreOptions.compactOnOpen` asks for it.
+///
+/// Compaction rewrites the file with only live data (`Catalog.copy(into:)`), which moves every node, so it may
+/// only happen while no other process can reach the file: the first opener holds the lock file's lifetime lock
+/// exclusively from attaching until the new file is in place, and any process opening the store meanwhile waits
+/// in `attach`. The copy is written and synced under a temporary name, then renamed over the file and the
+/// directory synced: a crash leaves the old file or the new one, both whole. A compaction that fails (a full disk
+/// is the usual reason: the copy needs room) leaves the file as it was and the store opens uncompacted.
+extension Store {
+    /// The name the compacted copy is written under before it replaces the file.
+    static func compactionPath(for path: String) -> String { path + ".compacting" }
+
+    /// Attaches to the lock file of `path` and opens the store, compacting it first when the options ask for it
+    /// and this process is the only one with the file open.
+    static func opening(path: String, io: StorageIO, options: StoreOptions) throws -> Store {
+        let lockPath = path + ".lock"
+        let lockFile = LockFile(handle: try io.openLockFile(at: lockPath, byteCount: LockFile.byteCount), path: lockPath)
+        do {
+            let alone = try attach(lockFile)
+            guard alone, !options.readOnly, let shouldCompact = options.compactOnOpen else {
+                return try Store(path: path, io: io, options: options, lockFile: lockFile, alone: alone, keepsLifetimeLock: false)
+            }
+            // A copy left by a compaction that crashed before its rename is garbage: the file itself is whole.
+            try io.remove(at: compactionPath(for: path))
+            let store = try Store(path: path, io: io, options: options, lockFile: lockFile, alone: true, keepsLifetimeLock: true)
+            let status = try store.status
+            guard shouldCompact(status.fileBytes, status.usedBytes), (try? store.writeCompactedCopy()) != nil else {
+                try lockFile.share()
+                return store
+            }
+            store.releaseFileKeepingLock()
+            do {
+                try io.rename(from: compactionPath(for: path), to: path)
+                try io.syncDirectory(containing: path)
+            } catch {
+                // The rename did not happen (or did, with the directory not yet durable): either file is whole.
+                try? io.remove(at: compactionPath(for: path))
+            }
+            return try Store(path: path, io: io, options: options, lockFile: lockFile, alone: true, keepsLifetimeLock: false)
+        } catch {
+            lockFile.detach()
+            throw error
+        }
+    }
+
+    /// Writes this store's newest version, with only live data, to `compactionPath(for: path)`, synced. Nothing is
+    /// left there when it fails.
+    private func writeCompactedCopy() throws {
+        let destinationPath = Self.compactionPath(for: path)
+        var copyOptions = StoreOptions(durability: .full, pageSize: pageSize, io: io)
+        copyOptions.maximumFileSize = options.maximumFileSize
+        do {
+            let copy = try Store.opening(path: destinationPath, io: io, options: copyOptions)
+            defer {
+                copy.close()
+                try? io.remove(at: destinationPath + ".lock")
+            }
+            let reader = try beginRead()
+            defer { reader.end() }
+            let transaction = try copy.beginWrite()
+            do {
+                let destination = try Catalog(writer: transaction)
+                try Catalog(reader: reader).copy(into: destination)
+                try destination.flush()
+                try transaction.commit()
+            } catch {
+                transaction.rollback()
+                throw error
+            }
+        } catch {
+            try? io.remove(at: destinationPath)
+            throw error
+        }
+    }
+
+    /// Ends this store's use of its data file but keeps the lock file, and with it the exclusive lifetime lock:
+    /// the file can then be replaced while no other process can open it.
+    private func releaseFileKeepingLock() {
+        stateLock.withLock {
+            isClosed = true
+            resourcesReleased = true
+        }
+        lockFile.releaseReaderSlot(readerSlot)
+        pagedFile.file.close()
+    }
+}
