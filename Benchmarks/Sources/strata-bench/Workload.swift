@@ -26,6 +26,9 @@ struct Workload: Sendable {
         Workload(id: "W6", unit: "ms", summary: "cold open of the 1M file, read count", largerIsBetter: false),
         Workload(id: "W7", unit: "MB", summary: "file size after W1–W5", largerIsBetter: false),
         Workload(id: "W7-memory", unit: "MB", summary: "peak memory of the process", largerIsBetter: false),
+        Workload(
+            id: "W7-anon", unit: "MB", summary: "peak anonymous memory (RssAnon sampled every 5 ms; no mapped file pages)",
+            largerIsBetter: false),
     ]
 
     /// How many times Strata is ahead: > 1 means Strata is better, whichever way the unit points.

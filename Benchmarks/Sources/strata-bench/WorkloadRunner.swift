@@ -6,6 +6,7 @@ struct WorkloadRunner<Engine: BenchmarkEngine> {
 
     /// W1–W5, W7: everything but the cold open, which needs a fresh process.
     func runWarm() throws -> [String: Double] {
+        let anonymous = AnonymousMemorySampler()
         var figures = try runFull()
         let updateIDs = EmployeeData.randomIDs(EmployeeData.updateCount, seed: 7)
         // The first engine is gone: a store is shared per file within a process, so reopening with other
@@ -16,6 +17,7 @@ struct WorkloadRunner<Engine: BenchmarkEngine> {
 
         figures["W7"] = Double(Engine.files(in: directory).reduce(0) { $0 + fileSize($1) }) / 1_000_000
         figures["W7-memory"] = Double(ProcessMemory.peakResidentBytes) / 1_000_000
+        if let peak = anonymous.stop() { figures["W7-anon"] = Double(peak) / 1_000_000 }
         return figures
     }
 

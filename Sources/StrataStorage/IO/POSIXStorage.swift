@@ -164,6 +164,21 @@ final class POSIXFile: StorageFile, @unchecked Sendable {
         return UnsafeRawPointer(base)
     }
 
+    func mapReadOnly(over address: UnsafeMutableRawPointer, byteCount: Int, at offset: UInt64) -> Bool {
+        if let view = mmap(address, byteCount, PROT_READ, MAP_SHARED | MAP_FIXED, descriptor, off_t(offset)),
+            view == address
+        {
+            return true
+        }
+        // A failed MAP_FIXED may already have discarded the memory: put private memory back and fill it from the
+        // file, which holds the same bytes.
+        guard let restored = mmap(address, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0),
+            restored == address
+        else { return false }
+        try? read(into: UnsafeMutableRawBufferPointer(start: address, count: byteCount), at: offset)
+        return false
+    }
+
     func unmap() {
         if let mapping { munmap(mapping.base, mapping.length) }
         mapping = nil

@@ -79,8 +79,22 @@ public protocol StorageFile: AnyObject, Sendable {
     /// Releases the mapping made by `map`; pointers into it become invalid.
     func unmap()
 
+    /// Replaces the private memory at `address` (`byteCount` bytes, from `NodeMemory.mapped`) by a read-only
+    /// view of the file's bytes at `offset`, at the same address, so pointers into it stay valid while the
+    /// memory stops counting as the process's own. Returns false when the implementation cannot (the memory is
+    /// then unchanged); `offset` and `byteCount` are multiples of the system page size, and the file already
+    /// holds those bytes.
+    func mapReadOnly(over address: UnsafeMutableRawPointer, byteCount: Int, at offset: UInt64) -> Bool
+
     /// Closes the file (and unmaps it).
     func close()
+}
+
+extension StorageFile {
+    /// Files kept in memory (and test doubles) have no pages to map: spilled nodes keep their memory.
+    public func mapReadOnly(over address: UnsafeMutableRawPointer, byteCount: Int, at offset: UInt64) -> Bool {
+        false
+    }
 }
 
 /// The coordination file: a shared memory region every process that opens the store maps, plus byte-range locks

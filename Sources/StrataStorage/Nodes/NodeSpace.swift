@@ -18,7 +18,11 @@ public protocol NodeReader: AnyObject {
 ///
 /// Nodes reachable from a committed version are never modified. To change one, the table layer allocates a
 /// new node, fills it, points the parent at it and frees the old one. Nodes allocated in the current
-/// transaction ("dirty") may be changed in place until commit.
+/// transaction ("dirty") may be changed in place until commit, through `writableIfDirty`.
+///
+/// A writable buffer (from `allocate` or `writableIfDirty`) may be written only until the next `allocate`: a
+/// large transaction writes its older nodes to the file there (spilling them), after which they are read-only
+/// and `writableIfDirty` returns nil for them. Buffers from `read` stay valid as the reader protocol says.
 public protocol NodeWriter: NodeReader {
     /// The table layer's root for the version being written; stored in the meta slot at commit.
     var root: NodeRef { get set }

@@ -37,6 +37,23 @@ struct FreeSpace: Sendable {
     /// Every free extent, for the free-list node.
     var extents: [FreeExtent] { reusable + waiting }
 
+    /// Every free extent, sorted by start page (the order free-list changes are computed in).
+    var sortedExtents: [FreeExtent] {
+        let waitingSorted = waiting.sorted { $0.start < $1.start }
+        var merged: [FreeExtent] = []
+        merged.reserveCapacity(reusable.count + waiting.count)
+        var next = 0
+        for extent in reusable {
+            while next < waitingSorted.count, waitingSorted[next].start < extent.start {
+                merged.append(waitingSorted[next])
+                next += 1
+            }
+            merged.append(extent)
+        }
+        merged.append(contentsOf: waitingSorted[next...])
+        return merged
+    }
+
     /// Free pages in total (reusable or not).
     var pageCount: UInt64 { extents.reduce(0) { $0 + $1.count } }
 
@@ -155,19 +172,31 @@ enum FreeListCoding {
         extents.reserveCapacity(Int(count))
         for index in 0..<Int(count) {
             let offset = 8 + index * entryByteCount
-            let extent = FreeExtent(
-                start: base.u64(at: offset), count: base.u64(at: offset + 8), freedAt: base.u64(at: offset + 16),
-                born: base.u64(at: offset + 24))
+            extents.append(
+                FreeExtent(
+                    start: base.u64(at: offset), count: base.u64(at: offset + 8), freedAt: base.u64(at: offset + 16),
+                    born: base.u64(at: offset + 24)))
+        }
+        try check(extents, pageCount: pageCount, path: path, node: node)
+        return extents
+    }
+
+    /// Checks that every extent lies inside pages 1 ..< `pageCount` and that no two overlap.
+    ///
+    /// - Throws: `corruptFile` naming `node` (the free-list node, or the changes node that produced them).
+    static func check(_ extents: [FreeExtent], pageCount: UInt64, path: String, node: NodeRef) throws {
+        func damaged(_ detail: String) -> StrataError {
+            .corruptFile(path: path, location: "free list node \(node)", detail: detail)
+        }
+        for extent in extents {
             guard extent.start >= 1, extent.count >= 1, extent.start < pageCount, extent.count <= pageCount - extent.start
             else {
-                throw damaged("entry \(index) (pages \(extent.start)+\(extent.count)) lies outside the \(pageCount) pages")
+                throw damaged("an entry (pages \(extent.start)+\(extent.count)) lies outside the \(pageCount) pages")
             }
-            extents.append(extent)
         }
         let sorted = extents.sorted { $0.start < $1.start }
         for (previous, next) in zip(sorted, sorted.dropFirst()) where previous.end > next.start {
             throw damaged("extents at pages \(previous.start) and \(next.start) overlap")
         }
-        return extents
     }
 }

@@ -56,4 +56,6 @@ enum NodeKind: UInt8, Sendable {
     case freeList = 2
     /// A commit record.
     case commitRecord = 3
+    /// Changes to a full free list (`FreeListChanges`).
+    case freeListChanges = 4
 }

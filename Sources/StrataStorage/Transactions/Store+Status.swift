@@ -8,11 +8,7 @@ extension Store {
             let reader = try beginRead()
             defer { reader.end() }
             let meta = reader.meta
-            var extents: [FreeExtent] = []
-            if !meta.freeList.isNone {
-                let payload = try pagedFile.payload(of: meta.freeList, kind: .freeList, pageCount: meta.pageCount)
-                extents = try FreeListCoding.decode(payload, pageCount: meta.pageCount, path: path, node: meta.freeList)
-            }
+            let extents = try pagedFile.freeList(of: meta).extents
             let (pinned, durable, otherPins) = try stateLock.withLock {
                 try lockFile.withRegistration {
                     (pins.keys.sorted(), lockFile.durable.version, lockFile.pinsOfOtherProcesses(ownSlot: readerSlot))

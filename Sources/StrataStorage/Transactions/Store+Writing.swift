@@ -62,17 +62,16 @@ extension Store {
         // power loss can bring back a version that reaches them (see `FreeSpace`).
         let pinLimit = min(start.oldestPin ?? .max, meta.version)
         var freeSpace: FreeSpace
+        var freeListBase: FreeListBase?
         var record: CommitRecord
         if let cache = start.cache, cache.version == meta.version {
             freeSpace = cache.freeSpace
+            freeListBase = cache.freeListBase
             record = cache.record
         } else {
-            var extents: [FreeExtent] = []
-            if !meta.freeList.isNone {
-                let payload = try pagedFile.payload(of: meta.freeList, kind: .freeList, pageCount: meta.pageCount)
-                extents = try FreeListCoding.decode(payload, pageCount: meta.pageCount, path: path, node: meta.freeList)
-            }
-            freeSpace = FreeSpace(extents: extents)
+            let stored = try pagedFile.freeList(of: meta)
+            freeSpace = FreeSpace(extents: stored.extents)
+            freeListBase = stored.base
             record = CommitRecord()
             if start.durable.version < meta.version && !meta.commitRecord.isNone {
                 let payload = try pagedFile.payload(
@@ -84,7 +83,7 @@ extension Store {
         // Everything up to the durable version is on disk: the next commit record need only cover what follows.
         if start.durable.version >= meta.version { record = CommitRecord() }
         return WriteTransaction(
-            store: self, base: meta, freeSpace: freeSpace, carried: record, durableVersion: start.durable.version,
+            store: self, base: meta, freeSpace: freeSpace, freeListBase: freeListBase, carried: record, durableVersion: start.durable.version,
             writeSlot: 1 - start.durable.slot)
     }
 
@@ -100,7 +99,14 @@ extension Store {
 
     /// Writes a commit's nodes and meta slot (growing the file first if needed). Called under the writer lock.
     func writeCommit(nodes: [(page: UInt64, node: DirtyNode)], meta: MetaSlot, slot: Int) throws {
-        let needed = meta.pageCount * UInt64(pageSize)
+        try writeNodes(nodes, filePages: meta.pageCount)
+        try meta.bytes().withUnsafeBytes { try pagedFile.file.write($0, at: UInt64(FileHeader.slotOffsets[slot])) }
+    }
+
+    /// Writes sealed nodes (sorted by page) to their pages, first growing the file to hold `filePages` pages if it
+    /// is shorter. Called under the writer lock.
+    func writeNodes(_ nodes: [(page: UInt64, node: DirtyNode)], filePages: UInt64) throws {
+        let needed = filePages * UInt64(pageSize)
         if needed > knownFileSize {
             knownFileSize = try pagedFile.file.size()
             if needed > knownFileSize {
@@ -112,13 +118,20 @@ extension Store {
             }
         }
         try writeCoalesced(nodes)
-        try meta.bytes().withUnsafeBytes { try pagedFile.file.write($0, at: UInt64(FileHeader.slotOffsets[slot])) }
     }
 
-    /// Writes nodes sorted by page, joining runs of adjacent nodes into one write of up to 4 MiB (a bulk commit
-    /// allocates mostly at the end of the file, so this turns thousands of small writes into a few large ones).
+    /// Whether spilled nodes can become views of the file: the storage maps pages (a real file) at offsets the
+    /// system's page size divides.
+    var spillsToMappedPages: Bool {
+        io is POSIXStorage && pageSize % Int(getpagesize()) == 0
+    }
+
+    /// Writes nodes sorted by page, joining runs of adjacent nodes into one write of up to 64 KiB (a bulk commit
+    /// allocates mostly at the end of the file, so this turns thousands of small writes into fewer large ones).
+    /// Larger writes would be cut into 64 KiB pieces anyway (`writeInPieces`), so the staging buffer need not be
+    /// larger: a 4 MiB one was a fixed 4 MiB of a bulk load's memory.
     private func writeCoalesced(_ nodes: [(page: UInt64, node: DirtyNode)]) throws {
-        let limit = 4 << 20
+        let limit = 64 << 10
         var staging: UnsafeMutableRawPointer?
         defer { staging?.deallocate() }
         var index = 0
@@ -211,10 +224,15 @@ extension Store {
     }
 
     /// Makes `meta` the current version for every thread and process, and remembers the write state.
-    func publish(meta: MetaSlot, slot: Int, durable: Bool, freeSpace: FreeSpace, record: CommitRecord) {
+    func publish(
+        meta: MetaSlot, slot: Int, durable: Bool, freeSpace: FreeSpace, freeListBase: FreeListBase?,
+        record: CommitRecord
+    ) {
         stateLock.withLock {
             _ = try? lockFile.withRegistration { lockFile.publish(meta: meta, slot: slot, durable: durable) }
-            writeCache = WriteCache(version: meta.version, freeSpace: freeSpace, record: durable ? CommitRecord() : record)
+            writeCache = WriteCache(
+                version: meta.version, freeSpace: freeSpace, freeListBase: freeListBase,
+                record: durable ? CommitRecord() : record)
         }
         commitSignal.notify(lockFile.versionWord)
     }

@@ -51,6 +51,7 @@ public final class Store: @unchecked Sendable {
     struct WriteCache {
         var version: UInt64
         var freeSpace: FreeSpace
+        var freeListBase: FreeListBase?
         var record: CommitRecord
     }
 

@@ -24,6 +24,10 @@ public struct StoreOptions: Sendable {
     /// Address space reserved for the file's mapping: the file may grow to this size (or twice its size at
     /// open, if larger) without a remap. Costs no memory.
     public var maximumFileSize: UInt64 = 1 << 40
+    /// Bytes of new nodes a write transaction keeps in memory; past this, it writes its oldest ones to the file
+    /// before commit (they were free pages, so a crash or rollback loses nothing), bounding a bulk load's memory.
+    /// 4 MiB by default.
+    public var spillThreshold = 4 << 20
     /// The file system to use; `nil` means the real one (`POSIXStorage`). Tests pass recording or failing ones.
     public var io: StorageIO?
     /// Asked, when this process opens the file while no other process has it open, whether to compact it first:

@@ -19,24 +19,22 @@ extension WriteTransaction {
             throw StrataError.invalidArgument(
                 "the root \(root) of version \(version) is neither a node of this transaction nor a live committed node")
         }
-        // The previous version's bookkeeping nodes are reachable from it only.
-        try retire(base.freeList, kind: .freeList)
+        // The previous version's commit record and free-list changes are reachable from it only; its full free
+        // list stays while this version's changes build on it.
         try retire(base.commitRecord, kind: .commitRecord)
+        if let kept = freeListBase, kept.ref != base.freeList { try retire(base.freeList, kind: .freeListChanges) }
 
         let (recordRef, recordPayload) = try allocateNode(
             kind: .commitRecord, byteCount: CommitRecord.byteCount(entries: carried.count + dirty.count + 1))
-        // Taking pages for the free-list node only shrinks or removes extents, so today's count is enough room.
-        var freeListRef = NodeRef.none
-        let extentCount = freeSpace.extents.count
-        if extentCount > 0 {
-            let (ref, payload) = try allocateNode(kind: .freeList, byteCount: FreeListCoding.byteCount(entries: extentCount))
-            FreeListCoding.encode(freeSpace.extents, into: payload)
-            freeListRef = ref
-        }
+        let freeListRef = try writeFreeList()
 
         var record = carried
         let sorted: [(page: UInt64, node: DirtyNode)] = dirty.map { ($0.key, $0.value) }.sorted { $0.page < $1.page }
         for (page, node) in sorted where page != recordRef.rawValue {
+            if let checksum = node.spilledChecksum {
+                record.set(page: page, checksum: checksum)
+                continue
+            }
             NodeHeader(kind: node.kind, length: UInt32(node.length), version: version).encodeFields(into: node.memory)
             record.set(page: page, checksum: NodeHeader.seal(node.memory, length: node.length))
         }
@@ -49,13 +47,51 @@ extension WriteTransaction {
         let meta = MetaSlot(
             version: version, root: root, freeList: freeListRef, commitRecord: recordRef,
             commitRecordChecksum: recordChecksum, pageCount: pageCount, durableBase: durableVersion)
-        try store.writeCommit(nodes: sorted, meta: meta, slot: writeSlot)
-        // Under `.batched`, the free list and the commit record grow with every unsynced commit (pages waiting for
-        // the sync, nodes written since it) and every commit writes them whole: past a few pages of them, a sync
-        // costs less than carrying them on.
-        let bookkeeping = freeSpace.extents.count * FreeListCoding.entryByteCount + record.count * CommitRecord.entryByteCount
+        try store.writeCommit(nodes: sorted.filter { $0.node.spilledChecksum == nil }, meta: meta, slot: writeSlot)
+        // Under `.batched`, the free list's waiting extents and the commit record grow with every unsynced commit
+        // (pages waiting for the sync, nodes written since it) and commits write them: past a few pages of them, a
+        // sync costs less than carrying them on.
+        let bookkeeping = freeSpace.waiting.count * FreeListCoding.entryByteCount
+            + record.count * CommitRecord.entryByteCount
         let durable = try store.syncCommit(carrying: bookkeeping)
-        store.publish(meta: meta, slot: writeSlot, durable: durable, freeSpace: freeSpace, record: record)
+        store.publish(
+            meta: meta, slot: writeSlot, durable: durable, freeSpace: freeSpace, freeListBase: freeListBase, record: record)
         for (page, _) in sorted { store.pagedFile.markVerified(page: page, version: version) }
+    }
+
+    /// Allocates and fills this version's free-list node: changes to the kept full list while they stay small,
+    /// else a new full list (freeing the old one). Returns the node for the meta slot (`none` when nothing is free).
+    ///
+    /// Allocating the node changes the free space it describes, so it is sized first for what allocation can add:
+    /// taking pages shrinks or removes one reusable extent, which adds at most one removed and one added entry to
+    /// the changes, and never lengthens a full list.
+    private func writeFreeList() throws -> NodeRef {
+        if let kept = freeListBase {
+            let changes = FreeListChanges(base: kept.ref, from: kept.extents, to: freeSpace.sortedExtents)
+            let fullByteCount = FreeListCoding.byteCount(entries: freeSpace.extents.count)
+            if !freeSpace.extents.isEmpty, !FreeListChanges.prefersFullList(
+                changesByteCount: changes.byteCount, fullByteCount: fullByteCount, pageSize: store.pageSize)
+            {
+                let (ref, payload) = try allocateNode(
+                    kind: .freeListChanges,
+                    byteCount: FreeListChanges.byteCount(removed: changes.removed.count + 1, added: changes.added.count + 1))
+                let final = FreeListChanges(base: kept.ref, from: kept.extents, to: freeSpace.sortedExtents)
+                if final.byteCount <= payload.count {
+                    final.encode(into: payload)
+                    return ref
+                }
+                // Cannot happen by the sizing argument above; should it, a full list is always right.
+                free(ref)
+            }
+            try retire(kept.ref, kind: .freeList)
+            freeListBase = nil
+        }
+        let count = freeSpace.extents.count
+        guard count > 0 else { return .none }
+        let (ref, payload) = try allocateNode(kind: .freeList, byteCount: FreeListCoding.byteCount(entries: count))
+        let extents = freeSpace.sortedExtents
+        FreeListCoding.encode(extents, into: payload)
+        freeListBase = FreeListBase(ref: ref, extents: extents)
+        return ref
     }
 }

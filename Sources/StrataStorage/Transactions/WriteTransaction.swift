@@ -1,15 +1,8 @@
-/// A node allocated in the current write transaction: in memory until commit.
-struct DirtyNode {
-    /// Header (32 bytes) followed by the payload; `pages` pages long.
-    let memory: UnsafeMutableRawPointer
-    let length: Int
-    let pages: UInt64
-    let kind: NodeKind
-}
-
 /// The one write transaction: copy-on-write allocation of nodes over the version it began from.
 ///
-/// Nodes it allocates live in memory until `commit()`, which writes them to pages no live version can reach.
+/// Nodes it allocates live in memory until `commit()`, which writes them to pages no live version can reach. A
+/// transaction holding more than `StoreOptions.spillThreshold` bytes of new nodes writes its oldest ones to their
+/// pages early (*spills* them, as LMDB spills dirty pages), so a bulk load's memory stays bounded.
 /// Ends with `commit()` or `rollback()`, or rolls back when released. Use it from one thread at a time.
 public final class WriteTransaction: NodeWriter {
     /// The version `commit()` creates.
@@ -20,6 +13,9 @@ public final class WriteTransaction: NodeWriter {
     let store: Store
     let base: MetaSlot
     var freeSpace: FreeSpace
+    /// The full free list the base version's free list builds on (nil when it has none): commits write changes
+    /// to it until rewriting it pays (`FreeListChanges`).
+    var freeListBase: FreeListBase?
     /// Nodes written since the last durable version and still reachable (with their checksums).
     var carried: CommitRecord
     let durableVersion: UInt64
@@ -28,20 +24,27 @@ public final class WriteTransaction: NodeWriter {
     /// Pages the new version spans.
     var pageCount: UInt64
     var dirty: [UInt64: DirtyNode] = [:]
+    /// Nodes in allocation order, oldest first, that may be spilled (some since freed or spilled: skipped).
+    var spillQueue: [UInt64] = []
+    /// Where `spillQueue` starts (entries before it were taken).
+    var spillQueueStart = 0
+    /// Memory held by dirty nodes not spilled.
+    var unspilledBytes = 0
     var freedCommitted: Set<UInt64> = []
     /// A `free` that failed (`free` cannot throw): reported by `commit()`.
     var deferredError: StrataError?
     var isFinished = false
 
     init(
-        store: Store, base: MetaSlot, freeSpace: FreeSpace, carried: CommitRecord, durableVersion: UInt64,
-        writeSlot: Int
+        store: Store, base: MetaSlot, freeSpace: FreeSpace, freeListBase: FreeListBase?, carried: CommitRecord,
+        durableVersion: UInt64, writeSlot: Int
     ) {
         self.store = store
         self.base = base
         self.version = base.version + 1
         self.root = base.root
         self.freeSpace = freeSpace
+        self.freeListBase = freeListBase
         self.carried = carried
         self.durableVersion = durableVersion
         self.writeSlot = writeSlot
@@ -73,12 +76,16 @@ public final class WriteTransaction: NodeWriter {
     /// - Throws: `invalidArgument` for a negative or too large size (over 4 GiB); `diskFull` when the file
     ///   would outgrow `StoreOptions.maximumFileSize`; `transactionMisuse` once the transaction has ended.
     public func allocate(byteCount: Int) throws -> (NodeRef, UnsafeMutableRawBufferPointer) {
-        try allocateNode(kind: .table, byteCount: byteCount)
+        // Spill before allocating: the caller is done writing every node it allocated before this call.
+        if unspilledBytes > store.options.spillThreshold { try spill() }
+        let (ref, payload) = try allocateNode(kind: .table, byteCount: byteCount)
+        spillQueue.append(ref.rawValue)
+        return (ref, payload)
     }
 
-    /// The writable payload of `ref` when this transaction allocated it.
+    /// The writable payload of `ref` when this transaction allocated it and has not spilled it to the file.
     public func writableIfDirty(_ ref: NodeRef) -> UnsafeMutableRawBufferPointer? {
-        guard !isFinished, let node = dirty[ref.rawValue] else { return nil }
+        guard !isFinished, let node = dirty[ref.rawValue], node.spilledChecksum == nil else { return nil }
         return UnsafeMutableRawBufferPointer(start: node.memory + NodeHeader.byteCount, count: node.length)
     }
 
@@ -87,7 +94,8 @@ public final class WriteTransaction: NodeWriter {
     public func free(_ ref: NodeRef) {
         guard !isFinished else { return }
         if let node = dirty.removeValue(forKey: ref.rawValue) {
-            node.memory.deallocate()
+            if node.spilledChecksum == nil { unspilledBytes -= node.byteCount(pageSize: store.pageSize) }
+            node.release(pageSize: store.pageSize)
             freeSpace.giveBack(start: ref.rawValue, count: node.pages)
             return
         }
@@ -129,10 +137,14 @@ public final class WriteTransaction: NodeWriter {
             start = pageCount
             pageCount += pages
         }
-        let memory = UnsafeMutableRawPointer.allocate(byteCount: Int(pages) * pageSize, alignment: 64)
-        memory.initializeMemory(as: UInt8.self, repeating: 0, count: NodeHeader.byteCount + byteCount)
-        dirty[start] = DirtyNode(memory: memory, length: byteCount, pages: pages, kind: kind)
-        return (NodeRef(rawValue: start), UnsafeMutableRawBufferPointer(start: memory + NodeHeader.byteCount, count: byteCount))
+        // Once the transaction is large enough that spilling is near, nodes get mappings of their own, which
+        // spilling can turn into views of the file: their memory then stops counting as the process's.
+        let node = DirtyNode.allocate(
+            pages: pages, pageSize: pageSize, usedBytes: NodeHeader.byteCount + byteCount, kind: kind, length: byteCount,
+            mapped: unspilledBytes >= store.options.spillThreshold / 2 && store.spillsToMappedPages)
+        dirty[start] = node
+        unspilledBytes += node.byteCount(pageSize: pageSize)
+        return (NodeRef(rawValue: start), UnsafeMutableRawBufferPointer(start: node.memory + NodeHeader.byteCount, count: byteCount))
     }
 
     /// Frees committed node `ref` of `kind` as of this version.
@@ -152,7 +164,7 @@ public final class WriteTransaction: NodeWriter {
     /// Releases the in-memory nodes and the writer lock.
     func finish() {
         isFinished = true
-        for node in dirty.values { node.memory.deallocate() }
+        for node in dirty.values { node.release(pageSize: store.pageSize) }
         dirty.removeAll()
         store.endWrite()
     }

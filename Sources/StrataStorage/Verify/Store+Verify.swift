@@ -32,11 +32,11 @@ extension Store {
             return UnsafeRawBufferPointer(start: start + NodeHeader.byteCount, count: Int(header.length))
         }
 
-        if !meta.freeList.isNone {
-            let payload = try checkNode(meta.freeList, kind: .freeList, owner: "the free list")
-            for extent in try FreeListCoding.decode(payload, pageCount: meta.pageCount, path: path, node: meta.freeList) {
-                try coverage.mark(start: extent.start, count: extent.count, owner: "free extent freed at \(extent.freedAt)")
-            }
+        let freeList = try StoredFreeList.read(
+            meta, path: path, kindAt: { try pagedFile.header(of: $0, pageCount: meta.pageCount).header.kind },
+            payload: { try checkNode($0, kind: $1, owner: $1 == .freeList ? "the free list" : "the free-list changes") })
+        for extent in freeList.extents {
+            try coverage.mark(start: extent.start, count: extent.count, owner: "free extent freed at \(extent.freedAt)")
         }
         if !meta.commitRecord.isNone {
             let payload = try checkNode(meta.commitRecord, kind: .commitRecord, owner: "the commit record")

@@ -44,6 +44,23 @@ class PagerTestCase: XCTestCase {
         return (reader.version, state)
     }
 
+    /// Opens `image` and checks it holds a committed version between `oldest` and `newest`; returns it.
+    @discardableResult
+    func checkImage(
+        _ image: [UInt8], oldest: UInt64, newest: UInt64, states: [UInt64: PatternTree.State],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> UInt64 {
+        let storage = MemoryStorage(capacity: 1 << 28)
+        try storage.setContents(image, ofFile: "db")
+        let store = try Store.open(path: "db", options: StoreOptions(io: storage))
+        defer { store.close() }
+        let (version, state) = try checkedState(store)
+        XCTAssertGreaterThanOrEqual(version, oldest, "a durable commit was lost", file: file, line: line)
+        XCTAssertLessThanOrEqual(version, newest, file: file, line: line)
+        XCTAssertEqual(state, states[version], "version \(version) opened with the wrong content", file: file, line: line)
+        return version
+    }
+
     /// The `strata-test-helper` executable built beside the test bundle.
     func helperExecutable() throws -> URL {
         let candidates = [

@@ -85,21 +85,4 @@ final class PowerLossTests: PagerTestCase {
         let version = try checkImage(image, oldest: 2, newest: 3, states: states)
         XCTAssertEqual(version, 2)
     }
-
-    /// Opens `image` and checks it holds a committed version between `oldest` and `newest`; returns it.
-    @discardableResult
-    private func checkImage(
-        _ image: [UInt8], oldest: UInt64, newest: UInt64, states: [UInt64: PatternTree.State],
-        file: StaticString = #filePath, line: UInt = #line
-    ) throws -> UInt64 {
-        let storage = MemoryStorage(capacity: 1 << 28)
-        try storage.setContents(image, ofFile: "db")
-        let store = try Store.open(path: "db", options: StoreOptions(io: storage))
-        defer { store.close() }
-        let (version, state) = try checkedState(store)
-        XCTAssertGreaterThanOrEqual(version, oldest, "a durable commit was lost", file: file, line: line)
-        XCTAssertLessThanOrEqual(version, newest, file: file, line: line)
-        XCTAssertEqual(state, states[version], "version \(version) opened with the wrong content", file: file, line: line)
-        return version
-    }
 }

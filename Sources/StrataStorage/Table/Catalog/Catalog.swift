@@ -17,7 +17,7 @@ public final class Catalog {
     private let loadedRoot: NodeRef
 
     /// Decoded clusters and index leaves a table keeps before it writes them out mid-transaction.
-    static let loadedLeafLimit = 512
+    static let loadedLeafLimit = 64
 
     /// Opens the catalog of a pinned version for reading.
     /// - Throws: `StrataError.corruptFile` when the root node is not a catalog.

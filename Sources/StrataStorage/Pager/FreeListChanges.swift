@@ -1,0 +1,148 @@
+/// The free list as a version stores it: a full list (a kind-2 node, the *base*) written now and then, and
+/// between two full lists a small node of changes to it (kind 4) that every commit writes instead.
+///
+/// Why: after a bulk load the free list holds hundreds of extents (25 KB for 800), and a one-value commit
+/// changes a handful of them. Writing the whole list every commit made it the largest node of such a commit
+/// (7 of its ~16 pages) and a fixed cost of every sync. A changes node lists what differs from the base:
+/// base extents that are gone (by first page) and extents that are new or changed. The base stays reachable
+/// (neither free nor reused) while a version's changes refer to it; a commit writes a new full list once the
+/// changes would outgrow what rewriting the list costs (`prefersFullList`), and frees the old base then.
+///
+/// Payload of a changes node: `base: UInt64` (the kind-2 node), `removed: UInt64`, `removed` × `start: UInt64`
+/// (sorted), `added: UInt64`, `added` × 32-byte extents as in the full list (sorted by start), zero padding.
+struct FreeListChanges: Equatable, Sendable {
+    /// The full free-list node the changes apply to.
+    var base: NodeRef
+    /// First pages of base extents that are no longer free as they were.
+    var removed: [UInt64]
+    /// Extents that are free now and not (as they are) in the base.
+    var added: [FreeExtent]
+
+    /// The changes that turn `base` (sorted by start) into `current` (sorted by start).
+    ///
+    /// - Complexity: O(n + m), one pass over both lists.
+    init(base: NodeRef, from baseExtents: [FreeExtent], to current: [FreeExtent]) {
+        self.base = base
+        removed = []
+        added = []
+        var old = 0
+        var new = 0
+        while old < baseExtents.count || new < current.count {
+            if new == current.count || (old < baseExtents.count && baseExtents[old].start < current[new].start) {
+                removed.append(baseExtents[old].start)
+                old += 1
+            } else if old == baseExtents.count || current[new].start < baseExtents[old].start {
+                added.append(current[new])
+                new += 1
+            } else {
+                if baseExtents[old] != current[new] {
+                    removed.append(baseExtents[old].start)
+                    added.append(current[new])
+                }
+                old += 1
+                new += 1
+            }
+        }
+    }
+
+    /// Payload bytes for the changes with `removed` and `added` entries.
+    static func byteCount(removed: Int, added: Int) -> Int { 24 + removed * 8 + added * FreeListCoding.entryByteCount }
+
+    /// Payload bytes of these changes.
+    var byteCount: Int { Self.byteCount(removed: removed.count, added: added.count) }
+
+    /// Whether a commit should write the full list (of `fullByteCount` payload bytes) rather than changes of
+    /// `changesByteCount` bytes: when the changes pass half the list (they save little), or pass a page and an
+    /// eighth of the list (the list is then cheaper to rewrite once than the changes to carry on every commit).
+    static func prefersFullList(changesByteCount: Int, fullByteCount: Int, pageSize: Int) -> Bool {
+        changesByteCount * 2 > fullByteCount
+            || changesByteCount > max(pageSize - NodeHeader.byteCount, fullByteCount / 8)
+    }
+
+    /// Writes the changes into `payload`; the caller checks it holds `byteCount` bytes.
+    func encode(into payload: UnsafeMutableRawBufferPointer) {
+        guard let base = payload.baseAddress, payload.count >= byteCount else {
+            preconditionFailure("a free-list changes node of \(payload.count) bytes cannot hold \(byteCount)")
+        }
+        base.setU64(self.base.rawValue, at: 0)
+        base.setU64(UInt64(removed.count), at: 8)
+        var offset = 16
+        for start in removed {
+            base.setU64(start, at: offset)
+            offset += 8
+        }
+        base.setU64(UInt64(added.count), at: offset)
+        offset += 8
+        for extent in added {
+            base.setU64(extent.start, at: offset)
+            base.setU64(extent.count, at: offset + 8)
+            base.setU64(extent.freedAt, at: offset + 16)
+            base.setU64(extent.born, at: offset + 24)
+            offset += FreeListCoding.entryByteCount
+        }
+    }
+
+    /// The changes in `payload`, counts checked against its size and the base checked to be a node of the version.
+    ///
+    /// - Throws: `corruptFile` naming the changes node when a count does not fit or the base lies outside
+    ///   `pageCount`.
+    static func decode(_ payload: UnsafeRawBufferPointer, pageCount: UInt64, path: String, node: NodeRef) throws
+        -> FreeListChanges
+    {
+        func damaged(_ detail: String) -> StrataError {
+            .corruptFile(path: path, location: "free-list changes node \(node)", detail: detail)
+        }
+        guard payload.count >= 24, let base = payload.baseAddress else { throw damaged("the node is too short") }
+        let baseRef = NodeRef(rawValue: base.u64(at: 0))
+        guard baseRef.rawValue >= 1, baseRef.rawValue < pageCount else {
+            throw damaged("its base list \(baseRef) lies outside the \(pageCount) pages")
+        }
+        let removedCount = base.u64(at: 8)
+        guard removedCount <= UInt64((payload.count - 24) / 8) else {
+            throw damaged("it claims \(removedCount) removed extents, more than fit")
+        }
+        var offset = 16
+        var removed: [UInt64] = []
+        removed.reserveCapacity(Int(removedCount))
+        for _ in 0..<Int(removedCount) {
+            removed.append(base.u64(at: offset))
+            offset += 8
+        }
+        let addedCount = base.u64(at: offset)
+        offset += 8
+        guard addedCount <= UInt64((payload.count - offset) / FreeListCoding.entryByteCount) else {
+            throw damaged("it claims \(addedCount) added extents, more than fit")
+        }
+        var added: [FreeExtent] = []
+        added.reserveCapacity(Int(addedCount))
+        for _ in 0..<Int(addedCount) {
+            added.append(
+                FreeExtent(
+                    start: base.u64(at: offset), count: base.u64(at: offset + 8), freedAt: base.u64(at: offset + 16),
+                    born: base.u64(at: offset + 24)))
+            offset += FreeListCoding.entryByteCount
+        }
+        var changes = FreeListChanges(base: baseRef, from: [], to: [])
+        changes.removed = removed
+        changes.added = added
+        return changes
+    }
+
+    /// The free extents: `baseExtents` without the removed ones, plus the added ones, sorted by start.
+    ///
+    /// - Throws: `corruptFile` naming the changes node when a removed start names no base extent.
+    func applied(to baseExtents: [FreeExtent], path: String, node: NodeRef) throws -> [FreeExtent] {
+        var gone = Set(removed)
+        var extents: [FreeExtent] = []
+        extents.reserveCapacity(baseExtents.count + added.count)
+        for extent in baseExtents where gone.remove(extent.start) == nil { extents.append(extent) }
+        if let stray = gone.first {
+            throw StrataError.corruptFile(
+                path: path, location: "free-list changes node \(node)",
+                detail: "it removes an extent at page \(stray) that its base list \(base) does not hold")
+        }
+        extents.append(contentsOf: added)
+        extents.sort { $0.start < $1.start }
+        return extents
+    }
+}

@@ -1,0 +1,52 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A node allocated in the current write transaction: in memory until commit, unless the transaction grew large
+/// and wrote it to the file early (*spilled* it).
+struct DirtyNode {
+    /// Header (32 bytes) followed by the payload; `pages` pages long.
+    let memory: UnsafeMutableRawPointer
+    let length: Int
+    let pages: UInt64
+    let kind: NodeKind
+    /// Whether `memory` is an anonymous mapping of its own, which spilling can replace by a read-only view of the
+    /// file's pages at the same address (else it comes from the heap and keeps its bytes after spilling).
+    let isMapped: Bool
+    /// The checksum the node was sealed with when it was spilled; nil while it is only in memory. A spilled node
+    /// is final: it is no longer writable, and commit lists it without writing it again.
+    var spilledChecksum: UInt64?
+
+    /// A zero-filled node of `pages` pages whose first `usedBytes` bytes (header and payload) matter.
+    ///
+    /// - Parameter mapped: Whether to give the node a mapping of its own (for a large transaction, whose older
+    ///   nodes may be spilled); falls back to the heap when mapping fails.
+    static func allocate(pages: UInt64, pageSize: Int, usedBytes: Int, kind: NodeKind, length: Int, mapped: Bool)
+        -> DirtyNode
+    {
+        let byteCount = Int(pages) * pageSize
+        if mapped, let memory = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            memory != MAP_FAILED
+        {
+            // Fresh anonymous pages are zero already.
+            return DirtyNode(memory: memory, length: length, pages: pages, kind: kind, isMapped: true)
+        }
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
+        memory.initializeMemory(as: UInt8.self, repeating: 0, count: usedBytes)
+        return DirtyNode(memory: memory, length: length, pages: pages, kind: kind, isMapped: false)
+    }
+
+    /// Bytes of memory the node takes.
+    func byteCount(pageSize: Int) -> Int { Int(pages) * pageSize }
+
+    /// Gives the node's memory back; pointers into it become invalid.
+    func release(pageSize: Int) {
+        if isMapped {
+            munmap(memory, byteCount(pageSize: pageSize))
+        } else {
+            memory.deallocate()
+        }
+    }
+}

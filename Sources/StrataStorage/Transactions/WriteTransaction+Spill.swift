@@ -1,0 +1,53 @@
+extension WriteTransaction {
+    /// Nodes a spill leaves in memory however large the transaction: the most recently allocated ones, which the
+    /// table layer is the most likely to read or replace again soon.
+    static let unspilledNewest = 16
+
+    /// Writes the oldest unspilled nodes to their pages until at most half of `StoreOptions.spillThreshold` bytes
+    /// of nodes remain in memory, keeping the newest `unspilledNewest`.
+    ///
+    /// Safe for the same reason commit is: a node's pages were free, so no version a reader or a recovery can
+    /// open reaches them, and a rolled-back or crashed transaction leaves them free. A spilled node is sealed
+    /// (header and checksum, as commit would) and final: `writableIfDirty` no longer returns it, so a change
+    /// copies it like a committed node; `read` still does, at the same address (a view of the file where the
+    /// storage can map one, else the memory kept as it was).
+    ///
+    /// - Throws: `diskFull` or `io` when the file cannot grow or the write fails; the nodes stay in memory then.
+    func spill() throws {
+        let pageSize = store.pageSize
+        let target = store.options.spillThreshold / 2
+        let end = spillQueue.count - Self.unspilledNewest
+        var chosen: [(page: UInt64, node: DirtyNode)] = []
+        var remaining = unspilledBytes
+        var index = spillQueueStart
+        while index < end, remaining > target {
+            let page = spillQueue[index]
+            index += 1
+            guard let node = dirty[page], node.spilledChecksum == nil else { continue }
+            chosen.append((page, node))
+            remaining -= node.byteCount(pageSize: pageSize)
+        }
+        guard !chosen.isEmpty else { return }
+        chosen.sort { $0.page < $1.page }
+        var checksums: [UInt64] = []
+        checksums.reserveCapacity(chosen.count)
+        for (_, node) in chosen {
+            NodeHeader(kind: node.kind, length: UInt32(node.length), version: version).encodeFields(into: node.memory)
+            checksums.append(NodeHeader.seal(node.memory, length: node.length))
+        }
+        try store.writeNodes(chosen, filePages: pageCount)
+        spillQueueStart = index
+        if spillQueueStart > 4096 {
+            spillQueue.removeFirst(spillQueueStart)
+            spillQueueStart = 0
+        }
+        for ((page, node), checksum) in zip(chosen, checksums) {
+            dirty[page]?.spilledChecksum = checksum
+            unspilledBytes -= node.byteCount(pageSize: pageSize)
+            if node.isMapped {
+                _ = store.pagedFile.file.mapReadOnly(
+                    over: node.memory, byteCount: node.byteCount(pageSize: pageSize), at: page * UInt64(pageSize))
+            }
+        }
+    }
+}
