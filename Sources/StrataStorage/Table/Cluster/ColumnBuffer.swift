@@ -130,13 +130,18 @@ final class ColumnBuffer {
 
     /// Inserts a value at `row`.
     func insert(_ value: StorageValue, at row: Int) throws {
-        if hasNullBitmap { nulls.insert(value.isNull, at: row) }
+        decodeStored()
+        // Encode first: a value of the wrong type then leaves the column as it was.
         if usesWords {
-            words.insert(value.isNull ? 0 : try encodeWord(value), at: row)
+            let word = value.isNull ? 0 : try encodeWord(value)
+            if row == wordStorage.count { wordStorage.append(word) } else { wordStorage.insert(word, at: row) }
         } else {
             let blob = Blob(try encodeBytes(value))
             inlineBytes += ColumnBuffer.storedSize(blob)
-            blobs.insert(blob, at: row)
+            if row == blobStorage.count { blobStorage.append(blob) } else { blobStorage.insert(blob, at: row) }
+        }
+        if hasNullBitmap {
+            if row == nullStorage.count { nullStorage.append(value.isNull) } else { nullStorage.insert(value.isNull, at: row) }
         }
     }
 

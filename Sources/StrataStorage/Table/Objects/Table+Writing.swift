@@ -11,13 +11,43 @@ extension Table {
     @discardableResult
     public func insert(_ values: [(ColumnKey, StorageValue)] = [], key explicitKey: ObjectKey? = nil) throws -> ObjectKey {
         try catalog.requireWriter("insert into table '\(name)'")
-        let specs = context.specs
         var row = context.defaultRow
+        let keys = context.keys
+        let checks = context.valueChecks
         for (column, value) in values {
-            let index = try position(of: column)
-            try check(value, for: specs[index])
+            guard let index = keys.firstIndex(of: column) else { throw unknownColumn(column) }
+            try checkValue(value, at: index, checks)
             row[index] = value
         }
+        return try insert(row: row, explicitKey: explicitKey)
+    }
+
+    /// Inserts an object whose values come in the order of `columns`, and returns its key: what the object layer
+    /// calls with a model's properties in their declared order. Columns not in `columns` get their default.
+    ///
+    /// Behaves as ``insert(_:key:)``; the positions of `columns` are worked out once and kept while the caller
+    /// passes the same columns, so a bulk insert does not look each column up for each object.
+    /// - Throws: as ``insert(_:key:)``, and `StrataError.invalidArgument` when `values` and `columns` differ in
+    ///   length.
+    @discardableResult
+    public func insert(_ values: [StorageValue], into columns: [ColumnKey], key explicitKey: ObjectKey? = nil) throws -> ObjectKey {
+        try catalog.requireWriter("insert into table '\(name)'")
+        guard values.count == columns.count else {
+            throw StrataError.invalidArgument(
+                "insert into table '\(name)' got \(values.count) values for \(columns.count) columns; pass one value per column")
+        }
+        let positions = try positions(of: columns)
+        var row = context.defaultRow
+        let checks = context.valueChecks
+        for (value, index) in zip(values, positions) {
+            try checkValue(value, at: index, checks)
+            row[index] = value
+        }
+        return try insert(row: row, explicitKey: explicitKey)
+    }
+
+    /// Inserts a whole row (a value for every column, in storage order, already checked).
+    private func insert(row: [StorageValue], explicitKey: ObjectKey?) throws -> ObjectKey {
         var objectKey = explicitKey ?? ObjectKey(nextObjectKey)
         var keyIsPrimaryKey = false
         if let implied = impliedPrimaryKeyIndex {
@@ -32,36 +62,44 @@ extension Table {
                 try implied.materialize(in: try catalog.requireWriter("insert into table '\(name)'"))
             }
         }
-        var entries: [[UInt8]] = []
-        entries.reserveCapacity(indexes.count)
-        for index in indexes {
-            if index.isImplied {
-                // Checked above: the object's key is its entry.
-                entries.append([])
-                continue
-            }
+        // Entries of the indexes that store them (an implied index's entry is the object's key, checked below).
+        var entries: [(SortedIndex, [UInt8])] = []
+        for index in indexes where !index.isImplied {
             let values = try indexValues(index, row: row)
             let encoded = IndexKeyEncoding.encode(values)
             if index.spec.isUnique, try index.firstKey(withPrefix: encoded) != nil {
                 throw StrataError.duplicatePrimaryKey(type: name, key: values.map(\.description).joined(separator: ", "))
             }
-            entries.append(encoded)
+            entries.append((index, encoded))
         }
-        for index in context.linkPositions { try checkTargets(row[index], specs[index]) }
-        try tree.update(ByteOrder.key(objectKey.rawValue)) { cluster in
-            let (position, found) = cluster.position(of: objectKey.rawValue)
-            // Found in the leaf the insert descends to anyway: nothing has changed yet, so refusing here is clean.
-            if found {
-                if keyIsPrimaryKey { throw StrataError.duplicatePrimaryKey(type: name, key: "\(objectKey.rawValue)") }
-                throw StrataError.invalidArgument("table '\(name)' already has an object with key \(objectKey)")
+        let linkPositions = context.linkPositions
+        let specs = linkPositions.isEmpty ? [] : context.specs
+        for index in linkPositions { try checkTargets(row[index], specs[index]) }
+        let rawKey = objectKey.rawValue
+        try ByteOrder.withKey(rawKey) { ordered in
+            try tree.update(ordered) { cluster in
+                let position: Int
+                if let last = cluster.keys.last, last < rawKey {
+                    // Past the largest key, as bulk inserts go: no search needed.
+                    position = cluster.rowCount
+                } else {
+                    let (row, found) = cluster.position(of: rawKey)
+                    // Found in the leaf the insert descends to anyway: nothing has changed yet, so refusing here is
+                    // clean.
+                    if found {
+                        if keyIsPrimaryKey { throw StrataError.duplicatePrimaryKey(type: name, key: "\(rawKey)") }
+                        throw StrataError.invalidArgument("table '\(name)' already has an object with key \(objectKey)")
+                    }
+                    position = row
+                }
+                cluster.lastInsertWasAppend = position == cluster.rowCount
+                if position == cluster.rowCount { cluster.keys.append(rawKey) } else { cluster.keys.insert(rawKey, at: position) }
+                for (index, column) in cluster.columns.enumerated() { try column.insert(row[index], at: position) }
             }
-            cluster.lastInsertWasAppend = position == cluster.rowCount
-            cluster.keys.insert(objectKey.rawValue, at: position)
-            for (index, column) in cluster.columns.enumerated() { try column.insert(row[index], at: position) }
         }
-        nextObjectKey = max(nextObjectKey, objectKey.rawValue + 1)
-        for (index, encoded) in zip(indexes, entries) { try index.insert(encoded, key: objectKey) }
-        for index in context.linkPositions {
+        nextObjectKey = max(nextObjectKey, rawKey + 1)
+        for (index, encoded) in entries { try index.insert(encoded, key: objectKey) }
+        for index in linkPositions {
             for target in Table.linkTargets(row[index]) { try addBacklink(to: target, from: objectKey, column: specs[index]) }
         }
         try trimIfNeeded()
@@ -163,6 +201,14 @@ extension Table {
             if !old.isNone { writer.free(old) }
         }
         guard found else { throw missing(key) }
+    }
+
+    /// Checks a value for the column at storage position `index`: single values against the cached kinds, lists
+    /// and mistakes through ``check(_:for:)`` (which builds the error).
+    @inline(__always)
+    private func checkValue(_ value: StorageValue, at index: Int, _ checks: [(kind: ValueKind, nullable: Bool)?]) throws {
+        if let check = checks[index], ValueCodec.accepts(value, kind: check.kind, nullable: check.nullable) { return }
+        try check(value, for: context.specs[index])
     }
 
     func check(_ value: StorageValue, for spec: ColumnSpec) throws {

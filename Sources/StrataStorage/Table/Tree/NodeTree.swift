@@ -190,6 +190,12 @@ final class NodeTree<Leaf: TreeLeaf> {
     /// then restores the tree's shape: counts, splits of overfull nodes, merges of underfull leaves.
     @discardableResult
     func update<R>(_ key: [UInt8], _ body: (Leaf) throws -> R) throws -> R {
+        try key.withUnsafeBytes { try update($0, body) }
+    }
+
+    /// `update` for a key the caller holds as raw bytes (an object key on the stack: no array per change).
+    @discardableResult
+    func update<R>(_ key: UnsafeRawBufferPointer, _ body: (Leaf) throws -> R) throws -> R {
         let root = try loadedRoot()
         if root.children.isEmpty {
             root.level = 1
@@ -201,7 +207,14 @@ final class NodeTree<Leaf: TreeLeaf> {
             root.isDirty = true
             loadedLeaves += 1
         }
-        var path: [(Branch, Int)] = []
+        // The path array is reused from change to change: a bulk insert makes millions of changes, and one
+        // allocation each showed in profiles.
+        var path = spareRoute
+        spareRoute = []
+        defer {
+            path.removeAll(keepingCapacity: true)
+            spareRoute = path
+        }
         var branch = root
         while true {
             let index = NodeTree.childIndex(branch, key)
@@ -217,6 +230,9 @@ final class NodeTree<Leaf: TreeLeaf> {
         try reshape(leaf: leaf, path: path)
         return result
     }
+
+    /// The storage of the last change's root-to-leaf path, kept for the next change (empty between changes).
+    private var spareRoute: [(Branch, Int)] = []
 
     /// Runs `body` on every leaf, decoded for change (used when a column is added or removed). Each leaf is
     /// written out right after, so memory stays bounded by one leaf whatever the table's size.
