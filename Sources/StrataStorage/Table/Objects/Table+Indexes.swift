@@ -46,11 +46,11 @@ extension Table {
                 let values = try indexValues(sorted, key: key, override: nil)
                 if unique { try checkUnique(sorted, values: values, excluding: nil) }
                 try sorted.insert(IndexKeyEncoding.encode(values), key: key)
-                if sorted.tree.loadedLeaves > Catalog.loadedLeafLimit { _ = try sorted.tree.flush(in: writer) }
+                if sorted.nodes.loadedLeaves > Catalog.loadedLeafLimit { _ = try sorted.nodes.flush(in: writer) }
                 return true
             }
         } catch {
-            try sorted.tree.destroy(in: writer) { _, _ in [] }
+            try sorted.destroy(in: writer)
             throw error
         }
         nextIndexKey += 1
@@ -65,7 +65,7 @@ extension Table {
             throw StrataError.invalidArgument("table '\(name)' has no index \(index)")
         }
         if indexes[position].spec.columns == [primaryKey].compactMap({ $0 }) && indexes[position].spec.isUnique { primaryKey = nil }
-        try indexes[position].tree.destroy(in: writer) { _, _ in [] }
+        try indexes[position].destroy(in: writer)
         indexes.remove(at: position)
     }
 

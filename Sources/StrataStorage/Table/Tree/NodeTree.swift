@@ -196,6 +196,17 @@ final class NodeTree<Leaf: TreeLeaf> {
     /// `update` for a key the caller holds as raw bytes (an object key on the stack: no array per change).
     @discardableResult
     func update<R>(_ key: UnsafeRawBufferPointer, _ body: (Leaf) throws -> R) throws -> R {
+        try update(key, wantsBound: false) { leaf, _ in try body(leaf) }
+    }
+
+    /// `update` that also hands `body` the smallest key of the leaves after this one (`nil` for the last leaf):
+    /// every key below it belongs in this leaf, which lets a sorted batch go in leaf by leaf.
+    @discardableResult
+    func update<R>(_ key: UnsafeRawBufferPointer, bounded body: (Leaf, BranchKey?) throws -> R) throws -> R {
+        try update(key, wantsBound: true, body)
+    }
+
+    private func update<R>(_ key: UnsafeRawBufferPointer, wantsBound: Bool, _ body: (Leaf, BranchKey?) throws -> R) throws -> R {
         let root = try loadedRoot()
         if root.children.isEmpty {
             root.level = 1
@@ -216,16 +227,19 @@ final class NodeTree<Leaf: TreeLeaf> {
             spareRoute = path
         }
         var branch = root
+        // The separator after the child taken at the deepest level that has one: the leaf's upper bound.
+        var bound: (Branch, Int)?
         while true {
             let index = NodeTree.childIndex(branch, key)
             path.append((branch, index))
             branch.isDirty = true
+            if wantsBound, index + 1 < branch.keys.count { bound = (branch, index + 1) }
             if branch.level == 1 { break }
             branch = try loadBranch(branch, index)
         }
         let (parent, index) = path[path.count - 1]
         let leaf = try loadLeaf(parent, index)
-        let result = try body(leaf)
+        let result = try body(leaf, bound.map { $0.0.keys[$0.1] })
         leaf.isDirty = true
         try reshape(leaf: leaf, path: path)
         return result
