@@ -77,24 +77,25 @@ extension Table {
         for index in linkPositions { try checkTargets(row[index], specs[index]) }
         let rawKey = objectKey.rawValue
         try ByteOrder.withKey(rawKey) { ordered in
-            try tree.update(ordered) { cluster in
-                let position: Int
-                if let last = cluster.keys.last, last < rawKey {
-                    // Past the largest key, as bulk inserts go: no search needed.
-                    position = cluster.rowCount
-                } else {
-                    let (row, found) = cluster.position(of: rawKey)
-                    // Found in the leaf the insert descends to anyway: nothing has changed yet, so refusing here is
-                    // clean.
-                    if found {
-                        if keyIsPrimaryKey { throw StrataError.duplicatePrimaryKey(type: name, key: "\(rawKey)") }
-                        throw StrataError.invalidArgument("table '\(name)' already has an object with key \(objectKey)")
-                    }
-                    position = row
+            // A key past every key so far (the table's next key, or an increasing primary key) goes at the end of
+            // the last cluster, found without comparing keys on the way down.
+            if rawKey >= nextObjectKey {
+                let appended: Void? = try tree.updateLast(ordered) { cluster in
+                    if let last = cluster.keys.last, last >= rawKey { return nil }
+                    try Table.place(row, key: rawKey, in: cluster, at: cluster.rowCount)
+                    return ()
                 }
-                cluster.lastInsertWasAppend = position == cluster.rowCount
-                if position == cluster.rowCount { cluster.keys.append(rawKey) } else { cluster.keys.insert(rawKey, at: position) }
-                for (index, column) in cluster.columns.enumerated() { try column.insert(row[index], at: position) }
+                if appended != nil { return }
+            }
+            try tree.update(ordered) { cluster in
+                let (position, found) = cluster.position(of: rawKey)
+                // Found in the leaf the insert descends to anyway: nothing has changed yet, so refusing here is
+                // clean.
+                if found {
+                    if keyIsPrimaryKey { throw StrataError.duplicatePrimaryKey(type: name, key: "\(rawKey)") }
+                    throw StrataError.invalidArgument("table '\(name)' already has an object with key \(objectKey)")
+                }
+                try Table.place(row, key: rawKey, in: cluster, at: position)
             }
         }
         nextObjectKey = max(nextObjectKey, rawKey + 1)
@@ -104,6 +105,14 @@ extension Table {
         }
         try trimIfNeeded()
         return objectKey
+    }
+
+    /// Puts a new object's row into a decoded cluster at `position`.
+    private static func place(_ row: [StorageValue], key: Int64, in cluster: ClusterBuffer, at position: Int) throws {
+        let isAppend = position == cluster.rowCount
+        cluster.lastInsertWasAppend = isAppend
+        if isAppend { cluster.keys.append(key) } else { cluster.keys.insert(key, at: position) }
+        for (index, column) in cluster.columns.enumerated() { try column.insert(row[index], at: position) }
     }
 
     /// Sets one column of an object, keeping indexes and backlinks exact.

@@ -245,6 +245,38 @@ final class NodeTree<Leaf: TreeLeaf> {
         return result
     }
 
+    /// Runs `body` on the last leaf, for a key that sorts after every key of the tree (as bulk inserts add
+    /// them): the descent follows the right edge instead of comparing keys on the way down, then the tree is
+    /// reshaped as `update` does.
+    ///
+    /// `body` returns `nil`, having changed nothing, when the leaf's entries show the key does not sort after
+    /// them all; the caller then takes `update`.
+    func updateLast<R>(_ key: UnsafeRawBufferPointer, _ body: (Leaf) throws -> R?) throws -> R? {
+        let root = try loadedRoot()
+        if root.children.isEmpty { return try update(key, wantsBound: false) { leaf, _ in try body(leaf) } }
+        var path = spareRoute
+        spareRoute = []
+        defer {
+            path.removeAll(keepingCapacity: true)
+            spareRoute = path
+        }
+        var branch = root
+        while true {
+            let index = branch.children.count - 1
+            guard index >= 0 else { return nil }
+            path.append((branch, index))
+            if branch.level == 1 { break }
+            branch = try loadBranch(branch, index)
+        }
+        let (parent, index) = path[path.count - 1]
+        let leaf = try loadLeaf(parent, index)
+        guard let result = try body(leaf) else { return nil }
+        for (branch, _) in path { branch.isDirty = true }
+        leaf.isDirty = true
+        try reshape(leaf: leaf, path: path)
+        return result
+    }
+
     /// The storage of the last change's root-to-leaf path, kept for the next change (empty between changes).
     private var spareRoute: [(Branch, Int)] = []
 
