@@ -110,6 +110,21 @@ final class BulkInsertTests: XCTestCase {
         try fixture.catalog.verify()
     }
 
+    func testValuesForEveryColumnInStorageOrderAreTheRow() throws {
+        let order: [ColumnKey] = [id, nameColumn, age]
+        XCTAssertEqual(table.columns.map(\.key), order, "the fixture's storage order")
+        for number in 0..<700 { try table.insert([.int(Int64(number)), .string(label(number)), .null], into: order) }
+        XCTAssertThrowsError(try table.insert([.int(700), .int(7), .null], into: order)) { error in
+            XCTAssertTrue("\(error)".contains("'name'"), "names the column: \(error)")
+        }
+        try fixture.commit()
+        let stored = try XCTUnwrap(fixture.catalog.table(named: "Employee"))
+        XCTAssertEqual(try stored.count(), 700)
+        XCTAssertEqual(try stored.string(ObjectKey(699), column: nameColumn), "name-699")
+        XCTAssertNil(try stored.int(ObjectKey(699), column: age))
+        try fixture.catalog.verify()
+    }
+
     func testInsertInColumnOrderRefusesBadInputWithoutChangingTheTable() throws {
         try table.insert([.int(1), .string("one")], into: [id, nameColumn])
         XCTAssertThrowsError(try table.insert([.int(2)], into: [id, nameColumn])) { error in

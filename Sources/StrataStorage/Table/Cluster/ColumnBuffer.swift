@@ -133,16 +133,19 @@ final class ColumnBuffer {
         decodeStored()
         // Encode first: a value of the wrong type then leaves the column as it was.
         if usesWords {
-            let word = value.isNull ? 0 : try encodeWord(value)
-            if row == wordStorage.count { wordStorage.append(word) } else { wordStorage.insert(word, at: row) }
+            ColumnBuffer.put(value.isNull ? 0 : try encodeWord(value), at: row, in: &wordStorage)
         } else {
             let blob = Blob(try encodeBytes(value))
             inlineBytes += ColumnBuffer.storedSize(blob)
-            if row == blobStorage.count { blobStorage.append(blob) } else { blobStorage.insert(blob, at: row) }
+            ColumnBuffer.put(blob, at: row, in: &blobStorage)
         }
-        if hasNullBitmap {
-            if row == nullStorage.count { nullStorage.append(value.isNull) } else { nullStorage.insert(value.isNull, at: row) }
-        }
+        if hasNullBitmap { ColumnBuffer.put(value.isNull, at: row, in: &nullStorage) }
+    }
+
+    /// Appends or inserts within one access to the array (each access to a class's property is checked for
+    /// exclusivity at run time, and bulk inserts make millions).
+    private static func put<Element>(_ element: Element, at row: Int, in array: inout [Element]) {
+        if row == array.count { array.append(element) } else { array.insert(element, at: row) }
     }
 
     /// Replaces the value at `row`, returning a node that no longer holds anything reachable (to free).

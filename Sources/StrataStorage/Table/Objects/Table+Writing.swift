@@ -36,9 +36,14 @@ extension Table {
             throw StrataError.invalidArgument(
                 "insert into table '\(name)' got \(values.count) values for \(columns.count) columns; pass one value per column")
         }
-        let positions = try positions(of: columns)
-        var row = context.defaultRow
+        let (positions, isWholeRow) = try positions(of: columns)
         let checks = context.valueChecks
+        if isWholeRow {
+            // The values are the row: no copy of the defaults to fill in.
+            for (index, value) in values.enumerated() { try checkValue(value, at: index, checks) }
+            return try insert(row: values, explicitKey: explicitKey)
+        }
+        var row = context.defaultRow
         for (value, index) in zip(values, positions) {
             try checkValue(value, at: index, checks)
             row[index] = value

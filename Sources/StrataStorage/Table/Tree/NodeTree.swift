@@ -399,6 +399,10 @@ final class NodeTree<Leaf: TreeLeaf> {
         // Splits and merges move entries between siblings; only the change in this leaf's count reaches the
         // ancestors, so their counts move by `delta` without summing their children.
         for (ancestor, position) in path.dropLast() { ancestor.counts[position] += delta }
+        // The common case (a leaf that neither splits nor empties nor wants a neighbour) leaves every branch as
+        // it was: nothing above needs a look.
+        let wantsMerge = leaf.isUnderfull && parent.children.count > 1
+        if !wantsMerge, leaf.entryCount > 0, !leaf.isOverfull { return }
         if leaf.isOverfull {
             var pieces: [Leaf] = []
             var current = leaf
@@ -416,7 +420,7 @@ final class NodeTree<Leaf: TreeLeaf> {
             }
         } else if leaf.entryCount == 0 {
             removeChild(parent, index)
-        } else if leaf.isUnderfull && parent.children.count > 1 {
+        } else if wantsMerge {
             if index > 0, case let left = try loadLeaf(parent, index - 1), left.canAbsorb(leaf) {
                 left.absorb(leaf)
                 left.isDirty = true
