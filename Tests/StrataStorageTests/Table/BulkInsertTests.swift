@@ -125,6 +125,24 @@ final class BulkInsertTests: XCTestCase {
         try fixture.catalog.verify()
     }
 
+    func testStringsOfEveryShapeReadBackBeforeAndAfterCommit() throws {
+        let texts = ["", "a", "zero\u{0}inside", "ünïcödé ✓", String(repeating: "long ", count: 400), "name-123456"]
+        for (number, text) in texts.enumerated() {
+            try table.insert([(id, .int(Int64(number))), (nameColumn, .string(text))])
+        }
+        try table.set(ObjectKey(1), column: nameColumn, to: .string(String(repeating: "x", count: 2000)))
+        for (number, text) in texts.enumerated() where number != 1 {
+            XCTAssertEqual(try table.string(ObjectKey(Int64(number)), column: nameColumn), text, "in the write")
+        }
+        try fixture.commit()
+        let stored = try XCTUnwrap(fixture.catalog.table(named: "Employee"))
+        for (number, text) in texts.enumerated() where number != 1 {
+            XCTAssertEqual(try stored.string(ObjectKey(Int64(number)), column: nameColumn), text, "committed")
+        }
+        XCTAssertEqual(try stored.string(ObjectKey(1), column: nameColumn), String(repeating: "x", count: 2000))
+        try fixture.catalog.verify()
+    }
+
     func testInsertInColumnOrderRefusesBadInputWithoutChangingTheTable() throws {
         try table.insert([.int(1), .string("one")], into: [id, nameColumn])
         XCTAssertThrowsError(try table.insert([.int(2)], into: [id, nameColumn])) { error in

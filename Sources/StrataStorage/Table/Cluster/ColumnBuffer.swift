@@ -1,26 +1,3 @@
-/// A variable-size value while a cluster is being changed: its bytes, or the node already holding it.
-struct Blob: Equatable {
-    /// The bytes (empty when `external` is set).
-    var bytes: [UInt8]
-    /// The node holding a long value, `.none` when the bytes are here.
-    var external: NodeRef = .none
-    /// The value's length in bytes.
-    var length: Int
-
-    init(_ bytes: [UInt8]) {
-        self.bytes = bytes
-        length = bytes.count
-    }
-
-    init(external: NodeRef, length: Int) {
-        bytes = []
-        self.external = external
-        self.length = length
-    }
-
-    static let empty = Blob([])
-}
-
 /// One column of a cluster in decoded, mutable form (during a write transaction only).
 ///
 /// Fixed-width kinds live in `words` (ints, timestamps and links as their bit pattern, bools as 0/1, floats and
@@ -62,7 +39,7 @@ final class ColumnBuffer {
 
     /// What a value costs its cluster node.
     static func storedSize(_ blob: Blob) -> Int {
-        blob.external.isNone ? storedSize(inline: blob.bytes.count) : 16
+        blob.external.isNone ? storedSize(inline: blob.length) : 16
     }
 
     /// What `count` inline bytes cost their cluster node (beyond the threshold they move to their own node).
@@ -135,7 +112,7 @@ final class ColumnBuffer {
         if usesWords {
             ColumnBuffer.put(value.isNull ? 0 : try encodeWord(value), at: row, in: &wordStorage)
         } else {
-            let blob = Blob(try encodeBytes(value))
+            let blob = try encodeBlob(value)
             inlineBytes += ColumnBuffer.storedSize(blob)
             ColumnBuffer.put(blob, at: row, in: &blobStorage)
         }
@@ -152,14 +129,14 @@ final class ColumnBuffer {
     @discardableResult
     func set(_ value: StorageValue, at row: Int) throws -> NodeRef {
         let word = usesWords && !value.isNull ? try encodeWord(value) : 0
-        let bytes = usesWords ? [] : try encodeBytes(value)
+        let blob = usesWords ? Blob.empty : try encodeBlob(value)
         if hasNullBitmap { nulls[row] = value.isNull }
         if usesWords {
             words[row] = word
             return .none
         }
         let old = blobs[row].external
-        replaceBlob(at: row, with: Blob(bytes))
+        replaceBlob(at: row, with: blob)
         return old
     }
 
@@ -213,6 +190,12 @@ final class ColumnBuffer {
     private func encodeWord(_ value: StorageValue) throws -> UInt64 {
         guard let word = ValueCodec.word(value, kind: kind) else { throw typeMismatch(value) }
         return word
+    }
+
+    /// A value as a blob: a string keeps its `String` (see `Blob`), anything else its encoded bytes.
+    private func encodeBlob(_ value: StorageValue) throws -> Blob {
+        if case .string(let text) = value, case .value(.string) = spec.type { return Blob(text: text) }
+        return Blob(try encodeBytes(value))
     }
 
     private func encodeBytes(_ value: StorageValue) throws -> [UInt8] {
