@@ -125,6 +125,20 @@ final class BulkInsertTests: XCTestCase {
         try fixture.catalog.verify()
     }
 
+    func testPairsForEveryColumnInStorageOrderAreCheckedAndStored() throws {
+        try table.insert([(id, .int(1)), (nameColumn, .string("in order")), (age, .int(40))])
+        try table.insert([(age, .int(41)), (id, .int(2)), (nameColumn, .string("shuffled"))])
+        XCTAssertThrowsError(try table.insert([(id, .int(3)), (nameColumn, .int(3)), (age, .null)])) { error in
+            XCTAssertTrue("\(error)".contains("'name'"), "names the column: \(error)")
+        }
+        XCTAssertEqual(try table.count(), 2)
+        XCTAssertEqual(try table.string(ObjectKey(1), column: nameColumn), "in order")
+        XCTAssertEqual(try table.int(ObjectKey(1), column: age), 40)
+        XCTAssertEqual(try table.int(ObjectKey(2), column: age), 41)
+        try fixture.commit()
+        try fixture.catalog.verify()
+    }
+
     func testStringsOfEveryShapeReadBackBeforeAndAfterCommit() throws {
         let texts = ["", "a", "zero\u{0}inside", "ünïcödé ✓", String(repeating: "long ", count: 400), "name-123456"]
         for (number, text) in texts.enumerated() {

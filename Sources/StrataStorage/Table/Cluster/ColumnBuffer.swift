@@ -80,7 +80,13 @@ final class ColumnBuffer {
     var count: Int { stored?.block.count ?? (usesWords ? wordStorage.count : blobStorage.count) }
 
     /// Decodes the stored block into `words`/`blobs`/`nulls`, which every read or change of a row needs.
+    @inline(__always)
     private func decodeStored() {
+        // Inlined: called for each column of each insert, where the block is nearly always decoded already.
+        if stored != nil { decodeStoredBlock() }
+    }
+
+    private func decodeStoredBlock() {
         guard let stored else { return }
         self.stored = nil
         let block = stored.block

@@ -169,7 +169,11 @@ extension Table {
     /// The primary key's index while it is implied by the object keys.
     var impliedPrimaryKeyIndex: SortedIndex? {
         guard let primaryKey else { return nil }
-        return indexes.first { $0.isImplied && $0.spec.columns == [primaryKey] }
+        // Compared element-wise: `== [primaryKey]` built an array on every insert.
+        for index in indexes where index.isImplied && index.spec.columns.count == 1 && index.spec.columns[0] == primaryKey {
+            return index
+        }
+        return nil
     }
 
     func sortedIndex(_ key: IndexKey) throws -> SortedIndex {

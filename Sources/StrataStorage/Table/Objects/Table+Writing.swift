@@ -11,9 +11,19 @@ extension Table {
     @discardableResult
     public func insert(_ values: [(ColumnKey, StorageValue)] = [], key explicitKey: ObjectKey? = nil) throws -> ObjectKey {
         try catalog.requireWriter("insert into table '\(name)'")
-        var row = context.defaultRow
         let keys = context.keys
         let checks = context.valueChecks
+        if values.count == keys.count, zip(values, keys).allSatisfy({ $0.0 == $1 }) {
+            // Every column, in storage order: the values make the row without a copy of the defaults.
+            var row: [StorageValue] = []
+            row.reserveCapacity(values.count)
+            for (index, (_, value)) in values.enumerated() {
+                try checkValue(value, at: index, checks)
+                row.append(value)
+            }
+            return try insert(row: row, explicitKey: explicitKey)
+        }
+        var row = context.defaultRow
         for (column, value) in values {
             guard let index = keys.firstIndex(of: column) else { throw unknownColumn(column) }
             try checkValue(value, at: index, checks)
