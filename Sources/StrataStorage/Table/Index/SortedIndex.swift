@@ -46,8 +46,12 @@ final class SortedIndex {
 
     /// Adds an entry (nothing to do for an implied index: the object's key is its entry).
     func insert(_ values: [UInt8], key: ObjectKey) throws {
+        try insert(entry: IndexKeyEncoding.entry(values: values, key: key))
+    }
+
+    /// Adds a whole entry (the values' encoding followed by the object key).
+    func insert(entry: [UInt8]) throws {
         guard impliedBy == nil else { return }
-        let entry = IndexKeyEncoding.entry(values: values, key: key)
         guard spec.isUnique else {
             pending.append(entry)
             if pending.count >= SortedIndex.pendingLimit { try mergePending() }

@@ -80,12 +80,17 @@ extension Table {
         // Entries of the indexes that store them (an implied index's entry is the object's key, checked below).
         var entries: [(SortedIndex, [UInt8])] = []
         for index in indexes where !index.isImplied {
-            let values = try indexValues(index, row: row)
-            let encoded = IndexKeyEncoding.encode(values)
-            if index.spec.isUnique, try index.firstKey(withPrefix: encoded) != nil {
+            // Encoded straight from the row into one array with room for the key: no array of values, no
+            // concatenation per object.
+            var entry: [UInt8] = []
+            entry.reserveCapacity(48)
+            for column in index.spec.columns { IndexKeyEncoding.append(row[try position(of: column)], to: &entry) }
+            if index.spec.isUnique, try index.firstKey(withPrefix: entry) != nil {
+                let values = try indexValues(index, row: row)
                 throw StrataError.duplicatePrimaryKey(type: name, key: values.map(\.description).joined(separator: ", "))
             }
-            entries.append((index, encoded))
+            ByteOrder.withKey(objectKey.rawValue) { entry.append(contentsOf: $0) }
+            entries.append((index, entry))
         }
         let linkPositions = context.linkPositions
         let specs = linkPositions.isEmpty ? [] : context.specs
@@ -114,7 +119,7 @@ extension Table {
             }
         }
         nextObjectKey = max(nextObjectKey, rawKey + 1)
-        for (index, encoded) in entries { try index.insert(encoded, key: objectKey) }
+        for (index, entry) in entries { try index.insert(entry: entry) }
         for index in linkPositions {
             for target in Table.linkTargets(row[index]) { try addBacklink(to: target, from: objectKey, column: specs[index]) }
         }
