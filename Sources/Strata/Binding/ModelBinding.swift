@@ -88,5 +88,14 @@ final class SchemaBinding {
     func model(named name: String) -> ModelBinding? { byName[name] }
 
     /// The binding of a generated class.
-    func model(for type: Object.Type) -> ModelBinding? { byType[ObjectIdentifier(type)] }
+    ///
+    /// A schema of a few models is scanned (comparing class identities is cheaper than hashing one, and `add`
+    /// asks for every object); a larger one is looked up by hash.
+    func model(for type: Object.Type) -> ModelBinding? {
+        if models.count <= 8 {
+            for model in models where model.type == type { return model }
+            return nil
+        }
+        return byType[ObjectIdentifier(type)]
+    }
 }

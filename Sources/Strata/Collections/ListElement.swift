@@ -86,7 +86,10 @@ extension UUID: ListElement {
 /// Integers of every width are stored as `Int64`; reading one back that does not fit gives `nil`.
 extension ListElement where Self: FixedWidthInteger {
     /// `.int(Int64(self))`
-    public var persistedValue: PersistedValue { .int(Int64(self)) }
+    ///
+    /// Inlinable so that generated models (another module) read an integer property without a generic call:
+    /// `add` reads every property of every object.
+    @inlinable public var persistedValue: PersistedValue { .int(Int64(self)) }
     /// The integer of an `.int` value, or `nil` if it does not fit this width.
     public static func fromPersistedValue(_ value: PersistedValue) -> Self? {
         if case .int(let integer) = value { return Self(exactly: integer) }
