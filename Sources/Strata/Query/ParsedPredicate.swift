@@ -19,6 +19,7 @@ struct ParsedPredicate: Sendable {
         self = try parser.parse()
     }
 
+    /// A parse made by `PredicateParser`.
     init(format: String, node: PredicateNode, slots: [ArgumentSlot]) {
         self.format = format
         self.node = node

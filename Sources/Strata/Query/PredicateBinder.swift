@@ -338,9 +338,10 @@ struct PredicateBinder {
                 }
             }
             if let column = current.column(named: name) {
-                let property = current.description.properties[column]
                 steps.append(.property(model: current, column: column))
-                let (propertyKind, many) = try Self.kind(of: property.type, name: name, in: current, offset: offset, binder: self)
+                let (propertyKind, many) = try Self.kind(
+                    of: current.description.properties[column].type, name: name, in: current, offset: offset,
+                    binder: self)
                 if many {
                     guard !isToMany else {
                         throw error("'\(text)' goes through two lists; use a SUBQUERY", offset)
