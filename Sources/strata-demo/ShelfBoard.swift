@@ -11,6 +11,9 @@ final class ShelfBoard: ResultsControllerDelegate {
     private var database: Database?
     private var controller: ResultsController<Book, String>?
     private let delivered = DispatchSemaphore(value: 0)
+    /// The newest version whose delivery the board has processed (read and written on `queue`).
+    private var deliveredVersion: UInt64 = 0
+    private var databaseToken: NotificationToken?
     /// What the delegate was told since the last `printChanges()`, one line per call.
     private var told: [String] = []
 
@@ -27,6 +30,14 @@ final class ShelfBoard: ResultsControllerDelegate {
             try controller.performFetch()
             self.database = database
             self.controller = controller
+            deliveredVersion = database.version
+            // Called after each delivery, once the controller has had its share of it: the version the board
+            // is current with. (`database.version` alone would not do: between deliveries a database that
+            // holds no read names the newest commit, which the controller may not have seen yet.)
+            databaseToken = database.observe { [weak self] _, database in
+                self?.deliveredVersion = database.version
+                self?.delivered.signal()
+            }
         }
     }
 
@@ -45,7 +56,7 @@ final class ShelfBoard: ResultsControllerDelegate {
     @discardableResult
     func waitUntilCurrent(with version: UInt64) -> Bool {
         let deadline = DispatchTime.now() + 5
-        while queue.sync(execute: { (database?.version ?? version) < version }) {
+        while queue.sync(execute: { database != nil && deliveredVersion < version }) {
             guard DispatchTime.now() < deadline else { return false }
             _ = delivered.wait(timeout: .now() + 0.01)
         }
@@ -55,6 +66,8 @@ final class ShelfBoard: ResultsControllerDelegate {
     /// Lets go of the controller and its database on their queue.
     func close() {
         queue.sync {
+            databaseToken?.invalidate()
+            databaseToken = nil
             controller = nil
             database = nil
         }
@@ -81,9 +94,5 @@ final class ShelfBoard: ResultsControllerDelegate {
         let from = indexPath.map { " from [\($0.section), \($0.row)]" } ?? ""
         let to = newIndexPath.map { " to [\($0.section), \($0.row)]" } ?? ""
         told.append("  \(change)\(from)\(to): \(object)")
-    }
-
-    func didChangeResults() {
-        delivered.signal()
     }
 }
