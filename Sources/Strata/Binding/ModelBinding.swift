@@ -21,16 +21,36 @@ final class ModelBinding {
     let primaryKeyColumn: Int?
     /// For each link or list-of-links property (by column index), the model it points to; set once every
     /// model is bound.
-    var linkTargets: [Int: ModelBinding] = [:]
+    var linkTargets: [Int: ModelBinding] = [:] {
+        didSet { bindValueColumns() }
+    }
+    /// The properties that are not links (by column index), in column order, and their store columns: what
+    /// `add` inserts in one call, before it stores links (which may need their targets added first).
+    private(set) var valueProperties: [Int] = []
+    private(set) var valueColumns: [ColumnKey] = []
+    /// The link and list-of-links properties (by column index), in column order.
+    private(set) var linkProperties: [Int] = []
+    /// Whether the primary key is an `int` with `default: auto` (assigned from the table's sequence); worked out
+    /// once, as `add` asks for every object.
+    let hasAutoIncrementPrimaryKey: Bool
 
     init(index: Int, type: Object.Type, definition: ModelDefinition, tableKey: TableKey, columns: [ColumnKey]) {
         self.index = index
         self.type = type
-        self.description = ModelDescription(definition)
+        let description = ModelDescription(definition)
+        self.description = description
         self.definition = definition
         self.tableKey = tableKey
         self.columns = columns
         self.primaryKeyColumn = description.primaryKeyColumn
+        hasAutoIncrementPrimaryKey = Self.autoIncrements(description, definition)
+        bindValueColumns()
+    }
+
+    private func bindValueColumns() {
+        valueProperties = columns.indices.filter { linkTargets[$0] == nil }
+        valueColumns = valueProperties.map { columns[$0] }
+        linkProperties = columns.indices.filter { linkTargets[$0] != nil }
     }
 
     /// The model's name.
@@ -39,8 +59,7 @@ final class ModelBinding {
     /// The column of the property named `name`, or `nil`.
     func column(named name: String) -> Int? { description.column(named: name) }
 
-    /// Whether the primary key is an `int` with `default: auto` (assigned from the table's sequence).
-    var hasAutoIncrementPrimaryKey: Bool {
+    private static func autoIncrements(_ description: ModelDescription, _ definition: ModelDefinition) -> Bool {
         guard let primaryKey = description.primaryKey, let property = definition.property(named: primaryKey) else {
             return false
         }

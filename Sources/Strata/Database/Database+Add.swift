@@ -51,7 +51,10 @@ extension Database {
     /// Links and lists of links are written after the object's own row exists, so cycles of unmanaged objects
     /// (A links to B links to A) are added once each.
     private func store(_ object: Object, policy: UpdatePolicy) throws -> ObjectKey {
-        if let row = object.managedAccessor as? ManagedRow {
+        if let accessor = object.managedAccessor {
+            guard let row = accessor as? ManagedRow else {
+                throw StrataError.invalidArgument("a \(type(of: object)) managed by a migration cannot be added")
+            }
             guard row.database.store === store else {
                 throw StrataError.invalidArgument(
                     "a \(row.model.name) that belongs to another database cannot be added here; "
@@ -59,37 +62,23 @@ extension Database {
             }
             return row.key
         }
-        if object.managedAccessor != nil {
-            throw StrataError.invalidArgument("a \(type(of: object)) managed by a migration cannot be added")
-        }
         let model = try model(of: object)
         let table = try table(for: model)
         var values = object.persistedValues()
-        let existing = try existingKey(for: model, in: table, values: &values)
-        if existing != nil, policy == .error {
-            throw StrataError.duplicatePrimaryKey(type: model.name, key: describe(values[model.primaryKeyColumn ?? 0]))
-        }
-
-        var row: [(ColumnKey, StorageValue)] = []
-        var linkColumns: [Int] = []
-        for (column, value) in values.enumerated() {
-            if model.linkTargets[column] != nil {
-                linkColumns.append(column)
-            } else if let stored = ValueConversion.storageValue(value) {
-                row.append((model.columns[column], stored))
-            }
-        }
+        // With `.error`, the insert itself refuses a taken primary key before changing anything (one descent
+        // of the tree, where looking first took two); the other policies need the existing object.
+        let existing = try existingKey(for: model, in: table, values: &values, lookUp: policy != .error)
 
         let key: ObjectKey
         if let existing {
             key = existing
-            try update(table, key: existing, row: row, model: model, onlyChanged: policy == .modified)
+            try update(table, key: existing, row: valueRow(model, values), model: model, onlyChanged: policy == .modified)
         } else {
-            key = try table.insert(row)
+            key = try insert(model, values, into: table)
         }
         object.managedAccessor = ManagedRow(database: self, model: model, key: key)
 
-        for column in linkColumns {
+        for column in model.linkProperties {
             let stored: StorageValue
             switch values[column] {
             case .object(let target): stored = .link(try store(target, policy: policy))
@@ -109,9 +98,47 @@ extension Database {
         return key
     }
 
-    /// The key of the stored object with the same primary key, assigning the next integer to an unset `auto`
-    /// integer key first.
-    private func existingKey(for model: ModelBinding, in table: Table, values: inout [PersistedValue]) throws -> ObjectKey? {
+    /// Inserts the values of an object's non-link properties (links follow once the row exists).
+    ///
+    /// - Throws: `StrataError.duplicatePrimaryKey` naming the model and the key as the user wrote it.
+    private func insert(_ model: ModelBinding, _ values: [PersistedValue], into table: Table) throws -> ObjectKey {
+        var stored: [StorageValue] = []
+        stored.reserveCapacity(model.valueProperties.count)
+        for column in model.valueProperties {
+            // A link whose target model is left out of the database (`objectTypes`) has no binding: store the row
+            // column by column, which skips what cannot be stored, as before links existed here.
+            guard let value = ValueConversion.storageValue(values[column]) else {
+                return try insertChecked(model, values) { try table.insert(valueRow(model, values)) }
+            }
+            stored.append(value)
+        }
+        return try insertChecked(model, values) { try table.insert(stored, into: model.valueColumns) }
+    }
+
+    /// Runs an insert, naming a taken primary key as the user wrote it.
+    private func insertChecked(_ model: ModelBinding, _ values: [PersistedValue], _ insert: () throws -> ObjectKey) throws -> ObjectKey {
+        do {
+            return try insert()
+        } catch StrataError.duplicatePrimaryKey(let type, let key) {
+            guard let primaryKey = model.primaryKeyColumn else { throw StrataError.duplicatePrimaryKey(type: type, key: key) }
+            throw StrataError.duplicatePrimaryKey(type: model.name, key: describe(values[primaryKey]))
+        }
+    }
+
+    /// The (column, value) pairs of an object's storable non-link properties.
+    private func valueRow(_ model: ModelBinding, _ values: [PersistedValue]) -> [(ColumnKey, StorageValue)] {
+        var row: [(ColumnKey, StorageValue)] = []
+        for column in model.valueProperties {
+            if let stored = ValueConversion.storageValue(values[column]) { row.append((model.columns[column], stored)) }
+        }
+        return row
+    }
+
+    /// The key of the stored object with the same primary key (when `lookUp`), assigning the next integer to an
+    /// unset `auto` integer key first.
+    private func existingKey(
+        for model: ModelBinding, in table: Table, values: inout [PersistedValue], lookUp: Bool
+    ) throws -> ObjectKey? {
         guard let primaryKey = model.primaryKeyColumn else { return nil }
         if model.hasAutoIncrementPrimaryKey {
             if case .null = values[primaryKey] {
@@ -122,7 +149,7 @@ extension Database {
                 try table.raiseSequence(ModelBinding.primaryKeySequence, toAtLeast: explicit)
             }
         }
-        guard let value = ValueConversion.storageValue(values[primaryKey]) else { return nil }
+        guard lookUp, let value = ValueConversion.storageValue(values[primaryKey]) else { return nil }
         return try table.find(primaryKey: value)
     }
 

@@ -51,8 +51,9 @@ struct BoundPath {
     }
 }
 
-/// A resolved operand: what the evaluator computes for one side of a comparison.
-indirect enum BoundOperand {
+/// A resolved operand: what the evaluator computes for one side of a comparison. Only the large, rare cases are
+/// boxed (`indirect`), so binding a key path or a constant costs no allocation and a comparison stays small.
+enum BoundOperand {
     /// A constant (a single value).
     case value(QueryScalar)
     /// `{a, b, c}` (for `IN` and `BETWEEN`).
@@ -60,9 +61,9 @@ indirect enum BoundOperand {
     /// A key path's value(s).
     case path(BoundPath)
     /// `collection.@count`, `collection.@sum.property`, … over a to-many path.
-    case aggregate(collection: BoundPath, function: AggregateFunction, property: BoundPath?)
+    indirect case aggregate(collection: BoundPath, function: AggregateFunction, property: BoundPath?)
     /// `SUBQUERY(collection, $variable, predicate).@count`.
-    case subqueryCount(collection: BoundPath, variable: String, predicate: BoundPredicate)
+    indirect case subqueryCount(collection: BoundPath, variable: String, predicate: BoundPredicate)
 
     /// Whether the operand yields several values to quantify over.
     var isToMany: Bool {
@@ -78,10 +79,13 @@ struct BoundComparison {
     var op: ComparisonOperator
     var options: StringComparisonOptions
     var right: BoundOperand
-    /// The comparison as text, for `explain`.
-    var text: String
+    /// The comparison as written (arguments substituted, a constant on the left moved right): what `text` shows.
+    var written: PredicateComparison
     /// For string operators (and `==`/`!=` with options) against a constant string.
     var matcher: StringMatcher?
+
+    /// The comparison as text, for `explain`.
+    var text: String { written.text }
 }
 
 /// A predicate resolved against a model: every key path checked and typed, every constant converted.

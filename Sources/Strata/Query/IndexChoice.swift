@@ -2,37 +2,55 @@ import StrataStorage
 
 /// An index lookup the planner can start from: one comparison of an indexed column of the tested object with
 /// constants, and how selective it is likely to be.
+///
+/// Planning runs on every evaluation (a lookup in a loop plans thousands of times a second), so a choice is plain
+/// data: no closure, and its `explain` text is only built when asked for.
 struct IndexChoice {
     /// Lower is more selective: a unique equality, then equality, `IN`, a prefix, a closed range, an open range.
     let rank: Int
-    let text: String
-    /// Reads the index: at most the given number of keys where the lookup can stop early (equality, prefix).
-    private let lookup: (Table, Int) throws -> [ObjectKey]
+    /// What to read from the index.
+    private let lookup: Lookup
+    /// The model and the comparison as written, for ``text``.
+    private let model: ModelBinding
+    private let written: PredicateComparison
 
-    private init(rank: Int, text: String, lookup: @escaping (Table, Int) throws -> [ObjectKey]) {
-        self.rank = rank
-        self.text = text
-        self.lookup = lookup
+    /// The reads of an index the planner uses.
+    private enum Lookup {
+        case equal(IndexKey, StorageValue)
+        case oneOf(IndexKey, [StorageValue])
+        case prefix(IndexKey, String)
+        case range(IndexKey, from: StorageValue?, lowerInclusive: Bool, to: StorageValue?, upperInclusive: Bool)
     }
 
-    /// A lookup that always reads every key it finds.
-    private init(rank: Int, text: String, reading lookup: @escaping (Table) throws -> [ObjectKey]) {
-        self.init(rank: rank, text: text) { table, _ in try lookup(table) }
-    }
+    /// The lookup as `explain` shows it: `index Person.email == "a"`.
+    var text: String { "index \(model.name).\(written.text)" }
 
     /// The keys the index returns: a superset of the objects the comparison selects, in key order.
     func keys(in table: Table) throws -> [ObjectKey] {
-        Self.sortedWithoutRepeats(try lookup(table, .max))
+        Self.sortedWithoutRepeats(try read(table, limit: .max))
     }
 
     /// ``keys(in:)`` when there are at most `limit`; otherwise `nil`, having read only a little more than `limit`
     /// entries where the lookup can stop early (equality, prefix).
     func keys(in table: Table, atMost limit: Int) throws -> [ObjectKey]? {
-        let keys = try lookup(table, limit + 1)
+        let keys = try read(table, limit: limit + 1)
         return keys.count > limit ? nil : Self.sortedWithoutRepeats(keys)
     }
 
+    /// At most `limit` keys where the lookup can stop early (equality, prefix); every key otherwise.
+    private func read(_ table: Table, limit: Int) throws -> [ObjectKey] {
+        switch lookup {
+        case .equal(let index, let value): return try table.lookup(index, equal: [value], limit: limit)
+        case .oneOf(let index, let values): return try table.lookup(index, in: values)
+        case .prefix(let index, let prefix): return try table.lookup(index, prefix: prefix, limit: limit)
+        case .range(let index, let lower, let lowerInclusive, let upper, let upperInclusive):
+            return try table.lookup(
+                index, from: lower, lowerInclusive: lowerInclusive, to: upper, upperInclusive: upperInclusive)
+        }
+    }
+
     private static func sortedWithoutRepeats(_ keys: [ObjectKey]) -> [ObjectKey] {
+        guard keys.count > 1 else { return keys }
         var keys = keys
         keys.sort()
         var previous: ObjectKey?
@@ -49,22 +67,24 @@ struct IndexChoice {
     /// Every lookup is exact (strings compare by UTF-8 bytes in the index as in the evaluator), so the chosen
     /// term is not checked again.
     static func best(for predicate: BoundPredicate, model: ModelBinding, table: Table) -> (IndexChoice, BoundPredicate?)? {
-        let terms: [BoundPredicate]
-        switch predicate {
-        case .and(let parts): terms = parts
-        default: terms = [predicate]
+        guard case .and(let terms) = predicate else {
+            guard case .comparison(let comparison) = predicate, let choice = choice(for: comparison, table: table) else {
+                return nil
+            }
+            return (choice, nil)
         }
-        let candidates = terms.enumerated().compactMap { position, term -> (Int, IndexChoice)? in
-            guard case .comparison(let comparison) = term, let choice = choice(for: comparison, table: table) else { return nil }
-            return (position, choice)
+        var best: (position: Int, choice: IndexChoice)?
+        for (position, term) in terms.enumerated() {
+            guard case .comparison(let comparison) = term, let choice = choice(for: comparison, table: table) else { continue }
+            if best.map({ choice.rank < $0.choice.rank }) ?? true { best = (position, choice) }
         }
-        guard let (position, choice) = candidates.min(by: { $0.1.rank < $1.1.rank }) else { return nil }
+        guard let best else { return nil }
         var rest = terms
-        rest.remove(at: position)
+        rest.remove(at: best.position)
         switch rest.count {
-        case 0: return (choice, nil)
-        case 1: return (choice, rest[0])
-        default: return (choice, .and(rest))
+        case 0: return (best.choice, nil)
+        case 1: return (best.choice, rest[0])
+        default: return (best.choice, .and(rest))
         }
     }
 
@@ -75,38 +95,36 @@ struct IndexChoice {
         else { return nil }
         let kind = path.kind
         let key = index.key
-        let text = "index \(model.name).\(comparison.text)"
+        let rank: Int
+        let lookup: Lookup
         switch (comparison.op, comparison.right) {
         case (.equal, .value(let value)):
             guard let stored = storageValue(value, kind) else { return nil }
-            return IndexChoice(rank: index.isUnique ? 0 : 1, text: text) { try $0.lookup(key, equal: [stored], limit: $1) }
+            (rank, lookup) = (index.isUnique ? 0 : 1, .equal(key, stored))
         case (.in, .list(let values)):
             let stored = values.compactMap { storageValue($0, kind) }
             guard stored.count == values.count else { return nil }
-            return IndexChoice(rank: 2, text: text, reading: { try $0.lookup(key, in: stored) })
+            (rank, lookup) = (2, .oneOf(key, stored))
         case (.beginsWith, .value(.string(let prefix))):
-            return IndexChoice(rank: 3, text: text) { try $0.lookup(key, prefix: prefix, limit: $1) }
+            (rank, lookup) = (3, .prefix(key, prefix))
         case (.between, .list(let bounds)):
             guard kind == .integer || kind == .date, bounds.count == 2,
                   let low = storageValue(bounds[0], kind), let high = storageValue(bounds[1], kind) else { return nil }
-            return IndexChoice(rank: 4, text: text, reading: {
-                try $0.lookup(key, from: low, lowerInclusive: true, to: high, upperInclusive: true)
-            })
+            (rank, lookup) = (4, .range(key, from: low, lowerInclusive: true, to: high, upperInclusive: true))
         case (.less, .value(let value)), (.lessOrEqual, .value(let value)),
              (.greater, .value(let value)), (.greaterOrEqual, .value(let value)):
             guard kind == .integer || kind == .date, let bound = storageValue(value, kind) else { return nil }
-            let op = comparison.op
-            return IndexChoice(rank: 5, text: text, reading: { table in
-                switch op {
-                case .less: return try table.lookup(key, from: nil, lowerInclusive: true, to: bound, upperInclusive: false)
-                case .lessOrEqual: return try table.lookup(key, from: nil, lowerInclusive: true, to: bound, upperInclusive: true)
-                case .greater: return try table.lookup(key, from: bound, lowerInclusive: false, to: nil, upperInclusive: false)
-                default: return try table.lookup(key, from: bound, lowerInclusive: true, to: nil, upperInclusive: false)
-                }
-            })
+            switch comparison.op {
+            case .less: lookup = .range(key, from: nil, lowerInclusive: true, to: bound, upperInclusive: false)
+            case .lessOrEqual: lookup = .range(key, from: nil, lowerInclusive: true, to: bound, upperInclusive: true)
+            case .greater: lookup = .range(key, from: bound, lowerInclusive: false, to: nil, upperInclusive: false)
+            default: lookup = .range(key, from: bound, lowerInclusive: true, to: nil, upperInclusive: false)
+            }
+            rank = 5
         default:
             return nil
         }
+        return IndexChoice(rank: rank, lookup: lookup, model: model, written: comparison.written)
     }
 
     /// A constant as the index stores values of `kind`; `nil` when the index cannot look it up (nil, or an

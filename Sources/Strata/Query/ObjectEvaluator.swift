@@ -5,7 +5,9 @@ import StrataStorage
 /// objects, aggregates, subqueries) and the final check after an index lookup.
 final class ObjectEvaluator {
     let database: Database
-    private var tables: [Int: Table] = [:]
+    /// The tables looked up so far, by model index; most queries read one table, which costs no dictionary.
+    private var firstTable: (model: Int, table: Table)?
+    private var otherTables: [Int: Table] = [:]
 
     init(database: Database) {
         self.database = database
@@ -13,9 +15,14 @@ final class ObjectEvaluator {
 
     /// The table of `model` in the version the database reads, looked up once per evaluation.
     func table(_ model: ModelBinding) throws -> Table {
-        if let table = tables[model.index] { return table }
+        if let firstTable, firstTable.model == model.index { return firstTable.table }
+        if let table = otherTables[model.index] { return table }
         let table = try database.table(for: model)
-        tables[model.index] = table
+        if firstTable == nil {
+            firstTable = (model.index, table)
+        } else {
+            otherTables[model.index] = table
+        }
         return table
     }
 

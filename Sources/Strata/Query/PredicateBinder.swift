@@ -9,6 +9,8 @@ struct PredicateBinder {
     let predicate: String
     let schema: SchemaBinding
     let model: ModelBinding
+    /// What fills the predicate's `%` placeholders.
+    let arguments: PredicateArguments
     /// The models (or element kinds) of the SUBQUERY variables in scope.
     private var variables: [String: VariableBinding] = [:]
 
@@ -18,10 +20,11 @@ struct PredicateBinder {
         case primitive(QueryKind)
     }
 
-    init(predicate: String, schema: SchemaBinding, model: ModelBinding) {
+    init(predicate: String, schema: SchemaBinding, model: ModelBinding, arguments: PredicateArguments = .none) {
         self.predicate = predicate
         self.schema = schema
         self.model = model
+        self.arguments = arguments
     }
 
     /// The resolved predicate.
@@ -38,7 +41,7 @@ struct PredicateBinder {
     // MARK: - Comparisons
 
     private func bind(_ comparison: PredicateComparison) throws -> BoundComparison {
-        var comparison = comparison
+        var comparison = try arguments.substituting(comparison, predicate: predicate)
         // `"x" IN tags`, `3 < age`: put the key path on the left, where quantifiers and scans expect it.
         if isConstant(comparison.left), !isConstant(comparison.right) {
             guard comparison.quantifier == nil else {
@@ -68,11 +71,11 @@ struct PredicateBinder {
         var quantifier = comparison.quantifier ?? .anyElement
         if comparison.quantifier != nil, !left.isToMany {
             throw error("\(comparison.quantifier!.rawValue) needs a list or linking objects on the left, "
-                        + "but '\(operandText(comparison.left))' holds one value", comparison.offset)
+                        + "but '\(comparison.left.text)' holds one value", comparison.offset)
         }
         if !left.isToMany { quantifier = .anyElement }
 
-        try check(op: op, options: comparison.options, leftKind: leftKind, leftText: operandText(comparison.left),
+        try check(op: op, options: comparison.options, leftKind: leftKind, left: comparison.left,
                   offset: comparison.offset)
         switch (op, right) {
         case (.in, .list), (.between, .list): break
@@ -94,13 +97,9 @@ struct PredicateBinder {
            op.isStringOperator || !comparison.options.isEmpty {
             matcher = StringMatcher(op, operand, options: comparison.options)
         }
-        let optionText = optionsText(comparison.options)
-        let prefix = comparison.quantifier.map { "\($0.rawValue) " } ?? ""
-        let text = "\(prefix)\(operandText(comparison.left)) \(op == comparison.op ? op.rawValue : comparison.op.rawValue)"
-            + "\(optionText) \(operandText(comparison.right))"
         return BoundComparison(
-            quantifier: quantifier, left: left, op: op, options: comparison.options, right: right, text: text,
-            matcher: matcher)
+            quantifier: quantifier, left: left, op: op, options: comparison.options, right: right,
+            written: comparison, matcher: matcher)
     }
 
     private func isConstant(_ operand: PredicateOperand) -> Bool {
@@ -112,11 +111,12 @@ struct PredicateBinder {
 
     /// Checks that `op` (with `options`) applies to values of `kind`.
     private func check(
-        op: ComparisonOperator, options: StringComparisonOptions, leftKind: QueryKind?, leftText: String, offset: Int
+        op: ComparisonOperator, options: StringComparisonOptions, leftKind: QueryKind?, left: PredicateOperand,
+        offset: Int
     ) throws {
         guard let kind = leftKind else { return }
         if !options.isEmpty, kind != .string {
-            throw error("[c] and [d] apply to strings, but '\(leftText)' is \(kind)", offset)
+            throw error("[c] and [d] apply to strings, but '\(left.text)' is \(kind)", offset)
         }
         let valid: Bool
         switch op {
@@ -126,7 +126,7 @@ struct PredicateBinder {
         case .like: valid = kind == .string
         }
         guard valid else {
-            throw error("'\(op.rawValue)' does not apply to '\(leftText)', which is \(kind)", offset)
+            throw error("'\(op.rawValue)' does not apply to '\(left.text)', which is \(kind)", offset)
         }
     }
 
@@ -143,7 +143,7 @@ struct PredicateBinder {
             return .list(try values.map { try convert($0, to: leftKind, op: op, offset: offset) })
         default:
             if let rightKind = try kind(of: right, source), !compatible(leftKind, rightKind) {
-                throw error("cannot compare \(leftKind) with \(rightKind) ('\(operandText(source))')", offset)
+                throw error("cannot compare \(leftKind) with \(rightKind) ('\(source.text)')", offset)
             }
             return right
         }
@@ -151,15 +151,17 @@ struct PredicateBinder {
 
     /// Object arguments must be objects of the model the key path links to.
     private func checkObjects(in source: PredicateOperand, leftKind: QueryKind, offset: Int) throws {
-        var values: [QueryValue] = []
-        switch source {
-        case .value(.list(let items)): values = items
-        case .value(let value): values = [value]
-        case .list(let items): values = items.compactMap { if case .value(let value) = $0 { return value } else { return nil } }
-        default: return
+        func check(_ value: QueryValue) throws {
+            if case .object(let model, _) = value, leftKind != .object(model) {
+                throw error("cannot compare \(leftKind) with an object of \(model)", offset)
+            }
         }
-        for case .object(let model, _) in values where leftKind != .object(model) {
-            throw error("cannot compare \(leftKind) with an object of \(model)", offset)
+        switch source {
+        case .value(.list(let items)): try items.forEach(check)
+        case .value(let value): try check(value)
+        case .list(let items):
+            for case .value(let value) in items { try check(value) }
+        default: return
         }
     }
 
@@ -227,7 +229,7 @@ struct PredicateBinder {
                 guard case .object(let target) = path.kind, let element = schema.model(named: target) else {
                     throw error("'\(path.text)' holds \(path.kind) values, which have no property '\(property.joined(separator: "."))'", offset)
                 }
-                let inner = PredicateBinder(predicate: predicate, schema: schema, model: element)
+                let inner = PredicateBinder(predicate: predicate, schema: schema, model: element, arguments: arguments)
                 let resolved = try inner.resolve(root: .object, property, offset: offset)
                 guard !resolved.isToMany else {
                     throw error("@\(function.rawValue).\(resolved.text) must name a single value of each element", offset)
@@ -258,6 +260,14 @@ struct PredicateBinder {
                 scoped.variables[variable] = .primitive(path.kind)
             }
             return .subqueryCount(collection: path, variable: variable, predicate: try scoped.bind(inner))
+        case .argument:
+            // Comparisons substitute their arguments before binding their operands; this keeps any other caller
+            // just as correct.
+            let substituted = arguments.substituting(operand)
+            if case .argument(let slot) = substituted {
+                throw error("no argument was given for '%\(slot.letter)'", slot.offset)
+            }
+            return try bind(substituted)
         }
     }
 
@@ -270,6 +280,7 @@ struct PredicateBinder {
         switch operand {
         case .keyPath(_, _, let offset), .aggregate(_, _, _, _, let offset), .subqueryCount(_, _, _, _, let offset):
             return offset
+        case .argument(let slot): return slot.offset
         default: return 0
         }
     }
@@ -315,12 +326,15 @@ struct PredicateBinder {
         }
         var steps: [PathStep] = []
         var isToMany = false
-        var text: [String] = root == .object ? [] : ["$" + { if case .variable(let name) = root { return name } else { return "" } }()]
+        // The path so far, joined with dots, for messages and `explain` (a one-property path is its name, no copy).
+        var text = ""
+        if case .variable(let name) = root { text = "$" + name }
         for (position, name) in components.enumerated() {
-            text.append(name)
+            let parent = text
+            text = text.isEmpty ? name : text + "." + name
             if position > 0 {
                 guard case .object = kind else {
-                    throw error("'\(text.dropLast().joined(separator: "."))' is \(kind) and has no property '\(name)'", offset)
+                    throw error("'\(parent)' is \(kind) and has no property '\(name)'", offset)
                 }
             }
             if let column = current.column(named: name) {
@@ -329,7 +343,7 @@ struct PredicateBinder {
                 let (propertyKind, many) = try Self.kind(of: property.type, name: name, in: current, offset: offset, binder: self)
                 if many {
                     guard !isToMany else {
-                        throw error("'\(text.joined(separator: "."))' goes through two lists; use a SUBQUERY", offset)
+                        throw error("'\(text)' goes through two lists; use a SUBQUERY", offset)
                     }
                     isToMany = true
                 }
@@ -338,7 +352,7 @@ struct PredicateBinder {
                       case .linkingObjects(let sourceName, let sourceProperty) = inverse.type,
                       let source = schema.model(named: sourceName), let column = source.column(named: sourceProperty) {
                 guard !isToMany else {
-                    throw error("'\(text.joined(separator: "."))' goes through two lists; use a SUBQUERY", offset)
+                    throw error("'\(text)' goes through two lists; use a SUBQUERY", offset)
                 }
                 steps.append(.linkingObjects(target: current, source: source, column: column))
                 isToMany = true
@@ -355,7 +369,7 @@ struct PredicateBinder {
                 current = next
             }
         }
-        return BoundPath(root: root, steps: steps, kind: kind, isToMany: isToMany, text: text.joined(separator: "."))
+        return BoundPath(root: root, steps: steps, kind: kind, isToMany: isToMany, text: text)
     }
 
     /// A property type's query kind and whether it holds several values.
@@ -383,28 +397,5 @@ struct PredicateBinder {
 
     private func error(_ message: String, _ offset: Int) -> StrataError {
         .invalidPredicate(predicate: predicate, offset: offset, message: message)
-    }
-
-    private func optionsText(_ options: StringComparisonOptions) -> String {
-        if options.isEmpty { return "" }
-        return "[" + (options.contains(.caseInsensitive) ? "c" : "") + (options.contains(.diacriticInsensitive) ? "d" : "") + "]"
-    }
-
-    private func operandText(_ operand: PredicateOperand) -> String {
-        switch operand {
-        case .keyPath(let root, let components, _):
-            return (rootText(root) + components).joined(separator: ".")
-        case .value(let value): return value.description
-        case .aggregate(let root, let collection, let function, let property, _):
-            return (rootText(root) + collection + ["@" + function.rawValue] + property).joined(separator: ".")
-        case .subqueryCount(_, let collection, let variable, _, _):
-            return "SUBQUERY(\(collection.joined(separator: ".")), $\(variable), …).@count"
-        case .list(let items): return "{" + items.map(operandText).joined(separator: ", ") + "}"
-        }
-    }
-
-    private func rootText(_ root: KeyPathRoot) -> [String] {
-        if case .variable(let name) = root { return ["$" + name] }
-        return []
     }
 }

@@ -1,4 +1,6 @@
-/// Parses an NSPredicate-style string into a `PredicateNode`, substituting `%@ %d %f %K` arguments in order.
+/// Parses an NSPredicate-style string into a `ParsedPredicate`: the tree, with each `%@ %d %f %K` placeholder left
+/// as an argument slot numbered left to right, so that the parse of a format string can be kept and reused with
+/// other arguments (see `PredicateCache`).
 ///
 /// Grammar (keywords are case-insensitive):
 /// ```
@@ -14,32 +16,26 @@
 struct PredicateParser {
     private let predicate: String
     private let tokens: [PredicateToken]
-    private var arguments: [Any?]
     private var position = 0
-    private var nextArgument = 0
+    /// The placeholders met so far, in order.
+    private var slots: [ArgumentSlot] = []
 
-    /// Tokenizes `predicate`; `arguments` fill its `%` placeholders left to right.
+    /// Tokenizes `predicate`.
     ///
     /// - Throws: `StrataError.invalidPredicate` for a lexical error.
-    init(_ predicate: String, arguments: [Any?]) throws {
+    init(_ predicate: String) throws {
         self.predicate = predicate
         var lexer = PredicateLexer(predicate)
         self.tokens = try lexer.tokenize()
-        self.arguments = arguments
     }
 
-    /// Parses the whole string.
+    /// Parses the whole string, leaving its placeholders as argument slots.
     ///
     /// - Throws: `StrataError.invalidPredicate` naming the offending token and its offset.
-    mutating func parse() throws -> PredicateNode {
+    mutating func parse() throws -> ParsedPredicate {
         let node = try parseOr()
         guard case .end = current.kind else { throw error("unexpected '\(current.text)' after a complete predicate") }
-        guard nextArgument == arguments.count else {
-            throw StrataError.invalidPredicate(
-                predicate: predicate, offset: predicate.utf8.count,
-                message: "\(arguments.count) arguments were given but the predicate uses \(nextArgument)")
-        }
-        return node
+        return ParsedPredicate(format: predicate, node: node, slots: slots)
     }
 
     // MARK: - Predicates
@@ -106,14 +102,12 @@ struct PredicateParser {
         let options = try parseOptions()
         let right = try parseExpression()
 
+        // An argument's bounds (`BETWEEN %@`) are checked when the arguments are bound.
         if op == .between {
-            guard case .list(let bounds) = right, bounds.count == 2 else {
-                if case .value(.list(let values)) = right, values.count == 2 {
-                    return PredicateComparison(
-                        quantifier: quantifier, left: left, op: op, options: options,
-                        right: .list(values.map { .value($0) }), offset: operatorToken.offset)
-                }
-                throw error("BETWEEN needs two bounds, as in 'age BETWEEN {18, 65}'", at: operatorToken)
+            switch right {
+            case .list(let bounds) where bounds.count == 2: break
+            case .argument: break
+            default: throw error("BETWEEN needs two bounds, as in 'age BETWEEN {18, 65}'", at: operatorToken)
             }
         }
         if !options.isEmpty, !op.isStringOperator, op != .equal, op != .notEqual, op != .in {
@@ -196,7 +190,9 @@ struct PredicateParser {
             return .value(.double(value))
         case .argument(let letter):
             advance()
-            return try argumentExpression(letter, token: token)
+            let slot = ArgumentSlot(index: slots.count, letter: letter, offset: token.offset)
+            slots.append(slot)
+            return .argument(slot)
         case .variable(let name):
             advance()
             return try parseKeyPathTail(root: .variable(name), components: [], start: token)
@@ -319,31 +315,6 @@ struct PredicateParser {
         advance()
         return .subqueryCount(
             root: root, collection: collection, variable: variable, predicate: inner, offset: start.offset)
-    }
-
-    private mutating func argumentExpression(_ letter: Character, token: PredicateToken) throws -> PredicateOperand {
-        guard nextArgument < arguments.count else {
-            throw error("the predicate uses more arguments than the \(arguments.count) given", at: token)
-        }
-        let argument = arguments[nextArgument]
-        nextArgument += 1
-        if letter == "K" {
-            guard let keyPath = argument as? String, !keyPath.isEmpty else {
-                throw error("%K needs a key path string argument", at: token)
-            }
-            return .keyPath(root: .object, components: keyPath.split(separator: ".").map(String.init), offset: token.offset)
-        }
-        let value = try QueryValue.argument(argument, predicate: predicate, offset: token.offset)
-        switch (letter, value) {
-        case ("d", .int), ("i", .int), ("d", .null), ("i", .null): break
-        case ("d", _), ("i", _):
-            throw error("%\(letter) needs an integer argument, got \(value)", at: token)
-        case ("f", .double), ("f", .int), ("f", .null): break
-        case ("f", _):
-            throw error("%f needs a floating-point argument, got \(value)", at: token)
-        default: break
-        }
-        return .value(value)
     }
 
     // MARK: - Token plumbing

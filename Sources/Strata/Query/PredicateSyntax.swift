@@ -74,16 +74,75 @@ enum AggregateFunction: String, Hashable, Sendable {
     case count, sum, avg, min, max
 }
 
-/// One side of a comparison.
-indirect enum PredicateOperand: Hashable, Sendable {
+/// One side of a comparison. Only the large, rare cases are boxed (`indirect`): key paths, values and arguments
+/// stay inline, so substituting an argument costs no allocation and a comparison stays small to copy.
+enum PredicateOperand: Hashable, Sendable {
     /// `favourite.title`, `$x.age`.
     case keyPath(root: KeyPathRoot, components: [String], offset: Int)
     /// A literal or an argument.
     case value(QueryValue)
     /// `loans.@count`, `loans.@sum.amount`, `scores.@avg` (on a list of primitives: no property).
-    case aggregate(root: KeyPathRoot, collection: [String], function: AggregateFunction, property: [String], offset: Int)
+    indirect case aggregate(
+        root: KeyPathRoot, collection: [String], function: AggregateFunction, property: [String], offset: Int)
     /// `SUBQUERY(loans, $l, $l.days > 3).@count`.
-    case subqueryCount(root: KeyPathRoot, collection: [String], variable: String, predicate: PredicateNode, offset: Int)
+    indirect case subqueryCount(
+        root: KeyPathRoot, collection: [String], variable: String, predicate: PredicateNode, offset: Int)
     /// `{a, b}` with expressions inside (arguments, literals).
     case list([PredicateOperand])
+    /// A `%@ %d %f %K` placeholder, replaced by its argument when the predicate is bound.
+    case argument(ArgumentSlot)
+}
+
+/// One `%` placeholder of a predicate string: which argument fills it, what it accepts, where it is written.
+struct ArgumentSlot: Hashable, Sendable {
+    /// The argument's position among the arguments, counted from 0 left to right.
+    var index: Int
+    /// The letter after `%`: `@` (any value), `K` (a key path), `d`/`i` (an integer), `f` (a number), …
+    var letter: Character
+    /// UTF-8 offset of the placeholder, for errors about its argument.
+    var offset: Int
+}
+
+// MARK: - Text
+
+extension PredicateComparison {
+    /// The comparison as written (its arguments substituted), for `explain` and messages; built only when asked
+    /// for, since most queries never show it.
+    var text: String {
+        let prefix = quantifier.map { "\($0.rawValue) " } ?? ""
+        return "\(prefix)\(left.text) \(op.rawValue)\(options.text) \(right.text)"
+    }
+}
+
+extension StringComparisonOptions {
+    /// `[c]`, `[d]`, `[cd]`, or nothing.
+    var text: String {
+        if isEmpty { return "" }
+        return "[" + (contains(.caseInsensitive) ? "c" : "") + (contains(.diacriticInsensitive) ? "d" : "") + "]"
+    }
+}
+
+extension PredicateOperand {
+    /// The operand as written, for `explain` and messages.
+    var text: String {
+        switch self {
+        case .keyPath(let root, let components, _):
+            return (root.textComponents + components).joined(separator: ".")
+        case .value(let value): return value.description
+        case .aggregate(let root, let collection, let function, let property, _):
+            return (root.textComponents + collection + ["@" + function.rawValue] + property).joined(separator: ".")
+        case .subqueryCount(_, let collection, let variable, _, _):
+            return "SUBQUERY(\(collection.joined(separator: ".")), $\(variable), …).@count"
+        case .list(let items): return "{" + items.map(\.text).joined(separator: ", ") + "}"
+        case .argument(let slot): return "%\(slot.letter)"
+        }
+    }
+}
+
+extension KeyPathRoot {
+    /// The leading components of a key path's text: none for the tested object, `$name` for a variable.
+    fileprivate var textComponents: [String] {
+        if case .variable(let name) = self { return ["$" + name] }
+        return []
+    }
 }

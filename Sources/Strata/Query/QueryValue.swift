@@ -28,6 +28,8 @@ public enum QueryValue: Hashable, Sendable, CustomStringConvertible {
     /// - Throws: `StrataError.invalidPredicate` naming the argument when its type cannot appear in a query.
     static func argument(_ value: Any?, predicate: String, offset: Int) throws -> QueryValue {
         guard let value else { return .null }
+        // Strings first: the most common argument, and each failed cast before the right one costs a dynamic cast.
+        if let text = value as? String { return .string(text) }
         switch value {
         case let value as QueryValue: return value
         case let value as Bool: return .bool(value)
@@ -41,7 +43,6 @@ public enum QueryValue: Hashable, Sendable, CustomStringConvertible {
         case let value as UInt32: return .int(Int64(value))
         case let value as Double: return .double(value)
         case let value as Float: return .double(Double(value))
-        case let value as String: return .string(value)
         case let value as Substring: return .string(String(value))
         case let value as Data: return .data(value)
         case let value as Date: return .date(value)

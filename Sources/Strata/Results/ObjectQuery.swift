@@ -80,9 +80,9 @@ struct ObjectQuery {
     /// more than 1/64 of the table (and more than 32 objects), as a bool, a wide range or a short prefix does, the
     /// scan wins. An equality or prefix lookup stops reading the index as soon as it passes that limit.
     func plan(_ predicate: BoundPredicate, table: Table, model: ModelBinding) throws -> Plan {
-        let scan = ColumnScan(predicate)
+        // The scan is compiled only when it may run: a lookup in a loop plans on every call.
         guard let (index, rest) = IndexChoice.best(for: predicate, model: model, table: table) else {
-            return .scan(scan, rejected: nil)
+            return .scan(ColumnScan(predicate), rejected: nil)
         }
         guard let rest, ColumnScan(rest).isColumnOnly else {
             return .index(index, keys: try index.keys(in: table), rest: rest)
@@ -90,7 +90,7 @@ struct ObjectQuery {
         let total = try table.count()
         let limit = Swift.max(total / 64, 32)
         guard let keys = try index.keys(in: table, atMost: limit) else {
-            return .scan(scan, rejected: "\(index.text): it matches more than \(limit) of \(total) objects")
+            return .scan(ColumnScan(predicate), rejected: "\(index.text): it matches more than \(limit) of \(total) objects")
         }
         return .index(index, keys: keys, rest: rest)
     }

@@ -16,9 +16,9 @@ extension Results {
 
     /// ``filter(_:_:)`` with the arguments as an array.
     public func filter(_ predicateFormat: String, arguments: [Any]) throws -> Results<Element> {
-        var parser = try PredicateParser(predicateFormat, arguments: arguments.map { $0 as Any? })
-        let node = try parser.parse()
-        return with(try adding(node, text: predicateFormat))
+        let parsed = try PredicateCache.shared.parsed(predicateFormat)
+        let values = try parsed.arguments(arguments)
+        return with(try adding(parsed.node, text: predicateFormat, arguments: values))
     }
 
     /// The objects that also satisfy a typed query, which has the power of predicate strings.
@@ -33,8 +33,10 @@ extension Results {
         return with(try adding(predicate.node, text: predicate.description))
     }
 
-    private func adding(_ node: PredicateNode, text: String) throws -> ObjectQuery {
-        let binder = PredicateBinder(predicate: text, schema: database.schema, model: model)
+    private func adding(
+        _ node: PredicateNode, text: String, arguments: PredicateArguments = .none
+    ) throws -> ObjectQuery {
+        let binder = PredicateBinder(predicate: text, schema: database.schema, model: model, arguments: arguments)
         var query = self.query
         query.filters.append(try binder.bind(node))
         return query

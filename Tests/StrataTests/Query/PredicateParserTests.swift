@@ -4,9 +4,10 @@ import XCTest
 @testable import Strata
 
 final class PredicateParserTests: XCTestCase {
+    /// The tree of `text`, with its placeholders replaced by `arguments` as the binder sees them.
     private func parse(_ text: String, _ arguments: Any?...) throws -> PredicateNode {
-        var parser = try PredicateParser(text, arguments: arguments)
-        return try parser.parse()
+        let parsed = try ParsedPredicate(parsing: text)
+        return try parsed.arguments(arguments.map { $0 as Any }).substituting(parsed.node, predicate: text)
     }
 
     private func key(_ path: String, offset: Int = 0) -> PredicateOperand {
@@ -17,8 +18,7 @@ final class PredicateParserTests: XCTestCase {
         _ text: String, _ arguments: [Any?] = [], offset expectedOffset: Int, containing fragment: String,
         file: StaticString = #filePath, line: UInt = #line
     ) {
-        XCTAssertThrowsError(try { var p = try PredicateParser(text, arguments: arguments); _ = try p.parse() }(),
-                             file: file, line: line) { error in
+        XCTAssertThrowsError(try ParsedPredicate(parsing: text).arguments(arguments.map { $0 as Any }), file: file, line: line) { error in
             guard case StrataError.invalidPredicate(let predicate, let offset, let message) = error else {
                 return XCTFail("expected invalidPredicate, got \(error)", file: file, line: line)
             }
@@ -192,5 +192,18 @@ final class PredicateParserTests: XCTestCase {
         XCTAssertTrue(LikePattern("*é*").matches("café au lait"))
         XCTAssertFalse(LikePattern("a*b").matches("acbd"))
         XCTAssertTrue(LikePattern("a*b*c").matches("axxbyyc"))
+    }
+}
+
+extension PredicateArguments {
+    /// The whole tree with its placeholders replaced, as the binder replaces them comparison by comparison.
+    fileprivate func substituting(_ node: PredicateNode, predicate: String) throws -> PredicateNode {
+        switch node {
+        case .constant: return node
+        case .not(let inner): return .not(try substituting(inner, predicate: predicate))
+        case .and(let terms): return .and(try terms.map { try substituting($0, predicate: predicate) })
+        case .or(let terms): return .or(try terms.map { try substituting($0, predicate: predicate) })
+        case .comparison(let comparison): return .comparison(try substituting(comparison, predicate: predicate))
+        }
     }
 }

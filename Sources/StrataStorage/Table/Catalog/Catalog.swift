@@ -148,10 +148,13 @@ public final class Catalog {
     }
 
     /// The writer, after recording that the catalog changes; or an error saying the catalog is read-only.
+    ///
+    /// `action` is an autoclosure: inserts call this once per object, and building the message each time showed
+    /// in bulk-insert profiles.
     @discardableResult
-    func requireWriter(_ action: String) throws -> NodeWriter {
+    func requireWriter(_ action: @autoclosure () -> String) throws -> NodeWriter {
         guard let writer else {
-            throw StrataError.transactionMisuse("cannot \(action) in a read transaction; begin a write transaction first")
+            throw StrataError.transactionMisuse("cannot \(action()) in a read transaction; begin a write transaction first")
         }
         changed = true
         return writer

@@ -10,6 +10,9 @@ final class ClusterContext {
     private(set) var linkPositions: [Int] = []
     /// The row a new object starts from: each column's default (backlinks empty), built once, not per insert.
     private(set) var defaultRow: [StorageValue] = []
+    /// For each column holding single values, its kind and whether it takes `.null` (`nil` for lists and
+    /// backlinks): what an insert checks each value against without copying the column's spec.
+    private(set) var valueChecks: [(kind: ValueKind, nullable: Bool)?] = []
 
     init(specs: [ColumnSpec]) {
         self.specs = specs
@@ -21,6 +24,10 @@ final class ClusterContext {
         blockKinds = specs.map(\.blockKind)
         linkPositions = specs.indices.filter { specs[$0].type.isLink }
         defaultRow = specs.map { $0.type == .backlinks ? .null : $0.defaultValue }
+        valueChecks = specs.map { spec in
+            guard case .value(let kind) = spec.type else { return nil }
+            return (kind, spec.isNullable)
+        }
     }
 }
 

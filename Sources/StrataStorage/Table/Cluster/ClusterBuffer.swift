@@ -181,20 +181,20 @@ final class ClusterBuffer {
         case .variable:
             ClusterBuffer.writeHeader(.variable, count: count, nulls: nulls, into: &out)
             for row in 0..<count where column.blobs[row].external.isNone
-                && column.blobs[row].bytes.count > ClusterBuffer.externalThreshold {
+                && column.blobs[row].length > ClusterBuffer.externalThreshold {
                 let ref = try ByteWriter(bytes: column.blobs[row].bytes).store(in: writer)
                 column.replaceBlob(at: row, with: Blob(external: ref, length: column.blobs[row].length))
             }
             ClusterBuffer.writeBits(column.blobs.lazy.map { !$0.external.isNone }, count: count, into: &out)
             var end: UInt32 = 0
             for blob in column.blobs {
-                end += UInt32(blob.external.isNone ? blob.bytes.count : 16)
+                end += UInt32(blob.external.isNone ? blob.length : 16)
                 out.u32(end)
             }
             out.align(8)
             for blob in column.blobs {
                 if blob.external.isNone {
-                    out.append(blob.bytes)
+                    blob.withBytes { out.append($0) }
                 } else {
                     out.u64(blob.external.rawValue)
                     out.u64(UInt64(blob.length))

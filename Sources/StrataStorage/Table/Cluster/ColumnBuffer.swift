@@ -1,26 +1,3 @@
-/// A variable-size value while a cluster is being changed: its bytes, or the node already holding it.
-struct Blob: Equatable {
-    /// The bytes (empty when `external` is set).
-    var bytes: [UInt8]
-    /// The node holding a long value, `.none` when the bytes are here.
-    var external: NodeRef = .none
-    /// The value's length in bytes.
-    var length: Int
-
-    init(_ bytes: [UInt8]) {
-        self.bytes = bytes
-        length = bytes.count
-    }
-
-    init(external: NodeRef, length: Int) {
-        bytes = []
-        self.external = external
-        self.length = length
-    }
-
-    static let empty = Blob([])
-}
-
 /// One column of a cluster in decoded, mutable form (during a write transaction only).
 ///
 /// Fixed-width kinds live in `words` (ints, timestamps and links as their bit pattern, bools as 0/1, floats and
@@ -62,7 +39,7 @@ final class ColumnBuffer {
 
     /// What a value costs its cluster node.
     static func storedSize(_ blob: Blob) -> Int {
-        blob.external.isNone ? storedSize(inline: blob.bytes.count) : 16
+        blob.external.isNone ? storedSize(inline: blob.length) : 16
     }
 
     /// What `count` inline bytes cost their cluster node (beyond the threshold they move to their own node).
@@ -103,7 +80,13 @@ final class ColumnBuffer {
     var count: Int { stored?.block.count ?? (usesWords ? wordStorage.count : blobStorage.count) }
 
     /// Decodes the stored block into `words`/`blobs`/`nulls`, which every read or change of a row needs.
+    @inline(__always)
     private func decodeStored() {
+        // Inlined: called for each column of each insert, where the block is nearly always decoded already.
+        if stored != nil { decodeStoredBlock() }
+    }
+
+    private func decodeStoredBlock() {
         guard let stored else { return }
         self.stored = nil
         let block = stored.block
@@ -130,28 +113,36 @@ final class ColumnBuffer {
 
     /// Inserts a value at `row`.
     func insert(_ value: StorageValue, at row: Int) throws {
-        if hasNullBitmap { nulls.insert(value.isNull, at: row) }
+        decodeStored()
+        // Encode first: a value of the wrong type then leaves the column as it was.
         if usesWords {
-            words.insert(value.isNull ? 0 : try encodeWord(value), at: row)
+            ColumnBuffer.put(value.isNull ? 0 : try encodeWord(value), at: row, in: &wordStorage)
         } else {
-            let blob = Blob(try encodeBytes(value))
+            let blob = try encodeBlob(value)
             inlineBytes += ColumnBuffer.storedSize(blob)
-            blobs.insert(blob, at: row)
+            ColumnBuffer.put(blob, at: row, in: &blobStorage)
         }
+        if hasNullBitmap { ColumnBuffer.put(value.isNull, at: row, in: &nullStorage) }
+    }
+
+    /// Appends or inserts within one access to the array (each access to a class's property is checked for
+    /// exclusivity at run time, and bulk inserts make millions).
+    private static func put<Element>(_ element: Element, at row: Int, in array: inout [Element]) {
+        if row == array.count { array.append(element) } else { array.insert(element, at: row) }
     }
 
     /// Replaces the value at `row`, returning a node that no longer holds anything reachable (to free).
     @discardableResult
     func set(_ value: StorageValue, at row: Int) throws -> NodeRef {
         let word = usesWords && !value.isNull ? try encodeWord(value) : 0
-        let bytes = usesWords ? [] : try encodeBytes(value)
+        let blob = usesWords ? Blob.empty : try encodeBlob(value)
         if hasNullBitmap { nulls[row] = value.isNull }
         if usesWords {
             words[row] = word
             return .none
         }
         let old = blobs[row].external
-        replaceBlob(at: row, with: Blob(bytes))
+        replaceBlob(at: row, with: blob)
         return old
     }
 
@@ -205,6 +196,12 @@ final class ColumnBuffer {
     private func encodeWord(_ value: StorageValue) throws -> UInt64 {
         guard let word = ValueCodec.word(value, kind: kind) else { throw typeMismatch(value) }
         return word
+    }
+
+    /// A value as a blob: a string keeps its `String` (see `Blob`), anything else its encoded bytes.
+    private func encodeBlob(_ value: StorageValue) throws -> Blob {
+        if case .string(let text) = value, case .value(.string) = spec.type { return Blob(text: text) }
+        return Blob(try encodeBytes(value))
     }
 
     private func encodeBytes(_ value: StorageValue) throws -> [UInt8] {

@@ -35,7 +35,9 @@ enum ValueCodec {
     /// The bytes of a non-null value of a byte kind, `nil` if the value is not of that kind.
     static func bytes(_ value: StorageValue, kind: ValueKind) -> [UInt8]? {
         switch (kind, value) {
-        case (.string, .string(let text)): return Array(text.utf8)
+        case (.string, .string(var text)):
+            // One copy of the UTF-8 storage, where `Array(text.utf8)` walks it byte by byte.
+            return text.withUTF8 { Array($0) }
         case (.binary, .binary(let data)): return data
         case (.uuid, .uuid(let id)): return withUnsafeBytes(of: id.uuid) { Array($0) }
         default: return nil

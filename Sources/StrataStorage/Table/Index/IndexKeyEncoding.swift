@@ -26,7 +26,8 @@ enum IndexKeyEncoding {
         case .uuid(let id): withUnsafeBytes(of: id.uuid) { bytes += $0 }
         case .double(let number): bytes += sortable(number.bitPattern)
         case .float(let number): bytes += sortable(Double(number).bitPattern)
-        case .string(let text): appendEscaped(text.utf8, to: &bytes, terminated: true)
+        case .string(var text):
+            text.withUTF8 { appendEscaped($0, to: &bytes, terminated: true) }
         case .binary(let data): appendEscaped(data, to: &bytes, terminated: true)
         case .null, .list: break
         }
@@ -58,6 +59,19 @@ enum IndexKeyEncoding {
     private static func sortable(_ bits: UInt64) -> [UInt8] {
         let ordered = bits & 0x8000_0000_0000_0000 != 0 ? ~bits : bits | 0x8000_0000_0000_0000
         return withUnsafeBytes(of: ordered.bigEndian) { Array($0) }
+    }
+
+    /// Appends bytes whole when they hold no zero (nearly all text), else byte by byte with each zero escaped.
+    private static func appendEscaped(_ source: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8], terminated: Bool) {
+        guard source.contains(0) else {
+            bytes.append(contentsOf: source)
+            if terminated {
+                bytes.append(0)
+                bytes.append(0)
+            }
+            return
+        }
+        appendEscaped(source.lazy, to: &bytes, terminated: terminated)
     }
 
     private static func appendEscaped<S: Sequence>(_ source: S, to bytes: inout [UInt8], terminated: Bool) where S.Element == UInt8 {

@@ -52,6 +52,50 @@ final class IndexLeaf: TreeLeaf {
         byteCount += entry.count + 4
     }
 
+    /// Merges the sorted `batch[start...]` entries that sort before `upper` (the next leaf's first key; `nil`
+    /// for the last leaf), stopping once the leaf would pass one and a half times its size limit (so one split
+    /// brings both halves back within it). Takes at least one entry; entries already present are skipped.
+    /// - Returns: Where the rest of the batch starts.
+    func merge(_ batch: [[UInt8]], from start: Int, below upper: BranchKey?) -> Int {
+        let limit = IndexLeaf.maxBytes + IndexLeaf.maxBytes / 2
+        var end = start
+        var added = 0
+        while end < batch.count {
+            let size = batch[end].count + 4
+            if end > start, byteCount + added + size > limit { break }
+            if end > start, let upper, batch[end].withUnsafeBytes({ upper.compare($0) }) <= 0 { break }
+            added += size
+            end += 1
+        }
+        lastInsertWasAppend = entries.last.map { ByteOrder.compare(batch[start], $0) > 0 } ?? true
+        var merged: [[UInt8]] = []
+        merged.reserveCapacity(entries.count + end - start)
+        var old = 0
+        var new = start
+        while new < end {
+            if old < entries.count {
+                let order = ByteOrder.compare(entries[old], batch[new])
+                if order < 0 {
+                    merged.append(entries[old])
+                    old += 1
+                    continue
+                }
+                if order == 0 {
+                    new += 1
+                    continue
+                }
+            }
+            if merged.last.map({ ByteOrder.compare($0, batch[new]) != 0 }) ?? true {
+                merged.append(batch[new])
+                byteCount += batch[new].count + 4
+            }
+            new += 1
+        }
+        merged.append(contentsOf: entries[old...])
+        entries = merged
+        return end
+    }
+
     @discardableResult
     func remove(_ entry: [UInt8]) -> Bool {
         let (index, found) = position(of: entry)

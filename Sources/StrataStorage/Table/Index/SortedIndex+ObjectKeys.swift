@@ -71,12 +71,12 @@ extension SortedIndex {
         do {
             try forEachImpliedEntry(of: clusters, from: []) { entry in
                 let bytes = Array(entry)
-                try tree.update(bytes) { $0.insert(bytes) }
-                if tree.loadedLeaves > Catalog.loadedLeafLimit { _ = try tree.flush(in: writer) }
+                try nodes.update(bytes) { $0.insert(bytes) }
+                if nodes.loadedLeaves > Catalog.loadedLeafLimit { _ = try nodes.flush(in: writer) }
                 return true
             }
         } catch {
-            try? tree.destroy(in: writer) { _, _ in [] }
+            try? destroy(in: writer)
             impliedBy = clusters
             throw error
         }

@@ -11,7 +11,26 @@ public struct IndexSpec: Hashable, Sendable {
 /// An ordered index of (values, object key) entries in a `NodeTree`, kept exact by `Table` on every change.
 final class SortedIndex {
     let spec: IndexSpec
-    let tree: NodeTree<IndexLeaf>
+    /// The index's nodes, without the entries still waiting in `pending`: for the code that only manages memory
+    /// (flushing decoded leaves). Everything that reads or changes entries goes through `tree`.
+    let nodes: NodeTree<IndexLeaf>
+    /// Entries of a non-unique index added in this write transaction and not merged into `nodes` yet.
+    ///
+    /// A bulk insert adds entries in the order of its objects, which for most indexed values is no order at all:
+    /// one descent and one insertion into the middle of a leaf per object, with leaves flushed and decoded again
+    /// as memory limits require. Sorted batches merge leaf by leaf instead, each leaf decoded once per batch.
+    /// Unique indexes are checked before each insert, so they take their entries at once.
+    private var pending: [[UInt8]] = []
+    /// The most entries `pending` holds before they are merged (about 10 MB of short entries).
+    static let pendingLimit = 1 << 18
+
+    /// The index's nodes with every pending entry merged: what reads, removals and flushes work on.
+    var tree: NodeTree<IndexLeaf> {
+        get throws {
+            try mergePending()
+            return nodes
+        }
+    }
     /// The table's clusters when the index is implied by the object keys (see `SortedIndex+ObjectKeys.swift`):
     /// then `tree` stays empty.
     var impliedBy: NodeTree<ClusterBuffer>?
@@ -21,15 +40,49 @@ final class SortedIndex {
 
     init(spec: IndexSpec, root: NodeRef, reader: NodeReader, table: String, impliedBy: NodeTree<ClusterBuffer>? = nil) {
         self.spec = spec
-        tree = NodeTree(root: root, reader: reader, context: (), what: "index \(spec.key) of table '\(table)'")
+        nodes = NodeTree(root: root, reader: reader, context: (), what: "index \(spec.key) of table '\(table)'")
         self.impliedBy = impliedBy
     }
 
     /// Adds an entry (nothing to do for an implied index: the object's key is its entry).
     func insert(_ values: [UInt8], key: ObjectKey) throws {
+        try insert(entry: IndexKeyEncoding.entry(values: values, key: key))
+    }
+
+    /// Adds a whole entry (the values' encoding followed by the object key).
+    func insert(entry: [UInt8]) throws {
         guard impliedBy == nil else { return }
-        let entry = IndexKeyEncoding.entry(values: values, key: key)
-        try tree.update(entry) { $0.insert(entry) }
+        guard spec.isUnique else {
+            pending.append(entry)
+            if pending.count >= SortedIndex.pendingLimit { try mergePending() }
+            return
+        }
+        try nodes.update(entry) { $0.insert(entry) }
+    }
+
+    /// Merges the pending entries into the tree, in order: each descent hands a leaf every entry that sorts
+    /// before the next leaf (as many as keep it within one split of its size limit).
+    func mergePending() throws {
+        guard !pending.isEmpty else { return }
+        var batch = pending
+        pending = []
+        batch.sort { ByteOrder.compare($0, $1) < 0 }
+        // In a write transaction the reader is the writer: merged leaves are written out as they pile up, as
+        // `Table` does after single inserts, to bound memory.
+        let writer = nodes.reader as? NodeWriter
+        var start = 0
+        while start < batch.count {
+            start = try batch[start].withUnsafeBytes { first in
+                try nodes.update(first, bounded: { leaf, upper in leaf.merge(batch, from: start, below: upper) })
+            }
+            if let writer, nodes.loadedLeaves > Catalog.loadedLeafLimit { _ = try nodes.flush(in: writer) }
+        }
+    }
+
+    /// Frees the index's nodes (pending entries are dropped with them).
+    func destroy(in writer: NodeWriter) throws {
+        pending = []
+        try nodes.destroy(in: writer) { _, _ in [] }
     }
 
     /// Removes an entry (nothing to do for an implied index).

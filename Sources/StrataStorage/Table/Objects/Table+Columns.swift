@@ -156,12 +156,12 @@ extension Table {
     func trimIfNeeded() throws {
         guard let writer else { return }
         if tree.loadedLeaves > Catalog.loadedLeafLimit { _ = try tree.flush(in: writer) }
-        for index in indexes where index.tree.loadedLeaves > Catalog.loadedLeafLimit { _ = try index.tree.flush(in: writer) }
+        for index in indexes where index.nodes.loadedLeaves > Catalog.loadedLeafLimit { _ = try index.nodes.flush(in: writer) }
     }
 
     func destroy(in writer: NodeWriter) throws {
         try tree.destroy(in: writer) { raw, ref in try ClusterView(raw, ref: ref).externalRefs() }
-        for index in indexes { try index.tree.destroy(in: writer) { _, _ in [] } }
+        for index in indexes { try index.destroy(in: writer) }
         indexes.removeAll()
     }
 }

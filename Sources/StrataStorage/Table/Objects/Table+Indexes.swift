@@ -46,11 +46,11 @@ extension Table {
                 let values = try indexValues(sorted, key: key, override: nil)
                 if unique { try checkUnique(sorted, values: values, excluding: nil) }
                 try sorted.insert(IndexKeyEncoding.encode(values), key: key)
-                if sorted.tree.loadedLeaves > Catalog.loadedLeafLimit { _ = try sorted.tree.flush(in: writer) }
+                if sorted.nodes.loadedLeaves > Catalog.loadedLeafLimit { _ = try sorted.nodes.flush(in: writer) }
                 return true
             }
         } catch {
-            try sorted.tree.destroy(in: writer) { _, _ in [] }
+            try sorted.destroy(in: writer)
             throw error
         }
         nextIndexKey += 1
@@ -65,7 +65,7 @@ extension Table {
             throw StrataError.invalidArgument("table '\(name)' has no index \(index)")
         }
         if indexes[position].spec.columns == [primaryKey].compactMap({ $0 }) && indexes[position].spec.isUnique { primaryKey = nil }
-        try indexes[position].tree.destroy(in: writer) { _, _ in [] }
+        try indexes[position].destroy(in: writer)
         indexes.remove(at: position)
     }
 
@@ -169,7 +169,11 @@ extension Table {
     /// The primary key's index while it is implied by the object keys.
     var impliedPrimaryKeyIndex: SortedIndex? {
         guard let primaryKey else { return nil }
-        return indexes.first { $0.isImplied && $0.spec.columns == [primaryKey] }
+        // Compared element-wise: `== [primaryKey]` built an array on every insert.
+        for index in indexes where index.isImplied && index.spec.columns.count == 1 && index.spec.columns[0] == primaryKey {
+            return index
+        }
+        return nil
     }
 
     func sortedIndex(_ key: IndexKey) throws -> SortedIndex {

@@ -11,13 +11,58 @@ extension Table {
     @discardableResult
     public func insert(_ values: [(ColumnKey, StorageValue)] = [], key explicitKey: ObjectKey? = nil) throws -> ObjectKey {
         try catalog.requireWriter("insert into table '\(name)'")
-        let specs = context.specs
+        let keys = context.keys
+        let checks = context.valueChecks
+        if values.count == keys.count, zip(values, keys).allSatisfy({ $0.0 == $1 }) {
+            // Every column, in storage order: the values make the row without a copy of the defaults.
+            var row: [StorageValue] = []
+            row.reserveCapacity(values.count)
+            for (index, (_, value)) in values.enumerated() {
+                try checkValue(value, at: index, checks)
+                row.append(value)
+            }
+            return try insert(row: row, explicitKey: explicitKey)
+        }
         var row = context.defaultRow
         for (column, value) in values {
-            let index = try position(of: column)
-            try check(value, for: specs[index])
+            guard let index = keys.firstIndex(of: column) else { throw unknownColumn(column) }
+            try checkValue(value, at: index, checks)
             row[index] = value
         }
+        return try insert(row: row, explicitKey: explicitKey)
+    }
+
+    /// Inserts an object whose values come in the order of `columns`, and returns its key: what the object layer
+    /// calls with a model's properties in their declared order. Columns not in `columns` get their default.
+    ///
+    /// Behaves as ``insert(_:key:)``; the positions of `columns` are worked out once and kept while the caller
+    /// passes the same columns, so a bulk insert does not look each column up for each object.
+    /// - Throws: as ``insert(_:key:)``, and `StrataError.invalidArgument` when `values` and `columns` differ in
+    ///   length.
+    @discardableResult
+    public func insert(_ values: [StorageValue], into columns: [ColumnKey], key explicitKey: ObjectKey? = nil) throws -> ObjectKey {
+        try catalog.requireWriter("insert into table '\(name)'")
+        guard values.count == columns.count else {
+            throw StrataError.invalidArgument(
+                "insert into table '\(name)' got \(values.count) values for \(columns.count) columns; pass one value per column")
+        }
+        let (positions, isWholeRow) = try positions(of: columns)
+        let checks = context.valueChecks
+        if isWholeRow {
+            // The values are the row: no copy of the defaults to fill in.
+            for (index, value) in values.enumerated() { try checkValue(value, at: index, checks) }
+            return try insert(row: values, explicitKey: explicitKey)
+        }
+        var row = context.defaultRow
+        for (value, index) in zip(values, positions) {
+            try checkValue(value, at: index, checks)
+            row[index] = value
+        }
+        return try insert(row: row, explicitKey: explicitKey)
+    }
+
+    /// Inserts a whole row (a value for every column, in storage order, already checked).
+    private func insert(row: [StorageValue], explicitKey: ObjectKey?) throws -> ObjectKey {
         var objectKey = explicitKey ?? ObjectKey(nextObjectKey)
         var keyIsPrimaryKey = false
         if let implied = impliedPrimaryKeyIndex {
@@ -32,40 +77,62 @@ extension Table {
                 try implied.materialize(in: try catalog.requireWriter("insert into table '\(name)'"))
             }
         }
-        var entries: [[UInt8]] = []
-        entries.reserveCapacity(indexes.count)
-        for index in indexes {
-            if index.isImplied {
-                // Checked above: the object's key is its entry.
-                entries.append([])
-                continue
-            }
-            let values = try indexValues(index, row: row)
-            let encoded = IndexKeyEncoding.encode(values)
-            if index.spec.isUnique, try index.firstKey(withPrefix: encoded) != nil {
+        // Entries of the indexes that store them (an implied index's entry is the object's key, checked below).
+        var entries: [(SortedIndex, [UInt8])] = []
+        for index in indexes where !index.isImplied {
+            // Encoded straight from the row into one array with room for the key: no array of values, no
+            // concatenation per object.
+            var entry: [UInt8] = []
+            entry.reserveCapacity(48)
+            for column in index.spec.columns { IndexKeyEncoding.append(row[try position(of: column)], to: &entry) }
+            if index.spec.isUnique, try index.firstKey(withPrefix: entry) != nil {
+                let values = try indexValues(index, row: row)
                 throw StrataError.duplicatePrimaryKey(type: name, key: values.map(\.description).joined(separator: ", "))
             }
-            entries.append(encoded)
+            ByteOrder.withKey(objectKey.rawValue) { entry.append(contentsOf: $0) }
+            entries.append((index, entry))
         }
-        for index in context.linkPositions { try checkTargets(row[index], specs[index]) }
-        try tree.update(ByteOrder.key(objectKey.rawValue)) { cluster in
-            let (position, found) = cluster.position(of: objectKey.rawValue)
-            // Found in the leaf the insert descends to anyway: nothing has changed yet, so refusing here is clean.
-            if found {
-                if keyIsPrimaryKey { throw StrataError.duplicatePrimaryKey(type: name, key: "\(objectKey.rawValue)") }
-                throw StrataError.invalidArgument("table '\(name)' already has an object with key \(objectKey)")
+        let linkPositions = context.linkPositions
+        let specs = linkPositions.isEmpty ? [] : context.specs
+        for index in linkPositions { try checkTargets(row[index], specs[index]) }
+        let rawKey = objectKey.rawValue
+        try ByteOrder.withKey(rawKey) { ordered in
+            // A key past every key so far (the table's next key, or an increasing primary key) goes at the end of
+            // the last cluster, found without comparing keys on the way down.
+            if rawKey >= nextObjectKey {
+                let appended: Void? = try tree.updateLast(ordered) { cluster in
+                    if let last = cluster.keys.last, last >= rawKey { return nil }
+                    try Table.place(row, key: rawKey, in: cluster, at: cluster.rowCount)
+                    return ()
+                }
+                if appended != nil { return }
             }
-            cluster.lastInsertWasAppend = position == cluster.rowCount
-            cluster.keys.insert(objectKey.rawValue, at: position)
-            for (index, column) in cluster.columns.enumerated() { try column.insert(row[index], at: position) }
+            try tree.update(ordered) { cluster in
+                let (position, found) = cluster.position(of: rawKey)
+                // Found in the leaf the insert descends to anyway: nothing has changed yet, so refusing here is
+                // clean.
+                if found {
+                    if keyIsPrimaryKey { throw StrataError.duplicatePrimaryKey(type: name, key: "\(rawKey)") }
+                    throw StrataError.invalidArgument("table '\(name)' already has an object with key \(objectKey)")
+                }
+                try Table.place(row, key: rawKey, in: cluster, at: position)
+            }
         }
-        nextObjectKey = max(nextObjectKey, objectKey.rawValue + 1)
-        for (index, encoded) in zip(indexes, entries) { try index.insert(encoded, key: objectKey) }
-        for index in context.linkPositions {
+        nextObjectKey = max(nextObjectKey, rawKey + 1)
+        for (index, entry) in entries { try index.insert(entry: entry) }
+        for index in linkPositions {
             for target in Table.linkTargets(row[index]) { try addBacklink(to: target, from: objectKey, column: specs[index]) }
         }
         try trimIfNeeded()
         return objectKey
+    }
+
+    /// Puts a new object's row into a decoded cluster at `position`.
+    private static func place(_ row: [StorageValue], key: Int64, in cluster: ClusterBuffer, at position: Int) throws {
+        let isAppend = position == cluster.rowCount
+        cluster.lastInsertWasAppend = isAppend
+        if isAppend { cluster.keys.append(key) } else { cluster.keys.insert(key, at: position) }
+        for (index, column) in cluster.columns.enumerated() { try column.insert(row[index], at: position) }
     }
 
     /// Sets one column of an object, keeping indexes and backlinks exact.
@@ -163,6 +230,14 @@ extension Table {
             if !old.isNone { writer.free(old) }
         }
         guard found else { throw missing(key) }
+    }
+
+    /// Checks a value for the column at storage position `index`: single values against the cached kinds, lists
+    /// and mistakes through ``check(_:for:)`` (which builds the error).
+    @inline(__always)
+    private func checkValue(_ value: StorageValue, at index: Int, _ checks: [(kind: ValueKind, nullable: Bool)?]) throws {
+        if let check = checks[index], ValueCodec.accepts(value, kind: check.kind, nullable: check.nullable) { return }
+        try check(value, for: context.specs[index])
     }
 
     func check(_ value: StorageValue, for spec: ColumnSpec) throws {

@@ -32,6 +32,8 @@ public final class Table {
     /// The stored cluster the last read found, in a read transaction (where clusters never change): reads in key
     /// order, as results iterate, then find their row without descending the tree again.
     private var lastReadCluster: ClusterView?
+    /// The last `positions(of:)` answer, with the table's column keys it was computed for.
+    private var columnOrder: (columns: [ColumnKey], keys: [ColumnKey], positions: [Int], isWholeRow: Bool)?
     var reader: NodeReader { catalog.reader }
     var writer: NodeWriter? { catalog.writer }
 
@@ -61,10 +63,31 @@ public final class Table {
 
     /// The storage position of a column, or an error naming the table.
     func position(of column: ColumnKey) throws -> Int {
-        guard let index = context.keys.firstIndex(of: column) else {
-            throw StrataError.invalidArgument("table '\(name)' has no column \(column); look columns up with `column(named:)`")
-        }
+        guard let index = context.keys.firstIndex(of: column) else { throw unknownColumn(column) }
         return index
+    }
+
+    func unknownColumn(_ column: ColumnKey) -> StrataError {
+        .invalidArgument("table '\(name)' has no column \(column); look columns up with `column(named:)`")
+    }
+
+    /// The storage positions of `columns`, and whether they are every column in storage order (values in that
+    /// order are then a whole row as they are). Kept for the next call with the same columns (and the same
+    /// table columns): the object layer inserts each object of a model with the same column order.
+    func positions(of columns: [ColumnKey]) throws -> (positions: [Int], isWholeRow: Bool) {
+        let keys = context.keys
+        if let columnOrder, columnOrder.columns == columns, columnOrder.keys == keys {
+            return (columnOrder.positions, columnOrder.isWholeRow)
+        }
+        var positions: [Int] = []
+        positions.reserveCapacity(columns.count)
+        for column in columns {
+            guard let index = keys.firstIndex(of: column) else { throw unknownColumn(column) }
+            positions.append(index)
+        }
+        let isWholeRow = columns == keys
+        columnOrder = (columns, keys, positions, isWholeRow)
+        return (positions, isWholeRow)
     }
 
     // MARK: Counting and iterating

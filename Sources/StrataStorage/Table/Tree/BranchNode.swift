@@ -119,6 +119,11 @@ enum ByteOrder {
         withUnsafeBytes(of: (UInt64(bitPattern: value) ^ 0x8000_0000_0000_0000).bigEndian) { Array($0) }
     }
 
+    /// Runs `body` on the bytes `key(value)` returns, held on the stack instead of in a new array.
+    static func withKey<R>(_ value: Int64, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withUnsafeBytes(of: (UInt64(bitPattern: value) ^ 0x8000_0000_0000_0000).bigEndian, body)
+    }
+
     static func int64(fromKey bytes: UnsafeRawBufferPointer) -> Int64 {
         var value: UInt64 = 0
         for byte in bytes.prefix(8) { value = value << 8 | UInt64(byte) }

@@ -190,6 +190,23 @@ final class NodeTree<Leaf: TreeLeaf> {
     /// then restores the tree's shape: counts, splits of overfull nodes, merges of underfull leaves.
     @discardableResult
     func update<R>(_ key: [UInt8], _ body: (Leaf) throws -> R) throws -> R {
+        try key.withUnsafeBytes { try update($0, body) }
+    }
+
+    /// `update` for a key the caller holds as raw bytes (an object key on the stack: no array per change).
+    @discardableResult
+    func update<R>(_ key: UnsafeRawBufferPointer, _ body: (Leaf) throws -> R) throws -> R {
+        try update(key, wantsBound: false) { leaf, _ in try body(leaf) }
+    }
+
+    /// `update` that also hands `body` the smallest key of the leaves after this one (`nil` for the last leaf):
+    /// every key below it belongs in this leaf, which lets a sorted batch go in leaf by leaf.
+    @discardableResult
+    func update<R>(_ key: UnsafeRawBufferPointer, bounded body: (Leaf, BranchKey?) throws -> R) throws -> R {
+        try update(key, wantsBound: true, body)
+    }
+
+    private func update<R>(_ key: UnsafeRawBufferPointer, wantsBound: Bool, _ body: (Leaf, BranchKey?) throws -> R) throws -> R {
         let root = try loadedRoot()
         if root.children.isEmpty {
             root.level = 1
@@ -201,22 +218,67 @@ final class NodeTree<Leaf: TreeLeaf> {
             root.isDirty = true
             loadedLeaves += 1
         }
-        var path: [(Branch, Int)] = []
+        // The path array is reused from change to change: a bulk insert makes millions of changes, and one
+        // allocation each showed in profiles.
+        var path = spareRoute
+        spareRoute = []
+        defer {
+            path.removeAll(keepingCapacity: true)
+            spareRoute = path
+        }
         var branch = root
+        // The separator after the child taken at the deepest level that has one: the leaf's upper bound.
+        var bound: (Branch, Int)?
         while true {
             let index = NodeTree.childIndex(branch, key)
             path.append((branch, index))
             branch.isDirty = true
+            if wantsBound, index + 1 < branch.keys.count { bound = (branch, index + 1) }
             if branch.level == 1 { break }
             branch = try loadBranch(branch, index)
         }
         let (parent, index) = path[path.count - 1]
         let leaf = try loadLeaf(parent, index)
-        let result = try body(leaf)
+        let result = try body(leaf, bound.map { $0.0.keys[$0.1] })
         leaf.isDirty = true
         try reshape(leaf: leaf, path: path)
         return result
     }
+
+    /// Runs `body` on the last leaf, for a key that sorts after every key of the tree (as bulk inserts add
+    /// them): the descent follows the right edge instead of comparing keys on the way down, then the tree is
+    /// reshaped as `update` does.
+    ///
+    /// `body` returns `nil`, having changed nothing, when the leaf's entries show the key does not sort after
+    /// them all; the caller then takes `update`.
+    func updateLast<R>(_ key: UnsafeRawBufferPointer, _ body: (Leaf) throws -> R?) throws -> R? {
+        let root = try loadedRoot()
+        if root.children.isEmpty { return try update(key, wantsBound: false) { leaf, _ in try body(leaf) } }
+        var path = spareRoute
+        spareRoute = []
+        defer {
+            path.removeAll(keepingCapacity: true)
+            spareRoute = path
+        }
+        var branch = root
+        while true {
+            let index = branch.children.count - 1
+            guard index >= 0 else { return nil }
+            path.append((branch, index))
+            if branch.level == 1 { break }
+            branch = try loadBranch(branch, index)
+        }
+        let (parent, index) = path[path.count - 1]
+        let leaf = try loadLeaf(parent, index)
+        guard let result = try body(leaf) else { return nil }
+        for (branch, _) in path { branch.isDirty = true }
+        leaf.isDirty = true
+        try reshape(leaf: leaf, path: path)
+        return result
+    }
+
+    /// The storage of the last change's root-to-leaf path, kept for the next change (empty between changes).
+    private var spareRoute: [(Branch, Int)] = []
 
     /// Runs `body` on every leaf, decoded for change (used when a column is added or removed). Each leaf is
     /// written out right after, so memory stays bounded by one leaf whatever the table's size.
@@ -337,6 +399,10 @@ final class NodeTree<Leaf: TreeLeaf> {
         // Splits and merges move entries between siblings; only the change in this leaf's count reaches the
         // ancestors, so their counts move by `delta` without summing their children.
         for (ancestor, position) in path.dropLast() { ancestor.counts[position] += delta }
+        // The common case (a leaf that neither splits nor empties nor wants a neighbour) leaves every branch as
+        // it was: nothing above needs a look.
+        let wantsMerge = leaf.isUnderfull && parent.children.count > 1
+        if !wantsMerge, leaf.entryCount > 0, !leaf.isOverfull { return }
         if leaf.isOverfull {
             var pieces: [Leaf] = []
             var current = leaf
@@ -354,7 +420,7 @@ final class NodeTree<Leaf: TreeLeaf> {
             }
         } else if leaf.entryCount == 0 {
             removeChild(parent, index)
-        } else if leaf.isUnderfull && parent.children.count > 1 {
+        } else if wantsMerge {
             if index > 0, case let left = try loadLeaf(parent, index - 1), left.canAbsorb(leaf) {
                 left.absorb(leaf)
                 left.isDirty = true
