@@ -68,8 +68,8 @@ extension WriteTransaction {
     private func writeFreeList() throws -> NodeRef {
         if let kept = freeListBase {
             let changes = FreeListChanges(base: kept.ref, from: kept.extents, to: freeSpace.sortedExtents)
-            let fullByteCount = FreeListCoding.byteCount(entries: freeSpace.extents.count)
-            if !freeSpace.extents.isEmpty, !FreeListChanges.prefersFullList(
+            let fullByteCount = FreeListCoding.byteCount(entries: freeSpace.extentCount)
+            if freeSpace.extentCount > 0, !FreeListChanges.prefersFullList(
                 changesByteCount: changes.byteCount, fullByteCount: fullByteCount, pageSize: store.pageSize)
             {
                 let (ref, payload) = try allocateNode(
@@ -86,7 +86,7 @@ extension WriteTransaction {
             try retire(kept.ref, kind: .freeList)
             freeListBase = nil
         }
-        let count = freeSpace.extents.count
+        let count = freeSpace.extentCount
         guard count > 0 else { return .none }
         let (ref, payload) = try allocateNode(kind: .freeList, byteCount: FreeListCoding.byteCount(entries: count))
         let extents = freeSpace.sortedExtents

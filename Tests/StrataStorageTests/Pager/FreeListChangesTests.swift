@@ -30,6 +30,20 @@ final class FreeListChangesTests: PagerTestCase {
         XCTAssertEqual(changes.added, [extent(21, 1, freedAt: 4)])
     }
 
+    func testRetiredExtentsStaySortedAndMergeWithNeighboursFreedBySameVersion() {
+        var space = FreeSpace()
+        var random = SeededGenerator(seed: 6)
+        let starts = Array(stride(from: UInt64(10), to: 400, by: 2)).shuffled(using: &random)
+        for start in starts { space.retire(start: start, count: 2, freedAt: start < 200 ? 7 : 8, born: start) }
+        // Pages 10 ..< 200 were freed by version 7 and 200 ..< 400 by version 8: two runs whatever the order.
+        XCTAssertEqual(space.waiting, [
+            FreeExtent(start: 10, count: 190, freedAt: 7, born: 10), FreeExtent(start: 200, count: 200, freedAt: 8, born: 200),
+        ])
+        space.retire(start: 500, count: 1, freedAt: 9, born: 0)
+        space.retire(start: 450, count: 1, freedAt: 9, born: 0)
+        XCTAssertEqual(space.sortedExtents.map(\.start), [10, 200, 450, 500])
+    }
+
     func testRemovingAnExtentTheBaseLacksIsDamage() throws {
         let changes = FreeListChanges(base: NodeRef(rawValue: 1), from: [extent(10, 2, freedAt: 3)], to: [])
         XCTAssertThrowsError(try changes.applied(to: [extent(11, 2, freedAt: 3)], path: "test", node: NodeRef(rawValue: 2))) {
