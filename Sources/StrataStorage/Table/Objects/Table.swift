@@ -31,7 +31,12 @@ public final class Table {
     unowned let catalog: Catalog
     /// The stored cluster the last read found, in a read transaction (where clusters never change): reads in key
     /// order, as results iterate, then find their row without descending the tree again.
-    private var lastReadCluster: ClusterView?
+    private var lastReadCluster: ClusterView? {
+        didSet { lastReadBlocks.removeAll(keepingCapacity: true) }
+    }
+    /// Column blocks of `lastReadCluster` decoded so far, by storage position: reading the name and the salary of
+    /// each object of a result decodes each block once per cluster, not once per object.
+    private var lastReadBlocks: [ColumnBlock?] = []
     /// The last `positions(of:)` answer, with the table's column keys it was computed for.
     private var columnOrder: (columns: [ColumnKey], keys: [ColumnKey], positions: [Int], isWholeRow: Bool)?
     var reader: NodeReader { catalog.reader }
@@ -208,9 +213,17 @@ public final class Table {
     }
 
     func storedBlock(_ view: ClusterView, _ index: Int) throws -> ColumnBlock {
+        let cached = writer == nil && lastReadCluster?.ref == view.ref
+        if cached, index < lastReadBlocks.count, let block = lastReadBlocks[index] { return block }
         let kind = context.blockKinds[index]
         guard let block = try view.block(context.keys[index], hint: index), block.kind == kind else {
             throw NodeDamage.error(view.ref, "cluster of table '\(name)'", "has no \(kind) block for column '\(context.specs[index].name)'")
+        }
+        if cached {
+            if lastReadBlocks.count < context.keys.count {
+                lastReadBlocks = Array(repeating: nil, count: context.keys.count)
+            }
+            lastReadBlocks[index] = block
         }
         return block
     }
