@@ -30,12 +30,22 @@ struct StringMatcher {
     /// Whether the UTF-8 `bytes` (already folded, or with no options) satisfy the operator.
     func matches(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         switch op {
-        case .equal: return bytes.elementsEqual(operand)
-        case .notEqual: return !bytes.elementsEqual(operand)
-        case .beginsWith: return bytes.starts(with: operand)
-        case .endsWith: return bytes.count >= operand.count && bytes[(bytes.count - operand.count)...].elementsEqual(operand)
+        case .equal: return bytes.count == operand.count && Self.same(bytes, at: 0, as: operand)
+        case .notEqual: return !(bytes.count == operand.count && Self.same(bytes, at: 0, as: operand))
+        case .beginsWith: return bytes.count >= operand.count && Self.same(bytes, at: 0, as: operand)
+        case .endsWith: return bytes.count >= operand.count && Self.same(bytes, at: bytes.count - operand.count, as: operand)
         case .contains: return Self.find(operand, in: bytes)
         default: return false
+        }
+    }
+
+    /// Whether `bytes` holds `operand` at `start` (which leaves room for it): a plain loop over two buffers,
+    /// where the generic `Sequence` comparisons cost more than the bytes they compare in a column scan.
+    @inline(__always)
+    private static func same(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, as operand: [UInt8]) -> Bool {
+        operand.withUnsafeBufferPointer { operand in
+            for index in 0..<operand.count where bytes[start + index] != operand[index] { return false }
+            return true
         }
     }
 

@@ -296,6 +296,8 @@ public final class Table {
             }
             if block.isNull(row) { return nil }
             return try withBlob(block, row) { raw in
+                // ASCII is valid UTF-8 as it is; the generic validating initializer costs more than most values.
+                if !raw.contains(where: { $0 >= 0x80 }) { return String(decoding: raw, as: UTF8.self) }
                 guard let text = String(validating: raw, as: UTF8.self) else {
                     throw NodeDamage.error(view.ref, "cluster of table '\(name)'", "a string is not valid UTF-8")
                 }
