@@ -31,6 +31,9 @@ public enum QueryValue: Hashable, Sendable, CustomStringConvertible {
         // Strings first: the most common argument, and each failed cast before the right one costs a dynamic cast.
         if let text = value as? String { return .string(text) }
         switch value {
+        // An optional passed through `Any...` arrives boxed (`nickname == %@` with a `String?`): nil or its value.
+        case let optional as any OptionalArgument:
+            return try argument(optional.wrappedArgument, predicate: predicate, offset: offset)
         case let value as QueryValue: return value
         case let value as Bool: return .bool(value)
         case let value as Int: return .int(Int64(value))
@@ -82,4 +85,14 @@ public enum QueryValue: Hashable, Sendable, CustomStringConvertible {
         case .object(let model, let key): return "\(model)(O\(key))"
         }
     }
+}
+
+/// An `Optional` seen through `Any`, so that a query argument of an optional type counts as its value or nil.
+protocol OptionalArgument {
+    /// The value, or `nil`.
+    var wrappedArgument: Any? { get }
+}
+
+extension Optional: OptionalArgument {
+    var wrappedArgument: Any? { self.map { $0 as Any } }
 }

@@ -302,4 +302,14 @@ final class QueryResultsTests: StaffTestCase {
         try db.write { db.objects(Employee.self).last?.team = team }
         XCTAssertEqual(seniors.map(\.name), ["b", "c"])
     }
+
+    func testOptionalArgumentsCountAsTheirValueOrNil() throws {
+        let staff = makeStaff()
+        _ = try store(staff, as: Employee.self, in: db)
+        let all = db.objects(Employee.self)
+        let some: String? = try XCTUnwrap(staff.alive.compactMap(\.nickname).first)
+        XCTAssertEqual(try all.filter("nickname == %@", some as Any).count, staff.alive.filter { $0.nickname == some }.count)
+        let none: String? = nil
+        XCTAssertEqual(try all.filter("nickname == %@", none as Any).count, staff.alive.filter { $0.nickname == nil }.count)
+    }
 }
