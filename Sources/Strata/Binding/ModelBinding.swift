@@ -33,6 +33,11 @@ final class ModelBinding {
     /// Whether the primary key is an `int` with `default: auto` (assigned from the table's sequence); worked out
     /// once, as `add` asks for every object.
     let hasAutoIncrementPrimaryKey: Bool
+    /// The array `add` fills with an object's store values, kept between inserts of this model: the table copies
+    /// the values into its cluster and keeps no reference to the array, so adding a million objects one by one
+    /// reuses one allocation instead of making and freeing a million. Only read whole and assigned whole, by the
+    /// writing thread, so its accesses need no run-time exclusivity check (which would cost what the reuse saves).
+    @exclusivity(unchecked) var spareRow: [StorageValue] = []
 
     init(index: Int, type: Object.Type, definition: ModelDefinition, tableKey: TableKey, columns: [ColumnKey]) {
         self.index = index

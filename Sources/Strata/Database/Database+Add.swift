@@ -102,8 +102,16 @@ extension Database {
     ///
     /// - Throws: `StrataError.duplicatePrimaryKey` naming the model and the key as the user wrote it.
     private func insert(_ model: ModelBinding, _ values: [PersistedValue], into table: Table) throws -> ObjectKey {
-        var stored: [StorageValue] = []
+        // Taken from the binding and given back emptied (its capacity kept); taking it leaves the array uniquely
+        // referenced, so filling it copies nothing.
+        var stored = model.spareRow
+        model.spareRow = []
+        stored.removeAll(keepingCapacity: true)
         stored.reserveCapacity(model.valueProperties.count)
+        defer {
+            stored.removeAll(keepingCapacity: true)
+            model.spareRow = stored
+        }
         for column in model.valueProperties {
             // A link whose target model is left out of the database (`objectTypes`) has no binding: store the row
             // column by column, which skips what cannot be stored, as before links existed here.
