@@ -33,6 +33,12 @@ final class ModelBinding {
     /// Whether the primary key is an `int` with `default: auto` (assigned from the table's sequence); worked out
     /// once, as `add` asks for every object.
     let hasAutoIncrementPrimaryKey: Bool
+    /// The array `add` fills with an object's store values, kept between inserts of this model: the table copies
+    /// the values into its cluster and keeps no reference to the array, so adding a million objects one by one
+    /// reuses one allocation instead of making and freeing a million. It holds the last added object's values
+    /// until the next add of the model overwrites them (one row, no more). Only read whole and assigned whole, by the
+    /// writing thread, so its accesses need no run-time exclusivity check (which would cost what the reuse saves).
+    @exclusivity(unchecked) var spareRow: [StorageValue] = []
 
     init(index: Int, type: Object.Type, definition: ModelDefinition, tableKey: TableKey, columns: [ColumnKey]) {
         self.index = index
@@ -77,9 +83,12 @@ final class SchemaBinding {
     let models: [ModelBinding]
     private let byName: [String: ModelBinding]
     private let byType: [ObjectIdentifier: ModelBinding]
+    /// The identity of each model's class, by position: scanned without retaining a binding per comparison.
+    private let types: [ObjectIdentifier]
 
     init(models: [ModelBinding]) {
         self.models = models
+        types = models.map { ObjectIdentifier($0.type) }
         byName = Dictionary(uniqueKeysWithValues: models.map { ($0.name, $0) })
         byType = Dictionary(uniqueKeysWithValues: models.map { (ObjectIdentifier($0.type), $0) })
     }
@@ -92,10 +101,11 @@ final class SchemaBinding {
     /// A schema of a few models is scanned (comparing class identities is cheaper than hashing one, and `add`
     /// asks for every object); a larger one is looked up by hash.
     func model(for type: Object.Type) -> ModelBinding? {
-        if models.count <= 8 {
-            for model in models where model.type == type { return model }
-            return nil
+        let identity = ObjectIdentifier(type)
+        if types.count <= 8 {
+            guard let position = types.firstIndex(of: identity) else { return nil }
+            return models[position]
         }
-        return byType[ObjectIdentifier(type)]
+        return byType[identity]
     }
 }

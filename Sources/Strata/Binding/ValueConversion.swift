@@ -22,6 +22,9 @@ enum ValueConversion {
     }
 
     /// A primitive persisted value in the store's terms; `nil` for an object (which the caller must add first).
+    ///
+    /// Inlined into `add`, which converts every property of every object; lists convert out of line.
+    @inline(__always)
     static func storageValue(_ value: PersistedValue) -> StorageValue? {
         switch value {
         case .null: return .null
@@ -34,15 +37,19 @@ enum ValueConversion {
         case .date(let value): return .timestamp(timestamp(value))
         case .uuid(let value): return .uuid(value)
         case .object: return nil
-        case .list(let values):
-            var converted: [StorageValue] = []
-            converted.reserveCapacity(values.count)
-            for value in values {
-                guard let element = storageValue(value) else { return nil }
-                converted.append(element)
-            }
-            return .list(converted)
+        case .list(let values): return storageList(values)
         }
+    }
+
+    /// The elements of a list in the store's terms; `nil` when one is an object.
+    private static func storageList(_ values: [PersistedValue]) -> StorageValue? {
+        var converted: [StorageValue] = []
+        converted.reserveCapacity(values.count)
+        for value in values {
+            guard let element = storageValue(value) else { return nil }
+            converted.append(element)
+        }
+        return .list(converted)
     }
 
     /// A stored primitive as a persisted value; links are the caller's (they need the target model).

@@ -67,7 +67,10 @@ extension Database {
         var values = object.persistedValues()
         // With `.error`, the insert itself refuses a taken primary key before changing anything (one descent
         // of the tree, where looking first took two); the other policies need the existing object.
-        let existing = try existingKey(for: model, in: table, values: &values, lookUp: policy != .error)
+        // Only an `auto` key (to assign) or a policy other than `.error` (to look up) needs the primary key here;
+        // otherwise `values` is not touched (passing it `inout` asked whether its buffer was unique).
+        let needsKey = model.primaryKeyColumn != nil && (policy != .error || model.hasAutoIncrementPrimaryKey)
+        let existing = needsKey ? try existingKey(for: model, in: table, values: &values, lookUp: policy != .error) : nil
 
         let key: ObjectKey
         if let existing {
@@ -102,15 +105,21 @@ extension Database {
     ///
     /// - Throws: `StrataError.duplicatePrimaryKey` naming the model and the key as the user wrote it.
     private func insert(_ model: ModelBinding, _ values: [PersistedValue], into table: Table) throws -> ObjectKey {
-        var stored: [StorageValue] = []
-        stored.reserveCapacity(model.valueProperties.count)
-        for column in model.valueProperties {
+        // Taken from the binding (which leaves the array uniquely referenced, so writing it copies nothing) and
+        // given back with this object's values in it: overwriting them in place next time releases them, where
+        // emptying the array would destroy each element through the type's value witness.
+        var stored = model.spareRow
+        model.spareRow = []
+        defer { model.spareRow = stored }
+        let properties = model.valueProperties
+        if stored.count != properties.count { stored = Array(repeating: .null, count: properties.count) }
+        for (position, column) in properties.enumerated() {
             // A link whose target model is left out of the database (`objectTypes`) has no binding: store the row
             // column by column, which skips what cannot be stored, as before links existed here.
             guard let value = ValueConversion.storageValue(values[column]) else {
                 return try insertChecked(model, values) { try table.insert(valueRow(model, values)) }
             }
-            stored.append(value)
+            stored[position] = value
         }
         return try insertChecked(model, values) { try table.insert(stored, into: model.valueColumns) }
     }

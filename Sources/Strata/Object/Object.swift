@@ -13,6 +13,11 @@ open class Object {
     ///
     /// Generated accessors check it on every access. The object layer sets it when it adds the object to a
     /// database (the same instance then becomes managed, as in Realm).
+    ///
+    /// Not checked for exclusive access at run time: every property read of a managed object and every `add`
+    /// asked the runtime's per-thread access set first, and nothing ever holds this reference `inout` (it is read
+    /// whole and assigned whole, by the thread its object is confined to), so no two accesses can overlap.
+    @exclusivity(unchecked)
     @_spi(StrataGenerated) public internal(set) var managedAccessor: (any ManagedObjectAccessor)?
 
     /// Creates an unmanaged object.
