@@ -39,6 +39,8 @@ public final class Store: @unchecked Sendable {
     /// The free space and commit record after this process's last commit, so the next write transaction need
     /// not decode them again.
     var writeCache: WriteCache?
+    /// The catalog this process last decoded or wrote, so a transaction opening it again skips the decoding.
+    let catalogCache = CatalogCache()
     var lastSync = Store.monotonicSeconds()
     var flushScheduled = false
     /// Flushes running now; `close()` waits for them so it never unmaps under one.

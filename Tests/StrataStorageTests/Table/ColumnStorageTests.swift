@@ -233,4 +233,48 @@ final class ColumnStorageTests: XCTestCase {
         XCTAssertGreaterThan(errors, 50, "most damage is detected")
         try fixture.reader().verify()
     }
+
+    /// Changing an object decodes its whole cluster, checking each string's extent in one pass over the end
+    /// offsets: damaged offsets or external flags must end in an error, never in a read out of bounds.
+    func testDamagedStringOffsetsFailAChangeInsteadOfCrashing() throws {
+        let fixture = try TableFixture()
+        let table = try fixture.catalog.createTable(named: "Damaged")
+        let value = try table.addColumn(named: "value", type: .value(.int))
+        let text = try table.addColumn(named: "text", type: .value(.string))
+        var keys: [ObjectKey] = []
+        for index in 0..<1500 {
+            keys.append(try table.insert([(value, .int(Int64(index))), (text, .string(String(repeating: "y", count: index % 40)))]))
+        }
+        try fixture.commit()
+        var random = SeededGenerator(seed: 23)
+        var errors = 0
+        for round in 0..<150 {
+            let refs = fixture.space.committedRefs.sorted()
+            let target = refs[Int.random(in: 0..<refs.count, using: &random)]
+            var saved: [UInt8] = []
+            fixture.space.damage(target) { bytes in
+                saved = Array(bytes)
+                for _ in 0..<Int.random(in: 1...6, using: &random) {
+                    let offset = Int.random(in: 0..<bytes.count, using: &random)
+                    bytes[offset] = round % 2 == 0 ? UInt8.random(in: 0...255, using: &random) : 0xFF
+                }
+            }
+            do {
+                try fixture.rollback()
+                // Damage to the catalog's bytes can rename the table: the change then finds nothing to change.
+                if let damaged = fixture.catalog.table(named: "Damaged") {
+                    for key in stride(from: 0, to: keys.count, by: 100).map({ keys[$0] }) {
+                        try damaged.set(key, column: value, to: .int(-1))
+                    }
+                    try fixture.catalog.flush()
+                }
+            } catch is StrataError {
+                errors += 1
+            }
+            fixture.space.damage(target) { bytes in bytes.copyBytes(from: saved) }
+        }
+        try fixture.rollback()
+        XCTAssertGreaterThan(errors, 20, "most damage is detected")
+        try fixture.reader().verify()
+    }
 }

@@ -37,7 +37,13 @@ public final class Catalog {
         loadedRoot = reader.root
         var contents = CatalogCodec.Contents()
         if !reader.root.isNone {
-            contents = try CatalogCodec.decode(try reader.read(reader.root), ref: reader.root)
+            let raw = try reader.read(reader.root)
+            if let cached = Catalog.cache(of: reader)?.contents(of: raw) {
+                contents = cached
+            } else {
+                contents = try CatalogCodec.decode(raw, ref: reader.root)
+                Catalog.cache(of: reader)?.remember(raw, contents: contents)
+            }
         }
         nextTableKey = contents.nextTableKey
         metadataRef = contents.metadata
@@ -141,10 +147,20 @@ public final class Catalog {
             metadataChanged = false
         }
         for table in tableList { contents.tables.append(try table.flush(in: writer)) }
-        let ref = try CatalogCodec.encode(contents).store(in: writer)
+        let encoded = CatalogCodec.encode(contents)
+        let ref = try encoded.store(in: writer)
+        // The next transaction of this process most likely opens this very catalog: it need not decode it.
+        encoded.bytes.withUnsafeBytes { Catalog.cache(of: writer)?.remember($0, contents: contents) }
         if !writer.root.isNone { writer.free(writer.root) }
         writer.root = ref
         changed = false
+    }
+
+    /// The store's cache of its last catalog, when the nodes come from a store's transaction.
+    private static func cache(of reader: NodeReader) -> CatalogCache? {
+        if let transaction = reader as? WriteTransaction { return transaction.store.catalogCache }
+        if let transaction = reader as? ReadTransaction { return transaction.store.catalogCache }
+        return nil
     }
 
     /// The writer, after recording that the catalog changes; or an error saying the catalog is read-only.

@@ -171,7 +171,7 @@ final class ClusterBuffer {
             out.align(8)
         case .float64:
             ClusterBuffer.writeHeader(.float64, count: count, nulls: nulls, into: &out)
-            for word in column.words { out.u64(word) }
+            out.u64s(column.words)
         case .fixed16:
             ClusterBuffer.writeHeader(.fixed16, count: count, nulls: nulls, into: &out)
             for blob in column.blobs {

@@ -126,6 +126,39 @@ struct ColumnBlock {
         }
     }
 
+    /// The bytes the first `rowCount` values of a fixed-16 or variable block take in their cluster (as
+    /// `ColumnBuffer.storedSize` counts them), checking every row's extent as `blob` does.
+    ///
+    /// Inline values of a variable block are checked in one pass over the end offsets: a `blob` per row was 7% of
+    /// a one-value commit, which decodes its cluster's string columns. Rows that look wrong or are external go
+    /// through `blob`, which checks them fully and says what is damaged.
+    func checkedStoredBytes(rowCount: Int) throws -> Int {
+        var total = 0
+        guard kind == .variable, rowCount <= count, let ends, let externalBits else {
+            for row in 0..<rowCount { total += try storedBytes(row) }
+            return total
+        }
+        var start = 0
+        for row in 0..<rowCount {
+            let end = Int(UInt32(littleEndian: ends.loadUnaligned(fromByteOffset: row * 4, as: UInt32.self)))
+            if start <= end, end <= data.count, !ColumnBlock.bit(externalBits, row) {
+                total += ColumnBuffer.storedSize(inline: end - start)
+            } else {
+                total += try storedBytes(row)
+            }
+            start = end
+        }
+        return total
+    }
+
+    /// What row `row` takes in its cluster: its inline bytes, or 16 for the reference to its own node.
+    private func storedBytes(_ row: Int) throws -> Int {
+        switch try blob(row) {
+        case .inline(let bytes): return ColumnBuffer.storedSize(inline: bytes.count)
+        case .external: return 16
+        }
+    }
+
     /// The bytes of a fixed-16 or variable row (checked against the block).
     func blob(_ row: Int) throws -> BlobSlot {
         if kind == .fixed16 {

@@ -67,12 +67,7 @@ final class ColumnBuffer {
         if !usesWords {
             // Check every value's extent now, so that decoding the copy later cannot meet damage; a value's
             // stored size is its inline bytes, or 16 for the reference to its own node.
-            for row in 0..<rowCount {
-                switch try block.blob(row) {
-                case .inline(let bytes): inlineBytes += ColumnBuffer.storedSize(inline: bytes.count)
-                case .external: inlineBytes += 16
-                }
-            }
+            inlineBytes = try block.checkedStoredBytes(rowCount: rowCount)
         }
         stored = try StoredBlock(copying: block)
     }
