@@ -218,14 +218,8 @@ final class NodeTree<Leaf: TreeLeaf> {
             root.isDirty = true
             loadedLeaves += 1
         }
-        // The path array is reused from change to change: a bulk insert makes millions of changes, and one
-        // allocation each showed in profiles.
-        var path = spareRoute
-        spareRoute = []
-        defer {
-            path.removeAll(keepingCapacity: true)
-            spareRoute = path
-        }
+        var path = takeRoute()
+        defer { giveBack(&path) }
         var branch = root
         // The separator after the child taken at the deepest level that has one: the leaf's upper bound.
         var bound: (Branch, Int)?
@@ -254,12 +248,8 @@ final class NodeTree<Leaf: TreeLeaf> {
     func updateLast<R>(_ key: UnsafeRawBufferPointer, _ body: (Leaf) throws -> R?) throws -> R? {
         let root = try loadedRoot()
         if root.children.isEmpty { return try update(key, wantsBound: false) { leaf, _ in try body(leaf) } }
-        var path = spareRoute
-        spareRoute = []
-        defer {
-            path.removeAll(keepingCapacity: true)
-            spareRoute = path
-        }
+        var path = takeRoute()
+        defer { giveBack(&path) }
         var branch = root
         while true {
             let index = branch.children.count - 1
@@ -277,8 +267,21 @@ final class NodeTree<Leaf: TreeLeaf> {
         return result
     }
 
-    /// The storage of the last change's root-to-leaf path, kept for the next change (empty between changes).
+    /// The storage of the last change's root-to-leaf path, kept for the next change (empty between changes): a
+    /// bulk insert makes millions of changes, and one path allocation each showed in profiles.
     private var spareRoute: [(Branch, Int)] = []
+
+    /// The spare path array, for one change; return it with `giveBack(_:)`.
+    private func takeRoute() -> [(Branch, Int)] {
+        defer { spareRoute = [] }
+        return spareRoute
+    }
+
+    /// Keeps `path`'s storage, emptied, for the next change.
+    private func giveBack(_ path: inout [(Branch, Int)]) {
+        path.removeAll(keepingCapacity: true)
+        spareRoute = path
+    }
 
     /// Runs `body` on every leaf, decoded for change (used when a column is added or removed). Each leaf is
     /// written out right after, so memory stays bounded by one leaf whatever the table's size.
