@@ -32,8 +32,17 @@ public final class Table {
     /// The stored cluster the last read found, in a read transaction (where clusters never change): reads in key
     /// order, as results iterate, then find their row without descending the tree again.
     private var lastReadCluster: ClusterView? {
-        didSet { lastReadBlocks.removeAll(keepingCapacity: true) }
+        didSet {
+            lastReadBlocks.removeAll(keepingCapacity: true)
+            lastReadRef = lastReadCluster?.ref
+            lastReadRow = nil
+        }
     }
+    /// `lastReadCluster`'s node, compared without copying the view.
+    private var lastReadRef: NodeRef?
+    /// The last key found in `lastReadCluster` and its row: reading several properties of one object finds the
+    /// row once.
+    private var lastReadRow: (key: Int64, row: Int)?
     /// Column blocks of `lastReadCluster` decoded so far, by storage position: reading the name and the salary of
     /// each object of a result decodes each block once per cluster, not once per object.
     private var lastReadBlocks: [ColumnBlock?] = []
@@ -155,11 +164,13 @@ public final class Table {
     }
 
     func locate(_ key: ObjectKey) throws -> RowLocation {
-        if writer == nil, let view = lastReadCluster, view.rowCount > 0,
-            key.rawValue >= view.key(at: 0), key.rawValue <= view.key(at: view.rowCount - 1)
-        {
-            guard let row = view.row(of: key.rawValue) else { return .none }
-            return .stored(view, row)
+        if writer == nil, let view = lastReadCluster, view.rowCount > 0 {
+            if let last = lastReadRow, last.key == key.rawValue { return .stored(view, last.row) }
+            if key.rawValue >= view.key(at: 0), key.rawValue <= view.key(at: view.rowCount - 1) {
+                guard let row = view.row(of: key.rawValue) else { return .none }
+                lastReadRow = (key.rawValue, row)
+                return .stored(view, row)
+            }
         }
         let ordered = (UInt64(bitPattern: key.rawValue) ^ 0x8000_0000_0000_0000).bigEndian
         guard let location = try withUnsafeBytes(of: ordered, { try tree.locate($0) }) else { return .none }
@@ -169,8 +180,11 @@ public final class Table {
             return found ? .loaded(cluster, row) : .none
         case .stored(let ref):
             let view = try ClusterView(try reader.read(ref), ref: ref)
-            if writer == nil { lastReadCluster = view }
             guard let row = view.row(of: key.rawValue) else { return .none }
+            if writer == nil {
+                lastReadCluster = view
+                lastReadRow = (key.rawValue, row)
+            }
             return .stored(view, row)
         }
     }
@@ -213,7 +227,7 @@ public final class Table {
     }
 
     func storedBlock(_ view: ClusterView, _ index: Int) throws -> ColumnBlock {
-        let cached = writer == nil && lastReadCluster?.ref == view.ref
+        let cached = writer == nil && lastReadRef == view.ref
         if cached, index < lastReadBlocks.count, let block = lastReadBlocks[index] { return block }
         let kind = context.blockKinds[index]
         guard let block = try view.block(context.keys[index], hint: index), block.kind == kind else {
