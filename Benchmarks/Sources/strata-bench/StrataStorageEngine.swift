@@ -20,23 +20,28 @@ final class StrataStorageEngine: BenchmarkEngine {
         var options = StoreOptions()
         options.durability = durability == .full ? .full : .batched
         store = try Store.open(path: Self.path(in: directory), options: options)
-        columns = try Self.prepareTable(in: store)
-        (indexedColumns, nameIndex) = try Self.prepareIndexedTable(in: store)
+        columns = try Self.prepareTable(named: "Employee", indexingName: false, in: store).0
+        let (indexed, index) = try Self.prepareTable(named: "IndexedEmployee", indexingName: true, in: store)
+        guard let index else { throw BenchmarkError("IndexedEmployee has no name index") }
+        (indexedColumns, nameIndex) = (indexed, index)
     }
 
     private static func path(in directory: URL) -> String { directory.appendingPathComponent("bench.strata").path }
 
-    private static func prepareTable(in store: Store) throws -> Columns {
+    /// Creates the `Employee` table (and `IndexedEmployee`, the same columns with an index on `name`) when missing;
+    /// returns its columns, and the name index of the indexed one.
+    private static func prepareTable(named tableName: String, indexingName: Bool, in store: Store) throws -> (Columns, IndexKey?) {
         let transaction = try store.beginWrite()
         let catalog = try Catalog(writer: transaction)
-        if catalog.table(named: "Employee") == nil {
-            let table = try catalog.createTable(named: "Employee")
+        if catalog.table(named: tableName) == nil {
+            let table = try catalog.createTable(named: tableName)
             let id = try table.addColumn(named: "id", type: .value(.int))
-            try table.addColumn(named: "name", type: .value(.string))
+            let name = try table.addColumn(named: "name", type: .value(.string))
             try table.addColumn(named: "age", type: .value(.int))
             try table.addColumn(named: "hired", type: .value(.bool))
             try table.addColumn(named: "salary", type: .value(.double))
             try table.setPrimaryKey(id)
+            if indexingName { try table.addIndex(on: [name]) }
             try catalog.flush()
             try transaction.commit()
         } else {
@@ -45,32 +50,10 @@ final class StrataStorageEngine: BenchmarkEngine {
         let read = try store.beginRead()
         defer { read.end() }
         let readCatalog = try Catalog(reader: read)
-        return try columns(of: try employees(in: readCatalog))
-    }
-
-    /// Creates `IndexedEmployee` (Employee's columns, an index on `name`) when missing.
-    private static func prepareIndexedTable(in store: Store) throws -> (Columns, IndexKey) {
-        let transaction = try store.beginWrite()
-        let catalog = try Catalog(writer: transaction)
-        if catalog.table(named: "IndexedEmployee") == nil {
-            let table = try catalog.createTable(named: "IndexedEmployee")
-            let id = try table.addColumn(named: "id", type: .value(.int))
-            let name = try table.addColumn(named: "name", type: .value(.string))
-            try table.addColumn(named: "age", type: .value(.int))
-            try table.addColumn(named: "hired", type: .value(.bool))
-            try table.addColumn(named: "salary", type: .value(.double))
-            try table.setPrimaryKey(id)
-            try table.addIndex(on: [name])
-            try catalog.flush()
-            try transaction.commit()
-        } else {
-            transaction.rollback()
-        }
-        let read = try store.beginRead()
-        defer { read.end() }
-        let table = try employees(in: try Catalog(reader: read), named: "IndexedEmployee")
+        let table = try employees(in: readCatalog, named: tableName)
         let columns = try columns(of: table)
-        guard let index = table.index(on: [columns.name]) else { throw BenchmarkError("IndexedEmployee has no name index") }
+        guard indexingName else { return (columns, nil) }
+        guard let index = table.index(on: [columns.name]) else { throw BenchmarkError("\(tableName) has no name index") }
         return (columns, index.key)
     }
 

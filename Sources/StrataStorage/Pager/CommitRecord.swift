@@ -40,13 +40,7 @@ struct CommitRecord: Equatable, Sendable {
 
     /// The index of the first entry at or after `page`.
     private func position(of page: UInt64) -> Int {
-        var low = 0
-        var high = entries.count
-        while low < high {
-            let middle = (low + high) / 2
-            if entries[middle].page < page { low = middle + 1 } else { high = middle }
-        }
-        return low
+        entries.partitionIndex { $0.page >= page }
     }
 
     static let entryByteCount = 16

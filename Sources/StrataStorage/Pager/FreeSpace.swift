@@ -124,13 +124,7 @@ struct FreeSpace: Sendable {
 
     /// The index of the first extent of `extents` (sorted by start) starting at or after `page`.
     private static func position(of page: UInt64, in extents: [FreeExtent]) -> Int {
-        var low = 0
-        var high = extents.count
-        while low < high {
-            let middle = (low + high) / 2
-            if extents[middle].start < page { low = middle + 1 } else { high = middle }
-        }
-        return low
+        extents.partitionIndex { $0.start >= page }
     }
 
     private mutating func insertReusable(_ extent: FreeExtent) {

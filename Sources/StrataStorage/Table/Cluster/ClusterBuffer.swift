@@ -46,13 +46,8 @@ final class ClusterBuffer {
 
     /// The row of `key`, or where it would go (`found` false).
     func position(of key: Int64) -> (row: Int, found: Bool) {
-        var low = 0
-        var high = keys.count
-        while low < high {
-            let middle = (low + high) / 2
-            if keys[middle] < key { low = middle + 1 } else { high = middle }
-        }
-        return (low, low < keys.count && keys[low] == key)
+        let row = keys.partitionIndex { $0 >= key }
+        return (row, row < keys.count && keys[row] == key)
     }
 
     var inlineBytes: Int {

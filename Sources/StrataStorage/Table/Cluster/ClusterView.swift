@@ -75,15 +75,8 @@ struct ClusterView {
 
     /// The row holding `key`, or `nil` (binary search over the packed keys).
     func row(of key: Int64) -> Int? {
-        var low = 0
-        var high = rowCount
-        while low < high {
-            let middle = (low + high) / 2
-            let candidate = self.key(at: middle)
-            if candidate == key { return middle }
-            if candidate < key { low = middle + 1 } else { high = middle }
-        }
-        return nil
+        let row = (0..<rowCount).partitionIndex { self.key(at: $0) >= key }
+        return row < rowCount && self.key(at: row) == key ? row : nil
     }
 }
 

@@ -35,13 +35,8 @@ final class IndexLeaf: TreeLeaf {
 
     /// Where `entry` is or would go.
     func position(of entry: [UInt8]) -> (index: Int, found: Bool) {
-        var low = 0
-        var high = entries.count
-        while low < high {
-            let middle = (low + high) / 2
-            if ByteOrder.compare(entries[middle], entry) < 0 { low = middle + 1 } else { high = middle }
-        }
-        return (low, low < entries.count && entries[low] == entry)
+        let index = entries.partitionIndex { ByteOrder.compare($0, entry) >= 0 }
+        return (index, index < entries.count && entries[index] == entry)
     }
 
     func insert(_ entry: [UInt8]) {
@@ -173,12 +168,6 @@ struct IndexLeafView {
 
     /// The first entry ≥ `target`.
     func lowerBound(_ target: UnsafeRawBufferPointer) throws -> Int {
-        var low = 0
-        var high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if ByteOrder.compare(try entry(middle), target) < 0 { low = middle + 1 } else { high = middle }
-        }
-        return low
+        try (0..<count).partitionIndex { ByteOrder.compare(try entry($0), target) >= 0 }
     }
 }

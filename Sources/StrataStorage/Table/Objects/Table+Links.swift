@@ -25,13 +25,7 @@ extension Table {
 
     func addBacklink(to target: ObjectKey, from source: ObjectKey, column: ColumnSpec) throws {
         try changeBacklinks(of: target, column: column) { keys in
-            var low = 0
-            var high = keys.count
-            while low < high {
-                let middle = (low + high) / 2
-                if keys[middle] <= source.rawValue { low = middle + 1 } else { high = middle }
-            }
-            keys.insert(source.rawValue, at: low)
+            keys.insert(source.rawValue, at: keys.partitionIndex { $0 > source.rawValue })
         }
     }
 

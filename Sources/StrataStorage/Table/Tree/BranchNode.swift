@@ -58,13 +58,7 @@ struct BranchView {
 
     /// The child whose key range holds `key`: the last child whose separator is ≤ `key`.
     func childIndex(for key: UnsafeRawBufferPointer) throws -> Int {
-        var low = 1
-        var high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if ByteOrder.compare(try self.key(middle), key) <= 0 { low = middle + 1 } else { high = middle }
-        }
-        return low - 1
+        try (1..<max(1, count)).partitionIndex { ByteOrder.compare(try self.key($0), key) > 0 } - 1
     }
 
     /// Encodes a branch straight into its new node: every commit writes the branches above what it changed, and

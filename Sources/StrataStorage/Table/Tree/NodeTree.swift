@@ -336,14 +336,8 @@ final class NodeTree<Leaf: TreeLeaf> {
     }
 
     static func childIndex(_ branch: Branch, _ key: UnsafeRawBufferPointer) -> Int {
-        var low = 1
-        var high = branch.keys.count
-        while low < high {
-            let middle = (low + high) / 2
-            let order = branch.keys[middle].compare(key)
-            if order <= 0 { low = middle + 1 } else { high = middle }
-        }
-        return low - 1
+        // Separator 0 is the leftmost child's open lower bound: the search starts at 1.
+        (1..<max(1, branch.keys.count)).partitionIndex { branch.keys[$0].compare(key) > 0 } - 1
     }
 
     private func loadedRoot() throws -> Branch {
