@@ -17,7 +17,7 @@ struct Report {
     /// A plain-text table with the ratio in the last column.
     var table: String {
         var lines = [
-            pad("workload", 11) + pad("unit", 10) + pad("Strata", 12) + pad("storage", 12) + pad("SQLite", 12)
+            pad("workload", 12) + pad("unit", 10) + pad("Strata", 12) + pad("storage", 12) + pad("SQLite", 12)
                 + pad("advantage", 11) + pad("API cost", 10),
         ]
         for row in rows {
@@ -25,7 +25,7 @@ struct Report {
             // How much the public API costs over the storage engine: 1.0 = nothing, 1.5 = 50 % slower.
             let cost = row.strata.flatMap { s in row.storage.map { 1 / row.workload.advantage(strata: s, sqlite: $0) } }
             lines.append(
-                pad(row.workload.id, 11) + pad(row.workload.unit, 10) + pad(format(row.strata), 12)
+                pad(row.workload.id, 12) + pad(row.workload.unit, 10) + pad(format(row.strata), 12)
                     + pad(format(row.storage), 12) + pad(format(row.sqlite), 12)
                     + pad(ratio.map { String(format: "%.2f×", $0) } ?? "–", 11)
                     + pad(cost.map { String(format: "%.2f×", $0) } ?? "–", 10) + row.workload.summary)
