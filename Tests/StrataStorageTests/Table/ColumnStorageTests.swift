@@ -161,7 +161,10 @@ final class ColumnStorageTests: XCTestCase {
             try fixture.catalog.table(named: "Rows")!.forEachCluster { sizes.append($0.count); return true }
             return sizes
         }
-        XCTAssertEqual(try clusterSizes(), Array(repeating: 512, count: 9) + [392], "sequential inserts fill clusters")
+        let filled = try clusterSizes()
+        XCTAssertEqual(filled.reduce(0, +), 5000)
+        // Clusters fill 16 KiB: about 1,000 of these small rows (ClusterSizeTests pins the byte limit).
+        XCTAssertTrue(filled.dropLast().allSatisfy { $0 > 900 }, "sequential inserts fill clusters: \(filled)")
         let rows = try XCTUnwrap(fixture.catalog.table(named: "Rows"))
         // Inserting in the middle of a full cluster splits it in halves.
         _ = try rows.insert([(value, .int(-1))], key: ObjectKey(10_000))

@@ -44,10 +44,13 @@ extension ClusterBuffer: TreeLeaf {
 
     var firstKey: [UInt8] { keys.first.map(ByteOrder.key) ?? [] }
 
-    var isUnderfull: Bool { keys.count < ClusterBuffer.minRows }
+    var isUnderfull: Bool { encodedByteCount < ClusterBuffer.minEncodedBytes }
 
+    /// Whether both clusters fit one node. The sum of both sizes counts the node's header and each block's frame
+    /// twice, which leaves room for the joined keys or values to need a wider packing; should it not, the merged
+    /// cluster splits on its next change.
     func canAbsorb(_ other: ClusterBuffer) -> Bool {
         keys.count + other.keys.count <= ClusterBuffer.maxRows
-            && inlineBytes + other.inlineBytes <= ClusterBuffer.maxInlineBytes
+            && encodedByteCount + other.encodedByteCount <= ClusterBuffer.maxEncodedBytes
     }
 }

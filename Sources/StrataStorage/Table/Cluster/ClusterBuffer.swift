@@ -1,20 +1,22 @@
 /// A cluster decoded for change during a write transaction: object keys plus one `ColumnBuffer` per column.
 ///
-/// A cluster holds up to `maxRows` objects: the balance between scans, which pay a per-cluster setup (a lookup, a
-/// block header), and small commits, which rewrite the whole cluster (it is one node: see docs/FILE-FORMAT.md,
-/// "The table layer's nodes" for why columns share it). Measured on 1M small objects (strata-bench): 1,024 rows
-/// scan fastest but a one-value commit writes 14 pages; 256 rows write 8 pages and leave less slack in the file,
-/// but whole-table scans run at about 40 % of 1,024's speed; 512 rows keep scans at about 70 % (W2, W3 and the
-/// indexed W3 stay ahead of SQLite) for a file about a tenth larger than 256's and commits close to its cost.
+/// A cluster splits when its node would pass `maxEncodedBytes` (16 KiB with the node header: four 4 KiB pages,
+/// filled): the balance between scans, which pay a per-cluster setup (a lookup, a block header), and small commits,
+/// which rewrite the whole cluster (it is one node: see docs/FILE-FORMAT.md, "The table layer's nodes" for why
+/// columns share it). Measured on 1M small objects (strata-bench): 1,024 rows scan fastest but a one-value commit
+/// writes 14 pages; 256 rows write 8 pages but whole-table scans run at about 40 % of 1,024's speed; 512 rows
+/// (about 14 KiB of those objects) kept scans at about 70 %. Counting bytes instead of rows fills the four pages
+/// whatever the row width (a fixed row count left an eighth of them empty for the benchmark's objects, and let
+/// wide rows take many pages per commit).
 final class ClusterBuffer {
-    /// The most rows a cluster holds before it splits.
-    static let maxRows = 512
-    /// Below this many rows a cluster merges with a neighbour (a quarter of `maxRows`).
-    static let minRows = 64
+    /// The most payload bytes a cluster node takes before the cluster splits: 16 KiB less the node header.
+    static let maxEncodedBytes = 16 * 1024 - NodeHeader.byteCount
+    /// Below a quarter of `maxEncodedBytes` a cluster merges with a neighbour.
+    static let minEncodedBytes = maxEncodedBytes / 4
+    /// The most rows a cluster holds whatever their size: readers refuse more (`ClusterView.maxRowCount`).
+    static let maxRows = ClusterView.maxRowCount
     /// Values longer than this live in their own node, so a 1 MB string does not bloat its cluster's rewrites.
     static let externalThreshold = 1024
-    /// Inline variable-size bytes beyond which a cluster splits even with fewer rows than `maxRows`.
-    static let maxInlineBytes = 512 * 1024
 
     var keys: [Int64]
     var columns: [ColumnBuffer]
@@ -50,17 +52,31 @@ final class ClusterBuffer {
         return (row, row < keys.count && keys[row] == key)
     }
 
-    var inlineBytes: Int {
-        var total = 0
-        for column in columns { total += column.inlineBytes }
+    /// Payload bytes of the node `encode` writes for this cluster (an upper bound when rows were removed since
+    /// the columns were decoded: see `ColumnBuffer.encodedByteCount`).
+    var encodedByteCount: Int {
+        var total = ClusterBuffer.align(ClusterBuffer.fixedHeaderBytes + columns.count * 16)
+        let keyRange = keys.last.map { UInt64(bitPattern: $0 &- keys[0]) } ?? 0
+        total += ColumnBlock.byteCount(kind: .packedInt, count: keys.count, hasNulls: false,
+                                       width: IntPacking.width(forRange: keyRange))
+        for column in columns { total = ClusterBuffer.align(total) + column.encodedByteCount }
         return total
     }
 
-    var isOverfull: Bool { keys.count > ClusterBuffer.maxRows || (keys.count > 1 && inlineBytes > ClusterBuffer.maxInlineBytes) }
+    /// Bytes of the cluster node's header: magic, row count, column count, a reserved word, the keys block's
+    /// offset and length.
+    private static let fixedHeaderBytes = 24
 
-    /// Moves the upper half of the rows into a new cluster.
+    private static func align(_ offset: Int) -> Int { (offset + 7) & ~7 }
+
+    var isOverfull: Bool {
+        keys.count > 1 && (keys.count > ClusterBuffer.maxRows || encodedByteCount > ClusterBuffer.maxEncodedBytes)
+    }
+
+    /// Moves rows into a new cluster: after an append, only the appended row (this cluster stays full, and a bulk
+    /// insert fills clusters completely); else the upper half.
     func splitOff() -> Self {
-        let row = lastInsertWasAppend && keys.count == ClusterBuffer.maxRows + 1 ? ClusterBuffer.maxRows : keys.count / 2
+        let row = lastInsertWasAppend ? keys.count - 1 : keys.count / 2
         let upper = Self(keys: Array(keys[row...]), columns: columns.map { $0.splitOff(from: row) })
         keys.removeSubrange(row...)
         upper.isDirty = true
@@ -84,7 +100,7 @@ final class ClusterBuffer {
 
     /// Writes the cluster to a new node (and long values to their own nodes) and returns it.
     func encode(in writer: NodeWriter) throws -> NodeRef {
-        var out = ByteWriter(capacity: 64 + keys.count * (8 + columns.count * 8))
+        var out = ByteWriter(capacity: encodedByteCount)
         out.u32(ClusterView.magic)
         out.u32(UInt32(keys.count))
         out.u32(UInt32(columns.count))

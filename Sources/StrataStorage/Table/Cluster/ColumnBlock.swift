@@ -60,6 +60,27 @@ struct ColumnBlock {
 
     static let headerSize = 8
 
+    /// Bytes a block takes: its header, null bitmap and data. `width` is the packed-int width; `variableBytes` the
+    /// byte area of a `.variable` block (inline values, 16 per long value's reference).
+    ///
+    /// The one place a block's size is worked out before it is written, so that a cluster knows when it is full.
+    static func byteCount(kind: BlockKind, count: Int, hasNulls: Bool, width: Int = 0, variableBytes: Int = 0) -> Int {
+        let bitmap = bitmapByteCount(count)
+        var total = headerSize + (hasNulls ? bitmap : 0)
+        switch kind {
+        case .packedInt: total += 16 + IntPacking.dataByteCount(count: count, width: width)
+        case .bits: total += bitmap
+        case .float32: total += (count * 4 + 7) / 8 * 8
+        case .float64: total += count * 8
+        case .fixed16: total += count * 16
+        case .variable: total += bitmap + IntPacking.dataByteCount(count: count, width: 32) + variableBytes
+        }
+        return total
+    }
+
+    /// Bytes of a bitmap of `count` bits (whole 64-bit words).
+    static func bitmapByteCount(_ count: Int) -> Int { (count + 63) / 64 * 8 }
+
     init(_ raw: UnsafeRawBufferPointer, ref: NodeRef) throws {
         var reader = ByteReader(raw, ref: ref, what: "column block")
         guard let kind = BlockKind(rawValue: try reader.u8()) else {

@@ -8,6 +8,7 @@ final class ColumnBuffer {
     let usesWords: Bool
     let hasNullBitmap: Bool
     let kind: ValueKind
+    let blockKind: BlockKind
     /// The column's block as stored, while no row of it has been read or changed through this buffer.
     ///
     /// Changing one object decodes its whole cluster, but usually touches one column: the others stay in this
@@ -36,6 +37,11 @@ final class ColumnBuffer {
     /// Bytes the values take in the cluster node (a long value, which goes to its own node, counts its 16-byte
     /// reference), maintained on every change so a cluster knows its size without walking its rows.
     private(set) var inlineBytes = 0
+    /// `.packedInt` columns: the smallest and largest non-null value held (`low > high` when none), which give
+    /// the packed width without a pass over the rows. Widened on every insert and change, never narrowed by a
+    /// removal (the width then errs large: a cluster may split a little early, never late).
+    private var low = Int64.max
+    private var high = Int64.min
 
     /// What a value costs its cluster node.
     static func storedSize(_ blob: Blob) -> Int {
@@ -50,6 +56,7 @@ final class ColumnBuffer {
         usesWords = spec.blockKind != .variable && spec.blockKind != .fixed16
         hasNullBitmap = spec.hasNullBitmap
         kind = spec.kind
+        blockKind = spec.blockKind
     }
 
     /// Decodes the block of this column from a cluster view (or fills `rowCount` default values when the
@@ -89,6 +96,7 @@ final class ColumnBuffer {
         if hasNullBitmap { nullStorage = (0..<rowCount).map { block.isNull($0) } }
         if usesWords {
             wordStorage = (0..<rowCount).map { block.word($0) }
+            measureBounds()
             return
         }
         blobStorage.reserveCapacity(rowCount)
@@ -111,7 +119,9 @@ final class ColumnBuffer {
         decodeStored()
         // Encode first: a value of the wrong type then leaves the column as it was.
         if usesWords {
-            ColumnBuffer.put(value.isNull ? 0 : try encodeWord(value), at: row, in: &wordStorage)
+            let word = value.isNull ? 0 : try encodeWord(value)
+            if blockKind == .packedInt, !value.isNull { widenBounds(word) }
+            ColumnBuffer.put(word, at: row, in: &wordStorage)
         } else {
             let blob = try encodeBlob(value)
             inlineBytes += ColumnBuffer.storedSize(blob)
@@ -134,6 +144,7 @@ final class ColumnBuffer {
         if hasNullBitmap { nulls[row] = value.isNull }
         if usesWords {
             words[row] = word
+            if blockKind == .packedInt, !value.isNull { widenBounds(word) }
             return .none
         }
         let old = blobs[row].external
@@ -169,6 +180,8 @@ final class ColumnBuffer {
         if usesWords {
             upper.words = Array(words[row...])
             words.removeSubrange(row...)
+            measureBounds()
+            upper.measureBounds()
         } else {
             upper.blobs = Array(blobs[row...])
             blobs.removeSubrange(row...)
@@ -184,6 +197,34 @@ final class ColumnBuffer {
         words += other.words
         blobs += other.blobs
         inlineBytes += other.inlineBytes
+        low = min(low, other.low)
+        high = max(high, other.high)
+    }
+
+    /// Bytes this column's block takes in its cluster node once encoded (`ClusterBuffer.encode`): the stored
+    /// block's own size while it is untouched, else worked out from the row count, the packed width and the
+    /// inline bytes, without a pass over the rows (a bulk insert asks after every row).
+    var encodedByteCount: Int {
+        if let stored { return stored.block.bytes.count }
+        let count = usesWords ? wordStorage.count : blobStorage.count
+        let width = blockKind == .packedInt && low <= high ? IntPacking.width(forRange: UInt64(bitPattern: high &- low)) : 0
+        return ColumnBlock.byteCount(kind: blockKind, count: count, hasNulls: hasNullBitmap, width: width, variableBytes: inlineBytes)
+    }
+
+    /// Takes `word` (a non-null value of a `.packedInt` column) into the bounds.
+    @inline(__always)
+    private func widenBounds(_ word: UInt64) {
+        let value = Int64(bitPattern: word)
+        if value < low { low = value }
+        if value > high { high = value }
+    }
+
+    /// Sets the bounds from the rows (after a decode or a split, which already touch every row).
+    private func measureBounds() {
+        low = .max
+        high = .min
+        guard blockKind == .packedInt else { return }
+        for (row, word) in wordStorage.enumerated() where !(hasNullBitmap && nullStorage[row]) { widenBounds(word) }
     }
 
     func isNull(_ row: Int) -> Bool { hasNullBitmap && nulls[row] }
