@@ -49,6 +49,26 @@ final class ClusterSizeTests: XCTestCase {
         }
     }
 
+    /// Values growing after a bulk insert (a backlink added, a longer string) overfill clusters whose last change
+    /// was an append: they split in halves, not by shedding one row at a time.
+    func testValuesGrowingAfterABulkInsertSplitClustersInHalves() throws {
+        let fixture = try TableFixture()
+        let table = try fixture.catalog.createTable(named: "Growing")
+        let text = try table.addColumn(named: "text", type: .value(.string))
+        let keys = try (0..<4000).map { try table.insert([(text, .string("v\($0)"))]) }
+        for (i, key) in keys.enumerated() { try table.set(key, column: text, to: .string("longer value \(i)")) }
+        try fixture.commit()
+        let grown = try XCTUnwrap(fixture.catalog.table(named: "Growing"))
+        let sizes = try nodeSizes(grown, in: fixture.space)
+        XCTAssertEqual(sizes.reduce(0) { $0 + $1.rows }, 4000)
+        for size in sizes.dropLast() {
+            XCTAssertLessThanOrEqual(size.bytes, ClusterBuffer.maxEncodedBytes)
+            XCTAssertGreaterThan(size.rows, 100, "no cluster of a few rows: \(sizes.map(\.rows))")
+        }
+        XCTAssertEqual(try grown.string(keys[3999], column: text), "longer value 3999")
+        try fixture.catalog.verify()
+    }
+
     func testWideRowsMakeClustersOfFewRowsWithinTheLimit() throws {
         let fixture = try TableFixture()
         let table = try fixture.catalog.createTable(named: "Notes")

@@ -74,9 +74,19 @@ final class ClusterBuffer {
     }
 
     /// Moves rows into a new cluster: after an append, only the appended row (this cluster stays full, and a bulk
-    /// insert fills clusters completely); else the upper half.
+    /// insert fills clusters completely); else, or when the rows before the append no longer fit either (a value
+    /// grew since, such as a backlink added), the upper half.
     func splitOff() -> Self {
-        let row = lastInsertWasAppend ? keys.count - 1 : keys.count / 2
+        if lastInsertWasAppend {
+            lastInsertWasAppend = false
+            let upper = split(at: keys.count - 1)
+            if !isOverfull { return upper }
+            absorb(upper)
+        }
+        return split(at: keys.count / 2)
+    }
+
+    private func split(at row: Int) -> Self {
         let upper = Self(keys: Array(keys[row...]), columns: columns.map { $0.splitOff(from: row) })
         keys.removeSubrange(row...)
         upper.isDirty = true
