@@ -137,7 +137,11 @@ final class ClusterBuffer {
     }
 
     private static func writeHeader(_ kind: BlockKind, count: Int, nulls: [Bool]?, into out: inout ByteWriter) {
-        out.u8(kind.rawValue)
+        writeHeader(tag: kind.rawValue, count: count, nulls: nulls, into: &out)
+    }
+
+    private static func writeHeader(tag: UInt8, count: Int, nulls: [Bool]?, into out: inout ByteWriter) {
+        out.u8(tag)
         out.u8(nulls == nil ? 0 : 1)
         out.u16(0)
         out.u32(UInt32(count))
@@ -200,19 +204,27 @@ final class ClusterBuffer {
                 if blob.bytes.count < 16 { out.zeros(16 - blob.bytes.count) }
             }
         case .variable:
-            ClusterBuffer.writeHeader(.variable, count: count, nulls: nulls, into: &out)
+            // Always the packed-ends layout: 2 bytes an offset below 64 KiB instead of 4 (docs/FILE-FORMAT.md).
+            ClusterBuffer.writeHeader(tag: BlockKind.packedEndsTag, count: count, nulls: nulls, into: &out)
             for row in 0..<count where column.blobs[row].external.isNone
                 && column.blobs[row].length > ClusterBuffer.externalThreshold {
                 let ref = try ByteWriter(bytes: column.blobs[row].bytes).store(in: writer)
                 column.replaceBlob(at: row, with: Blob(external: ref, length: column.blobs[row].length))
             }
             ClusterBuffer.writeBits(column.blobs.lazy.map { !$0.external.isNone }, count: count, into: &out)
-            var end: UInt32 = 0
+            var ends: [Int64] = []
+            ends.reserveCapacity(count)
+            var end: Int64 = 0
             for blob in column.blobs {
-                end += UInt32(blob.external.isNone ? blob.length : 16)
-                out.u32(end)
+                end += Int64(blob.external.isNone ? blob.length : 16)
+                ends.append(end)
             }
-            out.align(8)
+            // Inline values are at most `externalThreshold` bytes and a cluster at most `maxRows` rows: the area
+            // stays far below 4 GiB, so the width is at most 32 (readers refuse 64).
+            let width = IntPacking.width(forRange: UInt64(end))
+            out.u8(UInt8(width))
+            out.zeros(7)
+            IntPacking.pack(ends, base: 0, width: width, into: &out)
             for blob in column.blobs {
                 if blob.external.isNone {
                     blob.withBytes { out.append($0) }

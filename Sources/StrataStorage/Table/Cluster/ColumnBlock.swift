@@ -10,8 +10,14 @@ enum BlockKind: UInt8 {
     case float64 = 4
     /// 16 bytes per row.
     case fixed16 = 5
-    /// Offsets plus bytes, with long values in their own nodes.
+    /// Offsets plus bytes, with long values in their own nodes. Stored with one of two tags: `6`, whose end
+    /// offsets are 32 bits each (files written before packed offsets), and `packedEndsTag`, whose end offsets are
+    /// packed to the narrowest width holding the block's byte count (16 bits below 64 KiB); both read as
+    /// `.variable`, so that callers never see which one a file holds.
     case variable = 6
+
+    /// The tag byte of a `.variable` block with packed end offsets (docs/FILE-FORMAT.md, "Column blocks").
+    static let packedEndsTag: UInt8 = 7
 }
 
 /// A value of a variable-size column: inline bytes, or the node that holds a long value.
@@ -52,8 +58,10 @@ struct ColumnBlock {
     let data: UnsafeRawBufferPointer
     /// `.variable`: one bit per row, 1 = the value is in its own node.
     let externalBits: UnsafeRawPointer?
-    /// `.variable`: `count` cumulative end offsets into `data`.
+    /// `.variable`: `count` cumulative end offsets into `data`, `endWidth` bits each (read them with `end(_:)`).
     let ends: UnsafeRawPointer?
+    /// `.variable`: the bits of one end offset: 32 for tag 6, an `IntPacking` width for `packedEndsTag`.
+    let endWidth: Int
     let ref: NodeRef
     /// The whole block, header included (a block is position-independent, so it can be copied as it is).
     let bytes: UnsafeRawBufferPointer
@@ -61,7 +69,7 @@ struct ColumnBlock {
     static let headerSize = 8
 
     /// Bytes a block takes: its header, null bitmap and data. `width` is the packed-int width; `variableBytes` the
-    /// byte area of a `.variable` block (inline values, 16 per long value's reference).
+    /// byte area of a `.variable` block (inline values, 16 per long value's reference), written with packed ends.
     ///
     /// The one place a block's size is worked out before it is written, so that a cluster knows when it is full.
     static func byteCount(kind: BlockKind, count: Int, hasNulls: Bool, width: Int = 0, variableBytes: Int = 0) -> Int {
@@ -73,7 +81,9 @@ struct ColumnBlock {
         case .float32: total += (count * 4 + 7) / 8 * 8
         case .float64: total += count * 8
         case .fixed16: total += count * 16
-        case .variable: total += bitmap + IntPacking.dataByteCount(count: count, width: 32) + variableBytes
+        case .variable:
+            let endWidth = IntPacking.width(forRange: UInt64(variableBytes))
+            total += bitmap + 8 + IntPacking.dataByteCount(count: count, width: endWidth) + variableBytes
         }
         return total
     }
@@ -83,13 +93,15 @@ struct ColumnBlock {
 
     init(_ raw: UnsafeRawBufferPointer, ref: NodeRef) throws {
         var reader = ByteReader(raw, ref: ref, what: "column block")
-        guard let kind = BlockKind(rawValue: try reader.u8()) else {
-            throw reader.damage("unknown column block kind \(raw[0])")
+        let tag = try reader.u8()
+        let packedEnds = tag == BlockKind.packedEndsTag
+        guard let kind = packedEnds ? .variable : BlockKind(rawValue: tag) else {
+            throw reader.damage("unknown column block kind \(tag)")
         }
         let flags = try reader.u8()
         _ = try reader.u16()
         let count = Int(try reader.u32())
-        let bitmapBytes = (count + 63) / 64 * 8
+        let bitmapBytes = ColumnBlock.bitmapByteCount(count)
         self.kind = kind
         self.count = count
         self.ref = ref
@@ -99,6 +111,7 @@ struct ColumnBlock {
         var width = 0
         var externalBits: UnsafeRawPointer?
         var ends: UnsafeRawPointer?
+        var endWidth = 32
         let dataBytes: Int
         switch kind {
         case .packedInt:
@@ -113,15 +126,32 @@ struct ColumnBlock {
         case .fixed16: dataBytes = count * 16
         case .variable:
             externalBits = try reader.slice(bitmapBytes).baseAddress
-            ends = try reader.slice((count * 4 + 7) / 8 * 8).baseAddress
-            let total = count == 0 ? 0 : Int(UInt32(littleEndian: ends!.loadUnaligned(fromByteOffset: (count - 1) * 4, as: UInt32.self)))
-            dataBytes = total
+            if packedEnds {
+                endWidth = Int(try reader.u8())
+                try reader.skip(7)
+                guard IntPacking.widths.contains(endWidth), endWidth < 64 else {
+                    throw reader.damage("end offset width \(endWidth) is not valid")
+                }
+            }
+            let endsSlice = try reader.slice(IntPacking.dataByteCount(count: count, width: endWidth))
+            ends = endsSlice.baseAddress
+            // The last end offset is the byte area's size (an empty block has none and no area).
+            dataBytes = count == 0 ? 0 : endsSlice.baseAddress.map { Int(IntPacking.raw($0, width: endWidth, at: count - 1)) } ?? 0
         }
         self.base = base
         self.width = width
         self.externalBits = externalBits
         self.ends = ends
+        self.endWidth = endWidth
         data = try reader.slice(dataBytes)
+    }
+
+    /// `.variable`: where row `row`'s bytes end in `data` (unchecked: `blob` and the scans check it against
+    /// `data`). The caller keeps `row < count`.
+    @inline(__always)
+    func end(_ row: Int) -> Int {
+        guard let ends else { return 0 }
+        return Int(IntPacking.raw(ends, width: endWidth, at: row))
     }
 
     @inline(__always)
@@ -155,13 +185,13 @@ struct ColumnBlock {
     /// through `blob`, which checks them fully and says what is damaged.
     func checkedStoredBytes(rowCount: Int) throws -> Int {
         var total = 0
-        guard kind == .variable, rowCount <= count, let ends, let externalBits else {
+        guard kind == .variable, rowCount <= count, ends != nil, let externalBits else {
             for row in 0..<rowCount { total += try storedBytes(row) }
             return total
         }
         var start = 0
         for row in 0..<rowCount {
-            let end = Int(UInt32(littleEndian: ends.loadUnaligned(fromByteOffset: row * 4, as: UInt32.self)))
+            let end = end(row)
             if start <= end, end <= data.count, !ColumnBlock.bit(externalBits, row) {
                 total += ColumnBuffer.storedSize(inline: end - start)
             } else {
@@ -185,9 +215,9 @@ struct ColumnBlock {
         if kind == .fixed16 {
             return .inline(UnsafeRawBufferPointer(rebasing: data[row * 16..<row * 16 + 16]))
         }
-        guard let ends, let externalBits else { return .inline(UnsafeRawBufferPointer(start: nil, count: 0)) }
-        let start = row == 0 ? 0 : Int(UInt32(littleEndian: ends.loadUnaligned(fromByteOffset: (row - 1) * 4, as: UInt32.self)))
-        let end = Int(UInt32(littleEndian: ends.loadUnaligned(fromByteOffset: row * 4, as: UInt32.self)))
+        guard ends != nil, let externalBits else { return .inline(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        let start = row == 0 ? 0 : end(row - 1)
+        let end = end(row)
         guard start <= end, end <= data.count else {
             throw NodeDamage.error(ref, "variable-size column", "row \(row) spans bytes \(start)..<\(end) of \(data.count)")
         }

@@ -32,7 +32,7 @@ public struct StringColumnLeaf {
     /// found from the block's offsets directly, and only long values go through their own node.
     /// - Throws: `StrataError.corruptFile` when the stored offsets do not fit the node; what `body` throws.
     public func forEachValue(within: RowMask, _ body: (Int, UnsafeRawBufferPointer) throws -> Void) throws {
-        guard block.kind == .variable, let ends = block.ends, let external = block.externalBits else {
+        guard block.kind == .variable, block.ends != nil, let external = block.externalBits else {
             try within.forEachSetRow { row in if !nulls.isNull(row) { try body(row, try bytes(row)) } }
             return
         }
@@ -43,8 +43,8 @@ public struct StringColumnLeaf {
                 try body(row, try bytes(row))
                 return
             }
-            let start = row == 0 ? 0 : Int(UInt32(littleEndian: ends.loadUnaligned(fromByteOffset: (row - 1) * 4, as: UInt32.self)))
-            let end = Int(UInt32(littleEndian: ends.loadUnaligned(fromByteOffset: row * 4, as: UInt32.self)))
+            let start = row == 0 ? 0 : block.end(row - 1)
+            let end = block.end(row)
             guard start <= end, end <= area.count else {
                 throw NodeDamage.error(block.ref, "variable-size column", "row \(row) spans bytes \(start)..<\(end) of \(area.count)")
             }
