@@ -62,7 +62,7 @@ final class ChangeCostTests: XCTestCase {
         let (changes, reads) = try measure { try $0.set(target, column: number, to: .int(-1)) }
         XCTAssertEqual(changes, TableChanges(modifications: [target: [number]]))
         // Each side reads the path to the one cluster that differs: the root branch, one inner branch, the cluster
-        // (100,000 rows make ~200 clusters of 512 rows under 128-way branches: three levels).
+        // (100,000 rows make a few hundred 16 KiB clusters at most, under 128-way branches: at most three levels).
         XCTAssertLessThanOrEqual(reads, 2 * 3, "nodes read for a one-row change")
     }
 
