@@ -191,6 +191,13 @@ final class ColumnBuffer {
         return upper
     }
 
+    /// Makes room for `rows` rows (decoding a stored block first).
+    func reserveCapacity(_ rows: Int) {
+        decodeStored()
+        if usesWords { wordStorage.reserveCapacity(rows) } else { blobStorage.reserveCapacity(rows) }
+        if hasNullBitmap { nullStorage.reserveCapacity(rows) }
+    }
+
     /// Appends every row of `other` (for a cluster merge).
     func absorb(_ other: ColumnBuffer) {
         nulls += other.nulls
