@@ -3,46 +3,58 @@
 /// A string value stays the caller's `String` until the cluster is encoded: a short string lives inside the
 /// `String` value itself, so a bulk insert of short text allocates nothing per value (a byte array per value
 /// showed in insert profiles), and the encoder copies its UTF-8 straight into the node.
+///
+/// One of three forms rather than a field for each: a decoded cluster keeps a blob per row of each such column,
+/// and a write transaction keeps dozens of decoded clusters, so the blob's size is most of their memory.
 struct Blob: Equatable {
-    /// The bytes, when the value came as bytes (empty for a string or a value in its own node).
-    private var storage: [UInt8]
-    /// The value, when it came as a string.
-    private var text: String?
-    /// The node holding a long value, `.none` when the bytes are here.
-    var external: NodeRef = .none
-    /// The value's length in bytes.
-    var length: Int
-
-    init(_ bytes: [UInt8]) {
-        storage = bytes
-        length = bytes.count
+    private enum Content {
+        case bytes([UInt8])
+        case text(String)
+        case external(NodeRef, length: Int)
     }
+
+    private var content: Content
+
+    init(_ bytes: [UInt8]) { content = .bytes(bytes) }
 
     /// A string value (its UTF-8 is what the cluster stores).
-    init(text: String) {
-        storage = []
-        self.text = text
-        length = text.utf8.count
-    }
+    init(text: String) { content = .text(text) }
 
-    init(external: NodeRef, length: Int) {
-        storage = []
-        self.external = external
-        self.length = length
-    }
+    init(external: NodeRef, length: Int) { content = .external(external, length: length) }
 
     static let empty = Blob([])
 
+    /// The node holding a long value, `.none` when the bytes are here.
+    var external: NodeRef {
+        if case .external(let ref, _) = content { return ref }
+        return .none
+    }
+
+    /// The value's length in bytes.
+    var length: Int {
+        switch content {
+        case .bytes(let bytes): return bytes.count
+        case .text(let text): return text.utf8.count
+        case .external(_, let length): return length
+        }
+    }
+
     /// The bytes held here (empty when `external` is set); a copy for a string.
     var bytes: [UInt8] {
-        if let text { return Array(text.utf8) }
-        return storage
+        switch content {
+        case .bytes(let bytes): return bytes
+        case .text(let text): return Array(text.utf8)
+        case .external: return []
+        }
     }
 
     /// Runs `body` on the bytes held here without copying them.
     func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        if var text { return try text.withUTF8 { try body(UnsafeRawBufferPointer($0)) } }
-        return try storage.withUnsafeBytes(body)
+        switch content {
+        case .bytes(let bytes): return try bytes.withUnsafeBytes(body)
+        case .text(var text): return try text.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+        case .external: return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
     }
 
     /// Equal when they hold the same bytes or the same node, however the bytes were given.
