@@ -16,8 +16,17 @@ final class ResultsObservation<Element: Object>: Observation {
 
     var database: Database { results.database }
 
-    init(results: Results<Element>, keyPaths: [String]?, block: @escaping (CollectionChange<Results<Element>>) -> Void) throws {
+    /// An observation whose first delivery is `.initial`, or, given a `start` (a frozen snapshot of the results'
+    /// database and the keys the results held there), one whose first delivery reports only what changed since.
+    init(
+        results: Results<Element>, keyPaths: [String]?, start: (snapshot: Database, keys: [ObjectKey])? = nil,
+        block: @escaping (CollectionChange<Results<Element>>) -> Void
+    ) throws {
         self.results = results
+        if let start {
+            baseline = start.snapshot
+            keys = start.keys
+        }
         self.block = CollectionBlock(block)
         let watched = try WatchedProperties(model: results.model, keyPaths: keyPaths)
         diff = ResultsDiff(query: results.query, model: results.model, watched: watched)

@@ -82,8 +82,14 @@ public final class ResultsController<Element: Object, Mapped> {
         let section = results.sectionNameReader()
         let keys = results.keys
         snapshot = ControllerSnapshot(entries: keys.indices.map { entry(of: results, key: keys[$0], at: $0, section: section) })
-        token = results.observe { [weak self] change in
-            self?.apply(change)
+        // Observing from a snapshot of what was just read makes the first delivery report only the commits since
+        // the fetch; without one (inside a write transaction, where nothing can be frozen), a commit before the
+        // first delivery rebuilds the sections and reports every object as updated.
+        let observer: (CollectionChange<Results<Element>>) -> Void = { [weak self] change in self?.apply(change) }
+        if let snapshot = try? database.freeze() {
+            token = results.observe(since: snapshot, keys: keys, observer)
+        } else {
+            token = results.observe(observer)
         }
     }
 

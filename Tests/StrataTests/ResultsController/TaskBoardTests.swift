@@ -49,9 +49,11 @@ final class TaskBoardTests: XCTestCase {
         directory = nil
     }
 
-    /// Opens the controller on its queue, fetches, and puts a table view stand-in behind it.
-    private func startController() throws {
+    /// Opens the controller on its queue, fetches, and puts a table view stand-in behind it. With `held`, the
+    /// queue runs nothing after the fetch (the first delivery included) until `held` is signalled.
+    private func startController(holdingQueueUntil held: DispatchSemaphore? = nil) throws {
         try queue.sync {
+            if let held { queue.async { held.wait() } }
             reader = try Database(configuration: configuration, queue: queue)
             let request = ResultsRequest(
                 Task.self, predicate: "resolved == %@", arguments: [false],
@@ -132,6 +134,23 @@ final class TaskBoardTests: XCTestCase {
         try writer.write { writer.delete(writer.objects(Task.self)) }
         try waitUntilShown([])
         XCTAssertEqual(queue.sync { table.problems }, [])
+    }
+
+    func testACommitBeforeTheFirstDeliveryIsReportedAsWhatItChanged() throws {
+        try writer.write {
+            let home = Project(id: 1, name: "Home")
+            writer.add(Task(id: 1, title: "buy milk", resolved: false, assignee: "me", project: home))
+            writer.add(Task(id: 2, title: "call mum", resolved: false, assignee: "me", project: home))
+            writer.add(Task(id: 3, title: "fix roof", resolved: false, assignee: "me", project: home))
+        }
+        // Hold the controller's queue so that its first delivery comes only after the next commit.
+        let held = DispatchSemaphore(value: 0)
+        try startController(holdingQueueUntil: held)
+        try writer.write { writer.object(ofType: Task.self, forPrimaryKey: 2)!.title = "call dad" }
+        held.signal()
+        try waitUntilShown(["Home: buy milk, call dad, fix roof"])
+        // One update, not three: the two tasks nobody touched are not reloaded.
+        XCTAssertEqual(lastBatch(), ["update [0, 1] -> [0, 1] call dad"])
     }
 
     func testASectionKeyPathThatIsNotTheFirstSortDescriptorIsRefused() throws {
