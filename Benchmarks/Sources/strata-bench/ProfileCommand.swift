@@ -29,7 +29,11 @@ struct ProfileCommand: ParsableCommand {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let rate = try engine.run { type in try repeatWorkload(type, directory: directory) }
-        print(String(format: "%@ %@: %.1f runs/s", engine.displayName, workload.rawValue, rate))
+        if workload == .w5 || workload == .w5Full {
+            print(String(format: "%@ %@: %.0f commits/s", engine.displayName, workload.rawValue, rate * Double(EmployeeData.updateCount)))
+        } else {
+            print(String(format: "%@ %@: %.1f runs/s", engine.displayName, workload.rawValue, rate))
+        }
     }
 
     private func repeatWorkload(_ type: any BenchmarkEngine.Type, directory: URL) throws -> Double {
