@@ -24,6 +24,34 @@ struct NodePatch {
         edits.allSatisfy { $0.offset >= 0 && $0.offset + 8 <= byteCount }
     }
 
+    /// Applies the edits to node `ref`: where it is when this transaction wrote it and may still write it
+    /// (returns `nil`: references to it stay right), else to a copy in a new node of the same size, freeing `ref`
+    /// (returns the copy, for the parent to point at).
+    ///
+    /// - Throws: `StrataError.invalidArgument` when an edit lies outside the node; what reading or allocating
+    ///   throws.
+    func apply(to ref: NodeRef, in writer: NodeWriter) throws -> NodeRef? {
+        if let payload = writer.writableIfDirty(ref) {
+            guard fits(byteCount: payload.count) else { throw outside(ref, payload.count) }
+            apply(to: payload)
+            return nil
+        }
+        let original = try writer.read(ref)
+        guard fits(byteCount: original.count) else { throw outside(ref, original.count) }
+        let (copy, payload) = try writer.allocate(byteCount: original.count)
+        // `allocate` may spill nodes to the file, but a buffer from `read` stays readable: copy, then free.
+        if let source = original.baseAddress, let target = payload.baseAddress {
+            target.copyMemory(from: source, byteCount: original.count)
+        }
+        apply(to: payload)
+        writer.free(ref)
+        return copy
+    }
+
+    private func outside(_ ref: NodeRef, _ byteCount: Int) -> StrataError {
+        .invalidArgument("a patch of node \(ref) reaches past its \(byteCount) bytes; this is a bug in Strata, please report it")
+    }
+
     /// Applies the edits to `payload`, which `fits(byteCount:)` accepted.
     func apply(to payload: UnsafeMutableRawBufferPointer) {
         for edit in edits {

@@ -31,34 +31,14 @@ extension NodeTree {
         }
         let leaf = try reader.read(ref)
         guard let edits = try patch(leaf, ref), edits.fits(byteCount: leaf.count) else { return false }
-        guard var child = try rewrite(ref, in: writer, { edits.apply(to: $0) }) else { return true }
+        guard var child = try edits.apply(to: ref, in: writer) else { return true }
         for (branch, index) in path.reversed() {
-            let moved = child
-            let offset = BranchView.childOffset(index)
-            guard let copy = try rewrite(branch, in: writer, { $0.storeBytes(of: moved.rawValue.littleEndian, toByteOffset: offset, as: UInt64.self) })
-            else { return true }
+            var pointer = NodePatch()
+            pointer.replace(wordAt: BranchView.childOffset(index), mask: .max, with: child.rawValue)
+            guard let copy = try pointer.apply(to: branch, in: writer) else { return true }
             child = copy
         }
         storedRoot = child
         return true
-    }
-
-    /// Runs `change` on node `ref`'s payload: in place when this transaction wrote it and may still write it
-    /// (returns `nil`: the parent keeps its reference), else on a copy in a new node, freeing `ref` (returns the
-    /// copy).
-    private func rewrite(_ ref: NodeRef, in writer: NodeWriter, _ change: (UnsafeMutableRawBufferPointer) -> Void) throws -> NodeRef? {
-        if let payload = writer.writableIfDirty(ref) {
-            change(payload)
-            return nil
-        }
-        let original = try reader.read(ref)
-        let (copy, payload) = try writer.allocate(byteCount: original.count)
-        // `allocate` may spill nodes to the file, but a buffer from `read` stays readable: copy, then free.
-        if let source = original.baseAddress, let target = payload.baseAddress {
-            target.copyMemory(from: source, byteCount: original.count)
-        }
-        change(payload)
-        writer.free(ref)
-        return copy
     }
 }
