@@ -80,6 +80,31 @@ struct FreeListChanges: Equatable, Sendable {
         return max(run, 1)
     }
 
+    /// Updates these changes (from `baseExtents`, sorted by start, to some free space) for one extent of that free
+    /// space, `old`, becoming `new` (`nil`: gone; else starting after `old` starts, as what `FreeSpace.take` leaves):
+    /// the result is what comparing the whole lists again gives, in O(log n).
+    mutating func replace(_ old: FreeExtent, with new: FreeExtent?, base baseExtents: [FreeExtent]) {
+        let addedIndex = added.partitionIndex { $0.start >= old.start }
+        if addedIndex < added.count, added[addedIndex] == old {
+            added.remove(at: addedIndex)
+        } else {
+            // Not added, so the base holds it as it is.
+            removed.insert(old.start, at: removed.partitionIndex { $0 >= old.start })
+        }
+        guard let new else { return }
+        // A base extent at `new.start` lay inside `old`, so it is listed as removed: unless `new` is that very
+        // extent again, which then needs neither entry.
+        let baseIndex = baseExtents.partitionIndex { $0.start >= new.start }
+        let removedIndex = removed.partitionIndex { $0 >= new.start }
+        if baseIndex < baseExtents.count, baseExtents[baseIndex] == new, removedIndex < removed.count,
+            removed[removedIndex] == new.start
+        {
+            removed.remove(at: removedIndex)
+        } else {
+            added.insert(new, at: added.partitionIndex { $0.start >= new.start })
+        }
+    }
+
     /// Payload bytes for the changes with `removed` and `added` entries.
     static func byteCount(removed: Int, added: Int) -> Int { 24 + removed * 8 + added * FreeListCoding.entryByteCount }
 

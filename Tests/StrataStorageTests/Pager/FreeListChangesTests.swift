@@ -53,6 +53,56 @@ final class FreeListChangesTests: PagerTestCase {
         }
     }
 
+    func testChangesUpdatedForOneTakeEqualTheChangesComputedAgain() throws {
+        var random = SeededGenerator(seed: 13)
+        var checkedTakes = 0
+        for _ in 0..<300 {
+            var space = FreeSpace()
+            var page: UInt64 = 1
+            for _ in 0..<Int.random(in: 1...40, using: &random) {
+                page += UInt64.random(in: 0...3, using: &random)
+                let count = UInt64.random(in: 1...6, using: &random)
+                space.giveBack(start: page, count: count)
+                page += count
+            }
+            let base = space.sortedExtents
+            // Free and take a few runs after the base was written, as the commits between two full lists do.
+            for _ in 0..<Int.random(in: 0...5, using: &random) {
+                if Bool.random(using: &random) {
+                    _ = space.take(pages: UInt64.random(in: 1...4, using: &random))
+                } else {
+                    page += UInt64.random(in: 0...2, using: &random)
+                    space.giveBack(start: page, count: 2)
+                    page += 2
+                }
+            }
+            var changes = FreeListChanges(base: NodeRef(rawValue: 1), from: base, to: space.sortedExtents)
+            space.lastTake = nil
+            guard space.take(pages: UInt64.random(in: 1...5, using: &random)) != nil, let (taken, remainder) = space.lastTake else {
+                continue
+            }
+            changes.replace(taken, with: remainder, base: base)
+            XCTAssertEqual(changes, FreeListChanges(base: NodeRef(rawValue: 1), from: base, to: space.sortedExtents))
+            checkedTakes += 1
+        }
+        XCTAssertGreaterThan(checkedTakes, 200, "most rounds find pages to take")
+        // Pages freed between two base extents join them into one; taking the front leaves the second base extent
+        // as the base holds it, which then needs no entry at all.
+        var space = FreeSpace()
+        space.giveBack(start: 1, count: 2)
+        space.giveBack(start: 5, count: 3)
+        let base = space.sortedExtents
+        space.giveBack(start: 3, count: 2)
+        var changes = FreeListChanges(base: NodeRef(rawValue: 1), from: base, to: space.sortedExtents)
+        XCTAssertEqual(changes.removed, [1, 5])
+        XCTAssertEqual(space.take(pages: 4), 1)
+        let (taken, remainder) = try XCTUnwrap(space.lastTake)
+        changes.replace(taken, with: remainder, base: base)
+        XCTAssertEqual(changes.removed, [1])
+        XCTAssertEqual(changes.added, [])
+        XCTAssertEqual(changes, FreeListChanges(base: NodeRef(rawValue: 1), from: base, to: space.sortedExtents))
+    }
+
     func testUnchangedExtentsAreNotListed() {
         let base = [extent(10, 2, freedAt: 3), extent(20, 1, freedAt: 4), extent(30, 5, freedAt: 4)]
         let current = [extent(10, 2, freedAt: 3), extent(21, 0 + 1, freedAt: 4), extent(30, 5, freedAt: 4)]

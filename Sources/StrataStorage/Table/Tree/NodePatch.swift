@@ -3,7 +3,8 @@
 ///
 /// A one-value commit used to decode its cluster into arrays, change one row and encode it all again; what it
 /// changes is one value and perhaps one null bit. `NodeTree.patch` copies the node's bytes instead and applies
-/// such a patch to the copy (or to the node itself when this transaction wrote it).
+/// such a patch to the copy (or to the node itself when this transaction wrote it); the branches above and the
+/// catalog (`Catalog.flush`) get the same treatment for the one reference each that moved.
 struct NodePatch {
     /// One rewritten field: the bits of `mask` in the word at byte `offset` become those of `bits`.
     struct Edit {
