@@ -2,18 +2,20 @@ import ArgumentParser
 import Foundation
 
 /// `strata-bench profile W3 --engine strata --runs 100`: fills a fresh database (W1, or W1-indexed for the indexed
-/// workloads), then repeats one read workload, so that `perf record -g` sees mostly that workload. Prints the
-/// workload's rate.
+/// workloads), then repeats one workload, so that `perf record -g` sees mostly that workload. Prints the
+/// workload's rate. `W5` and `W5-full` repeat the 10,000 one-value commits of W5 (`.batched`, `.full`): under
+/// `valgrind --tool=callgrind --toggle-collect='*updateSalaries*'` they give instructions per commit.
 struct ProfileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "profile", abstract: "Fill a database, then repeat one read workload (for a profiler).")
+        commandName: "profile", abstract: "Fill a database, then repeat one workload (for a profiler).")
 
-    /// The read workloads that can be repeated.
+    /// The workloads that can be repeated.
     enum Target: String, ExpressibleByArgument, CaseIterable {
         case w2 = "W2", w3 = "W3", w4 = "W4", w3Indexed = "W3-indexed", w3Lookup = "W3-lookup"
+        case w5 = "W5", w5Full = "W5-full"
     }
 
-    @Argument(help: "W2, W3, W4, W3-indexed or W3-lookup.")
+    @Argument(help: "W2, W3, W4, W3-indexed, W3-lookup, W5 or W5-full.")
     var workload: Target
 
     @Option(help: "strata, strata-storage or sqlite.")
@@ -27,16 +29,21 @@ struct ProfileCommand: ParsableCommand {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let rate = try engine.run { type in try repeatWorkload(type, directory: directory) }
-        print(String(format: "%@ %@: %.1f runs/s", engine.displayName, workload.rawValue, rate))
+        if workload == .w5 || workload == .w5Full {
+            print(String(format: "%@ %@: %.0f commits/s", engine.displayName, workload.rawValue, rate * Double(EmployeeData.updateCount)))
+        } else {
+            print(String(format: "%@ %@: %.1f runs/s", engine.displayName, workload.rawValue, rate))
+        }
     }
 
     private func repeatWorkload(_ type: any BenchmarkEngine.Type, directory: URL) throws -> Double {
-        let engine = try type.init(directory: directory, durability: .batched)
+        let engine = try type.init(directory: directory, durability: workload == .w5Full ? .full : .batched)
         defer { try? engine.close() }
         let indexed = workload == .w3Indexed || workload == .w3Lookup
         if indexed { try engine.insertIndexedEmployees() } else { try engine.insertEmployees() }
         let ids = EmployeeData.randomIDs(EmployeeData.indexedLookupCount, seed: 99)
         let names = ids.map(EmployeeData.name)
+        let updateIDs = EmployeeData.randomIDs(EmployeeData.updateCount, seed: 7)
         let start = ContinuousClock.now
         var checksum = 0.0
         for _ in 0..<max(1, runs) {
@@ -46,6 +53,7 @@ struct ProfileCommand: ParsableCommand {
             case .w4: checksum += Double(try engine.lookUpNames(ids: ids))
             case .w3Indexed: checksum += try engine.enumerateIndexedTwenties().salarySum
             case .w3Lookup: checksum += try engine.lookUpIndexedSalaries(names: names)
+            case .w5, .w5Full: try engine.updateSalaries(ids: updateIDs)
             }
         }
         let elapsed = ContinuousClock.now - start

@@ -81,12 +81,20 @@ struct FreeSpace: Sendable {
             .reduce(0) { $0 + $1.count }
     }
 
+    /// What the last `take` changed: the extent it took pages from, and what is left of it (`nil`: nothing).
+    /// A commit sizes its free-list changes, allocates their node, then updates them by this one change
+    /// (`FreeListChanges.replace`) instead of comparing the whole list again.
+    var lastTake: (taken: FreeExtent, remainder: FreeExtent?)?
+
     /// Takes `pages` contiguous reusable pages (first fit); nil when no extent is large enough.
     ///
     /// - Complexity: O(n) in the number of reusable extents.
     mutating func take(pages: UInt64) -> UInt64? {
         guard let index = reusable.firstIndex(where: { $0.count >= pages }) else { return nil }
         let start = reusable[index].start
+        lastTake = (reusable[index], reusable[index].count == pages ? nil : reusable[index])
+        lastTake?.remainder?.start += pages
+        lastTake?.remainder?.count -= pages
         if reusable[index].count == pages {
             reusable.remove(at: index)
         } else {

@@ -72,10 +72,13 @@ extension WriteTransaction {
             if freeSpace.extentCount > 0, !FreeListChanges.prefersFullList(
                 changesByteCount: changes.byteCount, fullByteCount: fullByteCount, pageSize: store.pageSize)
             {
+                freeSpace.lastTake = nil
                 let (ref, payload) = try allocateNode(
                     kind: .freeListChanges,
                     byteCount: FreeListChanges.byteCount(removed: changes.removed.count + 1, added: changes.added.count + 1))
-                let final = FreeListChanges(base: kept.ref, from: kept.extents, to: freeSpace.sortedExtents)
+                // The allocation took its pages from one extent, or from the end of the file (no change).
+                var final = changes
+                if let (taken, remainder) = freeSpace.lastTake { final.replace(taken, with: remainder, base: kept.extents) }
                 if final.byteCount <= payload.count {
                     final.encode(into: payload)
                     return ref

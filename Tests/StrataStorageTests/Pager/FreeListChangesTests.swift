@@ -22,6 +22,87 @@ final class FreeListChangesTests: PagerTestCase {
         }
     }
 
+    func testLongListsWithAFewEditsListExactlyTheEditedExtents() throws {
+        var random = SeededGenerator(seed: 9)
+        for round in 0..<50 {
+            // A list of up to 3,000 extents, as after a bulk load, and a copy with a few extents changed, removed or
+            // added anywhere (at the ends too).
+            let base = (0..<UInt64(Int.random(in: 1...3_000, using: &random))).map { extent($0 * 10 + 1, 3, freedAt: $0 % 7) }
+            var current = base
+            for _ in 0..<Int.random(in: 0...6, using: &random) {
+                let index = Int.random(in: 0..<current.count, using: &random)
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0: current[index].count = 2
+                case 1: if current.count > 1 { current.remove(at: index) }
+                default:
+                    // Between two extents of the grid (every 10 pages), where nothing was inserted yet.
+                    let start = current[index].start
+                    if start % 10 == 1, index + 1 == current.count || current[index + 1].start != start + 5 {
+                        current.insert(extent(start + 5, 1, freedAt: 99), at: index + 1)
+                    }
+                }
+            }
+            let changes = FreeListChanges(base: NodeRef(rawValue: 1), from: base, to: current)
+            // What must be listed: base extents not in the current list as they are, and the reverse.
+            let key = { (extent: FreeExtent) in [extent.start, extent.count, extent.freedAt, extent.born] }
+            let baseKeys = Set(base.map(key))
+            let currentKeys = Set(current.map(key))
+            XCTAssertEqual(changes.removed, base.filter { !currentKeys.contains(key($0)) }.map(\.start), "round \(round)")
+            XCTAssertEqual(changes.added, current.filter { !baseKeys.contains(key($0)) }, "round \(round)")
+            XCTAssertEqual(try changes.applied(to: base, path: "test", node: NodeRef(rawValue: 2)), current)
+        }
+    }
+
+    func testChangesUpdatedForOneTakeEqualTheChangesComputedAgain() throws {
+        var random = SeededGenerator(seed: 13)
+        var checkedTakes = 0
+        for _ in 0..<300 {
+            var space = FreeSpace()
+            var page: UInt64 = 1
+            for _ in 0..<Int.random(in: 1...40, using: &random) {
+                page += UInt64.random(in: 0...3, using: &random)
+                let count = UInt64.random(in: 1...6, using: &random)
+                space.giveBack(start: page, count: count)
+                page += count
+            }
+            let base = space.sortedExtents
+            // Free and take a few runs after the base was written, as the commits between two full lists do.
+            for _ in 0..<Int.random(in: 0...5, using: &random) {
+                if Bool.random(using: &random) {
+                    _ = space.take(pages: UInt64.random(in: 1...4, using: &random))
+                } else {
+                    page += UInt64.random(in: 0...2, using: &random)
+                    space.giveBack(start: page, count: 2)
+                    page += 2
+                }
+            }
+            var changes = FreeListChanges(base: NodeRef(rawValue: 1), from: base, to: space.sortedExtents)
+            space.lastTake = nil
+            guard space.take(pages: UInt64.random(in: 1...5, using: &random)) != nil, let (taken, remainder) = space.lastTake else {
+                continue
+            }
+            changes.replace(taken, with: remainder, base: base)
+            XCTAssertEqual(changes, FreeListChanges(base: NodeRef(rawValue: 1), from: base, to: space.sortedExtents))
+            checkedTakes += 1
+        }
+        XCTAssertGreaterThan(checkedTakes, 200, "most rounds find pages to take")
+        // Pages freed between two base extents join them into one; taking the front leaves the second base extent
+        // as the base holds it, which then needs no entry at all.
+        var space = FreeSpace()
+        space.giveBack(start: 1, count: 2)
+        space.giveBack(start: 5, count: 3)
+        let base = space.sortedExtents
+        space.giveBack(start: 3, count: 2)
+        var changes = FreeListChanges(base: NodeRef(rawValue: 1), from: base, to: space.sortedExtents)
+        XCTAssertEqual(changes.removed, [1, 5])
+        XCTAssertEqual(space.take(pages: 4), 1)
+        let (taken, remainder) = try XCTUnwrap(space.lastTake)
+        changes.replace(taken, with: remainder, base: base)
+        XCTAssertEqual(changes.removed, [1])
+        XCTAssertEqual(changes.added, [])
+        XCTAssertEqual(changes, FreeListChanges(base: NodeRef(rawValue: 1), from: base, to: space.sortedExtents))
+    }
+
     func testUnchangedExtentsAreNotListed() {
         let base = [extent(10, 2, freedAt: 3), extent(20, 1, freedAt: 4), extent(30, 5, freedAt: 4)]
         let current = [extent(10, 2, freedAt: 3), extent(21, 0 + 1, freedAt: 4), extent(30, 5, freedAt: 4)]

@@ -15,6 +15,9 @@ public final class Catalog {
     private var metadataChanged = false
     private var changed = false
     private let loadedRoot: NodeRef
+    /// The catalog node the writer's root is, with what it holds (root offsets included): a flush whose tables
+    /// only moved roots patches a copy of it.
+    private var stored: (ref: NodeRef, contents: CatalogCodec.Contents)?
 
     /// Decoded clusters and index leaves a table keeps before it writes them out mid-transaction.
     static let loadedLeafLimit = 64
@@ -45,6 +48,7 @@ public final class Catalog {
                 Catalog.cache(of: reader)?.remember(raw, contents: contents)
             }
         }
+        if !reader.root.isNone { stored = (reader.root, contents) }
         nextTableKey = contents.nextTableKey
         metadataRef = contents.metadata
         tableList = []
@@ -147,13 +151,47 @@ public final class Catalog {
             metadataChanged = false
         }
         for table in tableList { contents.tables.append(try table.flush(in: writer)) }
-        let encoded = CatalogCodec.encode(contents)
+        if try patchRoots(of: &contents, in: writer) {
+            changed = false
+            return
+        }
+        let encoded = CatalogCodec.encode(&contents)
         let ref = try encoded.store(in: writer)
         // The next transaction of this process most likely opens this very catalog: it need not decode it.
         encoded.bytes.withUnsafeBytes { Catalog.cache(of: writer)?.remember($0, contents: contents) }
         if !writer.root.isNone { writer.free(writer.root) }
         writer.root = ref
+        stored = (ref, contents)
         changed = false
+    }
+
+    /// Writes `contents` by rewriting root fields in (a copy of) the stored catalog node, when nothing else
+    /// differs from it: a one-value commit moves one cluster root, and encoding every table's names, columns and
+    /// defaults again cost more than the rest of its catalog work. Returns `false`, having written nothing, when
+    /// anything else changed.
+    private func patchRoots(of contents: inout CatalogCodec.Contents, in writer: NodeWriter) throws -> Bool {
+        guard let stored, stored.ref == writer.root, contents.nextTableKey == stored.contents.nextTableKey,
+            contents.metadata == stored.contents.metadata, contents.tables.count == stored.contents.tables.count
+        else { return false }
+        var patch = NodePatch()
+        for index in contents.tables.indices {
+            let old = stored.contents.tables[index]
+            let new = contents.tables[index]
+            guard let offsets = old.rootOffsets, offsets.indexes.count == new.indexes.count, new.hasShape(of: old) else {
+                return false
+            }
+            contents.tables[index].rootOffsets = offsets
+            if new.clusterRoot != old.clusterRoot {
+                patch.replace(wordAt: offsets.cluster, mask: .max, with: new.clusterRoot.rawValue)
+            }
+            for (position, entry) in new.indexes.enumerated() where entry.root != old.indexes[position].root {
+                patch.replace(wordAt: offsets.indexes[position], mask: .max, with: entry.root.rawValue)
+            }
+        }
+        if !patch.edits.isEmpty, let copy = try patch.apply(to: stored.ref, in: writer) { writer.root = copy }
+        Catalog.cache(of: writer)?.remember(try reader.read(writer.root), contents: contents)
+        self.stored = (writer.root, contents)
+        return true
     }
 
     /// The store's cache of its last catalog, when the nodes come from a store's transaction.

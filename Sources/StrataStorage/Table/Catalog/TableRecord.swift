@@ -10,6 +10,34 @@ struct TableRecord {
     var columns: [ColumnSpec] = []
     var clusterRoot: NodeRef = .none
     var indexes: [(spec: IndexSpec, root: NodeRef, implied: Bool)] = []
+    /// Where the catalog node this record was read from (or written to) holds its roots; `nil` for a record not
+    /// from a node.
+    var rootOffsets: RootOffsets?
+
+    /// Byte offsets, in a catalog node's payload, of a table's root fields (64-bit little-endian node numbers):
+    /// what a commit that only moved roots rewrites in a copy of the node (`Catalog.flush`).
+    struct RootOffsets {
+        var cluster: Int
+        var indexes: [Int]
+    }
+
+    /// Whether this record (a table as it is now) stores as `stored` does but for its cluster and index roots.
+    ///
+    /// Column specs are compared by identity, not field by field: a table that changed none still holds the very
+    /// array `stored` was decoded into (arrays copy on write, and the catalog keeps `stored`). A copy with equal
+    /// specs answers `false`, which costs a full encode, never a wrong catalog.
+    func hasShape(of stored: TableRecord) -> Bool {
+        guard key == stored.key, name == stored.name, primaryKey == stored.primaryKey,
+            nextObjectKey == stored.nextObjectKey, nextColumnKey == stored.nextColumnKey,
+            nextIndexKey == stored.nextIndexKey, sequences == stored.sequences, columns.count == stored.columns.count,
+            indexes.count == stored.indexes.count
+        else { return false }
+        if !columns.isEmpty {
+            let mine = columns.withUnsafeBufferPointer { $0.baseAddress }
+            guard mine == stored.columns.withUnsafeBufferPointer({ $0.baseAddress }) else { return false }
+        }
+        return zip(indexes, stored.indexes).allSatisfy { $0.spec == $1.spec && $0.implied == $1.implied }
+    }
 }
 
 /// Reads and writes the catalog node and the metadata node (layouts in docs/FILE-FORMAT.md, "The table layer's nodes").
@@ -25,16 +53,25 @@ enum CatalogCodec {
     }
 
     static func encode(_ contents: Contents) -> ByteWriter {
+        var copy = contents
+        return encode(&copy)
+    }
+
+    /// Encodes `contents`, recording in each table record where its roots went (`TableRecord.rootOffsets`).
+    static func encode(_ contents: inout Contents) -> ByteWriter {
         var out = ByteWriter(capacity: 256)
         out.u32(magic)
         out.u32(formatVersion)
         out.u32(contents.nextTableKey)
         out.u32(UInt32(contents.tables.count))
         out.u64(contents.metadata.rawValue)
-        for table in contents.tables {
+        for tableIndex in contents.tables.indices {
+            let table = contents.tables[tableIndex]
+            var offsets = TableRecord.RootOffsets(cluster: 0, indexes: [])
             out.u32(table.key.rawValue)
             out.string(table.name)
             out.i64(table.nextObjectKey)
+            offsets.cluster = out.bytes.count
             out.u64(table.clusterRoot.rawValue)
             out.u32(table.primaryKey?.rawValue ?? 0)
             out.u32(table.nextColumnKey)
@@ -60,8 +97,10 @@ enum CatalogCodec {
                 out.u8((spec.isUnique ? 1 : 0) | (implied ? 2 : 0))
                 out.u32(UInt32(spec.columns.count))
                 for column in spec.columns { out.u32(column.rawValue) }
+                offsets.indexes.append(out.bytes.count)
                 out.u64(root.rawValue)
             }
+            contents.tables[tableIndex].rootOffsets = offsets
         }
         return out
     }
@@ -80,6 +119,7 @@ enum CatalogCodec {
         for _ in 0..<tableCount {
             var table = TableRecord(key: TableKey(rawValue: try reader.u32()), name: try reader.string())
             table.nextObjectKey = try reader.i64()
+            var offsets = TableRecord.RootOffsets(cluster: reader.offset, indexes: [])
             table.clusterRoot = NodeRef(rawValue: try reader.u64())
             let primary = try reader.u32()
             table.primaryKey = primary == 0 ? nil : ColumnKey(rawValue: primary)
@@ -109,6 +149,7 @@ enum CatalogCodec {
                 for _ in 0..<(try reader.count(minimumItemSize: 4, label: "indexed column count")) {
                     columns.append(ColumnKey(rawValue: try reader.u32()))
                 }
+                offsets.indexes.append(reader.offset)
                 let root = NodeRef(rawValue: try reader.u64())
                 let implied = flags & 2 != 0
                 // An implied index is a unique one-column index without nodes (see `SortedIndex+ObjectKeys`).
@@ -118,6 +159,7 @@ enum CatalogCodec {
                 }
                 table.indexes.append((IndexSpec(key: key, columns: columns, isUnique: flags & 1 != 0), root, implied))
             }
+            table.rootOffsets = offsets
             contents.tables.append(table)
         }
         return contents

@@ -221,6 +221,7 @@ extension Table {
     /// Writes a value into the object's cluster, without index or backlink upkeep.
     func writeRaw(_ key: ObjectKey, _ index: Int, _ value: StorageValue) throws {
         let writer = try catalog.requireWriter("change table '\(name)'")
+        if try patchStored(key, index, value, in: writer) { return }
         var found = false
         try tree.update(ByteOrder.key(key.rawValue)) { cluster in
             let (row, present) = cluster.position(of: key.rawValue)
@@ -230,6 +231,28 @@ extension Table {
             if !old.isNone { writer.free(old) }
         }
         guard found else { throw missing(key) }
+    }
+
+    /// Writes a fixed-width value (or a null) into the object's stored cluster by patching a copy of the node's
+    /// bytes (`ClusterPatch`), when nothing of the cluster tree is decoded for change. Returns `false`, having
+    /// changed nothing, when the change needs the general path (which decodes and re-encodes the cluster).
+    private func patchStored(_ key: ObjectKey, _ index: Int, _ value: StorageValue, in writer: NodeWriter) throws -> Bool {
+        guard !tree.isLoaded else { return false }
+        let kind = context.blockKinds[index]
+        guard kind != .variable, kind != .fixed16 else { return false }
+        let word: UInt64?
+        if value.isNull {
+            word = nil
+        } else {
+            guard let encoded = ValueCodec.word(value, kind: context.specs[index].kind) else { return false }
+            word = encoded
+        }
+        let column = context.keys[index]
+        return try ByteOrder.withKey(key.rawValue) { ordered in
+            try tree.patch(ordered, in: writer) { raw, ref in
+                try ClusterPatch.edits(setting: key.rawValue, column: column, hint: index, kind: kind, to: word, in: raw, ref: ref)
+            }
+        }
     }
 
     /// Checks a value for the column at storage position `index`: single values against the cached kinds, lists

@@ -54,6 +54,9 @@ struct BranchView {
         return NodeRef(rawValue: value)
     }
 
+    /// The byte offset of entry `index`'s child reference in the payload (where a patch rewrites it).
+    static func childOffset(_ index: Int) -> Int { headerSize + index * entrySize + 8 }
+
     func entriesBelow(_ index: Int) -> Int { Int(truncatingIfNeeded: field64(index, 16) & 0x7FFF_FFFF_FFFF) }
 
     /// The child whose key range holds `key`: the last child whose separator is ≤ `key`.
