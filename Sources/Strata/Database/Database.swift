@@ -45,6 +45,12 @@ public final class Database {
     private(set) var changeStamp: UInt64 = 0
     /// The observers of this database and its collections and objects, created by the first `observe`.
     var notifier: Notifier?
+    /// The catalog whose tables ``tables`` holds. Held (not compared by address) so that a newer catalog at the
+    /// same address cannot pass for it; let go with the catalog itself (``forgetTables()``), as it pins its version.
+    private var tablesCatalog: Catalog?
+    /// The tables of `tablesCatalog` looked up so far, by model position (``ModelBinding/index``): every property
+    /// read asks for its table, and a catalog finds one by searching its list.
+    private var tables: [Table?] = []
 
     /// Opens the database of ``Configuration/defaultConfiguration``.
     ///
@@ -123,10 +129,27 @@ public final class Database {
 
     /// The table of `model` in the current catalog.
     func table(for model: ModelBinding) throws -> Table {
-        guard let table = try catalog().table(model.tableKey) else {
+        let catalog = try catalog()
+        if catalog === tablesCatalog, model.index < tables.count, let table = tables[model.index],
+            table.key == model.tableKey
+        {
+            return table
+        }
+        guard let table = catalog.table(model.tableKey) else {
             throw StrataError.schemaMismatch(path: store.path, detail: "the table of \(model.name) is missing")
         }
+        if catalog !== tablesCatalog {
+            tablesCatalog = catalog
+            tables = Array(repeating: nil, count: schema.models.count)
+        }
+        if model.index < tables.count { tables[model.index] = table }
         return table
+    }
+
+    /// Lets go of the tables looked up in the catalog the database is letting go of.
+    func forgetTables() {
+        tablesCatalog = nil
+        tables = []
     }
 
     /// Moves to the newest committed version when ``autorefresh`` is on.
@@ -161,6 +184,7 @@ public final class Database {
     func releaseReadVersion() {
         readCatalog = nil
         readTransaction = nil  // ends when the last holder (a frozen copy may share it) lets go
+        forgetTables()
         noteChange()
     }
 

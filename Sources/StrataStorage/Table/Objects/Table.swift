@@ -29,11 +29,16 @@ public final class Table {
     let context: ClusterContext
     let tree: NodeTree<ClusterBuffer>
     unowned let catalog: Catalog
+    /// Whether the table belongs to a read transaction (its catalog has no writer, for its whole life): stored
+    /// clusters then never change, so the last cluster read and its decoded blocks can be kept. Kept here
+    /// because every property read asks, and reaching the catalog through its unowned reference costs more.
+    private let readsOnly: Bool
     /// The stored cluster the last read found, in a read transaction (where clusters never change): reads in key
     /// order, as results iterate, then find their row without descending the tree again.
     private var lastReadCluster: ClusterView? {
         didSet {
-            lastReadBlocks.removeAll(keepingCapacity: true)
+            // Cleared in place: a result's reads move from cluster to cluster, and the array keeps its size.
+            for index in lastReadBlocks.indices { lastReadBlocks[index] = nil }
             lastReadRef = lastReadCluster?.ref
             lastReadRow = nil
         }
@@ -61,6 +66,7 @@ public final class Table {
         nextIndexKey = record.nextIndexKey
         context = ClusterContext(specs: record.columns)
         self.catalog = catalog
+        readsOnly = catalog.writer == nil
         tree = NodeTree(root: record.clusterRoot, reader: catalog.reader, context: context, what: "clusters of table '\(record.name)'")
         indexes = record.indexes.map { [tree] in
             SortedIndex(spec: $0.spec, root: $0.root, reader: catalog.reader, table: record.name, impliedBy: $0.implied ? tree : nil)
@@ -164,13 +170,8 @@ public final class Table {
     }
 
     func locate(_ key: ObjectKey) throws -> RowLocation {
-        if writer == nil, let view = lastReadCluster, view.rowCount > 0 {
-            if let last = lastReadRow, last.key == key.rawValue { return .stored(view, last.row) }
-            if key.rawValue >= view.key(at: 0), key.rawValue <= view.key(at: view.rowCount - 1) {
-                guard let row = view.row(of: key.rawValue) else { return .none }
-                lastReadRow = (key.rawValue, row)
-                return .stored(view, row)
-            }
+        if readsOnly, let view = lastReadCluster, let row = rowInLastReadCluster(key) {
+            return row < 0 ? .none : .stored(view, row)
         }
         let ordered = (UInt64(bitPattern: key.rawValue) ^ 0x8000_0000_0000_0000).bigEndian
         guard let location = try withUnsafeBytes(of: ordered, { try tree.locate($0) }) else { return .none }
@@ -181,12 +182,49 @@ public final class Table {
         case .stored(let ref):
             let view = try ClusterView(try reader.read(ref), ref: ref)
             guard let row = view.row(of: key.rawValue) else { return .none }
-            if writer == nil {
+            if readsOnly {
                 lastReadCluster = view
                 lastReadRow = (key.rawValue, row)
             }
             return .stored(view, row)
         }
+    }
+
+    /// In a read transaction, the row of `key` when `lastReadCluster` covers its key range (`-1` when no object
+    /// of the cluster has that key), remembered as `lastReadRow`; `nil` when the cluster does not cover it.
+    ///
+    /// Results hand out their objects in key order, so a key past the last one found is looked for after that
+    /// row: galloping forward (rows +1, +2, +4, …) and then a binary search in the bracket costs a few key
+    /// comparisons for a nearby row, instead of a search of the whole cluster per object.
+    private func rowInLastReadCluster(_ key: ObjectKey) -> Int? {
+        guard let view = lastReadCluster, view.rowCount > 0 else { return nil }
+        let wanted = key.rawValue
+        var low = 0
+        if let last = lastReadRow {
+            if last.key == wanted { return last.row }
+            if wanted > last.key { low = last.row + 1 }
+        }
+        guard wanted >= view.key(at: 0), wanted <= view.key(at: view.rowCount - 1) else { return nil }
+        // Every row before `low` holds a smaller key; widen the bracket until a row holds `wanted` or more.
+        var high = low
+        var step = 1
+        while high < view.rowCount, view.key(at: high) < wanted {
+            low = high + 1
+            high += step
+            step <<= 1
+        }
+        let row = (low..<Swift.min(high + 1, view.rowCount)).partitionIndex { view.key(at: $0) >= wanted }
+        guard row < view.rowCount, view.key(at: row) == wanted else { return -1 }
+        lastReadRow = (wanted, row)
+        return row
+    }
+
+    /// In a read transaction, the block of the column at storage `index` of `lastReadCluster`, decoded once per
+    /// cluster.
+    private func lastReadBlock(_ index: Int) throws -> ColumnBlock? {
+        if index < lastReadBlocks.count, let block = lastReadBlocks[index] { return block }
+        guard let view = lastReadCluster else { return nil }
+        return try storedBlock(view, index)
     }
 
     func missing(_ key: ObjectKey) -> StrataError {
@@ -196,6 +234,12 @@ public final class Table {
     /// The raw word of a fixed-width column (`nil` = null).
     func word(_ key: ObjectKey, _ column: ColumnKey) throws -> UInt64? {
         let index = try position(of: column)
+        // A read transaction's object in the cluster read last (the common case of reading several properties
+        // of one object, or objects in key order): no tree descent, no copy of the cluster's view.
+        if readsOnly, let row = rowInLastReadCluster(key), row >= 0, let block = try lastReadBlock(index) {
+            guard block.kind != .variable, block.kind != .fixed16 else { throw wrongKind(columns[index], "a fixed-width value") }
+            return block.isNull(row) ? nil : block.word(row)
+        }
         switch try locate(key) {
         case .none: throw missing(key)
         case .loaded(let cluster, let row):
@@ -227,7 +271,7 @@ public final class Table {
     }
 
     func storedBlock(_ view: ClusterView, _ index: Int) throws -> ColumnBlock {
-        let cached = writer == nil && lastReadRef == view.ref
+        let cached = readsOnly && lastReadRef == view.ref
         if cached, index < lastReadBlocks.count, let block = lastReadBlocks[index] { return block }
         let kind = context.blockKinds[index]
         guard let block = try view.block(context.keys[index], hint: index), block.kind == kind else {
@@ -301,25 +345,31 @@ public final class Table {
     /// A string column's value (`nil` = null).
     public func string(_ key: ObjectKey, column: ColumnKey) throws -> String? {
         let index = try position(of: column)
+        if readsOnly, let row = rowInLastReadCluster(key), row >= 0, let block = try lastReadBlock(index) {
+            return try string(in: block, row, column: index)
+        }
         switch try locate(key) {
         case .none: throw missing(key)
-        case .stored(let view, let row):
-            let block = try storedBlock(view, index)
-            guard block.kind == .variable, case .value(.string) = context.specs[index].type else {
-                throw wrongKind(context.specs[index], "a string")
-            }
-            if block.isNull(row) { return nil }
-            return try withBlob(block, row) { raw in
-                // ASCII is valid UTF-8 as it is; the generic validating initializer costs more than most values.
-                if !raw.contains(where: { $0 >= 0x80 }) { return String(decoding: raw, as: UTF8.self) }
-                guard let text = String(validating: raw, as: UTF8.self) else {
-                    throw NodeDamage.error(view.ref, "cluster of table '\(name)'", "a string is not valid UTF-8")
-                }
-                return text
-            }
+        case .stored(let view, let row): return try string(in: try storedBlock(view, index), row, column: index)
         case .loaded:
             guard let raw = try bytes(key, column) else { return nil }
             return String(decoding: raw, as: UTF8.self)
+        }
+    }
+
+    /// The string of `row` in the stored block of the column at storage `index` (`nil` = null).
+    private func string(in block: ColumnBlock, _ row: Int, column index: Int) throws -> String? {
+        guard block.kind == .variable, case .value(.string) = context.specs[index].type else {
+            throw wrongKind(context.specs[index], "a string")
+        }
+        if block.isNull(row) { return nil }
+        return try withBlob(block, row) { raw in
+            // ASCII is valid UTF-8 as it is; the generic validating initializer costs more than most values.
+            if !raw.contains(where: { $0 >= 0x80 }) { return String(decoding: raw, as: UTF8.self) }
+            guard let text = String(validating: raw, as: UTF8.self) else {
+                throw NodeDamage.error(block.ref, "cluster of table '\(name)'", "a string is not valid UTF-8")
+            }
+            return text
         }
     }
 
