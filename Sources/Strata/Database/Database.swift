@@ -34,9 +34,12 @@ public final class Database {
     let frozenLock: NSLock?
 
     var readTransaction: ReadTransaction?
-    var readCatalog: Catalog?
+    // The catalogs and the tables looked up in them are read by every property access, and not checked for
+    // exclusive access at run time: the database is used by one thread at a time (its confinement, or the frozen
+    // lock), and they are only read and assigned whole, never held `inout` across a call.
+    @exclusivity(unchecked) var readCatalog: Catalog?
     var writeTransaction: WriteTransaction?
-    var writeCatalog: Catalog?
+    @exclusivity(unchecked) var writeCatalog: Catalog?
     /// The first failure of an operation that cannot throw (`add`, `create`, a property setter) in the current
     /// write: the write is doomed, later changes are skipped, and `write`/`commitWrite` throw it.
     var pendingError: Error?
@@ -47,10 +50,10 @@ public final class Database {
     var notifier: Notifier?
     /// The catalog whose tables ``tables`` holds. Held (not compared by address) so that a newer catalog at the
     /// same address cannot pass for it; let go with the catalog itself (``forgetTables()``), as it pins its version.
-    private var tablesCatalog: Catalog?
+    @exclusivity(unchecked) private var tablesCatalog: Catalog?
     /// The tables of `tablesCatalog` looked up so far, by model position (``ModelBinding/index``): every property
     /// read asks for its table, and a catalog finds one by searching its list.
-    private var tables: [Table?] = []
+    @exclusivity(unchecked) private var tables: [Table?] = []
 
     /// Opens the database of ``Configuration/defaultConfiguration``.
     ///

@@ -33,9 +33,13 @@ public final class Table {
     /// clusters then never change, so the last cluster read and its decoded blocks can be kept. Kept here
     /// because every property read asks, and reaching the catalog through its unowned reference costs more.
     private let readsOnly: Bool
+    // The four read caches below are not checked for exclusive access at run time: a table belongs to one
+    // transaction, used by one thread at a time, and they are only read and assigned whole (never held `inout`
+    // across a call), so no two accesses can overlap; the check cost a tenth of reading a property.
+
     /// The stored cluster the last read found, in a read transaction (where clusters never change): reads in key
     /// order, as results iterate, then find their row without descending the tree again.
-    private var lastReadCluster: ClusterView? {
+    @exclusivity(unchecked) private var lastReadCluster: ClusterView? {
         didSet {
             // Cleared in place: a result's reads move from cluster to cluster, and the array keeps its size.
             for index in lastReadBlocks.indices { lastReadBlocks[index] = nil }
@@ -44,13 +48,13 @@ public final class Table {
         }
     }
     /// `lastReadCluster`'s node, compared without copying the view.
-    private var lastReadRef: NodeRef?
+    @exclusivity(unchecked) private var lastReadRef: NodeRef?
     /// The last key found in `lastReadCluster` and its row: reading several properties of one object finds the
     /// row once.
-    private var lastReadRow: (key: Int64, row: Int)?
+    @exclusivity(unchecked) private var lastReadRow: (key: Int64, row: Int)?
     /// Column blocks of `lastReadCluster` decoded so far, by storage position: reading the name and the salary of
     /// each object of a result decodes each block once per cluster, not once per object.
-    private var lastReadBlocks: [ColumnBlock?] = []
+    @exclusivity(unchecked) private var lastReadBlocks: [ColumnBlock?] = []
     /// The last `positions(of:)` answer, with the table's column keys it was computed for.
     private var columnOrder: (columns: [ColumnKey], keys: [ColumnKey], positions: [Int], isWholeRow: Bool)?
     var reader: NodeReader { catalog.reader }
