@@ -48,6 +48,8 @@ public final class Database {
     private(set) var changeStamp: UInt64 = 0
     /// The observers of this database and its collections and objects, created by the first `observe`.
     var notifier: Notifier?
+    /// The predicate strings `filter` bound to this database's models, rebound per call to new arguments.
+    let bindingTemplates = BindingTemplates()
     /// The catalog whose tables ``tables`` holds. Held (not compared by address) so that a newer catalog at the
     /// same address cannot pass for it; let go with the catalog itself (``forgetTables()``), as it pins its version.
     @exclusivity(unchecked) private var tablesCatalog: Catalog?
