@@ -66,6 +66,27 @@ final class ObjectReadOrderTests: StaffTestCase {
         }
     }
 
+    func testWritingInsideAResultsLoopReadsEachObjectsCurrentValues() throws {
+        var visited = 0
+        for employee in try db.objects(Employee.self).filter("age < 3") {
+            let before = employee.salary
+            try db.write { employee.salary = before + 0.5 }
+            XCTAssertEqual(employee.salary, before + 0.5)
+            visited += 1
+        }
+        XCTAssertEqual(visited, (0..<objectCount).filter { $0 % 50 < 3 }.count)
+    }
+
+    func testObjectsReadAfterInvalidateSeeTheNewestVersion() throws {
+        let kept = Array(try db.objects(Employee.self).filter("age == 9"))
+        XCTAssertEqual(number(of: kept[0]), 9)
+        db.invalidate()
+        XCTAssertEqual(number(of: kept[0]), 9)
+        try db.write { kept[1].salary = 7; kept[1].name = "e-7" }
+        db.invalidate()
+        XCTAssertEqual(number(of: kept[1]), 7)
+    }
+
     func testReadingAfterAWriteSeesTheNewValues() throws {
         let all = Array(db.objects(Employee.self))
         XCTAssertEqual(number(of: all[700]), 700)
