@@ -112,20 +112,25 @@ final class BindingTemplates: Sendable {
         entries = Mutex([:])
     }
 
-    /// `parsed` bound for `model` to `arguments`: rebound from a template when one is kept, else bound afresh
-    /// (and kept as a template when ``BindingTemplate/canRebind(_:)`` allows).
+    /// The predicate string `format` bound for `model` to `arguments`: rebound from a template when one is kept
+    /// (which holds its parse, so the shared ``PredicateCache`` is not asked either), else parsed (through the
+    /// cache) and bound afresh, and kept as a template when ``BindingTemplate/canRebind(_:)`` allows.
     ///
-    /// - Throws: `StrataError.invalidPredicate` naming the offending token, as ``PredicateBinder/bind(_:)`` does.
-    func bind(
-        _ parsed: ParsedPredicate, model: ModelBinding, schema: SchemaBinding, arguments: PredicateArguments
-    ) throws -> BoundPredicate {
-        let binder = PredicateBinder(predicate: parsed.format, schema: schema, model: model, arguments: arguments)
-        let key = Key(model: model.index, format: parsed.format)
+    /// - Throws: `StrataError.invalidPredicate` naming the offending token: malformed syntax, an argument that
+    ///   does not fit its placeholder or its comparison, an unknown property, as ``PredicateBinder/bind(_:)``.
+    func bind(_ format: String, arguments: [Any], model: ModelBinding, schema: SchemaBinding) throws -> BoundPredicate {
+        let key = Key(model: model.index, format: format)
         let identity = ObjectIdentifier(model)
         if let kept = entries.withLock({ $0[key] }), kept.model == identity {
-            return try kept.template.rebound(to: arguments, with: binder)
+            let parsed = kept.template.parsed
+            let values = try parsed.arguments(arguments)
+            let binder = PredicateBinder(predicate: format, schema: schema, model: model, arguments: values)
+            return try kept.template.rebound(to: values, with: binder)
         }
-        let bound = try binder.bind(parsed.node)
+        let parsed = try PredicateCache.shared.parsed(format)
+        let values = try parsed.arguments(arguments)
+        let bound = try PredicateBinder(predicate: format, schema: schema, model: model, arguments: values)
+            .bind(parsed.node)
         if BindingTemplate.canRebind(parsed.node) {
             let entry = Entry(model: identity, template: BindingTemplate(parsed: parsed, bound: bound))
             entries.withLock { entries in

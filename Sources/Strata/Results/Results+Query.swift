@@ -16,11 +16,10 @@ extension Results {
 
     /// ``filter(_:_:)`` with the arguments as an array.
     public func filter(_ predicateFormat: String, arguments: [Any]) throws -> Results<Element> {
-        let parsed = try PredicateCache.shared.parsed(predicateFormat)
-        let values = try parsed.arguments(arguments)
         var query = self.query
         query.filters.append(
-            try database.bindingTemplates.bind(parsed, model: model, schema: database.schema, arguments: values))
+            try database.bindingTemplates.bind(
+                predicateFormat, arguments: arguments, model: model, schema: database.schema))
         return with(query)
     }
 
