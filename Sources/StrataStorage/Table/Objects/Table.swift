@@ -198,27 +198,28 @@ public final class Table {
     /// of the cluster has that key), remembered as `lastReadRow`; `nil` when the cluster does not cover it.
     ///
     /// Results hand out their objects in key order, so a key past the last one found is looked for after that
-    /// row: galloping forward (rows +1, +2, +4, …) and then a binary search in the bracket costs a few key
-    /// comparisons for a nearby row, instead of a search of the whole cluster per object.
+    /// row, and keys only grow from row to row: a key `d` past the last one is at most `d` rows further, and
+    /// exactly there when no object between them was deleted (the common case, checked first with one read).
+    /// Otherwise a binary search of those few rows finds it, instead of a search of the whole cluster.
     private func rowInLastReadCluster(_ key: ObjectKey) -> Int? {
         guard let view = lastReadCluster, view.rowCount > 0 else { return nil }
         let wanted = key.rawValue
-        var low = 0
+        let lastRow = view.rowCount - 1
+        var anchor = (row: 0, key: view.key(at: 0))
         if let last = lastReadRow {
             if last.key == wanted { return last.row }
-            if wanted > last.key { low = last.row + 1 }
+            if wanted > last.key { anchor = (last.row, last.key) }
         }
-        guard wanted >= view.key(at: 0), wanted <= view.key(at: view.rowCount - 1) else { return nil }
-        // Every row before `low` holds a smaller key; widen the bracket until a row holds `wanted` or more.
-        var high = low
-        var step = 1
-        while high < view.rowCount, view.key(at: high) < wanted {
-            low = high + 1
-            high += step
-            step <<= 1
+        guard wanted >= anchor.key, wanted <= view.key(at: lastRow) else { return nil }
+        // `wanted - anchor.key` in full (it is not negative, so the unsigned difference is exact).
+        let distance = UInt64(bitPattern: wanted &- anchor.key)
+        let limit = distance < UInt64(lastRow - anchor.row) ? anchor.row + Int(distance) : lastRow
+        if view.key(at: limit) == wanted {
+            lastReadRow = (wanted, limit)
+            return limit
         }
-        let row = (low..<Swift.min(high + 1, view.rowCount)).partitionIndex { view.key(at: $0) >= wanted }
-        guard row < view.rowCount, view.key(at: row) == wanted else { return -1 }
+        let row = (anchor.row..<limit).partitionIndex { view.key(at: $0) >= wanted }
+        guard row < limit, view.key(at: row) == wanted else { return -1 }
         lastReadRow = (wanted, row)
         return row
     }
