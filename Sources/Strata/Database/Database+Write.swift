@@ -71,6 +71,7 @@ extension Database {
         writeTransaction = transaction
         readCatalog = nil
         readTransaction = nil
+        forgetTables()
         noteChange()
     }
 
@@ -97,6 +98,7 @@ extension Database {
         }
         self.writeTransaction = nil
         self.writeCatalog = nil
+        forgetTables()
         noteChange()
     }
 
@@ -107,6 +109,7 @@ extension Database {
         writeTransaction?.rollback()
         writeTransaction = nil
         writeCatalog = nil
+        forgetTables()
         noteChange()
     }
 

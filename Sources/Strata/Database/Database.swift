@@ -34,9 +34,12 @@ public final class Database {
     let frozenLock: NSLock?
 
     var readTransaction: ReadTransaction?
-    var readCatalog: Catalog?
+    // The catalogs and the tables looked up in them are read by every property access, and not checked for
+    // exclusive access at run time: the database is used by one thread at a time (its confinement, or the frozen
+    // lock), and they are only read and assigned whole, never held `inout` across a call.
+    @exclusivity(unchecked) var readCatalog: Catalog?
     var writeTransaction: WriteTransaction?
-    var writeCatalog: Catalog?
+    @exclusivity(unchecked) var writeCatalog: Catalog?
     /// The first failure of an operation that cannot throw (`add`, `create`, a property setter) in the current
     /// write: the write is doomed, later changes are skipped, and `write`/`commitWrite` throw it.
     var pendingError: Error?
@@ -45,6 +48,14 @@ public final class Database {
     private(set) var changeStamp: UInt64 = 0
     /// The observers of this database and its collections and objects, created by the first `observe`.
     var notifier: Notifier?
+    /// The predicate strings `filter` bound to this database's models, rebound per call to new arguments.
+    let bindingTemplates = BindingTemplates()
+    /// The catalog whose tables ``tables`` holds. Held (not compared by address) so that a newer catalog at the
+    /// same address cannot pass for it; let go with the catalog itself (``forgetTables()``), as it pins its version.
+    @exclusivity(unchecked) private var tablesCatalog: Catalog?
+    /// The tables of `tablesCatalog` looked up so far, by model position (``ModelBinding/index``): every property
+    /// read asks for its table, and a catalog finds one by searching its list.
+    @exclusivity(unchecked) private var tables: [Table?] = []
 
     /// Opens the database of ``Configuration/defaultConfiguration``.
     ///
@@ -123,10 +134,27 @@ public final class Database {
 
     /// The table of `model` in the current catalog.
     func table(for model: ModelBinding) throws -> Table {
-        guard let table = try catalog().table(model.tableKey) else {
+        let catalog = try catalog()
+        if catalog === tablesCatalog, model.index < tables.count, let table = tables[model.index],
+            table.key == model.tableKey
+        {
+            return table
+        }
+        guard let table = catalog.table(model.tableKey) else {
             throw StrataError.schemaMismatch(path: store.path, detail: "the table of \(model.name) is missing")
         }
+        if catalog !== tablesCatalog {
+            tablesCatalog = catalog
+            tables = Array(repeating: nil, count: schema.models.count)
+        }
+        if model.index < tables.count { tables[model.index] = table }
         return table
+    }
+
+    /// Lets go of the tables looked up in the catalog the database is letting go of.
+    func forgetTables() {
+        tablesCatalog = nil
+        tables = []
     }
 
     /// Moves to the newest committed version when ``autorefresh`` is on.
@@ -161,6 +189,7 @@ public final class Database {
     func releaseReadVersion() {
         readCatalog = nil
         readTransaction = nil  // ends when the last holder (a frozen copy may share it) lets go
+        forgetTables()
         noteChange()
     }
 

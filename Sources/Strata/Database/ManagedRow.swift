@@ -7,11 +7,43 @@ final class ManagedRow: ManagedObjectAccessor {
     let database: Database
     let model: ModelBinding
     let key: ObjectKey
+    /// The model's table as the database read it last, and the database's ``Database/changeStamp`` then: the
+    /// stamp changes whenever the database moves to another catalog (a refresh, a write's start or end), so an
+    /// unchanged stamp means the table is still the one to read. Reading several properties of an object, or
+    /// objects handed out by one results loop (which passes its table in), then skip the database's lookup.
+    ///
+    /// `unowned`, so that an object kept after a refresh does not keep the old version's table (and the version
+    /// it pins) alive; it is only dereferenced while the stamp is unchanged, when the database's catalog still
+    /// holds it. Not checked for exclusive access at run time: the row is used by its database's thread only,
+    /// and these are read and assigned whole.
+    @exclusivity(unchecked) private unowned var table: Table?
+    @exclusivity(unchecked) private var tableStamp: UInt64
 
     init(database: Database, model: ModelBinding, key: ObjectKey) {
         self.database = database
         self.model = model
         self.key = key
+        tableStamp = 0
+    }
+
+    /// A row whose model's table `table` was read at the database's change stamp `stamp`.
+    init(database: Database, model: ModelBinding, key: ObjectKey, table: Table?, stamp: UInt64) {
+        self.database = database
+        self.model = model
+        self.key = key
+        self.table = table
+        tableStamp = stamp
+    }
+
+    /// The model's table in the version the database reads now.
+    private func currentTable() throws -> Table {
+        let stamp = database.changeStamp
+        // The stamp first: the unowned table may only be loaded while its catalog is the database's.
+        if tableStamp == stamp, let table { return table }
+        let current = try database.table(for: model)
+        table = current
+        tableStamp = stamp
+        return current
     }
 
     /// Whether the object was deleted (or its write cancelled).
@@ -34,7 +66,7 @@ final class ManagedRow: ManagedObjectAccessor {
     private func read<T>(_ column: Int, _ body: (Table, ColumnKey) throws -> T) -> T {
         database.withAccess("reading \(model.name).\(propertyName(column))") {
             do {
-                return try body(try database.table(for: model), model.columns[column])
+                return try body(try currentTable(), model.columns[column])
             } catch {
                 if let table = try? database.table(for: model), (try? table.contains(key)) == false {
                     preconditionFailure(

@@ -195,12 +195,11 @@ indirect enum ColumnScan {
             return mask
         case .string(let column, let matcher, let nullMatches, _):
             let leaf = try cluster.stringColumn(column)
-            var mask = RowMask(count: within.count)
+            var mask: RowMask
             if matcher.worksOnRawBytes {
-                try leaf.forEachValue(within: within) { row, bytes in
-                    if bytes.withMemoryRebound(to: UInt8.self, { matcher.matches(bytes: $0) }) { mask.set(row) }
-                }
+                mask = try matcher.rows(of: leaf, within: within)
             } else {
+                mask = RowMask(count: within.count)
                 try leaf.forEachValue(within: within) { row, bytes in
                     if matcher.matches(String(decoding: bytes, as: UTF8.self)) { mask.set(row) }
                 }

@@ -77,29 +77,54 @@ struct PredicateBinder {
 
         try check(op: op, options: comparison.options, leftKind: leftKind, left: comparison.left,
                   offset: comparison.offset)
-        switch (op, right) {
-        case (.in, .list), (.between, .list): break
-        case (.in, .value):
-            throw error("IN needs a list such as {1, 2} or a list property on its right", comparison.offset)
-        case (.between, _):
-            throw error("BETWEEN needs two bounds, as in 'age BETWEEN {18, 65}'", comparison.offset)
-        case (_, .list):
-            throw error("a list {…} can only follow IN or BETWEEN, not '\(op.rawValue)'", comparison.offset)
-        default: break
-        }
-        right = try checkRight(right, comparison.right, leftKind: leftKind, op: op, offset: comparison.offset)
-        if case .path(let rightPath) = right, rightPath.isToMany, left.isToMany {
-            throw error("only one side of a comparison can be a list", comparison.offset)
-        }
-
-        var matcher: StringMatcher?
-        if leftKind == .string, case .value(.string(let operand)) = right,
-           op.isStringOperator || !comparison.options.isEmpty {
-            matcher = StringMatcher(op, operand, options: comparison.options)
-        }
+        let matcher: StringMatcher?
+        (right, matcher) = try checkRight(
+            right, comparison.right, left: left, leftKind: leftKind, op: op, options: comparison.options,
+            offset: comparison.offset)
         return BoundComparison(
             quantifier: quantifier, left: left, op: op, options: comparison.options, right: right,
             written: comparison, matcher: matcher)
+    }
+
+    /// `comparison`, bound before from a written `keyPath op %@` (``BindingTemplate/canRebind(_:)``), with
+    /// `value` as its right side instead: the right side is checked and converted as ``bind(_:)`` does, and the
+    /// left side, which no argument changes, is kept as it was resolved.
+    ///
+    /// - Throws: `StrataError.invalidPredicate`, as ``bind(_:)`` would, when `value` does not suit the left side.
+    func rebind(_ comparison: inout BoundComparison, to value: QueryValue) throws {
+        let source = PredicateOperand.value(value)
+        let leftKind = try kind(of: comparison.left, comparison.written.left)
+        (comparison.right, comparison.matcher) = try checkRight(
+            try bind(source), source, left: comparison.left, leftKind: leftKind, op: comparison.op,
+            options: comparison.options, offset: comparison.written.offset)
+        comparison.written.right = source
+    }
+
+    /// The right side checked against the operator and the left side (converted to the left side's kind), and
+    /// the string matcher a constant string needs.
+    private func checkRight(
+        _ right: BoundOperand, _ source: PredicateOperand, left: BoundOperand, leftKind: QueryKind?,
+        op: ComparisonOperator, options: StringComparisonOptions, offset: Int
+    ) throws -> (BoundOperand, StringMatcher?) {
+        switch (op, right) {
+        case (.in, .list), (.between, .list): break
+        case (.in, .value):
+            throw error("IN needs a list such as {1, 2} or a list property on its right", offset)
+        case (.between, _):
+            throw error("BETWEEN needs two bounds, as in 'age BETWEEN {18, 65}'", offset)
+        case (_, .list):
+            throw error("a list {…} can only follow IN or BETWEEN, not '\(op.rawValue)'", offset)
+        default: break
+        }
+        let right = try checkRight(right, source, leftKind: leftKind, op: op, offset: offset)
+        if case .path(let rightPath) = right, rightPath.isToMany, left.isToMany {
+            throw error("only one side of a comparison can be a list", offset)
+        }
+        var matcher: StringMatcher?
+        if leftKind == .string, case .value(.string(let operand)) = right, op.isStringOperator || !options.isEmpty {
+            matcher = StringMatcher(op, operand, options: options)
+        }
+        return (right, matcher)
     }
 
     private func isConstant(_ operand: PredicateOperand) -> Bool {

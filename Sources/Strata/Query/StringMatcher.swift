@@ -1,3 +1,5 @@
+import StrataStorage
+
 /// Evaluates one string operator (`==`, `BEGINSWITH`, `CONTAINS`, `LIKE`, …) with its `[c]`/`[d]` options
 /// against many stored strings, folding the operand once.
 ///
@@ -51,6 +53,47 @@ struct StringMatcher {
 
     /// Whether the matcher can run on raw stored bytes (no folding, no `LIKE`).
     var worksOnRawBytes: Bool { like == nil && folding.options.isEmpty }
+
+    /// The rows among `within` (non-null) of a string column whose raw bytes satisfy the operator; the matcher
+    /// must work on raw bytes (``worksOnRawBytes``).
+    ///
+    /// The operator is chosen once per cluster, not once per row: a prefix runs the leaf's own prefix loop, and
+    /// the other operators compare against the operand's bytes fetched once, so the per-row work is the
+    /// comparison itself (calling ``matches(bytes:)`` per row cost a third of a scan's time).
+    func rows(of leaf: StringColumnLeaf, within: RowMask) throws -> RowMask {
+        if op == .beginsWith { return try leaf.matches(prefix: operand, within: within) }
+        var mask = RowMask(count: within.count)
+        try operand.withUnsafeBytes { operand in
+            switch op {
+            case .equal:
+                try leaf.forEachValue(within: within) { row, bytes in
+                    if bytes.count == operand.count, Self.same(bytes, at: 0, as: operand) { mask.set(row) }
+                }
+            case .notEqual:
+                try leaf.forEachValue(within: within) { row, bytes in
+                    if !(bytes.count == operand.count && Self.same(bytes, at: 0, as: operand)) { mask.set(row) }
+                }
+            case .endsWith:
+                try leaf.forEachValue(within: within) { row, bytes in
+                    if bytes.count >= operand.count, Self.same(bytes, at: bytes.count - operand.count, as: operand) {
+                        mask.set(row)
+                    }
+                }
+            default:
+                try leaf.forEachValue(within: within) { row, bytes in
+                    if bytes.withMemoryRebound(to: UInt8.self, { matches(bytes: $0) }) { mask.set(row) }
+                }
+            }
+        }
+        return mask
+    }
+
+    /// Whether raw `bytes` hold `operand` at `start` (which leaves room for it).
+    @inline(__always)
+    private static func same(_ bytes: UnsafeRawBufferPointer, at start: Int, as operand: UnsafeRawBufferPointer) -> Bool {
+        for index in 0..<operand.count where bytes[start + index] != operand[index] { return false }
+        return true
+    }
 
     private static func find(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !needle.isEmpty else { return true }

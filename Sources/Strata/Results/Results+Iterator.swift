@@ -14,12 +14,20 @@ extension Results {
         private var position = 0
         /// Whether the model's class is `Element` itself, so objects are made without a dynamic cast.
         private let isExactType: Bool
+        /// The model's table when the loop began and the database's change stamp then, handed to each object so
+        /// that its first property read does not look the table up again (an object checks the stamp first).
+        private let table: Table?
+        private let stamp: UInt64
 
         init(database: Database, model: ModelBinding, keys: [ObjectKey]) {
             self.database = database
             self.model = model
             self.keys = keys
             isExactType = model.type == Element.self
+            stamp = database.changeStamp
+            table = keys.isEmpty ? nil : database.withAccess("reading Results<\(Element.self)>") {
+                try? database.table(for: model)
+            }
         }
 
         /// The next object, or `nil` after the last.
@@ -27,7 +35,10 @@ extension Results {
             guard position < keys.count else { return nil }
             let key = keys[position]
             position += 1
-            let row = ManagedRow(database: database, model: model, key: key)
+            // After a change inside the loop the table may be another version's: the object then looks it up.
+            let row = ManagedRow(
+                database: database, model: model, key: key, table: database.changeStamp == stamp ? table : nil,
+                stamp: stamp)
             if isExactType { return Element(managedBy: row) }
             guard let object = model.type.init(managedBy: row) as? Element else {
                 preconditionFailure("Strata: Results<\(Element.self)> holds objects of \(model.name)")

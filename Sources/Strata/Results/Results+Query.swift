@@ -16,9 +16,11 @@ extension Results {
 
     /// ``filter(_:_:)`` with the arguments as an array.
     public func filter(_ predicateFormat: String, arguments: [Any]) throws -> Results<Element> {
-        let parsed = try PredicateCache.shared.parsed(predicateFormat)
-        let values = try parsed.arguments(arguments)
-        return with(try adding(parsed.node, text: predicateFormat, arguments: values))
+        var query = self.query
+        query.filters.append(
+            try database.bindingTemplates.bind(
+                predicateFormat, arguments: arguments, model: model, schema: database.schema))
+        return with(query)
     }
 
     /// The objects that also satisfy a typed query, which has the power of predicate strings.
@@ -33,10 +35,8 @@ extension Results {
         return with(try adding(predicate.node, text: predicate.description))
     }
 
-    private func adding(
-        _ node: PredicateNode, text: String, arguments: PredicateArguments = .none
-    ) throws -> ObjectQuery {
-        let binder = PredicateBinder(predicate: text, schema: database.schema, model: model, arguments: arguments)
+    private func adding(_ node: PredicateNode, text: String) throws -> ObjectQuery {
+        let binder = PredicateBinder(predicate: text, schema: database.schema, model: model)
         var query = self.query
         query.filters.append(try binder.bind(node))
         return query

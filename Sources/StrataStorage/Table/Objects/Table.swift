@@ -29,23 +29,32 @@ public final class Table {
     let context: ClusterContext
     let tree: NodeTree<ClusterBuffer>
     unowned let catalog: Catalog
+    /// Whether the table belongs to a read transaction (its catalog has no writer, for its whole life): stored
+    /// clusters then never change, so the last cluster read and its decoded blocks can be kept. Kept here
+    /// because every property read asks, and reaching the catalog through its unowned reference costs more.
+    private let readsOnly: Bool
+    // The four read caches below are not checked for exclusive access at run time: a table belongs to one
+    // transaction, used by one thread at a time, and they are only read and assigned whole (never held `inout`
+    // across a call), so no two accesses can overlap; the check cost a tenth of reading a property.
+
     /// The stored cluster the last read found, in a read transaction (where clusters never change): reads in key
     /// order, as results iterate, then find their row without descending the tree again.
-    private var lastReadCluster: ClusterView? {
+    @exclusivity(unchecked) private var lastReadCluster: ClusterView? {
         didSet {
-            lastReadBlocks.removeAll(keepingCapacity: true)
+            // Cleared in place: a result's reads move from cluster to cluster, and the array keeps its size.
+            for index in lastReadBlocks.indices { lastReadBlocks[index] = nil }
             lastReadRef = lastReadCluster?.ref
             lastReadRow = nil
         }
     }
     /// `lastReadCluster`'s node, compared without copying the view.
-    private var lastReadRef: NodeRef?
+    @exclusivity(unchecked) private var lastReadRef: NodeRef?
     /// The last key found in `lastReadCluster` and its row: reading several properties of one object finds the
     /// row once.
-    private var lastReadRow: (key: Int64, row: Int)?
+    @exclusivity(unchecked) private var lastReadRow: (key: Int64, row: Int)?
     /// Column blocks of `lastReadCluster` decoded so far, by storage position: reading the name and the salary of
     /// each object of a result decodes each block once per cluster, not once per object.
-    private var lastReadBlocks: [ColumnBlock?] = []
+    @exclusivity(unchecked) private var lastReadBlocks: [ColumnBlock?] = []
     /// The last `positions(of:)` answer, with the table's column keys it was computed for.
     private var columnOrder: (columns: [ColumnKey], keys: [ColumnKey], positions: [Int], isWholeRow: Bool)?
     var reader: NodeReader { catalog.reader }
@@ -61,6 +70,7 @@ public final class Table {
         nextIndexKey = record.nextIndexKey
         context = ClusterContext(specs: record.columns)
         self.catalog = catalog
+        readsOnly = catalog.writer == nil
         tree = NodeTree(root: record.clusterRoot, reader: catalog.reader, context: context, what: "clusters of table '\(record.name)'")
         indexes = record.indexes.map { [tree] in
             SortedIndex(spec: $0.spec, root: $0.root, reader: catalog.reader, table: record.name, impliedBy: $0.implied ? tree : nil)
@@ -164,13 +174,8 @@ public final class Table {
     }
 
     func locate(_ key: ObjectKey) throws -> RowLocation {
-        if writer == nil, let view = lastReadCluster, view.rowCount > 0 {
-            if let last = lastReadRow, last.key == key.rawValue { return .stored(view, last.row) }
-            if key.rawValue >= view.key(at: 0), key.rawValue <= view.key(at: view.rowCount - 1) {
-                guard let row = view.row(of: key.rawValue) else { return .none }
-                lastReadRow = (key.rawValue, row)
-                return .stored(view, row)
-            }
+        if readsOnly, let view = lastReadCluster, let row = rowInLastReadCluster(key) {
+            return row < 0 ? .none : .stored(view, row)
         }
         let ordered = (UInt64(bitPattern: key.rawValue) ^ 0x8000_0000_0000_0000).bigEndian
         guard let location = try withUnsafeBytes(of: ordered, { try tree.locate($0) }) else { return .none }
@@ -181,12 +186,50 @@ public final class Table {
         case .stored(let ref):
             let view = try ClusterView(try reader.read(ref), ref: ref)
             guard let row = view.row(of: key.rawValue) else { return .none }
-            if writer == nil {
+            if readsOnly {
                 lastReadCluster = view
                 lastReadRow = (key.rawValue, row)
             }
             return .stored(view, row)
         }
+    }
+
+    /// In a read transaction, the row of `key` when `lastReadCluster` covers its key range (`-1` when no object
+    /// of the cluster has that key), remembered as `lastReadRow`; `nil` when the cluster does not cover it.
+    ///
+    /// Results hand out their objects in key order, so a key past the last one found is looked for after that
+    /// row, and keys only grow from row to row: a key `d` past the last one is at most `d` rows further, and
+    /// exactly there when no object between them was deleted (the common case, checked first with one read).
+    /// Otherwise a binary search of those few rows finds it, instead of a search of the whole cluster.
+    private func rowInLastReadCluster(_ key: ObjectKey) -> Int? {
+        guard let view = lastReadCluster, view.rowCount > 0 else { return nil }
+        let wanted = key.rawValue
+        let lastRow = view.rowCount - 1
+        var anchor = (row: 0, key: view.key(at: 0))
+        if let last = lastReadRow {
+            if last.key == wanted { return last.row }
+            if wanted > last.key { anchor = (last.row, last.key) }
+        }
+        guard wanted >= anchor.key, wanted <= view.key(at: lastRow) else { return nil }
+        // `wanted - anchor.key` in full (it is not negative, so the unsigned difference is exact).
+        let distance = UInt64(bitPattern: wanted &- anchor.key)
+        let limit = distance < UInt64(lastRow - anchor.row) ? anchor.row + Int(distance) : lastRow
+        if view.key(at: limit) == wanted {
+            lastReadRow = (wanted, limit)
+            return limit
+        }
+        let row = (anchor.row..<limit).partitionIndex { view.key(at: $0) >= wanted }
+        guard row < limit, view.key(at: row) == wanted else { return -1 }
+        lastReadRow = (wanted, row)
+        return row
+    }
+
+    /// In a read transaction, the block of the column at storage `index` of `lastReadCluster`, decoded once per
+    /// cluster.
+    private func lastReadBlock(_ index: Int) throws -> ColumnBlock? {
+        if index < lastReadBlocks.count, let block = lastReadBlocks[index] { return block }
+        guard let view = lastReadCluster else { return nil }
+        return try storedBlock(view, index)
     }
 
     func missing(_ key: ObjectKey) -> StrataError {
@@ -196,6 +239,12 @@ public final class Table {
     /// The raw word of a fixed-width column (`nil` = null).
     func word(_ key: ObjectKey, _ column: ColumnKey) throws -> UInt64? {
         let index = try position(of: column)
+        // A read transaction's object in the cluster read last (the common case of reading several properties
+        // of one object, or objects in key order): no tree descent, no copy of the cluster's view.
+        if readsOnly, let row = rowInLastReadCluster(key), row >= 0, let block = try lastReadBlock(index) {
+            guard block.kind != .variable, block.kind != .fixed16 else { throw wrongKind(columns[index], "a fixed-width value") }
+            return block.isNull(row) ? nil : block.word(row)
+        }
         switch try locate(key) {
         case .none: throw missing(key)
         case .loaded(let cluster, let row):
@@ -227,7 +276,7 @@ public final class Table {
     }
 
     func storedBlock(_ view: ClusterView, _ index: Int) throws -> ColumnBlock {
-        let cached = writer == nil && lastReadRef == view.ref
+        let cached = readsOnly && lastReadRef == view.ref
         if cached, index < lastReadBlocks.count, let block = lastReadBlocks[index] { return block }
         let kind = context.blockKinds[index]
         guard let block = try view.block(context.keys[index], hint: index), block.kind == kind else {
@@ -301,25 +350,31 @@ public final class Table {
     /// A string column's value (`nil` = null).
     public func string(_ key: ObjectKey, column: ColumnKey) throws -> String? {
         let index = try position(of: column)
+        if readsOnly, let row = rowInLastReadCluster(key), row >= 0, let block = try lastReadBlock(index) {
+            return try string(in: block, row, column: index)
+        }
         switch try locate(key) {
         case .none: throw missing(key)
-        case .stored(let view, let row):
-            let block = try storedBlock(view, index)
-            guard block.kind == .variable, case .value(.string) = context.specs[index].type else {
-                throw wrongKind(context.specs[index], "a string")
-            }
-            if block.isNull(row) { return nil }
-            return try withBlob(block, row) { raw in
-                // ASCII is valid UTF-8 as it is; the generic validating initializer costs more than most values.
-                if !raw.contains(where: { $0 >= 0x80 }) { return String(decoding: raw, as: UTF8.self) }
-                guard let text = String(validating: raw, as: UTF8.self) else {
-                    throw NodeDamage.error(view.ref, "cluster of table '\(name)'", "a string is not valid UTF-8")
-                }
-                return text
-            }
+        case .stored(let view, let row): return try string(in: try storedBlock(view, index), row, column: index)
         case .loaded:
             guard let raw = try bytes(key, column) else { return nil }
             return String(decoding: raw, as: UTF8.self)
+        }
+    }
+
+    /// The string of `row` in the stored block of the column at storage `index` (`nil` = null).
+    private func string(in block: ColumnBlock, _ row: Int, column index: Int) throws -> String? {
+        guard block.kind == .variable, case .value(.string) = context.specs[index].type else {
+            throw wrongKind(context.specs[index], "a string")
+        }
+        if block.isNull(row) { return nil }
+        return try withBlob(block, row) { raw in
+            // ASCII is valid UTF-8 as it is; the generic validating initializer costs more than most values.
+            if !raw.contains(where: { $0 >= 0x80 }) { return String(decoding: raw, as: UTF8.self) }
+            guard let text = String(validating: raw, as: UTF8.self) else {
+                throw NodeDamage.error(block.ref, "cluster of table '\(name)'", "a string is not valid UTF-8")
+            }
+            return text
         }
     }
 

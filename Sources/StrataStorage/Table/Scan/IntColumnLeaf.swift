@@ -53,7 +53,12 @@ public struct IntColumnLeaf {
         let span = high &- low
         switch width {
         case 0: if invert != (0 &- low <= span) { for index in words.indices { words[index] = ~0 } }
-        case 8: fill(&words, UInt8.self, low, span, invert)
+        case 8:
+            if low &+ span <= 0xFF {
+                fillBytes(&words, low, span, invert)
+            } else {
+                fill(&words, UInt8.self, low, span, invert)
+            }
         case 16: fill(&words, UInt16.self, low, span, invert)
         case 32: fill(&words, UInt32.self, low, span, invert)
         case 64: fill(&words, UInt64.self, low, span, invert)
@@ -95,6 +100,36 @@ public struct IntColumnLeaf {
                 }
                 out[wordIndex] = (bits ^ flip) & (bit == 64 ? ~0 : (1 << bit) - 1)
             }
+        }
+    }
+
+    /// `fill` for 8-bit deltas when `low + span` fits a byte (as every range of 8-bit deltas does), eight rows
+    /// per step: a byte vector subtraction and comparison, whose lanes then weigh 1, 2, 4, … 128 and add up to
+    /// the eight rows' bits. Small ints (ages, counts, enums) are stored in 8 bits, and the row-by-row loop was a
+    /// tenth of a scan's time.
+    ///
+    /// The wrapped 8-bit difference equals the 64-bit one for every row `fill` would set: a row below `low` wraps
+    /// to `256 - (low - raw)`, which is at most `span` only when `raw <= low + span - 256`, impossible here.
+    private func fillBytes(_ words: inout [UInt64], _ low: UInt64, _ span: UInt64, _ invert: Bool) {
+        guard let data else { return }
+        let lows = SIMD8<UInt8>(repeating: UInt8(truncatingIfNeeded: low))
+        let spans = SIMD8<UInt8>(repeating: UInt8(truncatingIfNeeded: span))
+        let weights = SIMD8<UInt8>(1, 2, 4, 8, 16, 32, 64, 128)
+        let groups = count / 8
+        let flip: UInt64 = invert ? ~0 : 0
+        words.withUnsafeMutableBufferPointer { out in
+            for group in 0..<groups {
+                let values = data.loadUnaligned(fromByteOffset: group * 8, as: SIMD8<UInt8>.self)
+                let hits = (values &- lows) .<= spans
+                let byte = UInt64(weights.replacing(with: 0, where: .!hits).wrappedSum())
+                out[group >> 3] |= byte << UInt64((group & 7) * 8)
+            }
+            for row in groups * 8..<count {
+                let raw = UInt64(data.load(fromByteOffset: row, as: UInt8.self))
+                if (raw &- low) <= span { out[row >> 6] |= 1 << UInt64(row & 63) }
+            }
+            // Bits past `count` are cleared by the mask built from these words.
+            for index in out.indices { out[index] ^= flip }
         }
     }
 

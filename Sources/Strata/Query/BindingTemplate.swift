@@ -1,0 +1,146 @@
+import Synchronization
+
+/// A predicate string bound to one model once, rebound to each call's arguments by changing only the
+/// comparisons whose right side is a placeholder.
+///
+/// Binding resolves every key path against the schema and checks every operator, which costs as much as the
+/// index lookup of a `filter("name == %@", x)` in a loop; none of it depends on the arguments when each
+/// placeholder is the right side of `keyPath op %@`. Such a predicate keeps the tree it was first bound to and
+/// replaces, per call, the right side (checked and converted as a fresh binding does) and string matcher of
+/// those comparisons. A predicate with a placeholder anywhere else (`%K`, inside `{…}`, `BETWEEN %@`, a constant
+/// on the left, in a SUBQUERY) is bound afresh on every call.
+struct BindingTemplate {
+    /// The parse the tree was bound from.
+    let parsed: ParsedPredicate
+    /// The tree as first bound (with the first call's arguments).
+    let bound: BoundPredicate
+
+    /// Whether every placeholder of `node` is the right side of a `keyPath op %@` comparison (any letter but
+    /// `%K`, any operator but `BETWEEN`), the only place a rebinding changes.
+    static func canRebind(_ node: PredicateNode) -> Bool {
+        switch node {
+        case .constant: return true
+        case .not(let inner): return canRebind(inner)
+        case .and(let terms), .or(let terms): return terms.allSatisfy(canRebind)
+        case .comparison(let comparison):
+            if case .argument(let slot) = comparison.right {
+                guard case .keyPath = comparison.left, slot.letter != "K", comparison.op != .between else { return false }
+                return true
+            }
+            return !holdsArgument(comparison.left) && !holdsArgument(comparison.right)
+        }
+    }
+
+    private static func holdsArgument(_ operand: PredicateOperand) -> Bool {
+        switch operand {
+        case .argument: return true
+        case .list(let items): return items.contains(where: holdsArgument)
+        case .subqueryCount(_, _, _, let predicate, _): return holdsArgument(predicate)
+        case .keyPath, .value, .aggregate: return false
+        }
+    }
+
+    private static func holdsArgument(_ node: PredicateNode) -> Bool {
+        switch node {
+        case .constant: return false
+        case .not(let inner): return holdsArgument(inner)
+        case .and(let terms), .or(let terms): return terms.contains(where: holdsArgument)
+        case .comparison(let comparison): return holdsArgument(comparison.left) || holdsArgument(comparison.right)
+        }
+    }
+
+    /// The tree bound to `arguments` (converted for `parsed`'s slots) by `binder`.
+    ///
+    /// - Throws: `StrataError.invalidPredicate` when an argument does not suit its comparison, as a fresh
+    ///   binding would.
+    func rebound(to arguments: PredicateArguments, with binder: PredicateBinder) throws -> BoundPredicate {
+        try rebind(bound, parsed.node, arguments, binder)
+    }
+
+    /// `bound` (bound from `node`) with the placeholders of `node` replaced by `arguments`.
+    private func rebind(
+        _ bound: BoundPredicate, _ node: PredicateNode, _ arguments: PredicateArguments, _ binder: PredicateBinder
+    ) throws -> BoundPredicate {
+        switch (bound, node) {
+        case (.not(let inner), .not(let written)):
+            return .not(try rebind(inner, written, arguments, binder))
+        case (.and(let terms), .and(let written)):
+            return .and(try zip(terms, written).map { try rebind($0, $1, arguments, binder) })
+        case (.or(let terms), .or(let written)):
+            return .or(try zip(terms, written).map { try rebind($0, $1, arguments, binder) })
+        case (.comparison(var comparison), .comparison(let written)):
+            guard case .argument(let slot) = written.right else { return bound }
+            guard slot.index < arguments.values.count, case .value(let value) = arguments.values[slot.index] else {
+                // `canRebind` admits no `%K`, and the arguments were converted for these very slots.
+                return try binder.bind(node)
+            }
+            try binder.rebind(&comparison, to: value)
+            return .comparison(comparison)
+        case (.constant, _):
+            return bound
+        default:
+            // Binding keeps the parse's shape, so this is not reached; a fresh binding is right in any case.
+            return try binder.bind(node)
+        }
+    }
+}
+
+/// The binding templates of one database, by model and predicate string, bounded as ``PredicateCache`` is.
+///
+/// Kept by the database (not shared between databases): a template holds the model bindings its key paths
+/// resolved to. A lock guards it because a frozen database, and so its results' `filter`, may be used from any
+/// thread.
+final class BindingTemplates: Sendable {
+    /// How many templates are kept at most; when full, the cache starts over.
+    let capacity: Int
+    private let entries: Mutex<[Key: Entry]>
+
+    private struct Key: Hashable {
+        let model: Int
+        let format: String
+    }
+
+    /// A template with the model binding it belongs to, compared by identity on use.
+    private struct Entry: @unchecked Sendable {
+        // Only created and read under the lock; the template's model bindings are immutable once bound.
+        let model: ObjectIdentifier
+        let template: BindingTemplate
+    }
+
+    init(capacity: Int = 128) {
+        self.capacity = Swift.max(1, capacity)
+        entries = Mutex([:])
+    }
+
+    /// The predicate string `format` bound for `model` to `arguments`: rebound from a template when one is kept
+    /// (which holds its parse, so the shared ``PredicateCache`` is not asked either), else parsed (through the
+    /// cache) and bound afresh, and kept as a template when ``BindingTemplate/canRebind(_:)`` allows.
+    ///
+    /// - Throws: `StrataError.invalidPredicate` naming the offending token: malformed syntax, an argument that
+    ///   does not fit its placeholder or its comparison, an unknown property, as ``PredicateBinder/bind(_:)``.
+    func bind(_ format: String, arguments: [Any], model: ModelBinding, schema: SchemaBinding) throws -> BoundPredicate {
+        let key = Key(model: model.index, format: format)
+        let identity = ObjectIdentifier(model)
+        if let kept = entries.withLock({ $0[key] }), kept.model == identity {
+            let parsed = kept.template.parsed
+            let values = try parsed.arguments(arguments)
+            let binder = PredicateBinder(predicate: format, schema: schema, model: model, arguments: values)
+            return try kept.template.rebound(to: values, with: binder)
+        }
+        let parsed = try PredicateCache.shared.parsed(format)
+        let values = try parsed.arguments(arguments)
+        let bound = try PredicateBinder(predicate: format, schema: schema, model: model, arguments: values)
+            .bind(parsed.node)
+        if BindingTemplate.canRebind(parsed.node) {
+            let entry = Entry(model: identity, template: BindingTemplate(parsed: parsed, bound: bound))
+            entries.withLock { entries in
+                if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+                entries[key] = entry
+            }
+        }
+        return bound
+    }
+
+    /// How many templates are kept now.
+    var count: Int { entries.withLock { $0.count } }
+}
