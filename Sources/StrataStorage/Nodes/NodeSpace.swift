@@ -32,6 +32,12 @@ public protocol NodeWriter: NodeReader {
     /// - Throws: `StrataError` when the file cannot grow (for example, the disk is full).
     func allocate(byteCount: Int) throws -> (NodeRef, UnsafeMutableRawBufferPointer)
 
+    /// A new dirty node holding a copy of `bytes` (its payload is exactly `bytes.count` long): what `allocate`
+    /// then a copy give, without first zero-filling bytes the copy overwrites. `bytes` may come from `read`.
+    ///
+    /// - Throws: what `allocate` throws.
+    func allocate(copying bytes: UnsafeRawBufferPointer) throws -> (NodeRef, UnsafeMutableRawBufferPointer)
+
     /// The writable payload of `ref` if it was allocated in this transaction, `nil` if it belongs to a
     /// committed version (copy it instead).
     func writableIfDirty(_ ref: NodeRef) -> UnsafeMutableRawBufferPointer?
@@ -39,4 +45,15 @@ public protocol NodeWriter: NodeReader {
     /// Declares that `ref` is no longer reachable from the version being written. A dirty node's pages are
     /// reusable at once; a committed node's pages only once no reader pins a version that can reach them.
     func free(_ ref: NodeRef)
+}
+
+extension NodeWriter {
+    /// Allocates a zero-filled node, then copies `bytes` into it (for writers with no cheaper way).
+    public func allocate(copying bytes: UnsafeRawBufferPointer) throws -> (NodeRef, UnsafeMutableRawBufferPointer) {
+        let (ref, payload) = try allocate(byteCount: bytes.count)
+        if let source = bytes.baseAddress, let target = payload.baseAddress {
+            target.copyMemory(from: source, byteCount: bytes.count)
+        }
+        return (ref, payload)
+    }
 }

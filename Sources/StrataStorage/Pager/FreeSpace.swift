@@ -67,12 +67,20 @@ struct FreeSpace: Sendable {
         func qualifies(_ extent: FreeExtent) -> Bool {
             extent.freedAt <= pinLimit && (extent.freedAt <= durable || extent.born > durable)
         }
-        guard waiting.contains(where: qualifies) else { return }
-        var stillWaiting: [FreeExtent] = []
-        for extent in waiting {
-            if qualifies(extent) { insertReusable(extent) } else { stillWaiting.append(extent) }
+        // One pass, compacting in place: under `.batched` something qualifies at nearly every transaction (the
+        // last commit's record, born since the sync), and building a new array of hundreds of waiting extents
+        // each time cost more than the test itself.
+        var kept = 0
+        for index in waiting.indices {
+            let extent = waiting[index]
+            if qualifies(extent) {
+                insertReusable(extent)
+            } else {
+                if kept != index { waiting[kept] = extent }
+                kept += 1
+            }
         }
-        waiting = stillWaiting
+        if kept < waiting.count { waiting.removeLast(waiting.count - kept) }
     }
 
     /// Pages that cannot be reused yet under the same rule.

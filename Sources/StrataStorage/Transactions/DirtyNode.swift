@@ -19,13 +19,15 @@ struct DirtyNode {
     /// is final: it is no longer writable, and commit lists it without writing it again.
     var spilledChecksum: UInt64?
 
-    /// A zero-filled node of `pages` pages whose first `usedBytes` bytes (header and payload) matter.
+    /// A node of `pages` pages whose first `usedBytes` bytes (header and payload) matter: zero-filled, or, when
+    /// `zeroed` is false, left as they are for a caller that overwrites all of them (commit sets every header
+    /// byte; bytes past `usedBytes` are never written to the file from memory, see `Store.writeCoalesced`).
     ///
     /// - Parameter mapped: Whether to give the node a mapping of its own (for a large transaction, whose older
     ///   nodes may be spilled); falls back to the heap when mapping fails.
-    static func allocate(pages: UInt64, pageSize: Int, usedBytes: Int, kind: NodeKind, length: Int, mapped: Bool)
-        -> DirtyNode
-    {
+    static func allocate(
+        pages: UInt64, pageSize: Int, usedBytes: Int, kind: NodeKind, length: Int, mapped: Bool, zeroed: Bool = true
+    ) -> DirtyNode {
         let byteCount = Int(pages) * pageSize
         if mapped, let memory = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
             memory != MAP_FAILED
@@ -34,7 +36,12 @@ struct DirtyNode {
             return DirtyNode(memory: memory, length: length, pages: pages, kind: kind, isMapped: true)
         }
         let memory = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
-        memory.initializeMemory(as: UInt8.self, repeating: 0, count: usedBytes)
+        if zeroed {
+            memory.initializeMemory(as: UInt8.self, repeating: 0, count: usedBytes)
+        } else {
+            // The header is set at commit; zero it anyway (32 bytes) so no stale heap bytes are ever hashed.
+            memory.initializeMemory(as: UInt8.self, repeating: 0, count: NodeHeader.byteCount)
+        }
         return DirtyNode(memory: memory, length: length, pages: pages, kind: kind, isMapped: false)
     }
 

@@ -39,11 +39,8 @@ struct NodePatch {
         }
         let original = try writer.read(ref)
         guard fits(byteCount: original.count) else { throw outside(ref, original.count) }
-        let (copy, payload) = try writer.allocate(byteCount: original.count)
         // `allocate` may spill nodes to the file, but a buffer from `read` stays readable: copy, then free.
-        if let source = original.baseAddress, let target = payload.baseAddress {
-            target.copyMemory(from: source, byteCount: original.count)
-        }
+        let (copy, payload) = try writer.allocate(copying: original)
         apply(to: payload)
         writer.free(ref)
         return copy
