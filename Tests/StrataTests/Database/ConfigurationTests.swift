@@ -85,6 +85,15 @@ final class ConfigurationTests: DatabaseTestCase {
         #endif
     }
 
+    func testUnsetFileURLIsTheDefaultAndASetOneReplacesIt() {
+        var fresh = Configuration(schema: Zoo.self)
+        XCTAssertEqual(fresh.fileURL, Configuration.defaultFileURL)
+        let chosen = URL(fileURLWithPath: "/tmp/strata-configuration-\(UUID().uuidString)/chosen.strata")
+        fresh.fileURL = chosen
+        XCTAssertEqual(fresh.fileURL, chosen)
+        XCTAssertEqual(fresh.storeDescription, chosen.path)
+    }
+
     func testDeleteFilesRemovesTheFileAndItsLock() throws {
         do {
             let db = try openDatabase()
