@@ -1,5 +1,10 @@
 import Foundation
 import StrataSchema
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import StrataStorage
 
 /// Opens a configuration's store and brings its schema to the code's: creates the tables of a new file, checks
@@ -30,8 +35,10 @@ struct DatabaseOpener {
         if let identifier = configuration.inMemoryIdentifier {
             return try Store.inMemory(identifier: identifier, options: options)
         }
-        let directory = configuration.fileURL.deletingLastPathComponent()
-        if !configuration.readOnly, !FileManager.default.fileExists(atPath: directory.path) {
+        let fileURL = configuration.fileURL
+        let path = fileURL.path
+        if !configuration.readOnly, !Self.directoryExists(of: path) {
+            let directory = fileURL.deletingLastPathComponent()
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             } catch {
@@ -40,7 +47,18 @@ struct DatabaseOpener {
                     message: "cannot create the database's directory: \(error.localizedDescription)")
             }
         }
-        return try Store.open(path: configuration.fileURL.path, options: options)
+        return try Store.open(path: path, options: options)
+    }
+
+    /// Whether the directory that holds the file at `path` exists. Asked of the system directly: the usual case
+    /// (it exists) then needs neither `FileManager` nor URL arithmetic, whose first use in a process costs more
+    /// than the check.
+    private static func directoryExists(of path: String) -> Bool {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return true }  // relative: the cwd
+        let directory = slash == path.utf8.startIndex ? "/" : String(path[..<slash])
+        var status = stat()
+        guard stat(directory, &status) == 0 else { return false }
+        return (status.st_mode & S_IFMT) == S_IFDIR
     }
 
     private func prepareSchema(of store: Store) throws -> SchemaBinding {

@@ -94,6 +94,23 @@ final class ConfigurationTests: DatabaseTestCase {
         XCTAssertEqual(fresh.storeDescription, chosen.path)
     }
 
+    func testOpenCreatesTheMissingDirectoriesOfTheFile() throws {
+        configuration.fileURL = directory.url.appendingPathComponent("a/b/nested.strata")
+        let db = try openDatabase()
+        try db.write { db.add(Person(id: 1)) }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: configuration.fileURL.path))
+    }
+
+    func testOpenUnderAFileInsteadOfADirectoryFailsNamingThePath() throws {
+        let blocker = directory.url.appendingPathComponent("blocker")
+        XCTAssertTrue(FileManager.default.createFile(atPath: blocker.path, contents: Data("x".utf8)))
+        configuration.fileURL = blocker.appendingPathComponent("inside.strata")
+        XCTAssertThrowsError(try openDatabase()) { error in
+            guard case StrataError.io(_, let path, _, _) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(path.hasSuffix("blocker"), path)
+        }
+    }
+
     func testDeleteFilesRemovesTheFileAndItsLock() throws {
         do {
             let db = try openDatabase()
