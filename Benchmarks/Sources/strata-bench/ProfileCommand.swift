@@ -77,7 +77,9 @@ struct ProfileCommand: ParsableCommand {
         let start = ContinuousClock.now
         for _ in 0..<max(1, runs) {
             let count = try type.openAndCount(directory: directory)
-            guard count == EmployeeData.count else { throw BenchmarkError("W6: count \(count) ≠ \(EmployeeData.count)") }
+            guard count == EmployeeData.count else {
+                throw BenchmarkError("W6: count \(count) ≠ \(EmployeeData.count)")
+            }
         }
         let elapsed = ContinuousClock.now - start
         return Double(max(1, runs)) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)

@@ -12,18 +12,28 @@ import StrataStorage
 struct DatabaseOpener {
     let configuration: Configuration
 
+    /// What an open hands the new database: the store, its bound models, and the read transaction (with its
+    /// catalog) the models were bound in.
+    struct Opened {
+        let store: Store
+        let schema: SchemaBinding
+        /// The database starts by reading this version: a first query then needs neither a new transaction (a
+        /// reader slot taken and given back under the file's lock) nor another decoding of the catalog.
+        let read: ReadTransaction
+        let catalog: Catalog
+    }
+
     /// The open store and its bound models.
-    func open() throws -> (store: Store, schema: SchemaBinding) {
+    func open() throws -> Opened {
         let store = try openStore()
         do {
-            return (store, try prepareSchema(of: store))
+            return try prepareSchema(of: store)
         } catch StrataError.migrationNeeded(_, let fileVersion, let schemaVersion, _)
             where configuration.deleteIfMigrationNeeded && !configuration.readOnly && fileVersion != schemaVersion
         {
             store.close()
             try Database.deleteFiles(for: configuration)
-            let fresh = try openStore()
-            return (fresh, try prepareSchema(of: fresh))
+            return try prepareSchema(of: try openStore())
         }
     }
 
@@ -61,7 +71,7 @@ struct DatabaseOpener {
         return (status.st_mode & S_IFMT) == S_IFDIR
     }
 
-    private func prepareSchema(of store: Store) throws -> SchemaBinding {
+    private func prepareSchema(of store: Store) throws -> Opened {
         let binder = SchemaBinder(configuration: configuration, path: store.path)
         let models = try binder.selectedModels()
 
@@ -70,7 +80,7 @@ struct DatabaseOpener {
         let readCatalog = try Catalog(reader: read)
         if let recorded = try SchemaRecord.read(from: readCatalog, path: store.path) {
             guard try needsMigration(recorded, binder: binder) else {
-                return try binder.bind(readCatalog, models: models)
+                return try bind(models, binder: binder, store: store, read: read, catalog: readCatalog)
             }
         }
         read.end()
@@ -93,7 +103,7 @@ struct DatabaseOpener {
                     write.rollback()
                 }
                 let again = try store.beginRead()
-                return try binder.bind(try Catalog(reader: again), models: models)
+                return try bind(models, binder: binder, store: store, read: again, catalog: try Catalog(reader: again))
             }
             guard catalog.tables.isEmpty else {
                 throw StrataError.schemaMismatch(
@@ -103,11 +113,19 @@ struct DatabaseOpener {
             try catalog.flush()
             try write.commit()
             let committed = try store.beginRead()
-            return try binder.bind(try Catalog(reader: committed), models: models)
+            return try bind(
+                models, binder: binder, store: store, read: committed, catalog: try Catalog(reader: committed))
         } catch {
             write.rollback()
             throw error
         }
+    }
+
+    private func bind(
+        _ models: [(Object.Type, ModelDefinition)], binder: SchemaBinder, store: Store, read: ReadTransaction,
+        catalog: Catalog
+    ) throws -> Opened {
+        Opened(store: store, schema: try binder.bind(catalog, models: models), read: read, catalog: catalog)
     }
 
     /// Whether the file's `recorded` schema is an older version of the code's that this open migrates.

@@ -12,7 +12,8 @@ final class SchemaRecordReaderTests: XCTestCase {
     }
 
     func testReaderDecodesWhatTheEncoderWrites() throws {
-        let record = SchemaRecord(schema: "Library", version: 3, fingerprints: ["1": "86a83a6410fca8d3", "2": "00ff", "3": "abc"])
+        let record = SchemaRecord(
+            schema: "Library", version: 3, fingerprints: ["1": "86a83a6410fca8d3", "2": "00ff", "3": "abc"])
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         var reader = SchemaRecordReader(Array(try encoder.encode(record)))

@@ -85,6 +85,23 @@ final class ConfigurationTests: DatabaseTestCase {
         #endif
     }
 
+    func testADatabaseStartsAtTheVersionItOpenedAndMovesOnWithAutorefresh() throws {
+        let writer = try openDatabase()
+        let reader = try openDatabase()
+        let opened = reader.version
+        try writer.write { writer.add(Person(id: 1, name: "Ana")) }
+        XCTAssertEqual(reader.version, opened, "the reader keeps the version it opened until it looks again")
+        XCTAssertEqual(reader.objects(Person.self).count, 1, "a query moves an autorefreshing reader on")
+        XCTAssertGreaterThan(reader.version, opened)
+
+        let pinned = try openDatabase()
+        pinned.autorefresh = false
+        try writer.write { writer.add(Person(id: 2, name: "Bo")) }
+        XCTAssertEqual(pinned.objects(Person.self).count, 1, "without autorefresh it reads the version it opened")
+        XCTAssertTrue(pinned.refresh())
+        XCTAssertEqual(pinned.objects(Person.self).count, 2)
+    }
+
     func testUnsetFileURLIsTheDefaultAndASetOneReplacesIt() {
         var fresh = Configuration(schema: Zoo.self)
         XCTAssertEqual(fresh.fileURL, Configuration.defaultFileURL)
