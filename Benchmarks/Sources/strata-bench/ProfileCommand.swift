@@ -4,7 +4,9 @@ import Foundation
 /// `strata-bench profile W3 --engine strata --runs 100`: fills a fresh database (W1, or W1-indexed for the indexed
 /// workloads), then repeats one workload, so that `perf record -g` sees mostly that workload. Prints the
 /// workload's rate. `W5` and `W5-full` repeat the 10,000 one-value commits of W5 (`.batched`, `.full`): under
-/// `valgrind --tool=callgrind --toggle-collect='*updateSalaries*'` they give instructions per commit.
+/// `valgrind --tool=callgrind --toggle-collect='*updateSalaries*'` they give instructions per commit. `W6` closes the
+/// filled file and repeats W6's open-and-count in this process: the open's steady cost, without the first-use costs
+/// of a fresh process that W6 itself also pays (profile those across many `phase cold` children instead).
 struct ProfileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "profile", abstract: "Fill a database, then repeat one workload (for a profiler).")
@@ -12,10 +14,10 @@ struct ProfileCommand: ParsableCommand {
     /// The workloads that can be repeated.
     enum Target: String, ExpressibleByArgument, CaseIterable {
         case w2 = "W2", w3 = "W3", w4 = "W4", w3Indexed = "W3-indexed", w3Lookup = "W3-lookup"
-        case w5 = "W5", w5Full = "W5-full"
+        case w5 = "W5", w5Full = "W5-full", w6 = "W6"
     }
 
-    @Argument(help: "W2, W3, W4, W3-indexed, W3-lookup, W5 or W5-full.")
+    @Argument(help: "W2, W3, W4, W3-indexed, W3-lookup, W5, W5-full or W6.")
     var workload: Target
 
     @Option(help: "strata, strata-storage or sqlite.")
@@ -37,6 +39,7 @@ struct ProfileCommand: ParsableCommand {
     }
 
     private func repeatWorkload(_ type: any BenchmarkEngine.Type, directory: URL) throws -> Double {
+        if workload == .w6 { return try repeatOpen(type, directory: directory) }
         let engine = try type.init(directory: directory, durability: workload == .w5Full ? .full : .batched)
         defer { try? engine.close() }
         let indexed = workload == .w3Indexed || workload == .w3Lookup
@@ -54,10 +57,31 @@ struct ProfileCommand: ParsableCommand {
             case .w3Indexed: checksum += try engine.enumerateIndexedTwenties().salarySum
             case .w3Lookup: checksum += try engine.lookUpIndexedSalaries(names: names)
             case .w5, .w5Full: try engine.updateSalaries(ids: updateIDs)
+            case .w6: break  // repeatOpen
             }
         }
         let elapsed = ContinuousClock.now - start
         guard checksum.isFinite else { throw BenchmarkError("the workload read no numbers") }
+        return Double(max(1, runs)) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+    }
+
+    /// Fills the file, closes it, then opens it and reads the count `runs` times (each open closes before the next).
+    private func repeatOpen(_ type: any BenchmarkEngine.Type, directory: URL) throws -> Double {
+        do {
+            // Let go of the filling engine entirely: a database that is only closed (invalidated) keeps the file
+            // open, and the opens below would then share it instead of opening it.
+            let engine = try type.init(directory: directory, durability: .batched)
+            try engine.insertEmployees()
+            try engine.close()
+        }
+        let start = ContinuousClock.now
+        for _ in 0..<max(1, runs) {
+            let count = try type.openAndCount(directory: directory)
+            guard count == EmployeeData.count else {
+                throw BenchmarkError("W6: count \(count) ≠ \(EmployeeData.count)")
+            }
+        }
+        let elapsed = ContinuousClock.now - start
         return Double(max(1, runs)) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
     }
 }

@@ -82,15 +82,20 @@ final class SchemaBinding {
     /// The models, in the schema's order (restricted to `Configuration.objectTypes`).
     let models: [ModelBinding]
     private let byName: [String: ModelBinding]
-    private let byType: [ObjectIdentifier: ModelBinding]
+    /// The models by class, for a schema too large to scan (`nil` otherwise: building the dictionary type costs a
+    /// run-time conformance lookup on the first open of a process, for nothing when it is never used).
+    private let byType: [ObjectIdentifier: ModelBinding]?
     /// The identity of each model's class, by position: scanned without retaining a binding per comparison.
     private let types: [ObjectIdentifier]
+    /// The most models ``model(for:)`` scans rather than hashes.
+    private static let scannedModelCount = 8
 
     init(models: [ModelBinding]) {
         self.models = models
         types = models.map { ObjectIdentifier($0.type) }
         byName = Dictionary(uniqueKeysWithValues: models.map { ($0.name, $0) })
-        byType = Dictionary(uniqueKeysWithValues: models.map { (ObjectIdentifier($0.type), $0) })
+        byType = models.count > Self.scannedModelCount
+            ? Dictionary(uniqueKeysWithValues: models.map { (ObjectIdentifier($0.type), $0) }) : nil
     }
 
     /// The binding of the model named `name`.
@@ -102,10 +107,8 @@ final class SchemaBinding {
     /// asks for every object); a larger one is looked up by hash.
     func model(for type: Object.Type) -> ModelBinding? {
         let identity = ObjectIdentifier(type)
-        if types.count <= 8 {
-            guard let position = types.firstIndex(of: identity) else { return nil }
-            return models[position]
-        }
-        return byType[identity]
+        if let byType { return byType[identity] }
+        guard let position = types.firstIndex(of: identity) else { return nil }
+        return models[position]
     }
 }

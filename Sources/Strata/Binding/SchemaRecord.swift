@@ -24,6 +24,8 @@ struct SchemaRecord: Codable, Equatable {
     /// - Throws: `StrataError.schemaMismatch` when the record cannot be decoded.
     static func read(from catalog: Catalog, path: String) throws -> SchemaRecord? {
         guard let bytes = try catalog.metadata(forKey: metadataKey) else { return nil }
+        var reader = SchemaRecordReader(bytes)
+        if let record = reader.record() { return record }
         do {
             return try JSONDecoder().decode(SchemaRecord.self, from: Data(bytes))
         } catch {

@@ -26,7 +26,13 @@ public struct Configuration: Sendable {
     /// The database file. Defaults to `default.strata` in the platform's application-support directory: on
     /// Linux `$XDG_DATA_HOME/<executable>/` or `~/.local/share/<executable>/`; on macOS
     /// `~/Library/Application Support/<executable>/`. Ignored when ``inMemoryIdentifier`` is set.
-    public var fileURL: URL = Configuration.defaultFileURL
+    public var fileURL: URL {
+        get { explicitFileURL ?? Configuration.defaultFileURL }
+        set { explicitFileURL = newValue }
+    }
+    /// The file set by the app, if any. The default is worked out only when asked for: it reads the environment
+    /// and builds URLs, which would otherwise add to every open (including the many that set their own file).
+    private var explicitFileURL: URL?
 
     /// When set, the database lives in memory only, shared by every `Database` opened with the same identifier
     /// in this process, and disappears when the last one closes.

@@ -95,6 +95,9 @@ public final class Database {
         let opened = try DatabaseOpener(configuration: configuration).open()
         self.store = opened.store
         self.schema = opened.schema
+        // The version the schema was checked in is the newest one (or was a moment ago: autorefresh moves on).
+        readTransaction = opened.read
+        readCatalog = opened.catalog
     }
 
     /// A frozen copy of `source` at the version it reads now.

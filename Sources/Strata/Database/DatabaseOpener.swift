@@ -1,5 +1,10 @@
 import Foundation
 import StrataSchema
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import StrataStorage
 
 /// Opens a configuration's store and brings its schema to the code's: creates the tables of a new file, checks
@@ -7,18 +12,28 @@ import StrataStorage
 struct DatabaseOpener {
     let configuration: Configuration
 
+    /// What an open hands the new database: the store, its bound models, and the read transaction (with its
+    /// catalog) the models were bound in.
+    struct Opened {
+        let store: Store
+        let schema: SchemaBinding
+        /// The database starts by reading this version: a first query then needs neither a new transaction (a
+        /// reader slot taken and given back under the file's lock) nor another decoding of the catalog.
+        let read: ReadTransaction
+        let catalog: Catalog
+    }
+
     /// The open store and its bound models.
-    func open() throws -> (store: Store, schema: SchemaBinding) {
+    func open() throws -> Opened {
         let store = try openStore()
         do {
-            return (store, try prepareSchema(of: store))
+            return try prepareSchema(of: store)
         } catch StrataError.migrationNeeded(_, let fileVersion, let schemaVersion, _)
             where configuration.deleteIfMigrationNeeded && !configuration.readOnly && fileVersion != schemaVersion
         {
             store.close()
             try Database.deleteFiles(for: configuration)
-            let fresh = try openStore()
-            return (fresh, try prepareSchema(of: fresh))
+            return try prepareSchema(of: try openStore())
         }
     }
 
@@ -30,8 +45,10 @@ struct DatabaseOpener {
         if let identifier = configuration.inMemoryIdentifier {
             return try Store.inMemory(identifier: identifier, options: options)
         }
-        let directory = configuration.fileURL.deletingLastPathComponent()
-        if !configuration.readOnly, !FileManager.default.fileExists(atPath: directory.path) {
+        let fileURL = configuration.fileURL
+        let path = fileURL.path
+        if !configuration.readOnly, !Self.directoryExists(of: path) {
+            let directory = fileURL.deletingLastPathComponent()
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             } catch {
@@ -40,10 +57,21 @@ struct DatabaseOpener {
                     message: "cannot create the database's directory: \(error.localizedDescription)")
             }
         }
-        return try Store.open(path: configuration.fileURL.path, options: options)
+        return try Store.open(path: path, options: options)
     }
 
-    private func prepareSchema(of store: Store) throws -> SchemaBinding {
+    /// Whether the directory that holds the file at `path` exists. Asked of the system directly: the usual case
+    /// (it exists) then needs neither `FileManager` nor URL arithmetic, whose first use in a process costs more
+    /// than the check.
+    private static func directoryExists(of path: String) -> Bool {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return true }  // relative: the cwd
+        let directory = slash == path.utf8.startIndex ? "/" : String(path[..<slash])
+        var status = stat()
+        guard stat(directory, &status) == 0 else { return false }
+        return (status.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    private func prepareSchema(of store: Store) throws -> Opened {
         let binder = SchemaBinder(configuration: configuration, path: store.path)
         let models = try binder.selectedModels()
 
@@ -52,7 +80,7 @@ struct DatabaseOpener {
         let readCatalog = try Catalog(reader: read)
         if let recorded = try SchemaRecord.read(from: readCatalog, path: store.path) {
             guard try needsMigration(recorded, binder: binder) else {
-                return try binder.bind(readCatalog, models: models)
+                return try bind(models, binder: binder, store: store, read: read, catalog: readCatalog)
             }
         }
         read.end()
@@ -75,7 +103,7 @@ struct DatabaseOpener {
                     write.rollback()
                 }
                 let again = try store.beginRead()
-                return try binder.bind(try Catalog(reader: again), models: models)
+                return try bind(models, binder: binder, store: store, read: again, catalog: try Catalog(reader: again))
             }
             guard catalog.tables.isEmpty else {
                 throw StrataError.schemaMismatch(
@@ -85,11 +113,19 @@ struct DatabaseOpener {
             try catalog.flush()
             try write.commit()
             let committed = try store.beginRead()
-            return try binder.bind(try Catalog(reader: committed), models: models)
+            return try bind(
+                models, binder: binder, store: store, read: committed, catalog: try Catalog(reader: committed))
         } catch {
             write.rollback()
             throw error
         }
+    }
+
+    private func bind(
+        _ models: [(Object.Type, ModelDefinition)], binder: SchemaBinder, store: Store, read: ReadTransaction,
+        catalog: Catalog
+    ) throws -> Opened {
+        Opened(store: store, schema: try binder.bind(catalog, models: models), read: read, catalog: catalog)
     }
 
     /// Whether the file's `recorded` schema is an older version of the code's that this open migrates.

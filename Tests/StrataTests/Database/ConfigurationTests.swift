@@ -85,6 +85,49 @@ final class ConfigurationTests: DatabaseTestCase {
         #endif
     }
 
+    func testADatabaseStartsAtTheVersionItOpenedAndMovesOnWithAutorefresh() throws {
+        let writer = try openDatabase()
+        let reader = try openDatabase()
+        let opened = reader.version
+        try writer.write { writer.add(Person(id: 1, name: "Ana")) }
+        XCTAssertEqual(reader.version, opened, "the reader keeps the version it opened until it looks again")
+        XCTAssertEqual(reader.objects(Person.self).count, 1, "a query moves an autorefreshing reader on")
+        XCTAssertGreaterThan(reader.version, opened)
+
+        let pinned = try openDatabase()
+        pinned.autorefresh = false
+        try writer.write { writer.add(Person(id: 2, name: "Bo")) }
+        XCTAssertEqual(pinned.objects(Person.self).count, 1, "without autorefresh it reads the version it opened")
+        XCTAssertTrue(pinned.refresh())
+        XCTAssertEqual(pinned.objects(Person.self).count, 2)
+    }
+
+    func testUnsetFileURLIsTheDefaultAndASetOneReplacesIt() {
+        var fresh = Configuration(schema: Zoo.self)
+        XCTAssertEqual(fresh.fileURL, Configuration.defaultFileURL)
+        let chosen = URL(fileURLWithPath: "/tmp/strata-configuration-\(UUID().uuidString)/chosen.strata")
+        fresh.fileURL = chosen
+        XCTAssertEqual(fresh.fileURL, chosen)
+        XCTAssertEqual(fresh.storeDescription, chosen.path)
+    }
+
+    func testOpenCreatesTheMissingDirectoriesOfTheFile() throws {
+        configuration.fileURL = directory.url.appendingPathComponent("a/b/nested.strata")
+        let db = try openDatabase()
+        try db.write { db.add(Person(id: 1)) }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: configuration.fileURL.path))
+    }
+
+    func testOpenUnderAFileInsteadOfADirectoryFailsNamingThePath() throws {
+        let blocker = directory.url.appendingPathComponent("blocker")
+        XCTAssertTrue(FileManager.default.createFile(atPath: blocker.path, contents: Data("x".utf8)))
+        configuration.fileURL = blocker.appendingPathComponent("inside.strata")
+        XCTAssertThrowsError(try openDatabase()) { error in
+            guard case StrataError.io(_, let path, _, _) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(path.hasSuffix("blocker"), path)
+        }
+    }
+
     func testDeleteFilesRemovesTheFileAndItsLock() throws {
         do {
             let db = try openDatabase()
