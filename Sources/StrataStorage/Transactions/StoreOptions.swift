@@ -28,11 +28,11 @@ public struct StoreOptions: Sendable {
     /// before commit (they were free pages, so a crash or rollback loses nothing), bounding a bulk load's memory.
     ///
     /// 1 MiB by default (64 full 16 KiB clusters). On strata-bench's 1M-object insert, 4 MiB held about 4 MB more
-    /// peak anonymous memory and 2 MiB about 1.3 MB more, for no change in W1's or W1-indexed's CPU time beyond
-    /// run-to-run noise: the nodes are written once either way, only earlier, and a spill keeps the newest ones
-    /// (`WriteTransaction.unspilledNewest`) for the table layer to change in place. A node changed again after
-    /// it was spilled is copied, though: raise the threshold for large transactions that keep returning to more
-    /// than a megabyte of the same clusters and index leaves.
+    /// peak anonymous memory and 2 MiB about 1.3 MB more; W1's and W1-indexed's CPU time moved by about 1 %,
+    /// inside the spread between runs: the nodes are written once either way, only earlier, and a spill keeps the
+    /// newest ones (`WriteTransaction.unspilledNewest`) for the table layer to change in place. A node changed
+    /// again after it was spilled is copied, though: raise the threshold for large transactions that keep
+    /// returning to more than a megabyte of the same clusters and index leaves.
     public var spillThreshold = 1 << 20
     /// The file system to use; `nil` means the real one (`POSIXStorage`). Tests pass recording or failing ones.
     public var io: StorageIO?

@@ -23,8 +23,8 @@ public final class Catalog {
     ///
     /// A decoded cluster takes about 70 KB (a 16 KiB node's values as Swift arrays), so 16 bound a bulk load's
     /// decoded clusters at about 1.1 MB. Measured on strata-bench's 1M-object insert (release build, Linux, CPU
-    /// time as medians of three runs): 64 held about 1.7 MB more peak anonymous memory (W7-anon) than 16, and 8
-    /// no less than 16; W1's and W1-indexed's CPU time moved by less than run-to-run noise for all three (a
+    /// time as medians of three to five runs): 64 held about 1.7 MB more peak anonymous memory (W7-anon) than 16,
+    /// and 8 no less than 16; W1's and W1-indexed's CPU time moved by about 1 %, inside the spread between runs (a
     /// bulk load appends, so a write-out rewrites only the right edge's branches and decodes only the tail
     /// cluster again). 16 rather than 8 because a transaction changing objects scattered over many clusters
     /// writes out, and rewrites the branches above them, once per this many clusters.
