@@ -18,8 +18,9 @@ final class ClusterBuffer {
     /// Values longer than this live in their own node, so a 1 MB string does not bloat its cluster's rewrites.
     static let externalThreshold = 1024
 
-    var keys: [Int64]
-    var columns: [ColumnBuffer]
+    // Not checked for exclusive access at run time, for the reason `ColumnBuffer` gives.
+    @exclusivity(unchecked) var keys: [Int64]
+    @exclusivity(unchecked) var columns: [ColumnBuffer]
     /// The node this cluster was read from (`.none` for a new one); freed when the cluster is rewritten.
     var origin: NodeRef = .none
     var isDirty = false
