@@ -44,8 +44,6 @@ extension ClusterBuffer: TreeLeaf {
 
     var firstKey: [UInt8] { keys.first.map(ByteOrder.key) ?? [] }
 
-    var isUnderfull: Bool { encodedByteCount < ClusterBuffer.minEncodedBytes }
-
     /// Whether both clusters fit one node. The sum of both sizes counts the node's header and each block's frame
     /// twice, which leaves room for the joined keys or values to need a wider packing; should it not, the merged
     /// cluster splits on its next change.

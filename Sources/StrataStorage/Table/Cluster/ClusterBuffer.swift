@@ -70,8 +70,12 @@ final class ClusterBuffer {
 
     private static func align(_ offset: Int) -> Int { (offset + 7) & ~7 }
 
-    var isOverfull: Bool {
-        keys.count > 1 && (keys.count > ClusterBuffer.maxRows || encodedByteCount > ClusterBuffer.maxEncodedBytes)
+    var fill: LeafFill {
+        let bytes = encodedByteCount
+        if keys.count > 1 && (keys.count > ClusterBuffer.maxRows || bytes > ClusterBuffer.maxEncodedBytes) {
+            return .overfull
+        }
+        return bytes < ClusterBuffer.minEncodedBytes ? .underfull : .fitting
     }
 
     /// Moves rows into a new cluster: after an append, only the appended row (this cluster stays full, and a bulk

@@ -30,8 +30,11 @@ final class IndexLeaf: TreeLeaf {
 
     var entryCount: Int { entries.count }
     var firstKey: [UInt8] { entries.first ?? [] }
-    var isOverfull: Bool { byteCount > IndexLeaf.maxBytes && entries.count > 1 }
-    var isUnderfull: Bool { byteCount < IndexLeaf.minBytes }
+    var fill: LeafFill {
+        let bytes = byteCount
+        if bytes > IndexLeaf.maxBytes && entries.count > 1 { return .overfull }
+        return bytes < IndexLeaf.minBytes ? .underfull : .fitting
+    }
 
     /// Where `entry` is or would go.
     func position(of entry: [UInt8]) -> (index: Int, found: Bool) {

@@ -398,9 +398,10 @@ final class NodeTree<Leaf: TreeLeaf> {
         for (ancestor, position) in path.dropLast() { ancestor.counts[position] += delta }
         // The common case (a leaf that neither splits nor empties nor wants a neighbour) leaves every branch as
         // it was: nothing above needs a look.
-        let wantsMerge = leaf.isUnderfull && parent.children.count > 1
-        if !wantsMerge, leaf.entryCount > 0, !leaf.isOverfull { return }
-        if leaf.isOverfull {
+        let fill = leaf.fill
+        let wantsMerge = fill == .underfull && parent.children.count > 1
+        if !wantsMerge, leaf.entryCount > 0, fill != .overfull { return }
+        if fill == .overfull {
             var pieces: [Leaf] = []
             var current = leaf
             while current.isOverfull {

@@ -18,10 +18,9 @@ protocol TreeLeaf: AnyObject {
     var origin: NodeRef { get set }
     /// Whether the leaf changed since it was read.
     var isDirty: Bool { get set }
-    /// Whether the leaf must split.
-    var isOverfull: Bool { get }
-    /// Whether the leaf should merge with a neighbour.
-    var isUnderfull: Bool { get }
+    /// Whether the leaf must split, should merge with a neighbour, or neither: one answer, because a cluster works
+    /// out its size by summing its columns, and a bulk insert asks after every object.
+    var fill: LeafFill { get }
     /// Moves the upper part of the entries to a new leaf.
     func splitOff() -> Self
     /// Whether `other` (the next leaf) fits in this one.
@@ -30,4 +29,19 @@ protocol TreeLeaf: AnyObject {
     func absorb(_ other: Self)
     /// Writes the leaf to a new node.
     func encode(in writer: NodeWriter) throws -> NodeRef
+}
+
+/// How full a tree leaf is, against the bounds its kind sets.
+enum LeafFill {
+    /// Below the lower bound: the leaf should merge with a neighbour.
+    case underfull
+    /// Within bounds.
+    case fitting
+    /// Past the upper bound (and holding more than one entry): the leaf must split.
+    case overfull
+}
+
+extension TreeLeaf {
+    /// Whether the leaf must split.
+    var isOverfull: Bool { fill == .overfull }
 }
