@@ -9,11 +9,19 @@ import Synchronization
 /// replaces, per call, the right side (checked and converted as a fresh binding does) and string matcher of
 /// those comparisons. A predicate with a placeholder anywhere else (`%K`, inside `{…}`, `BETWEEN %@`, a constant
 /// on the left, in a SUBQUERY) is bound afresh on every call.
-struct BindingTemplate {
+///
+/// A class, immutable once made, so that taking a kept template out of ``BindingTemplates`` costs one retain
+/// rather than a copy of both trees.
+final class BindingTemplate {
     /// The parse the tree was bound from.
     let parsed: ParsedPredicate
     /// The tree as first bound (with the first call's arguments).
     let bound: BoundPredicate
+
+    init(parsed: ParsedPredicate, bound: BoundPredicate) {
+        self.parsed = parsed
+        self.bound = bound
+    }
 
     /// Whether every placeholder of `node` is the right side of a `keyPath op %@` comparison (any letter but
     /// `%K`, any operator but `BETWEEN`), the only place a rebinding changes.
@@ -93,7 +101,22 @@ struct BindingTemplate {
 final class BindingTemplates: Sendable {
     /// How many templates are kept at most; when full, the cache starts over.
     let capacity: Int
-    private let entries: Mutex<[Key: Entry]>
+    private let state: Mutex<State>
+
+    /// The kept templates, and the one used last: a lookup in a loop asks for the same predicate string each
+    /// time, which comparing the strings (equal storage compares at once) finds without hashing the string.
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        var recent: (key: Key, entry: Entry)?
+
+        /// The template kept for `key`, remembered as the one used last.
+        mutating func entry(for key: Key) -> Entry? {
+            if let recent, recent.key == key { return recent.entry }
+            guard let entry = entries[key] else { return nil }
+            recent = (key, entry)
+            return entry
+        }
+    }
 
     private struct Key: Hashable {
         let model: Int
@@ -109,7 +132,7 @@ final class BindingTemplates: Sendable {
 
     init(capacity: Int = 128) {
         self.capacity = Swift.max(1, capacity)
-        entries = Mutex([:])
+        state = Mutex(State())
     }
 
     /// The predicate string `format` bound for `model` to `arguments`: rebound from a template when one is kept
@@ -121,7 +144,7 @@ final class BindingTemplates: Sendable {
     func bind(_ format: String, arguments: [Any], model: ModelBinding, schema: SchemaBinding) throws -> BoundPredicate {
         let key = Key(model: model.index, format: format)
         let identity = ObjectIdentifier(model)
-        if let kept = entries.withLock({ $0[key] }), kept.model == identity {
+        if let kept = state.withLock({ $0.entry(for: key) }), kept.model == identity {
             let parsed = kept.template.parsed
             let values = try parsed.arguments(arguments)
             let binder = PredicateBinder(predicate: format, schema: schema, model: model, arguments: values)
@@ -133,14 +156,15 @@ final class BindingTemplates: Sendable {
             .bind(parsed.node)
         if BindingTemplate.canRebind(parsed.node) {
             let entry = Entry(model: identity, template: BindingTemplate(parsed: parsed, bound: bound))
-            entries.withLock { entries in
-                if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-                entries[key] = entry
+            state.withLock { state in
+                if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
+                state.entries[key] = entry
+                state.recent = (key, entry)
             }
         }
         return bound
     }
 
     /// How many templates are kept now.
-    var count: Int { entries.withLock { $0.count } }
+    var count: Int { state.withLock { $0.entries.count } }
 }

@@ -32,13 +32,12 @@ struct ParsedPredicate: Sendable {
     ///   (`%d` needs an integer, `%f` a number, `%K` a key path string), or at the end when there are more
     ///   arguments than placeholders.
     func arguments(_ values: [Any]) throws -> PredicateArguments {
-        var converted: [PredicateArguments.Value] = []
-        converted.reserveCapacity(slots.count)
-        for slot in slots {
+        // `map` sizes the array once; a lookup in a loop converts its arguments on every call.
+        let converted = try slots.map { slot in
             guard slot.index < values.count else {
                 throw error("the predicate uses more arguments than the \(values.count) given", at: slot.offset)
             }
-            converted.append(try convert(values[slot.index] as Any?, for: slot))
+            return try convert(values[slot.index], for: slot)
         }
         guard values.count == slots.count else {
             throw error("\(values.count) arguments were given but the predicate uses \(slots.count)", at: format.utf8.count)
@@ -46,14 +45,17 @@ struct ParsedPredicate: Sendable {
         return PredicateArguments(values: converted)
     }
 
-    private func convert(_ argument: Any?, for slot: ArgumentSlot) throws -> PredicateArguments.Value {
+    private func convert(_ argument: Any, for slot: ArgumentSlot) throws -> PredicateArguments.Value {
+        // A string for `%@` is the common case (`name == %@` in a loop): one cast, without boxing the argument as
+        // `Any?` or comparing the letter against every other format. A `String?` holding a string casts too.
+        if slot.letter == "@", let text = argument as? String { return .value(.string(text)) }
         if slot.letter == "K" {
             guard let keyPath = argument as? String, !keyPath.isEmpty else {
                 throw error("%K needs a key path string argument", at: slot.offset)
             }
             return .keyPath(keyPath.split(separator: ".").map(String.init))
         }
-        let value = try QueryValue.argument(argument, predicate: format, offset: slot.offset)
+        let value = try QueryValue.argument(argument as Any?, predicate: format, offset: slot.offset)
         switch (slot.letter, value) {
         case ("d", .int), ("i", .int), ("d", .null), ("i", .null): break
         case ("d", _), ("i", _):

@@ -59,6 +59,18 @@ final class BindingTemplateTests: StaffTestCase {
         }
     }
 
+    func testAlternatingPredicateStringsEachKeepTheirOwnTemplate() throws {
+        let all = db.objects(Employee.self)
+        // The template used last is found without a hash lookup; switching strings must not mix them up.
+        for (name, age) in [("name-3", 30), ("name-5", 20), ("name-3", 50), ("name-8", 18)] {
+            XCTAssertEqual(names(try all.filter("name == %@", name)), names(everyone.filter { $0.name == name }))
+            XCTAssertEqual(names(try all.filter("age > %@", age)), names(everyone.filter { $0.age > age }))
+            XCTAssertEqual(
+                names(try all.filter("name != %@", name)), names(everyone.filter { $0.name != name }))
+        }
+        XCTAssertEqual(db.bindingTemplates.count, 3)
+    }
+
     func testRebindingChecksEachCallsArgumentAsAFreshBindingDoes() throws {
         let all = db.objects(Employee.self)
         XCTAssertEqual(try all.filter("age > %@", 50).count, everyone.filter { $0.age > 50 }.count)
