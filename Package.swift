@@ -17,6 +17,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // MARK: Schema compiler
@@ -32,7 +33,12 @@ let package = Package(
         .plugin(name: "StrataPlugin", capability: .buildTool(), dependencies: ["strata-gen"]),
 
         // MARK: Runtime
-        .target(name: "StrataStorage"),
+        .target(
+            name: "StrataStorage",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]),
         .target(name: "Strata", dependencies: ["StrataStorage", "StrataSchema"]),
         .executableTarget(
             name: "strata",

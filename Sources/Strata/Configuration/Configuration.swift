@@ -38,6 +38,14 @@ public struct Configuration: Sendable {
     /// in this process, and disappears when the last one closes.
     public var inMemoryIdentifier: String?
 
+    /// The 64-byte key that encrypts the file (the first 32 bytes are an AES-256 key, the last 32 an HMAC-SHA256
+    /// key, as in Realm), or `nil` for a file in clear. A new file is created encrypted when a key is set; an
+    /// existing file opens only with the key it was created with, otherwise `Database` throws
+    /// `StrataError.wrongEncryptionKey` (a damaged or tampered node is `StrataError.corruptFile`, never wrong
+    /// data). Generate the key randomly and keep it in the platform's keychain or secret store, not in the app or
+    /// next to the file. To add, change or remove encryption, use ``Database/writeCopy(to:encryptionKey:)``.
+    public var encryptionKey: Data?
+
     /// Opens the file read-only: every write is refused, and a file that needs a migration is an error.
     public var readOnly = false
 

@@ -8,10 +8,26 @@ extension Database {
     /// The copy is written, synced, and only then given its name (with the directory synced), so a crash leaves
     /// either no file at `url` or a whole one.
     ///
+    /// The copy is encrypted with this database's ``Configuration/encryptionKey`` (or in clear when it has none).
+    ///
     /// - Throws: `StrataError.invalidArgument` when `url` already exists; I/O errors (a full disk) with nothing
     ///   left at `url`.
     public func writeCopy(to url: URL) throws {
-        try withAccess("Database.writeCopy(to:)") {
+        try writeCopy(to: url, encryptionKey: configuration.encryptionKey, caller: "Database.writeCopy(to:)")
+    }
+
+    /// Writes a compacted copy, as ``writeCopy(to:)`` does, encrypted with `encryptionKey` (64 bytes), or in clear
+    /// when it is `nil`: the way to encrypt a file, change its key or remove its encryption. Open the copy with
+    /// that key.
+    ///
+    /// - Throws: `StrataError.invalidArgument` when `url` already exists or the key is not 64 bytes; I/O errors
+    ///   (a full disk) with nothing left at `url`.
+    public func writeCopy(to url: URL, encryptionKey: Data?) throws {
+        try writeCopy(to: url, encryptionKey: encryptionKey, caller: "Database.writeCopy(to:encryptionKey:)")
+    }
+
+    private func writeCopy(to url: URL, encryptionKey: Data?, caller: String) throws {
+        try withAccess(caller) {
             guard !FileManager.default.fileExists(atPath: url.path) else {
                 throw StrataError.invalidArgument(
                     "writeCopy(to:) will not overwrite '\(url.path)'; delete it first or choose another name")
@@ -20,7 +36,9 @@ extension Database {
             let partial = url.deletingLastPathComponent()
                 .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial")
             do {
-                let copy = try Store.open(path: partial.path, options: StoreOptions(durability: .full))
+                var options = StoreOptions(durability: .full)
+                options.encryptionKey = encryptionKey.map { Array($0) }
+                let copy = try Store.open(path: partial.path, options: options)
                 let transaction = try copy.beginWrite()
                 let destination = try Catalog(writer: transaction)
                 try source.copy(into: destination)

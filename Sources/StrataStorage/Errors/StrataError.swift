@@ -12,6 +12,9 @@ public enum StrataError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file is damaged: a checksum does not match, a reference points outside the file, a structure is
     /// inconsistent. `location` says where (a page, a meta slot, a table).
     case corruptFile(path: String, location: String, detail: String)
+    /// The encryption key does not fit the file: the file is encrypted and no key or another key was given, or
+    /// a key was given for a file that is not encrypted. `detail` says which.
+    case wrongEncryptionKey(path: String, detail: String)
     /// A previous `fsync` failed, so what the disk holds is unknown: the database refuses writes until reopened.
     case writesRefusedAfterFailedSync(path: String)
     /// The database was opened read-only.
@@ -51,6 +54,8 @@ public enum StrataError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "update Strata to open it"
         case let .corruptFile(path, location, detail):
             return "'\(path)' is damaged at \(location): \(detail)"
+        case let .wrongEncryptionKey(path, detail):
+            return "cannot open '\(path)' with this encryption key: \(detail)"
         case let .writesRefusedAfterFailedSync(path):
             return "a previous sync of '\(path)' failed, so the disk's content is unknown; "
                 + "writes are refused until the database is reopened"

@@ -1,12 +1,17 @@
 /// Page 0 of a store file: what the file is, its format and page size, and where the two meta slots live.
 ///
-/// The first 24 bytes are written once, when the file is created, and never again. The meta slots sit in their
-/// own 512-byte sectors (offsets 512 and 1024), so writing one can never tear the other.
+/// The first 24 bytes, and the encryption block at 64 (`EncryptionHeader`), are written once, when the file is
+/// created, and never again. The meta slots sit in their own 512-byte sectors (offsets 512 and 1024), so writing
+/// one can never tear the other.
 enum FileHeader {
     /// `STRATADB`.
     static let magic: UInt64 = 0x4244_4154_4152_5453
-    /// The format this code writes and the newest it reads.
-    static let formatVersion: UInt32 = 1
+    /// The newest format this code reads, and the one it writes for an encrypted file. Format 2 is format 1 plus
+    /// encryption: a file that is not encrypted is still written as format 1, which every version of Strata
+    /// reads, while an older Strata refuses an encrypted file as "newer format" instead of misreading it.
+    static let formatVersion: UInt32 = 2
+    /// The format of a file that is not encrypted.
+    static let clearFormatVersion: UInt32 = 1
     /// Where meta slot 0 and meta slot 1 start.
     static let slotOffsets = [512, 1024]
     /// Bytes of page 0 the pager ever reads.
@@ -16,15 +21,16 @@ enum FileHeader {
     /// Seed of the header checksum, so a zero-filled header never checks.
     static let checksumSeed: UInt64 = 0x5354_5241_5441_4844
 
-    /// The bytes of page 0 of a new file with one meta slot filled.
-    static func encode(pageSize: Int, initialMeta: MetaSlot) -> [UInt8] {
+    /// The bytes of page 0 of a new file with one meta slot filled (and the encryption block, if any).
+    static func encode(pageSize: Int, initialMeta: MetaSlot, encryption: EncryptionHeader? = nil) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: pageSize)
         bytes.withUnsafeMutableBytes { buffer in
             let base = buffer.baseAddress!
             base.setU64(magic, at: 0)
-            base.setU32(formatVersion, at: 8)
+            base.setU32(encryption == nil ? clearFormatVersion : formatVersion, at: 8)
             base.setU32(UInt32(pageSize), at: 12)
             base.setU64(Checksum.hash(UnsafeRawPointer(base), count: 16, seed: checksumSeed), at: 16)
+            encryption?.encode(into: base)
             initialMeta.encode(into: base + slotOffsets[0])
         }
         return bytes

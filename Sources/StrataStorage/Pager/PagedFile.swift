@@ -14,14 +14,21 @@ final class PagedFile: @unchecked Sendable {
     /// Pages the mapping can hold.
     let mappablePages: UInt64
 
+    /// Clear copies of encrypted nodes; nil for a file that is not encrypted (its nodes are read in place).
+    let decrypted: DecryptedNodeCache?
+    /// Bytes a node carries on disk after its payload: the iv and code of an encrypted node, else none.
+    let sealByteCount: Int
+
     private let verifiedLock = ThreadLock()
     private var verifiedVersions: [UInt64] = []
 
-    /// Maps `file`, reserving address space for `reservedBytes`.
-    init(file: StorageFile, pageSize: Int, reservedBytes: UInt64) throws {
+    /// Maps `file`, reserving address space for `reservedBytes`; `cipher` encrypts its nodes (nil: none).
+    init(file: StorageFile, pageSize: Int, reservedBytes: UInt64, cipher: NodeCipher? = nil) throws {
         self.file = file
         self.path = file.path
         self.pageSize = pageSize
+        decrypted = cipher.map { DecryptedNodeCache(cipher: $0) }
+        sealByteCount = cipher == nil ? 0 : NodeCipher.sealByteCount
         let fileSize = try file.size()
         let reservation = max(reservedBytes, fileSize * 2)
         base = try file.map(reservingBytes: reservation)
@@ -44,17 +51,30 @@ final class PagedFile: @unchecked Sendable {
         guard let header = NodeHeader.decode(from: start) else {
             throw corrupt(ref, "no node header here (wrong magic or kind byte)")
         }
-        let pages = NodeHeader.pageSpan(length: Int(header.length), pageSize: pageSize)
+        let pages = pageSpan(length: Int(header.length))
         guard pages <= pageCount - ref.rawValue else {
             throw corrupt(ref, "its length \(header.length) runs past the \(pageCount) pages of this version")
         }
         return (header, pages)
     }
 
-    /// The verified payload of node `ref` of `kind`, in place in the mapping.
+    /// Pages a node with `length` payload bytes spans in this file (an encrypted node carries its seal too).
+    func pageSpan(length: Int) -> UInt64 {
+        NodeHeader.pageSpan(length: length + sealByteCount, pageSize: pageSize)
+    }
+
+    /// A lease for a read that does not belong to a transaction, or nil when the file is not encrypted (nodes are
+    /// then read in place and need no holding). Keep it until done with the payloads read under it.
+    func makeLease() -> NodeLease? {
+        decrypted == nil ? nil : NodeLease()
+    }
+
+    /// The verified payload of node `ref` of `kind`: in place in the mapping, or for an encrypted file a clear
+    /// copy that `lease` keeps alive.
     ///
-    /// - Throws: `corruptFile` when the node is out of bounds, of another kind, or fails its checksum.
-    func payload(of ref: NodeRef, kind: NodeKind, pageCount: UInt64) throws -> UnsafeRawBufferPointer {
+    /// - Throws: `corruptFile` when the node is out of bounds, of another kind, or fails its checksum or its
+    ///   authentication code.
+    func payload(of ref: NodeRef, kind: NodeKind, pageCount: UInt64, lease: NodeLease?) throws -> UnsafeRawBufferPointer {
         let (header, _) = try self.header(of: ref, pageCount: pageCount)
         guard header.kind == kind else {
             throw corrupt(ref, "expected a \(kind) node, found a \(header.kind) node")
@@ -63,13 +83,26 @@ final class PagedFile: @unchecked Sendable {
         let page = Int(ref.rawValue)
         let known = verifiedLock.withLock { page < verifiedVersions.count && verifiedVersions[page] == header.version }
         if !known {
-            let checksum = Checksum.hash(start + 8, count: NodeHeader.byteCount - 8 + Int(header.length))
-            guard checksum == start.u64(at: 0) else {
+            guard checksumHolds(at: start, header: header) else {
                 throw corrupt(ref, "its checksum does not match (written by version \(header.version))")
             }
             markVerified(page: ref.rawValue, version: header.version)
         }
-        return UnsafeRawBufferPointer(start: start + NodeHeader.byteCount, count: Int(header.length))
+        guard let decrypted else {
+            return UnsafeRawBufferPointer(start: start + NodeHeader.byteCount, count: Int(header.length))
+        }
+        guard let lease else { preconditionFailure("a read of an encrypted store without a lease") }
+        guard let payload = decrypted.payload(
+            page: ref.rawValue, version: header.version, length: Int(header.length), start: start, lease: lease)
+        else {
+            throw corrupt(ref, "its authentication code does not match: it was changed by something without the key")
+        }
+        return payload
+    }
+
+    /// Whether the checksum in the node header at `start` matches the node's bytes on disk.
+    func checksumHolds(at start: UnsafeRawPointer, header: NodeHeader) -> Bool {
+        Checksum.hash(start + 8, count: NodeHeader.byteCount - 8 + Int(header.length) + sealByteCount) == start.u64(at: 0)
     }
 
     /// Whether node `ref` is whole in a file of `fileSize` bytes and has `checksum` (used to check a commit record
@@ -78,8 +111,7 @@ final class PagedFile: @unchecked Sendable {
         let pagesInFile = fileSize / UInt64(pageSize)
         guard let (header, _) = try? header(of: ref, pageCount: min(pagesInFile, mappablePages)) else { return false }
         let start = base + Int(ref.rawValue) * pageSize
-        let computed = Checksum.hash(start + 8, count: NodeHeader.byteCount - 8 + Int(header.length))
-        return computed == checksum && start.u64(at: 0) == checksum
+        return start.u64(at: 0) == checksum && checksumHolds(at: start, header: header)
     }
 
     /// Records that the node on `page` written by `version` has been verified (or was just written by us).
@@ -96,6 +128,7 @@ final class PagedFile: @unchecked Sendable {
     /// Forgets every verification (after recovery chose an older version, the newer slot's nodes are not trusted).
     func forgetVerified() {
         verifiedLock.withLock { verifiedVersions.removeAll() }
+        decrypted?.removeAll()
     }
 
     func corrupt(_ ref: NodeRef, _ detail: String) -> StrataError {

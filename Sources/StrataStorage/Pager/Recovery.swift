@@ -32,9 +32,10 @@ enum Recovery {
         guard meta.pageCount <= pagesInFile, meta.pageCount <= file.mappablePages else { return false }
         for ref in [meta.root, meta.freeList, meta.commitRecord] where ref.rawValue >= meta.pageCount { return false }
         if meta.commitRecord.isNone { return meta.version == 1 }
+        let lease = file.makeLease()
         guard file.holds(meta.commitRecord, checksum: meta.commitRecordChecksum, fileSize: fileSize),
-            let payload = try? file.payload(of: meta.commitRecord, kind: .commitRecord, pageCount: meta.pageCount),
-            let record = try? CommitRecord.decode(payload, path: file.path, node: meta.commitRecord)
+            let payload = try? file.payload(of: meta.commitRecord, kind: .commitRecord, pageCount: meta.pageCount, lease: lease),
+            let record = try? withExtendedLifetime(lease, { try CommitRecord.decode(payload, path: file.path, node: meta.commitRecord) })
         else { return false }
         for (page, checksum) in record.entries.map({ ($0.page, $0.checksum) }) {
             guard page < meta.pageCount, file.holds(NodeRef(rawValue: page), checksum: checksum, fileSize: fileSize)

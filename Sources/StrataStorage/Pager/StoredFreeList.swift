@@ -49,8 +49,11 @@ extension PagedFile {
     ///
     /// - Throws: `corruptFile` when a free-list node is damaged or its entries are out of range or overlap.
     func freeList(of meta: MetaSlot) throws -> StoredFreeList {
-        try StoredFreeList.read(
-            meta, path: path, kindAt: { try header(of: $0, pageCount: meta.pageCount).header.kind },
-            payload: { try payload(of: $0, kind: $1, pageCount: meta.pageCount) })
+        let lease = makeLease()
+        return try withExtendedLifetime(lease) {
+            try StoredFreeList.read(
+                meta, path: path, kindAt: { try header(of: $0, pageCount: meta.pageCount).header.kind },
+                payload: { try payload(of: $0, kind: $1, pageCount: meta.pageCount, lease: lease) })
+        }
     }
 }

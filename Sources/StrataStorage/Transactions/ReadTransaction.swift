@@ -11,6 +11,8 @@ public final class ReadTransaction: NodeReader, @unchecked Sendable {
 
     let store: Store
     let meta: MetaSlot
+    /// Keeps the clear copies of the encrypted nodes this transaction read (nil when the store is not encrypted).
+    let lease: NodeLease?
     private let endLock = ThreadLock()
     private var isEnded = false
 
@@ -19,17 +21,19 @@ public final class ReadTransaction: NodeReader, @unchecked Sendable {
         self.meta = meta
         self.version = meta.version
         self.root = meta.root
+        lease = store.pagedFile.makeLease()
     }
 
     deinit { end() }
 
-    /// The verified payload of node `ref`, in place in the file's mapping: valid until the transaction ends.
+    /// The verified payload of node `ref`, in place in the file's mapping (for an encrypted store, a clear copy):
+    /// valid until the transaction ends.
     ///
     /// - Throws: `corruptFile` when the node lies outside this version or fails its checksum;
     ///   `transactionMisuse` after `end()`.
     public func read(_ ref: NodeRef) throws -> UnsafeRawBufferPointer {
         guard !isEnded else { throw StrataError.transactionMisuse("read of node \(ref) after the read transaction ended") }
-        return try store.pagedFile.payload(of: ref, kind: .table, pageCount: meta.pageCount)
+        return try store.pagedFile.payload(of: ref, kind: .table, pageCount: meta.pageCount, lease: lease)
     }
 
     /// Ends the transaction, unpinning its version. Ending twice does nothing.

@@ -49,6 +49,7 @@ extension Store {
         let destinationPath = Self.compactionPath(for: path)
         var copyOptions = StoreOptions(durability: .full, pageSize: pageSize, io: io)
         copyOptions.maximumFileSize = options.maximumFileSize
+        copyOptions.encryptionKey = options.encryptionKey
         do {
             let copy = try Store.opening(path: destinationPath, io: io, options: copyOptions)
             defer {

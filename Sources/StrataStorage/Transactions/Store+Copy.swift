@@ -21,7 +21,9 @@ extension Store {
         do {
             var header = [UInt8](repeating: 0, count: pageSize)
             header.withUnsafeMutableBytes { bytes in
-                bytes.baseAddress!.copyMemory(from: pagedFile.base, byteCount: 24)
+                // What page 0 holds before the meta slots: the header and the encryption block (the copy keeps the
+                // key: its nodes are copied as they are, encrypted under it).
+                bytes.baseAddress!.copyMemory(from: pagedFile.base, byteCount: FileHeader.slotOffsets[0])
                 meta.encode(into: bytes.baseAddress! + FileHeader.slotOffsets[0])
             }
             try header.withUnsafeBytes { try file.write($0, at: 0) }

@@ -74,9 +74,12 @@ extension Store {
             freeListBase = stored.base
             record = CommitRecord()
             if start.durable.version < meta.version && !meta.commitRecord.isNone {
+                let lease = pagedFile.makeLease()
                 let payload = try pagedFile.payload(
-                    of: meta.commitRecord, kind: .commitRecord, pageCount: meta.pageCount)
-                record = try CommitRecord.decode(payload, path: path, node: meta.commitRecord)
+                    of: meta.commitRecord, kind: .commitRecord, pageCount: meta.pageCount, lease: lease)
+                record = try withExtendedLifetime(lease) {
+                    try CommitRecord.decode(payload, path: path, node: meta.commitRecord)
+                }
             }
         }
         freeSpace.release(pinLimit: pinLimit, durable: start.durable.version)
@@ -98,14 +101,14 @@ extension Store {
     }
 
     /// Writes a commit's nodes and meta slot (growing the file first if needed). Called under the writer lock.
-    func writeCommit(nodes: [(page: UInt64, node: DirtyNode)], meta: MetaSlot, slot: Int) throws {
+    func writeCommit(nodes: SealedNodes, meta: MetaSlot, slot: Int) throws {
         try writeNodes(nodes, filePages: meta.pageCount)
         try meta.bytes().withUnsafeBytes { try pagedFile.file.write($0, at: UInt64(FileHeader.slotOffsets[slot])) }
     }
 
-    /// Writes sealed nodes (sorted by page) to their pages, first growing the file to hold `filePages` pages if it
-    /// is shorter. Called under the writer lock.
-    func writeNodes(_ nodes: [(page: UInt64, node: DirtyNode)], filePages: UInt64) throws {
+    /// Writes sealed nodes to their pages, first growing the file to hold `filePages` pages if it is shorter.
+    /// Called under the writer lock.
+    func writeNodes(_ nodes: SealedNodes, filePages: UInt64) throws {
         let needed = filePages * UInt64(pageSize)
         if needed > knownFileSize {
             knownFileSize = try pagedFile.file.size()
@@ -117,43 +120,43 @@ extension Store {
                 knownFileSize = grown
             }
         }
-        try writeCoalesced(nodes)
+        try writeCoalesced(nodes.sortedByPage())
     }
 
     /// Whether spilled nodes can become views of the file: the storage maps pages (a real file) at offsets the
     /// system's page size divides.
     var spillsToMappedPages: Bool {
-        io is POSIXStorage && pageSize % Int(getpagesize()) == 0
+        io is POSIXStorage && pageSize % Int(getpagesize()) == 0 && pagedFile.decrypted == nil
     }
 
     /// Writes nodes sorted by page, joining runs of adjacent nodes into one write of up to 64 KiB (a bulk commit
     /// allocates mostly at the end of the file, so this turns thousands of small writes into fewer large ones).
     /// Larger writes would be cut into 64 KiB pieces anyway (`writeInPieces`), so the staging buffer need not be
     /// larger: a 4 MiB one was a fixed 4 MiB of a bulk load's memory.
-    private func writeCoalesced(_ nodes: [(page: UInt64, node: DirtyNode)]) throws {
+    private func writeCoalesced(_ nodes: [SealedNodes.Node]) throws {
         let limit = 64 << 10
         var staging: UnsafeMutableRawPointer?
         defer { staging?.deallocate() }
         var index = 0
         while index < nodes.count {
             var end = index + 1
-            var bytes = Int(nodes[index].node.pages) * pageSize
-            while end < nodes.count, nodes[end].page == nodes[end - 1].page + nodes[end - 1].node.pages,
-                bytes + Int(nodes[end].node.pages) * pageSize <= limit
+            var bytes = Int(nodes[index].pages) * pageSize
+            while end < nodes.count, nodes[end].page == nodes[end - 1].page + nodes[end - 1].pages,
+                bytes + Int(nodes[end].pages) * pageSize <= limit
             {
-                bytes += Int(nodes[end].node.pages) * pageSize
+                bytes += Int(nodes[end].pages) * pageSize
                 end += 1
             }
             let first = nodes[index]
             if end == index + 1 {
-                let span = UnsafeRawBufferPointer(start: first.node.memory, count: NodeHeader.byteCount + first.node.length)
+                let span = UnsafeRawBufferPointer(start: first.bytes, count: first.byteCount)
                 try writeInPieces(span, at: first.page * UInt64(pageSize))
             } else {
                 if staging == nil { staging = .allocate(byteCount: limit, alignment: 64) }
                 var offset = 0
-                for (_, node) in nodes[index..<end] {
-                    let used = NodeHeader.byteCount + node.length
-                    (staging! + offset).copyMemory(from: node.memory, byteCount: used)
+                for node in nodes[index..<end] {
+                    let used = node.byteCount
+                    (staging! + offset).copyMemory(from: node.bytes, byteCount: used)
                     (staging! + offset + used).initializeMemory(
                         as: UInt8.self, repeating: 0, count: Int(node.pages) * pageSize - used)
                     offset += Int(node.pages) * pageSize

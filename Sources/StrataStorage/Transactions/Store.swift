@@ -67,7 +67,7 @@ public final class Store: @unchecked Sendable {
     public static func open(path: String, options: StoreOptions = .init()) throws -> Store {
         guard let io = options.io else {
             let absolute = path.hasPrefix("/") ? path : currentDirectory() + "/" + path
-            return try StoreRegistry.shared.store(key: "file:" + absolute, readOnly: options.readOnly) {
+            return try StoreRegistry.shared.store(key: "file:" + absolute, readOnly: options.readOnly, encryptionKey: options.encryptionKey) {
                 try Store.opening(path: absolute, io: POSIXStorage(), options: options)
             }
         }
@@ -88,7 +88,7 @@ public final class Store: @unchecked Sendable {
         guard let identifier else {
             return try Store.opening(path: "memory:private", io: storage, options: options)
         }
-        return try StoreRegistry.shared.store(key: "memory:" + identifier, readOnly: options.readOnly) {
+        return try StoreRegistry.shared.store(key: "memory:" + identifier, readOnly: options.readOnly, encryptionKey: options.encryptionKey) {
             try Store.opening(path: "memory:" + identifier, io: storage, options: options)
         }
     }
@@ -106,11 +106,19 @@ public final class Store: @unchecked Sendable {
         self.path = path
         self.options = options
         self.io = io
-        if alone && !options.readOnly { try Self.createIfMissing(path: path, io: io, options: options) }
+        let cipher = try options.encryptionKey.map { try NodeCipher(key: $0) }
+        if alone && !options.readOnly { try Self.createIfMissing(path: path, io: io, options: options, cipher: cipher) }
         if options.readOnly && !io.fileExists(at: path) { throw Self.noDatabase(at: path) }
         let file = try io.openFile(at: path, create: false, readOnly: options.readOnly)
-        let pageSize = try Self.readHeader(of: file)
-        let pagedFile = try PagedFile(file: file, pageSize: pageSize, reservedBytes: options.maximumFileSize)
+        let pageSize: Int
+        do {
+            pageSize = try Self.readHeader(of: file, cipher: cipher)
+        } catch {
+            file.close()
+            throw error
+        }
+        let pagedFile = try PagedFile(
+            file: file, pageSize: pageSize, reservedBytes: options.maximumFileSize, cipher: cipher)
         if alone {
             let (meta, slot) = try Recovery.newestWholeVersion(in: pagedFile)
             // Whatever the chosen version's pages are, make them durable before anything builds on them.
@@ -208,7 +216,7 @@ public final class Store: @unchecked Sendable {
 
     /// Creates an empty store at `path` when there is no file (or an empty one): written under a temporary
     /// name, synced, renamed into place, directory synced, so a crash never leaves a half-made file.
-    private static func createIfMissing(path: String, io: StorageIO, options: StoreOptions) throws {
+    private static func createIfMissing(path: String, io: StorageIO, options: StoreOptions, cipher: NodeCipher?) throws {
         if io.fileExists(at: path) {
             let existing = try io.openFile(at: path, create: false, readOnly: true)
             defer { existing.close() }
@@ -221,7 +229,8 @@ public final class Store: @unchecked Sendable {
         let meta = MetaSlot(
             version: 1, root: .none, freeList: .none, commitRecord: .none, commitRecordChecksum: 0, pageCount: 1,
             durableBase: 1)
-        try FileHeader.encode(pageSize: options.pageSize, initialMeta: meta).withUnsafeBytes {
+        let encryption = cipher.map { EncryptionHeader(cipher: $0) }
+        try FileHeader.encode(pageSize: options.pageSize, initialMeta: meta, encryption: encryption).withUnsafeBytes {
             try file.write($0, at: 0)
         }
         try file.sync()
@@ -229,8 +238,8 @@ public final class Store: @unchecked Sendable {
         try io.syncDirectory(containing: path)
     }
 
-    /// Checks page 0 and returns the page size.
-    private static func readHeader(of file: StorageFile) throws -> Int {
+    /// Checks page 0, and that `cipher`'s key (or no key) fits the file, and returns the page size.
+    private static func readHeader(of file: StorageFile, cipher: NodeCipher?) throws -> Int {
         let size = try file.size()
         guard size >= UInt64(FileHeader.byteCount) else {
             if size == 0 { throw noDatabase(at: file.path) }
@@ -238,7 +247,12 @@ public final class Store: @unchecked Sendable {
         }
         var header = [UInt8](repeating: 0, count: FileHeader.byteCount)
         try header.withUnsafeMutableBytes { try file.read(into: $0, at: 0) }
-        return try header.withUnsafeBytes { try FileHeader.pageSize(from: $0.baseAddress!, path: file.path) }
+        return try header.withUnsafeBytes { bytes in
+            let pageSize = try FileHeader.pageSize(from: bytes.baseAddress!, path: file.path)
+            let encryption = try EncryptionHeader.decode(from: bytes.baseAddress!, path: file.path)
+            try EncryptionHeader.check(encryption, cipher: cipher, path: file.path)
+            return pageSize
+        }
     }
 
     // MARK: Small tools

@@ -34,6 +34,10 @@ public struct StoreOptions: Sendable {
     /// again after it was spilled is copied, though: raise the threshold for large transactions that keep
     /// returning to more than a megabyte of the same clusters and index leaves.
     public var spillThreshold = 1 << 20
+    /// The 64-byte key of an encrypted store (AES-256 key, then HMAC-SHA256 key), `nil` for a store that is not
+    /// encrypted. A new file is created encrypted when a key is given; an existing file must be opened with the key
+    /// it was created with (`StrataError.wrongEncryptionKey` otherwise). Keep the key out of the file system.
+    public var encryptionKey: [UInt8]?
     /// The file system to use; `nil` means the real one (`POSIXStorage`). Tests pass recording or failing ones.
     public var io: StorageIO?
     /// Asked, when this process opens the file while no other process has it open, whether to compact it first:

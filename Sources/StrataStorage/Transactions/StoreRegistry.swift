@@ -13,8 +13,9 @@ final class StoreRegistry: @unchecked Sendable {
 
     /// The open store for `key`, or a new one from `make`.
     ///
-    /// - Throws: `invalidArgument` when the open store's read-only setting differs; what `make` throws.
-    func store(key: String, readOnly: Bool, make: () throws -> Store) throws -> Store {
+    /// - Throws: `invalidArgument` when the open store's read-only setting differs; `wrongEncryptionKey` when its
+    ///   encryption key differs from `encryptionKey`; what `make` throws.
+    func store(key: String, readOnly: Bool, encryptionKey: [UInt8]?, make: () throws -> Store) throws -> Store {
         try lock.withLock {
             if let existing = stores[key]?.store, existing.stateLock.withLock({ existing.isClosed && !existing.resourcesReleased }) {
                 // Its lock file is still open: a second one would share (and on close drop) this process's locks.
@@ -26,6 +27,14 @@ final class StoreRegistry: @unchecked Sendable {
                     throw StrataError.invalidArgument(
                         "'\(existing.path)' is already open \(existing.options.readOnly ? "read-only" : "read-write") "
                             + "in this process; close it before opening it \(readOnly ? "read-only" : "read-write")")
+                }
+                if existing.options.encryptionKey != encryptionKey {
+                    let detail = switch (existing.options.encryptionKey, encryptionKey) {
+                    case (nil, _): "the file is not encrypted; open it without an encryption key"
+                    case (_, nil): "the file is encrypted; open it with the 64-byte key it was created with"
+                    default: "the key given is not the key the file was encrypted with"
+                    }
+                    throw StrataError.wrongEncryptionKey(path: existing.path, detail: detail)
                 }
                 return existing
             }

@@ -30,24 +30,22 @@ extension WriteTransaction {
 
         var record = carried
         let sorted: [(page: UInt64, node: DirtyNode)] = dirty.map { ($0.key, $0.value) }.sorted { $0.page < $1.page }
+        let sealed = SealedNodes(cipher: store.pagedFile.decrypted?.cipher, capacity: sorted.count)
         for (page, node) in sorted where page != recordRef.rawValue {
             if let checksum = node.spilledChecksum {
                 record.set(page: page, checksum: checksum)
                 continue
             }
-            NodeHeader(kind: node.kind, length: UInt32(node.length), version: version).encodeFields(into: node.memory)
-            record.set(page: page, checksum: NodeHeader.seal(node.memory, length: node.length))
+            record.set(page: page, checksum: sealed.seal(node, page: page, version: version))
         }
         record.encode(into: recordPayload)
         guard let recordNode = dirty[recordRef.rawValue] else { preconditionFailure("the commit record was just allocated") }
-        NodeHeader(kind: .commitRecord, length: UInt32(recordNode.length), version: version)
-            .encodeFields(into: recordNode.memory)
-        let recordChecksum = NodeHeader.seal(recordNode.memory, length: recordNode.length)
+        let recordChecksum = sealed.seal(recordNode, page: recordRef.rawValue, version: version)
 
         let meta = MetaSlot(
             version: version, root: root, freeList: freeListRef, commitRecord: recordRef,
             commitRecordChecksum: recordChecksum, pageCount: pageCount, durableBase: durableVersion)
-        try store.writeCommit(nodes: sorted.filter { $0.node.spilledChecksum == nil }, meta: meta, slot: writeSlot)
+        try store.writeCommit(nodes: sealed, meta: meta, slot: writeSlot)
         // Under `.batched`, the free list's waiting extents and the commit record grow with every unsynced commit
         // (pages waiting for the sync, nodes written since it) and commits write them: past a few pages of them, a
         // sync costs less than carrying them on.

@@ -29,13 +29,9 @@ extension WriteTransaction {
         }
         guard !chosen.isEmpty else { return }
         chosen.sort { $0.page < $1.page }
-        var checksums: [UInt64] = []
-        checksums.reserveCapacity(chosen.count)
-        for (_, node) in chosen {
-            NodeHeader(kind: node.kind, length: UInt32(node.length), version: version).encodeFields(into: node.memory)
-            checksums.append(NodeHeader.seal(node.memory, length: node.length))
-        }
-        try store.writeNodes(chosen, filePages: pageCount)
+        let sealed = SealedNodes(cipher: store.pagedFile.decrypted?.cipher, capacity: chosen.count)
+        let checksums = chosen.map { sealed.seal($0.node, page: $0.page, version: version) }
+        try store.writeNodes(sealed, filePages: pageCount)
         spillQueueStart = index
         if spillQueueStart > 4096 {
             spillQueue.removeFirst(spillQueueStart)

@@ -24,6 +24,8 @@ public final class WriteTransaction: NodeWriter {
     /// Pages the new version spans.
     var pageCount: UInt64
     var dirty: [UInt64: DirtyNode] = [:]
+    /// Keeps the clear copies of the encrypted committed nodes this transaction read (nil when not encrypted).
+    let lease: NodeLease?
     /// Nodes in allocation order, oldest first, that may be spilled (some since freed or spilled: skipped).
     var spillQueue: [UInt64] = []
     /// Where `spillQueue` starts (entries before it were taken).
@@ -49,6 +51,7 @@ public final class WriteTransaction: NodeWriter {
         self.durableVersion = durableVersion
         self.writeSlot = writeSlot
         self.pageCount = base.pageCount
+        lease = store.pagedFile.makeLease()
     }
 
     deinit {
@@ -65,7 +68,7 @@ public final class WriteTransaction: NodeWriter {
         if let node = dirty[ref.rawValue] {
             return UnsafeRawBufferPointer(start: node.memory + NodeHeader.byteCount, count: node.length)
         }
-        return try store.pagedFile.payload(of: ref, kind: .table, pageCount: base.pageCount)
+        return try store.pagedFile.payload(of: ref, kind: .table, pageCount: base.pageCount, lease: lease)
     }
 
     /// A new zero-filled node of `byteCount` payload bytes, on reusable pages when a large enough run is free,
@@ -139,11 +142,11 @@ public final class WriteTransaction: NodeWriter {
         -> (NodeRef, UnsafeMutableRawBufferPointer)
     {
         try checkOpen()
-        guard byteCount >= 0, byteCount <= Int(UInt32.max) - NodeHeader.byteCount else {
+        guard byteCount >= 0, byteCount <= Int(UInt32.max) - NodeHeader.byteCount - NodeCipher.sealByteCount else {
             throw StrataError.invalidArgument("a node holds 0 to 4 GiB; \(byteCount) bytes were asked for")
         }
         let pageSize = store.pageSize
-        let pages = NodeHeader.pageSpan(length: byteCount, pageSize: pageSize)
+        let pages = store.pagedFile.pageSpan(length: byteCount)
         let start: UInt64
         if let reused = freeSpace.take(pages: pages) {
             start = reused

@@ -20,16 +20,17 @@ extension Store {
                 detail: "the version spans \(meta.pageCount) pages but the file holds \(fileSize) bytes")
         }
 
+        let lease = pagedFile.makeLease()
         func checkNode(_ ref: NodeRef, kind: NodeKind, owner: String) throws -> UnsafeRawBufferPointer {
             let (header, pages) = try pagedFile.header(of: ref, pageCount: meta.pageCount)
             guard header.kind == kind else {
                 throw pagedFile.corrupt(ref, "\(owner) should be a \(kind) node, found a \(header.kind) node")
             }
-            let start = pagedFile.base + Int(ref.rawValue) * pageSize
-            guard Checksum.hash(start + 8, count: NodeHeader.byteCount - 8 + Int(header.length)) == start.u64(at: 0)
+            guard pagedFile.checksumHolds(at: pagedFile.base + Int(ref.rawValue) * pageSize, header: header)
             else { throw pagedFile.corrupt(ref, "\(owner) fails its checksum") }
             try coverage.mark(start: ref.rawValue, count: pages, owner: "\(owner) \(ref)")
-            return UnsafeRawBufferPointer(start: start + NodeHeader.byteCount, count: Int(header.length))
+            // Checksum checked afresh above; the payload (and an encrypted node's code) through the pager.
+            return try pagedFile.payload(of: ref, kind: kind, pageCount: meta.pageCount, lease: lease)
         }
 
         let freeList = try StoredFreeList.read(

@@ -9,8 +9,9 @@
 /// whatever the row width (a fixed row count left an eighth of them empty for the benchmark's objects, and let
 /// wide rows take many pages per commit).
 final class ClusterBuffer {
-    /// The most payload bytes a cluster node takes before the cluster splits: 16 KiB less the node header.
-    static let maxEncodedBytes = 16 * 1024 - NodeHeader.byteCount
+    /// The most payload bytes a cluster node takes before the cluster splits: 16 KiB less the node header and the
+    /// seal an encrypted node carries, so a full cluster spans four pages encrypted or not.
+    static let maxEncodedBytes = 16 * 1024 - NodeHeader.byteCount - NodeCipher.sealByteCount
     /// Below a quarter of `maxEncodedBytes` a cluster merges with a neighbour.
     static let minEncodedBytes = maxEncodedBytes / 4
     /// The most rows a cluster holds whatever their size: readers refuse more (`ClusterView.maxRowCount`).
