@@ -17,7 +17,7 @@ final class DecryptedNodeCache: @unchecked Sendable {
     private var orderStart = 0
     private var bytes = 0
 
-    init(cipher: NodeCipher, budget: Int = 8 << 20) {
+    init(cipher: NodeCipher, budget: Int) {
         self.cipher = cipher
         self.budget = budget
     }

@@ -22,12 +22,13 @@ final class PagedFile: @unchecked Sendable {
     private let verifiedLock = ThreadLock()
     private var verifiedVersions: [UInt64] = []
 
-    /// Maps `file`, reserving address space for `reservedBytes`; `cipher` encrypts its nodes (nil: none).
-    init(file: StorageFile, pageSize: Int, reservedBytes: UInt64, cipher: NodeCipher? = nil) throws {
+    /// Maps `file`, reserving address space for `reservedBytes`; `cipher` encrypts its nodes (nil: none), and
+    /// `cacheBytes` bounds the clear copies kept across transactions.
+    init(file: StorageFile, pageSize: Int, reservedBytes: UInt64, cipher: NodeCipher? = nil, cacheBytes: Int = 8 << 20) throws {
         self.file = file
         self.path = file.path
         self.pageSize = pageSize
-        decrypted = cipher.map { DecryptedNodeCache(cipher: $0) }
+        decrypted = cipher.map { DecryptedNodeCache(cipher: $0, budget: cacheBytes) }
         sealByteCount = cipher == nil ? 0 : NodeCipher.sealByteCount
         let fileSize = try file.size()
         let reservation = max(reservedBytes, fileSize * 2)

@@ -118,7 +118,8 @@ public final class Store: @unchecked Sendable {
             throw error
         }
         let pagedFile = try PagedFile(
-            file: file, pageSize: pageSize, reservedBytes: options.maximumFileSize, cipher: cipher)
+            file: file, pageSize: pageSize, reservedBytes: options.maximumFileSize, cipher: cipher,
+            cacheBytes: options.decryptedCacheBytes)
         if alone {
             let (meta, slot) = try Recovery.newestWholeVersion(in: pagedFile)
             // Whatever the chosen version's pages are, make them durable before anything builds on them.

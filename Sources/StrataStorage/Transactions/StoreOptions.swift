@@ -38,6 +38,10 @@ public struct StoreOptions: Sendable {
     /// encrypted. A new file is created encrypted when a key is given; an existing file must be opened with the key
     /// it was created with (`StrataError.wrongEncryptionKey` otherwise). Keep the key out of the file system.
     public var encryptionKey: [UInt8]?
+    /// Bytes of decrypted nodes an encrypted store keeps for reuse across transactions (8 MiB by default). Nodes
+    /// a transaction has read stay in memory until it ends, whatever this says; more means fewer decryptions of
+    /// the same nodes by successive transactions.
+    public var decryptedCacheBytes = 8 << 20
     /// The file system to use; `nil` means the real one (`POSIXStorage`). Tests pass recording or failing ones.
     public var io: StorageIO?
     /// Asked, when this process opens the file while no other process has it open, whether to compact it first:

@@ -4,15 +4,25 @@ import StrataTestSupport
 import XCTest
 
 /// Flipped bytes, zeroed pages and truncation at many offsets give a `StrataError` or a committed version with
-/// the right content: never a crash, never wrong data.
-final class DamageTests: PagerTestCase {
+/// the right content: never a crash, never wrong data. `EncryptedDamageTests` runs the same on an encrypted file.
+class DamageTests: PagerTestCase {
     private var pristine: [UInt8] = []
     private var states: [UInt64: PatternTree.State] = [:]
+
+    /// The key the damaged files are encrypted with (none here).
+    var encryptionKey: [UInt8]? { nil }
+
+    /// Options for opening the damaged file.
+    private func options(io: StorageIO? = nil) -> StoreOptions {
+        var options = StoreOptions(io: io)
+        options.encryptionKey = encryptionKey
+        return options
+    }
 
     override func setUpWithError() throws {
         try super.setUpWithError()
         let storage = MemoryStorage(capacity: 1 << 28)
-        let store = try Store.open(path: "db", options: StoreOptions(io: storage))
+        let store = try Store.open(path: "db", options: options(io: storage))
         var random = SeededGenerator(seed: 41)
         states[1] = PatternTree.State()
         for _ in 0..<12 {
@@ -26,7 +36,7 @@ final class DamageTests: PagerTestCase {
 
     func testFlippedBytesNeverCrashOrReturnWrongData() throws {
         var random = SeededGenerator(seed: 42)
-        let offsets = Array(0..<64) + Array(500..<600) + Array(1000..<1100)
+        let offsets = Array(0..<128) + Array(500..<600) + Array(1000..<1100)
             + (0..<(longTests ? 5000 : 600)).map { _ in Int.random(in: 0..<pristine.count, using: &random) }
         for offset in offsets {
             var image = pristine
@@ -52,7 +62,7 @@ final class DamageTests: PagerTestCase {
             let path = storePath("truncated-\(index)")
             try Data(pristine.prefix(size)).write(to: URL(fileURLWithPath: path))
             do {
-                let store = try Store.open(path: path)
+                let store = try Store.open(path: path, options: options())
                 defer { store.close() }
                 try checkContent(store, label: "truncated to \(size) bytes")
             } catch let error as StrataError {
@@ -65,7 +75,7 @@ final class DamageTests: PagerTestCase {
         let storage = MemoryStorage(capacity: 1 << 28)
         try storage.setContents(image, ofFile: "db")
         do {
-            let store = try Store.open(path: "db", options: StoreOptions(io: storage))
+            let store = try Store.open(path: "db", options: options(io: storage))
             defer { store.close() }
             try checkContent(store, label: label)
         } catch let error as StrataError {

@@ -48,11 +48,13 @@ class PagerTestCase: XCTestCase {
     @discardableResult
     func checkImage(
         _ image: [UInt8], oldest: UInt64, newest: UInt64, states: [UInt64: PatternTree.State],
-        file: StaticString = #filePath, line: UInt = #line
+        encryptionKey: [UInt8]? = nil, file: StaticString = #filePath, line: UInt = #line
     ) throws -> UInt64 {
         let storage = MemoryStorage(capacity: 1 << 28)
         try storage.setContents(image, ofFile: "db")
-        let store = try Store.open(path: "db", options: StoreOptions(io: storage))
+        var options = StoreOptions(io: storage)
+        options.encryptionKey = encryptionKey
+        let store = try Store.open(path: "db", options: options)
         defer { store.close() }
         let (version, state) = try checkedState(store)
         XCTAssertGreaterThanOrEqual(version, oldest, "a durable commit was lost", file: file, line: line)
