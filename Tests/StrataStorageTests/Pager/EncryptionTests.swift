@@ -39,7 +39,7 @@ final class EncryptionTests: PagerTestCase {
         Data(haystack).range(of: Data(needle)) != nil
     }
 
-    func testEncryptedFileHoldsNoClearPayloadButAClearFileDoes() throws {
+    func testEncryptedFileHoldsNoClearPayloadButAClearFileDoesAndKeepsFormat1() throws {
         let needle = Self.marker[0..<24]
         for key in [Self.key, nil] as [[UInt8]?] {
             let path = storePath(key == nil ? "clear" : "encrypted")
@@ -49,6 +49,7 @@ final class EncryptionTests: PagerTestCase {
             store.close()
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
             XCTAssertEqual(Self.contains(bytes, needle), key == nil, key == nil ? "clear file" : "encrypted file")
+            XCTAssertEqual(bytes[8], key == nil ? 1 : 2, "a clear file keeps format 1, which older versions read")
         }
     }
 

@@ -72,9 +72,12 @@ final class ClusterPatchTests: XCTestCase {
         let fixture = try TableFixture()
         let (_, columns, keys) = try makeTable(in: fixture.catalog)
         try fixture.commit()
-        // Values inside each cluster's frame: ints and timestamps between the cluster's smallest and largest.
+        // Values inside each cluster's frame: ints and timestamps between the cluster's smallest and largest (the
+        // value of the row's neighbour, whatever the rows the cluster holds).
+        func changedInt(_ row: Int) -> Int64 { Self.expectedInt(row) ^ 1 }
+        func changedOptionalInt(_ row: Int) -> Int64 { Int64(row == Self.rowCount - 1 ? row - 1 : row + 1) }
         func changes(_ row: Int) -> [(ColumnKey, StorageValue)] {
-            [(columns.int, .int(42)), (columns.optionalInt, .int(Int64(row) + 100)), (columns.bool, .bool(false)),
+            [(columns.int, .int(changedInt(row))), (columns.optionalInt, .int(changedOptionalInt(row))), (columns.bool, .bool(false)),
              (columns.float, .float(-3.25)), (columns.double, .double(.pi)), (columns.optionalDouble, .double(-0.5)),
              (columns.timestamp, .timestamp(Int64(row) * 1_000 + 500))]
         }
@@ -90,8 +93,8 @@ final class ClusterPatchTests: XCTestCase {
         let catalog = try fixture.reader()
         let reader = try XCTUnwrap(catalog.table(named: "Sample"))
         for row in rows {
-            XCTAssertEqual(try reader.int(keys[row], column: columns.int), 42)
-            XCTAssertEqual(try reader.int(keys[row], column: columns.optionalInt), Int64(row) + 100)
+            XCTAssertEqual(try reader.int(keys[row], column: columns.int), changedInt(row))
+            XCTAssertEqual(try reader.int(keys[row], column: columns.optionalInt), changedOptionalInt(row))
             XCTAssertEqual(try reader.bool(keys[row], column: columns.bool), false)
             XCTAssertEqual(try reader.float(keys[row], column: columns.float), -3.25)
             XCTAssertEqual(try reader.double(keys[row], column: columns.double), .pi)
