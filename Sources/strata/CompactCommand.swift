@@ -10,6 +10,8 @@ struct CompactCommand: ParsableCommand {
     @Argument(help: "The database file (NAME.strata).")
     var file: String
 
+    @OptionGroup var keyFile: KeyFileOption
+
     @Argument(help: "Where to write the copy; must not exist.")
     var output: String
 
@@ -17,11 +19,11 @@ struct CompactCommand: ParsableCommand {
         guard !FileManager.default.fileExists(atPath: output) else {
             throw ValidationError("\(output) exists; choose a new name")
         }
-        let source = try Store.open(path: file, options: StoreOptions(readOnly: true))
+        let source = try Store.open(path: file, options: try keyFile.storeOptions(readOnly: true))
         defer { source.close() }
         let reader = try source.beginRead()
         defer { reader.end() }
-        let copy = try Store.open(path: output)
+        let copy = try Store.open(path: output, options: try keyFile.storeOptions())  // encrypted as the original
         let transaction = try copy.beginWrite()
         let destination = try Catalog(writer: transaction)
         try Catalog(reader: reader).copy(into: destination)

@@ -10,8 +10,10 @@ struct InfoCommand: ParsableCommand {
     @Argument(help: "The database file (NAME.strata).")
     var file: String
 
+    @OptionGroup var keyFile: KeyFileOption
+
     func run() throws {
-        let store = try Store.open(path: file, options: StoreOptions(readOnly: true))
+        let store = try Store.open(path: file, options: try keyFile.storeOptions(readOnly: true))
         defer { store.close() }
         let status = try store.status
         print("\(file)")

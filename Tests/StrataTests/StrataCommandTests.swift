@@ -28,6 +28,38 @@ final class StrataCommandTests: DatabaseTestCase {
         XCTAssertEqual(try strata.run(["verify", copy]).status, 0)
     }
 
+    func testAnEncryptedFileNeedsItsKeyFile() throws {
+        let key = Data((0..<64).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 1) })
+        configuration.encryptionKey = key
+        try fill()
+        let strata = try BuiltExecutable(named: "strata")
+        let path = configuration.fileURL.path
+        let refused = try strata.run(["verify", path])
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.errorOutput.contains("encrypted"), refused.errorOutput)
+
+        let hexFile = directory.url.appendingPathComponent("key.hex")
+        try Data(key.map { String(format: "%02x", $0) }.joined().utf8).write(to: hexFile)
+        let rawFile = directory.url.appendingPathComponent("key.bin")
+        try key.write(to: rawFile)
+        for keyFile in [hexFile.path, rawFile.path] {
+            let verify = try strata.run(["verify", path, "--key-file", keyFile])
+            XCTAssertEqual(verify.status, 0, verify.errorOutput)
+            XCTAssertTrue(verify.output.contains("600 object(s)"), verify.output)
+        }
+        let copy = directory.url.appendingPathComponent("copy.strata").path
+        XCTAssertEqual(try strata.run(["compact", path, copy, "--key-file", hexFile.path]).status, 0)
+        XCTAssertNotEqual(try strata.run(["info", copy]).status, 0, "the compacted copy is encrypted too")
+        let info = try strata.run(["info", copy, "--key-file", rawFile.path])
+        XCTAssertTrue(info.output.contains("Person: 300 object(s)"), info.output + info.errorOutput)
+
+        let badFile = directory.url.appendingPathComponent("bad.key")
+        try Data("not a key".utf8).write(to: badFile)
+        let bad = try strata.run(["verify", path, "--key-file", badFile.path])
+        XCTAssertNotEqual(bad.status, 0)
+        XCTAssertTrue(bad.errorOutput.contains("128 hexadecimal digits"), bad.errorOutput)
+    }
+
     func testVerifyReportsADamagedPageWithoutCrashing() throws {
         try fill()
         let path = configuration.fileURL.path
