@@ -16,6 +16,11 @@ final class DecryptedNodeCache: @unchecked Sendable {
     private var order: [(page: UInt64, version: UInt64)] = []
     private var orderStart = 0
     private var bytes = 0
+    private var decryptions = 0
+
+    /// How many nodes this cache has decrypted so far (tests check that a node is decrypted once per transaction
+    /// at most, and not at all after this process committed it).
+    var decryptionCount: Int { lock.withLock { decryptions } }
 
     init(cipher: NodeCipher, budget: Int) {
         self.cipher = cipher
@@ -27,6 +32,7 @@ final class DecryptedNodeCache: @unchecked Sendable {
     func payload(
         page: UInt64, version: UInt64, length: Int, start: UnsafeRawPointer, lease: NodeLease
     ) -> UnsafeRawBufferPointer? {
+        if let held = lease.node(page: page, version: version) { return held.payload(length: length) }
         if let cached = lock.withLock({ entries[page] }), cached.version == version {
             lease.hold(cached)
             return cached.payload(length: length)
@@ -36,9 +42,20 @@ final class DecryptedNodeCache: @unchecked Sendable {
         guard let base = node.bytes.baseAddress, cipher.open(node: start, length: length, page: page, into: base) else {
             return nil
         }
-        lock.withLock { insert(node, length: length) }
+        lock.withLock {
+            decryptions += 1
+            insert(node, length: length)
+        }
         lease.hold(node)
         return node.payload(length: length)
+    }
+
+    /// Adds the clear payload of a node this process just committed (`length` bytes at `payload`), so that the
+    /// next transaction reading it copies it instead of decrypting what it was just encrypted from.
+    func insert(page: UInt64, version: UInt64, payload: UnsafeRawPointer, length: Int) {
+        let node = DecryptedNode(page: page, version: version, length: length)
+        if let base = node.bytes.baseAddress { base.copyMemory(from: payload, byteCount: length) }
+        lock.withLock { insert(node, length: length) }
     }
 
     /// Forgets every copy (transactions keep the ones they hold).

@@ -10,6 +10,15 @@ final class NodeLease: @unchecked Sendable {
     /// because their buffers may still be in use.
     private var displaced: [DecryptedNode] = []
 
+    /// The node of `page` written by `version` that the lease holds, if any: a transaction reading a node again
+    /// takes the copy it already has, whatever the cache has forgotten since.
+    func node(page: UInt64, version: UInt64) -> DecryptedNode? {
+        lock.withLock {
+            guard let node = held[page], node.version == version else { return nil }
+            return node
+        }
+    }
+
     /// Keeps `node` alive for as long as the lease.
     func hold(_ node: DecryptedNode) {
         lock.withLock {

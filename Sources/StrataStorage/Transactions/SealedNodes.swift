@@ -13,6 +13,8 @@ final class SealedNodes {
     }
 
     private(set) var nodes: [Node] = []
+    /// The table nodes encrypted here, with their clear bytes (node memory: valid until the transaction ends).
+    private(set) var encryptedTableNodes: [(page: UInt64, memory: UnsafeRawPointer, length: Int)] = []
     private var images: [UnsafeMutableRawPointer] = []
     private let cipher: NodeCipher?
 
@@ -39,6 +41,7 @@ final class SealedNodes {
         images.append(image)
         let checksum = cipher.seal(node: node.memory, length: node.length, page: page, into: image)
         nodes.append(Node(page: page, bytes: image, byteCount: byteCount, pages: node.pages))
+        if node.kind == .table { encryptedTableNodes.append((page, UnsafeRawPointer(node.memory), node.length)) }
         return checksum
     }
 

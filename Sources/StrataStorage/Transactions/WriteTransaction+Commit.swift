@@ -55,6 +55,11 @@ extension WriteTransaction {
         store.publish(
             meta: meta, slot: writeSlot, durable: durable, freeSpace: freeSpace, freeListBase: freeListBase, record: record)
         for (page, _) in sorted { store.pagedFile.markVerified(page: page, version: version) }
+        if let cache = store.pagedFile.decrypted {
+            for (page, memory, length) in sealed.encryptedTableNodes {
+                cache.insert(page: page, version: version, payload: memory + NodeHeader.byteCount, length: length)
+            }
+        }
     }
 
     /// Allocates and fills this version's free-list node: changes to the kept full list while they stay small,

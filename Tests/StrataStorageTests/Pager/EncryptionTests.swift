@@ -258,6 +258,43 @@ final class EncryptionTests: PagerTestCase {
         _ = try checkedState(store)
     }
 
+    /// A transaction never decrypts a node twice, however small the cache; a node this process committed is never
+    /// decrypted at all (its clear bytes go to the cache at commit).
+    func testNodesAreDecryptedOncePerTransactionAndNotAfterTheirOwnCommit() throws {
+        var random = SeededGenerator(seed: 77)
+        var tiny = options()
+        tiny.decryptedCacheBytes = 1
+        let path = storePath()
+        var store = try Store.open(path: path, options: tiny)
+        let written = try commitSteps(store, 10, random: &random)
+        store.close()
+        store = try Store.open(path: path, options: tiny)
+        let cache = try XCTUnwrap(store.pagedFile.decrypted)
+        let atOpen = cache.decryptionCount  // recovery read the commit record
+        let reader = try store.beginRead()
+        XCTAssertEqual(try PatternTree.read(reader), written)
+        let firstRead = cache.decryptionCount
+        XCTAssertEqual(firstRead - atOpen, written.children.count + 1, "the root and each child, once")
+        for _ in 0..<3 { XCTAssertEqual(try PatternTree.read(reader), written) }
+        XCTAssertEqual(cache.decryptionCount, firstRead, "read again from the transaction's own copies")
+        reader.end()
+        store.close()
+
+        store = try Store.open(path: path, options: options())
+        defer { store.close() }
+        let writer = try store.beginWrite()
+        var next = try PatternTree.read(writer)
+        next.step += 1
+        next.children.append(try PatternTree.writeChild(seed: 99, length: 5000, in: writer))
+        try PatternTree.writeRoot(next, in: writer)
+        try writer.commit()
+        let beforeReading = try XCTUnwrap(store.pagedFile.decrypted).decryptionCount
+        let after = try store.beginRead()
+        defer { after.end() }
+        XCTAssertEqual(try PatternTree.read(after), next)
+        XCTAssertEqual(try XCTUnwrap(store.pagedFile.decrypted).decryptionCount, beforeReading, "the new root and child came from the commit")
+    }
+
     func testACopyOfAnEncryptedStoreOpensWithTheSameKey() throws {
         var random = SeededGenerator(seed: 75)
         let store = try Store.open(path: storePath(), options: options())
