@@ -9,6 +9,8 @@ enum EngineKind: String, CaseIterable, ExpressibleByArgument, Sendable {
     case strataStorage = "strata-storage"
     /// SQLite through its C API.
     case sqlite
+    /// Strata through its public API on an encrypted file.
+    case strataEncrypted = "strata-encrypted"
 
     /// Runs `body` with the engine's concrete type.
     func run<R>(_ body: (any BenchmarkEngine.Type) throws -> R) rethrows -> R {
@@ -16,6 +18,7 @@ enum EngineKind: String, CaseIterable, ExpressibleByArgument, Sendable {
         case .strata: return try body(StrataObjectEngine.self)
         case .strataStorage: return try body(StrataStorageEngine.self)
         case .sqlite: return try body(SQLiteEngine.self)
+        case .strataEncrypted: return try body(StrataEncryptedEngine.self)
         }
     }
 

@@ -2,12 +2,14 @@ import Foundation
 import Strata
 
 /// Strata through the API apps use: generated `Employee` models, `write`, `objects`, `object(forPrimaryKey:)`.
-final class StrataObjectEngine: BenchmarkEngine {
-    static let name = "Strata"
+class StrataObjectEngine: BenchmarkEngine {
+    class var name: String { "Strata" }
+    /// The key the database is encrypted with (none here; `StrataEncryptedEngine` sets one).
+    class var encryptionKey: Data? { nil }
 
     private let database: Database
 
-    init(directory: URL, durability: BenchmarkDurability) throws {
+    required init(directory: URL, durability: BenchmarkDurability) throws {
         database = try Database(configuration: Self.configuration(directory, durability))
     }
 
@@ -15,6 +17,7 @@ final class StrataObjectEngine: BenchmarkEngine {
         var configuration = Configuration(schema: Bench.self)
         configuration.fileURL = directory.appendingPathComponent("bench.strata")
         configuration.durability = durability == .full ? .full : .batched
+        configuration.encryptionKey = encryptionKey
         return configuration
     }
 
