@@ -4,8 +4,9 @@ import StrataTestSupport
 
 /// The jobs the pager tests run in a child process (`strata-test-helper <command> <arguments>`).
 ///
-/// - `commit-loop PATH DURABILITY`: commits pattern-tree transactions forever, printing `committed VERSION STEP`
-///   after each acknowledged commit (the parent kills it with SIGKILL at a random moment).
+/// - `commit-loop PATH DURABILITY [KEY]`: commits pattern-tree transactions forever, printing `committed VERSION
+///   STEP` after each acknowledged commit (the parent kills it with SIGKILL at a random moment). KEY, 128
+///   hexadecimal digits, encrypts the store.
 /// - `read-check PATH SECONDS`: for SECONDS, pins snapshots, checks every node, checks them again later to
 ///   see they never changed, and prints `checked N` (or `error: …` and exits 1).
 /// - `write-steps PATH COUNT`: commits COUNT pattern-tree transactions, competing with other writers, then
@@ -21,8 +22,9 @@ enum HelperCommand {
         let path = arguments[1]
         switch arguments[0] {
         case "commit-loop":
-            let durability: Durability = arguments.count > 2 && arguments[2] == "batched" ? .batched : .full
-            try commitLoop(path: path, durability: durability)
+            var options = StoreOptions(durability: arguments.count > 2 && arguments[2] == "batched" ? .batched : .full)
+            options.encryptionKey = arguments.count > 3 ? try key(hex: arguments[3]) : nil
+            try commitLoop(path: path, options: options)
         case "read-check":
             try readCheck(path: path, seconds: Double(arguments.count > 2 ? arguments[2] : "1") ?? 1)
         case "write-steps":
@@ -52,8 +54,19 @@ enum HelperCommand {
         }
     }
 
-    static func commitLoop(path: String, durability: Durability) throws {
-        let store = try Store.open(path: path, options: StoreOptions(durability: durability))
+    /// The bytes of a key given as hexadecimal digits.
+    static func key(hex: String) throws -> [UInt8] {
+        let digits = Array(hex.utf8)
+        return try stride(from: 0, to: digits.count - 1, by: 2).map { index in
+            guard let byte = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) else {
+                throw StrataError.invalidArgument("the key '\(hex)' is not hexadecimal")
+            }
+            return byte
+        }
+    }
+
+    static func commitLoop(path: String, options: StoreOptions) throws {
+        let store = try Store.open(path: path, options: options)
         var random = SystemRandomNumberGenerator()
         while true {
             let writer = try store.beginWrite()

@@ -7,15 +7,25 @@ import XCTest
 /// last acknowledged commit or a later one, with intact content, and verifies.
 final class KillLoopTests: PagerTestCase {
     func testKilledWriterLeavesLastAcknowledgedCommitOrLater() throws {
+        try runKillLoop(kills: longTests ? 220 : 24, key: nil)
+    }
+
+    func testKilledWriterOfAnEncryptedFileLeavesLastAcknowledgedCommitOrLater() throws {
+        try runKillLoop(kills: longTests ? 100 : 12, key: EncryptionTests.key)
+    }
+
+    private func runKillLoop(kills: Int, key: [UInt8]?) throws {
+        var options = StoreOptions()
+        options.encryptionKey = key
+        let keyArgument = key.map { [$0.map { String(format: "%02x", $0) }.joined()] } ?? []
         let helper = try helperExecutable()
         let path = storePath()
         var random = SeededGenerator(seed: 51)
         var lastVersion: UInt64 = 0
         var guaranteed: UInt64 = 0
-        let kills = longTests ? 220 : 24
         for round in 0..<kills {
             let durability = round % 3 == 2 ? "batched" : "full"
-            let child = try HelperProcess(executable: helper, arguments: ["commit-loop", path, durability])
+            let child = try HelperProcess(executable: helper, arguments: ["commit-loop", path, durability] + keyArgument)
             // Let a random number of commits be acknowledged, then kill at a random moment of the ones after:
             // progress does not depend on how fast this machine is.
             let target = Int.random(in: 0...6, using: &random)
@@ -27,7 +37,7 @@ final class KillLoopTests: PagerTestCase {
                 let fields = line.split(separator: " ")
                 return fields.count == 3 && fields[0] == "committed" ? UInt64(fields[1]) : nil
             }.last ?? lastVersion
-            let store = try Store.open(path: path)
+            let store = try Store.open(path: path, options: options)
             let (version, state) = try checkedState(store)
             store.close()
             XCTAssertGreaterThanOrEqual(version, acknowledged, "round \(round): acknowledged commit lost")

@@ -21,9 +21,22 @@ final class RandomizedGraphTests: DatabaseTestCase {
         }
     }
 
+    private var longTests: Bool { ProcessInfo.processInfo.environment["STRATA_LONG_TESTS"] != nil }
+
     func testRandomGraphMatchesAPlainModel() throws {
-        let rounds = ProcessInfo.processInfo.environment["STRATA_LONG_TESTS"] == nil ? 300 : 5000
-        var random = SeededGenerator(seed: 20_261_122)
+        try run(rounds: longTests ? 5000 : 300, seed: 20_261_122)
+    }
+
+    /// The same on an encrypted file: encryption sits under the object layer and changes none of its answers.
+    func testRandomGraphOnAnEncryptedFileMatchesAPlainModel() throws {
+        configuration.encryptionKey = Data((0..<64).map { UInt8(truncatingIfNeeded: $0 &* 89 &+ 41) })
+        try run(rounds: longTests ? 2000 : 150, seed: 20_261_123)
+        let db = try openDatabase()
+        XCTAssertEqual(try db.verify().objects, db.objects(Person.self).count + db.objects(Dog.self).count)
+    }
+
+    private func run(rounds: Int, seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
         var model = Model()
         var db = try openDatabase()
         var nextPerson = 0
