@@ -17,7 +17,8 @@ struct InfoCommand: ParsableCommand {
         defer { store.close() }
         let status = try store.status
         print("\(file)")
-        print("  version \(status.currentVersion), page size \(status.pageSize)")
+        print("  version \(status.currentVersion), page size \(status.pageSize)"
+            + (store.isEncrypted ? ", encrypted (AES-256-CTR and HMAC-SHA256 per node)" : ""))
         print("  file \(bytes(status.fileBytes)): used \(bytes(status.usedBytes)), free \(bytes(status.freeBytes)), "
             + "waiting for readers \(bytes(status.waitingBytes))")
         if let oldest = status.oldestPinnedVersion {

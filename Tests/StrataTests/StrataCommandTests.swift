@@ -52,6 +52,7 @@ final class StrataCommandTests: DatabaseTestCase {
         XCTAssertNotEqual(try strata.run(["info", copy]).status, 0, "the compacted copy is encrypted too")
         let info = try strata.run(["info", copy, "--key-file", rawFile.path])
         XCTAssertTrue(info.output.contains("Person: 300 object(s)"), info.output + info.errorOutput)
+        XCTAssertTrue(info.output.contains("encrypted (AES-256-CTR and HMAC-SHA256 per node)"), info.output)
 
         let badFile = directory.url.appendingPathComponent("bad.key")
         try Data("not a key".utf8).write(to: badFile)

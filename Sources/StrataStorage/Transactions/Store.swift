@@ -154,6 +154,9 @@ public final class Store: @unchecked Sendable {
         stateLock.withLock { releaseIfIdle() }
     }
 
+    /// Whether the file is encrypted (opened with `StoreOptions.encryptionKey`).
+    public var isEncrypted: Bool { pagedFile.decrypted != nil }
+
     /// The newest committed version, by any thread or process, read from shared memory without a lock: poll it
     /// to learn about commits (notifications build on it).
     public var latestCommittedVersion: UInt64 {
