@@ -7,8 +7,8 @@ import StrataTestSupport
 /// - `commit-loop PATH DURABILITY [KEY]`: commits pattern-tree transactions forever, printing `committed VERSION
 ///   STEP` after each acknowledged commit (the parent kills it with SIGKILL at a random moment). KEY, 128
 ///   hexadecimal digits, encrypts the store.
-/// - `read-check PATH SECONDS`: for SECONDS, pins snapshots, checks every node, checks them again later to
-///   see they never changed, and prints `checked N` (or `error: …` and exits 1).
+/// - `read-check PATH SECONDS [KEY]`: for SECONDS, pins snapshots, checks every node, checks them again later to
+///   see they never changed, and prints `checked N` (or `error: …` and exits 1). KEY as for `commit-loop`.
 /// - `write-steps PATH COUNT`: commits COUNT pattern-tree transactions, competing with other writers, then
 ///   prints `wrote COUNT`.
 /// - `pin PATH`: pins the newest version, prints `pinned VERSION`, then waits to be killed.
@@ -26,7 +26,9 @@ enum HelperCommand {
             options.encryptionKey = arguments.count > 3 ? try key(hex: arguments[3]) : nil
             try commitLoop(path: path, options: options)
         case "read-check":
-            try readCheck(path: path, seconds: Double(arguments.count > 2 ? arguments[2] : "1") ?? 1)
+            var options = StoreOptions()
+            options.encryptionKey = arguments.count > 3 ? try key(hex: arguments[3]) : nil
+            try readCheck(path: path, seconds: Double(arguments.count > 2 ? arguments[2] : "1") ?? 1, options: options)
         case "write-steps":
             try writeSteps(path: path, count: Int(arguments.count > 2 ? arguments[2] : "1") ?? 1)
         case "commit-after":
@@ -76,8 +78,8 @@ enum HelperCommand {
         }
     }
 
-    static func readCheck(path: String, seconds: Double) throws {
-        let store = try Store.open(path: path)
+    static func readCheck(path: String, seconds: Double, options: StoreOptions) throws {
+        let store = try Store.open(path: path, options: options)
         let deadline = Date().addingTimeInterval(seconds)
         var checked = 0
         var lastStep: UInt64 = 0

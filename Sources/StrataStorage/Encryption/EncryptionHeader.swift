@@ -21,7 +21,7 @@ struct EncryptionHeader: Equatable, Sendable {
 
     /// A block for a new file encrypted with `cipher`'s key.
     init(cipher: NodeCipher) {
-        salt = NodeCipher.randomIV()
+        salt = NodeCipher.randomBytes(16)
         keyCheck = cipher.keyCheck(salt: salt)
     }
 

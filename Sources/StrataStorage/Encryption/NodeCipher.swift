@@ -50,7 +50,7 @@ final class NodeCipher: Sendable {
     /// stored in the image's header. `target` must hold `NodeHeader.byteCount + length + sealByteCount` bytes.
     func seal(node source: UnsafeRawPointer, length: Int, page: UInt64, into target: UnsafeMutableRawPointer) -> UInt64 {
         target.copyMemory(from: source, byteCount: NodeHeader.byteCount)
-        let iv = Self.randomIV()
+        let iv = Self.randomBytes(16)
         let ivPointer = target + NodeHeader.byteCount + length
         iv.withUnsafeBytes { ivPointer.copyMemory(from: $0.baseAddress!, byteCount: 16) }
         let plaintext = UnsafeRawBufferPointer(start: source + NodeHeader.byteCount, count: length)
@@ -109,15 +109,17 @@ final class NodeCipher: Sendable {
         return result
     }
 
-    /// 16 random bytes from the system's generator. Random rather than counted: a version number repeats after a
-    /// rolled-back transaction, and two nodes encrypted from the same counter block would give each other away.
-    static func randomIV() -> [UInt8] {
+    /// `count` random bytes from the system's generator: ivs and salts. An iv is random rather than counted
+    /// because a version number repeats after a rolled-back transaction, and two nodes encrypted from the same
+    /// counter block would give each other away.
+    static func randomBytes(_ count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
-        var iv = [UInt8](repeating: 0, count: 16)
-        iv.withUnsafeMutableBytes { bytes in
-            bytes.storeBytes(of: generator.next() as UInt64, toByteOffset: 0, as: UInt64.self)
-            bytes.storeBytes(of: generator.next() as UInt64, toByteOffset: 8, as: UInt64.self)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count + 7)
+        while bytes.count < count {
+            // Eight bytes per draw: each draw is a system call.
+            withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }
         }
-        return iv
+        return Array(bytes.prefix(count))
     }
 }

@@ -295,6 +295,25 @@ final class EncryptionTests: PagerTestCase {
         XCTAssertEqual(try XCTUnwrap(store.pagedFile.decrypted).decryptionCount, beforeReading, "the new root and child came from the commit")
     }
 
+    func testReadersInAnotherProcessSeeWholeEncryptedVersionsWhileOneWrites() throws {
+        let path = storePath()
+        var options = options()
+        options.durability = .batched
+        let store = try Store.open(path: path, options: options)
+        defer { store.close() }
+        var random = SeededGenerator(seed: 78)
+        try commitSteps(store, 5, random: &random)
+        let hexKey = Self.key.map { String(format: "%02x", $0) }.joined()
+        let reader = try HelperProcess(executable: try helperExecutable(), arguments: ["read-check", path, "1.5", hexKey])
+        let deadline = Date().addingTimeInterval(1.5)
+        var written = PatternTree.State()
+        while Date() < deadline { written = try commitSteps(store, 1, random: &random) }
+        let result = reader.wait()
+        XCTAssertEqual(result.status, 0, result.errors)
+        XCTAssertTrue(result.output.hasPrefix("checked "), result.output)
+        XCTAssertEqual(try checkedState(store).1, written)
+    }
+
     func testACopyOfAnEncryptedStoreOpensWithTheSameKey() throws {
         var random = SeededGenerator(seed: 75)
         let store = try Store.open(path: storePath(), options: options())
