@@ -12,11 +12,13 @@ final class ManagedRow: ManagedObjectAccessor {
     /// unchanged stamp means the table is still the one to read. Reading several properties of an object, or
     /// objects handed out by one results loop (which passes its table in), then skip the database's lookup.
     ///
-    /// `unowned`, so that an object kept after a refresh does not keep the old version's table (and the version
-    /// it pins) alive; it is only dereferenced while the stamp is unchanged, when the database's catalog still
-    /// holds it. Not checked for exclusive access at run time: the row is used by its database's thread only,
-    /// and these are read and assigned whole.
-    @exclusivity(unchecked) private unowned var table: Table?
+    /// Not retained, so that an object kept after a refresh does not keep the old version's table (and the
+    /// version it pins) alive. `unowned(unsafe)` rather than `unowned`: it is only dereferenced while the stamp is
+    /// unchanged, when the database's catalog still holds the table, so the checked form's reference counting on
+    /// every read (a retain and a release of the table's side allocation) would buy nothing. Not checked for
+    /// exclusive access at run time: the row is used by its database's thread only, and these are read and
+    /// assigned whole.
+    @exclusivity(unchecked) private unowned(unsafe) var table: Table?
     @exclusivity(unchecked) private var tableStamp: UInt64
 
     init(database: Database, model: ModelBinding, key: ObjectKey) {
@@ -63,7 +65,30 @@ final class ManagedRow: ManagedObjectAccessor {
     ///
     /// The read itself finds the object (one descent of the table's tree); only when it fails is the object's
     /// existence checked, to tell a deleted object (a programming error) from a damaged file.
+    ///
+    /// The common case (a database that is not frozen, used on its own thread, whose table this row read at the
+    /// current stamp) reads straight away: every property read of every object passes here, and going through
+    /// ``Database/withAccess(_:_:)`` and ``currentTable()`` costs closure contexts and reference counting that
+    /// are a fifth of a string read. Anything else, and any failure, takes the checked path below, which
+    /// reports misuse and damage with their messages.
+    @inline(__always)
     private func read<T>(_ column: Int, _ body: (Table, ColumnKey) throws -> T) -> T {
+        let database = database
+        if database.frozenLock == nil, tableStamp == database.changeStamp, let table,
+            database.confinement.isCurrentThreadAllowed
+        {
+            do {
+                return try body(table, model.columns[column])
+            } catch {
+                // Reported by the checked path, which reads again and tells a deleted object from damage.
+            }
+        }
+        return checkedRead(column, body)
+    }
+
+    /// ``read(_:_:)`` with every check: the thread (or the frozen lock), the table's version, and on failure
+    /// whether the object was deleted.
+    private func checkedRead<T>(_ column: Int, _ body: (Table, ColumnKey) throws -> T) -> T {
         database.withAccess("reading \(model.name).\(propertyName(column))") {
             do {
                 return try body(try currentTable(), model.columns[column])
