@@ -13,12 +13,11 @@ final class ManagedRow: ManagedObjectAccessor {
     /// objects handed out by one results loop (which passes its table in), then skip the database's lookup.
     ///
     /// Not retained, so that an object kept after a refresh does not keep the old version's table (and the
-    /// version it pins) alive. `unowned(unsafe)` rather than `unowned`: it is only dereferenced while the stamp is
-    /// unchanged, when the database's catalog still holds the table, so the checked form's reference counting on
-    /// every read (a retain and a release of the table's side allocation) would buy nothing. Not checked for
-    /// exclusive access at run time: the row is used by its database's thread only, and these are read and
-    /// assigned whole.
-    @exclusivity(unchecked) private unowned(unsafe) var table: Table?
+    /// version it pins) alive. `Unmanaged` rather than `unowned`: it is only used while the stamp is unchanged,
+    /// when the database's catalog still holds the table, so the reference counting `unowned` does on every read
+    /// (and a strong copy's retain and release) would buy nothing. Not checked for exclusive access at run time:
+    /// the row is used by its database's thread only, and these are read and assigned whole.
+    @exclusivity(unchecked) private var table: Unmanaged<Table>?
     @exclusivity(unchecked) private var tableStamp: UInt64
 
     init(database: Database, model: ModelBinding, key: ObjectKey) {
@@ -33,7 +32,7 @@ final class ManagedRow: ManagedObjectAccessor {
         self.database = database
         self.model = model
         self.key = key
-        self.table = table
+        self.table = table.map(Unmanaged.passUnretained)
         tableStamp = stamp
     }
 
@@ -41,9 +40,9 @@ final class ManagedRow: ManagedObjectAccessor {
     private func currentTable() throws -> Table {
         let stamp = database.changeStamp
         // The stamp first: the unowned table may only be loaded while its catalog is the database's.
-        if tableStamp == stamp, let table { return table }
+        if tableStamp == stamp, let table { return table.takeUnretainedValue() }
         let current = try database.table(for: model)
-        table = current
+        table = Unmanaged.passUnretained(current)
         tableStamp = stamp
         return current
     }
@@ -73,12 +72,12 @@ final class ManagedRow: ManagedObjectAccessor {
     /// reports misuse and damage with their messages.
     @inline(__always)
     private func read<T>(_ column: Int, _ body: (Table, ColumnKey) throws -> T) -> T {
-        let database = database
         if database.frozenLock == nil, tableStamp == database.changeStamp, let table,
             database.confinement.isCurrentThreadAllowed
         {
             do {
-                return try body(table, model.columns[column])
+                // The table lent for the read, without a retain: the database's catalog holds it (see `table`).
+                return try table._withUnsafeGuaranteedRef { try body($0, model.columns[column]) }
             } catch {
                 // Reported by the checked path, which reads again and tells a deleted object from damage.
             }
