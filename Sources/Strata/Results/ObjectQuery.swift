@@ -90,7 +90,8 @@ struct ObjectQuery {
         let total = try table.count()
         let limit = Swift.max(total / 64, 32)
         guard let keys = try index.keys(in: table, atMost: limit) else {
-            return .scan(ColumnScan(predicate), rejected: "\(index.text(in: predicate, model: model)): it matches more than \(limit) of \(total) objects")
+            let reason = "\(index.text(in: predicate, model: model)): it matches more than \(limit) of \(total) objects"
+            return .scan(ColumnScan(predicate), rejected: reason)
         }
         return .index(index, keys: keys, rest: rest)
     }
