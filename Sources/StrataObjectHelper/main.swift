@@ -3,8 +3,9 @@ import Strata
 
 /// The jobs the object-layer tests run in a child process: `strata-object-helper <command> <database path> …`.
 ///
-/// - `misuse KIND PATH`: makes the mistake KIND (`wrong-thread`, `write-outside`, `nested-write`,
-///   `read-only-write`, `read-deleted`) so that the test can check the message the program stops with.
+/// - `misuse KIND PATH`: makes the mistake KIND (`wrong-thread`, `wrong-thread-read`, `write-outside`,
+///   `nested-write`, `read-only-write`, `read-deleted`) so that the test can check the message the program stops
+///   with.
 /// - `add-notes PATH WRITER COUNT`: adds COUNT notes with `auto` primary keys, one write each, then prints
 ///   `added COUNT`.
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -41,6 +42,16 @@ do {
             // @unchecked Sendable is what the runtime check is for.
             let smuggled = Smuggled(db)
             let thread = Thread { _ = smuggled.value.objects(Note.self).count }
+            thread.start()
+            Thread.sleep(forTimeInterval: 10)
+        case "wrong-thread-read":
+            // An object read on its own thread first, so that it holds its table at the current version: the
+            // quick path of a property read must still check the thread.
+            try db.write { db.create(Note.self, value: ["text": "a"]) }
+            guard let note = Array(db.objects(Note.self)).first else { break }
+            _ = note.text
+            let smuggled = Smuggled(note)
+            let thread = Thread { _ = smuggled.value.text }
             thread.start()
             Thread.sleep(forTimeInterval: 10)
         case "write-outside":

@@ -12,11 +12,12 @@ final class ManagedRow: ManagedObjectAccessor {
     /// unchanged stamp means the table is still the one to read. Reading several properties of an object, or
     /// objects handed out by one results loop (which passes its table in), then skip the database's lookup.
     ///
-    /// `unowned`, so that an object kept after a refresh does not keep the old version's table (and the version
-    /// it pins) alive; it is only dereferenced while the stamp is unchanged, when the database's catalog still
-    /// holds it. Not checked for exclusive access at run time: the row is used by its database's thread only,
-    /// and these are read and assigned whole.
-    @exclusivity(unchecked) private unowned var table: Table?
+    /// Not retained, so that an object kept after a refresh does not keep the old version's table (and the
+    /// version it pins) alive. `Unmanaged` rather than `unowned`: it is only used while the stamp is unchanged,
+    /// when the database's catalog still holds the table, so the reference counting `unowned` does on every read
+    /// (and a strong copy's retain and release) would buy nothing. Not checked for exclusive access at run time:
+    /// the row is used by its database's thread only, and these are read and assigned whole.
+    @exclusivity(unchecked) private var table: Unmanaged<Table>?
     @exclusivity(unchecked) private var tableStamp: UInt64
 
     init(database: Database, model: ModelBinding, key: ObjectKey) {
@@ -31,7 +32,7 @@ final class ManagedRow: ManagedObjectAccessor {
         self.database = database
         self.model = model
         self.key = key
-        self.table = table
+        self.table = table.map(Unmanaged.passUnretained)
         tableStamp = stamp
     }
 
@@ -39,9 +40,9 @@ final class ManagedRow: ManagedObjectAccessor {
     private func currentTable() throws -> Table {
         let stamp = database.changeStamp
         // The stamp first: the unowned table may only be loaded while its catalog is the database's.
-        if tableStamp == stamp, let table { return table }
+        if tableStamp == stamp, let table { return table.takeUnretainedValue() }
         let current = try database.table(for: model)
-        table = current
+        table = Unmanaged.passUnretained(current)
         tableStamp = stamp
         return current
     }
@@ -63,7 +64,30 @@ final class ManagedRow: ManagedObjectAccessor {
     ///
     /// The read itself finds the object (one descent of the table's tree); only when it fails is the object's
     /// existence checked, to tell a deleted object (a programming error) from a damaged file.
+    ///
+    /// The common case (a database that is not frozen, used on its own thread, whose table this row read at the
+    /// current stamp) reads straight away: every property read of every object passes here, and going through
+    /// ``Database/withAccess(_:_:)`` and ``currentTable()`` costs closure contexts and reference counting that
+    /// are a fifth of a string read. Anything else, and any failure, takes the checked path below, which
+    /// reports misuse and damage with their messages.
+    @inline(__always)
     private func read<T>(_ column: Int, _ body: (Table, ColumnKey) throws -> T) -> T {
+        if database.frozenLock == nil, tableStamp == database.changeStamp, let table,
+            database.confinement.isCurrentThreadAllowed
+        {
+            do {
+                // The table lent for the read, without a retain: the database's catalog holds it (see `table`).
+                return try table._withUnsafeGuaranteedRef { try body($0, model.columns[column]) }
+            } catch {
+                // Reported by the checked path, which reads again and tells a deleted object from damage.
+            }
+        }
+        return checkedRead(column, body)
+    }
+
+    /// ``read(_:_:)`` with every check: the thread (or the frozen lock), the table's version, and on failure
+    /// whether the object was deleted.
+    private func checkedRead<T>(_ column: Int, _ body: (Table, ColumnKey) throws -> T) -> T {
         database.withAccess("reading \(model.name).\(propertyName(column))") {
             do {
                 return try body(try currentTable(), model.columns[column])

@@ -10,9 +10,10 @@ struct IndexChoice {
     let rank: Int
     /// What to read from the index.
     private let lookup: Lookup
-    /// The model and the comparison as written, for ``text``.
-    private let model: ModelBinding
-    private let written: PredicateComparison
+    /// Which term of the planned predicate the lookup answers: its position among an AND's terms, or `nil` when
+    /// the predicate is that lone comparison. ``text(in:)`` finds the comparison there, so planning (on every
+    /// evaluation) copies no comparison out of the predicate for a text that is rarely asked for.
+    private let term: Int?
 
     /// The reads of an index the planner uses.
     private enum Lookup {
@@ -22,8 +23,17 @@ struct IndexChoice {
         case range(IndexKey, from: StorageValue?, lowerInclusive: Bool, to: StorageValue?, upperInclusive: Bool)
     }
 
-    /// The lookup as `explain` shows it: `index Person.email == "a"`.
-    var text: String { "index \(model.name).\(written.text)" }
+    /// The lookup as `explain` shows it, `index Person.email == "a"`, for the predicate it was chosen for.
+    func text(in predicate: BoundPredicate, model: ModelBinding) -> String {
+        let comparison: BoundComparison?
+        switch (predicate, term) {
+        case (.comparison(let lone), nil): comparison = lone
+        case (.and(let terms), let position?) where terms.indices.contains(position):
+            if case .comparison(let chosen) = terms[position] { comparison = chosen } else { comparison = nil }
+        default: comparison = nil
+        }
+        return "index \(model.name).\(comparison?.text ?? predicate.text)"
+    }
 
     /// The keys the index returns: a superset of the objects the comparison selects, in key order.
     func keys(in table: Table) throws -> [ObjectKey] {
@@ -68,14 +78,18 @@ struct IndexChoice {
     /// term is not checked again.
     static func best(for predicate: BoundPredicate, model: ModelBinding, table: Table) -> (IndexChoice, BoundPredicate?)? {
         guard case .and(let terms) = predicate else {
-            guard case .comparison(let comparison) = predicate, let choice = choice(for: comparison, table: table) else {
+            guard case .comparison(let comparison) = predicate,
+                let choice = choice(for: comparison, term: nil, table: table)
+            else {
                 return nil
             }
             return (choice, nil)
         }
         var best: (position: Int, choice: IndexChoice)?
         for (position, term) in terms.enumerated() {
-            guard case .comparison(let comparison) = term, let choice = choice(for: comparison, table: table) else { continue }
+            guard case .comparison(let comparison) = term,
+                let choice = choice(for: comparison, term: position, table: table)
+            else { continue }
             if best.map({ choice.rank < $0.choice.rank }) ?? true { best = (position, choice) }
         }
         guard let best else { return nil }
@@ -88,7 +102,7 @@ struct IndexChoice {
         }
     }
 
-    private static func choice(for comparison: BoundComparison, table: Table) -> IndexChoice? {
+    private static func choice(for comparison: BoundComparison, term: Int?, table: Table) -> IndexChoice? {
         guard case .path(let path) = comparison.left, let (model, column) = path.rootColumn,
               comparison.options.isEmpty,
               let index = table.index(on: [model.columns[column]])
@@ -124,7 +138,7 @@ struct IndexChoice {
         default:
             return nil
         }
-        return IndexChoice(rank: rank, lookup: lookup, model: model, written: comparison.written)
+        return IndexChoice(rank: rank, lookup: lookup, term: term)
     }
 
     /// A constant as the index stores values of `kind`; `nil` when the index cannot look it up (nil, or an

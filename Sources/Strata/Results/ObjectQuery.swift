@@ -90,7 +90,8 @@ struct ObjectQuery {
         let total = try table.count()
         let limit = Swift.max(total / 64, 32)
         guard let keys = try index.keys(in: table, atMost: limit) else {
-            return .scan(ColumnScan(predicate), rejected: "\(index.text): it matches more than \(limit) of \(total) objects")
+            let reason = "\(index.text(in: predicate, model: model)): it matches more than \(limit) of \(total) objects"
+            return .scan(ColumnScan(predicate), rejected: reason)
         }
         return .index(index, keys: keys, rest: rest)
     }
@@ -179,7 +180,7 @@ struct ObjectQuery {
                 let table = try database.table(for: model)
                 switch try plan(predicate, table: table, model: model) {
                 case .index(let index, _, let rest):
-                    parts.append(index.text)
+                    parts.append(index.text(in: predicate, model: model))
                     if let rest { parts.append("then per object (\(rest.text))") }
                 case .scan(let scan, let rejected):
                     parts.append("scan \(model.name) (\(scan.text))")

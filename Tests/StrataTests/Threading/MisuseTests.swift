@@ -22,6 +22,11 @@ final class MisuseTests: XCTestCase {
         try assertStops("wrong-thread", saying: ["from a thread other than the one that opened", "ThreadSafeReference"])
     }
 
+    func testReadingAnObjectPropertyFromAnotherThreadStops() throws {
+        try assertStops(
+            "wrong-thread-read", saying: ["reading Note.text", "from a thread other than the one that opened"])
+    }
+
     func testWritingOutsideATransactionStopsWithTheFix() throws {
         try assertStops("write-outside", saying: ["outside a write transaction", "db.write"])
     }
