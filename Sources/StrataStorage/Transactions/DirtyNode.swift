@@ -18,6 +18,12 @@ struct DirtyNode {
     /// The checksum the node was sealed with when it was spilled; nil while it is only in memory. A spilled node
     /// is final: it is no longer writable, and commit lists it without writing it again.
     var spilledChecksum: UInt64?
+    /// Whether `read` has handed out a pointer into `memory`: the memory must then stay until the transaction
+    /// ends, as `NodeReader` promises.
+    var isHandedOut = false
+    /// Whether `memory` was given back after spilling (the node was never handed out, and is read from the file
+    /// from then on). `memory` must not be used then.
+    var isReleased = false
 
     /// A node of `pages` pages whose first `usedBytes` bytes (header and payload) matter: zero-filled, or, when
     /// `zeroed` is false, left as they are for a caller that overwrites all of them (commit sets every header

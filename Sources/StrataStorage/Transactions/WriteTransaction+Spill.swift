@@ -43,6 +43,11 @@ extension WriteTransaction {
             if node.isMapped {
                 _ = store.pagedFile.file.mapReadOnly(
                     over: node.memory, byteCount: node.byteCount(pageSize: pageSize), at: page * UInt64(pageSize))
+            } else if !node.isHandedOut {
+                // No pointer into it is out: give the memory back and read the node from its pages from now on
+                // (decrypting it, for an encrypted file, whose spilled nodes cannot be mapped back).
+                node.release(pageSize: pageSize)
+                dirty[page]?.isReleased = true
             }
         }
     }

@@ -66,6 +66,11 @@ public final class WriteTransaction: NodeWriter {
     public func read(_ ref: NodeRef) throws -> UnsafeRawBufferPointer {
         try checkOpen()
         if let node = dirty[ref.rawValue] {
+            if node.isReleased {
+                // Spilled and given back: its pages hold it (past the base version's, so this version's count).
+                return try store.pagedFile.payload(of: ref, kind: .table, pageCount: pageCount, lease: lease)
+            }
+            if !node.isHandedOut { dirty[ref.rawValue]?.isHandedOut = true }
             return UnsafeRawBufferPointer(start: node.memory + NodeHeader.byteCount, count: node.length)
         }
         return try store.pagedFile.payload(of: ref, kind: .table, pageCount: base.pageCount, lease: lease)
@@ -112,7 +117,7 @@ public final class WriteTransaction: NodeWriter {
         guard !isFinished else { return }
         if let node = dirty.removeValue(forKey: ref.rawValue) {
             if node.spilledChecksum == nil { unspilledBytes -= node.byteCount(pageSize: store.pageSize) }
-            node.release(pageSize: store.pageSize)
+            if !node.isReleased { node.release(pageSize: store.pageSize) }
             freeSpace.giveBack(start: ref.rawValue, count: node.pages)
             return
         }
@@ -193,7 +198,7 @@ public final class WriteTransaction: NodeWriter {
     /// Releases the in-memory nodes and the writer lock.
     func finish() {
         isFinished = true
-        for node in dirty.values { node.release(pageSize: store.pageSize) }
+        for node in dirty.values where !node.isReleased { node.release(pageSize: store.pageSize) }
         dirty.removeAll()
         store.endWrite()
     }

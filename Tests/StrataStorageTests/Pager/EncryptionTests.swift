@@ -207,7 +207,8 @@ final class EncryptionTests: PagerTestCase {
         for index in 0..<200 {
             state.children.append(try PatternTree.writeChild(seed: UInt64(index), length: 3000 + index, in: writer))
         }
-        // Spilled children read back from the transaction, before commit.
+        // Spilled children gave their memory back, and read back from the file through the transaction.
+        XCTAssertGreaterThan(writer.dirty.values.filter(\.isReleased).count, 150)
         for child in state.children { try PatternTree.check(child, in: writer) }
         try PatternTree.writeRoot(state, in: writer)
         try writer.commit()
@@ -216,6 +217,33 @@ final class EncryptionTests: PagerTestCase {
         store = try Store.open(path: path, options: options)
         defer { store.close() }
         XCTAssertEqual(try checkedState(store).1, state)
+    }
+
+    /// A node the transaction read before it was spilled keeps its memory (the buffer `read` gave stays valid until
+    /// the transaction ends); one it never read gives its memory back. Encrypted or not.
+    func testASpilledNodeKeepsItsMemoryOnlyWhenItWasRead() throws {
+        for key in [Self.key, nil] as [[UInt8]?] {
+            var options = options(key: key)
+            options.spillThreshold = 64 << 10
+            let store = try Store.open(path: storePath(key == nil ? "clear" : "encrypted"), options: options)
+            defer { store.close() }
+            let writer = try store.beginWrite()
+            let kept = try PatternTree.writeChild(seed: 1, length: 3000, in: writer)
+            let given = try PatternTree.writeChild(seed: 2, length: 3000, in: writer)
+            let buffer = try writer.read(kept.ref)
+            let before = Array(buffer)
+            for index in 0..<100 { _ = try PatternTree.writeChild(seed: UInt64(index + 3), length: 3000, in: writer) }
+            let keptNode = try XCTUnwrap(writer.dirty[kept.ref.rawValue])
+            let givenNode = try XCTUnwrap(writer.dirty[given.ref.rawValue])
+            XCTAssertNotNil(keptNode.spilledChecksum)
+            XCTAssertNotNil(givenNode.spilledChecksum)
+            XCTAssertFalse(keptNode.isReleased, "a node handed out by read keeps its memory")
+            XCTAssertTrue(givenNode.isReleased, "a heap node never read gives its memory back")
+            XCTAssertEqual(Array(buffer), before, "the buffer read before the spill is intact")
+            try PatternTree.check(kept, in: writer)
+            try PatternTree.check(given, in: writer)
+            writer.rollback()
+        }
     }
 
     /// Readers on several threads while a writer churns, with a cache far smaller than what they read: every
