@@ -18,12 +18,14 @@ extension WriteTransaction {
         let target = store.options.spillThreshold / 2
         let end = spillQueue.count - Self.unspilledNewest
         var chosen: [(page: UInt64, node: DirtyNode)] = []
+        // A page freed and allocated again in this transaction is queued twice; its node is chosen once.
+        var chosenPages: Set<UInt64> = []
         var remaining = unspilledBytes
         var index = spillQueueStart
         while index < end, remaining > target {
             let page = spillQueue[index]
             index += 1
-            guard let node = dirty[page], node.spilledChecksum == nil else { continue }
+            guard let node = dirty[page], node.spilledChecksum == nil, chosenPages.insert(page).inserted else { continue }
             chosen.append((page, node))
             remaining -= node.byteCount(pageSize: pageSize)
         }
