@@ -9,8 +9,9 @@ extension WriteTransaction {
     /// Safe for the same reason commit is: a node's pages were free, so no version a reader or a recovery can
     /// open reaches them, and a rolled-back or crashed transaction leaves them free. A spilled node is sealed
     /// (header and checksum, as commit would) and final: `writableIfDirty` no longer returns it, so a change
-    /// copies it like a committed node; `read` still does, at the same address (a view of the file where the
-    /// storage can map one, else the memory kept as it was).
+    /// copies it like a committed node; `read` still does: at the same address when the node had a mapping of its
+    /// own (now a view of the file) or was handed out by `read` before (its memory is kept), else from its pages
+    /// (its heap memory was given back).
     ///
     /// - Throws: `diskFull` or `io` when the file cannot grow or the write fails; the nodes stay in memory then.
     func spill() throws {
