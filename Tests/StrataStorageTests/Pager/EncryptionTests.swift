@@ -219,15 +219,21 @@ final class EncryptionTests: PagerTestCase {
         XCTAssertEqual(try checkedState(store).1, state)
     }
 
-    /// A node the transaction read before it was spilled keeps its memory (the buffer `read` gave stays valid until
-    /// the transaction ends); one it never read gives its memory back. Encrypted or not.
-    func testASpilledNodeKeepsItsMemoryOnlyWhenItWasRead() throws {
+    /// Runs `body` on an encrypted store and on a clear one, each with a write transaction that spills past 64 KiB.
+    private func withSpillingWriter(_ body: (Store, WriteTransaction) throws -> Void) throws {
         for key in [Self.key, nil] as [[UInt8]?] {
             var options = options(key: key)
             options.spillThreshold = 64 << 10
             let store = try Store.open(path: storePath(key == nil ? "clear" : "encrypted"), options: options)
             defer { store.close() }
-            let writer = try store.beginWrite()
+            try body(store, try store.beginWrite())
+        }
+    }
+
+    /// A node the transaction read before it was spilled keeps its memory (the buffer `read` gave stays valid until
+    /// the transaction ends); one it never read gives its memory back. Encrypted or not.
+    func testASpilledNodeKeepsItsMemoryOnlyWhenItWasRead() throws {
+        try withSpillingWriter { _, writer in
             let kept = try PatternTree.writeChild(seed: 1, length: 3000, in: writer)
             let given = try PatternTree.writeChild(seed: 2, length: 3000, in: writer)
             let buffer = try writer.read(kept.ref)
@@ -249,12 +255,7 @@ final class EncryptionTests: PagerTestCase {
     /// A page freed and allocated again in one transaction is queued for spilling twice; its node is spilled (and
     /// its memory given back) once. Found as a double free in an encrypted bulk load.
     func testANodeOnAReusedPageIsSpilledOnce() throws {
-        for key in [Self.key, nil] as [[UInt8]?] {
-            var options = options(key: key)
-            options.spillThreshold = 64 << 10
-            let store = try Store.open(path: storePath(key == nil ? "clear" : "encrypted"), options: options)
-            defer { store.close() }
-            let writer = try store.beginWrite()
+        try withSpillingWriter { store, writer in
             let first = try PatternTree.writeChild(seed: 1, length: 3000, in: writer)
             writer.free(first.ref)
             let second = try PatternTree.writeChild(seed: 2, length: 3000, in: writer)
