@@ -19,12 +19,14 @@ public final class Table {
     /// The primary-key column, if the table has one.
     public internal(set) var primaryKey: ColumnKey?
     /// The key the next inserted object gets.
-    public internal(set) var nextObjectKey: Int64
+    /// Not checked for exclusive access at run time (nor `indexes` and `columnOrder` below), for the reason the
+    /// read caches further down give: every insert touches them.
+    @exclusivity(unchecked) public internal(set) var nextObjectKey: Int64
     /// Named integer sequences (for example the next `auto` primary key).
     var sequences: [String: Int64]
     var nextColumnKey: UInt32
     var nextIndexKey: UInt32
-    var indexes: [SortedIndex]
+    @exclusivity(unchecked) var indexes: [SortedIndex]
 
     let context: ClusterContext
     let tree: NodeTree<ClusterBuffer>
@@ -56,7 +58,7 @@ public final class Table {
     /// each object of a result decodes each block once per cluster, not once per object.
     @exclusivity(unchecked) private var lastReadBlocks: [ColumnBlock?] = []
     /// The last `positions(of:)` answer, with the table's column keys it was computed for.
-    private var columnOrder: (columns: [ColumnKey], keys: [ColumnKey], positions: [Int], isWholeRow: Bool)?
+    @exclusivity(unchecked) private var columnOrder: (columns: [ColumnKey], keys: [ColumnKey], positions: [Int], isWholeRow: Bool)?
     var reader: NodeReader { catalog.reader }
     var writer: NodeWriter? { catalog.writer }
 

@@ -13,13 +13,18 @@ final class NodeTree<Leaf: TreeLeaf> {
     }
 
     /// An internal node decoded for change.
+    ///
+    /// Its fields, and the tree's own below, skip Swift's run-time exclusivity checks: a tree belongs to one
+    /// transaction, used by one thread at a time, and they are never held `inout` across a call that reaches them
+    /// again. The whole suite ran with the checks on without a conflict; they were about 8 % of a bulk insert's
+    /// CPU through the API (the same measure as for `ColumnBuffer` and `ClusterBuffer`).
     final class Branch {
-        var level: Int
-        var keys: [BranchKey]
-        var children: [Child]
-        var counts: [Int]
-        var origin: NodeRef
-        var isDirty: Bool
+        @exclusivity(unchecked) var level: Int
+        @exclusivity(unchecked) var keys: [BranchKey]
+        @exclusivity(unchecked) var children: [Child]
+        @exclusivity(unchecked) var counts: [Int]
+        @exclusivity(unchecked) var origin: NodeRef
+        @exclusivity(unchecked) var isDirty: Bool
 
         init(level: Int, keys: [BranchKey] = [], children: [Child] = [], counts: [Int] = [], origin: NodeRef = .none) {
             self.level = level
@@ -47,10 +52,10 @@ final class NodeTree<Leaf: TreeLeaf> {
     let reader: NodeReader
     var context: Leaf.Context
     let what: String
-    var storedRoot: NodeRef
-    private var root: Branch?
+    @exclusivity(unchecked) var storedRoot: NodeRef
+    @exclusivity(unchecked) private var root: Branch?
     /// Leaves currently decoded; the owner flushes when this grows large, to bound memory.
-    private(set) var loadedLeaves = 0
+    @exclusivity(unchecked) private(set) var loadedLeaves = 0
 
     init(root: NodeRef, reader: NodeReader, context: Leaf.Context, what: String) {
         storedRoot = root
@@ -269,7 +274,7 @@ final class NodeTree<Leaf: TreeLeaf> {
 
     /// The storage of the last change's root-to-leaf path, kept for the next change (empty between changes): a
     /// bulk insert makes millions of changes, and one path allocation each showed in profiles.
-    private var spareRoute: [(Branch, Int)] = []
+    @exclusivity(unchecked) private var spareRoute: [(Branch, Int)] = []
 
     /// The spare path array, for one change; return it with `giveBack(_:)`.
     private func takeRoute() -> [(Branch, Int)] {
@@ -471,7 +476,7 @@ final class NodeTree<Leaf: TreeLeaf> {
     }
 
     /// Nodes replaced by changes that happened before the writer was at hand; freed at `flush`.
-    private var pendingFrees: [NodeRef] = []
+    @exclusivity(unchecked) private var pendingFrees: [NodeRef] = []
 
     private func removeChild(_ parent: Branch, _ index: Int) {
         switch parent.children[index] {
