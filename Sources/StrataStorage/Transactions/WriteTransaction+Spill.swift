@@ -46,9 +46,10 @@ extension WriteTransaction {
             if node.isMapped {
                 _ = store.pagedFile.file.mapReadOnly(
                     over: node.memory, byteCount: node.byteCount(pageSize: pageSize), at: page * UInt64(pageSize))
-            } else if !node.isHandedOut {
-                // No pointer into it is out: give the memory back and read the node from its pages from now on
-                // (decrypting it, for an encrypted file, whose spilled nodes cannot be mapped back).
+            } else if !node.isHandedOut, store.pagedFile.decrypted == nil {
+                // No pointer into it is out: give the memory back and read the node in place from its pages from
+                // now on. Not for an encrypted file: its clear copies are cached by page and version, and a page
+                // freed and spilled again in this transaction would carry the same version with other bytes.
                 node.release(pageSize: pageSize)
                 dirty[page]?.isReleased = true
             }
