@@ -58,16 +58,6 @@ final class DecryptedNodeCache: @unchecked Sendable {
         lock.withLock { insert(node, length: length) }
     }
 
-    /// Forgets every copy (transactions keep the ones they hold).
-    func removeAll() {
-        lock.withLock {
-            entries.removeAll()
-            order.removeAll()
-            orderStart = 0
-            bytes = 0
-        }
-    }
-
     /// Adds `node`, then forgets the oldest entries while over budget. Call with `lock` held.
     private func insert(_ node: DecryptedNode, length: Int) {
         if let previous = entries.updateValue(node, forKey: node.page) { bytes -= previous.bytes.count }

@@ -65,20 +65,25 @@ struct EncryptionHeader: Equatable, Sendable {
     /// - Throws: `wrongEncryptionKey` when the file is encrypted and no key or another key is given, or when a key
     ///   is given for a file that is not encrypted.
     static func check(_ header: EncryptionHeader?, cipher: NodeCipher?, path: String) throws {
-        switch (header, cipher) {
-        case (nil, nil):
-            return
-        case (nil, .some):
-            throw StrataError.wrongEncryptionKey(
-                path: path, detail: "the file is not encrypted; open it without an encryption key")
-        case (.some, nil):
-            throw StrataError.wrongEncryptionKey(
-                path: path, detail: "the file is encrypted; open it with the 64-byte key it was created with")
-        case let (.some(header), .some(cipher)):
-            guard cipher.keyCheck(salt: header.salt) == header.keyCheck else {
-                throw StrataError.wrongEncryptionKey(
-                    path: path, detail: "the key given is not the key the file was encrypted with")
+        guard let header, let cipher else {
+            if header != nil || cipher != nil {
+                throw keyMismatch(fileIsEncrypted: header != nil, keyGiven: cipher != nil, path: path)
             }
+            return
         }
+        guard cipher.keyCheck(salt: header.salt) == header.keyCheck else {
+            throw keyMismatch(fileIsEncrypted: true, keyGiven: true, path: path)
+        }
+    }
+
+    /// The error for a key that does not fit a file: given for a clear file, missing for an encrypted one, or
+    /// another than the file's (also what a second open in the same process with another key gets).
+    static func keyMismatch(fileIsEncrypted: Bool, keyGiven: Bool, path: String) -> StrataError {
+        let detail = switch (fileIsEncrypted, keyGiven) {
+        case (false, _): "the file is not encrypted; open it without an encryption key"
+        case (true, false): "the file is encrypted; open it with the 64-byte key it was created with"
+        case (true, true): "the key given is not the key the file was encrypted with"
+        }
+        return .wrongEncryptionKey(path: path, detail: detail)
     }
 }

@@ -126,12 +126,6 @@ final class PagedFile: @unchecked Sendable {
         }
     }
 
-    /// Forgets every verification (after recovery chose an older version, the newer slot's nodes are not trusted).
-    func forgetVerified() {
-        verifiedLock.withLock { verifiedVersions.removeAll() }
-        decrypted?.removeAll()
-    }
-
     func corrupt(_ ref: NodeRef, _ detail: String) -> StrataError {
         .corruptFile(path: path, location: "node \(ref) (page \(ref.rawValue))", detail: detail)
     }

@@ -29,12 +29,8 @@ final class StoreRegistry: @unchecked Sendable {
                             + "in this process; close it before opening it \(readOnly ? "read-only" : "read-write")")
                 }
                 if existing.options.encryptionKey != encryptionKey {
-                    let detail = switch (existing.options.encryptionKey, encryptionKey) {
-                    case (nil, _): "the file is not encrypted; open it without an encryption key"
-                    case (_, nil): "the file is encrypted; open it with the 64-byte key it was created with"
-                    default: "the key given is not the key the file was encrypted with"
-                    }
-                    throw StrataError.wrongEncryptionKey(path: existing.path, detail: detail)
+                    throw EncryptionHeader.keyMismatch(
+                        fileIsEncrypted: existing.isEncrypted, keyGiven: encryptionKey != nil, path: existing.path)
                 }
                 return existing
             }
