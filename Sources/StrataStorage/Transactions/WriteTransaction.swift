@@ -171,7 +171,7 @@ public final class WriteTransaction: NodeWriter {
         }
         // Once the transaction is more than a small commit, nodes get mappings of their own, which spilling can
         // turn into views of the file: their memory then stops counting as the process's. A node from the heap
-        // keeps its memory until the transaction ends, even once spilled.
+        // gives its memory back when spilled, unless `read` handed it out or the file is encrypted (see `spill`).
         let node = DirtyNode.allocate(
             pages: pages, pageSize: pageSize, usedBytes: NodeHeader.byteCount + byteCount, kind: kind, length: byteCount,
             mapped: unspilledBytes >= min(store.options.spillThreshold / 2, Self.heapNodeBytes) && store.spillsToMappedPages,
