@@ -18,9 +18,38 @@ final class BindingTemplate {
     /// The tree as first bound (with the first call's arguments).
     let bound: BoundPredicate
 
+    /// The tree when it is one `stringKeyPath == %@` (or `!=`) without options: the shape of a lookup in a loop,
+    /// rebound by ``reboundDirectly(to:)`` without converting arguments or checking the comparison again.
+    private let loneStringEquality: BoundComparison?
+
     init(parsed: ParsedPredicate, bound: BoundPredicate) {
         self.parsed = parsed
         self.bound = bound
+        loneStringEquality = Self.loneStringEquality(parsed, bound)
+    }
+
+    private static func loneStringEquality(_ parsed: ParsedPredicate, _ bound: BoundPredicate) -> BoundComparison? {
+        guard parsed.slots.count == 1, parsed.slots[0].letter == "@", parsed.slots[0].index == 0,
+            case .comparison(let written) = parsed.node, case .argument = written.right,
+            case .comparison(let comparison) = bound, case .path(let path) = comparison.left, path.kind == .string,
+            comparison.op == .equal || comparison.op == .notEqual, comparison.options.isEmpty
+        else { return nil }
+        return comparison
+    }
+
+    /// The tree bound to `arguments` when it is a lone string equality and the one argument a string; `nil`
+    /// otherwise (the caller then rebinds through ``rebound(to:with:)``).
+    ///
+    /// A fresh binding would check nothing more here: a string fits a string key path, `==` and `!=` apply to
+    /// strings, and without options they compare bytes, with no string matcher.
+    func reboundDirectly(to arguments: [Any]) -> BoundPredicate? {
+        guard var comparison = loneStringEquality, arguments.count == 1, let text = arguments[0] as? String else {
+            return nil
+        }
+        comparison.right = .value(.string(text))
+        comparison.written.right = .value(.string(text))
+        comparison.matcher = nil
+        return .comparison(comparison)
     }
 
     /// Whether every placeholder of `node` is the right side of a `keyPath op %@` comparison (any letter but
@@ -145,6 +174,7 @@ final class BindingTemplates: Sendable {
         let key = Key(model: model.index, format: format)
         let identity = ObjectIdentifier(model)
         if let kept = state.withLock({ $0.entry(for: key) }), kept.model == identity {
+            if let bound = kept.template.reboundDirectly(to: arguments) { return bound }
             let parsed = kept.template.parsed
             let values = try parsed.arguments(arguments)
             let binder = PredicateBinder(predicate: format, schema: schema, model: model, arguments: values)

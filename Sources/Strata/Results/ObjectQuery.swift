@@ -35,10 +35,13 @@ struct ObjectQuery {
 
     /// The keys the query selects, in order.
     func evaluate(in database: Database, model: ModelBinding) throws -> [ObjectKey] {
-        let evaluator = ObjectEvaluator(database: database)
-        var keys = try filteredKeys(evaluator, model: model)
-        if !distinctPaths.isEmpty { keys = try distinct(keys, evaluator) }
-        if !sortKeys.isEmpty { keys = try sort(keys, evaluator) }
+        // Made only when an object is read one by one: a lookup the index answers alone reads none.
+        var evaluator: ObjectEvaluator?
+        var keys = try filteredKeys(in: database, model: model, evaluator: &evaluator)
+        guard !distinctPaths.isEmpty || !sortKeys.isEmpty else { return keys }
+        let reader = evaluator ?? ObjectEvaluator(database: database)
+        if !distinctPaths.isEmpty { keys = try distinct(keys, reader) }
+        if !sortKeys.isEmpty { keys = try sort(keys, reader) }
         return keys
     }
 
@@ -52,8 +55,11 @@ struct ObjectQuery {
             return try evaluate(in: database, model: model).count
         }
         let table = try evaluator.table(model)
-        guard case .scan(let scan, _) = try plan(predicate, table: table, model: model) else {
-            return try filteredKeys(evaluator, model: model).count
+        let scan: ColumnScan
+        switch try plan(predicate, table: table, model: model) {
+        case .index(_, let keys, nil): return keys.count
+        case .index(_, let keys, let rest?): return try keys.filter { try evaluator.matches(rest, key: $0) }.count
+        case .scan(let compiled, _): scan = compiled
         }
         var total = 0
         try table.forEachCluster { cluster in
@@ -98,17 +104,29 @@ struct ObjectQuery {
 
     // MARK: - Filtering
 
-    private func filteredKeys(_ evaluator: ObjectEvaluator, model: ModelBinding) throws -> [ObjectKey] {
+    /// The keys the source and filters select; `evaluator` is made (once) when an object must be read one by one.
+    private func filteredKeys(
+        in database: Database, model: ModelBinding, evaluator made: inout ObjectEvaluator?
+    ) throws -> [ObjectKey] {
+        func evaluator() -> ObjectEvaluator {
+            if let made { return made }
+            let evaluator = ObjectEvaluator(database: database)
+            made = evaluator
+            return evaluator
+        }
         switch source {
         case .table:
-            let table = try evaluator.table(model)
+            let table = try database.table(for: model)
             guard let predicate else { return try table.keys() }
             let scan: ColumnScan
             switch try plan(predicate, table: table, model: model) {
             case .index(_, let keys, nil): return keys
-            case .index(_, let keys, let rest?): return try keys.filter { try evaluator.matches(rest, key: $0) }
+            case .index(_, let keys, let rest?):
+                let evaluator = evaluator()
+                return try keys.filter { try evaluator.matches(rest, key: $0) }
             case .scan(let compiled, _): scan = compiled
             }
+            let evaluator = evaluator()
             var keys: [ObjectKey] = []
             try table.forEachCluster { cluster in
                 let rows = try scan.rows(of: cluster, within: RowMask(count: cluster.count, filled: true), evaluator: evaluator)
@@ -117,6 +135,7 @@ struct ObjectQuery {
             }
             return keys
         case .list, .linkingObjects:
+            let evaluator = evaluator()
             let keys = try sourceKeys(evaluator)
             guard let predicate else { return keys }
             return try keys.filter { try evaluator.matches(predicate, key: $0) }

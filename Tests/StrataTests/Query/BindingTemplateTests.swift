@@ -105,4 +105,34 @@ final class BindingTemplateTests: StaffTestCase {
         XCTAssertEqual(
             names(try all.filter("%K == %@", "age", 20)), names(everyone.filter { $0.age == 20 }))
     }
+
+    func testLoneStringEqualityRebindsAsAFreshBindingDoes() throws {
+        let all = db.objects(Employee.self)
+        // Every call below after the first of each string takes the direct rebinding of a lone string equality;
+        // what it selects, shows and rejects must be what a fresh binding gives.
+        for format in ["name == %@", "name != %@", "nickname == %@", "nickname != %@"] {
+            let equal = format.contains("==")
+            let read: (Employee) -> String? = format.hasPrefix("name") ? { $0.name } : { $0.nickname }
+            for value in ["name-3", "n2", "name-3", "", "n4", "nobody"] {
+                let expected = everyone.filter { (read($0) == value) == equal }
+                let results = try all.filter(format, value)
+                XCTAssertEqual(names(results), names(expected), "\(format) with \(value)")
+                XCTAssertTrue(results.explain.contains("\"\(value)\""), results.explain)
+                let optional: String? = value
+                XCTAssertEqual(names(try all.filter(format, optional as Any)), names(expected), "String? \(value)")
+            }
+            let none: String? = nil
+            XCTAssertEqual(
+                names(try all.filter(format, none as Any)),
+                names(everyone.filter { (read($0) == nil) == equal }), "\(format) with nil")
+            XCTAssertThrowsError(try all.filter(format, 42)) { error in
+                guard case StrataError.invalidPredicate(_, _, let message) = error else {
+                    return XCTFail("expected invalidPredicate, got \(error)")
+                }
+                XCTAssertTrue(message.contains("cannot compare string"), message)
+            }
+            XCTAssertThrowsError(try all.filter(format, "a", "b"))
+            XCTAssertThrowsError(try all.filter(format))
+        }
+    }
 }

@@ -36,8 +36,23 @@ enum IndexKeyEncoding {
     /// The encoding of several values (a compound index's columns, in order).
     static func encode(_ values: [StorageValue]) -> [UInt8] {
         var bytes: [UInt8] = []
+        // Sized once (every lookup and insert encodes): growing from empty reallocated for a string's bytes and
+        // again for its terminator. Escaped zeros, rare, may still grow it.
+        bytes.reserveCapacity(values.reduce(0) { $0 + byteCountEstimate($1) })
         for value in values { append(value, to: &bytes) }
         return bytes
+    }
+
+    /// The bytes `append` writes for `value`, exact but for zeros in strings and binary (one more byte each).
+    private static func byteCountEstimate(_ value: StorageValue) -> Int {
+        switch value {
+        case .string(let text): return 3 + text.utf8.count
+        case .binary(let data): return 3 + data.count
+        case .uuid: return 17
+        case .bool: return 2
+        case .null, .list: return 1
+        default: return 9
+        }
     }
 
     /// The bytes every entry of a string starting with `prefix` begins with (no terminator).

@@ -152,6 +152,7 @@ final class SortedIndex {
 
     /// Object keys of entries whose bytes start with `prefix`, in index order.
     func keys(withPrefix prefix: [UInt8], limit: Int = .max) throws -> [ObjectKey] {
+        if impliedBy == nil, let found = try keysInOneLeaf(withPrefix: prefix, limit: limit) { return found }
         var result: [ObjectKey] = []
         try forEachEntry(from: prefix) { entry in
             guard entry.count >= prefix.count + 8, SortedIndex.hasPrefix(entry, prefix), result.count < limit else { return false }
@@ -159,6 +160,46 @@ final class SortedIndex {
             return result.count < limit
         }
         return result
+    }
+
+    /// ``keys(withPrefix:limit:)`` when the leaf that would hold `prefix` answers alone: its matches end inside it
+    /// (or it is the tree's last leaf), as they do for nearly every equality lookup. `nil` when they may go on
+    /// into the next leaf, which the caller then reads through ``forEachEntry(from:_:)``.
+    ///
+    /// One descent straight to the leaf, read where it lies: an equality lookup in a loop (`name == %@`) is this
+    /// descent and a few comparisons, without the recursive leaf visit and its closures.
+    private func keysInOneLeaf(withPrefix prefix: [UInt8], limit: Int) throws -> [ObjectKey]? {
+        guard limit > 0 else { return [] }
+        return try prefix.withUnsafeBytes { target -> [ObjectKey]? in
+            guard let (location, isLast) = try tree.locateWithEdge(target) else { return [] }
+            var result: [ObjectKey] = []
+            switch location {
+            case .loaded(let leaf):
+                var index = leaf.position(of: prefix).index
+                while index < leaf.entries.count {
+                    let matches = leaf.entries[index].withUnsafeBytes { entry in
+                        entry.count >= target.count + 8 && SortedIndex.hasPrefix(entry, target)
+                    }
+                    guard matches else { return result }
+                    result.append(leaf.entries[index].withUnsafeBytes { IndexKeyEncoding.objectKey(ofEntry: $0) })
+                    if result.count >= limit { return result }
+                    index += 1
+                }
+            case .stored(let ref):
+                let view = try IndexLeafView(try tree.reader.read(ref), ref: ref)
+                var index = try view.lowerBound(target)
+                while index < view.count {
+                    let entry = try view.entry(index)
+                    guard entry.count >= target.count + 8, SortedIndex.hasPrefix(entry, target) else { return result }
+                    result.append(IndexKeyEncoding.objectKey(ofEntry: entry))
+                    if result.count >= limit { return result }
+                    index += 1
+                }
+            }
+            // The leaf ended while its entries still matched (or before the first match): the next leaf may hold
+            // more, unless there is none.
+            return isLast ? result : nil
+        }
     }
 
     /// Object keys of entries between two encoded bounds, in index order.
@@ -179,7 +220,11 @@ final class SortedIndex {
     }
 
     static func hasPrefix(_ bytes: UnsafeRawBufferPointer, _ prefix: [UInt8]) -> Bool {
+        prefix.withUnsafeBytes { hasPrefix(bytes, $0) }
+    }
+
+    static func hasPrefix(_ bytes: UnsafeRawBufferPointer, _ prefix: UnsafeRawBufferPointer) -> Bool {
         guard bytes.count >= prefix.count else { return false }
-        return prefix.withUnsafeBytes { ByteOrder.compare(UnsafeRawBufferPointer(rebasing: bytes[..<prefix.count]), $0) == 0 }
+        return ByteOrder.compare(UnsafeRawBufferPointer(rebasing: bytes[..<prefix.count]), prefix) == 0
     }
 }
