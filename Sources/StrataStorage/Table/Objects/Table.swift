@@ -254,27 +254,27 @@ public final class Table {
         .invalidArgument("table '\(name)' has no object \(key); it was deleted or never inserted")
     }
 
-    /// The storage position of `column` for a typed read, and whether the column holds strings.
+    /// The storage position of `column` for a typed read.
     @inline(__always)
-    private func readColumn(_ column: ColumnKey) throws -> (position: Int, isString: Bool) {
-        guard readsOnly else {
-            let index = try position(of: column)
-            guard case .value(.string) = context.specs[index].type else { return (index, false) }
-            return (index, true)
-        }
+    private func readPosition(of column: ColumnKey) throws -> Int {
+        guard readsOnly else { return try position(of: column) }
         if readColumns.isEmpty {
-            readColumns = context.specs.map { spec in
-                guard case .value(.string) = spec.type else { return (spec.key, false) }
-                return (spec.key, true)
-            }
+            readColumns = context.specs.map { ($0.key, $0.type == .value(.string)) }
         }
         guard let index = readColumns.firstIndex(where: { $0.key == column }) else { throw unknownColumn(column) }
-        return (index, readColumns[index].isString)
+        return index
+    }
+
+    /// Whether the column at storage `index` holds strings.
+    @inline(__always)
+    private func holdsStrings(_ index: Int) -> Bool {
+        if readsOnly, index < readColumns.count { return readColumns[index].isString }
+        return context.specs[index].type == .value(.string)
     }
 
     /// The raw word of a fixed-width column (`nil` = null).
     func word(_ key: ObjectKey, _ column: ColumnKey) throws -> UInt64? {
-        let index = try readColumn(column).position
+        let index = try readPosition(of: column)
         // A read transaction's object in the cluster read last (the common case of reading several properties
         // of one object, or objects in key order): no tree descent, no copy of the cluster's view.
         if readsOnly, let row = rowInLastReadCluster(key), row >= 0, let block = try lastReadBlock(index) {
@@ -296,7 +296,7 @@ public final class Table {
 
     /// The bytes of a variable-size or UUID column (`nil` = null), long values read from their node.
     func bytes(_ key: ObjectKey, _ column: ColumnKey) throws -> [UInt8]? {
-        let index = try readColumn(column).position
+        let index = try readPosition(of: column)
         switch try locate(key) {
         case .none: throw missing(key)
         case .loaded(let cluster, let row):
@@ -385,14 +385,14 @@ public final class Table {
 
     /// A string column's value (`nil` = null).
     public func string(_ key: ObjectKey, column: ColumnKey) throws -> String? {
-        let (index, isString) = try readColumn(column)
+        let index = try readPosition(of: column)
         if readsOnly, let row = rowInLastReadCluster(key), row >= 0, let block = try lastReadBlock(index) {
-            return try string(in: block, row, column: index, isString: isString)
+            return try string(in: block, row, column: index)
         }
         switch try locate(key) {
         case .none: throw missing(key)
         case .stored(let view, let row):
-            return try string(in: try storedBlock(view, index), row, column: index, isString: isString)
+            return try string(in: try storedBlock(view, index), row, column: index)
         case .loaded:
             guard let raw = try bytes(key, column) else { return nil }
             return String(decoding: raw, as: UTF8.self)
@@ -400,8 +400,8 @@ public final class Table {
     }
 
     /// The string of `row` in the stored block of the column at storage `index` (`nil` = null).
-    private func string(in block: ColumnBlock, _ row: Int, column index: Int, isString: Bool) throws -> String? {
-        guard block.kind == .variable, isString else { throw wrongKind(context.specs[index], "a string") }
+    private func string(in block: ColumnBlock, _ row: Int, column index: Int) throws -> String? {
+        guard block.kind == .variable, holdsStrings(index) else { throw wrongKind(context.specs[index], "a string") }
         if block.isNull(row) { return nil }
         return try withBlob(block, row) { raw in
             // ASCII is valid UTF-8 as it is; the generic validating initializer costs more than most values.
