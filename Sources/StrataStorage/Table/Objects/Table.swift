@@ -57,6 +57,10 @@ public final class Table {
     /// Column blocks of `lastReadCluster` decoded so far, by storage position: reading the name and the salary of
     /// each object of a result decodes each block once per cluster, not once per object.
     @exclusivity(unchecked) private var lastReadBlocks: [ColumnBlock?] = []
+    /// A read transaction's columns in storage order, each with whether it holds strings: taken once from the
+    /// context (a table without a writer never changes its columns), because every property read looks its
+    /// column up, and reading the context's arrays costs a run-time exclusivity check (and a copy of the spec).
+    @exclusivity(unchecked) private var readColumns: [(key: ColumnKey, isString: Bool)] = []
     /// The last `positions(of:)` answer, with the table's column keys it was computed for.
     @exclusivity(unchecked) private var columnOrder: (columns: [ColumnKey], keys: [ColumnKey], positions: [Int], isWholeRow: Bool)?
     var reader: NodeReader { catalog.reader }
@@ -207,10 +211,22 @@ public final class Table {
         guard let view = lastReadCluster, view.rowCount > 0 else { return nil }
         let wanted = key.rawValue
         let lastRow = view.rowCount - 1
-        var anchor = (row: 0, key: view.key(at: 0))
-        if let last = lastReadRow {
+        var anchor: (row: Int, key: Int64)
+        if let last = lastReadRow, wanted >= last.key {
             if last.key == wanted { return last.row }
-            if wanted > last.key { anchor = (last.row, last.key) }
+            anchor = (last.row, last.key)
+            // The next object of a result, no object deleted between: one key read (keys only grow from row to
+            // row, so finding the key there proves the row without checking the cluster's range first).
+            let distance = UInt64(bitPattern: wanted &- anchor.key)
+            if distance <= UInt64(lastRow - anchor.row) {
+                let guess = anchor.row + Int(distance)
+                if view.key(at: guess) == wanted {
+                    lastReadRow = (wanted, guess)
+                    return guess
+                }
+            }
+        } else {
+            anchor = (0, view.key(at: 0))
         }
         guard wanted >= anchor.key, wanted <= view.key(at: lastRow) else { return nil }
         // `wanted - anchor.key` in full (it is not negative, so the unsigned difference is exact).
@@ -238,9 +254,27 @@ public final class Table {
         .invalidArgument("table '\(name)' has no object \(key); it was deleted or never inserted")
     }
 
+    /// The storage position of `column` for a typed read.
+    @inline(__always)
+    private func readPosition(of column: ColumnKey) throws -> Int {
+        guard readsOnly else { return try position(of: column) }
+        if readColumns.isEmpty {
+            readColumns = context.specs.map { ($0.key, $0.type == .value(.string)) }
+        }
+        guard let index = readColumns.firstIndex(where: { $0.key == column }) else { throw unknownColumn(column) }
+        return index
+    }
+
+    /// Whether the column at storage `index` holds strings.
+    @inline(__always)
+    private func holdsStrings(_ index: Int) -> Bool {
+        if readsOnly, index < readColumns.count { return readColumns[index].isString }
+        return context.specs[index].type == .value(.string)
+    }
+
     /// The raw word of a fixed-width column (`nil` = null).
     func word(_ key: ObjectKey, _ column: ColumnKey) throws -> UInt64? {
-        let index = try position(of: column)
+        let index = try readPosition(of: column)
         // A read transaction's object in the cluster read last (the common case of reading several properties
         // of one object, or objects in key order): no tree descent, no copy of the cluster's view.
         if readsOnly, let row = rowInLastReadCluster(key), row >= 0, let block = try lastReadBlock(index) {
@@ -262,7 +296,7 @@ public final class Table {
 
     /// The bytes of a variable-size or UUID column (`nil` = null), long values read from their node.
     func bytes(_ key: ObjectKey, _ column: ColumnKey) throws -> [UInt8]? {
-        let index = try position(of: column)
+        let index = try readPosition(of: column)
         switch try locate(key) {
         case .none: throw missing(key)
         case .loaded(let cluster, let row):
@@ -351,13 +385,14 @@ public final class Table {
 
     /// A string column's value (`nil` = null).
     public func string(_ key: ObjectKey, column: ColumnKey) throws -> String? {
-        let index = try position(of: column)
+        let index = try readPosition(of: column)
         if readsOnly, let row = rowInLastReadCluster(key), row >= 0, let block = try lastReadBlock(index) {
             return try string(in: block, row, column: index)
         }
         switch try locate(key) {
         case .none: throw missing(key)
-        case .stored(let view, let row): return try string(in: try storedBlock(view, index), row, column: index)
+        case .stored(let view, let row):
+            return try string(in: try storedBlock(view, index), row, column: index)
         case .loaded:
             guard let raw = try bytes(key, column) else { return nil }
             return String(decoding: raw, as: UTF8.self)
@@ -366,18 +401,33 @@ public final class Table {
 
     /// The string of `row` in the stored block of the column at storage `index` (`nil` = null).
     private func string(in block: ColumnBlock, _ row: Int, column index: Int) throws -> String? {
-        guard block.kind == .variable, case .value(.string) = context.specs[index].type else {
-            throw wrongKind(context.specs[index], "a string")
-        }
+        guard block.kind == .variable, holdsStrings(index) else { throw wrongKind(context.specs[index], "a string") }
         if block.isNull(row) { return nil }
         return try withBlob(block, row) { raw in
             // ASCII is valid UTF-8 as it is; the generic validating initializer costs more than most values.
-            if !raw.contains(where: { $0 >= 0x80 }) { return String(decoding: raw, as: UTF8.self) }
+            if Table.isASCII(raw) { return String(decoding: raw, as: UTF8.self) }
             guard let text = String(validating: raw, as: UTF8.self) else {
                 throw NodeDamage.error(block.ref, "cluster of table '\(name)'", "a string is not valid UTF-8")
             }
             return text
         }
+    }
+
+    /// Whether every byte of `raw` is below 0x80, tested eight bytes at a time (a byte at a time was a tenth of
+    /// reading a short string property).
+    @inline(__always)
+    static func isASCII(_ raw: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        var high: UInt64 = 0
+        while offset + 8 <= raw.count {
+            high |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            offset += 8
+        }
+        while offset < raw.count {
+            high |= UInt64(raw[offset])
+            offset += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
     }
 
     /// A binary column's value (`nil` = null).
