@@ -4,9 +4,13 @@ extension NodeTree {
     /// leaf owns (long values).
     func destroy(in writer: NodeWriter, leafNodes: (UnsafeRawBufferPointer, NodeRef) throws -> [NodeRef]) throws {
         _ = try flush(in: writer)
-        try forEachNode { ref, isLeaf in
-            if isLeaf { for extra in try leafNodes(try reader.read(ref), ref) { writer.free(extra) } }
-            writer.free(ref)
+        // The walk reads each branch's children after visiting the branch: freeing as it goes would free a branch
+        // written in this transaction (its memory goes at once) while its children were still to be read.
+        var nodes: [(ref: NodeRef, isLeaf: Bool)] = []
+        try forEachNode { nodes.append(($0, $1)) }
+        for node in nodes {
+            if node.isLeaf { for extra in try leafNodes(try reader.read(node.ref), node.ref) { writer.free(extra) } }
+            writer.free(node.ref)
         }
         storedRoot = .none
     }
