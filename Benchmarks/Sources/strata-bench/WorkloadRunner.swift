@@ -39,31 +39,25 @@ struct WorkloadRunner<Engine: BenchmarkEngine> {
         let engine = try Engine(directory: directory, durability: .full)
 
         let expectedW2 = EmployeeData.expectedW2
-        let w2Runs = 50
-        figures["W2"] = Double(w2Runs) / (try measure {
-            for _ in 0..<w2Runs {
-                let found = try engine.countOlderHired()
-                guard found == expectedW2 else { throw BenchmarkError("\(Engine.name) W2: \(found) ≠ \(expectedW2)") }
-            }
+        figures["W2"] = 1 / (try medianSeconds(runs: 50) {
+            let found = try engine.countOlderHired()
+            guard found == expectedW2 else { throw BenchmarkError("\(Engine.name) W2: \(found) ≠ \(expectedW2)") }
         })
 
         let expectedW3 = EmployeeData.expectedW3
-        let w3Runs = 10
-        figures["W3"] = Double(w3Runs) / (try measure {
-            for _ in 0..<w3Runs {
-                let found = try engine.enumerateTwenties()
-                guard found.count == expectedW3 else {
-                    throw BenchmarkError("\(Engine.name) W3: \(found.count) ≠ \(expectedW3)")
-                }
-            }
+        figures["W3"] = 1 / (try medianSeconds(runs: 10) {
+            let found = try engine.enumerateTwenties()
+            guard found.count == expectedW3 else { throw BenchmarkError("\(Engine.name) W3: \(found.count) ≠ \(expectedW3)") }
         })
 
         let lookupIDs = EmployeeData.randomIDs(EmployeeData.lookupCount, seed: 42)
-        let expectedLength = lookupIDs.reduce(0) { $0 + EmployeeData.name($1).utf8.count }
-        figures["W4"] = Double(lookupIDs.count) / (try measure {
-            let length = try engine.lookUpNames(ids: lookupIDs)
-            guard length == expectedLength else {
-                throw BenchmarkError("\(Engine.name) W4: read \(length) bytes of names, expected \(expectedLength)")
+        let lookups = batches(of: lookupIDs).map { batch in
+            (ids: batch, nameBytes: batch.reduce(0) { $0 + EmployeeData.name($1).utf8.count })
+        }
+        figures["W4"] = Double(lookups[0].ids.count) / (try medianSeconds(of: lookups) { batch in
+            let length = try engine.lookUpNames(ids: batch.ids)
+            guard length == batch.nameBytes else {
+                throw BenchmarkError("\(Engine.name) W4: read \(length) bytes of names, expected \(batch.nameBytes)")
             }
         })
 
@@ -80,22 +74,22 @@ struct WorkloadRunner<Engine: BenchmarkEngine> {
         figures["W1-indexed"] = Double(EmployeeData.count) / (try measure { try engine.insertIndexedEmployees() })
 
         let expectedW3 = EmployeeData.expectedW3
-        let w3Runs = 10
-        figures["W3-indexed"] = Double(w3Runs) / (try measure {
-            for _ in 0..<w3Runs {
-                let found = try engine.enumerateIndexedTwenties()
-                guard found.count == expectedW3 else {
-                    throw BenchmarkError("\(Engine.name) W3-indexed: \(found.count) ≠ \(expectedW3)")
-                }
+        figures["W3-indexed"] = 1 / (try medianSeconds(runs: 10) {
+            let found = try engine.enumerateIndexedTwenties()
+            guard found.count == expectedW3 else {
+                throw BenchmarkError("\(Engine.name) W3-indexed: \(found.count) ≠ \(expectedW3)")
             }
         })
 
         let ids = EmployeeData.randomIDs(EmployeeData.indexedLookupCount, seed: 99)
-        let names = ids.map(EmployeeData.name)
-        let expectedSum = ids.reduce(0.0) { $0 + EmployeeData.salary($1) }
-        figures["W3-lookup"] = Double(names.count) / (try measure {
-            let sum = try engine.lookUpIndexedSalaries(names: names)
-            guard sum == expectedSum else { throw BenchmarkError("\(Engine.name) W3-lookup: salary sum \(sum) ≠ \(expectedSum)") }
+        let queries = batches(of: ids).map { batch in
+            (names: batch.map(EmployeeData.name), salarySum: batch.reduce(0.0) { $0 + EmployeeData.salary($1) })
+        }
+        figures["W3-lookup"] = Double(queries[0].names.count) / (try medianSeconds(of: queries) { batch in
+            let sum = try engine.lookUpIndexedSalaries(names: batch.names)
+            guard sum == batch.salarySum else {
+                throw BenchmarkError("\(Engine.name) W3-lookup: salary sum \(sum) ≠ \(batch.salarySum)")
+            }
         })
         try engine.close()
         return figures
@@ -109,6 +103,25 @@ struct WorkloadRunner<Engine: BenchmarkEngine> {
             throw BenchmarkError("\(Engine.name) W6: count \(count) ≠ \(EmployeeData.count)")
         }
         return ["W6": seconds * 1000]
+    }
+
+    /// The median time of one of `runs` runs of `body`, in seconds. A repeated workload's figure is its median
+    /// run, not its total: on a shared machine a stall of a few milliseconds lands in one run and moves the median
+    /// little, where it moves a total (and the ratio between two engines measured at different moments) a lot.
+    private func medianSeconds(runs: Int, _ body: () throws -> Void) throws -> Double {
+        try medianSeconds(of: Array(repeating: (), count: runs)) { _ in try body() }
+    }
+
+    /// The median time of `body` over the batches, in seconds.
+    private func medianSeconds<Batch>(of batches: [Batch], _ body: (Batch) throws -> Void) throws -> Double {
+        let times = try batches.map { batch in try measure { try body(batch) } }.sorted()
+        return times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
+    }
+
+    /// `items` in ten batches of equal size (the lookups' counts are multiples of ten).
+    private func batches<Item>(of items: [Item]) -> [[Item]] {
+        let size = items.count / 10
+        return (0..<10).map { Array(items[$0 * size..<($0 + 1) * size]) }
     }
 
     private func measure(_ body: () throws -> Void) throws -> Double {

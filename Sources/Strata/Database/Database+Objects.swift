@@ -19,19 +19,49 @@ extension Database {
     ///
     /// - Parameter key: An `Int` (any width), `String` or `UUID`, as the model's primary key is declared.
     public func object<Element: Object>(ofType type: Element.Type, forPrimaryKey key: Any) -> Element? {
+        Self.cast(object(of: type, primaryKey: Self.primaryKeyValue(key)), to: type)
+    }
+
+    /// The object of `type` whose integer primary key is `key`, or `nil` (the same as the `Any` form, without
+    /// the dynamic cast of the key).
+    public func object<Element: Object>(ofType type: Element.Type, forPrimaryKey key: Int) -> Element? {
+        Self.cast(object(of: type, primaryKey: .int(Int64(key))), to: type)
+    }
+
+    /// The object of `type` whose string primary key is `key`, or `nil` (the same as the `Any` form, without the
+    /// dynamic cast of the key).
+    public func object<Element: Object>(ofType type: Element.Type, forPrimaryKey key: String) -> Element? {
+        Self.cast(object(of: type, primaryKey: .string(key)), to: type)
+    }
+
+    /// The object of `type` whose primary key is `value` (`nil`: a key of a type no primary key has).
+    ///
+    /// Not generic: a generic call from another module runs unspecialized, and every generic step (a closure
+    /// returning `Element?`, a cast to `Element`) then costs a metadata lookup per call.
+    private func object(of type: Object.Type, primaryKey value: StorageValue?) -> Object? {
         withAccess("Database.object(ofType: \(type), forPrimaryKey:)") {
             autorefreshIfNeeded()
             guard let model = schema.model(for: type), model.primaryKeyColumn != nil else {
                 preconditionFailure("Strata: \(type) has no primary key; declare `primaryKey:` in its schema")
             }
-            guard let value = Self.primaryKeyValue(key) else { return nil }
+            guard let value else { return nil }
             do {
-                guard let found = try table(for: model).find(primaryKey: value) else { return nil }
-                return object(of: model, key: found) as? Element
+                let table = try table(for: model)
+                guard let found = try table.find(primaryKey: value) else { return nil }
+                // Handed the table it was found in, so its first property read does not look the table up again.
+                return model.type.init(
+                    managedBy: ManagedRow(database: self, model: model, key: found, table: table, stamp: changeStamp))
             } catch {
                 fatal(error, while: "looking up \(type) by primary key")
             }
         }
+    }
+
+    /// `object` as `Element`; the model's own class (the usual case) without a dynamic cast.
+    private static func cast<Element: Object>(_ object: Object?, to type: Element.Type) -> Element? {
+        guard let object else { return nil }
+        if Swift.type(of: object) == type { return unsafeDowncast(object, to: type) }
+        return object as? Element
     }
 
     /// A primary key given as `Any` in the store's terms.

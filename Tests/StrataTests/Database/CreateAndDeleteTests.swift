@@ -44,6 +44,29 @@ final class CreateAndDeleteTests: DatabaseTestCase {
         XCTAssertEqual(db.object(ofType: Label.self, forPrimaryKey: "milk")?.weight, 1.5)
     }
 
+    func testPrimaryKeyLookupTakesEveryKeyForm() throws {
+        let db = try openDatabase()
+        try db.write {
+            db.add(Person(id: 7, name: "Ana", age: 30, email: "ana@x"))
+            db.create(Label.self, value: ["milk", 1.5])
+        }
+        XCTAssertEqual(db.object(ofType: Person.self, forPrimaryKey: 7)?.name, "Ana", "an Int")
+        XCTAssertEqual(db.object(ofType: Person.self, forPrimaryKey: Int64(7))?.name, "Ana", "an Int64, as Any")
+        XCTAssertEqual(db.object(ofType: Person.self, forPrimaryKey: Int8(7))?.name, "Ana", "an Int8, as Any")
+        let boxed: Any = 7
+        XCTAssertEqual(db.object(ofType: Person.self, forPrimaryKey: boxed)?.name, "Ana", "an Int as Any")
+        XCTAssertEqual(db.object(ofType: Label.self, forPrimaryKey: "milk")?.weight, 1.5, "a String")
+        let text: Any = "milk"
+        XCTAssertEqual(db.object(ofType: Label.self, forPrimaryKey: text)?.weight, 1.5, "a String as Any")
+        XCTAssertNil(db.object(ofType: Person.self, forPrimaryKey: 8), "an absent key")
+        XCTAssertNil(db.object(ofType: Person.self, forPrimaryKey: 7.0), "a type no primary key has")
+        XCTAssertNil(db.object(ofType: Label.self, forPrimaryKey: "bread"))
+        let ana = try XCTUnwrap(db.object(ofType: Person.self, forPrimaryKey: 7))
+        XCTAssertTrue(type(of: ana) == Person.self)
+        try db.write { ana.age = 31 }
+        XCTAssertEqual(db.object(ofType: Person.self, forPrimaryKey: 7)?.age, 31, "the object found writes through")
+    }
+
     func testCreateWithAWrongValueTypeFailsTheWrite() throws {
         let db = try openDatabase()
         XCTAssertThrowsError(try db.write { db.create(Person.self, value: ["id": 1, "name": 42]) }) { error in
