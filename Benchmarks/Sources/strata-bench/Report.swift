@@ -1,13 +1,23 @@
 import Foundation
 
-/// Medians per engine and workload, printed as a table or as JSON.
+/// Medians per engine and workload, and the medians of the ratios between engines, printed as a table or as JSON.
+///
+/// A ratio is the median of the ratios of each repeat, not the ratio of two medians: the figures of one repeat
+/// were measured minutes apart, so a slow spell of a shared machine touches both sides of a ratio alike.
 struct Report {
-    let samples: [EngineKind: [String: [Double]]]
+    /// Each repeat's figures, by engine and workload id.
+    let runs: [[EngineKind: [String: Double]]]
 
     private func median(_ engine: EngineKind, _ id: String) -> Double? {
-        guard let values = samples[engine]?[id], !values.isEmpty else { return nil }
-        let sorted = values.sorted()
-        return sorted[sorted.count / 2]
+        runs.compactMap { $0[engine]?[id] }.median
+    }
+
+    /// The median over repeats of `workload`'s advantage of `engine` over `baseline` (> 1: `engine` ahead).
+    private func ratio(_ workload: Workload, _ engine: EngineKind, over baseline: EngineKind) -> Double? {
+        runs.compactMap { run in
+            guard let figure = run[engine]?[workload.id], let base = run[baseline]?[workload.id] else { return nil }
+            return workload.advantage(strata: figure, sqlite: base)
+        }.median
     }
 
     private var rows: [(workload: Workload, strata: Double?, storage: Double?, sqlite: Double?, encrypted: Double?)] {
@@ -23,11 +33,11 @@ struct Report {
                 + pad("advantage", 11) + pad("API cost", 10) + pad("encrypted", 12) + pad("enc. cost", 10),
         ]
         for row in rows {
-            let ratio = row.strata.flatMap { s in row.sqlite.map { row.workload.advantage(strata: s, sqlite: $0) } }
+            let ratio = self.ratio(row.workload, .strata, over: .sqlite)
             // How much the public API costs over the storage engine: 1.0 = nothing, 1.5 = 50 % slower.
-            let cost = row.strata.flatMap { s in row.storage.map { 1 / row.workload.advantage(strata: s, sqlite: $0) } }
+            let cost = self.ratio(row.workload, .strataStorage, over: .strata)
             // How much encryption costs through the public API: 1.0 = nothing.
-            let encryptionCost = row.encrypted.flatMap { e in row.strata.map { row.workload.advantage(strata: $0, sqlite: e) } }
+            let encryptionCost = self.ratio(row.workload, .strata, over: .strataEncrypted)
             lines.append(
                 pad(row.workload.id, 12) + pad(row.workload.unit, 10) + pad(format(row.strata), 12)
                     + pad(format(row.storage), 12) + pad(format(row.sqlite), 12)
@@ -37,6 +47,7 @@ struct Report {
         }
         lines.append("Strata: the public API; storage: the storage engine driven directly; SQLite: C API, WAL.")
         lines.append("advantage > 1: Strata ahead of SQLite (rates: Strata/SQLite; times and sizes: SQLite/Strata)")
+        lines.append("figures: medians of \(runs.count) run(s); ratios: medians of each run's ratio")
         lines.append("API cost: the public API's figure against the storage engine's (1.00× = no cost)")
         lines.append("encrypted: the public API on an encrypted file; enc. cost: its figure against Strata's clear one")
         return lines.joined(separator: "\n")
@@ -50,11 +61,7 @@ struct Report {
             entry["strata_storage"] = row.storage ?? NSNull()
             entry["sqlite"] = row.sqlite ?? NSNull()
             entry["strata_encrypted"] = row.encrypted ?? NSNull()
-            if let s = row.strata, let q = row.sqlite {
-                entry["advantage"] = row.workload.advantage(strata: s, sqlite: q)
-            } else {
-                entry["advantage"] = NSNull()
-            }
+            entry["advantage"] = ratio(row.workload, .strata, over: .sqlite) ?? NSNull()
             return entry
         }
         let data = (try? JSONSerialization.data(

@@ -23,21 +23,31 @@ struct Compare: ParsableCommand {
     @Option(help: "Runs per engine; the report shows medians.")
     var repeats = 1
 
+    /// Each repeat runs every phase for every engine, phase by phase (so that one workload's figures for the
+    /// engines are taken minutes apart at most, not a whole repeat apart), starting each phase with another
+    /// engine in turn. The report's ratios pair the figures of one repeat.
     func run() throws {
-        var samples: [EngineKind: [String: [Double]]] = [:]
-        for _ in 0..<max(1, repeats) {
-            for engine in EngineKind.allCases {
+        var runs: [[EngineKind: [String: Double]]] = []
+        let engines = EngineKind.allCases
+        for round in 0..<max(1, repeats) {
+            let directories = try Dictionary(uniqueKeysWithValues: engines.map { engine in
                 let directory = FileManager.default.temporaryDirectory
                     .appendingPathComponent("strata-bench-\(engine.rawValue)-\(UUID().uuidString)")
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                defer { try? FileManager.default.removeItem(at: directory) }
-                for phase in Phase.allCases {
-                    let figures = try ChildProcess.figures(phase: phase, engine: engine, directory: directory)
-                    for (id, value) in figures { samples[engine, default: [:]][id, default: []].append(value) }
+                return (engine, directory)
+            })
+            defer { for directory in directories.values { try? FileManager.default.removeItem(at: directory) } }
+            var figures: [EngineKind: [String: Double]] = [:]
+            for phase in Phase.allCases {
+                for offset in engines.indices {
+                    let engine = engines[(round + offset) % engines.count]
+                    let measured = try ChildProcess.figures(phase: phase, engine: engine, directory: directories[engine]!)
+                    figures[engine, default: [:]].merge(measured) { _, new in new }
                 }
             }
+            runs.append(figures)
         }
-        let report = Report(samples: samples)
+        let report = Report(runs: runs)
         print(json ? report.json : report.table)
     }
 }

@@ -114,8 +114,7 @@ struct WorkloadRunner<Engine: BenchmarkEngine> {
 
     /// The median time of `body` over the batches, in seconds.
     private func medianSeconds<Batch>(of batches: [Batch], _ body: (Batch) throws -> Void) throws -> Double {
-        let times = try batches.map { batch in try measure { try body(batch) } }.sorted()
-        return times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
+        try batches.map { batch in try measure { try body(batch) } }.median ?? 0
     }
 
     /// `items` in ten batches of equal size (the lookups' counts are multiples of ten).
