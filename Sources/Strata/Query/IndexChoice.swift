@@ -40,11 +40,33 @@ struct IndexChoice {
         Self.sortedWithoutRepeats(try read(table, limit: .max))
     }
 
-    /// ``keys(in:)`` when there are at most `limit`; otherwise `nil`, having read only a little more than `limit`
-    /// entries where the lookup can stop early (equality, prefix).
+    /// ``keys(in:)`` when there are at most `limit`; otherwise `nil`.
+    ///
+    /// An equality or prefix lookup reads a few entries first, which answers most lookups that narrow a query;
+    /// when more follow, the index counts its matches from its subtree counts (two descents) before reading
+    /// more, so a lookup the planner turns down (`name BEGINSWITH "a"` on a large table) reads almost nothing.
+    /// Other lookups read every match.
     func keys(in table: Table, atMost limit: Int) throws -> [ObjectKey]? {
-        let keys = try read(table, limit: limit + 1)
+        let probe = Swift.min(limit + 1, Self.probeSize)
+        var keys = try read(table, limit: probe)
+        if keys.count == probe, probe <= limit {
+            if let count = try count(in: table), count > limit { return nil }
+            keys = try read(table, limit: limit + 1)
+        }
         return keys.count > limit ? nil : Self.sortedWithoutRepeats(keys)
+    }
+
+    /// How many entries ``keys(in:atMost:)`` reads before asking the index for a count.
+    static let probeSize = 256
+
+    /// How many objects an equality or prefix lookup returns, counted by the index without reading them; `nil`
+    /// for other lookups and indexes that cannot count.
+    private func count(in table: Table) throws -> Int? {
+        switch lookup {
+        case .equal(let index, let value): return try table.lookupCount(index, equal: [value])
+        case .prefix(let index, let prefix): return try table.lookupCount(index, prefix: prefix)
+        case .oneOf, .range: return nil
+        }
     }
 
     /// At most `limit` keys where the lookup can stop early (equality, prefix); every key otherwise.

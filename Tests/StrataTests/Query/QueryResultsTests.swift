@@ -193,6 +193,34 @@ final class QueryResultsTests: StaffTestCase {
         XCTAssertEqual(narrow.map(\.age), [3])
     }
 
+    func testPlannerCountsAWidePrefixBeforeReadingIt() throws {
+        // 20,000 objects: a lookup wins up to 312 of them; the planner reads 256 entries, then asks for a count.
+        try db.write {
+            for index in 0..<19_700 {
+                db.create(IndexedEmployee.self, value: ["name": "n\(index)", "age": index % 50, "hired": true, "badge": UUID()])
+            }
+            for index in 0..<300 {
+                db.create(IndexedEmployee.self, value: ["name": "x\(index)", "age": index % 50, "hired": true, "badge": UUID()])
+            }
+        }
+        let all = Array(db.objects(IndexedEmployee.self))
+        let cases: [(prefix: String, plan: String)] = [
+            ("n", "scan IndexedEmployee (name BEGINSWITH \"n\" AND age > 5), not index IndexedEmployee.name BEGINSWITH "
+                + "\"n\": it matches more than 312 of 20000 objects"),
+            ("n1", "scan IndexedEmployee (name BEGINSWITH \"n1\" AND age > 5), not index IndexedEmployee.name BEGINSWITH "
+                + "\"n1\": it matches more than 312 of 20000 objects"),
+            ("x", "index IndexedEmployee.name BEGINSWITH \"x\", then per object (age > 5)"),
+            ("n199", "index IndexedEmployee.name BEGINSWITH \"n199\", then per object (age > 5)"),
+        ]
+        for (prefix, plan) in cases {
+            let results = try db.objects(IndexedEmployee.self).filter("name BEGINSWITH %@ AND age > 5", prefix)
+            XCTAssertEqual(results.explain, plan)
+            let expected = all.filter { $0.name.hasPrefix(prefix) && $0.age > 5 }.map(\.name)
+            XCTAssertEqual(results.map(\.name), expected, prefix)
+            XCTAssertEqual(results.count, expected.count, prefix)
+        }
+    }
+
     func testExplainShowsColumnScansAndPerObjectParts() throws {
         XCTAssertEqual(try db.objects(Employee.self).filter("age > 50 AND hired == true").explain,
                        "scan Employee (age > 50 AND hired == true)")

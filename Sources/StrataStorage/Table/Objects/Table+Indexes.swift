@@ -152,6 +152,17 @@ extension Table {
         try sortedIndex(index).keys(withPrefix: IndexKeyEncoding.stringPrefix(prefix, after: leading), limit: limit)
     }
 
+    /// How many objects ``lookup(_:equal:limit:)`` would return, counted without reading them (two descents of
+    /// the index); `nil` when the index cannot count (an index implied by the object keys).
+    public func lookupCount(_ index: IndexKey, equal values: [StorageValue]) throws -> Int? {
+        try sortedIndex(index).count(withPrefix: IndexKeyEncoding.encode(values))
+    }
+
+    /// How many objects ``lookup(_:leading:prefix:limit:)`` would return, counted without reading them.
+    public func lookupCount(_ index: IndexKey, leading: [StorageValue] = [], prefix: String) throws -> Int? {
+        try sortedIndex(index).count(withPrefix: IndexKeyEncoding.stringPrefix(prefix, after: leading))
+    }
+
     // MARK: Internals
 
     /// Whether `columns` is one non-null integer column whose value is every object's key (true for no objects).

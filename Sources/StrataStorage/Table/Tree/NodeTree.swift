@@ -87,7 +87,24 @@ final class NodeTree<Leaf: TreeLeaf> {
     /// The leaf whose key range holds `key`, and whether it is the last leaf of the tree (so nothing sorts after
     /// its entries).
     func locateWithEdge(_ key: UnsafeRawBufferPointer) throws -> (location: LeafLocation, isLast: Bool)? {
+        try descend(to: key, counting: false).map { ($0.location, $0.isLast) }
+    }
+
+    /// How many entries sort before `key`: the counts of the subtrees left of its path (kept in the branches),
+    /// plus `inLeaf`'s count of those before `key` in the leaf that holds it. One descent, whatever the answer.
+    func rank(of key: UnsafeRawBufferPointer, inLeaf: (LeafLocation) throws -> Int) throws -> Int {
+        guard let (location, _, before) = try descend(to: key, counting: true) else { return 0 }
+        return before + (try inLeaf(location))
+    }
+
+    /// The descent to the leaf whose key range holds `key`: the leaf, whether it is the tree's last, and (when
+    /// `counting`) how many entries the subtrees left of the path hold.
+    @inline(__always)
+    private func descend(
+        to key: UnsafeRawBufferPointer, counting: Bool
+    ) throws -> (location: LeafLocation, isLast: Bool, before: Int)? {
         var isLast = true
+        var before = 0
         var child: Child
         if let root {
             guard !root.children.isEmpty else { return nil }
@@ -99,19 +116,21 @@ final class NodeTree<Leaf: TreeLeaf> {
         var level = Int.max
         while true {
             switch child {
-            case .leaf(let leaf): return (.loaded(leaf), isLast)
+            case .leaf(let leaf): return (.loaded(leaf), isLast, before)
             case .branch(let branch):
                 level = branch.level
                 let index = NodeTree.childIndex(branch, key)
                 isLast = isLast && index == branch.children.count - 1
+                if counting { before += branch.counts[..<index].reduce(0, +) }
                 child = branch.children[index]
             case .stored(let ref):
-                if level == 1 { return (.stored(ref), isLast) }
+                if level == 1 { return (.stored(ref), isLast, before) }
                 let view = try BranchView(try reader.read(ref), ref: ref)
                 guard view.level < level else { throw NodeDamage.error(ref, what, "tree levels do not descend") }
                 level = view.level
                 let index = try view.childIndex(for: key)
                 isLast = isLast && index == view.count - 1
+                if counting { for left in 0..<index { before += view.entriesBelow(left) } }
                 child = .stored(try view.child(index))
             }
         }

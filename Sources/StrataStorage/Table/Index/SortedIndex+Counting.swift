@@ -1,0 +1,40 @@
+extension SortedIndex {
+    /// How many entries start with `prefix`, from the subtree counts the tree's branches keep: two descents, none
+    /// of the entries between read. `nil` for an index implied by the object keys (it has no entries of its own).
+    ///
+    /// A query planner asks this to tell a selective lookup from one that matches a large part of the table
+    /// before reading any of it.
+    func count(withPrefix prefix: [UInt8]) throws -> Int? {
+        guard impliedBy == nil else { return nil }
+        let tree = try self.tree
+        let first = try rank(of: prefix, in: tree)
+        guard let end = Self.firstBytes(after: prefix) else { return try tree.count() - first }
+        return try rank(of: end, in: tree) - first
+    }
+
+    /// How many entries sort before `bytes`.
+    private func rank(of bytes: [UInt8], in tree: NodeTree<IndexLeaf>) throws -> Int {
+        try bytes.withUnsafeBytes { target in
+            try tree.rank(of: target) { leaf in
+                switch leaf {
+                case .loaded(let leaf): return leaf.position(of: bytes).index
+                case .stored(let ref): return try IndexLeafView(try tree.reader.read(ref), ref: ref).lowerBound(target)
+                }
+            }
+        }
+    }
+
+    /// The smallest byte string that sorts after every string starting with `prefix` (`nil`: none does, as for
+    /// an empty prefix or one of only `0xFF` bytes).
+    static func firstBytes(after prefix: [UInt8]) -> [UInt8]? {
+        var bytes = prefix
+        while let last = bytes.last {
+            if last < 0xFF {
+                bytes[bytes.count - 1] = last + 1
+                return bytes
+            }
+            bytes.removeLast()
+        }
+        return nil
+    }
+}
