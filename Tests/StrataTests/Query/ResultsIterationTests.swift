@@ -56,4 +56,76 @@ final class ResultsIterationTests: StaffTestCase {
         for employee in all { names.append(employee.name) }
         XCTAssertEqual(names.count, 4)
     }
+
+    // MARK: Loops over a column scan of several clusters while the database changes
+
+    /// 6,000 more employees, over several clusters: every other one is 50 or older.
+    private func addMany() throws {
+        try db.write {
+            for index in 0..<6_000 {
+                db.create(Employee.self, value: [
+                    "name": "e\(index)", "age": index % 2 == 0 ? 50 + index % 40 : 10, "hired": true, "salary": 1.0,
+                    "badge": UUID(),
+                ])
+            }
+        }
+    }
+
+    func testAScannedLoopVisitsWhatItBeganWithWhileWritesChangeTheResults() throws {
+        try addMany()
+        let older = try db.objects(Employee.self).filter("age >= 50")
+        XCTAssertEqual(older.explain, "scan Employee (age >= 50)")
+        let expected = (0..<older.count).map { older[$0].name }
+        XCTAssertEqual(expected.count, 3_000)
+        let deleted = Set(expected.filter { $0.hasSuffix("4") })
+        var visited: [String] = []
+        var invalidated = 0
+        for employee in older {
+            if visited.count + invalidated == 10 {
+                // Mid-loop: delete some objects still ahead, make others no longer match, add new matches.
+                try db.write {
+                    for doomed in try db.objects(Employee.self).filter("name ENDSWITH '4' AND age >= 50") { db.delete(doomed) }
+                    for young in try db.objects(Employee.self).filter("name ENDSWITH '2' AND age >= 50") { young.age = 1 }
+                    db.create(Employee.self, value: ["name": "late", "age": 70, "hired": true, "salary": 1.0, "badge": UUID()])
+                }
+            }
+            if employee.isInvalidated {
+                invalidated += 1
+                visited.append("?")
+            } else {
+                visited.append(employee.name)
+            }
+        }
+        XCTAssertEqual(visited.count, expected.count, "every object the results held when the loop began")
+        XCTAssertEqual(
+            zip(expected, visited).filter { $0.1 != "?" && $0.0 != $0.1 }.count, 0, "in the order they were held")
+        XCTAssertEqual(invalidated, deleted.subtracting(expected.prefix(10)).count, "deleted ones handed out invalidated")
+        XCTAssertFalse(visited.contains("late"))
+        XCTAssertEqual(older.count, 3_000 - deleted.count - expected.filter { $0.hasSuffix("2") }.count + 1)
+    }
+
+    func testAScannedLoopSeesAnotherDatabasesCommitOnlyInItsNextLoop() throws {
+        try addMany()
+        let older = try db.objects(Employee.self).filter("age >= 50")
+        let other = try openStaff()
+        var count = 0
+        for _ in older {
+            count += 1
+            if count == 100 {
+                try other.write { other.delete(try other.objects(Employee.self).filter("age >= 50 AND age < 60")) }
+                db.refresh()
+            }
+        }
+        XCTAssertEqual(count, 3_000)
+        XCTAssertEqual(Array(older).count, 3_000 - 750, "the next loop reads the new version")
+    }
+
+    func testALoopLeftEarlyLeavesTheResultsWhole() throws {
+        try addMany()
+        let older = try db.objects(Employee.self).filter("age >= 50")
+        for (position, _) in older.enumerated() where position == 70 { break }
+        XCTAssertEqual(older.map(\.name).count, 3_000)
+        XCTAssertEqual(older.count, 3_000)
+        XCTAssertEqual(older.last?.name, "e5998")
+    }
 }

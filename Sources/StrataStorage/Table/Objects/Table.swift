@@ -183,8 +183,7 @@ public final class Table {
         if readsOnly, let view = lastReadCluster, let row = rowInLastReadCluster(key) {
             return row < 0 ? .none : .stored(view, row)
         }
-        let ordered = (UInt64(bitPattern: key.rawValue) ^ 0x8000_0000_0000_0000).bigEndian
-        guard let location = try withUnsafeBytes(of: ordered, { try tree.locate($0) }) else { return .none }
+        guard let location = try ByteOrder.withKey(key.rawValue, { try tree.locate($0) }) else { return .none }
         switch location {
         case .loaded(let cluster):
             let (row, found) = cluster.position(of: key.rawValue)
