@@ -6,9 +6,21 @@ import StrataStorage
 /// It enforces the copy-on-write contract the pager relies on: a committed node is never handed out writable,
 /// freeing a node twice or reading a freed node is caught, and committed nodes are checked (by checksum) to be
 /// unchanged at every commit and rollback, so a table-layer write through a stale pointer is found.
+///
+/// A node written and freed in the same transaction is poisoned (every byte set to `poison`) and kept for a while
+/// instead of being released: a store may reuse its space at once, so a reader still holding a pointer into it
+/// must see garbage in tests, deterministically, rather than the old bytes malloc happened to leave (or memory
+/// handed to someone else). The bytes kept this way are bounded by `quarantineLimit`.
 public final class MemoryNodeSpace: NodeWriter {
+    /// The byte every freed node written in this transaction is filled with (as a branch's child reference or a
+    /// leaf's count, it reads as a huge number: no such node, or a damaged header).
+    public static let poison: UInt8 = 0xDB
+    /// The most bytes of freed, poisoned nodes kept readable before the oldest are released (a use after free
+    /// follows its free closely; a long transaction must not keep everything it ever wrote).
+    static let quarantineLimit = 32 << 20
+
     private final class Node {
-        enum State { case dirty, committed, freedCommitted }
+        enum State { case dirty, committed, freedCommitted, freedDirty }
         let memory: UnsafeMutableRawBufferPointer
         let byteCount: Int
         var checksum: UInt64 = 0
@@ -19,6 +31,8 @@ public final class MemoryNodeSpace: NodeWriter {
             memory.initializeMemory(as: UInt8.self, repeating: 0)
         }
         deinit { memory.deallocate() }
+        /// Whether the node belongs to the committed version (freed in this transaction or not).
+        var isCommitted: Bool { state == .committed || state == .freedCommitted }
         var payload: UnsafeMutableRawBufferPointer { UnsafeMutableRawBufferPointer(rebasing: memory[..<byteCount]) }
     }
 
@@ -26,6 +40,10 @@ public final class MemoryNodeSpace: NodeWriter {
     private var nodes: [Node?] = [nil]
     private var dirtyRefs: Set<Int> = []
     private var freedRefs: Set<Int> = []
+    /// Poisoned nodes written and freed in this transaction, oldest first from `quarantineStart`.
+    private var quarantine: [Int] = []
+    private var quarantineStart = 0
+    private var quarantineBytes = 0
     private var committedRoot: NodeRef = .none
     /// Problems found so far; tests assert this stays empty.
     public private(set) var violations: [String] = []
@@ -41,7 +59,7 @@ public final class MemoryNodeSpace: NodeWriter {
 
     /// Every committed node's reference (for coverage checks against a reachability visitor).
     public var committedRefs: Set<NodeRef> {
-        Set(nodes.indices.filter { nodes[$0].map { $0.state != .dirty } ?? false }.map { NodeRef(rawValue: UInt64($0)) })
+        Set(nodes.indices.filter { nodes[$0].map(\.isCommitted) ?? false }.map { NodeRef(rawValue: UInt64($0)) })
     }
 
     private func node(_ ref: NodeRef) -> Node? {
@@ -54,7 +72,11 @@ public final class MemoryNodeSpace: NodeWriter {
         guard let node = node(ref) else {
             throw StrataError.corruptFile(path: "memory", location: "node \(ref)", detail: "no such node")
         }
-        if node.state == .freedCommitted { violations.append("read of freed committed node \(ref)") }
+        switch node.state {
+        case .dirty, .committed: break
+        case .freedCommitted: violations.append("read of freed committed node \(ref)")
+        case .freedDirty: violations.append("read of freed node \(ref) (written and freed in this transaction)")
+        }
         return UnsafeRawBufferPointer(node.payload)
     }
 
@@ -77,19 +99,40 @@ public final class MemoryNodeSpace: NodeWriter {
         guard let node = node(ref) else { return violations.append("free of unknown node \(ref)") }
         switch node.state {
         case .dirty:
-            nodes[Int(ref.rawValue)] = nil
             dirtyRefs.remove(Int(ref.rawValue))
+            node.memory.initializeMemory(as: UInt8.self, repeating: MemoryNodeSpace.poison)
+            node.state = .freedDirty
+            quarantine.append(Int(ref.rawValue))
+            quarantineBytes += node.byteCount
+            releaseQuarantine(downTo: MemoryNodeSpace.quarantineLimit)
         case .committed:
             node.state = .freedCommitted
             freedRefs.insert(Int(ref.rawValue))
         case .freedCommitted:
             violations.append("double free of committed node \(ref)")
+        case .freedDirty:
+            violations.append("double free of node \(ref) (written and freed in this transaction)")
+        }
+    }
+
+    /// Releases the oldest quarantined nodes until at most `limit` bytes stay (`0` empties the quarantine).
+    private func releaseQuarantine(downTo limit: Int) {
+        while quarantineStart < quarantine.count, limit == 0 || quarantineBytes > limit {
+            let ref = quarantine[quarantineStart]
+            quarantineStart += 1
+            quarantineBytes -= nodes[ref]?.byteCount ?? 0
+            nodes[ref] = nil
+        }
+        if quarantineStart == quarantine.count || quarantineStart > 4096 {
+            quarantine.removeFirst(quarantineStart)
+            quarantineStart = 0
         }
     }
 
     /// Makes the written version the committed one.
     public func commit() {
         checkCommittedUnchanged()
+        releaseQuarantine(downTo: 0)
         for ref in freedRefs { nodes[ref] = nil }
         freedRefs.removeAll()
         for ref in dirtyRefs {
@@ -104,6 +147,7 @@ public final class MemoryNodeSpace: NodeWriter {
     /// Discards everything written since the last commit.
     public func rollback() {
         checkCommittedUnchanged()
+        releaseQuarantine(downTo: 0)
         for ref in dirtyRefs { nodes[ref] = nil }
         dirtyRefs.removeAll()
         for ref in freedRefs { nodes[ref]?.state = .committed }
@@ -123,7 +167,7 @@ public final class MemoryNodeSpace: NodeWriter {
 
     private func checkCommittedUnchanged() {
         for (ref, node) in nodes.enumerated() {
-            guard let node, node.state != .dirty else { continue }
+            guard let node, node.isCommitted else { continue }
             if MemoryNodeSpace.checksum(node) != node.checksum { violations.append("committed node #\(ref) was modified") }
         }
     }

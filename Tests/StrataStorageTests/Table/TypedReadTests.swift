@@ -83,6 +83,52 @@ final class TypedReadTests: XCTestCase {
         XCTAssertEqual(try table.double(next, column: salary), 3055 / 2)
     }
 
+    func testReadsInOneClusterFindRowsPastDeletedNeighboursAndMissDeletedKeys() throws {
+        // One cluster whose rows shift at each deletion: object i is at row i below 10, i - 1 up to 19, i - 4 from
+        // 23 on, and 59 is the last row (54).
+        let gone: Set<Int> = [10, 20, 21, 22, 58]
+        let (table, name, salary, kept) = try committedTable(
+            count: 60, text: { "name-\($0)" }, deleted: { gone.contains($0) })
+        var clusters = 0
+        try table.forEachCluster { _ in
+            clusters += 1
+            return true
+        }
+        XCTAssertEqual(clusters, 1, "the steps below assume one cluster")
+        let first = try XCTUnwrap(kept.first?.key.rawValue)
+        for (key, index) in kept { XCTAssertEqual(key.rawValue, first + Int64(index), "keys are handed out in order") }
+        func key(_ index: Int) -> ObjectKey { ObjectKey(first + Int64(index)) }
+
+        // Each step reads after the one before it: forward steps search from the row found last, backward steps
+        // (and the first) from the cluster's first row, both no further than the key's distance allows.
+        let steps: [(index: Int, why: String)] = [
+            (30, "first read, found by descending the tree"),
+            (5, "backward, no deletion before it: exactly as far as its key's distance"),
+            (11, "forward past the deleted 10: one row short of its distance"),
+            (10, "backward, deleted, inside the cluster's range"),
+            (9, "backward, exactly as far as its key's distance"),
+            (10, "forward, deleted, right after the row read"),
+            (19, "forward, the row before three deleted ones"),
+            (21, "forward, deleted, between rows read"),
+            (23, "forward past three deleted ones"),
+            (0, "backward to the first row"),
+            (59, "forward to the last row, nearer than its key's distance"),
+            (58, "backward, deleted, just before the last row"),
+            (60, "past the cluster's last key"),
+            (-1, "before the cluster's first key"),
+        ]
+        for (index, why) in steps {
+            if gone.contains(index) || index < 0 || index >= 60 {
+                XCTAssertFalse(try table.contains(key(index)), "\(index): \(why)")
+                XCTAssertThrowsError(try table.double(key(index), column: salary), "\(index): \(why)")
+            } else {
+                XCTAssertEqual(try table.double(key(index), column: salary), Double(index) / 2, "\(index): \(why)")
+                XCTAssertEqual(try table.string(key(index), column: name), "name-\(index)", "\(index): \(why)")
+                XCTAssertTrue(try table.contains(key(index)), "\(index): \(why)")
+            }
+        }
+    }
+
     func testReadingAStringColumnAsADoubleNamesTheColumn() throws {
         let (table, name, salary, kept) = try committedTable(count: 10, text: { "n\($0)" }, deleted: { _ in false })
         XCTAssertThrowsError(try table.double(kept[3].key, column: name)) { error in

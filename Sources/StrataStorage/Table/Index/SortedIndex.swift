@@ -95,31 +95,11 @@ final class SortedIndex {
     /// Visits entries ≥ `lower` in order until `body` returns `false`.
     func forEachEntry(from lower: [UInt8], _ body: (UnsafeRawBufferPointer) throws -> Bool) throws {
         if let impliedBy { return try forEachImpliedEntry(of: impliedBy, from: lower, body) }
-        var stop = false
-        try tree.forEachLeaf(from: lower) { location in
-            switch location {
-            case .loaded(let leaf):
-                var index = leaf.position(of: lower).index
-                while index < leaf.entries.count {
-                    let keepGoing = try leaf.entries[index].withUnsafeBytes { try body($0) }
-                    if !keepGoing {
-                        stop = true
-                        return false
-                    }
-                    index += 1
-                }
-            case .stored(let ref):
-                let view = try IndexLeafView(try tree.reader.read(ref), ref: ref)
-                var index = try lower.withUnsafeBytes { try view.lowerBound($0) }
-                while index < view.count {
-                    if !(try body(try view.entry(index))) {
-                        stop = true
-                        return false
-                    }
-                    index += 1
-                }
+        let tree = try self.tree
+        try lower.withUnsafeBytes { target in
+            try tree.forEachLeaf(from: lower) { location in
+                try IndexLeafEntries(location, reader: tree.reader).forEach(from: target, body)
             }
-            return !stop
         }
     }
 
@@ -127,26 +107,21 @@ final class SortedIndex {
     /// it (the point-lookup path of `find(primaryKey:)` and of unique checks).
     func firstKey(withPrefix prefix: [UInt8]) throws -> ObjectKey? {
         if impliedBy != nil { return try keys(withPrefix: prefix, limit: 1).first }
-        guard let (location, isLast) = try prefix.withUnsafeBytes({ try tree.locateWithEdge($0) }) else { return nil }
-        switch location {
-        case .loaded(let leaf):
-            let index = leaf.position(of: prefix).index
-            if index < leaf.entries.count {
-                let entry = leaf.entries[index]
-                guard entry.count >= prefix.count + 8, entry.starts(with: prefix) else { return nil }
-                return entry.withUnsafeBytes { IndexKeyEncoding.objectKey(ofEntry: $0) }
+        let tree = try self.tree
+        let answer = try prefix.withUnsafeBytes { target -> (found: ObjectKey?, isFinal: Bool) in
+            guard let (location, isLast) = try tree.locateWithEdge(target) else { return (nil, true) }
+            var found: ObjectKey?
+            // Only the first entry ≥ the prefix decides: it matches, or nothing does.
+            let reachedEnd = try IndexLeafEntries(location, reader: tree.reader).forEach(from: target) { entry in
+                if entry.count >= target.count + 8, SortedIndex.hasPrefix(entry, target) {
+                    found = IndexKeyEncoding.objectKey(ofEntry: entry)
+                }
+                return false
             }
-        case .stored(let ref):
-            let view = try IndexLeafView(try tree.reader.read(ref), ref: ref)
-            let index = try prefix.withUnsafeBytes { try view.lowerBound($0) }
-            if index < view.count {
-                let entry = try view.entry(index)
-                guard entry.count >= prefix.count + 8, SortedIndex.hasPrefix(entry, prefix) else { return nil }
-                return IndexKeyEncoding.objectKey(ofEntry: entry)
-            }
+            // Every entry of that leaf sorts before the prefix: the match, if any, opens the next leaf.
+            return (found, !reachedEnd || isLast)
         }
-        // Every entry of that leaf sorts before the prefix: the match, if any, opens the next leaf.
-        if isLast { return nil }
+        if answer.isFinal { return answer.found }
         return try keys(withPrefix: prefix, limit: 1).first
     }
 
@@ -167,38 +142,21 @@ final class SortedIndex {
     /// into the next leaf, which the caller then reads through ``forEachEntry(from:_:)``.
     ///
     /// One descent straight to the leaf, read where it lies: an equality lookup in a loop (`name == %@`) is this
-    /// descent and a few comparisons, without the recursive leaf visit and its closures.
+    /// descent and a few comparisons, without the recursive leaf visit.
     private func keysInOneLeaf(withPrefix prefix: [UInt8], limit: Int) throws -> [ObjectKey]? {
         guard limit > 0 else { return [] }
+        let tree = try self.tree
         return try prefix.withUnsafeBytes { target -> [ObjectKey]? in
             guard let (location, isLast) = try tree.locateWithEdge(target) else { return [] }
             var result: [ObjectKey] = []
-            switch location {
-            case .loaded(let leaf):
-                var index = leaf.position(of: prefix).index
-                while index < leaf.entries.count {
-                    let matches = leaf.entries[index].withUnsafeBytes { entry in
-                        entry.count >= target.count + 8 && SortedIndex.hasPrefix(entry, target)
-                    }
-                    guard matches else { return result }
-                    result.append(leaf.entries[index].withUnsafeBytes { IndexKeyEncoding.objectKey(ofEntry: $0) })
-                    if result.count >= limit { return result }
-                    index += 1
-                }
-            case .stored(let ref):
-                let view = try IndexLeafView(try tree.reader.read(ref), ref: ref)
-                var index = try view.lowerBound(target)
-                while index < view.count {
-                    let entry = try view.entry(index)
-                    guard entry.count >= target.count + 8, SortedIndex.hasPrefix(entry, target) else { return result }
-                    result.append(IndexKeyEncoding.objectKey(ofEntry: entry))
-                    if result.count >= limit { return result }
-                    index += 1
-                }
+            let reachedEnd = try IndexLeafEntries(location, reader: tree.reader).forEach(from: target) { entry in
+                guard entry.count >= target.count + 8, SortedIndex.hasPrefix(entry, target) else { return false }
+                result.append(IndexKeyEncoding.objectKey(ofEntry: entry))
+                return result.count < limit
             }
             // The leaf ended while its entries still matched (or before the first match): the next leaf may hold
             // more, unless there is none.
-            return isLast ? result : nil
+            return reachedEnd && !isLast ? nil : result
         }
     }
 

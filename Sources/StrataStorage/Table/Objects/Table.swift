@@ -205,12 +205,13 @@ public final class Table {
     /// Results hand out their objects in key order, so a key past the last one found is looked for after that
     /// row, and keys only grow from row to row: a key `d` past the last one is at most `d` rows further, and
     /// exactly there when no object between them was deleted (the common case, checked first with one read).
-    /// Otherwise a binary search of those few rows finds it, instead of a search of the whole cluster.
+    /// Otherwise a binary search of those few rows finds it, instead of a search of the whole cluster; a key before
+    /// the last one found is searched for the same way from the cluster's first row.
     private func rowInLastReadCluster(_ key: ObjectKey) -> Int? {
         guard let view = lastReadCluster, view.rowCount > 0 else { return nil }
         let wanted = key.rawValue
         let lastRow = view.rowCount - 1
-        var anchor: (row: Int, key: Int64)
+        let anchor: (row: Int, key: Int64)
         if let last = lastReadRow, wanted >= last.key {
             if last.key == wanted { return last.row }
             anchor = (last.row, last.key)
@@ -228,15 +229,12 @@ public final class Table {
             anchor = (0, view.key(at: 0))
         }
         guard wanted >= anchor.key, wanted <= view.key(at: lastRow) else { return nil }
-        // `wanted - anchor.key` in full (it is not negative, so the unsigned difference is exact).
+        // `wanted - anchor.key` in full (it is not negative, so the unsigned difference is exact): the row is at
+        // most that far past the anchor, and never past the last row.
         let distance = UInt64(bitPattern: wanted &- anchor.key)
         let limit = distance < UInt64(lastRow - anchor.row) ? anchor.row + Int(distance) : lastRow
-        if view.key(at: limit) == wanted {
-            lastReadRow = (wanted, limit)
-            return limit
-        }
-        let row = (anchor.row..<limit).partitionIndex { view.key(at: $0) >= wanted }
-        guard row < limit, view.key(at: row) == wanted else { return -1 }
+        let row = (anchor.row..<limit + 1).partitionIndex { view.key(at: $0) >= wanted }
+        guard row <= limit, view.key(at: row) == wanted else { return -1 }
         lastReadRow = (wanted, row)
         return row
     }
