@@ -15,12 +15,7 @@ extension SortedIndex {
     /// How many entries sort before `bytes`.
     private func rank(of bytes: [UInt8], in tree: NodeTree<IndexLeaf>) throws -> Int {
         try bytes.withUnsafeBytes { target in
-            try tree.rank(of: target) { leaf in
-                switch leaf {
-                case .loaded(let leaf): return leaf.position(of: bytes).index
-                case .stored(let ref): return try IndexLeafView(try tree.reader.read(ref), ref: ref).lowerBound(target)
-                }
-            }
+            try tree.rank(of: target) { try IndexLeafEntries($0, reader: tree.reader).lowerBound(target) }
         }
     }
 
