@@ -42,14 +42,21 @@ struct IndexChoice {
 
     /// ``keys(in:)`` when there are at most `limit`; otherwise `nil`.
     ///
-    /// An equality or prefix lookup reads a few entries first, which answers most lookups that narrow a query;
-    /// when more follow, the index counts its matches from its subtree counts (two descents) before reading
-    /// more, so a lookup the planner turns down (`name BEGINSWITH "a"` on a large table) reads almost nothing.
-    /// Other lookups read every match.
+    /// A lookup the planner turns down (`name BEGINSWITH "a"` or `age > 3` on a large table) reads almost nothing:
+    /// an equality or prefix lookup reads a few entries first, which answers most lookups that narrow a query, and
+    /// when more follow the index counts its matches from its subtree counts (two descents) before reading more;
+    /// an `IN` or range lookup, which cannot stop early, is counted first.
     func keys(in table: Table, atMost limit: Int) throws -> [ObjectKey]? {
-        let probe = Swift.min(limit + 1, Self.probeSize)
-        var keys = try read(table, limit: probe)
-        if keys.count == probe, probe <= limit {
+        var keys: [ObjectKey]
+        switch lookup {
+        case .equal, .prefix:
+            let probe = Swift.min(limit + 1, Self.probeSize)
+            keys = try read(table, limit: probe)
+            if keys.count == probe, probe <= limit {
+                if let count = try count(in: table), count > limit { return nil }
+                keys = try read(table, limit: limit + 1)
+            }
+        case .oneOf, .range:
             if let count = try count(in: table), count > limit { return nil }
             keys = try read(table, limit: limit + 1)
         }
@@ -59,13 +66,16 @@ struct IndexChoice {
     /// How many entries ``keys(in:atMost:)`` reads before asking the index for a count.
     static let probeSize = 256
 
-    /// How many objects an equality or prefix lookup returns, counted by the index without reading them; `nil`
-    /// for other lookups and indexes that cannot count.
+    /// How many objects the lookup returns, counted by the index without reading them; `nil` for an index that
+    /// cannot count.
     private func count(in table: Table) throws -> Int? {
         switch lookup {
         case .equal(let index, let value): return try table.lookupCount(index, equal: [value])
+        case .oneOf(let index, let values): return try table.lookupCount(index, in: values)
         case .prefix(let index, let prefix): return try table.lookupCount(index, prefix: prefix)
-        case .oneOf, .range: return nil
+        case .range(let index, let lower, let lowerInclusive, let upper, let upperInclusive):
+            return try table.lookupCount(
+                index, from: lower, lowerInclusive: lowerInclusive, to: upper, upperInclusive: upperInclusive)
         }
     }
 

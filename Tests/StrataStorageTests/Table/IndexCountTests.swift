@@ -2,14 +2,16 @@ import StrataStorage
 import StrataTestSupport
 import XCTest
 
-/// An index counts the entries of an equality or a prefix from the subtree counts its branches keep, without
-/// reading them: the count must equal what the lookup returns, for loaded leaves and stored ones, through more
-/// than one level of branches, at the tree's edges, and after deletions.
+/// An index counts the entries of an equality, a prefix, a range or an `IN` from the subtree counts its branches
+/// keep, without reading them: the count must equal what the lookup returns, for loaded leaves and stored ones,
+/// through more than one level of branches, at the tree's edges, and after deletions.
 final class IndexCountTests: XCTestCase {
     private var fixture: TableFixture!
     private var table: Table!
     private var nameColumn: ColumnKey!
     private var index: IndexKey!
+    private var ageColumn: ColumnKey!
+    private var ageIndex: IndexKey!
 
     /// Names of about 110 bytes: an index leaf holds at most 4,000 bytes, so 12,000 of them fill more than a
     /// branch's 128 leaves (two levels of branches).
@@ -25,8 +27,12 @@ final class IndexCountTests: XCTestCase {
         table = try fixture.catalog.createTable(named: "Person")
         nameColumn = try table.addColumn(named: "name", type: .value(.string), nullable: true)
         index = try table.addIndex(on: [nameColumn])
-        for number in 0..<12_000 { _ = try table.insert([(nameColumn, .string(Self.name(number)))]) }
-        for _ in 0..<50 { _ = try table.insert([(nameColumn, .null)]) }
+        ageColumn = try table.addColumn(named: "age", type: .value(.int), nullable: true)
+        ageIndex = try table.addIndex(on: [ageColumn])
+        for number in 0..<12_000 {
+            _ = try table.insert([(nameColumn, .string(Self.name(number))), (ageColumn, .int(Int64(number % 97) - 20))])
+        }
+        for _ in 0..<50 { _ = try table.insert([(nameColumn, .null), (ageColumn, .null)]) }
     }
 
     override func tearDown() {
@@ -49,6 +55,26 @@ final class IndexCountTests: XCTestCase {
         }
         XCTAssertEqual(try table.lookupCount(index, equal: [.null]), try table.lookup(index, equal: [.null]).count,
                        "== nil \(context)")
+        let bounds: [Int64?] = [nil, -20, 0, 76, 500]
+        for lower in bounds {
+            for upper in bounds {
+                for (lowerInclusive, upperInclusive) in [(true, false), (false, true), (true, true), (false, false)] {
+                    let from = lower.map { StorageValue.int($0) }
+                    let to = upper.map { StorageValue.int($0) }
+                    let counted = try table.lookupCount(
+                        ageIndex, from: from, lowerInclusive: lowerInclusive, to: to, upperInclusive: upperInclusive)
+                    let read = try table.lookup(
+                        ageIndex, from: from, lowerInclusive: lowerInclusive, to: to, upperInclusive: upperInclusive)
+                    XCTAssertEqual(
+                        counted, read.count,
+                        "age \(lowerInclusive ? "≥" : ">") \(String(describing: lower)), "
+                            + "\(upperInclusive ? "≤" : "<") \(String(describing: upper)) \(context)")
+                }
+            }
+        }
+        let candidates: [StorageValue] = [.int(-20), .int(3), .int(3), .int(76), .int(1000), .null]
+        XCTAssertEqual(try table.lookupCount(ageIndex, in: candidates), try table.lookup(ageIndex, in: candidates).count,
+                       "IN \(context)")
     }
 
     func testCountsMatchLookupsInLoadedLeaves() throws {

@@ -219,6 +219,15 @@ final class QueryResultsTests: StaffTestCase {
             XCTAssertEqual(results.map(\.name), expected, prefix)
             XCTAssertEqual(results.count, expected.count, prefix)
         }
+        // Ranges and IN lists cannot stop reading early: they are counted before they are read.
+        for (predicate, index) in [("age > 5", "age > 5"), ("age BETWEEN {1, 3}", "age BETWEEN {1, 3}"),
+                                   ("age IN {1, 2}", "age IN {1, 2}")] {
+            let results = try db.objects(IndexedEmployee.self).filter("\(predicate) AND salary >= 0")
+            XCTAssertTrue(
+                results.explain.hasSuffix("not index IndexedEmployee.\(index): it matches more than 312 of 20000 objects"),
+                results.explain)
+            XCTAssertEqual(results.count, try db.objects(IndexedEmployee.self).filter(predicate).count, predicate)
+        }
     }
 
     func testExplainShowsColumnScansAndPerObjectParts() throws {

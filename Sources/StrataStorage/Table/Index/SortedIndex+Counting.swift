@@ -5,11 +5,17 @@ extension SortedIndex {
     /// A query planner asks this to tell a selective lookup from one that matches a large part of the table
     /// before reading any of it.
     func count(withPrefix prefix: [UInt8]) throws -> Int? {
+        try count(from: prefix, before: Self.firstBytes(after: prefix))
+    }
+
+    /// How many entries sort at or after `start` and before `end` (`nil`: the tree's end), counted as
+    /// ``count(withPrefix:)`` counts.
+    func count(from start: [UInt8], before end: [UInt8]?) throws -> Int? {
         guard impliedBy == nil else { return nil }
         let tree = try self.tree
-        let first = try rank(of: prefix, in: tree)
-        guard let end = Self.firstBytes(after: prefix) else { return try tree.count() - first }
-        return try rank(of: end, in: tree) - first
+        let first = try rank(of: start, in: tree)
+        let last = try end.map { try rank(of: $0, in: tree) } ?? tree.count()
+        return Swift.max(0, last - first)
     }
 
     /// How many entries sort before `bytes`.

@@ -163,6 +163,33 @@ extension Table {
         try sortedIndex(index).count(withPrefix: IndexKeyEncoding.stringPrefix(prefix, after: leading))
     }
 
+    /// How many objects ``lookup(_:in:)`` would return, counted without reading them (two descents per value).
+    public func lookupCount(_ index: IndexKey, in candidates: [StorageValue]) throws -> Int? {
+        var total = 0
+        for candidate in Set(candidates) {
+            guard let count = try lookupCount(index, equal: [candidate]) else { return nil }
+            total += count
+        }
+        return total
+    }
+
+    /// How many objects ``lookup(_:leading:from:lowerInclusive:to:upperInclusive:)`` would return, counted
+    /// without reading them (two descents).
+    public func lookupCount(
+        _ index: IndexKey, leading: [StorageValue] = [], from lower: StorageValue?, lowerInclusive: Bool = true,
+        to upper: StorageValue?, upperInclusive: Bool = false
+    ) throws -> Int? {
+        let head = IndexKeyEncoding.encode(leading)
+        let lowerBytes = lower.map { IndexKeyEncoding.encode(leading + [$0]) }
+        let upperBytes = upper.map { IndexKeyEncoding.encode(leading + [$0]) }
+        // As the lookup reads: entries with the bound's bytes are the bound's own, in or out with it; no lower
+        // bound starts after the nulls (`head + [1]`); no upper bound ends with `head`'s entries.
+        let start = lowerBytes.map { lowerInclusive ? $0 : SortedIndex.firstBytes(after: $0) } ?? head + [1]
+        let end = upperBytes.map { upperInclusive ? SortedIndex.firstBytes(after: $0) : $0 } ?? SortedIndex.firstBytes(after: head)
+        guard let start else { return 0 }
+        return try sortedIndex(index).count(from: start, before: end)
+    }
+
     // MARK: Internals
 
     /// Whether `columns` is one non-null integer column whose value is every object's key (true for no objects).
