@@ -47,19 +47,19 @@ struct IndexChoice {
     /// when more follow the index counts its matches from its subtree counts (two descents) before reading more;
     /// an `IN` or range lookup, which cannot stop early, is counted first.
     func keys(in table: Table, atMost limit: Int) throws -> [ObjectKey]? {
-        var keys: [ObjectKey]
         switch lookup {
         case .equal, .prefix:
             let probe = Swift.min(limit + 1, Self.probeSize)
-            keys = try read(table, limit: probe)
-            if keys.count == probe, probe <= limit {
-                if let count = try count(in: table), count > limit { return nil }
-                keys = try read(table, limit: limit + 1)
+            let first = try read(table, limit: probe)
+            // The first few entries answer most lookups that narrow a query.
+            if first.count < probe || probe > limit {
+                return first.count > limit ? nil : Self.sortedWithoutRepeats(first)
             }
         case .oneOf, .range:
-            if let count = try count(in: table), count > limit { return nil }
-            keys = try read(table, limit: limit + 1)
+            break
         }
+        if let count = try count(in: table), count > limit { return nil }
+        let keys = try read(table, limit: limit + 1)
         return keys.count > limit ? nil : Self.sortedWithoutRepeats(keys)
     }
 

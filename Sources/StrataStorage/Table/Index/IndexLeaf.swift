@@ -38,8 +38,13 @@ final class IndexLeaf: TreeLeaf {
 
     /// Where `entry` is or would go.
     func position(of entry: [UInt8]) -> (index: Int, found: Bool) {
-        let index = entries.partitionIndex { ByteOrder.compare($0, entry) >= 0 }
+        let index = entry.withUnsafeBytes { lowerBound($0) }
         return (index, index < entries.count && entries[index] == entry)
+    }
+
+    /// The position of the first entry ≥ `target` (`entries.count` when every entry sorts before it).
+    func lowerBound(_ target: UnsafeRawBufferPointer) -> Int {
+        entries.partitionIndex { entry in entry.withUnsafeBytes { ByteOrder.compare($0, target) } >= 0 }
     }
 
     func insert(_ entry: [UInt8]) {

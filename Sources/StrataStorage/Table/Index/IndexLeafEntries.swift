@@ -32,7 +32,7 @@ struct IndexLeafEntries {
     func lowerBound(_ target: UnsafeRawBufferPointer) throws -> Int {
         switch form {
         case .loaded(let leaf):
-            return leaf.entries.partitionIndex { entry in entry.withUnsafeBytes { ByteOrder.compare($0, target) } >= 0 }
+            return leaf.lowerBound(target)
         case .stored(let view):
             return try view.lowerBound(target)
         }

@@ -125,9 +125,8 @@ extension Table {
         to upper: StorageValue?, upperInclusive: Bool = false
     ) throws -> [ObjectKey] {
         let sorted = try sortedIndex(index)
-        let head = IndexKeyEncoding.encode(leading)
-        let lowerBytes = lower.map { IndexKeyEncoding.encode(leading + [$0]) } ?? head + [1]
-        let upperBytes = upper.map { IndexKeyEncoding.encode(leading + [$0]) }
+        let (head, lowerBound, upperBytes) = Self.rangeBytes(leading: leading, lower: lower, upper: upper)
+        let lowerBytes = lowerBound ?? head + [1]
         var result: [ObjectKey] = []
         try sorted.forEachEntry(from: lowerBytes) { entry in
             guard SortedIndex.hasPrefix(entry, head) else { return false }
@@ -179,15 +178,22 @@ extension Table {
         _ index: IndexKey, leading: [StorageValue] = [], from lower: StorageValue?, lowerInclusive: Bool = true,
         to upper: StorageValue?, upperInclusive: Bool = false
     ) throws -> Int? {
-        let head = IndexKeyEncoding.encode(leading)
-        let lowerBytes = lower.map { IndexKeyEncoding.encode(leading + [$0]) }
-        let upperBytes = upper.map { IndexKeyEncoding.encode(leading + [$0]) }
+        let (head, lowerBytes, upperBytes) = Self.rangeBytes(leading: leading, lower: lower, upper: upper)
         // As the lookup reads: entries with the bound's bytes are the bound's own, in or out with it; no lower
         // bound starts after the nulls (`head + [1]`); no upper bound ends with `head`'s entries.
         let start = lowerBytes.map { lowerInclusive ? $0 : SortedIndex.firstBytes(after: $0) } ?? head + [1]
-        let end = upperBytes.map { upperInclusive ? SortedIndex.firstBytes(after: $0) : $0 } ?? SortedIndex.firstBytes(after: head)
+        let end = upperBytes.map { upperInclusive ? SortedIndex.firstBytes(after: $0) : $0 }
+            ?? SortedIndex.firstBytes(after: head)
         guard let start else { return 0 }
         return try sortedIndex(index).count(from: start, before: end)
+    }
+
+    /// A range lookup's bounds as the index stores them: the `leading` values' encoding, and each bound after it.
+    private static func rangeBytes(
+        leading: [StorageValue], lower: StorageValue?, upper: StorageValue?
+    ) -> (head: [UInt8], lower: [UInt8]?, upper: [UInt8]?) {
+        (IndexKeyEncoding.encode(leading), lower.map { IndexKeyEncoding.encode(leading + [$0]) },
+         upper.map { IndexKeyEncoding.encode(leading + [$0]) })
     }
 
     // MARK: Internals
