@@ -28,6 +28,7 @@ struct Compare: ParsableCommand {
     /// engine in turn. The report's ratios pair the figures of one repeat.
     func run() throws {
         var runs: [[EngineKind: [String: Double]]] = []
+        var apiCosts: [[String: Double]] = []
         let engines = EngineKind.allCases
         for round in 0..<max(1, repeats) {
             let directories = try Dictionary(uniqueKeysWithValues: engines.map { engine in
@@ -38,7 +39,7 @@ struct Compare: ParsableCommand {
             })
             defer { for directory in directories.values { try? FileManager.default.removeItem(at: directory) } }
             var figures: [EngineKind: [String: Double]] = [:]
-            for phase in Phase.allCases {
+            for phase in [Phase.warm, .cold, .indexed] {
                 for offset in engines.indices {
                     let engine = engines[(round + offset) % engines.count]
                     let measured = try ChildProcess.figures(phase: phase, engine: engine, directory: directories[engine]!)
@@ -46,18 +47,41 @@ struct Compare: ParsableCommand {
                 }
             }
             runs.append(figures)
+            apiCosts += try apiCostPairs(round: round, directories: directories)
         }
-        let report = Report(runs: runs)
+        let report = Report(runs: runs, apiCosts: apiCosts)
         print(json ? report.json : report.table)
     }
+
+    /// The public API's cost over the storage engine on the read workloads, from processes run back to back: each
+    /// pair runs the reads on the public API's files and then on the storage engine's (or the other way round,
+    /// alternating), seconds apart, where the phases above measure them twenty seconds or more apart. Separate
+    /// processes, not one: two stores scanned in one process slow each other's scans by a third or more here.
+    private func apiCostPairs(round: Int, directories: [EngineKind: URL]) throws -> [[String: Double]] {
+        try (0..<Compare.apiCostPairs).map { pair in
+            var figures: [EngineKind: [String: Double]] = [:]
+            let order: [EngineKind] = (round + pair) % 2 == 0 ? [.strata, .strataStorage] : [.strataStorage, .strata]
+            for engine in order {
+                figures[engine] = try ChildProcess.figures(phase: .reads, engine: engine, directory: directories[engine]!)
+            }
+            let api = figures[.strata] ?? [:], storage = figures[.strataStorage] ?? [:]
+            // Storage rate over API rate: how many times longer the API takes for the same work.
+            return Dictionary(uniqueKeysWithValues: api.compactMap { id, rate in storage[id].map { (id, $0 / rate) } })
+        }
+    }
+
+    /// Pairs of read processes per repeat for the API cost.
+    static let apiCostPairs = 3
 }
 
 /// What a child process measures: `warm` is W1–W5 and W7, `cold` is W6 (a fresh process opening the file),
-/// `indexed` the variants on the model whose `name` is indexed (in a file of their own).
+/// `indexed` the variants on the model whose `name` is indexed (in a file of their own), `reads` the read-only
+/// workloads again on the files the others left.
 enum Phase: String, CaseIterable, ExpressibleByArgument {
     case warm
     case cold
     case indexed
+    case reads
 }
 
 /// A child: one phase for one engine, figures as JSON on stdout.
@@ -74,6 +98,7 @@ struct PhaseCommand: ParsableCommand {
             case .warm: return try type.runWarm(in: url)
             case .cold: return try type.runCold(in: url)
             case .indexed: return try type.runIndexed(in: url)
+            case .reads: return try type.runReads(in: url)
             }
         }
         print(try ChildProcess.encode(figures))
@@ -87,6 +112,10 @@ extension BenchmarkEngine {
 
     static func runCold(in directory: URL) throws -> [String: Double] {
         try WorkloadRunner<Self>(directory: directory).runCold()
+    }
+
+    static func runReads(in directory: URL) throws -> [String: Double] {
+        try WorkloadRunner<Self>(directory: directory).runReads()
     }
 
     static func runIndexed(in directory: URL) throws -> [String: Double] {

@@ -8,7 +8,6 @@ struct WorkloadRunner<Engine: BenchmarkEngine> {
     func runWarm() throws -> [String: Double] {
         let anonymous = AnonymousMemorySampler()
         var figures = try runFull()
-        let updateIDs = EmployeeData.randomIDs(EmployeeData.updateCount, seed: 7)
         // The first engine is gone: a store is shared per file within a process, so reopening with other
         // options needs the first one closed.
         do {
@@ -38,30 +37,8 @@ struct WorkloadRunner<Engine: BenchmarkEngine> {
 
         let engine = try Engine(directory: directory, durability: .full)
 
-        let expectedW2 = EmployeeData.expectedW2
-        figures["W2"] = 1 / (try medianSeconds(runs: 50) {
-            let found = try engine.countOlderHired()
-            guard found == expectedW2 else { throw BenchmarkError("\(Engine.name) W2: \(found) ≠ \(expectedW2)") }
-        })
+        figures.merge(try reads(engine, runs: 10)) { _, new in new }
 
-        let expectedW3 = EmployeeData.expectedW3
-        figures["W3"] = 1 / (try medianSeconds(runs: 10) {
-            let found = try engine.enumerateTwenties()
-            guard found.count == expectedW3 else { throw BenchmarkError("\(Engine.name) W3: \(found.count) ≠ \(expectedW3)") }
-        })
-
-        let lookupIDs = EmployeeData.randomIDs(EmployeeData.lookupCount, seed: 42)
-        let lookups = batches(of: lookupIDs).map { batch in
-            (ids: batch, nameBytes: batch.reduce(0) { $0 + EmployeeData.name($1).utf8.count })
-        }
-        figures["W4"] = Double(lookups[0].ids.count) / (try medianSeconds(of: lookups) { batch in
-            let length = try engine.lookUpNames(ids: batch.ids)
-            guard length == batch.nameBytes else {
-                throw BenchmarkError("\(Engine.name) W4: read \(length) bytes of names, expected \(batch.nameBytes)")
-            }
-        })
-
-        let updateIDs = EmployeeData.randomIDs(EmployeeData.updateCount, seed: 7)
         figures["W5"] = Double(updateIDs.count) / (try measure { try engine.updateSalaries(ids: updateIDs) })
         try engine.close()
         return figures
@@ -69,30 +46,43 @@ struct WorkloadRunner<Engine: BenchmarkEngine> {
 
     /// W1-indexed, W3-indexed and W3-lookup, in a file holding only the indexed model's objects.
     func runIndexed() throws -> [String: Double] {
-        var figures: [String: Double] = [:]
         let engine = try Engine(directory: directory, durability: .full)
-        figures["W1-indexed"] = Double(EmployeeData.count) / (try measure { try engine.insertIndexedEmployees() })
-
-        let expectedW3 = EmployeeData.expectedW3
-        figures["W3-indexed"] = 1 / (try medianSeconds(runs: 10) {
-            let found = try engine.enumerateIndexedTwenties()
-            guard found.count == expectedW3 else {
-                throw BenchmarkError("\(Engine.name) W3-indexed: \(found.count) ≠ \(expectedW3)")
-            }
-        })
-
-        let ids = EmployeeData.randomIDs(EmployeeData.indexedLookupCount, seed: 99)
-        let queries = batches(of: ids).map { batch in
-            (names: batch.map(EmployeeData.name), salarySum: batch.reduce(0.0) { $0 + EmployeeData.salary($1) })
-        }
-        figures["W3-lookup"] = Double(queries[0].names.count) / (try medianSeconds(of: queries) { batch in
-            let sum = try engine.lookUpIndexedSalaries(names: batch.names)
-            guard sum == batch.salarySum else {
-                throw BenchmarkError("\(Engine.name) W3-lookup: salary sum \(sum) ≠ \(batch.salarySum)")
-            }
-        })
+        let insert = Double(EmployeeData.count) / (try measure { try engine.insertIndexedEmployees() })
+        var figures = try indexedReads(engine)
+        figures["W1-indexed"] = insert
         try engine.close()
         return figures
+    }
+
+    /// The read-only workloads again, on the files `runWarm` and `runIndexed` left in `directory` (the indexed
+    /// one in `indexed/`): fewer runs of each, for the API cost's back-to-back processes (`Compare`).
+    func runReads() throws -> [String: Double] {
+        let engine = try Engine(directory: directory, durability: .full)
+        var figures = try reads(engine, runs: 5)
+        try engine.close()
+        let indexed = try Engine(directory: directory.appendingPathComponent("indexed"), durability: .full)
+        figures.merge(try indexedReads(indexed, runs: 5)) { _, new in new }
+        try indexed.close()
+        return figures
+    }
+
+    /// W2, W3 and W4 on an open engine: W2 five times `runs`, W3 `runs` times, W4's ten batches.
+    private func reads(_ engine: Engine, runs: Int) throws -> [String: Double] {
+        let lookups = LookupBatch.all
+        return [
+            "W2": 1 / (try medianSeconds(runs: runs * 5) { try engine.checkedCountOlderHired() }),
+            "W3": 1 / (try medianSeconds(runs: runs) { try engine.checkedEnumerateTwenties() }),
+            "W4": Double(lookups[0].ids.count) / (try medianSeconds(of: lookups, engine.checkedLookUpNames)),
+        ]
+    }
+
+    /// W3-indexed (`runs` times) and W3-lookup (ten batches) on an open engine.
+    private func indexedReads(_ engine: Engine, runs: Int = 10) throws -> [String: Double] {
+        let queries = NameQueryBatch.all
+        return [
+            "W3-indexed": 1 / (try medianSeconds(runs: runs) { try engine.checkedEnumerateIndexedTwenties() }),
+            "W3-lookup": Double(queries[0].names.count) / (try medianSeconds(of: queries, engine.checkedLookUpIndexedSalaries)),
+        ]
     }
 
     /// W6: open the file W1 wrote and read the count, in milliseconds.
@@ -115,19 +105,6 @@ struct WorkloadRunner<Engine: BenchmarkEngine> {
     /// The median time of `body` over the batches, in seconds.
     private func medianSeconds<Batch>(of batches: [Batch], _ body: (Batch) throws -> Void) throws -> Double {
         try batches.map { batch in try measure { try body(batch) } }.median ?? 0
-    }
-
-    /// `items` in ten batches of equal size (the lookups' counts are multiples of ten).
-    private func batches<Item>(of items: [Item]) -> [[Item]] {
-        let size = items.count / 10
-        return (0..<10).map { Array(items[$0 * size..<($0 + 1) * size]) }
-    }
-
-    private func measure(_ body: () throws -> Void) throws -> Double {
-        let start = ContinuousClock.now
-        try body()
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     }
 
     /// The engine's files in `directory`, in MB (10^6 bytes).
