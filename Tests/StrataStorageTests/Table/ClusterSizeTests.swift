@@ -32,6 +32,20 @@ final class ClusterSizeTests: XCTestCase {
         return [id, name, age, hired, salary]
     }
 
+    /// The packed width a cluster sizes itself by is the smallest listed width holding the range, at every bit
+    /// length and on both sides of each power of two.
+    func testPackedWidthIsTheSmallestListedWidthHoldingTheRange() {
+        var ranges: [UInt64] = [0, 1, 2, 3, UInt64.max]
+        for shift in 1..<64 {
+            let power = UInt64(1) << UInt64(shift)
+            ranges += [power - 1, power, power + 1]
+        }
+        for range in ranges {
+            let expected = IntPacking.widths.first { $0 == 64 || range < (UInt64(1) << UInt64($0)) }
+            XCTAssertEqual(IntPacking.width(forRange: range), expected, "range \(range)")
+        }
+    }
+
     func testBulkInsertFillsEveryClusterButTheLastToTheByteLimit() throws {
         let fixture = try TableFixture()
         let table = try fixture.catalog.createTable(named: "Employee")

@@ -7,9 +7,14 @@ enum IntPacking {
     static let widths: [Int] = [0, 1, 2, 4, 8, 16, 32, 64]
 
     /// The smallest width holding `range` (`max - min` as an unsigned number).
+    ///
+    /// Worked out from the range's bit length, without a loop over `widths`: a bulk insert asks it for every
+    /// packed column after every row (a cluster checks its size).
     static func width(forRange range: UInt64) -> Int {
-        for width in widths where width < 64 && range < (UInt64(1) << UInt64(width)) { return width }
-        return 64
+        guard range > 1 else { return Int(range) }
+        // The range needs `bits` bits (2...64); round up to the next power of two.
+        let bits = 64 - range.leadingZeroBitCount
+        return 1 << (64 - UInt64(bits - 1).leadingZeroBitCount)
     }
 
     /// Bytes of packed data for `count` values of `width` bits, rounded up to whole 64-bit words.

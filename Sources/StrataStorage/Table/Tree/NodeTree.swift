@@ -423,7 +423,9 @@ final class NodeTree<Leaf: TreeLeaf> {
         // The common case (a leaf that neither splits nor empties nor wants a neighbour) leaves every branch as
         // it was: nothing above needs a look.
         let fill = leaf.fill
-        let wantsMerge = fill == .underfull && parent.children.count > 1
+        // A leaf that gained an entry only grew: if a neighbour could not take it before, it cannot now. Asking
+        // again cost a bulk insert two cluster sizes per row while each new cluster filled its first quarter.
+        let wantsMerge = delta <= 0 && fill == .underfull && parent.children.count > 1
         if !wantsMerge, leaf.entryCount > 0, fill != .overfull { return }
         if fill == .overfull {
             var pieces: [Leaf] = []
