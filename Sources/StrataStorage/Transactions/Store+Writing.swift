@@ -215,9 +215,12 @@ extension Store {
     /// them). Measured again once such commits cost ~55 µs of CPU (W5, 30,000 commits, limits 2/4/8/16/32 KiB):
     /// the file ended at 28.5/28.5/32.1/36.2/40.7 MB; user+sys CPU was lowest from 8 to 16 KiB (below that a
     /// sync every few commits adds kernel time, above it the record and waiting extents grow), and commits per
-    /// second differed by less than the noise of a shared machine. 16 KiB stays; 8 KiB would trade about 11% of
-    /// file size for more syncs.
-    static let batchedBookkeepingLimit = 4 * 4096
+    /// second differed by less than the noise of a shared machine. Measured a third time (strata-bench's
+    /// `.batched` W5, 10,000 commits after 10,000 `.full` ones, three alternating runs of each): 8 KiB left the
+    /// file at 29.4 MB against 32.3 MB at 16 KiB, for 7,011 against 7,267 commits a second (medians; the runs of
+    /// one limit spread wider than that). A file that stays as small as SQLite's after a burst of small commits
+    /// is worth a few percent of `.batched` throughput, so 8 KiB.
+    static let batchedBookkeepingLimit = 2 * 4096
 
     private func syncFile() throws {
         do {

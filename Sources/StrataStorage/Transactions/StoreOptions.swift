@@ -3,7 +3,7 @@ public enum Durability: Sendable, Hashable {
     /// Every commit is durable when `commit()` returns (one `fsync` per commit). The default.
     case full
     /// Commits are atomic and consistent, but synced only once `StoreOptions.batchInterval` seconds have passed
-    /// since the last sync (sooner when the unsynced commits' bookkeeping grows past 16 KiB) and on close: a power
+    /// since the last sync (sooner when the unsynced commits' bookkeeping grows past 8 KiB) and on close: a power
     /// failure loses at most the last interval's commits, never a commit's consistency.
     case batched
     /// Never synced: survives a crash of the process (the kernel has the writes) but not a power failure.
