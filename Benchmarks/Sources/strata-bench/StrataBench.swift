@@ -56,7 +56,8 @@ struct Compare: ParsableCommand {
     /// The public API's cost over the storage engine on the read workloads, from processes run back to back: each
     /// pair runs the reads on the public API's files and then on the storage engine's (or the other way round,
     /// alternating), seconds apart, where the phases above measure them twenty seconds or more apart. Separate
-    /// processes, not one: two stores scanned in one process slow each other's scans by a third or more here.
+    /// processes, not one: with a second engine working in the same process (SQLite or Strata's own), Strata's
+    /// scans ran a third to nearly half slower here, which would measure the process, not the API.
     private func apiCostPairs(round: Int, directories: [EngineKind: URL]) throws -> [[String: Double]] {
         try (0..<Compare.apiCostPairs).map { pair in
             var figures: [EngineKind: [String: Double]] = [:]
