@@ -1,8 +1,8 @@
 import Foundation
 
 /// Each workload's work on one engine, checked against the answer computed from `EmployeeData`, so that a
-/// faster figure can never come from wrong or skipped work. `WorkloadRunner` times them one engine at a time;
-/// `PairedRunner` times two engines' runs alternately.
+/// faster figure can never come from wrong or skipped work. `WorkloadRunner` times them, in the phases and in the
+/// back-to-back `reads` processes of the API cost alike.
 extension BenchmarkEngine {
     /// W2 once, checked.
     func checkedCountOlderHired() throws {

@@ -8,7 +8,7 @@ struct Report {
     /// Each repeat's figures, by engine and workload id.
     let runs: [[EngineKind: [String: Double]]]
     /// The public API's cost over the storage engine on the read workloads, one entry per pair of back-to-back
-    /// processes (`Compare.apiCostPairs` a repeat), by workload id.
+    /// processes (`Compare.apiCostPairsPerRepeat` a repeat), by workload id.
     let apiCosts: [[String: Double]]
 
     private func median(_ engine: EngineKind, _ id: String) -> Double? {

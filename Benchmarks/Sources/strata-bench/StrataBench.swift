@@ -59,7 +59,7 @@ struct Compare: ParsableCommand {
     /// processes, not one: with a second engine working in the same process (SQLite or Strata's own), Strata's
     /// scans ran a third to nearly half slower here, which would measure the process, not the API.
     private func apiCostPairs(round: Int, directories: [EngineKind: URL]) throws -> [[String: Double]] {
-        try (0..<Compare.apiCostPairs).map { pair in
+        try (0..<Compare.apiCostPairsPerRepeat).map { pair in
             var figures: [EngineKind: [String: Double]] = [:]
             let order: [EngineKind] = (round + pair) % 2 == 0 ? [.strata, .strataStorage] : [.strataStorage, .strata]
             for engine in order {
@@ -72,7 +72,7 @@ struct Compare: ParsableCommand {
     }
 
     /// Pairs of read processes per repeat for the API cost.
-    static let apiCostPairs = 3
+    static let apiCostPairsPerRepeat = 3
 }
 
 /// What a child process measures: `warm` is W1–W5 and W7, `cold` is W6 (a fresh process opening the file),
