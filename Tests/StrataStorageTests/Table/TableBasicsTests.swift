@@ -23,4 +23,48 @@ final class TableBasicsTests: XCTestCase {
         XCTAssertNil(try table.int(keys[7], column: age))
         XCTAssertEqual(space.violations, [])
     }
+
+    /// A cluster finds a key between the bounds its first and last keys allow (`ClusterView.row(of:)`): exact for
+    /// runs of consecutive keys, a search for gapped ones; keys between, below and above the stored ones, and
+    /// the extremes of `Int64`, are absent, before and after a commit and after deletions open gaps.
+    func testKeysAreFoundInConsecutiveGappedAndExtremeRuns() throws {
+        let space = MemoryNodeSpace()
+        var catalog = try Catalog(writer: space)
+        let table = try catalog.createTable(named: "Keyed")
+        let value = try table.addColumn(named: "value", type: .value(.int))
+        var stored: [Int64] = [Int64.min, Int64.min + 1, -5_000, -1, 0]
+        stored += Array(1...2_000)                                 // consecutive: several full clusters
+        stored += stride(from: 2_010, through: 12_000, by: 7)      // gapped
+        stored += [Int64.max - 3, Int64.max - 1, Int64.max]
+        for key in stored.shuffled() {
+            try table.insert([(value, .int(key &* 3))], key: ObjectKey(key))
+        }
+        // Past `Int64.max` there is no next key: an insert without one is refused, not an overflow.
+        XCTAssertThrowsError(try table.insert([(value, .int(1))]))
+        let absent: [Int64] = [Int64.min + 2, -4_999, -2, 2_001, 2_011, 2_016, 11_998, 12_001, Int64.max - 2]
+
+        func check(_ table: Table, _ present: [Int64], _ missing: [Int64], _ moment: String) throws {
+            for key in present {
+                XCTAssertEqual(try table.int(ObjectKey(key), column: value), key &* 3, "key \(key), \(moment)")
+            }
+            for key in missing {
+                XCTAssertFalse(try table.contains(ObjectKey(key)), "key \(key) is absent, \(moment)")
+            }
+        }
+        try check(table, stored, absent, "before the commit")
+        try catalog.flush()
+        space.commit()
+        catalog = try Catalog(writer: space)
+        let written = try XCTUnwrap(catalog.table(named: "Keyed"))
+        try check(written, stored, absent, "after the commit")
+
+        // Deleting every third key of the consecutive run leaves gaps inside clusters that began consecutive.
+        let deleted = Array(stride(from: Int64(3), through: 2_000, by: 3))
+        for key in deleted { try written.delete(ObjectKey(key)) }
+        let deletedSet = Set(deleted)
+        let remaining = stored.filter { !deletedSet.contains($0) }
+        try check(written, remaining, absent + deleted, "after deletions")
+        XCTAssertNoThrow(try catalog.verify())
+        XCTAssertEqual(space.violations, [])
+    }
 }

@@ -118,7 +118,9 @@ extension Table {
                 try Table.place(row, key: rawKey, in: cluster, at: position)
             }
         }
-        nextObjectKey = max(nextObjectKey, rawKey + 1)
+        // `Int64.max` has no successor: the table's next key stays there, and a later insert without a key is then
+        // refused as a duplicate instead of overflowing.
+        nextObjectKey = max(nextObjectKey, rawKey == .max ? .max : rawKey + 1)
         for (index, entry) in entries { try index.insert(entry: entry) }
         for index in linkPositions {
             for target in Table.linkTargets(row[index]) { try addBacklink(to: target, from: objectKey, column: specs[index]) }

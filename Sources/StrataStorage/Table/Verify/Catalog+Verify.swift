@@ -83,7 +83,10 @@ extension Table {
                 let key = cluster.view.key(at: row)
                 if let previous, key <= previous { throw broken("object keys are not ascending at \(ObjectKey(key))") }
                 previous = key
-                guard key < nextObjectKey else { throw broken("object \(ObjectKey(key)) is not below the next key \(nextObjectKey)") }
+                // The one key with no successor may equal the next key (see `Table.insert(row:explicitKey:)`).
+                guard key < nextObjectKey || key == .max && nextObjectKey == .max else {
+                    throw broken("object \(ObjectKey(key)) is not below the next key \(nextObjectKey)")
+                }
             }
             for (index, spec) in columns.enumerated() {
                 let block = try storedBlock(cluster.view, index)
