@@ -141,6 +141,22 @@ final class WriteTests: DatabaseTestCase {
         XCTAssertTrue(tickets.allSatisfy { $0.issued >= before.addingTimeInterval(-1) })
     }
 
+    /// An explicit key of `Int.max` takes the `auto` sequence to its end: the next object without a key makes its
+    /// write throw (nothing of that write is kept), where it used to overflow and stop the program.
+    func testAutoPrimaryKeyPastIntMaxIsAnErrorNotACrash() throws {
+        let db = try openDatabase()
+        try db.write { db.add(Keeper(id: .max, name: "last")) }
+        XCTAssertThrowsError(try db.write {
+            db.add(Keeper(id: 5, name: "kept back"))
+            db.add(Keeper(name: "one too many"))
+        }) { error in
+            guard case StrataError.invalidArgument(let message) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.contains("Keeper"), message)
+        }
+        XCTAssertEqual(db.objects(Keeper.self).map(\.name), ["last"])
+        XCTAssertNoThrow(try db.verify())
+    }
+
     func testEveryTypeRoundTrips() throws {
         let db = try openDatabase()
         let when = Date(timeIntervalSince1970: 1_234_567_890.5)

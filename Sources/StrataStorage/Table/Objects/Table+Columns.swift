@@ -121,11 +121,18 @@ extension Table {
     }
 
     /// The next value of the sequence `name` (1, 2, 3, …), safe because only the single writer calls it.
+    ///
+    /// - Throws: `StrataError.invalidArgument` once the sequence has handed out `Int64.max` (an explicit primary key
+    ///   of `Int.max` raises it there), instead of overflowing.
     public func nextSequenceValue(_ name: String) throws -> Int64 {
         try catalog.requireWriter("advance sequence '\(name)' of table '\(self.name)'")
-        let value = (sequences[name] ?? 0) + 1
-        sequences[name] = value
-        return value
+        let current = sequences[name] ?? 0
+        guard current < .max else {
+            throw StrataError.invalidArgument(
+                "sequence '\(name)' of table '\(self.name)' has reached \(Int64.max), the largest integer: it has no next value")
+        }
+        sequences[name] = current + 1
+        return current + 1
     }
 
     /// The last value handed out by sequence `name` (0 if none).
