@@ -38,6 +38,13 @@ public protocol NodeWriter: NodeReader {
     /// - Throws: what `allocate` throws.
     func allocate(copying bytes: UnsafeRawBufferPointer) throws -> (NodeRef, UnsafeMutableRawBufferPointer)
 
+    /// `allocate(copying:)` for a node placed as `placement` says. Writers that keep no file (the in-memory node
+    /// spaces of tests) ignore the placement.
+    ///
+    /// - Throws: what `allocate` throws.
+    func allocate(copying bytes: UnsafeRawBufferPointer, placement: NodePlacement) throws
+        -> (NodeRef, UnsafeMutableRawBufferPointer)
+
     /// The writable payload of `ref` if it was allocated in this transaction, `nil` if it belongs to a
     /// committed version (copy it instead).
     func writableIfDirty(_ ref: NodeRef) -> UnsafeMutableRawBufferPointer?
@@ -47,7 +54,24 @@ public protocol NodeWriter: NodeReader {
     func free(_ ref: NodeRef)
 }
 
+/// Where a new node should go in the file.
+public enum NodePlacement: Sendable {
+    /// Wherever the free space has room first.
+    case anywhere
+    /// Beside the other nodes every commit rewrites (the catalog, the root of each changed tree, the commit record
+    /// and the free-list node), so that a small commit writes them as one range: a sync costs about as much
+    /// again for each separate range it waits for.
+    case withCommitNodes
+}
+
 extension NodeWriter {
+    /// Ignores the placement: for writers whose nodes do not live in a file.
+    public func allocate(copying bytes: UnsafeRawBufferPointer, placement: NodePlacement) throws
+        -> (NodeRef, UnsafeMutableRawBufferPointer)
+    {
+        try allocate(copying: bytes)
+    }
+
     /// Allocates a zero-filled node, then copies `bytes` into it (for writers with no cheaper way).
     public func allocate(copying bytes: UnsafeRawBufferPointer) throws -> (NodeRef, UnsafeMutableRawBufferPointer) {
         let (ref, payload) = try allocate(byteCount: bytes.count)

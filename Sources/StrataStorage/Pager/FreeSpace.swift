@@ -98,7 +98,27 @@ struct FreeSpace: Sendable {
     ///
     /// - Complexity: O(n) in the number of reusable extents.
     mutating func take(pages: UInt64) -> UInt64? {
-        guard let index = reusable.firstIndex(where: { $0.count >= pages }) else { return nil }
+        take(pages: pages, fromExtentsOfAtLeast: pages)
+    }
+
+    /// Takes `pages` from the first reusable extent of at least `minimum` pages (first fit among the roomy ones);
+    /// nil when there is none.
+    mutating func take(pages: UInt64, fromExtentsOfAtLeast minimum: UInt64) -> UInt64? {
+        let needed = max(pages, minimum)
+        guard let index = reusable.firstIndex(where: { $0.count >= needed }) else { return nil }
+        return take(pages: pages, from: index)
+    }
+
+    /// Takes `pages` from the front of the reusable extent that starts at `start`; nil when none starts there or
+    /// it is shorter.
+    mutating func take(pages: UInt64, at start: UInt64) -> UInt64? {
+        let index = Self.position(of: start, in: reusable)
+        guard index < reusable.count, reusable[index].start == start, reusable[index].count >= pages else { return nil }
+        return take(pages: pages, from: index)
+    }
+
+    /// Takes `pages` from the front of reusable extent `index`, which holds at least that many.
+    private mutating func take(pages: UInt64, from index: Int) -> UInt64 {
         let start = reusable[index].start
         lastTake = (reusable[index], reusable[index].count == pages ? nil : reusable[index])
         lastTake?.remainder?.start += pages

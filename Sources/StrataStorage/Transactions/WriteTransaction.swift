@@ -33,6 +33,8 @@ public final class WriteTransaction: NodeWriter {
     /// Memory held by dirty nodes not spilled.
     var unspilledBytes = 0
     var freedCommitted: Set<UInt64> = []
+    /// The page after the last node placed `withCommitNodes`, where the next such node goes if it is free.
+    var commitNodesEnd: UInt64?
     /// A `free` that failed (`free` cannot throw): reported by `commit()`.
     var deferredError: StrataError?
     var isFinished = false
@@ -96,8 +98,18 @@ public final class WriteTransaction: NodeWriter {
     ///
     /// - Throws: what `allocate(byteCount:)` throws.
     public func allocate(copying bytes: UnsafeRawBufferPointer) throws -> (NodeRef, UnsafeMutableRawBufferPointer) {
+        try allocate(copying: bytes, placement: .anywhere)
+    }
+
+    /// `allocate(copying:)`, placed as `placement` says (see `allocateNode`).
+    ///
+    /// - Throws: what `allocate(byteCount:)` throws.
+    public func allocate(copying bytes: UnsafeRawBufferPointer, placement: NodePlacement) throws
+        -> (NodeRef, UnsafeMutableRawBufferPointer)
+    {
         if unspilledBytes > store.options.spillThreshold { try spill() }
-        let (ref, payload) = try allocateNode(kind: .table, byteCount: bytes.count, zeroed: bytes.baseAddress == nil)
+        let (ref, payload) = try allocateNode(
+            kind: .table, byteCount: bytes.count, zeroed: bytes.baseAddress == nil, placement: placement)
         if let source = bytes.baseAddress, let target = payload.baseAddress {
             target.copyMemory(from: source, byteCount: bytes.count)
         }
@@ -149,8 +161,26 @@ public final class WriteTransaction: NodeWriter {
     /// of a 2.1 MB heap peak.
     static let heapNodeBytes = 64 << 10
 
+    /// Pages a commit's own nodes look for together: the catalog, a changed tree's root, the commit record and the
+    /// free-list node of a one-value commit (one page each).
+    static let commitNodesPages: UInt64 = 4
+
     /// Allocates a node of `kind`; `zeroed: false` leaves the payload's bytes for the caller to overwrite whole.
-    func allocateNode(kind: NodeKind, byteCount: Int, zeroed: Bool = true) throws
+    ///
+    /// Nodes placed `anywhere` (clusters, the branches below a root, everything a bulk load writes) take the first
+    /// free extent with room (first fit), else pages at the end of the file. A node placed `withCommitNodes` (and
+    /// the commit record and free-list node, always) goes right after the previous such node of this transaction
+    /// when those pages are free or the file ends there, else at the start of the first free extent with room for
+    /// all of a small commit's such nodes (`commitNodesPages`), else at the end of the file: never into a smaller
+    /// hole, which would split them. Each commit frees the previous one's as one extent, so they stay side by side
+    /// from commit to commit, and a one-value commit writes its cluster, the branches below the root and the rest in
+    /// one range each. The holes `anywhere` nodes leave are the ones they refill.
+    ///
+    /// Only under `.full`: there every commit's nodes are freed by the next and reusable by the one after, so they
+    /// come back as one extent. Under `.batched` pages freed before a sync wait for it, the commit nodes would find
+    /// no room beside each other and grow the file instead, and a commit's ranges cost little when most commits do
+    /// not sync; they take first fit like the rest.
+    func allocateNode(kind: NodeKind, byteCount: Int, zeroed: Bool = true, placement: NodePlacement = .anywhere) throws
         -> (NodeRef, UnsafeMutableRawBufferPointer)
     {
         try checkOpen()
@@ -159,15 +189,19 @@ public final class WriteTransaction: NodeWriter {
         }
         let pageSize = store.pageSize
         let pages = store.pagedFile.pageSpan(length: byteCount)
+        let beside = store.options.durability == .full
+            && (placement == .withCommitNodes || kind == .commitRecord || kind == .freeList || kind == .freeListChanges)
         let start: UInt64
-        if let reused = freeSpace.take(pages: pages) {
+        if !beside {
+            start = try freeSpace.take(pages: pages) ?? growFile(by: pages)
+        } else if let end = commitNodesEnd, let reused = freeSpace.take(pages: pages, at: end) {
+            start = reused
+        } else if commitNodesEnd != pageCount,
+            let reused = freeSpace.take(pages: pages, fromExtentsOfAtLeast: Self.commitNodesPages)
+        {
             start = reused
         } else {
-            guard pageCount + pages <= store.pagedFile.mappablePages else {
-                throw StrataError.diskFull(path: store.path)
-            }
-            start = pageCount
-            pageCount += pages
+            start = try growFile(by: pages)
         }
         // Once the transaction is more than a small commit, nodes get mappings of their own, which spilling can
         // turn into views of the file: their memory then stops counting as the process's. A node from the heap
@@ -177,8 +211,18 @@ public final class WriteTransaction: NodeWriter {
             mapped: unspilledBytes >= min(store.options.spillThreshold / 2, Self.heapNodeBytes) && store.spillsToMappedPages,
             zeroed: zeroed)
         dirty[start] = node
+        if beside { commitNodesEnd = start + pages }
         unspilledBytes += node.byteCount(pageSize: pageSize)
         return (NodeRef(rawValue: start), UnsafeMutableRawBufferPointer(start: node.memory + NodeHeader.byteCount, count: byteCount))
+    }
+
+    /// Takes `pages` pages at the end of the file for the new version; returns the first.
+    ///
+    /// - Throws: `diskFull` when the file cannot be mapped that large.
+    private func growFile(by pages: UInt64) throws -> UInt64 {
+        guard pageCount + pages <= store.pagedFile.mappablePages else { throw StrataError.diskFull(path: store.path) }
+        defer { pageCount += pages }
+        return pageCount
     }
 
     /// Frees committed node `ref` of `kind` as of this version.

@@ -196,7 +196,9 @@ public final class Catalog {
                 patch.replace(wordAt: offsets.indexes[position], mask: .max, with: entry.root.rawValue)
             }
         }
-        if !patch.edits.isEmpty, let copy = try patch.apply(to: stored.ref, in: writer) { writer.root = copy }
+        if !patch.edits.isEmpty, let copy = try patch.apply(to: stored.ref, in: writer, placement: .withCommitNodes) {
+            writer.root = copy
+        }
         Catalog.cache(of: writer)?.remember(try reader.read(writer.root), contents: contents)
         self.stored = (writer.root, contents)
         return true

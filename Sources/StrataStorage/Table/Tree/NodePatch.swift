@@ -27,11 +27,11 @@ struct NodePatch {
 
     /// Applies the edits to node `ref`: where it is when this transaction wrote it and may still write it
     /// (returns `nil`: references to it stay right), else to a copy in a new node of the same size, freeing `ref`
-    /// (returns the copy, for the parent to point at).
+    /// (returns the copy, for the parent to point at), placed as `placement` says.
     ///
     /// - Throws: `StrataError.invalidArgument` when an edit lies outside the node; what reading or allocating
     ///   throws.
-    func apply(to ref: NodeRef, in writer: NodeWriter) throws -> NodeRef? {
+    func apply(to ref: NodeRef, in writer: NodeWriter, placement: NodePlacement = .anywhere) throws -> NodeRef? {
         if let payload = writer.writableIfDirty(ref) {
             guard fits(byteCount: payload.count) else { throw outside(ref, payload.count) }
             apply(to: payload)
@@ -40,7 +40,7 @@ struct NodePatch {
         let original = try writer.read(ref)
         guard fits(byteCount: original.count) else { throw outside(ref, original.count) }
         // `allocate` may spill nodes to the file, but a buffer from `read` stays readable: copy, then free.
-        let (copy, payload) = try writer.allocate(copying: original)
+        let (copy, payload) = try writer.allocate(copying: original, placement: placement)
         apply(to: payload)
         writer.free(ref)
         return copy
