@@ -65,6 +65,20 @@ final class TableBasicsTests: XCTestCase {
         let remaining = stored.filter { !deletedSet.contains($0) }
         try check(written, remaining, absent + deleted, "after deletions")
         XCTAssertNoThrow(try catalog.verify())
+        try catalog.flush()
+        space.commit()
+
+        // A read-only catalog remembers the last cluster and row it found: keys read in ascending order (as results
+        // hand them out), then in random order, then absent ones between them, all go through that memory.
+        let reading = try Catalog(reader: space)
+        let read = try XCTUnwrap(reading.table(named: "Keyed"))
+        try check(read, remaining.sorted(), [], "read in key order")
+        try check(read, remaining.shuffled(), absent + deleted, "read in random order")
+        let remainingSet = Set(remaining)
+        for key in remaining.sorted() where key > Int64.min && !remainingSet.contains(key - 1) {
+            XCTAssertFalse(try read.contains(ObjectKey(key - 1)), "key \(key - 1) is absent, read after \(key)")
+            XCTAssertEqual(try read.int(ObjectKey(key), column: value), key &* 3)
+        }
         XCTAssertEqual(space.violations, [])
     }
 }

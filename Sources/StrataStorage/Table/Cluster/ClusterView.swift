@@ -73,19 +73,22 @@ struct ClusterView {
     /// The object key of `row`.
     func key(at row: Int) -> Int64 { Int64(bitPattern: keys.word(row)) }
 
-    /// The row holding `key`, or `nil`.
+    /// The row holding `key`, or `nil`; given `anchor` (a row and its key, at or before `key`), only rows from the
+    /// anchor on are searched.
     ///
-    /// Keys rise strictly, by at least one a row, so `key` sits at most `key - first` rows after the first row and
-    /// at most `last - key` rows before the last. A binary search runs only between those bounds: in a cluster of
-    /// consecutive keys (objects added in order, the usual case) they leave one row, found with three reads of the
-    /// keys block instead of a dozen. Keys out of order (damage) can only make the range empty: `nil`.
-    func row(of key: Int64) -> Int? {
+    /// Keys rise strictly, by at least one a row, so `key` sits at most `key - first` rows after the first row (or
+    /// the anchor) and at most `last - key` rows before the last. A binary search runs only between those bounds:
+    /// in a cluster of consecutive keys (objects added in order, the usual case) they leave one row, found with
+    /// three reads of the keys block instead of a dozen. Keys out of order (damage) can only make the range empty:
+    /// `nil`.
+    func row(of key: Int64, after anchor: (row: Int, key: Int64)? = nil) -> Int? {
         guard rowCount > 0 else { return nil }
-        let first = self.key(at: 0), last = self.key(at: rowCount - 1)
-        guard key >= first, key <= last else { return nil }
+        let (firstRow, first) = anchor ?? (0, self.key(at: 0))
+        let last = self.key(at: rowCount - 1)
+        guard firstRow >= 0, firstRow < rowCount, key >= first, key <= last else { return nil }
         let afterFirst = UInt64(bitPattern: key &- first), beforeLast = UInt64(bitPattern: last &- key)
-        let upper = afterFirst < UInt64(rowCount) ? Int(afterFirst) + 1 : rowCount
-        let lower = beforeLast < UInt64(rowCount) ? rowCount - 1 - Int(beforeLast) : 0
+        let upper = afterFirst < UInt64(rowCount - firstRow) ? firstRow + Int(afterFirst) + 1 : rowCount
+        let lower = beforeLast < UInt64(rowCount) ? max(firstRow, rowCount - 1 - Int(beforeLast)) : firstRow
         guard lower < upper else { return nil }
         let row = (lower..<upper).partitionIndex { self.key(at: $0) >= key }
         return row < upper && self.key(at: row) == key ? row : nil

@@ -203,38 +203,19 @@ public final class Table {
     /// of the cluster has that key), remembered as `lastReadRow`; `nil` when the cluster does not cover it.
     ///
     /// Results hand out their objects in key order, so a key past the last one found is looked for after that
-    /// row, and keys only grow from row to row: a key `d` past the last one is at most `d` rows further, and
-    /// exactly there when no object between them was deleted (the common case, checked first with one read).
-    /// Otherwise a binary search of those few rows finds it, instead of a search of the whole cluster; a key before
-    /// the last one found is searched for the same way from the cluster's first row.
+    /// row (`ClusterView.row(of:after:)`): a key `d` past the last one is at most `d` rows further, and exactly
+    /// there when no object between them was deleted (the common case: one row to read). A key before the last one
+    /// found is searched for the same way from the cluster's first row.
     private func rowInLastReadCluster(_ key: ObjectKey) -> Int? {
         guard let view = lastReadCluster, view.rowCount > 0 else { return nil }
         let wanted = key.rawValue
-        let lastRow = view.rowCount - 1
-        let anchor: (row: Int, key: Int64)
+        var anchor: (row: Int, key: Int64)?
         if let last = lastReadRow, wanted >= last.key {
             if last.key == wanted { return last.row }
             anchor = (last.row, last.key)
-            // The next object of a result, no object deleted between: one key read (keys only grow from row to
-            // row, so finding the key there proves the row without checking the cluster's range first).
-            let distance = UInt64(bitPattern: wanted &- anchor.key)
-            if distance <= UInt64(lastRow - anchor.row) {
-                let guess = anchor.row + Int(distance)
-                if view.key(at: guess) == wanted {
-                    lastReadRow = (wanted, guess)
-                    return guess
-                }
-            }
-        } else {
-            anchor = (0, view.key(at: 0))
         }
-        guard wanted >= anchor.key, wanted <= view.key(at: lastRow) else { return nil }
-        // `wanted - anchor.key` in full (it is not negative, so the unsigned difference is exact): the row is at
-        // most that far past the anchor, and never past the last row.
-        let distance = UInt64(bitPattern: wanted &- anchor.key)
-        let limit = distance < UInt64(lastRow - anchor.row) ? anchor.row + Int(distance) : lastRow
-        let row = (anchor.row..<limit + 1).partitionIndex { view.key(at: $0) >= wanted }
-        guard row <= limit, view.key(at: row) == wanted else { return -1 }
+        guard wanted >= anchor?.key ?? view.key(at: 0), wanted <= view.key(at: view.rowCount - 1) else { return nil }
+        guard let row = view.row(of: wanted, after: anchor) else { return -1 }
         lastReadRow = (wanted, row)
         return row
     }

@@ -32,11 +32,11 @@ extension NodeTree {
         let leaf = try reader.read(ref)
         guard let edits = try patch(leaf, ref), edits.fits(byteCount: leaf.count) else { return false }
         guard var child = try edits.apply(to: ref, in: writer) else { return true }
-        for (level, (branch, index)) in path.enumerated().reversed() {
+        for (depth, (branch, index)) in path.enumerated().reversed() {
             var pointer = NodePatch()
             pointer.replace(wordAt: BranchView.childOffset(index), mask: .max, with: child.rawValue)
             // The root is rewritten by every commit that changes the tree: it goes beside the commit's own nodes.
-            let placement: NodePlacement = level == 0 ? .withCommitNodes : .anywhere
+            let placement: NodePlacement = depth == 0 ? .withCommitNodes : .anywhere
             guard let copy = try pointer.apply(to: branch, in: writer, placement: placement) else { return true }
             child = copy
         }
