@@ -203,15 +203,22 @@ public final class Table {
     /// of the cluster has that key), remembered as `lastReadRow`; `nil` when the cluster does not cover it.
     ///
     /// Results hand out their objects in key order, so a key past the last one found is looked for after that
-    /// row (`ClusterView.row(of:after:)`): a key `d` past the last one is at most `d` rows further, and exactly
-    /// there when no object between them was deleted (the common case: one row to read). A key before the last one
-    /// found is searched for the same way from the cluster's first row.
+    /// row: a key `d` past the last one is at most `d` rows further, and exactly there when no object between them
+    /// was deleted (the common case, checked first with one key read; keys only grow from row to row, so finding
+    /// the key there proves the row). Otherwise `ClusterView.row(of:after:)` searches the rows the bounds allow; a
+    /// key before the last one found is searched for from the cluster's first row.
     private func rowInLastReadCluster(_ key: ObjectKey) -> Int? {
         guard let view = lastReadCluster, view.rowCount > 0 else { return nil }
         let wanted = key.rawValue
         var anchor: (row: Int, key: Int64)?
         if let last = lastReadRow, wanted >= last.key {
             if last.key == wanted { return last.row }
+            // The next object of a result, none deleted between: one key read, which proves the row by itself.
+            let distance = UInt64(bitPattern: wanted &- last.key)
+            if distance < UInt64(view.rowCount - last.row), view.key(at: last.row + Int(distance)) == wanted {
+                lastReadRow = (wanted, last.row + Int(distance))
+                return last.row + Int(distance)
+            }
             anchor = (last.row, last.key)
         }
         guard wanted >= anchor?.key ?? view.key(at: 0), wanted <= view.key(at: view.rowCount - 1) else { return nil }
