@@ -44,25 +44,25 @@ struct ProfileCommand: ParsableCommand {
         defer { try? engine.close() }
         let indexed = workload == .w3Indexed || workload == .w3Lookup
         if indexed { try engine.insertIndexedEmployees() } else { try engine.insertEmployees() }
-        let ids = EmployeeData.randomIDs(EmployeeData.indexedLookupCount, seed: 99)
-        let names = ids.map(EmployeeData.name)
-        let updateIDs = EmployeeData.randomIDs(EmployeeData.updateCount, seed: 7)
-        let start = ContinuousClock.now
+        // The same inputs as `compare` (its batches, whole): W4's 100,000 ids, W3-lookup's 10,000 names.
+        let ids = LookupBatch.all.flatMap(\.ids)
+        let names = NameQueryBatch.all.flatMap(\.names)
         var checksum = 0.0
-        for _ in 0..<max(1, runs) {
-            switch workload {
-            case .w2: checksum += Double(try engine.countOlderHired())
-            case .w3: checksum += try engine.enumerateTwenties().salarySum
-            case .w4: checksum += Double(try engine.lookUpNames(ids: ids))
-            case .w3Indexed: checksum += try engine.enumerateIndexedTwenties().salarySum
-            case .w3Lookup: checksum += try engine.lookUpIndexedSalaries(names: names)
-            case .w5, .w5Full: try engine.updateSalaries(ids: updateIDs)
-            case .w6: break  // repeatOpen
+        let seconds = try measure {
+            for _ in 0..<max(1, runs) {
+                switch workload {
+                case .w2: checksum += Double(try engine.countOlderHired())
+                case .w3: checksum += try engine.enumerateTwenties().salarySum
+                case .w4: checksum += Double(try engine.lookUpNames(ids: ids))
+                case .w3Indexed: checksum += try engine.enumerateIndexedTwenties().salarySum
+                case .w3Lookup: checksum += try engine.lookUpIndexedSalaries(names: names)
+                case .w5, .w5Full: try engine.updateSalaries(ids: updateIDs)
+                case .w6: break  // repeatOpen
+                }
             }
         }
-        let elapsed = ContinuousClock.now - start
         guard checksum.isFinite else { throw BenchmarkError("the workload read no numbers") }
-        return Double(max(1, runs)) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+        return Double(max(1, runs)) / seconds
     }
 
     /// Fills the file, closes it, then opens it and reads the count `runs` times (each open closes before the next).
@@ -74,14 +74,14 @@ struct ProfileCommand: ParsableCommand {
             try engine.insertEmployees()
             try engine.close()
         }
-        let start = ContinuousClock.now
-        for _ in 0..<max(1, runs) {
-            let count = try type.openAndCount(directory: directory)
-            guard count == EmployeeData.count else {
-                throw BenchmarkError("W6: count \(count) ≠ \(EmployeeData.count)")
+        let seconds = try measure {
+            for _ in 0..<max(1, runs) {
+                let count = try type.openAndCount(directory: directory)
+                guard count == EmployeeData.count else {
+                    throw BenchmarkError("W6: count \(count) ≠ \(EmployeeData.count)")
+                }
             }
         }
-        let elapsed = ContinuousClock.now - start
-        return Double(max(1, runs)) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+        return Double(max(1, runs)) / seconds
     }
 }

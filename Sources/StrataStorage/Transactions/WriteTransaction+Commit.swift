@@ -25,7 +25,8 @@ extension WriteTransaction {
         if let kept = freeListBase, kept.ref != base.freeList { try retire(base.freeList, kind: .freeListChanges) }
 
         let (recordRef, recordPayload) = try allocateNode(
-            kind: .commitRecord, byteCount: CommitRecord.byteCount(entries: carried.count + dirty.count + 1))
+            kind: .commitRecord, byteCount: CommitRecord.byteCount(entries: carried.count + dirty.count + 1),
+            placement: .withCommitNodes)
         let freeListRef = try writeFreeList()
 
         var record = carried
@@ -78,7 +79,8 @@ extension WriteTransaction {
                 freeSpace.lastTake = nil
                 let (ref, payload) = try allocateNode(
                     kind: .freeListChanges,
-                    byteCount: FreeListChanges.byteCount(removed: changes.removed.count + 1, added: changes.added.count + 1))
+                    byteCount: FreeListChanges.byteCount(removed: changes.removed.count + 1, added: changes.added.count + 1),
+                    placement: .withCommitNodes)
                 // The allocation took its pages from one extent, or from the end of the file (no change).
                 var final = changes
                 if let (taken, remainder) = freeSpace.lastTake { final.replace(taken, with: remainder, base: kept.extents) }
@@ -94,7 +96,8 @@ extension WriteTransaction {
         }
         let count = freeSpace.extentCount
         guard count > 0 else { return .none }
-        let (ref, payload) = try allocateNode(kind: .freeList, byteCount: FreeListCoding.byteCount(entries: count))
+        let (ref, payload) = try allocateNode(
+            kind: .freeList, byteCount: FreeListCoding.byteCount(entries: count), placement: .withCommitNodes)
         let extents = freeSpace.sortedExtents
         FreeListCoding.encode(extents, into: payload)
         freeListBase = FreeListBase(ref: ref, extents: extents)

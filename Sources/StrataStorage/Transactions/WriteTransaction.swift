@@ -168,8 +168,8 @@ public final class WriteTransaction: NodeWriter {
     /// Allocates a node of `kind`; `zeroed: false` leaves the payload's bytes for the caller to overwrite whole.
     ///
     /// Nodes placed `anywhere` (clusters, the branches below a root, everything a bulk load writes) take the first
-    /// free extent with room (first fit), else pages at the end of the file. A node placed `withCommitNodes` (and
-    /// the commit record and free-list node, always) goes right after the previous such node of this transaction
+    /// free extent with room (first fit), else pages at the end of the file. A node placed `withCommitNodes` (`commit()`
+    /// places its record and free-list node so) goes right after the previous such node of this transaction
     /// when those pages are free or the file ends there, else at the start of the first free extent with room for
     /// all of a small commit's such nodes (`commitNodesPages`), else at the end of the file: never into a smaller
     /// hole, which would split them. Each commit frees the previous one's as one extent, so they stay side by side
@@ -189,8 +189,7 @@ public final class WriteTransaction: NodeWriter {
         }
         let pageSize = store.pageSize
         let pages = store.pagedFile.pageSpan(length: byteCount)
-        let beside = store.options.durability == .full
-            && (placement == .withCommitNodes || kind == .commitRecord || kind == .freeList || kind == .freeListChanges)
+        let beside = placement == .withCommitNodes && store.options.durability == .full
         let start: UInt64
         if !beside {
             start = try freeSpace.take(pages: pages) ?? growFile(by: pages)

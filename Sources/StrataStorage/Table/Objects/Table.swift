@@ -215,9 +215,12 @@ public final class Table {
             if last.key == wanted { return last.row }
             // The next object of a result, none deleted between: one key read, which proves the row by itself.
             let distance = UInt64(bitPattern: wanted &- last.key)
-            if distance < UInt64(view.rowCount - last.row), view.key(at: last.row + Int(distance)) == wanted {
-                lastReadRow = (wanted, last.row + Int(distance))
-                return last.row + Int(distance)
+            if distance < UInt64(view.rowCount - last.row) {
+                let guess = last.row + Int(distance)
+                if view.key(at: guess) == wanted {
+                    lastReadRow = (wanted, guess)
+                    return guess
+                }
             }
             anchor = (last.row, last.key)
         }
