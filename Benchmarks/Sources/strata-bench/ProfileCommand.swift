@@ -7,6 +7,9 @@ import Foundation
 /// `valgrind --tool=callgrind --toggle-collect='*updateSalaries*'` they give instructions per commit. `W6` closes the
 /// filled file and repeats W6's open-and-count in this process: the open's steady cost, without the first-use costs
 /// of a fresh process that W6 itself also pays (profile those across many `phase cold` children instead).
+/// `--cold-cache` drops the database's files from the system's page cache before each run of `W5` or `W5-full`:
+/// the commits of an app whose file the system has reclaimed, each engine reading what it needs again. From the
+/// second run on, the commits reuse the pages the earlier runs freed.
 struct ProfileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "profile", abstract: "Fill a database, then repeat one workload (for a profiler).")
@@ -26,6 +29,9 @@ struct ProfileCommand: ParsableCommand {
     @Option(help: "How many times to run the workload.")
     var runs = 50
 
+    @Flag(help: "W5 and W5-full: drop the filled files from the page cache before the commits (before each run).")
+    var coldCache = false
+
     func run() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-bench-profile-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -40,6 +46,7 @@ struct ProfileCommand: ParsableCommand {
 
     private func repeatWorkload(_ type: any BenchmarkEngine.Type, directory: URL) throws -> Double {
         if workload == .w6 { return try repeatOpen(type, directory: directory) }
+        if coldCache { return try repeatColdCommits(type, directory: directory) }
         let engine = try type.init(directory: directory, durability: workload == .w5Full ? .full : .batched)
         defer { try? engine.close() }
         let indexed = workload == .w3Indexed || workload == .w3Lookup
@@ -62,6 +69,28 @@ struct ProfileCommand: ParsableCommand {
             }
         }
         guard checksum.isFinite else { throw BenchmarkError("the workload read no numbers") }
+        return Double(max(1, runs)) / seconds
+    }
+
+    /// `--cold-cache`: fills the file; then, before each run of W5's commits, drops the files from the page cache
+    /// and opens them again. Times the commits only.
+    private func repeatColdCommits(_ type: any BenchmarkEngine.Type, directory: URL) throws -> Double {
+        guard workload == .w5 || workload == .w5Full else { throw BenchmarkError("--cold-cache is for W5 and W5-full") }
+        let durability: BenchmarkDurability = workload == .w5Full ? .full : .batched
+        do {
+            let filler = try type.init(directory: directory, durability: durability)
+            try filler.insertEmployees()
+            try filler.close()
+        }
+        var seconds = 0.0
+        for _ in 0..<max(1, runs) {
+            try PageCache.drop(directory)
+            // Each engine is released before the next drop: a store is shared per file within a process, and one
+            // still open keeps its mapped pages.
+            let engine = try type.init(directory: directory, durability: durability)
+            seconds += try measure { try engine.updateSalaries(ids: updateIDs) }
+            try engine.close()
+        }
         return Double(max(1, runs)) / seconds
     }
 

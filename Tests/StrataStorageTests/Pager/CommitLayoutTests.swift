@@ -73,6 +73,58 @@ final class CommitLayoutTests: PagerTestCase {
         }
         _ = try store.verifyAll()
     }
+
+    /// A write that covers part of a page the page cache does not hold makes the kernel read the page first: every
+    /// node goes to the file as whole pages, zero-padded, whether alone or joined with its neighbours, large or
+    /// small, spilled or committed, encrypted or not. Only page 0's meta slots are written in part.
+    func testNodesAreWrittenAsWholePages() throws {
+        for encrypted in [false, true] {
+            let recording = RecordingStorage(path: "db")
+            let writes = Capture()
+            recording.onSync = { _, operations in writes.lock.withLock { writes.operations += operations } }
+            var options = StoreOptions(durability: .full, io: recording)
+            options.encryptionKey = encrypted ? Array(repeating: 7, count: 64) : nil
+            options.spillThreshold = 256 << 10
+            let store = try Store.open(path: "db", options: options)
+            defer { store.close() }
+            var table: TableKey!
+            var amount: ColumnKey!
+            var keys: [ObjectKey] = []
+            do {
+                let writer = try store.beginWrite()
+                let catalog = try Catalog(writer: writer)
+                let created = try catalog.createTable(named: "Account")
+                amount = try created.addColumn(named: "amount", type: .value(.double))
+                let note = try created.addColumn(named: "note", type: .value(.string))
+                for index in 0..<20_000 {
+                    // Every hundredth note is long enough for a node of its own (several pages, the last part full).
+                    let text = index % 100 == 0 ? String(repeating: "n", count: 5_000 + index) : "note \(index)"
+                    keys.append(try created.insert([(amount, .double(Double(index))), (note, .string(text))]))
+                }
+                table = created.key
+                try catalog.flush()
+                try writer.commit()
+            }
+            for round in 0..<20 {
+                let writer = try store.beginWrite()
+                let catalog = try Catalog(writer: writer)
+                let accounts = try XCTUnwrap(catalog.table(table))
+                try accounts.set(keys[round * 997 % keys.count], column: amount, to: .double(-Double(round)))
+                try catalog.flush()
+                try writer.commit()
+            }
+            let pageSize = UInt64(store.pageSize)
+            var nodeWrites = 0
+            for case .write(let offset, let bytes) in writes.lock.withLock({ writes.operations }) where offset >= pageSize {
+                nodeWrites += 1
+                XCTAssertEqual(offset % pageSize, 0, "encrypted \(encrypted): a write starts inside page \(offset / pageSize)")
+                XCTAssertEqual(UInt64(bytes.count) % pageSize, 0,
+                               "encrypted \(encrypted): a write at page \(offset / pageSize) of \(bytes.count) bytes ends inside a page")
+            }
+            XCTAssertGreaterThan(nodeWrites, 40, "encrypted \(encrypted)")
+            _ = try store.verifyAll()
+        }
+    }
 }
 
 /// The operations of the last sync, set from the recording storage's callback.
