@@ -25,26 +25,29 @@ final class CommitLayoutTests: PagerTestCase {
         return joined
     }
 
+    /// Commits an `Account` table of `count` objects, each an amount (its index) and `note(index)`.
+    private func fillAccounts(_ store: Store, count: Int, note: (Int) -> String) throws
+        -> (table: TableKey, amount: ColumnKey, keys: [ObjectKey])
+    {
+        let writer = try store.beginWrite()
+        let catalog = try Catalog(writer: writer)
+        let created = try catalog.createTable(named: "Account")
+        let amount = try created.addColumn(named: "amount", type: .value(.double))
+        let noteColumn = try created.addColumn(named: "note", type: .value(.string))
+        var keys: [ObjectKey] = []
+        for index in 0..<count {
+            keys.append(try created.insert([(amount, .double(Double(index))), (noteColumn, .string(note(index)))]))
+        }
+        try catalog.flush()
+        try writer.commit()
+        return (created.key, amount, keys)
+    }
+
     func testOneValueCommitsWriteTheirCommitNodesAsOneRange() throws {
         let recording = RecordingStorage(path: "db")
         let store = try Store.open(path: "db", options: StoreOptions(durability: .full, io: recording))
         defer { store.close() }
-        var table: TableKey!
-        var amount: ColumnKey!
-        var keys: [ObjectKey] = []
-        do {
-            let writer = try store.beginWrite()
-            let catalog = try Catalog(writer: writer)
-            let created = try catalog.createTable(named: "Account")
-            amount = try created.addColumn(named: "amount", type: .value(.double))
-            let note = try created.addColumn(named: "note", type: .value(.string))
-            for index in 0..<60_000 {
-                keys.append(try created.insert([(amount, .double(Double(index))), (note, .string("note \(index)"))]))
-            }
-            table = created.key
-            try catalog.flush()
-            try writer.commit()
-        }
+        let (table, amount, keys) = try fillAccounts(store, count: 60_000) { "note \($0)" }
         var random = SeededGenerator(seed: 31)
         for round in 0..<40 {
             recording.onSync = nil
@@ -87,23 +90,9 @@ final class CommitLayoutTests: PagerTestCase {
             options.spillThreshold = 256 << 10
             let store = try Store.open(path: "db", options: options)
             defer { store.close() }
-            var table: TableKey!
-            var amount: ColumnKey!
-            var keys: [ObjectKey] = []
-            do {
-                let writer = try store.beginWrite()
-                let catalog = try Catalog(writer: writer)
-                let created = try catalog.createTable(named: "Account")
-                amount = try created.addColumn(named: "amount", type: .value(.double))
-                let note = try created.addColumn(named: "note", type: .value(.string))
-                for index in 0..<20_000 {
-                    // Every hundredth note is long enough for a node of its own (several pages, the last part full).
-                    let text = index % 100 == 0 ? String(repeating: "n", count: 5_000 + index) : "note \(index)"
-                    keys.append(try created.insert([(amount, .double(Double(index))), (note, .string(text))]))
-                }
-                table = created.key
-                try catalog.flush()
-                try writer.commit()
+            // Every hundredth note is long enough for a node of its own (several pages, the last part full).
+            let (table, amount, keys) = try fillAccounts(store, count: 20_000) { index in
+                index % 100 == 0 ? String(repeating: "n", count: 5_000 + index) : "note \(index)"
             }
             for round in 0..<20 {
                 let writer = try store.beginWrite()
