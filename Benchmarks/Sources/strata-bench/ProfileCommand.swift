@@ -77,11 +77,7 @@ struct ProfileCommand: ParsableCommand {
     private func repeatColdCommits(_ type: any BenchmarkEngine.Type, directory: URL) throws -> Double {
         guard workload == .w5 || workload == .w5Full else { throw BenchmarkError("--cold-cache is for W5 and W5-full") }
         let durability: BenchmarkDurability = workload == .w5Full ? .full : .batched
-        do {
-            let filler = try type.init(directory: directory, durability: durability)
-            try filler.insertEmployees()
-            try filler.close()
-        }
+        try fill(type, directory: directory, durability: durability)
         var seconds = 0.0
         for _ in 0..<max(1, runs) {
             try PageCache.drop(directory)
@@ -94,15 +90,17 @@ struct ProfileCommand: ParsableCommand {
         return Double(max(1, runs)) / seconds
     }
 
+    /// Runs W1 into the files in `directory` with an engine of its own, closed and released on return: a database
+    /// that is only closed (invalidated) keeps the file open, and a later open would share it instead of opening it.
+    private func fill(_ type: any BenchmarkEngine.Type, directory: URL, durability: BenchmarkDurability) throws {
+        let engine = try type.init(directory: directory, durability: durability)
+        try engine.insertEmployees()
+        try engine.close()
+    }
+
     /// Fills the file, closes it, then opens it and reads the count `runs` times (each open closes before the next).
     private func repeatOpen(_ type: any BenchmarkEngine.Type, directory: URL) throws -> Double {
-        do {
-            // Let go of the filling engine entirely: a database that is only closed (invalidated) keeps the file
-            // open, and the opens below would then share it instead of opening it.
-            let engine = try type.init(directory: directory, durability: .batched)
-            try engine.insertEmployees()
-            try engine.close()
-        }
+        try fill(type, directory: directory, durability: .batched)
         let seconds = try measure {
             for _ in 0..<max(1, runs) {
                 let count = try type.openAndCount(directory: directory)

@@ -32,14 +32,9 @@ public protocol NodeWriter: NodeReader {
     /// - Throws: `StrataError` when the file cannot grow (for example, the disk is full).
     func allocate(byteCount: Int) throws -> (NodeRef, UnsafeMutableRawBufferPointer)
 
-    /// A new dirty node holding a copy of `bytes` (its payload is exactly `bytes.count` long): what `allocate`
-    /// then a copy give, without first zero-filling bytes the copy overwrites. `bytes` may come from `read`.
-    ///
-    /// - Throws: what `allocate` throws.
-    func allocate(copying bytes: UnsafeRawBufferPointer) throws -> (NodeRef, UnsafeMutableRawBufferPointer)
-
-    /// `allocate(copying:)` for a node placed as `placement` says. Writers that keep no file (the in-memory node
-    /// spaces of tests) ignore the placement.
+    /// A new dirty node holding a copy of `bytes` (its payload is exactly `bytes.count` long), placed as
+    /// `placement` says: what `allocate` then a copy give, without first zero-filling bytes the copy overwrites.
+    /// `bytes` may come from `read`.
     ///
     /// - Throws: what `allocate` throws.
     func allocate(copying bytes: UnsafeRawBufferPointer, placement: NodePlacement) throws
@@ -65,15 +60,18 @@ public enum NodePlacement: Sendable {
 }
 
 extension NodeWriter {
-    /// Ignores the placement: for writers whose nodes do not live in a file.
+    /// `allocate(copying:placement:)` wherever the free space has room first.
+    ///
+    /// - Throws: what `allocate` throws.
+    public func allocate(copying bytes: UnsafeRawBufferPointer) throws -> (NodeRef, UnsafeMutableRawBufferPointer) {
+        try allocate(copying: bytes, placement: .anywhere)
+    }
+
+    /// Allocates a zero-filled node, then copies `bytes` into it, ignoring the placement (for writers with no
+    /// cheaper way, whose nodes do not live in a file: the in-memory node spaces of tests).
     public func allocate(copying bytes: UnsafeRawBufferPointer, placement: NodePlacement) throws
         -> (NodeRef, UnsafeMutableRawBufferPointer)
     {
-        try allocate(copying: bytes)
-    }
-
-    /// Allocates a zero-filled node, then copies `bytes` into it (for writers with no cheaper way).
-    public func allocate(copying bytes: UnsafeRawBufferPointer) throws -> (NodeRef, UnsafeMutableRawBufferPointer) {
         let (ref, payload) = try allocate(byteCount: bytes.count)
         if let source = bytes.baseAddress, let target = payload.baseAddress {
             target.copyMemory(from: source, byteCount: bytes.count)

@@ -93,15 +93,9 @@ public final class WriteTransaction: NodeWriter {
         return (ref, payload)
     }
 
-    /// A new node holding a copy of `bytes`, allocated as `allocate(byteCount:)` does but not zero-filled
-    /// first (a one-value commit copies a 14 KB cluster: filling it with zeros first was half the work).
-    ///
-    /// - Throws: what `allocate(byteCount:)` throws.
-    public func allocate(copying bytes: UnsafeRawBufferPointer) throws -> (NodeRef, UnsafeMutableRawBufferPointer) {
-        try allocate(copying: bytes, placement: .anywhere)
-    }
-
-    /// `allocate(copying:)`, placed as `placement` says (see `allocateNode`).
+    /// A new node holding a copy of `bytes`, allocated as `allocate(byteCount:)` does (placed as `placement` says:
+    /// see `allocateNode`) but not zero-filled first (a one-value commit copies a 14 KB cluster: filling it with
+    /// zeros first was half the work).
     ///
     /// - Throws: what `allocate(byteCount:)` throws.
     public func allocate(copying bytes: UnsafeRawBufferPointer, placement: NodePlacement) throws
