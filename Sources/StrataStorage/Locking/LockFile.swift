@@ -88,8 +88,16 @@ final class LockFile: @unchecked Sendable {
         if durable { markDurable(version: meta.version, slot: slot) }
     }
 
-    /// Records that `version`, in data-file slot `slot`, is durable.
+    /// Records that `version`, in data-file slot `slot`, is durable, unless a newer version already is. Call with
+    /// the registration lock held.
+    ///
+    /// The mark only moves forward. A process closing a `.batched` store reads the current version, syncs, and
+    /// marks it without the writer lock, so another process may have committed and flushed a newer version in
+    /// between. Commits write the slot that does not hold the durable version and recycle pages first written
+    /// after it: an older mark would let the next commit overwrite the newer durable version's slot and pages, and
+    /// a power loss would then lose a flushed commit.
     func markDurable(version: UInt64, slot: Int) {
+        guard version > UnsafeRawPointer(memory).u64(at: 24) else { return }
         memory.setU64(version, at: 24)
         memory.setU64(UInt64(slot), at: 32)
     }

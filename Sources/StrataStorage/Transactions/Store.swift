@@ -181,9 +181,12 @@ public final class Store: @unchecked Sendable {
         guard !resourcesReleased else { return }
         resourcesReleased = true
         if !options.readOnly && options.durability == .batched && !refusesWrites {
-            let current = lockFile.current
-            if let meta = current.meta, lockFile.durable.version < meta.version, (try? pagedFile.file.sync()) != nil {
-                _ = try? lockFile.withRegistration { lockFile.markDurable(version: meta.version, slot: current.slot) }
+            // Read under the registration lock: a writer in another process publishes the meta and its slot under
+            // it, and a mixed pair would mark the wrong slot durable.
+            if let shared = try? lockFile.withRegistration({ (current: lockFile.current, durable: lockFile.durable) }),
+                let meta = shared.current.meta, shared.durable.version < meta.version, (try? pagedFile.file.sync()) != nil
+            {
+                _ = try? lockFile.withRegistration { lockFile.markDurable(version: meta.version, slot: shared.current.slot) }
             }
         }
         trimUnusedTail()

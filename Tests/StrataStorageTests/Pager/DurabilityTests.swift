@@ -1,5 +1,5 @@
 import Foundation
-import StrataStorage
+@testable import StrataStorage
 import StrataTestSupport
 import XCTest
 
@@ -55,6 +55,37 @@ final class DurabilityTests: PagerTestCase {
     }
 
     /// The version a power failure right now would leave.
+    /// A process closing a `.batched` store reads the current version, syncs, and marks that version durable in
+    /// the lock file, without the writer lock. Meanwhile another process may commit and flush newer versions; the
+    /// late mark must not take the durable version back, or the next commits overwrite the flushed version's meta
+    /// slot and recycle its pages, and a power loss loses it. Here the late mark names version 1 (slot 0) after
+    /// version 3 was flushed into slot 1; every power-loss image of two more commits must still hold version 3.
+    func testALateDurableMarkNeverTakesTheDurableVersionBack() throws {
+        let recording = RecordingStorage(path: "db")
+        var options = StoreOptions(durability: .batched, io: recording)
+        options.batchInterval = 3600
+        let store = try Store.open(path: "db", options: options)
+        defer { store.close() }
+        var random = SeededGenerator(seed: 93)
+        let late = store.lockFile.current
+        var states: [UInt64: PatternTree.State] = [:]
+        for _ in 0..<2 { states[store.latestCommittedVersion + 1] = try commitSteps(store, 1, random: &random) }
+        try store.flush()
+        let flushed = store.lockFile.durable
+        XCTAssertEqual(flushed.version, 3)
+
+        store.lockFile.markDurable(version: try XCTUnwrap(late.meta).version, slot: late.slot)
+        XCTAssertEqual(store.lockFile.durable.version, flushed.version, "the durable version went back")
+        XCTAssertEqual(store.lockFile.durable.slot, flushed.slot)
+
+        for _ in 0..<2 { states[store.latestCommittedVersion + 1] = try commitSteps(store, 1, random: &random) }
+        let images = CrashImage.images(
+            durable: recording.durableContents, pending: recording.pendingOperations, count: 40, using: &random)
+        for image in images {
+            try checkImage(image, oldest: flushed.version, newest: store.latestCommittedVersion, states: states)
+        }
+    }
+
     private func openDurableImage(_ recording: RecordingStorage) throws -> UInt64 {
         let storage = MemoryStorage(capacity: 1 << 28)
         try storage.setContents(recording.durableContents, ofFile: "db")
