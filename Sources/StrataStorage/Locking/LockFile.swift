@@ -51,13 +51,15 @@ final class LockFile: @unchecked Sendable {
         _ = try handle.lock(byte: Self.lifetimeByte, exclusive: false, wait: true)
     }
 
-    /// Resets the shared state to `meta` (durable), clearing every reader slot (no other process is attached).
-    func initialize(meta: MetaSlot, slot: Int) {
+    /// Resets the shared state to `meta`, clearing every reader slot (no other process is attached). `durable`
+    /// says whether the caller synced the file; if not, the durable version is 0, unknown, and the first writer
+    /// syncs before it writes (`Store.beginWrite`).
+    func initialize(meta: MetaSlot, slot: Int, durable: Bool) {
         memory.initializeMemory(as: UInt8.self, repeating: 0, count: Self.byteCount)
         memory.setU64(Self.magic, at: 0)
         memory.setU32(Self.format, at: 8)
         memory.setU32(UInt32(Self.slotCount), at: 12)
-        publish(meta: meta, slot: slot, durable: true)
+        publish(meta: meta, slot: slot, durable: durable)
     }
 
     /// Whether the shared state was written by this format (checked by processes that are not the first).

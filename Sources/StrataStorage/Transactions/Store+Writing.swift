@@ -34,6 +34,7 @@ extension Store {
             throw error
         }
         do {
+            try syncIfDurabilityUnknown()
             return try makeWriteTransaction()
         } catch {
             endWrite()
@@ -88,6 +89,22 @@ extension Store {
         return WriteTransaction(
             store: self, base: meta, freeSpace: freeSpace, freeListBase: freeListBase, carried: record, durableVersion: start.durable.version,
             writeSlot: 1 - start.durable.slot)
+    }
+
+    /// Syncs the file and marks the current version durable when the lock file does not know which version is
+    /// (durable version 0: the first opener was read-only and could not sync). A commit chooses its meta slot and
+    /// the pages it may reuse by the durable version, so it must know it. Called under the writer lock.
+    private func syncIfDurabilityUnknown() throws {
+        let unmarked = try stateLock.withLock { () throws -> (version: UInt64, slot: Int)? in
+            try lockFile.withRegistration {
+                lockFile.durable.version == 0 ? (try currentMeta().version, lockFile.current.slot) : nil
+            }
+        }
+        guard let unmarked else { return }
+        try syncFile()
+        stateLock.withLock {
+            _ = try? lockFile.withRegistration { lockFile.markDurable(version: unmarked.version, slot: unmarked.slot) }
+        }
     }
 
     /// Releases the writer lock and gate after a write transaction.

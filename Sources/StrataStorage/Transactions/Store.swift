@@ -122,9 +122,18 @@ public final class Store: @unchecked Sendable {
             cacheBytes: options.decryptedCacheBytes)
         if alone {
             let (meta, slot) = try Recovery.newestWholeVersion(in: pagedFile)
-            // Whatever the chosen version's pages are, make them durable before anything builds on them.
-            if !options.readOnly { try file.sync() }
-            lockFile.initialize(meta: meta, slot: slot)
+            // Whatever the chosen version's pages are, make them durable before anything builds on them: writers
+            // that open the store later take it as durable, and a process killed with commits not yet synced
+            // (`.batched`) leaves them in the system's cache. A read-only opener syncs as well (a sync changes no
+            // byte of the file); should the system refuse, the version stays unmarked and the first writer syncs.
+            let synced: Bool
+            if options.readOnly {
+                synced = (try? file.sync()) != nil
+            } else {
+                try file.sync()
+                synced = true
+            }
+            lockFile.initialize(meta: meta, slot: slot, durable: synced)
         }
         readerSlot = try lockFile.claimReaderSlot(processID: getpid())
         if alone && !keepsLifetimeLock { try lockFile.share() }

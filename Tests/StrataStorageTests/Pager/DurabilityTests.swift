@@ -86,6 +86,59 @@ final class DurabilityTests: PagerTestCase {
         }
     }
 
+    /// The first process to open a store recovers it and tells the processes after it, through the lock file,
+    /// which version is durable. A process killed with `.batched` commits not yet synced leaves them in the
+    /// system's cache, where that first opener reads them as the newest version. If it only marked them durable, a
+    /// writer opening next would write over the last synced version's meta slot and recycle its pages, and a power
+    /// loss would leave no whole version. So a read-only first opener syncs too. (Here the writer stays open, as
+    /// in-memory locks never conflict: the read-only store opens as the first opener would after the writer died.)
+    func testAReadOnlyFirstOpenerSyncsTheVersionItMarksDurable() throws {
+        let recording = RecordingStorage(path: "db")
+        var options = StoreOptions(durability: .batched, io: recording)
+        options.batchInterval = 3600
+        let writer = try Store.open(path: "db", options: options)
+        defer { writer.close() }
+        var random = SeededGenerator(seed: 94)
+        var states: [UInt64: PatternTree.State] = [:]
+        for _ in 0..<2 { states[writer.latestCommittedVersion + 1] = try commitSteps(writer, 1, random: &random) }
+        XCTAssertFalse(recording.pendingOperations.isEmpty)
+
+        let reader = try Store.open(path: "db", options: StoreOptions(readOnly: true, io: recording))
+        defer { reader.close() }
+        XCTAssertEqual(reader.lockFile.durable.version, 3)
+        XCTAssertTrue(recording.pendingOperations.isEmpty, "the read-only first opener marked version 3 durable unsynced")
+
+        // The writer builds on version 3 as durable; every power-loss image of its next commits must hold it.
+        for _ in 0..<2 { states[writer.latestCommittedVersion + 1] = try commitSteps(writer, 1, random: &random) }
+        let images = CrashImage.images(
+            durable: recording.durableContents, pending: recording.pendingOperations, count: 40, using: &random)
+        for image in images { try checkImage(image, oldest: 3, newest: writer.latestCommittedVersion, states: states) }
+    }
+
+    /// Where the system refuses a read-only opener's sync, it leaves the durable version unknown (0), and the first
+    /// write transaction syncs before it builds on the version.
+    func testAFirstWriteSyncsWhenTheReadOnlyFirstOpenerCouldNot() throws {
+        let recording = RecordingStorage(path: "db")
+        var options = StoreOptions(durability: .batched, io: recording)
+        options.batchInterval = 3600
+        let writer = try Store.open(path: "db", options: options)
+        defer { writer.close() }
+        var random = SeededGenerator(seed: 95)
+        try commitSteps(writer, 2, random: &random)
+
+        let refusing = FailingStorage(inner: recording, failing: .sync, at: 1, persistent: true)
+        let reader = try Store.open(path: "db", options: StoreOptions(readOnly: true, io: refusing))
+        defer { reader.close() }
+        XCTAssertEqual(reader.lockFile.durable.version, 0)
+        XCTAssertFalse(recording.pendingOperations.isEmpty)
+
+        let transaction = try writer.beginWrite()
+        XCTAssertTrue(recording.pendingOperations.isEmpty, "the first write built on an unsynced version")
+        XCTAssertEqual(writer.lockFile.durable.version, 3)
+        transaction.rollback()
+        XCTAssertEqual(try openDurableImage(recording), 3)
+    }
+
     private func openDurableImage(_ recording: RecordingStorage) throws -> UInt64 {
         let storage = MemoryStorage(capacity: 1 << 28)
         try storage.setContents(recording.durableContents, ofFile: "db")
