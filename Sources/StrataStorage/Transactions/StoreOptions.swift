@@ -6,8 +6,10 @@ public enum Durability: Sendable, Hashable {
     /// since the last sync (sooner when the unsynced commits' bookkeeping grows past 8 KiB) and on close: a power
     /// failure loses at most the last interval's commits, never a commit's consistency.
     case batched
-    /// Never synced: survives a crash of the process (the kernel has the writes) but not a power failure.
-    /// For tests and bulk loads.
+    /// Never synced: survives a crash of the process (the kernel has the writes) but not a power failure, which
+    /// can leave the file unopenable. Each commit counts as durable (so its freed pages are reused at once), and
+    /// other processes writing the same file with `.full` or `.batched` build on that: while any process writes
+    /// with `.none`, the file has `.none`'s safety. For tests and bulk loads.
     case none
 }
 
