@@ -16,6 +16,8 @@ import StrataTestSupport
 ///   transaction and prints `committed VERSION`.
 /// - `wait-commit PATH VERSION SECONDS`: prints `waiting`, then `Store.waitForCommit(after: VERSION, timeout:
 ///   SECONDS)` and prints `woke VERSION` with what it returned.
+/// - `stall-recovery PATH`: opens the store as its first opener and stops when recovery opens the data file,
+///   printing `recovering` and waiting to be killed: a first opener that dies before it has recovered the file.
 enum HelperCommand {
     static func run(_ arguments: [String]) throws {
         guard arguments.count >= 2 else { throw usage() }
@@ -46,6 +48,9 @@ enum HelperCommand {
             say("waiting")
             let woke = store.waitForCommit(after: after, timeout: Double(arguments.count > 3 ? arguments[3] : "10") ?? 10)
             say("woke \(woke)")
+        case "stall-recovery":
+            _ = try Store.open(path: path, options: StoreOptions(io: StallingStorage(stallingAt: path)))
+            throw StrataError.invalidArgument("'\(path)' was opened by another process first: nothing to stall")
         case "pin":
             let store = try Store.open(path: path)
             let reader = try store.beginRead()
@@ -117,6 +122,7 @@ enum HelperCommand {
     }
 
     static func usage() -> StrataError {
-        .invalidArgument("usage: strata-test-helper commit-loop|read-check|write-steps|pin|commit-after|wait-commit PATH [ARGUMENT…]")
+        .invalidArgument(
+            "usage: strata-test-helper commit-loop|read-check|write-steps|pin|commit-after|wait-commit|stall-recovery PATH [ARGUMENT…]")
     }
 }

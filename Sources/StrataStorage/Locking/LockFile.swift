@@ -34,10 +34,25 @@ final class LockFile: @unchecked Sendable {
 
     /// Takes the lifetime lock; returns true when no other process has the store open, in which case the caller
     /// must recover the file and call `initialize`, then `share`.
+    ///
+    /// The first opener invalidates the shared state at once: until it calls `initialize`, what the lock file
+    /// holds was written by an earlier session (or before a power loss) and may name a version the file no longer
+    /// has. Should the first opener die while recovering, a process that was waiting for the shared lock then sees
+    /// an uninitialized file and recovers it itself, instead of building on the old session's state.
     func attach() throws -> Bool {
-        if try handle.lock(byte: Self.lifetimeByte, exclusive: true, wait: false) { return true }
+        if try handle.lock(byte: Self.lifetimeByte, exclusive: true, wait: false) {
+            invalidate()
+            return true
+        }
         _ = try handle.lock(byte: Self.lifetimeByte, exclusive: false, wait: true)
         return false
+    }
+
+    /// Marks the shared state as describing no file (clears the magic), so that the next process to attach
+    /// recovers the file instead of trusting it. Call holding the lifetime lock exclusively: after attaching as
+    /// the first opener, and before replacing the data file (compaction).
+    func invalidate() {
+        memory.setU64(0, at: 0)
     }
 
     /// Whether no other process has the store open: tries to turn this process's shared lifetime lock into an

@@ -82,6 +82,9 @@ extension Store {
             resourcesReleased = true
         }
         lockFile.releaseReaderSlot(readerSlot)
+        // The shared state describes the file about to be replaced: should this process die before recovering the
+        // new one, the next process to attach must not take it for the new file's.
+        lockFile.invalidate()
         pagedFile.file.close()
     }
 }

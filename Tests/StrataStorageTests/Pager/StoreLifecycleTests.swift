@@ -4,6 +4,37 @@ import StrataTestSupport
 import XCTest
 
 final class StoreLifecycleTests: PagerTestCase {
+    /// A first opener that dies before it has recovered the file leaves the lock file as an earlier session wrote
+    /// it, and a process waiting to open the store gets in next. It must recover the file itself rather than take
+    /// that state for the file's. Here the data file was restored from a copy taken at version 3 after a session
+    /// that ended at version 5: the old state names a version, and nodes, the file does not have.
+    func testAFirstOpenerThatDiesWhileRecoveringLeavesNoStaleStateBehind() throws {
+        var random = SeededGenerator(seed: 12)
+        let path = storePath()
+        let copy = storePath("copy")
+        let store = try Store.open(path: path)
+        try commitSteps(store, 2, random: &random)
+        try store.writeCopy(to: copy)
+        try commitSteps(store, 2, random: &random)
+        XCTAssertEqual(store.latestCommittedVersion, 5)
+        store.close()
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.moveItem(atPath: copy, toPath: path)
+
+        let first = try HelperProcess(executable: helperExecutable(), arguments: ["stall-recovery", path])
+        XCTAssertEqual(first.waitForLines(startingWith: "recovering"), "recovering")
+        let next = try HelperProcess(executable: helperExecutable(), arguments: ["commit-after", path, "0"])
+        usleep(1_000_000)  // the next opener starts and waits for the first one's lifetime lock
+        _ = first.kill()
+        let (status, output, errors) = next.wait()
+        XCTAssertEqual(status, 0, errors)
+        XCTAssertEqual(output, "open 3\ncommitted 4\n", "the next opener took the old session's state")
+
+        let reopened = try Store.open(path: path)
+        defer { reopened.close() }
+        XCTAssertEqual(try checkedState(reopened).0, 4)
+    }
+
     func testNewStoreIsEmptyVersionOne() throws {
         let store = try Store.open(path: storePath())
         defer { store.close() }
