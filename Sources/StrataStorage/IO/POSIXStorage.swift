@@ -64,6 +64,10 @@ public final class POSIXStorage: StorageIO, @unchecked Sendable {
             _ = Glibc_close(fd)
             throw error
         }
+        if let error = Self.allocateBlocks(of: fd, byteCount: byteCount, path: path) {
+            _ = Glibc_close(fd)
+            throw error
+        }
         guard let memory = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), memory != MAP_FAILED
         else {
             let error = SystemError.current("mmap lock file", path: path)
@@ -71,6 +75,28 @@ public final class POSIXStorage: StorageIO, @unchecked Sendable {
             throw error
         }
         return POSIXLockFile(path: path, descriptor: fd, memory: memory, byteCount: byteCount)
+    }
+
+    /// Gives the lock file's bytes their disk blocks before it is mapped. `ftruncate` leaves a new file sparse,
+    /// and on a full disk the first store into a shared mapping of a sparse page is a `SIGBUS`, not an error: a
+    /// store opened for the first time on a full disk crashed in its first write to the lock file. Allocating
+    /// changes no byte (another process may already use the file), and turns a full disk into `diskFull`.
+    ///
+    /// - Returns: the error to throw, or nil.
+    static func allocateBlocks(of fd: Int32, byteCount: Int, path: String) -> StrataError? {
+        #if canImport(Glibc)
+        // Where the file system cannot allocate ahead, glibc writes a zero byte into each block that reads as zero.
+        let code = posix_fallocate(fd, 0, off_t(byteCount))
+        guard code != 0 else { return nil }
+        #else
+        var request = fstore_t(
+            fst_flags: UInt32(F_ALLOCATEALL), fst_posmode: F_PEOFPOSMODE, fst_offset: 0, fst_length: off_t(byteCount),
+            fst_bytesalloc: 0)
+        guard fcntl(fd, F_PREALLOCATE, &request) == -1 else { return nil }
+        let code = errno
+        #endif
+        if code == EOPNOTSUPP || code == ENOSYS || code == EINVAL { return nil }
+        return SystemError.error("allocate lock file", path: path, code: code)
     }
 
     static func directory(of path: String) -> String {
