@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The store file mapped into memory: bounds-checked, checksum-verified access to nodes in place.
 ///
 /// Checksums are verified once per node per process, not on every read: `verifiedVersions[page]` remembers the
@@ -48,6 +54,7 @@ final class PagedFile: @unchecked Sendable {
         guard ref.rawValue >= 1, ref.rawValue < pageCount else {
             throw corrupt(ref, "the reference points outside the \(pageCount) pages of this version")
         }
+        guard ref.rawValue < mappablePages else { throw outsideMapping(pageCount: pageCount) }
         let start = base + Int(ref.rawValue) * pageSize
         guard let header = NodeHeader.decode(from: start) else {
             throw corrupt(ref, "no node header here (wrong magic or kind byte)")
@@ -56,7 +63,19 @@ final class PagedFile: @unchecked Sendable {
         guard pages <= pageCount - ref.rawValue else {
             throw corrupt(ref, "its length \(header.length) runs past the \(pageCount) pages of this version")
         }
+        guard pages <= mappablePages - ref.rawValue else { throw outsideMapping(pageCount: pageCount) }
         return (header, pages)
+    }
+
+    /// The error for a version longer than this process's mapping: another process, which reserved more address
+    /// space, grew the file past what this one reserved at open (`StoreOptions.maximumFileSize`, or twice the
+    /// file's size then). Reading on would touch memory that is not the file.
+    private func outsideMapping(pageCount: UInt64) -> StrataError {
+        let reserved = mappablePages * UInt64(pageSize)
+        return .io(
+            operation: "read", path: path, errno: ENOMEM,
+            message: "the file has grown to \(pageCount * UInt64(pageSize)) bytes, past the \(reserved) bytes this "
+                + "process reserved for it when it opened the store; reopen it with a larger StoreOptions.maximumFileSize")
     }
 
     /// Pages a node with `length` payload bytes spans in this file (an encrypted node carries its seal too).

@@ -35,6 +35,29 @@ final class StoreLifecycleTests: PagerTestCase {
         XCTAssertEqual(try checkedState(reopened).0, 4)
     }
 
+    /// A process maps the file once, reserving `maximumFileSize` of address space (or twice the file's size then).
+    /// Another process that reserved more may grow the file past that: reading the versions it writes must then
+    /// throw, naming the option to raise, and never touch memory past the mapping.
+    func testAFileGrownPastThisProcessMappingIsAnErrorNotACrash() throws {
+        let path = storePath()
+        var options = StoreOptions()
+        options.maximumFileSize = 64 << 10
+        let store = try Store.open(path: path, options: options)
+        defer { store.close() }
+        let writer = try HelperProcess(executable: helperExecutable(), arguments: ["write-steps", path, "300"])
+        let (status, _, errors) = writer.wait()
+        XCTAssertEqual(status, 0, errors)
+        let fileBytes = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        XCTAssertGreaterThan(fileBytes, 256 << 10, "the helper did not grow the file far enough to test anything")
+
+        let reader = try store.beginRead()
+        defer { reader.end() }
+        XCTAssertThrowsError(try PatternTree.read(reader)) { error in
+            XCTAssertTrue("\(error)".contains("maximumFileSize"), "\(error)")
+        }
+        XCTAssertThrowsError(try store.verify(tableNodes: PatternTree.visit))
+    }
+
     func testNewStoreIsEmptyVersionOne() throws {
         let store = try Store.open(path: storePath())
         defer { store.close() }
