@@ -67,6 +67,12 @@ final class PagedFile: @unchecked Sendable {
         return (header, pages)
     }
 
+    /// Throws unless the first `pageCount` pages all lie inside this process's mapping (for reads of whole
+    /// versions that do not go node by node, such as a copy).
+    func requireMapped(pageCount: UInt64) throws {
+        guard pageCount <= mappablePages else { throw outsideMapping(pageCount: pageCount) }
+    }
+
     /// The error for a version longer than this process's mapping: another process, which reserved more address
     /// space, grew the file past what this one reserved at open (`StoreOptions.maximumFileSize`, or twice the
     /// file's size then). Reading on would touch memory that is not the file.

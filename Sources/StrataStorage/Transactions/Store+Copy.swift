@@ -14,6 +14,7 @@ extension Store {
         let reader = try beginRead()
         defer { reader.end() }
         let meta = reader.meta
+        try pagedFile.requireMapped(pageCount: meta.pageCount)
         let temporary = destination + ".creating"
         try io.remove(at: temporary)
         let file = try io.openFile(at: temporary, create: true, readOnly: false)

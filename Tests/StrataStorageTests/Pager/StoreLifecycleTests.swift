@@ -56,6 +56,9 @@ final class StoreLifecycleTests: PagerTestCase {
             XCTAssertTrue("\(error)".contains("maximumFileSize"), "\(error)")
         }
         XCTAssertThrowsError(try store.verify(tableNodes: PatternTree.visit))
+        XCTAssertThrowsError(try store.writeCopy(to: storePath("copy"))) { error in
+            XCTAssertTrue("\(error)".contains("maximumFileSize"), "\(error)")
+        }
     }
 
     func testNewStoreIsEmptyVersionOne() throws {
