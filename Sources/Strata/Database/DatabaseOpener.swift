@@ -167,9 +167,11 @@ extension Database {
     @discardableResult
     public static func deleteFiles(for configuration: Configuration) throws -> Bool {
         guard configuration.inMemoryIdentifier == nil else { return false }
-        let path = configuration.fileURL.path
+        // The store keeps its lock file beside the file a symbolic link points to: delete both, and the link.
+        let link = configuration.fileURL.path
+        let path = configuration.fileURL.resolvingSymlinksInPath().path
         let existed = FileManager.default.fileExists(atPath: path)
-        for file in [path, path + ".lock"] where FileManager.default.fileExists(atPath: file) {
+        for file in Set([path, path + ".lock", link]) where (try? FileManager.default.attributesOfItem(atPath: file)) != nil {
             do {
                 try FileManager.default.removeItem(atPath: file)
             } catch {

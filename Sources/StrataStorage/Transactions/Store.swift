@@ -66,9 +66,9 @@ public final class Store: @unchecked Sendable {
     ///   options), `readOnly`-style `io` when a read-only open finds no file.
     public static func open(path: String, options: StoreOptions = .init()) throws -> Store {
         guard let io = options.io else {
-            let absolute = path.hasPrefix("/") ? path : currentDirectory() + "/" + path
-            return try StoreRegistry.shared.store(key: "file:" + absolute, readOnly: options.readOnly, encryptionKey: options.encryptionKey) {
-                try Store.opening(path: absolute, io: POSIXStorage(), options: options)
+            let resolved = resolvedPath(path)
+            return try StoreRegistry.shared.store(key: "file:" + resolved, readOnly: options.readOnly, encryptionKey: options.encryptionKey) {
+                try Store.opening(path: resolved, io: POSIXStorage(), options: options)
             }
         }
         return try Store.opening(path: path, io: io, options: options)
@@ -282,6 +282,28 @@ public final class Store: @unchecked Sendable {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// The one name of the file at `path`: absolute, with `.`, `..` and symbolic links (to the file or to a folder
+    /// on the way) resolved; for a file not created yet, its folder's resolved path and its name.
+    ///
+    /// One file must be one store, under whatever name it is opened. In a process, two stores on one file would
+    /// share the process's `fcntl` locks (both could write at once; closing either drops the other's locks); across
+    /// processes, two names would mean two lock files (`NAME.strata.lock`) and no coordination at all.
+    static func resolvedPath(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : currentDirectory() + "/" + path
+        if let resolved = realPath(absolute) { return resolved }
+        let folder = POSIXStorage.directory(of: absolute)
+        let name = String(absolute[absolute.index(after: absolute.lastIndex(of: "/")!)...])
+        guard let resolvedFolder = realPath(folder) else { return absolute }
+        return (resolvedFolder == "/" ? "" : resolvedFolder) + "/" + name
+    }
+
+    /// `realpath(3)` of `path`, or nil when it cannot be resolved (a missing file or folder).
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     private static func currentDirectory() -> String {

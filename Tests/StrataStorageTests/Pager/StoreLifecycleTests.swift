@@ -166,6 +166,30 @@ final class StoreLifecycleTests: PagerTestCase {
         first.close()
     }
 
+    /// The same file named another way (`./`, `..`, a symbolic link to its folder or to itself) is the same store:
+    /// two stores on one file in one process would share the process's `fcntl` locks, so both could write at
+    /// once, and closing either would drop the other's locks.
+    func testOpeningOneFileByAnotherPathSharesTheStore() throws {
+        let path = storePath()
+        let folder = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        let linkedFolder = folder + "-link"
+        try FileManager.default.createSymbolicLink(atPath: linkedFolder, withDestinationPath: folder)
+        defer { try? FileManager.default.removeItem(atPath: linkedFolder) }
+        let store = try Store.open(path: path)
+        defer { store.close() }
+        let linkedFile = folder + "/alias.strata"
+        try FileManager.default.createSymbolicLink(atPath: linkedFile, withDestinationPath: path)
+        for other in [folder + "/./" + name, folder + "/../" + (folder as NSString).lastPathComponent + "/" + name,
+                      linkedFolder + "/" + name, linkedFile] {
+            XCTAssertTrue(try Store.open(path: other) === store, other)
+        }
+        var random = SeededGenerator(seed: 13)
+        let writer = try store.beginWrite()
+        _ = try PatternTree.advance(writer, random: &random)
+        try writer.commit()
+    }
+
     func testReadOnlyStoreRefusesWrites() throws {
         var random = SeededGenerator(seed: 5)
         let path = storePath()

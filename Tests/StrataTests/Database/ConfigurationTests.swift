@@ -140,6 +140,28 @@ final class ConfigurationTests: DatabaseTestCase {
         XCTAssertFalse(try Database.deleteFiles(for: configuration))
     }
 
+    /// A database opened through a symbolic link keeps its lock file beside the real file (one file, one lock,
+    /// whatever the name); deleting through the link removes the file, its lock and the link.
+    func testDeleteFilesThroughASymbolicLinkRemovesTheRealFileAndItsLock() throws {
+        let real = configuration.fileURL
+        let link = directory.url.appendingPathComponent("alias.strata")
+        do {
+            let db = try openDatabase()
+            try db.write { db.add(Person(id: 1)) }
+        }
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: real.path)
+        configuration.fileURL = link
+        do {
+            let db = try openDatabase()
+            XCTAssertEqual(db.objects(Person.self).count, 1)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: link.path + ".lock"))
+        XCTAssertTrue(try Database.deleteFiles(for: configuration))
+        for path in [real.path, real.path + ".lock", link.path] {
+            XCTAssertNil(try? FileManager.default.attributesOfItem(atPath: path), path)
+        }
+    }
+
     func testAutoPrimaryKeysAreUniqueAcrossProcesses() throws {
         let helper = try BuiltExecutable(named: "strata-object-helper")
         let path = directory.url.appendingPathComponent("notes.strata").path
