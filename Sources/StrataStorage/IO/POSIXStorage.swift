@@ -11,12 +11,22 @@ public final class POSIXStorage: StorageIO, @unchecked Sendable {
     public init() {}
 
     /// Opens `path` with `open(2)`.
+    ///
+    /// - Throws: `StrataError.io` when it cannot be opened, or is not a regular file (a folder, a pipe, a
+    ///   device: opened without waiting, since opening a pipe would wait for a writer forever).
     public func openFile(at path: String, create: Bool, readOnly: Bool) throws -> StorageFile {
         var flags = readOnly ? O_RDONLY : O_RDWR
-        flags |= O_CLOEXEC
+        flags |= O_CLOEXEC | O_NONBLOCK
         if create && !readOnly { flags |= O_CREAT }
         let fd = open(path, flags, 0o644)
         if fd < 0 { throw SystemError.current("open", path: path) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            _ = Glibc_close(fd)
+            throw StrataError.io(
+                operation: "open", path: path, errno: EINVAL, message: "it is not a regular file (a folder, a pipe or a device)")
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return POSIXFile(path: path, descriptor: fd)
     }
 

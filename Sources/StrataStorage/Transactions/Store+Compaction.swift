@@ -13,6 +13,8 @@ extension Store {
     /// Attaches to the lock file of `path` and opens the store, compacting it first when the options ask for it
     /// and this process is the only one with the file open.
     static func opening(path: String, io: StorageIO, options: StoreOptions) throws -> Store {
+        // A read-only open of a missing file leaves nothing behind, not even a lock file.
+        if options.readOnly && !io.fileExists(at: path) { throw noDatabase(at: path) }
         let lockPath = path + ".lock"
         let lockFile = LockFile(handle: try io.openLockFile(at: lockPath, byteCount: LockFile.byteCount), path: lockPath)
         do {

@@ -273,7 +273,7 @@ public final class Store: @unchecked Sendable {
 
     // MARK: Small tools
 
-    private static func noDatabase(at path: String) -> StrataError {
+    static func noDatabase(at path: String) -> StrataError {
         .io(operation: "open", path: path, errno: ENOENT,
             message: "no database exists here; open it without readOnly to create one")
     }

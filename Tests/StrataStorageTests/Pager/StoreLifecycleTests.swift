@@ -208,6 +208,22 @@ final class StoreLifecycleTests: PagerTestCase {
             XCTAssertEqual(code, ENOENT)
             XCTAssertTrue(message.contains("no database"), message)
         }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: storePath("missing") + ".lock"), "a lock file was left behind")
+    }
+
+    /// A folder or a named pipe where the file should be is an error naming it (a pipe is not waited on).
+    func testAPathThatIsNotARegularFileIsRefusedWithoutWaiting() throws {
+        let folder = storePath("folder")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let pipe = storePath("pipe")
+        XCTAssertEqual(mkfifo(pipe, 0o644), 0)
+        for path in [folder, pipe] {
+            for readOnly in [false, true] {
+                XCTAssertThrowsError(try Store.open(path: path, options: StoreOptions(readOnly: readOnly))) { error in
+                    XCTAssertTrue("\(error)".contains("not a regular file"), "\(error)")
+                }
+            }
+        }
     }
 
     func testForeignFileIsNotADatabase() throws {
