@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// A small tmpfs mounted on a fresh temporary directory, unmounted when the value is deinitialized: a real disk that
-/// can be filled, for what a `StorageIO` that fails on purpose cannot show (the kernel's answer to a store into a
+/// can be filled or made read-only, for what a `StorageIO` that fails on purpose cannot show (the kernel's answer to a store into a
 /// shared mapping of a page with no block is `SIGBUS`, not an error). Mounting needs root on Linux.
 public final class SmallFileSystem {
     /// Where it is mounted.
@@ -22,6 +22,15 @@ public final class SmallFileSystem {
     }
 
     deinit { _ = Self.run("/usr/bin/umount", [path]) }
+
+    /// Makes the file system read-only (`mount -o remount,ro`): writes and new files then fail with `EROFS`.
+    ///
+    /// - Throws: `CocoaError` when the remount fails.
+    public func makeReadOnly() throws {
+        guard Self.run("/usr/bin/mount", ["-o", "remount,ro", path]) == 0 else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
+        }
+    }
 
     /// Writes the file `name` until no room is left, and returns its path (remove it to make room again).
     ///

@@ -47,6 +47,10 @@ public struct Configuration: Sendable {
     public var encryptionKey: Data?
 
     /// Opens the file read-only: every write is refused, and a file that needs a migration is an error.
+    ///
+    /// A read-only database also opens where no lock file can be made beside it (a folder or file system this
+    /// process may not write, such as a database shipped with the app). It then cannot see other processes, so
+    /// nothing may write the file while it is open.
     public var readOnly = false
 
     /// The model classes this database uses: a subset of the schema's (default: all of them). A model in the set

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Opening a store, compacting its file first when `StoreOptions.compactOnOpen` asks for it.
 ///
 /// Compaction rewrites the file with only live data (`Catalog.copy(into:)`), which moves every node, so it may
@@ -16,7 +22,7 @@ extension Store {
         // A read-only open of a missing file leaves nothing behind, not even a lock file.
         if options.readOnly && !io.fileExists(at: path) { throw noDatabase(at: path) }
         let lockPath = path + ".lock"
-        let lockFile = LockFile(handle: try io.openLockFile(at: lockPath, byteCount: LockFile.byteCount), path: lockPath)
+        let lockFile = LockFile(handle: try openLockFile(at: lockPath, io: io, readOnly: options.readOnly), path: lockPath)
         do {
             let alone = try attach(lockFile)
             guard alone, !options.readOnly, let shouldCompact = options.compactOnOpen else {
@@ -42,6 +48,23 @@ extension Store {
         } catch {
             lockFile.detach()
             throw error
+        }
+    }
+
+    /// The lock file at `path`; for a read-only open where it cannot be created or written (a folder or file
+    /// system this process may not write, such as data shipped with an app), a private one in memory.
+    ///
+    /// Without a shared lock file the process cannot see other processes' readers or writers, so such a store
+    /// reads the file as an immutable one: nothing may write it while it is open, which a location nobody here can
+    /// write makes likely. (Realm opens read-only files in read-only folders the same way.)
+    private static func openLockFile(at path: String, io: StorageIO, readOnly: Bool) throws -> LockFileHandle {
+        do {
+            return try io.openLockFile(at: path, byteCount: LockFile.byteCount)
+        } catch StrataError.io(let operation, let failedPath, let code, let message) {
+            guard readOnly, [EACCES, EPERM, EROFS].contains(code) else {
+                throw StrataError.io(operation: operation, path: failedPath, errno: code, message: message)
+            }
+            return try MemoryLockFile(path: path, byteCount: LockFile.byteCount)
         }
     }
 

@@ -19,7 +19,9 @@ public struct StoreOptions: Sendable {
     public var durability: Durability = .full
     /// Longest time, in seconds, a `.batched` commit stays unsynced.
     public var batchInterval: Double = 0.1
-    /// Open without writing; `beginWrite()` throws `StrataError.readOnly`.
+    /// Open without writing; `beginWrite()` throws `StrataError.readOnly`. Where the lock file cannot be created
+    /// or written (a read-only folder or file system), a read-only store opens with a private one instead and
+    /// then cannot see other processes: nothing may write the file while it is open.
     public var readOnly = false
     /// Page size of a new file (a power of two from 2048 to 65536); an existing file keeps its own.
     public var pageSize = 4096

@@ -211,6 +211,35 @@ final class StoreLifecycleTests: PagerTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: storePath("missing") + ".lock"), "a lock file was left behind")
     }
 
+    /// A store in a place this process cannot write (data shipped with an app; here a read-only file system):
+    /// opened read-only, it needs no lock file; opened for writing, it fails naming the lock file. Needs root (to
+    /// mount the file system); skipped elsewhere.
+    func testAReadOnlyStoreOpensWhereNoLockFileCanBeMade() throws {
+        guard let disk = try SmallFileSystem(kilobytes: 1024) else {
+            throw XCTSkip("mounting a tmpfs needs root: a store on a read-only file system is not checked here")
+        }
+        let path = disk.path + "/shipped.strata"
+        var random = SeededGenerator(seed: 14)
+        let written: PatternTree.State
+        do {
+            let store = try Store.open(path: path)
+            written = try commitSteps(store, 3, random: &random)
+            store.close()
+        }
+        try FileManager.default.removeItem(atPath: path + ".lock")
+        try disk.makeReadOnly()
+
+        XCTAssertThrowsError(try Store.open(path: path)) { error in
+            XCTAssertTrue("\(error)".contains(".lock"), "\(error)")
+        }
+        let store = try Store.open(path: path, options: StoreOptions(readOnly: true))
+        defer { store.close() }
+        let (version, state) = try checkedState(store)
+        XCTAssertEqual(version, 4)
+        XCTAssertEqual(state, written)
+        XCTAssertThrowsError(try store.beginWrite())
+    }
+
     /// A folder or a named pipe where the file should be is an error naming it (a pipe is not waited on).
     func testAPathThatIsNotARegularFileIsRefusedWithoutWaiting() throws {
         let folder = storePath("folder")
