@@ -21,7 +21,8 @@ public final class SmallFileSystem {
         guard Self.run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", path]) == 0 else { return nil }
     }
 
-    deinit { _ = Self.run("/usr/bin/umount", [path]) }
+    /// Unmounts lazily (`umount -l`): a store the test still holds open cannot keep the mount alive.
+    deinit { _ = Self.run("/usr/bin/umount", ["-l", path]) }
 
     /// Makes the file system read-only (`mount -o remount,ro`): writes and new files then fail with `EROFS`.
     ///

@@ -1,4 +1,6 @@
 import Foundation
+import StrataStorage
+import StrataTestSupport
 import XCTest
 
 @testable import Strata
@@ -70,6 +72,45 @@ final class WriteCopyTests: DatabaseTestCase {
         XCTAssertEqual(db.object(ofType: Person.self, forPrimaryKey: 7)?.dogs.first?.owners.first?.id, 7)
         try db.write { db.add(Keeper(name: "next")) }
         XCTAssertEqual(db.objects(Keeper.self).map(\.id).sorted(), [1, 2], "sequences survive compaction")
+    }
+
+    /// On a real full disk (`SmallFileSystem`; needs root, skipped elsewhere): a compaction on launch that has no
+    /// room for its copy opens the file as it was, a `writeCopy` fails with `diskFull` and leaves no partial
+    /// copy, and a write fails with `diskFull` and keeps nothing of itself.
+    func testAFullDiskNeverBlocksTheOpenAndLosesNothing() throws {
+        guard let disk = try SmallFileSystem(kilobytes: 2048) else {
+            throw XCTSkip("mounting a tmpfs needs root: compaction and copies on a full disk are not checked here")
+        }
+        configuration.fileURL = URL(fileURLWithPath: disk.path + "/zoo.strata")
+        do {
+            let db = try openDatabase()
+            try db.write {
+                for i in 0..<2000 { db.add(Person(id: i, name: "person \(i)", email: "p\(i)@x", dogs: [Dog(name: "dog \(i)")])) }
+            }
+            try db.write { db.delete(db.objects(Person.self).filter { $0.id >= 100 }) }
+            db.invalidate()
+        }
+        try disk.fill()
+        configuration.shouldCompactOnLaunch = { _, _ in true }
+        let db = try openDatabase()
+        XCTAssertEqual(db.objects(Person.self).count, 100)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: configuration.fileURL.path + ".compacting"))
+
+        let copy = URL(fileURLWithPath: disk.path + "/copy.strata")
+        XCTAssertThrowsError(try db.writeCopy(to: copy)) { error in
+            guard case StrataError.diskFull = error else { return XCTFail("\(error)") }
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: disk.path).filter { $0.hasPrefix("copy") }
+        XCTAssertEqual(left, [], "a partial copy was left behind")
+
+        XCTAssertThrowsError(try db.write {
+            for i in 5000..<9000 { db.add(Person(id: i, name: String(repeating: "x", count: 200), email: "e")) }
+        }) { error in
+            guard case StrataError.diskFull = error else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(db.objects(Person.self).count, 100)
+        XCTAssertNil(db.object(ofType: Person.self, forPrimaryKey: 5000))
+        try db.verify()
     }
 
     func testShouldCompactOnLaunchIsNotAskedWhileTheFileIsOpen() throws {
