@@ -34,7 +34,9 @@ extension Store {
             throw error
         }
         do {
-            try syncIfDurabilityUnknown()
+            // Durable version 0: the lock file does not know which version is durable (its first opener was
+            // read-only and could not sync). A commit chooses its meta slot and the pages it may reuse by it.
+            try syncCurrentVersion { durable, _ in durable == 0 }
             return try makeWriteTransaction()
         } catch {
             endWrite()
@@ -89,22 +91,6 @@ extension Store {
         return WriteTransaction(
             store: self, base: meta, freeSpace: freeSpace, freeListBase: freeListBase, carried: record, durableVersion: start.durable.version,
             writeSlot: 1 - start.durable.slot)
-    }
-
-    /// Syncs the file and marks the current version durable when the lock file does not know which version is
-    /// (durable version 0: the first opener was read-only and could not sync). A commit chooses its meta slot and
-    /// the pages it may reuse by the durable version, so it must know it. Called under the writer lock.
-    private func syncIfDurabilityUnknown() throws {
-        let unmarked = try stateLock.withLock { () throws -> (version: UInt64, slot: Int)? in
-            try lockFile.withRegistration {
-                lockFile.durable.version == 0 ? (try currentMeta().version, lockFile.current.slot) : nil
-            }
-        }
-        guard let unmarked else { return }
-        try syncFile()
-        stateLock.withLock {
-            _ = try? lockFile.withRegistration { lockFile.markDurable(version: unmarked.version, slot: unmarked.slot) }
-        }
     }
 
     /// Releases the writer lock and gate after a write transaction.
@@ -292,15 +278,21 @@ extension Store {
         defer { writerGate.leave() }
         guard try lockFile.lockWriter(waiting: waiting) else { return false }
         defer { lockFile.unlockWriter() }
+        try syncCurrentVersion { durable, current in durable < current }
+        return true
+    }
+
+    /// Syncs the file and marks the current version durable in the lock file, when `needed` says so of the durable
+    /// and current versions. Call holding the writer lock.
+    private func syncCurrentVersion(when needed: (_ durable: UInt64, _ current: UInt64) -> Bool) throws {
         let (current, slot, durable) = try stateLock.withLock {
             try lockFile.withRegistration { (try currentMeta(), lockFile.current.slot, lockFile.durable) }
         }
-        guard durable.version < current.version else { return true }
+        guard needed(durable.version, current.version) else { return }
         try syncFile()
         stateLock.withLock {
             _ = try? lockFile.withRegistration { lockFile.markDurable(version: current.version, slot: slot) }
         }
-        return true
     }
 
     /// Arranges a flush one batch interval from now, so a `.batched` commit is never left unsynced for long.

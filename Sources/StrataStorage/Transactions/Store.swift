@@ -108,7 +108,6 @@ public final class Store: @unchecked Sendable {
         self.io = io
         let cipher = try options.encryptionKey.map { try NodeCipher(key: $0) }
         if alone && !options.readOnly { try Self.createIfMissing(path: path, io: io, options: options, cipher: cipher) }
-        if options.readOnly && !io.fileExists(at: path) { throw Self.noDatabase(at: path) }
         let file = try io.openFile(at: path, create: false, readOnly: options.readOnly)
         let pageSize: Int
         do {
