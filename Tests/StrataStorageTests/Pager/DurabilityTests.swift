@@ -17,9 +17,7 @@ final class DurabilityTests: PagerTestCase {
 
     func testBatchedCommitsAreSyncedOnClose() throws {
         let recording = RecordingStorage(path: "db")
-        var options = StoreOptions(durability: .batched, io: recording)
-        options.batchInterval = 3600
-        let store = try Store.open(path: "db", options: options)
+        let store = try openBatched(recording)
         var random = SeededGenerator(seed: 92)
         try commitSteps(store, 5, random: &random)
         XCTAssertFalse(recording.pendingOperations.isEmpty, "batched commits wait for the next sync")
@@ -30,9 +28,7 @@ final class DurabilityTests: PagerTestCase {
 
     func testBatchedCommitIsSyncedWithinTheIntervalWithoutFurtherCommits() throws {
         let recording = RecordingStorage(path: "db")
-        var options = StoreOptions(durability: .batched, io: recording)
-        options.batchInterval = 0.02
-        let store = try Store.open(path: "db", options: options)
+        let store = try openBatched(recording, flushingAfter: 0.02)
         defer { store.close() }
         var random = SeededGenerator(seed: 93)
         try commitSteps(store, 2, random: &random)
@@ -44,9 +40,7 @@ final class DurabilityTests: PagerTestCase {
 
     func testFlushMakesBatchedCommitsDurable() throws {
         let recording = RecordingStorage(path: "db")
-        var options = StoreOptions(durability: .batched, io: recording)
-        options.batchInterval = 3600
-        let store = try Store.open(path: "db", options: options)
+        let store = try openBatched(recording)
         defer { store.close() }
         var random = SeededGenerator(seed: 94)
         try commitSteps(store, 4, random: &random)
@@ -62,14 +56,12 @@ final class DurabilityTests: PagerTestCase {
     /// version 3 was flushed into slot 1; every power-loss image of two more commits must still hold version 3.
     func testALateDurableMarkNeverTakesTheDurableVersionBack() throws {
         let recording = RecordingStorage(path: "db")
-        var options = StoreOptions(durability: .batched, io: recording)
-        options.batchInterval = 3600
-        let store = try Store.open(path: "db", options: options)
+        let store = try openBatched(recording)
         defer { store.close() }
         var random = SeededGenerator(seed: 93)
         let late = store.lockFile.current
         var states: [UInt64: PatternTree.State] = [:]
-        for _ in 0..<2 { states[store.latestCommittedVersion + 1] = try commitSteps(store, 1, random: &random) }
+        try commit(2, to: store, recordingIn: &states, random: &random)
         try store.flush()
         let flushed = store.lockFile.durable
         XCTAssertEqual(flushed.version, 3)
@@ -78,12 +70,8 @@ final class DurabilityTests: PagerTestCase {
         XCTAssertEqual(store.lockFile.durable.version, flushed.version, "the durable version went back")
         XCTAssertEqual(store.lockFile.durable.slot, flushed.slot)
 
-        for _ in 0..<2 { states[store.latestCommittedVersion + 1] = try commitSteps(store, 1, random: &random) }
-        let images = CrashImage.images(
-            durable: recording.durableContents, pending: recording.pendingOperations, count: 40, using: &random)
-        for image in images {
-            try checkImage(image, oldest: flushed.version, newest: store.latestCommittedVersion, states: states)
-        }
+        try commit(2, to: store, recordingIn: &states, random: &random)
+        try checkPowerLossImages(of: recording, oldest: flushed.version, newest: store.latestCommittedVersion, states: states, random: &random)
     }
 
     /// The first process to open a store recovers it and tells the processes after it, through the lock file,
@@ -94,13 +82,11 @@ final class DurabilityTests: PagerTestCase {
     /// in-memory locks never conflict: the read-only store opens as the first opener would after the writer died.)
     func testAReadOnlyFirstOpenerSyncsTheVersionItMarksDurable() throws {
         let recording = RecordingStorage(path: "db")
-        var options = StoreOptions(durability: .batched, io: recording)
-        options.batchInterval = 3600
-        let writer = try Store.open(path: "db", options: options)
+        let writer = try openBatched(recording)
         defer { writer.close() }
         var random = SeededGenerator(seed: 94)
         var states: [UInt64: PatternTree.State] = [:]
-        for _ in 0..<2 { states[writer.latestCommittedVersion + 1] = try commitSteps(writer, 1, random: &random) }
+        try commit(2, to: writer, recordingIn: &states, random: &random)
         XCTAssertFalse(recording.pendingOperations.isEmpty)
 
         let reader = try Store.open(path: "db", options: StoreOptions(readOnly: true, io: recording))
@@ -109,19 +95,15 @@ final class DurabilityTests: PagerTestCase {
         XCTAssertTrue(recording.pendingOperations.isEmpty, "the read-only first opener marked version 3 durable unsynced")
 
         // The writer builds on version 3 as durable; every power-loss image of its next commits must hold it.
-        for _ in 0..<2 { states[writer.latestCommittedVersion + 1] = try commitSteps(writer, 1, random: &random) }
-        let images = CrashImage.images(
-            durable: recording.durableContents, pending: recording.pendingOperations, count: 40, using: &random)
-        for image in images { try checkImage(image, oldest: 3, newest: writer.latestCommittedVersion, states: states) }
+        try commit(2, to: writer, recordingIn: &states, random: &random)
+        try checkPowerLossImages(of: recording, oldest: 3, newest: writer.latestCommittedVersion, states: states, random: &random)
     }
 
     /// Where the system refuses a read-only opener's sync, it leaves the durable version unknown (0), and the first
     /// write transaction syncs before it builds on the version.
     func testAFirstWriteSyncsWhenTheReadOnlyFirstOpenerCouldNot() throws {
         let recording = RecordingStorage(path: "db")
-        var options = StoreOptions(durability: .batched, io: recording)
-        options.batchInterval = 3600
-        let writer = try Store.open(path: "db", options: options)
+        let writer = try openBatched(recording)
         defer { writer.close() }
         var random = SeededGenerator(seed: 95)
         try commitSteps(writer, 2, random: &random)
@@ -137,6 +119,31 @@ final class DurabilityTests: PagerTestCase {
         XCTAssertEqual(writer.lockFile.durable.version, 3)
         transaction.rollback()
         XCTAssertEqual(try openDurableImage(recording), 3)
+    }
+
+    /// A `.batched` store over `recording` whose deferred flush runs `interval` seconds after a commit.
+    private func openBatched(_ recording: RecordingStorage, flushingAfter interval: Double = 3600) throws -> Store {
+        var options = StoreOptions(durability: .batched, io: recording)
+        options.batchInterval = interval
+        return try Store.open(path: "db", options: options)
+    }
+
+    /// Commits `count` pattern-tree transactions to `store`, recording each version's state.
+    private func commit(
+        _ count: Int, to store: Store, recordingIn states: inout [UInt64: PatternTree.State], random: inout SeededGenerator
+    ) throws {
+        for _ in 0..<count { states[store.latestCommittedVersion + 1] = try commitSteps(store, 1, random: &random) }
+    }
+
+    /// Checks that every power-loss image of `recording` (synced writes plus any of the pending ones, torn or
+    /// not) opens at a version from `oldest` to `newest` with its state.
+    private func checkPowerLossImages(
+        of recording: RecordingStorage, oldest: UInt64, newest: UInt64, states: [UInt64: PatternTree.State],
+        random: inout SeededGenerator
+    ) throws {
+        let images = CrashImage.images(
+            durable: recording.durableContents, pending: recording.pendingOperations, count: 40, using: &random)
+        for image in images { try checkImage(image, oldest: oldest, newest: newest, states: states) }
     }
 
     private func openDurableImage(_ recording: RecordingStorage) throws -> UInt64 {
