@@ -51,17 +51,21 @@ extension Store {
         }
     }
 
-    /// The lock file at `path`; for a read-only open where it cannot be created or written (a folder or file
-    /// system this process may not write, such as data shipped with an app), a private one in memory.
+    /// The lock file at `path`; for a read-only open where none can be made (a read-only file system, or a folder
+    /// this process may not write and no lock file in it, such as data shipped with an app), a private one in
+    /// memory.
     ///
     /// Without a shared lock file the process cannot see other processes' readers or writers, so such a store
-    /// reads the file as an immutable one: nothing may write it while it is open, which a location nobody here can
-    /// write makes likely. (Realm opens read-only files in read-only folders the same way.)
+    /// reads the file as an immutable one: nothing may write it while it is open. A read-only file system makes
+    /// that certain; a missing lock file means no process has the store open now. An existing lock file this
+    /// process may not write means one may, so that stays an error. (Realm opens read-only files in read-only
+    /// folders the same way.)
     private static func openLockFile(at path: String, io: StorageIO, readOnly: Bool) throws -> LockFileHandle {
         do {
             return try io.openLockFile(at: path, byteCount: LockFile.byteCount)
         } catch StrataError.io(let operation, let failedPath, let code, let message) {
-            guard readOnly, [EACCES, EPERM, EROFS].contains(code) else {
+            let unwritable = code == EROFS || ((code == EACCES || code == EPERM) && !io.fileExists(at: path))
+            guard readOnly, unwritable else {
                 throw StrataError.io(operation: operation, path: failedPath, errno: code, message: message)
             }
             return try MemoryLockFile(path: path, byteCount: LockFile.byteCount)
