@@ -26,13 +26,15 @@ struct InfoCommand: ParsableCommand {
         }
         let reader = try store.beginRead()
         defer { reader.end() }
-        let catalog = try Catalog(reader: reader)
-        if let record = try catalog.metadata(forKey: "strata.schema") {
-            print("  schema record: \(String(decoding: record, as: UTF8.self))")
-        }
-        for table in catalog.tables {
-            let columns = table.columns.filter { $0.type != .backlinks }.map(\.description).joined(separator: ", ")
-            print("  \(table.name): \(try table.count()) object(s); \(columns)")
+        try store.namingFile {
+            let catalog = try Catalog(reader: reader)
+            if let record = try catalog.metadata(forKey: "strata.schema") {
+                print("  schema record: \(String(decoding: record, as: UTF8.self))")
+            }
+            for table in catalog.tables {
+                let columns = table.columns.filter { $0.type != .backlinks }.map(\.description).joined(separator: ", ")
+                print("  \(table.name): \(try table.count()) object(s); \(columns)")
+            }
         }
     }
 

@@ -26,9 +26,9 @@ extension Database {
             result = try block()
         } catch {
             if isInWriteTransaction { cancelWrite() }
-            throw error
+            throw (error as? StrataError)?.inFile(store.path) ?? error
         }
-        if isInWriteTransaction { try commitWrite(withoutNotifying: tokens) }
+        if isInWriteTransaction { try store.namingFile { try commitWrite(withoutNotifying: tokens) } }
         return result
     }
 

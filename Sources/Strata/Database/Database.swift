@@ -216,6 +216,6 @@ public final class Database {
     /// Stops the program on a failure a non-throwing accessor cannot report (a damaged file found while reading a
     /// property), naming what was read.
     func fatal(_ error: Error, while what: String) -> Never {
-        fatalError("Strata: \(what) failed: \(error)")
+        fatalError("Strata: \(what) failed: \((error as? StrataError)?.inFile(store.path) ?? error)")
     }
 }

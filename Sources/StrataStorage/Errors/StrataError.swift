@@ -40,6 +40,16 @@ public enum StrataError: Error, Hashable, Sendable, CustomStringConvertible {
     /// cannot be converted, the app's migration code threw); the file was left exactly as it was.
     case migrationFailed(path: String, fromVersion: Int, toVersion: Int, detail: String)
 
+    /// The file name the table layer gives in its errors. It reads nodes through `NodeReader` and does not know
+    /// which file they come from; `inFile(_:)` puts the real path in where the file is known.
+    static let unnamedFile = "database"
+
+    /// This error, naming `path` as the file if it named none (a damaged structure the table layer found).
+    public func inFile(_ path: String) -> StrataError {
+        guard case .corruptFile(Self.unnamedFile, let location, let detail) = self else { return self }
+        return .corruptFile(path: path, location: location, detail: detail)
+    }
+
     /// What went wrong and where, in one sentence a user can act on.
     public var description: String {
         switch self {

@@ -441,7 +441,7 @@ public final class Table {
             }
             guard let raw = try bytes(key, column) else { return .null }
             guard let value = raw.withUnsafeBytes({ ValueCodec.value(bytes: $0, kind: kind) }) else {
-                throw StrataError.corruptFile(path: "database", location: "table '\(name)', object \(key), column '\(spec.name)'",
+                throw StrataError.corruptFile(path: StrataError.unnamedFile, location: "table '\(name)', object \(key), column '\(spec.name)'",
                                               detail: "the stored bytes are not a valid \(kind)")
             }
             return value

@@ -6,7 +6,7 @@ enum NodeDamage {
     /// A `StrataError.corruptFile` naming the node and what was wrong with it.
     static func error(_ ref: NodeRef, _ what: String, _ detail: String) -> StrataError {
         StrataError.corruptFile(
-            path: "database",
+            path: StrataError.unnamedFile,
             location: "node \(ref) (\(what))",
             detail: detail + "; run `strata verify` and restore from a backup if it fails"
         )

@@ -70,7 +70,7 @@ extension Catalog {
 
 extension Table {
     func broken(_ detail: String) -> StrataError {
-        .corruptFile(path: "database", location: "table '\(name)'", detail: detail)
+        .corruptFile(path: StrataError.unnamedFile, location: "table '\(name)'", detail: detail)
     }
 
     /// Keys ascending across clusters, blocks present with the right kind and row count, counts consistent.
