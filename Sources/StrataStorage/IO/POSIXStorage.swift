@@ -280,6 +280,12 @@ final class POSIXLockFile: LockFileHandle, @unchecked Sendable {
         return request.l_type != Int16(F_UNLCK)
     }
 
+    /// No name links to the file any more (`st_nlink` 0): it was deleted, or replaced by a rename.
+    var isDeleted: Bool {
+        var info = stat()
+        return descriptor >= 0 && fstat(descriptor, &info) == 0 && info.st_nlink == 0
+    }
+
     func close() {
         guard descriptor >= 0 else { return }
         munmap(memory, byteCount)

@@ -124,4 +124,13 @@ public protocol LockFileHandle: AnyObject, Sendable {
 
     /// Unmaps the region and closes the file, releasing every lock this process holds on it.
     func close()
+
+    /// Whether the file was deleted (or replaced) since it was opened: processes opening the store now get another
+    /// lock file and cannot see this one.
+    var isDeleted: Bool { get }
+}
+
+extension LockFileHandle {
+    /// A lock region that is not a file is never deleted.
+    public var isDeleted: Bool { false }
 }

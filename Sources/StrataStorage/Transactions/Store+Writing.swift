@@ -34,6 +34,14 @@ extension Store {
             throw error
         }
         do {
+            // A deleted lock file: a process opening the store now makes a new one, recovers the file as its first
+            // opener and writes, unaware of this process. Two writers would overwrite each other's pages.
+            guard !lockFile.handle.isDeleted else {
+                throw StrataError.io(
+                    operation: "begin a write on", path: path, errno: ENOENT,
+                    message: "its lock file \(lockFile.path) was deleted while the store was open, so other processes "
+                        + "can no longer see this one; close the store in every process and open it again")
+            }
             // Durable version 0: the lock file does not know which version is durable (its first opener was
             // read-only and could not sync). A commit chooses its meta slot and the pages it may reuse by it.
             try syncCurrentVersion { durable, _ in durable == 0 }

@@ -240,6 +240,27 @@ final class StoreLifecycleTests: PagerTestCase {
         XCTAssertThrowsError(try store.beginWrite())
     }
 
+    /// A lock file deleted while the store is open (`rm *.lock`): a process opening the store next would make a
+    /// new one and write unaware of this process, so this one refuses to write, saying why; it still reads, and
+    /// once reopened everything works.
+    func testALockFileDeletedWhileOpenStopsWrites() throws {
+        var random = SeededGenerator(seed: 15)
+        let path = storePath()
+        let store = try Store.open(path: path)
+        let written = try commitSteps(store, 2, random: &random)
+        try FileManager.default.removeItem(atPath: path + ".lock")
+        XCTAssertThrowsError(try store.beginWrite()) { error in
+            XCTAssertTrue("\(error)".contains("was deleted while the store was open"), "\(error)")
+        }
+        XCTAssertEqual(try checkedState(store).1, written)
+        store.close()
+
+        let reopened = try Store.open(path: path)
+        defer { reopened.close() }
+        try commitSteps(reopened, 1, random: &random)
+        XCTAssertEqual(try checkedState(reopened).0, 4)
+    }
+
     /// A folder or a named pipe where the file should be is an error naming it (a pipe is not waited on).
     func testAPathThatIsNotARegularFileIsRefusedWithoutWaiting() throws {
         let folder = storePath("folder")
