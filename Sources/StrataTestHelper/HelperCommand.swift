@@ -49,7 +49,10 @@ enum HelperCommand {
             let woke = store.waitForCommit(after: after, timeout: Double(arguments.count > 3 ? arguments[3] : "10") ?? 10)
             say("woke \(woke)")
         case "stall-recovery":
-            _ = try Store.open(path: path, options: StoreOptions(io: StallingStorage(stallingAt: path)))
+            // A store opened through a `StorageIO` takes its path as given; other openers resolve symbolic links
+            // (`/var` is `/private/var` on macOS), and the lock file must be theirs.
+            let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+            _ = try Store.open(path: resolved, options: StoreOptions(io: StallingStorage(stallingAt: resolved)))
             throw StrataError.invalidArgument("'\(path)' was opened by another process first: nothing to stall")
         case "pin":
             let store = try Store.open(path: path)
