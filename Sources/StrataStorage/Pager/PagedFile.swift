@@ -49,8 +49,14 @@ final class PagedFile: @unchecked Sendable {
 
     /// The header and page span of node `ref` in a version of `pageCount` pages, checked to lie inside it.
     ///
-    /// - Throws: `corruptFile` when the node starts or ends outside the version or its header is damaged.
-    func header(of ref: NodeRef, pageCount: UInt64) throws -> (header: NodeHeader, pages: UInt64) {
+    /// `version` is the version being read: no node it reaches was written by a later one. A node that says
+    /// otherwise sits on a page reused while the version was still read (a broken protocol: a lock file deleted
+    /// under running processes, a bug), and its bytes, whole and checksummed as they are, belong to another version:
+    /// an error, not an answer.
+    ///
+    /// - Throws: `corruptFile` when the node starts or ends outside the version, its header is damaged, or a later
+    ///   version wrote it.
+    func header(of ref: NodeRef, pageCount: UInt64, version: UInt64) throws -> (header: NodeHeader, pages: UInt64) {
         guard ref.rawValue >= 1, ref.rawValue < pageCount else {
             throw corrupt(ref, "the reference points outside the \(pageCount) pages of this version")
         }
@@ -58,6 +64,9 @@ final class PagedFile: @unchecked Sendable {
         let start = base + Int(ref.rawValue) * pageSize
         guard let header = NodeHeader.decode(from: start) else {
             throw corrupt(ref, "no node header here (wrong magic or kind byte)")
+        }
+        guard header.version <= version else {
+            throw corrupt(ref, "it was written by version \(header.version), after the version \(version) being read: its page was reused under a reader")
         }
         let pages = pageSpan(length: Int(header.length))
         guard pages <= pageCount - ref.rawValue else {
@@ -100,8 +109,10 @@ final class PagedFile: @unchecked Sendable {
     ///
     /// - Throws: `corruptFile` when the node is out of bounds, of another kind, or fails its checksum or its
     ///   authentication code.
-    func payload(of ref: NodeRef, kind: NodeKind, pageCount: UInt64, lease: NodeLease?) throws -> UnsafeRawBufferPointer {
-        let (header, _) = try self.header(of: ref, pageCount: pageCount)
+    func payload(
+        of ref: NodeRef, kind: NodeKind, pageCount: UInt64, version: UInt64, lease: NodeLease?
+    ) throws -> UnsafeRawBufferPointer {
+        let (header, _) = try self.header(of: ref, pageCount: pageCount, version: version)
         guard header.kind == kind else {
             throw corrupt(ref, "expected a \(kind) node, found a \(header.kind) node")
         }
@@ -135,7 +146,9 @@ final class PagedFile: @unchecked Sendable {
     /// before trusting its meta slot).
     func holds(_ ref: NodeRef, checksum: UInt64, fileSize: UInt64) -> Bool {
         let pagesInFile = fileSize / UInt64(pageSize)
-        guard let (header, _) = try? header(of: ref, pageCount: min(pagesInFile, mappablePages)) else { return false }
+        // The exact checksum decides; which version wrote the node is the record's business, not this check's.
+        guard let (header, _) = try? header(of: ref, pageCount: min(pagesInFile, mappablePages), version: .max)
+        else { return false }
         let start = base + Int(ref.rawValue) * pageSize
         return start.u64(at: 0) == checksum && checksumHolds(at: start, header: header)
     }

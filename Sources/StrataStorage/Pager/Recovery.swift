@@ -34,7 +34,8 @@ enum Recovery {
         if meta.commitRecord.isNone { return meta.version == 1 }
         let lease = file.makeLease()
         guard file.holds(meta.commitRecord, checksum: meta.commitRecordChecksum, fileSize: fileSize),
-            let payload = try? file.payload(of: meta.commitRecord, kind: .commitRecord, pageCount: meta.pageCount, lease: lease),
+            let payload = try? file.payload(
+                of: meta.commitRecord, kind: .commitRecord, pageCount: meta.pageCount, version: meta.version, lease: lease),
             let record = try? withExtendedLifetime(lease, { try CommitRecord.decode(payload, path: file.path, node: meta.commitRecord) })
         else { return false }
         for (page, checksum) in record.entries.map({ ($0.page, $0.checksum) }) {

@@ -52,8 +52,8 @@ extension PagedFile {
         let lease = makeLease()
         return try withExtendedLifetime(lease) {
             try StoredFreeList.read(
-                meta, path: path, kindAt: { try header(of: $0, pageCount: meta.pageCount).header.kind },
-                payload: { try payload(of: $0, kind: $1, pageCount: meta.pageCount, lease: lease) })
+                meta, path: path, kindAt: { try header(of: $0, pageCount: meta.pageCount, version: meta.version).header.kind },
+                payload: { try payload(of: $0, kind: $1, pageCount: meta.pageCount, version: meta.version, lease: lease) })
         }
     }
 }

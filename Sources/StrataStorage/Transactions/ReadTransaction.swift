@@ -33,7 +33,7 @@ public final class ReadTransaction: NodeReader, @unchecked Sendable {
     ///   `transactionMisuse` after `end()`.
     public func read(_ ref: NodeRef) throws -> UnsafeRawBufferPointer {
         guard !isEnded else { throw StrataError.transactionMisuse("read of node \(ref) after the read transaction ended") }
-        return try store.pagedFile.payload(of: ref, kind: .table, pageCount: meta.pageCount, lease: lease)
+        return try store.pagedFile.payload(of: ref, kind: .table, pageCount: meta.pageCount, version: meta.version, lease: lease)
     }
 
     /// Ends the transaction, unpinning its version. Ending twice does nothing.

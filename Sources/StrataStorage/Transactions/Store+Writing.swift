@@ -87,7 +87,8 @@ extension Store {
             if start.durable.version < meta.version && !meta.commitRecord.isNone {
                 let lease = pagedFile.makeLease()
                 let payload = try pagedFile.payload(
-                    of: meta.commitRecord, kind: .commitRecord, pageCount: meta.pageCount, lease: lease)
+                    of: meta.commitRecord, kind: .commitRecord, pageCount: meta.pageCount, version: meta.version,
+                    lease: lease)
                 record = try withExtendedLifetime(lease) {
                     try CommitRecord.decode(payload, path: path, node: meta.commitRecord)
                 }

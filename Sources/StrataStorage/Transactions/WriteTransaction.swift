@@ -70,12 +70,13 @@ public final class WriteTransaction: NodeWriter {
         if let node = dirty[ref.rawValue] {
             if node.isReleased {
                 // Spilled and given back: its pages hold it (past the base version's, so this version's count).
-                return try store.pagedFile.payload(of: ref, kind: .table, pageCount: pageCount, lease: lease)
+                return try store.pagedFile.payload(of: ref, kind: .table, pageCount: pageCount, version: version, lease: lease)
             }
             if !node.isHandedOut { dirty[ref.rawValue]?.isHandedOut = true }
             return UnsafeRawBufferPointer(start: node.memory + NodeHeader.byteCount, count: node.length)
         }
-        return try store.pagedFile.payload(of: ref, kind: .table, pageCount: base.pageCount, lease: lease)
+        return try store.pagedFile.payload(
+            of: ref, kind: .table, pageCount: base.pageCount, version: base.version, lease: lease)
     }
 
     /// A new zero-filled node of `byteCount` payload bytes, on reusable pages when a large enough run is free,
@@ -224,7 +225,7 @@ public final class WriteTransaction: NodeWriter {
         guard freedCommitted.insert(ref.rawValue).inserted else {
             throw StrataError.invalidArgument("node \(ref) was freed twice in the write transaction for version \(version)")
         }
-        let (header, pages) = try store.pagedFile.header(of: ref, pageCount: base.pageCount)
+        let (header, pages) = try store.pagedFile.header(of: ref, pageCount: base.pageCount, version: base.version)
         guard header.kind == kind else {
             throw store.pagedFile.corrupt(ref, "expected a \(kind) node to free, found a \(header.kind) node")
         }

@@ -22,7 +22,7 @@ extension Store {
 
         let lease = pagedFile.makeLease()
         func checkNode(_ ref: NodeRef, kind: NodeKind, owner: String) throws -> UnsafeRawBufferPointer {
-            let (header, pages) = try pagedFile.header(of: ref, pageCount: meta.pageCount)
+            let (header, pages) = try pagedFile.header(of: ref, pageCount: meta.pageCount, version: meta.version)
             guard header.kind == kind else {
                 throw pagedFile.corrupt(ref, "\(owner) should be a \(kind) node, found a \(header.kind) node")
             }
@@ -30,11 +30,11 @@ extension Store {
             else { throw pagedFile.corrupt(ref, "\(owner) fails its checksum") }
             try coverage.mark(start: ref.rawValue, count: pages, owner: "\(owner) \(ref)")
             // Checksum checked afresh above; the payload (and an encrypted node's code) through the pager.
-            return try pagedFile.payload(of: ref, kind: kind, pageCount: meta.pageCount, lease: lease)
+            return try pagedFile.payload(of: ref, kind: kind, pageCount: meta.pageCount, version: meta.version, lease: lease)
         }
 
         let freeList = try StoredFreeList.read(
-            meta, path: path, kindAt: { try pagedFile.header(of: $0, pageCount: meta.pageCount).header.kind },
+            meta, path: path, kindAt: { try pagedFile.header(of: $0, pageCount: meta.pageCount, version: meta.version).header.kind },
             payload: { try checkNode($0, kind: $1, owner: $1 == .freeList ? "the free list" : "the free-list changes") })
         for extent in freeList.extents {
             try coverage.mark(start: extent.start, count: extent.count, owner: "free extent freed at \(extent.freedAt)")

@@ -260,6 +260,6 @@ final class FreeListChangesTests: PagerTestCase {
 
     private func currentFreeListKind(_ store: Store) throws -> NodeKind {
         let meta = try store.currentMeta()
-        return try store.pagedFile.header(of: meta.freeList, pageCount: meta.pageCount).header.kind
+        return try store.pagedFile.header(of: meta.freeList, pageCount: meta.pageCount, version: meta.version).header.kind
     }
 }
