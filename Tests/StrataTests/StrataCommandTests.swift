@@ -61,6 +61,22 @@ final class StrataCommandTests: DatabaseTestCase {
         XCTAssertTrue(bad.errorOutput.contains("128 hexadecimal digits"), bad.errorOutput)
     }
 
+    /// A compaction that fails half way (here: its disk fills up; a real 64 KiB tmpfs, root only, skipped
+    /// elsewhere) leaves no half-made copy behind, and says why.
+    func testACompactionThatFailsLeavesNoCopy() throws {
+        guard let disk = try SmallFileSystem(kilobytes: 64) else {
+            throw XCTSkip("mounting a tmpfs needs root: a compaction onto a full disk is not checked here")
+        }
+        let db = try openDatabase()
+        try db.write { for i in 0..<3000 { db.add(Person(id: i, name: "person \(i)", dogs: [Dog(name: "dog \(i)")])) } }
+        let copy = disk.path + "/copy.strata"
+        let outcome = try BuiltExecutable(named: "strata").run(["compact", configuration.fileURL.path, copy])
+        XCTAssertFalse(outcome.wasSignalled, "compact crashed: \(outcome.errorOutput)")
+        XCTAssertNotEqual(outcome.status, 0)
+        XCTAssertTrue(outcome.errorOutput.contains("disk is full"), outcome.errorOutput)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: disk.path), [], "a half-made copy was left")
+    }
+
     func testVerifyReportsADamagedPageWithoutCrashing() throws {
         try fill()
         let path = configuration.fileURL.path
