@@ -23,25 +23,9 @@ struct CompactCommand: ParsableCommand {
         defer { source.close() }
         let reader = try source.beginRead()
         defer { reader.end() }
-        let copy = try Store.open(path: output, options: try keyFile.storeOptions())  // encrypted as the original
-        do {
-            let transaction = try copy.beginWrite()
-            do {
-                let destination = try Catalog(writer: transaction)
-                try source.namingFile { try Catalog(reader: reader).copy(into: destination) }
-                try destination.flush()
-                try transaction.commit()
-            } catch {
-                transaction.rollback()
-                throw error
-            }
-            copy.close()
-        } catch {
-            // A copy that failed (a damaged original, a full disk) is not left behind half made.
-            copy.close()
-            try? FileManager.default.removeItem(atPath: output)
-            try? FileManager.default.removeItem(atPath: output + ".lock")
-            throw error
+        // Encrypted as the original; a copy that fails half way (a damaged original, a full disk) leaves nothing.
+        try source.namingFile {
+            try Store.writeCompactedCopy(of: Catalog(reader: reader), to: output, options: keyFile.storeOptions())
         }
         let before = try source.status.fileBytes
         let after = (try FileManager.default.attributesOfItem(atPath: output)[.size] as? NSNumber)?.uint64Value ?? 0

@@ -35,22 +35,14 @@ extension Database {
             let source = try catalog()
             let partial = url.deletingLastPathComponent()
                 .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial")
+            var options = StoreOptions()
+            options.encryptionKey = encryptionKey.map { Array($0) }
+            try store.namingFile { try Store.writeCompactedCopy(of: source, to: partial.path, options: options) }
             do {
-                var options = StoreOptions(durability: .full)
-                options.encryptionKey = encryptionKey.map { Array($0) }
-                let copy = try Store.open(path: partial.path, options: options)
-                let transaction = try copy.beginWrite()
-                let destination = try Catalog(writer: transaction)
-                try source.copy(into: destination)
-                try destination.flush()
-                try transaction.commit()
-                copy.close()
                 try FileManager.default.moveItem(at: partial, to: url)
-                try? FileManager.default.removeItem(atPath: partial.path + ".lock")
                 try Self.syncDirectory(of: url)
             } catch {
                 try? FileManager.default.removeItem(at: partial)
-                try? FileManager.default.removeItem(atPath: partial.path + ".lock")
                 throw error
             }
         }

@@ -57,10 +57,11 @@ final class PagedFile: @unchecked Sendable {
     /// - Throws: `corruptFile` when the node starts or ends outside the version, its header is damaged, or a later
     ///   version wrote it.
     func header(of ref: NodeRef, pageCount: UInt64, version: UInt64) throws -> (header: NodeHeader, pages: UInt64) {
+        // Within a mapped version, the checks against its page count below also keep every read in the mapping.
+        try requireMapped(pageCount: pageCount)
         guard ref.rawValue >= 1, ref.rawValue < pageCount else {
             throw corrupt(ref, "the reference points outside the \(pageCount) pages of this version")
         }
-        guard ref.rawValue < mappablePages else { throw outsideMapping(pageCount: pageCount) }
         let start = base + Int(ref.rawValue) * pageSize
         guard let header = NodeHeader.decode(from: start) else {
             throw corrupt(ref, "no node header here (wrong magic or kind byte)")
@@ -72,12 +73,11 @@ final class PagedFile: @unchecked Sendable {
         guard pages <= pageCount - ref.rawValue else {
             throw corrupt(ref, "its length \(header.length) runs past the \(pageCount) pages of this version")
         }
-        guard pages <= mappablePages - ref.rawValue else { throw outsideMapping(pageCount: pageCount) }
         return (header, pages)
     }
 
-    /// Throws unless the first `pageCount` pages all lie inside this process's mapping (for reads of whole
-    /// versions that do not go node by node, such as a copy).
+    /// Throws unless the first `pageCount` pages all lie inside this process's mapping: checked on every node
+    /// read, and before reads of a whole version that do not go node by node (a page-by-page copy).
     func requireMapped(pageCount: UInt64) throws {
         guard pageCount <= mappablePages else { throw outsideMapping(pageCount: pageCount) }
     }

@@ -75,32 +75,12 @@ extension Store {
     /// Writes this store's newest version, with only live data, to `compactionPath(for: path)`, synced. Nothing is
     /// left there when it fails.
     private func writeCompactedCopy() throws {
-        let destinationPath = Self.compactionPath(for: path)
-        var copyOptions = StoreOptions(durability: .full, pageSize: pageSize, io: io)
+        var copyOptions = StoreOptions(pageSize: pageSize, io: io)
         copyOptions.maximumFileSize = options.maximumFileSize
         copyOptions.encryptionKey = options.encryptionKey
-        do {
-            let copy = try Store.opening(path: destinationPath, io: io, options: copyOptions)
-            defer {
-                copy.close()
-                try? io.remove(at: destinationPath + ".lock")
-            }
-            let reader = try beginRead()
-            defer { reader.end() }
-            let transaction = try copy.beginWrite()
-            do {
-                let destination = try Catalog(writer: transaction)
-                try Catalog(reader: reader).copy(into: destination)
-                try destination.flush()
-                try transaction.commit()
-            } catch {
-                transaction.rollback()
-                throw error
-            }
-        } catch {
-            try? io.remove(at: destinationPath)
-            throw error
-        }
+        let reader = try beginRead()
+        defer { reader.end() }
+        try Store.writeCompactedCopy(of: Catalog(reader: reader), to: Self.compactionPath(for: path), options: copyOptions)
     }
 
     /// Ends this store's use of its data file but keeps the lock file, and with it the exclusive lifetime lock:

@@ -45,4 +45,37 @@ extension Store {
             throw error
         }
     }
+
+    /// Writes `source` (a version's catalog, as a reader sees it) with only its live data to a new store at
+    /// `path`, committed and synced, then closes that store and removes its lock file. Nothing is left at `path`
+    /// when the copy fails (a full disk, a damaged source). Compaction on open, `Database.writeCopy` and
+    /// `strata compact` all copy through here.
+    ///
+    /// - Parameter options: how the copy is opened (its `io`, `encryptionKey`, `pageSize`, `maximumFileSize`);
+    ///   its durability is always `.full`.
+    /// - Throws: what opening, copying or committing throws.
+    public static func writeCompactedCopy(of source: Catalog, to path: String, options: StoreOptions) throws {
+        var options = options
+        options.durability = .full
+        let copy = try Store.open(path: path, options: options)
+        do {
+            let transaction = try copy.beginWrite()
+            do {
+                let destination = try Catalog(writer: transaction)
+                try source.copy(into: destination)
+                try destination.flush()
+                try transaction.commit()
+            } catch {
+                transaction.rollback()
+                throw error
+            }
+            copy.close()
+        } catch {
+            copy.close()
+            try? copy.io.remove(at: copy.path)
+            try? copy.io.remove(at: copy.lockFile.path)
+            throw error
+        }
+        try? copy.io.remove(at: copy.lockFile.path)
+    }
 }

@@ -42,9 +42,6 @@ extension Store {
                     message: "its lock file \(lockFile.path) was deleted while the store was open, so other processes "
                         + "can no longer see this one; close the store in every process and open it again")
             }
-            // Durable version 0: the lock file does not know which version is durable (its first opener was
-            // read-only and could not sync). A commit chooses its meta slot and the pages it may reuse by it.
-            try syncCurrentVersion { durable, _ in durable == 0 }
             return try makeWriteTransaction()
         } catch {
             endWrite()
@@ -52,7 +49,7 @@ extension Store {
         }
     }
 
-    private func makeWriteTransaction() throws -> WriteTransaction {
+    private func makeWriteTransaction(afterSync synced: Bool = false) throws -> WriteTransaction {
         struct Start {
             var meta: MetaSlot
             var durable: (version: UInt64, slot: Int)
@@ -67,6 +64,17 @@ extension Store {
                 if let own = pins.keys.min() { pinned.append(own) }
                 return Start(meta: meta, durable: lockFile.durable, oldestPin: pinned.min(), cache: writeCache)
             }
+        }
+        if start.durable.version == 0 {
+            // The lock file does not know which version is durable (its first opener was read-only and could not
+            // sync), and a commit chooses its meta slot and the pages it may reuse by it: sync, then start again.
+            guard !synced else {
+                throw StrataError.io(
+                    operation: "record the durable version in", path: lockFile.path, errno: 0,
+                    message: "the registration lock could not be taken; close the store and open it again")
+            }
+            try syncCurrentVersion { durable, _ in durable == 0 }
+            return try makeWriteTransaction(afterSync: true)
         }
         let meta = start.meta
         // Pages freed at v are reachable from versions before v: reusable once every reader pins v or later and no
