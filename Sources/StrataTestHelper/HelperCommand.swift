@@ -16,6 +16,9 @@ import StrataTestSupport
 ///   transaction and prints `committed VERSION`.
 /// - `wait-commit PATH VERSION SECONDS`: prints `waiting`, then `Store.waitForCommit(after: VERSION, timeout:
 ///   SECONDS)` and prints `woke VERSION` with what it returned.
+/// - `compact-loop PATH`: forever opens the store asking to compact it (`StoreOptions.compactOnOpen`), commits
+///   one `StepTable` step, prints `committed STEP` and closes it (the parent kills it at a random moment, often
+///   while it compacts).
 /// - `stall-recovery PATH`: opens the store as its first opener and stops when recovery opens the data file,
 ///   printing `recovering` and waiting to be killed: a first opener that dies before it has recovered the file.
 enum HelperCommand {
@@ -48,6 +51,8 @@ enum HelperCommand {
             say("waiting")
             let woke = store.waitForCommit(after: after, timeout: Double(arguments.count > 3 ? arguments[3] : "10") ?? 10)
             say("woke \(woke)")
+        case "compact-loop":
+            try compactLoop(path: path)
         case "stall-recovery":
             // A store opened through a `StorageIO` takes its path as given; other openers resolve symbolic links
             // (`/var` is `/private/var` on macOS), and the lock file must be theirs.
@@ -83,6 +88,17 @@ enum HelperCommand {
             let state = try PatternTree.advance(writer, random: &random)
             try writer.commit()
             say("committed \(writer.version) \(state.step)")
+        }
+    }
+
+    static func compactLoop(path: String) throws {
+        var options = StoreOptions()
+        options.compactOnOpen = { _, _ in true }
+        while true {
+            let store = try Store.open(path: path, options: options)
+            let step = try StepTable.advance(store)
+            say("committed \(step)")
+            store.close()
         }
     }
 
@@ -126,6 +142,6 @@ enum HelperCommand {
 
     static func usage() -> StrataError {
         .invalidArgument(
-            "usage: strata-test-helper commit-loop|read-check|write-steps|pin|commit-after|wait-commit|stall-recovery PATH [ARGUMENT…]")
+            "usage: strata-test-helper commit-loop|read-check|write-steps|pin|commit-after|wait-commit|compact-loop|stall-recovery PATH [ARGUMENT…]")
     }
 }

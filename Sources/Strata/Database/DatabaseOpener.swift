@@ -157,7 +157,8 @@ struct DatabaseOpener {
 }
 
 extension Database {
-    /// Deletes the database file of `configuration` and its lock file (for an in-memory configuration, nothing).
+    /// Deletes the database file of `configuration`, its lock file and what an interrupted creation or compaction
+    /// left beside it (for an in-memory configuration, nothing).
     ///
     /// Close every `Database` of the file first: deleting a file that is open leaves them reading a file that no
     /// longer has a name.
@@ -171,7 +172,7 @@ extension Database {
         let link = configuration.fileURL.path
         let path = configuration.fileURL.resolvingSymlinksInPath().path
         let existed = FileManager.default.fileExists(atPath: path)
-        for file in Set([path, path + ".lock", link]) where (try? FileManager.default.attributesOfItem(atPath: file)) != nil {
+        for file in Set([path, link] + Store.companionPaths(of: path)) where (try? FileManager.default.attributesOfItem(atPath: file)) != nil {
             do {
                 try FileManager.default.removeItem(atPath: file)
             } catch {

@@ -13,23 +13,20 @@ import Darwin
 /// directory synced: a crash leaves the old file or the new one, both whole. A compaction that fails (a full disk
 /// is the usual reason: the copy needs room) leaves the file as it was and the store opens uncompacted.
 extension Store {
-    /// The name the compacted copy is written under before it replaces the file.
-    static func compactionPath(for path: String) -> String { path + ".compacting" }
-
     /// Attaches to the lock file of `path` and opens the store, compacting it first when the options ask for it
     /// and this process is the only one with the file open.
     static func opening(path: String, io: StorageIO, options: StoreOptions) throws -> Store {
         // A read-only open of a missing file leaves nothing behind, not even a lock file.
         if options.readOnly && !io.fileExists(at: path) { throw noDatabase(at: path) }
-        let lockPath = path + ".lock"
+        let lockPath = lockPath(for: path)
         let lockFile = LockFile(handle: try openLockFile(at: lockPath, io: io, readOnly: options.readOnly), path: lockPath)
         do {
             let alone = try attach(lockFile)
+            // A compaction runs under the lifetime lock this first opener now holds: nothing else is making a copy.
+            if alone && !options.readOnly { try compactionLeftovers(for: path).forEach(io.remove(at:)) }
             guard alone, !options.readOnly, let shouldCompact = options.compactOnOpen else {
                 return try Store(path: path, io: io, options: options, lockFile: lockFile, alone: alone, keepsLifetimeLock: false)
             }
-            // A copy left by a compaction that crashed before its rename is garbage: the file itself is whole.
-            try io.remove(at: compactionPath(for: path))
             let store = try Store(path: path, io: io, options: options, lockFile: lockFile, alone: true, keepsLifetimeLock: true)
             let status = try store.status
             guard shouldCompact(status.fileBytes, status.usedBytes), (try? store.writeCompactedCopy()) != nil else {

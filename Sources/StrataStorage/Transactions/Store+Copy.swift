@@ -15,7 +15,7 @@ extension Store {
         defer { reader.end() }
         let meta = reader.meta
         try pagedFile.requireMapped(pageCount: meta.pageCount)
-        let temporary = destination + ".creating"
+        let temporary = Store.creatingPath(for: destination)
         try io.remove(at: temporary)
         let file = try io.openFile(at: temporary, create: true, readOnly: false)
         defer { file.close() }

@@ -237,7 +237,7 @@ public final class Store: @unchecked Sendable {
             defer { existing.close() }
             if try existing.size() > 0 { return }
         }
-        let temporary = path + ".creating"
+        let temporary = creatingPath(for: path)
         try io.remove(at: temporary)
         let file = try io.openFile(at: temporary, create: true, readOnly: false)
         defer { file.close() }

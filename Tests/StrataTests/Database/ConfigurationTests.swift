@@ -128,15 +128,18 @@ final class ConfigurationTests: DatabaseTestCase {
         }
     }
 
-    func testDeleteFilesRemovesTheFileAndItsLock() throws {
+    /// With the lock file go what an interrupted compaction or creation leaves beside the file.
+    func testDeleteFilesRemovesTheFileItsLockAndLeftovers() throws {
         do {
             let db = try openDatabase()
             try db.write { db.add(Person(id: 1)) }
         }
-        XCTAssertTrue(FileManager.default.fileExists(atPath: configuration.fileURL.path))
+        let path = configuration.fileURL.path
+        let leftovers = [".creating", ".compacting", ".compacting.lock", ".compacting.creating"].map { path + $0 }
+        for leftover in leftovers { try Data("left".utf8).write(to: URL(fileURLWithPath: leftover)) }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path))
         XCTAssertTrue(try Database.deleteFiles(for: configuration))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: configuration.fileURL.path))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: configuration.fileURL.path + ".lock"))
+        for file in [path, path + ".lock"] + leftovers { XCTAssertFalse(FileManager.default.fileExists(atPath: file), file) }
         XCTAssertFalse(try Database.deleteFiles(for: configuration))
     }
 
