@@ -23,7 +23,8 @@ struct CompactCommand: ParsableCommand {
         defer { source.close() }
         let reader = try source.beginRead()
         defer { reader.end() }
-        // Encrypted as the original; a copy that fails half way (a damaged original, a full disk) leaves nothing.
+        // Encrypted as the original. A copy that fails half way (a damaged original, a full disk) leaves nothing; one
+        // interrupted leaves nothing at OUTPUT.
         try source.namingFile {
             try Store.writeCompactedCopy(of: Catalog(reader: reader), to: output, options: keyFile.storeOptions())
         }

@@ -77,6 +77,28 @@ final class StrataCommandTests: DatabaseTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: disk.path), [], "a half-made copy was left")
     }
 
+    /// `strata compact` interrupted (Ctrl-C) at moments spread over its run leaves either no file at OUTPUT or a
+    /// whole copy: never a store that opens, empty or half full, under the name the user asked for.
+    func testAnInterruptedCompactionLeavesNoCopyOrAWholeOne() throws {
+        let db = try openDatabase()
+        try db.write { for i in 0..<20_000 { db.add(Person(id: i, name: "person \(i)")) } }
+        let strata = try BuiltExecutable(named: "strata")
+        let path = configuration.fileURL.path
+        let started = Date()
+        XCTAssertEqual(try strata.run(["compact", path, directory.url.appendingPathComponent("whole.strata").path]).status, 0)
+        let duration = Date().timeIntervalSince(started)
+        for round in 1...5 {
+            let copy = directory.url.appendingPathComponent("copy\(round).strata").path
+            let (process, _, _) = try strata.start(["compact", path, copy])
+            Thread.sleep(forTimeInterval: duration * Double(round) / 6)
+            kill(process.processIdentifier, SIGINT)
+            process.waitUntilExit()
+            guard FileManager.default.fileExists(atPath: copy) else { continue }
+            let info = try strata.run(["info", copy])
+            XCTAssertTrue(info.output.contains("Person: 20000 object(s)"), "round \(round): \(info.output)\(info.errorOutput)")
+        }
+    }
+
     func testVerifyReportsADamagedPageWithoutCrashing() throws {
         try fill()
         let path = configuration.fileURL.path

@@ -33,31 +33,9 @@ extension Database {
                     "writeCopy(to:) will not overwrite '\(url.path)'; delete it first or choose another name")
             }
             let source = try catalog()
-            let partial = url.deletingLastPathComponent()
-                .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial")
             var options = StoreOptions()
             options.encryptionKey = encryptionKey.map { Array($0) }
-            try store.namingFile { try Store.writeCompactedCopy(of: source, to: partial.path, options: options) }
-            do {
-                try FileManager.default.moveItem(at: partial, to: url)
-                try Self.syncDirectory(of: url)
-            } catch {
-                try? FileManager.default.removeItem(at: partial)
-                throw error
-            }
-        }
-    }
-
-    /// Makes a rename in the directory of `url` durable.
-    private static func syncDirectory(of url: URL) throws {
-        let directory = url.deletingLastPathComponent().path
-        let descriptor = open(directory, O_RDONLY)
-        guard descriptor >= 0 else {
-            throw StrataError.io(operation: "open directory", path: directory, errno: errno, message: "cannot open to sync")
-        }
-        defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else {
-            throw StrataError.io(operation: "fsync directory", path: directory, errno: errno, message: "cannot sync")
+            try store.namingFile { try Store.writeCompactedCopy(of: source, to: url.path, options: options) }
         }
     }
 }

@@ -77,7 +77,7 @@ extension Store {
         copyOptions.encryptionKey = options.encryptionKey
         let reader = try beginRead()
         defer { reader.end() }
-        try Store.writeCompactedCopy(of: Catalog(reader: reader), to: Self.compactionPath(for: path), options: copyOptions)
+        try Store.buildCompactedCopy(of: Catalog(reader: reader), at: Self.compactionPath(for: path), options: copyOptions)
     }
 
     /// Ends this store's use of its data file but keeps the lock file, and with it the exclusive lifetime lock:

@@ -46,15 +46,39 @@ extension Store {
         }
     }
 
-    /// Writes `source` (a version's catalog, as a reader sees it) with only its live data to a new store at
-    /// `path`, committed and synced, then closes that store and removes its lock file. Nothing is left at `path`
-    /// when the copy fails (a full disk, a damaged source). Compaction on open, `Database.writeCopy` and
-    /// `strata compact` all copy through here.
+    /// Writes `source` (a version's catalog, as a reader sees it) with only its live data to a new store file at
+    /// `path`. The copy is built, committed and synced under a hidden temporary name in the same folder
+    /// (`.NAME.RANDOM.partial`), then renamed to `path` and the folder synced: a crash or an interruption
+    /// (Ctrl-C during `strata compact`) leaves no file at `path` or a whole copy, never a store that opens empty or
+    /// half filled under the name asked for (it may leave the hidden file). Nothing is left when the copy fails (a
+    /// full disk, a damaged source). `Database.writeCopy` and `strata compact` copy through here, compaction on
+    /// open through `buildCompactedCopy(of:at:options:)`.
     ///
     /// - Parameter options: how the copy is opened (its `io`, `encryptionKey`, `pageSize`, `maximumFileSize`);
     ///   its durability is always `.full`.
-    /// - Throws: what opening, copying or committing throws.
+    /// - Throws: `invalidArgument` when `path` exists; what opening, copying, committing or renaming throws.
     public static func writeCompactedCopy(of source: Catalog, to path: String, options: StoreOptions) throws {
+        let io = options.io ?? POSIXStorage()
+        guard !io.fileExists(at: path) else {
+            throw StrataError.invalidArgument("'\(path)' already exists; remove it or choose another name for the copy")
+        }
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let temporary = folder + "." + name + "." + String(UInt64.random(in: 0 ... .max), radix: 16) + ".partial"
+        try buildCompactedCopy(of: source, at: temporary, options: options)
+        do {
+            try io.rename(from: temporary, to: path)
+            try io.syncDirectory(containing: path)
+        } catch {
+            try? io.remove(at: temporary)
+            throw error
+        }
+    }
+
+    /// Builds the compacted copy of `source` as a new store at `path`: opens it, copies, commits (synced), closes
+    /// it and removes its lock file. Removes both when the copy fails.
+    static func buildCompactedCopy(of source: Catalog, at path: String, options: StoreOptions) throws {
         var options = options
         options.durability = .full
         let copy = try Store.open(path: path, options: options)
