@@ -22,8 +22,9 @@ extension Store {
         let lockFile = LockFile(handle: try openLockFile(at: lockPath, io: io, readOnly: options.readOnly), path: lockPath)
         do {
             let alone = try attach(lockFile)
-            // A compaction runs under the lifetime lock this first opener now holds: nothing else is making a copy.
-            if alone && !options.readOnly { try compactionLeftovers(for: path).forEach(io.remove(at:)) }
+            // What a killed compaction left is garbage (a compaction runs under the lifetime lock this first opener
+            // now holds, so none is running), never worth refusing the open over.
+            if alone && !options.readOnly { for leftover in compactionLeftovers(for: path) { try? io.remove(at: leftover) } }
             guard alone, !options.readOnly, let shouldCompact = options.compactOnOpen else {
                 return try Store(path: path, io: io, options: options, lockFile: lockFile, alone: alone, keepsLifetimeLock: false)
             }

@@ -7,9 +7,9 @@ import Foundation
 /// One table of the catalog: objects keyed by `ObjectKey`, stored column-wise in clusters of a copy-on-write tree.
 ///
 /// Obtain tables from a `Catalog`, and keep the catalog while using them: a table refers to its catalog without
-/// owning it, and using a table whose catalog is gone stops the process. A table opened through a `NodeWriter` can change; one opened through a
-/// `NodeReader` only reads. Reads of a stored cluster work in place on its node; a change decodes the cluster
-/// (`ClusterBuffer`), which the catalog's `flush()` writes back.
+/// owning it, and using a table whose catalog is gone stops the process. A table opened through a `NodeWriter`
+/// can change; one opened through a `NodeReader` only reads. Reads of a stored cluster work in place on its node;
+/// a change decodes the cluster (`ClusterBuffer`), which the catalog's `flush()` writes back.
 public final class Table {
     /// The table's stable identity.
     public let key: TableKey
