@@ -58,7 +58,8 @@ public struct Configuration: Sendable {
     public var objectTypes: [Object.Type]?
 
     /// When the file's schema version differs from the code's, delete the file and start empty instead of
-    /// migrating (for development, as in Realm).
+    /// migrating (for development, as in Realm). While another process has the file open, the open fails with
+    /// `StrataError.io` (`EBUSY`) instead: see ``Database/deleteFiles(for:)``.
     public var deleteIfMigrationNeeded = false
 
     /// How hard each commit tries to reach the disk: `.full` (default; a crash or power loss loses nothing that

@@ -158,26 +158,25 @@ struct DatabaseOpener {
 
 extension Database {
     /// Deletes the database file of `configuration`, its lock file and what an interrupted creation or compaction
-    /// left beside it (for an in-memory configuration, nothing).
+    /// left beside it (for an in-memory configuration, nothing). A symbolic link at the configured path goes too,
+    /// with the file it names.
     ///
-    /// Close every `Database` of the file first: deleting a file that is open leaves them reading a file that no
-    /// longer has a name.
+    /// Close every `Database` of the file first, in every process: deleting a file in use would leave them on a
+    /// file without a name, so it is refused (as Realm refuses to delete the files of an open Realm).
     ///
     /// - Returns: Whether a database file existed.
-    /// - Throws: `StrataError.io` when a file exists but cannot be removed.
+    /// - Throws: `StrataError.io` with `EBUSY` when this process or another has the database open;
+    ///   `StrataError.io` when a file exists but cannot be removed.
     @discardableResult
     public static func deleteFiles(for configuration: Configuration) throws -> Bool {
         guard configuration.inMemoryIdentifier == nil else { return false }
-        // The store keeps its lock file beside the file a symbolic link points to: delete both, and the link.
         let link = configuration.fileURL.path
-        let path = configuration.fileURL.resolvingSymlinksInPath().path
-        let existed = FileManager.default.fileExists(atPath: path)
-        for file in Set([path, link] + Store.companionPaths(of: path)) where (try? FileManager.default.attributesOfItem(atPath: file)) != nil {
+        let existed = try Store.deleteFiles(at: link)
+        if (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) != nil {
             do {
-                try FileManager.default.removeItem(atPath: file)
+                try FileManager.default.removeItem(atPath: link)
             } catch {
-                throw StrataError.io(
-                    operation: "remove", path: file, errno: 0, message: error.localizedDescription)
+                throw StrataError.io(operation: "remove", path: link, errno: 0, message: error.localizedDescription)
             }
         }
         return existed

@@ -1,4 +1,10 @@
-/// The names of the files a store keeps beside its data file.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The names of the files a store keeps beside its data file, and deleting them.
 extension Store {
     /// The lock file of the store at `path`.
     static func lockPath(for path: String) -> String { path + ".lock" }
@@ -21,5 +27,46 @@ extension Store {
     /// deleting a store whole.
     public static func companionPaths(of path: String) -> [String] {
         [lockPath(for: path), creatingPath(for: path)] + compactionLeftovers(for: path)
+    }
+
+    /// Deletes the store file at `path`, its lock file and what an interrupted creation or compaction left beside
+    /// it (`companionPaths(of:)`), provided no process has the store open: deleting files in use would leave their
+    /// processes on a file without a name, and the next process to open the path on a new file, each unaware of
+    /// the other. A symbolic link at `path` is followed: the file it names is deleted, the link is not.
+    ///
+    /// It holds the lock file's lifetime lock exclusively (the lock every process holds shared while it has the
+    /// store open) while it deletes, so no process can open the store half deleted.
+    ///
+    /// - Returns: Whether a store file existed.
+    /// - Throws: `io` with `EBUSY` when this process or another has the store open; `io` when a file exists but
+    ///   cannot be removed.
+    @discardableResult
+    public static func deleteFiles(at path: String) throws -> Bool {
+        let resolved = resolvedPath(path)
+        return try StoreRegistry.shared.withoutOpenStore(key: "file:" + resolved, path: resolved) {
+            let io = POSIXStorage()
+            let lockPath = lockPath(for: resolved)
+            var lockFile: LockFileHandle?
+            if io.fileExists(at: lockPath) {
+                let handle = try io.openLockFile(at: lockPath, byteCount: LockFile.byteCount)
+                guard try handle.lock(byte: 0, exclusive: true, wait: false) else {
+                    handle.close()
+                    throw inUse(resolved, by: "another process")
+                }
+                lockFile = handle
+            }
+            defer { lockFile?.close() }
+            let existed = io.fileExists(at: resolved)
+            // The lock file last: while it has a name, a process opening the store waits on it.
+            for file in [resolved] + companionPaths(of: resolved).reversed() { try io.remove(at: file) }
+            return existed
+        }
+    }
+
+    /// The error for deleting a store that is open.
+    static func inUse(_ path: String, by holder: String) -> StrataError {
+        .io(
+            operation: "delete", path: path, errno: EBUSY,
+            message: "the database is open in \(holder); close it there before deleting its files")
     }
 }

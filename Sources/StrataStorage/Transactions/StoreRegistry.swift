@@ -39,4 +39,18 @@ final class StoreRegistry: @unchecked Sendable {
             return store
         }
     }
+
+    /// Runs `body` while no store for `key` is open in this process and none can be opened (the registry stays
+    /// locked until `body` returns).
+    ///
+    /// - Throws: `io` (`EBUSY`) when a store for `key` is open here, or closed with transactions still open;
+    ///   what `body` throws.
+    func withoutOpenStore<R>(key: String, path: String, _ body: () throws -> R) throws -> R {
+        try lock.withLock {
+            if let existing = stores[key]?.store, !existing.stateLock.withLock({ existing.resourcesReleased }) {
+                throw Store.inUse(path, by: "this process")
+            }
+            return try body()
+        }
+    }
 }

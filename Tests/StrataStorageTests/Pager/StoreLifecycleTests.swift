@@ -240,6 +240,33 @@ final class StoreLifecycleTests: PagerTestCase {
         XCTAssertThrowsError(try store.beginWrite())
     }
 
+    /// Deleting a store's files is refused while the store is open, in this process or another (each would go on
+    /// with a file that has no name, and the next opener would start a new one unaware of it); once it is closed
+    /// everywhere, the file, its lock file and the leftovers of a killed compaction all go.
+    func testDeletingTheFilesOfAnOpenStoreIsRefused() throws {
+        let path = storePath()
+        func assertRefused(naming holder: String, line: UInt = #line) {
+            XCTAssertThrowsError(try Store.deleteFiles(at: path), line: line) { error in
+                guard case StrataError.io(_, _, EBUSY, let message) = error else { return XCTFail("\(error)", line: line) }
+                XCTAssertTrue(message.contains(holder), message, line: line)
+            }
+            XCTAssertTrue(FileManager.default.fileExists(atPath: path), line: line)
+        }
+        let store = try Store.open(path: path)
+        assertRefused(naming: "this process")
+        store.close()
+        let child = try HelperProcess(executable: helperExecutable(), arguments: ["pin", path])
+        child.waitForLines(startingWith: "pinned ")
+        assertRefused(naming: "another process")
+        _ = child.kill()
+        try Data("left".utf8).write(to: URL(fileURLWithPath: path + ".compacting"))
+        XCTAssertTrue(try Store.deleteFiles(at: path))
+        for file in [path, path + ".lock", path + ".compacting"] {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: file), file)
+        }
+        XCTAssertFalse(try Store.deleteFiles(at: path))
+    }
+
     /// A lock file deleted while the store is open (`rm *.lock`): a process opening the store next would make a
     /// new one and write unaware of this process, so this one refuses to write, saying why; it still reads, and
     /// once reopened everything works.

@@ -143,6 +143,17 @@ final class ConfigurationTests: DatabaseTestCase {
         XCTAssertFalse(try Database.deleteFiles(for: configuration))
     }
 
+    /// Realm refuses to delete the files of an open Realm; so does Strata, and the database goes on working.
+    func testDeleteFilesOfAnOpenDatabaseIsRefused() throws {
+        let db = try openDatabase()
+        try db.write { db.add(Person(id: 1)) }
+        XCTAssertThrowsError(try Database.deleteFiles(for: configuration)) { error in
+            guard case StrataError.io(_, _, EBUSY, _) = error else { return XCTFail("\(error)") }
+        }
+        try db.write { db.add(Person(id: 2)) }
+        XCTAssertEqual(db.objects(Person.self).count, 2)
+    }
+
     /// A database opened through a symbolic link keeps its lock file beside the real file (one file, one lock,
     /// whatever the name); deleting through the link removes the file, its lock and the link.
     func testDeleteFilesThroughASymbolicLinkRemovesTheRealFileAndItsLock() throws {
