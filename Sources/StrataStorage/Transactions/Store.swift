@@ -59,6 +59,10 @@ public final class Store: @unchecked Sendable {
 
     /// Opens the store at `path`, creating it when missing (unless `options.readOnly`).
     ///
+    /// A file this process already has open, under any name that leads to it, gives the same `Store` (the
+    /// `fcntl` locks that coordinate processes belong to the process, not to a descriptor): `close()` then closes
+    /// it for every holder, and the last reference going away closes it too.
+    ///
     /// The first process to open a file checks it: the meta slot with the higher version is used if every node
     /// its commit record lists is intact, otherwise the other slot.
     ///
