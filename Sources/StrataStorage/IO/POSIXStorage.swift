@@ -50,13 +50,17 @@ public final class POSIXStorage: StorageIO, @unchecked Sendable {
         if unlink(path) != 0 && errno != ENOENT { throw SystemError.current("unlink", path: path) }
     }
 
-    /// Opens the directory holding `path` and `fsync`s it, so creations and renames in it survive power loss.
+    /// Opens the directory holding `path` and `fsync`s it, so creations and renames in it survive power loss. A file
+    /// system that cannot sync directories (`EINVAL`) is not an error.
     public func syncDirectory(containing path: String) throws {
         let directory = Self.directory(of: path)
         let fd = open(directory, O_RDONLY | O_CLOEXEC)
         if fd < 0 { throw SystemError.current("open directory", path: directory) }
         defer { _ = Glibc_close(fd) }
-        if fsync(fd) != 0 { throw SystemError.current("fsync directory", path: directory) }
+        // A file system that cannot sync a directory says EINVAL (some network and FUSE ones; Linux's /proc): the
+        // rename is then as durable as that file system makes it, and refusing to create or copy a database there
+        // would help nobody. SQLite does the same.
+        if fsync(fd) != 0 && errno != EINVAL { throw SystemError.current("fsync directory", path: directory) }
     }
 
     /// Opens the lock file read-write, sizes it to `byteCount` and maps it shared.
