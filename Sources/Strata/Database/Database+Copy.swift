@@ -10,8 +10,8 @@ extension Database {
     ///
     /// The copy is encrypted with this database's ``Configuration/encryptionKey`` (or in clear when it has none).
     ///
-    /// - Throws: `StrataError.invalidArgument` when `url` already exists; I/O errors (a full disk) with nothing
-    ///   left at `url`.
+    /// - Throws: `StrataError.invalidArgument` when `url` already exists; `transactionMisuse` inside a write
+    ///   transaction (as Realm); I/O errors (a full disk) with nothing left at `url`.
     public func writeCopy(to url: URL) throws {
         try writeCopy(to: url, encryptionKey: configuration.encryptionKey, caller: "Database.writeCopy(to:)")
     }
@@ -20,14 +20,19 @@ extension Database {
     /// when it is `nil`: the way to encrypt a file, change its key or remove its encryption. Open the copy with
     /// that key.
     ///
-    /// - Throws: `StrataError.invalidArgument` when `url` already exists or the key is not 64 bytes; I/O errors
-    ///   (a full disk) with nothing left at `url`.
+    /// - Throws: `StrataError.invalidArgument` when `url` already exists or the key is not 64 bytes;
+    ///   `transactionMisuse` inside a write transaction; I/O errors (a full disk) with nothing left at `url`.
     public func writeCopy(to url: URL, encryptionKey: Data?) throws {
         try writeCopy(to: url, encryptionKey: encryptionKey, caller: "Database.writeCopy(to:encryptionKey:)")
     }
 
     private func writeCopy(to url: URL, encryptionKey: Data?, caller: String) throws {
         try withAccess(caller) {
+            guard !isInWriteTransaction else {
+                throw StrataError.transactionMisuse(
+                    "\(caller) inside a write transaction would copy changes that may yet be cancelled; commit or "
+                        + "cancel the write first")
+            }
             guard !FileManager.default.fileExists(atPath: url.path) else {
                 throw StrataError.invalidArgument(
                     "writeCopy(to:) will not overwrite '\(url.path)'; delete it first or choose another name")

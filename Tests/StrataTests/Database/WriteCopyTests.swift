@@ -35,6 +35,23 @@ final class WriteCopyTests: DatabaseTestCase {
         XCTAssertLessThan(copySize, originalSize)
     }
 
+    /// Inside a write transaction a copy would hold changes that may yet be cancelled: refused, as Realm does,
+    /// and the write goes on.
+    func testCopyInsideAWriteTransactionIsRefused() throws {
+        let db = try openDatabase()
+        let copyURL = directory.url.appendingPathComponent("copy.strata")
+        try db.write {
+            db.add(Person(id: 1, name: "uncommitted"))
+            XCTAssertThrowsError(try db.writeCopy(to: copyURL)) { error in
+                guard case StrataError.transactionMisuse(let message) = error else { return XCTFail("\(error)") }
+                XCTAssertTrue(message.contains("write transaction"), message)
+            }
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: copyURL.path))
+        XCTAssertEqual(db.objects(Person.self).count, 1)
+        try db.writeCopy(to: copyURL)
+    }
+
     func testCopyRefusesToOverwrite() throws {
         let db = try openDatabase()
         let existing = directory.url.appendingPathComponent("existing.strata")
