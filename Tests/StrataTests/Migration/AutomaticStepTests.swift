@@ -16,6 +16,25 @@ final class AutomaticStepTests: MigrationTestCase {
         XCTAssertEqual(try patron(2, in: database).purchases.map(\.ref), [30, 10])
     }
 
+    /// An app that compacts on launch opens an old file: compaction copies the version-1 tables (and the schema
+    /// record saying so), then the migration runs on the copy.
+    func testCompactionOnLaunchThenMigrationInOneOpen() throws {
+        try writeVersion1()
+        let asked = NSLock()
+        nonisolated(unsafe) var times = 0
+        let database = try openMigrated { configuration in
+            configuration.shouldCompactOnLaunch = { _, _ in
+                asked.withLock { times += 1 }
+                return true
+            }
+        }
+        XCTAssertEqual(asked.withLock { times }, 1)
+        XCTAssertEqual(try patron(1, in: database).purchases.map(\.ref), [10, 20])
+        XCTAssertEqual(database.objects(Purchase.self).map(\.ref).sorted(), [10, 20, 30])
+        _ = try database.verify()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path + ".compacting"))
+    }
+
     func testRenamedPropertyKeepsDataAndGetsItsNewIndex() throws {
         try writeVersion1()
         let database = try openMigrated()
