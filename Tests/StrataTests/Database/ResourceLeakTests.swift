@@ -13,10 +13,17 @@ final class DatabaseResourceLeakTests: DatabaseTestCase {
         for round in 0..<30 {
             try {
                 let db = try openDatabase()
+                let initial = expectation(description: "initial \(round)")
                 let updated = expectation(description: "update \(round)")
                 let token = try db.objects(Person.self).filter("id >= 0").observe(on: queue) { change in
-                    if case .update = change { updated.fulfill() }
+                    switch change {
+                    case .initial: initial.fulfill()
+                    case .update: updated.fulfill()
+                    case .error(let error): XCTFail("\(error)")
+                    }
                 }
+                // The initial results are computed on the queue: a write before they are would be in them.
+                wait(for: [initial], timeout: 20)
                 try db.write { db.add(Person(id: round, name: "p\(round)")) }
                 wait(for: [updated], timeout: 20)
                 token.invalidate()
