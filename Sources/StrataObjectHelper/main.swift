@@ -3,8 +3,8 @@ import Strata
 
 /// The jobs the object-layer tests run in a child process: `strata-object-helper <command> <database path> …`.
 ///
-/// - `misuse KIND PATH`: makes the mistake KIND (`wrong-thread`, `wrong-thread-read`, `write-outside`,
-///   `nested-write`, `read-only-write`, `read-deleted`) so that the test can check the message the program stops
+/// - `misuse KIND PATH`: makes the mistake KIND (`wrong-thread`, `wrong-thread-read`, `wrong-task`,
+///   `wrong-actor`, `write-outside`, `nested-write`, `read-only-write`, `read-deleted`) so that the test can check the message the program stops
 ///   with.
 /// - `add-notes PATH WRITER COUNT`: adds COUNT notes with `auto` primary keys, one write each, then prints
 ///   `added COUNT`.
@@ -18,6 +18,21 @@ guard arguments.count >= 2 else {
 final class Smuggled<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
+}
+
+/// A database handed between tasks behind the compiler's back.
+final class Holder: @unchecked Sendable {
+    var database: Database?
+}
+
+/// An actor that opens a database confined to itself.
+actor Owner {
+    /// Opens it and leaves it in `holder`, behind the compiler's back (it refuses to return it from the actor).
+    func open(_ path: String, into holder: Holder) throws {
+        var configuration = Configuration(schema: Notes.self)
+        configuration.fileURL = URL(fileURLWithPath: path)
+        holder.database = try Database(configuration: configuration, actor: self)
+    }
 }
 
 func open(_ path: String, readOnly: Bool = false) throws -> Database {
@@ -54,6 +69,31 @@ do {
             let thread = Thread { _ = smuggled.value.text }
             thread.start()
             Thread.sleep(forTimeInterval: 10)
+        case "wrong-task":
+            // A database opened inside a task belongs to that task (whatever threads it runs on); another task
+            // that reaches it through @unchecked Sendable code may not use it.
+            let opened = DispatchSemaphore(value: 0)
+            let holder = Holder()
+            _Concurrency.Task.detached {
+                holder.database = try? open(path)
+                opened.signal()
+            }
+            opened.wait()
+            _Concurrency.Task.detached { _ = holder.database?.objects(Note.self).count }
+            Thread.sleep(forTimeInterval: 10)
+        case "wrong-actor":
+            // A database confined to an actor, used from a task outside it.
+            let owner = Owner()
+            let holder = Holder()
+            let opened = DispatchSemaphore(value: 0)
+            _Concurrency.Task.detached {
+                try? await owner.open(path, into: holder)
+                opened.signal()
+            }
+            opened.wait()
+            _Concurrency.Task.detached { _ = holder.database?.objects(Note.self).count }
+            Thread.sleep(forTimeInterval: 10)
+            withExtendedLifetime(owner) {}
         case "write-outside":
             let note = try db.write { db.create(Note.self, value: ["text": "a"]) }
             note.text = "b"

@@ -72,10 +72,39 @@ public final class Database {
 
     /// Opens (creating when missing) the database `configuration` describes, migrating an older file.
     ///
+    /// The database belongs to the calling thread; opened inside a Swift task off the main thread, to the task,
+    /// which it follows across `await`s onto whatever thread resumes it (see ``init(configuration:actor:)`` for
+    /// an actor's database, ``init(configuration:queue:)`` for a queue's).
+    ///
     /// - Throws: `StrataError` when the file cannot be opened or is damaged, holds another schema or an edited
     ///   history, is newer than the code, or needs a migration that fails.
     public convenience init(configuration: Configuration) throws {
         try self.init(configuration: configuration, confinement: .current())
+    }
+
+    /// Opens the database `configuration` describes, confined to `actor` instead of the calling thread or task:
+    /// use it (and what it hands out) only from code isolated to `actor`, whichever task or thread runs it. For
+    /// a data layer that is an actor holding its database, as Realm's `Realm(actor:)`.
+    ///
+    /// ```swift
+    /// actor Library {
+    ///     private var db: Database?
+    ///     func database() throws -> Database {
+    ///         if let db { return db }
+    ///         let opened = try Database(configuration: config, actor: self)
+    ///         db = opened
+    ///         return opened
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Used from outside the actor, it stops the program with Swift's own message naming the actor (Swift can ask
+    /// "is this code on that actor?" only that way). The database keeps no strong reference to `actor`. Observing
+    /// needs a queue (`observe(on:)`): an actor has no queue of its own to deliver on.
+    ///
+    /// - Throws: What ``init(configuration:)`` throws.
+    public convenience init(configuration: Configuration, actor: any Actor) throws {
+        try self.init(configuration: configuration, confinement: .actor(actor))
     }
 
     /// Opens the database `configuration` describes, confined to the serial `queue` instead of the calling

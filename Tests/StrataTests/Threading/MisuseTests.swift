@@ -27,6 +27,16 @@ final class MisuseTests: XCTestCase {
             "wrong-thread-read", saying: ["reading Note.text", "from a thread other than the one that opened"])
     }
 
+    func testUsingADatabaseFromAnotherTaskStops() throws {
+        try assertStops("wrong-task", saying: ["outside the Swift task that opened its database", "ThreadSafeReference"])
+    }
+
+    /// Swift answers "is this code on that actor?" only by stopping the program, with its own message naming
+    /// the actor.
+    func testUsingAnActorsDatabaseFromOutsideTheActorStops() throws {
+        try assertStops("wrong-actor", saying: ["Incorrect actor executor assumption", "Owner"])
+    }
+
     func testWritingOutsideATransactionStopsWithTheFix() throws {
         try assertStops("write-outside", saying: ["outside a write transaction", "db.write"])
     }

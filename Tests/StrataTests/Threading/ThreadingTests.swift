@@ -4,6 +4,35 @@ import XCTest
 @testable import Strata
 
 final class ThreadingTests: DatabaseTestCase {
+    /// A database opened inside a Swift task belongs to the task: after each `await` the task may resume on
+    /// another thread of the pool, and the database, its results and its objects go on working there. (Realm
+    /// stops the program at the first such `await`; so did Strata when it confined such a database to a thread.)
+    func testADatabaseOpenedInATaskFollowsItAcrossAwaits() async throws {
+        let db = try openDatabase()
+        let first = try db.write { db.create(Person.self, value: ["id": -1, "name": "first"]) }
+        var threads = Set<String>()
+        for i in 0..<200 {
+            try db.write { db.add(Person(id: i, name: "p\(i)")) }
+            try await _Concurrency.Task.sleep(nanoseconds: 100_000)
+            threads.insert("\(pthread_self())")
+            XCTAssertEqual(db.objects(Person.self).count, i + 2)
+            XCTAssertEqual(first.name, "first")
+        }
+        XCTAssertGreaterThan(threads.count, 1, "the task never changed threads: nothing was shown")
+    }
+
+    /// A data layer that is an actor holding its database: calls from a hundred tasks run on the actor, on
+    /// whatever threads, and the database is its own (`Database(configuration:actor:)`, as Realm's `Realm(actor:)`).
+    func testADatabaseConfinedToAnActorServesCallsFromManyTasks() async throws {
+        let people = People(configuration: configuration)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for id in 0..<100 { group.addTask { try await people.add(id) } }
+            try await group.waitForAll()
+        }
+        let count = try await people.count()
+        XCTAssertEqual(count, 100)
+    }
+
     func testThreadSafeReferenceResolvesOnAnotherThread() throws {
         let db = try openDatabase()
         let ana = Person(id: 1, name: "Ana")
@@ -62,4 +91,26 @@ final class ThreadingTests: DatabaseTestCase {
         XCTAssertEqual(frozen.name, "Ana")
         XCTAssertThrowsError(try Person(id: 9).freeze())
     }
+}
+
+/// An actor that keeps its database, opened confined to itself on first use.
+private actor People {
+    private let configuration: Configuration
+    private var opened: Database?
+
+    init(configuration: Configuration) { self.configuration = configuration }
+
+    private func database() throws -> Database {
+        if let opened { return opened }
+        let database = try Database(configuration: configuration, actor: self)
+        opened = database
+        return database
+    }
+
+    func add(_ id: Int) throws {
+        let db = try database()
+        try db.write { db.add(Person(id: id, name: "p\(id)")) }
+    }
+
+    func count() throws -> Int { try database().objects(Person.self).count }
 }
