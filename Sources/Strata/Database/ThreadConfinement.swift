@@ -18,95 +18,105 @@ import Darwin
 /// database follows it. Realm confines such a Realm to the thread and stops the program at the first `await`
 /// that lands elsewhere ("Realm accessed from incorrect thread").
 struct ThreadConfinement {
-    private let owner: pthread_t
-    /// The task a database opened inside a Swift task (off the main thread) belongs to, by identity.
-    private let task: Int?
-    /// The actor a database opened with `Database(configuration:actor:)` belongs to (not retained: the actor
-    /// usually holds the database).
-    private weak var actor: (any Actor)?
-    /// Whether the database belongs to `actor` (which may since have been released).
-    private let isActorConfined: Bool
-    /// Frozen databases may be read from any thread.
-    let isFree: Bool
-    /// For a database confined to a serial queue: the queue, and the mark it carries.
-    let queue: DispatchQueue?
-    private let queueMark: QueueMark?
+    /// Who may use the database.
+    private enum Owner {
+        /// The thread that opened it.
+        case thread(pthread_t)
+        /// The Swift task that opened it off the main thread, by identity (see `currentTask`).
+        case task(Int)
+        /// An actor (`Database(configuration:actor:)`).
+        case actor(ActorReference)
+        /// A serial queue, recognized by the mark it carries.
+        case queue(DispatchQueue, QueueMark)
+        /// Anyone: frozen snapshots.
+        case anyone
+    }
+
+    private let owner: Owner
+    /// Whether the database was opened on the main thread (and is not confined to a queue).
+    let isMainThread: Bool
 
     /// Confined to the calling task when called inside a Swift task off the main thread, otherwise to the calling
     /// thread.
     static func current() -> ThreadConfinement {
-        let isMainThread = isOnMainThread()
-        return ThreadConfinement(
-            owner: pthread_self(), task: isMainThread ? nil : currentTask(), isActorConfined: false, isFree: false,
-            queue: nil, queueMark: nil, isMainThread: isMainThread)
+        if isOnMainThread() { return ThreadConfinement(owner: .thread(pthread_self()), isMainThread: true) }
+        return ThreadConfinement(owner: currentTask().map(Owner.task) ?? .thread(pthread_self()), isMainThread: false)
     }
 
     /// Usable from any thread (frozen snapshots).
-    static func free() -> ThreadConfinement {
-        ThreadConfinement(
-            owner: pthread_self(), task: nil, isActorConfined: false, isFree: true, queue: nil, queueMark: nil,
-            isMainThread: false)
-    }
+    static func free() -> ThreadConfinement { ThreadConfinement(owner: .anyone, isMainThread: false) }
 
     /// Confined to the serial `queue`: usable from whatever thread runs the queue's blocks.
     static func queue(_ queue: DispatchQueue) -> ThreadConfinement {
-        ThreadConfinement(
-            owner: pthread_self(), task: nil, isActorConfined: false, isFree: false, queue: queue,
-            queueMark: QueueMark.mark(queue), isMainThread: false)
+        ThreadConfinement(owner: .queue(queue, QueueMark.mark(queue)), isMainThread: false)
     }
 
     /// Confined to `actor`: usable from code isolated to it, on whatever task or thread.
     static func actor(_ actor: any Actor) -> ThreadConfinement {
-        var confinement = ThreadConfinement(
-            owner: pthread_self(), task: nil, isActorConfined: true, isFree: false, queue: nil, queueMark: nil,
-            isMainThread: false)
-        confinement.actor = actor
-        return confinement
+        ThreadConfinement(owner: .actor(ActorReference(actor)), isMainThread: false)
     }
 
     /// The identity of the Swift task running the caller, nil outside tasks. A task's identity may be reused once
     /// it has ended, which cannot make two uses overlap: the owner has ended.
     private static func currentTask() -> Int? { withUnsafeCurrentTask { $0?.hashValue } }
 
-    /// Whether the database was opened on the main thread (and is not confined to a queue).
-    let isMainThread: Bool
+    /// Whether any thread may use the database (a frozen snapshot).
+    var isFree: Bool {
+        if case .anyone = owner { return true }
+        return false
+    }
+
+    /// For a database confined to a serial queue: the queue.
+    var queue: DispatchQueue? {
+        if case .queue(let queue, _) = owner { return queue }
+        return nil
+    }
 
     /// Whether the calling thread may use the database.
     var isCurrentThreadAllowed: Bool {
-        if isFree { return true }
-        if let queueMark { return DispatchQueue.getSpecific(key: QueueMark.key) === queueMark }
-        if let task { return Self.currentTask() == task }
-        if isActorConfined {
+        switch owner {
+        case .anyone: return true
+        case .thread(let thread): return pthread_equal(thread, pthread_self()) != 0
+        case .task(let task): return Self.currentTask() == task
+        case .queue(_, let mark): return DispatchQueue.getSpecific(key: QueueMark.key) === mark
+        case .actor(let reference):
             // Swift has no question "is this code isolated to that actor?" that does not stop the program when the
             // answer is no (with its own message, naming the actor); a no is the stop `check` would make anyway.
-            guard let actor else { return false }
+            guard let actor = reference.actor else { return false }
             actor.preconditionIsolated(
                 Self.misuse("was used outside the actor it is confined to", "a database, or something it handed out,"))
             return true
         }
-        return pthread_equal(owner, pthread_self()) != 0
     }
 
-    /// Stops the program when called from another thread.
+    /// Stops the program when called from a thread, task or actor other than the owner.
     func check(_ what: @autoclosure () -> String) {
-        if isActorConfined, let actor {
+        if case .actor(let reference) = owner, let actor = reference.actor {
             actor.preconditionIsolated(Self.misuse("outside the actor its database is confined to", what()))
             return
         }
         guard !isCurrentThreadAllowed else { return }
-        let owner = queue.map { "outside the queue '\($0.label)' its database is confined to" }
-            ?? (task != nil ? "outside the Swift task that opened its database"
-                : isActorConfined ? "after the actor its database was confined to was released"
-                : "from a thread other than the one that opened its database")
-        preconditionFailure(Self.misuse(owner, what()))
+        let place = switch owner {
+        case .queue(let queue, _): "outside the queue '\(queue.label)' its database is confined to"
+        case .task: "outside the Swift task that opened its database"
+        case .actor: "after the actor its database was confined to was released"
+        case .thread, .anyone: "from a thread other than the one that opened its database"
+        }
+        preconditionFailure(Self.misuse(place, what()))
     }
 
     /// The message a use from the wrong place stops with.
-    private static func misuse(_ owner: String, _ what: String) -> String {
-        "Strata: \(what) \(owner). A Database, and the objects, lists and results it hands out, belong to their "
+    private static func misuse(_ place: String, _ what: String) -> String {
+        "Strata: \(what) \(place). A Database, and the objects, lists and results it hands out, belong to their "
             + "thread, task, actor or queue: pass a ThreadSafeReference across, or freeze() the data to share an "
             + "immutable snapshot."
     }
+}
+
+/// An actor held without being retained: the actor usually holds the database that refers to it.
+final class ActorReference {
+    private(set) weak var actor: (any Actor)?
+    init(_ actor: any Actor) { self.actor = actor }
 }
 
 /// The mark a serial queue carries once a database is confined to it, so that code running on it is recognized
