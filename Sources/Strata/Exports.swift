@@ -5,3 +5,7 @@ public typealias StrataError = StrataStorage.StrataError
 
 /// How hard a commit tries to reach the disk: `.full`, `.batched` or `.none`. See `StrataStorage.Durability`.
 public typealias Durability = StrataStorage.Durability
+
+/// What a database file holds right now (size, used, free and waiting bytes, pinned versions): see
+/// ``Database/fileStatus``.
+public typealias FileStatus = StrataStorage.StoreStatus
