@@ -33,10 +33,6 @@ extension Database {
                     "\(caller) inside a write transaction would copy changes that may yet be cancelled; commit or "
                         + "cancel the write first")
             }
-            guard !FileManager.default.fileExists(atPath: url.path) else {
-                throw StrataError.invalidArgument(
-                    "writeCopy(to:) will not overwrite '\(url.path)'; delete it first or choose another name")
-            }
             let source = try catalog()
             var options = StoreOptions()
             options.encryptionKey = encryptionKey.map { Array($0) }

@@ -20,16 +20,18 @@ extension Database {
     func runWrite<Result>(
         _ caller: String, withoutNotifying tokens: [NotificationToken], _ block: () throws -> Result
     ) throws -> Result {
-        try startWrite(caller)
-        let result: Result
-        do {
-            result = try block()
-        } catch {
-            if isInWriteTransaction { cancelWrite() }
-            throw (error as? StrataError)?.inFile(store.path) ?? error
+        try store.namingFile {
+            try startWrite(caller)
+            let result: Result
+            do {
+                result = try block()
+            } catch {
+                if isInWriteTransaction { cancelWrite() }
+                throw error
+            }
+            if isInWriteTransaction { try commitWrite(withoutNotifying: tokens) }
+            return result
         }
-        if isInWriteTransaction { try store.namingFile { try commitWrite(withoutNotifying: tokens) } }
-        return result
     }
 
     /// Begins a write transaction, waiting for any other writer (thread or process) to finish. The database moves

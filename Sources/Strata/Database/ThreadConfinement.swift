@@ -91,10 +91,6 @@ struct ThreadConfinement {
 
     /// Stops the program when called from a thread, task or actor other than the owner.
     func check(_ what: @autoclosure () -> String) {
-        if case .actor(let reference) = owner, let actor = reference.actor {
-            actor.preconditionIsolated(Self.misuse("outside the actor its database is confined to", what()))
-            return
-        }
         guard !isCurrentThreadAllowed else { return }
         let place = switch owner {
         case .queue(let queue, _): "outside the queue '\(queue.label)' its database is confined to"

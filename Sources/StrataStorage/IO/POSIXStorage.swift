@@ -113,6 +113,11 @@ public final class POSIXStorage: StorageIO, @unchecked Sendable {
         return SystemError.error("allocate lock file", path: path, code: code)
     }
 
+    /// The last component of `path` (all of it when it has no `/`).
+    static func fileName(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+    }
+
     static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         let directory = String(path[..<slash])

@@ -14,7 +14,7 @@ final class LockFile: @unchecked Sendable {
     static let byteCount = 4096
     static let magic: UInt64 = 0x4B4C_4154_4152_5453  // "STRATALK"
     static let format: UInt32 = 1
-    private static let lifetimeByte = 0
+    static let lifetimeByte = 0
     private static let writerByte = 1
     private static let registrationByte = 2
     private static let slotsOffset = 128

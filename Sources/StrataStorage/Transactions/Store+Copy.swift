@@ -62,10 +62,8 @@ extension Store {
         guard !io.fileExists(at: path) else {
             throw StrataError.invalidArgument("'\(path)' already exists; remove it or choose another name for the copy")
         }
-        let slash = path.lastIndex(of: "/")
-        let folder = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let temporary = folder + "." + name + "." + String(UInt64.random(in: 0 ... .max), radix: 16) + ".partial"
+        let temporary = POSIXStorage.directory(of: path) + "/." + POSIXStorage.fileName(of: path) + "."
+            + String(UInt64.random(in: 0 ... .max), radix: 16) + ".partial"
         try buildCompactedCopy(of: source, at: temporary, options: options)
         do {
             try io.rename(from: temporary, to: path)

@@ -49,7 +49,7 @@ extension Store {
             var lockFile: LockFileHandle?
             if io.fileExists(at: lockPath) {
                 let handle = try io.openLockFile(at: lockPath, byteCount: LockFile.byteCount)
-                guard try handle.lock(byte: 0, exclusive: true, wait: false) else {
+                guard try handle.lock(byte: LockFile.lifetimeByte, exclusive: true, wait: false) else {
                     handle.close()
                     throw inUse(resolved, by: "another process")
                 }

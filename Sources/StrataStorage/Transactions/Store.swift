@@ -297,9 +297,8 @@ public final class Store: @unchecked Sendable {
         let absolute = path.hasPrefix("/") ? path : currentDirectory() + "/" + path
         if let resolved = realPath(absolute) { return resolved }
         let folder = POSIXStorage.directory(of: absolute)
-        let name = String(absolute[absolute.index(after: absolute.lastIndex(of: "/")!)...])
         guard let resolvedFolder = realPath(folder) else { return absolute }
-        return (resolvedFolder == "/" ? "" : resolvedFolder) + "/" + name
+        return (resolvedFolder == "/" ? "" : resolvedFolder) + "/" + POSIXStorage.fileName(of: absolute)
     }
 
     /// `realpath(3)` of `path`, or nil when it cannot be resolved (a missing file or folder).
