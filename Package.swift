@@ -58,6 +58,14 @@ let package = Package(
         .executableTarget(
             name: "strata-migration-helper", dependencies: ["Strata", "StrataStorage"],
             path: "Sources/StrataMigrationHelper", plugins: ["StrataPlugin"]),
+        // Program shapes whose main queue and main actor leave the main thread on Linux: top-level `await` and
+        // `@MainActor` functions, and a synchronous program that calls `dispatchMain()` (the confinement tests).
+        .executableTarget(
+            name: "strata-main-actor-helper", dependencies: ["Strata"], path: "Sources/StrataMainActorHelper",
+            plugins: ["StrataPlugin"]),
+        .executableTarget(
+            name: "strata-dispatch-main-helper", dependencies: ["Strata"], path: "Sources/StrataDispatchMainHelper",
+            plugins: ["StrataPlugin"]),
         .testTarget(name: "StrataSchemaTests", dependencies: ["StrataSchema"]),
         .testTarget(
             name: "StrataCodegenTests", dependencies: ["StrataSchema", "StrataCodegen", "Strata"], exclude: ["Golden"]

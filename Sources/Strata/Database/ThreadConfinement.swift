@@ -17,9 +17,16 @@ import Darwin
 /// opened on: a task resumes on any thread of the pool after an `await`, and never runs on two at once, so the
 /// database follows it. Realm confines such a Realm to the thread and stops the program at the first `await`
 /// that lands elsewhere ("Realm accessed from incorrect thread").
+///
+/// A database opened on the main thread, or in code running on the main queue or the main actor, belongs to the
+/// main queue and the main actor, not to one thread: on Linux, once `dispatchMain()` runs (and a program with a
+/// top-level `await` runs it implicitly) the main queue and the main actor run on another thread than the one the
+/// program started on.
 struct ThreadConfinement {
     /// Who may use the database.
     private enum Owner {
+        /// The main thread, the main queue and the main actor, wherever they run.
+        case main
         /// The thread that opened it.
         case thread(pthread_t)
         /// The Swift task that opened it off the main thread, by identity (see `currentTask`).
@@ -33,27 +40,31 @@ struct ThreadConfinement {
     }
 
     private let owner: Owner
-    /// Whether the database was opened on the main thread (and is not confined to a queue).
-    let isMainThread: Bool
 
-    /// Confined to the calling task when called inside a Swift task off the main thread, otherwise to the calling
-    /// thread.
+    /// Whether the database belongs to the main thread, queue and actor (and delivers on the main queue).
+    var isMain: Bool {
+        if case .main = owner { return true }
+        return false
+    }
+
+    /// Confined to the main queue and actor when called from them (or the main thread); otherwise to the calling
+    /// task inside a Swift task, and to the calling thread outside one.
     static func current() -> ThreadConfinement {
-        if isOnMainThread() { return ThreadConfinement(owner: .thread(pthread_self()), isMainThread: true) }
-        return ThreadConfinement(owner: currentTask().map(Owner.task) ?? .thread(pthread_self()), isMainThread: false)
+        if isOnMain() { return ThreadConfinement(owner: .main) }
+        return ThreadConfinement(owner: currentTask().map(Owner.task) ?? .thread(pthread_self()))
     }
 
     /// Usable from any thread (frozen snapshots).
-    static func free() -> ThreadConfinement { ThreadConfinement(owner: .anyone, isMainThread: false) }
+    static func free() -> ThreadConfinement { ThreadConfinement(owner: .anyone) }
 
     /// Confined to the serial `queue`: usable from whatever thread runs the queue's blocks.
     static func queue(_ queue: DispatchQueue) -> ThreadConfinement {
-        ThreadConfinement(owner: .queue(queue, QueueMark.mark(queue)), isMainThread: false)
+        ThreadConfinement(owner: .queue(queue, QueueMark.mark(queue)))
     }
 
     /// Confined to `actor`: usable from code isolated to it, on whatever task or thread.
     static func actor(_ actor: any Actor) -> ThreadConfinement {
-        ThreadConfinement(owner: .actor(ActorReference(actor)), isMainThread: false)
+        ThreadConfinement(owner: .actor(ActorReference(actor)))
     }
 
     /// The identity of the Swift task running the caller, nil outside tasks. A task's identity may be reused once
@@ -76,6 +87,7 @@ struct ThreadConfinement {
     var isCurrentThreadAllowed: Bool {
         switch owner {
         case .anyone: return true
+        case .main: return isOnMain()
         case .thread(let thread): return pthread_equal(thread, pthread_self()) != 0
         case .task(let task): return Self.currentTask() == task
         case .queue(_, let mark): return DispatchQueue.getSpecific(key: QueueMark.key) === mark
@@ -94,6 +106,8 @@ struct ThreadConfinement {
         guard !isCurrentThreadAllowed else { return }
         let place = switch owner {
         case .queue(let queue, _): "outside the queue '\(queue.label)' its database is confined to"
+        case .main:
+            "from a thread other than the main thread (outside the main queue and main actor) its database belongs to"
         case .task: "outside the Swift task that opened its database"
         case .actor: "after the actor its database was confined to was released"
         case .thread, .anyone: "from a thread other than the one that opened its database"
@@ -120,6 +134,8 @@ final class ActorReference {
 final class QueueMark: @unchecked Sendable {
     static let key = DispatchSpecificKey<QueueMark>()
     private static let lock = NSLock()
+    /// The main queue's mark.
+    static let main = mark(.main)
 
     /// The queue's mark, set on first use.
     static func mark(_ queue: DispatchQueue) -> QueueMark {
@@ -132,5 +148,12 @@ final class QueueMark: @unchecked Sendable {
     }
 }
 
-/// Whether the calling thread is the process's main thread (where the main queue runs).
-func isOnMainThread() -> Bool { Thread.isMainThread }
+/// Whether the caller runs on the main thread, or in a block of the main queue (which runs the main actor's jobs).
+///
+/// The main thread alone is not enough: on Linux, once `dispatchMain()` has been called (a program with a
+/// top-level `await` calls it implicitly), the main queue and the main actor run on another thread, and
+/// `Thread.isMainThread` is false there. The main queue carries a mark that code running on it can see.
+func isOnMain() -> Bool {
+    let main = QueueMark.main  // set on the main queue on first use, before a block of it could look for it
+    return Thread.isMainThread || DispatchQueue.getSpecific(key: QueueMark.key) === main
+}

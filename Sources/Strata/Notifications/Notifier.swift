@@ -34,7 +34,7 @@ final class Notifier: @unchecked Sendable {
             let queue: DispatchQueue
             if let own = database.confinement.queue {
                 queue = own
-            } else if database.confinement.isMainThread {
+            } else if database.confinement.isMain {
                 queue = .main
             } else {
                 return nil

@@ -19,7 +19,7 @@ enum ObserverPlacement {
         }
         let target: Database
         let isOwnQueue = database.confinement.queue === queue
-            || (queue === DispatchQueue.main && database.confinement.isMainThread)
+            || (queue === DispatchQueue.main && database.confinement.isMain)
         if let queue, !isOwnQueue {
             target = try QueueDatabases.shared.database(like: database, on: queue)
         } else {
