@@ -4,7 +4,7 @@ import XCTest
 
 /// An app package that depends on Strata by path and applies `StrataPlugin`: it builds (warnings as errors) and
 /// runs with models generated from schemas under `Schemas/<Target>/` (the demo's Library history and a Shop history)
-/// and one in the target's own folder; leaving out the custom migrations a schema needs does not compile; and a
+/// and one in the target's own folder, with nonisolated and with main-actor default isolation; leaving out the custom migrations a schema needs does not compile; and a
 /// broken schema fails the build with the schema's `file:line:column`.
 ///
 /// This builds a whole package (minutes on a small machine). Skip it only on purpose, with
@@ -112,6 +112,16 @@ final class PluginIntegrationTests: XCTestCase {
         ])
         XCTAssertTrue(run.output.contains("library 4 models, 1 custom step"), run.description)
         XCTAssertTrue(run.output.contains("rename property Customer.name to fullName"), run.description)
+
+        // The generated code compiles, and the app runs, in a target whose code is main-actor isolated by default
+        // (Xcode 26's default for new app targets).
+        try package.setMainActorIsolationByDefault(true)
+        let mainActorBuild = try package.build()
+        XCTAssertTrue(mainActorBuild.succeeded, mainActorBuild.description)
+        let mainActorRun = try package.run()
+        XCTAssertTrue(mainActorRun.succeeded, mainActorRun.description)
+        XCTAssertTrue(mainActorRun.output.hasPrefix("customer Ana 120 bronze orders 1"), mainActorRun.description)
+        try package.setMainActorIsolationByDefault(false)
 
         // Opening a schema that has custom steps without the app's migrations does not compile.
         try package.write(

@@ -43,6 +43,16 @@ public final class ConsumerPackage {
 
     deinit { try? FileManager.default.removeItem(at: root) }
 
+    /// Rewrites the manifest so that the target's code is main-actor isolated by default (SE-0466's
+    /// `.defaultIsolation(MainActor.self)`, Xcode 26's default for new app targets), or nonisolated again.
+    public func setMainActorIsolationByDefault(_ mainActor: Bool, warningsAsErrors: Bool = true) throws {
+        try write(
+            Self.manifest(
+                strataRoot: strataRoot, targetName: targetName, warningsAsErrors: warningsAsErrors,
+                mainActorByDefault: mainActor),
+            to: "Package.swift")
+    }
+
     /// The repository root, found from a test file's `#filePath` (`<root>/Tests/<Target>/<File>.swift`).
     public static func repositoryRoot(from filePath: String) -> URL {
         var url = URL(fileURLWithPath: filePath)
@@ -86,12 +96,18 @@ public final class ConsumerPackage {
     }
 
     /// The manifest: one executable target depending on `Strata`, with the plugin applied.
-    static func manifest(strataRoot: URL, targetName: String, warningsAsErrors: Bool) -> String {
+    static func manifest(
+        strataRoot: URL, targetName: String, warningsAsErrors: Bool, mainActorByDefault: Bool = false
+    ) -> String {
         // SwiftPM names a path dependency after its folder.
         let identity = strataRoot.lastPathComponent
-        let settings = warningsAsErrors ? #"swiftSettings: [.unsafeFlags(["-warnings-as-errors"])],"# : ""
+        var settings: [String] = []
+        if warningsAsErrors { settings.append(#".unsafeFlags(["-warnings-as-errors"])"#) }
+        if mainActorByDefault { settings.append(".defaultIsolation(MainActor.self)") }
+        let swiftSettings = settings.isEmpty ? "" : "swiftSettings: [\(settings.joined(separator: ", "))],"
+        // `.defaultIsolation` needs tools version 6.2.
         return """
-            // swift-tools-version: 6.0
+            // swift-tools-version: \(mainActorByDefault ? "6.2" : "6.0")
             import PackageDescription
 
             let package = Package(
@@ -102,7 +118,7 @@ public final class ConsumerPackage {
                     .executableTarget(
                         name: \(literal(targetName)),
                         dependencies: [.product(name: "Strata", package: \(literal(identity)))],
-                        \(settings)
+                        \(swiftSettings)
                         plugins: [.plugin(name: "StrataPlugin", package: \(literal(identity)))]
                     ),
                 ],

@@ -18,8 +18,13 @@ struct SwiftWriter {
     }
 
     /// Writes `header {`, the body one level deeper, then `}` (followed by `trailer`, e.g. `)`).
+    ///
+    /// A top-level declaration is written `nonisolated`, so the generated code compiles in a target of either
+    /// default isolation: with `.defaultIsolation(MainActor.self)` (SE-0466, Xcode 26's default for new app
+    /// targets) the models would otherwise become main-actor isolated and no longer match the members of
+    /// `Object` and `Schema` they override or implement. Nested declarations follow their enclosing one.
     mutating func block(_ header: String, trailer: String = "", _ body: (inout SwiftWriter) -> Void) {
-        line(header + " {")
+        line((depth == 0 ? "nonisolated " : "") + header + " {")
         indented(body)
         line("}" + trailer)
     }

@@ -10,7 +10,7 @@ import StrataSchema
 
 /// Someone who buys books.
 /// Kept after their last order.
-public final class Client: Object {
+nonisolated public final class Client: Object {
     /// The values `tier` can take.
     public enum Tier: String, CaseIterable, Sendable {
         case basic
@@ -371,7 +371,7 @@ public final class Client: Object {
 }
 
 /// The properties of `Client` in typed queries: `where { $0.id … }`.
-extension Query where Element == Client {
+nonisolated extension Query where Element == Client {
     /// `Client.id` in a typed query.
     public var id: QueryExpression { member(named: "id") }
 
@@ -439,7 +439,7 @@ extension Query where Element == Client {
 // MARK: - Order
 
 /// The `Order` model, as version 3 of the `Bookshop` schema declares it.
-public final class Order: Object {
+nonisolated public final class Order: Object {
     /// The model's description, built once from the schema's newest version.
     private static let model = ModelDescription(Bookshop.V3.schema.models[1])
 
@@ -529,7 +529,7 @@ public final class Order: Object {
 }
 
 /// The properties of `Order` in typed queries: `where { $0.id … }`.
-extension Query where Element == Order {
+nonisolated extension Query where Element == Order {
     /// `Order.id` in a typed query.
     public var id: QueryExpression { member(named: "id") }
 
@@ -552,7 +552,7 @@ extension Query where Element == Order {
 ///
 /// Some of its steps have `migrate: custom`: open it with `Configuration(schema: Bookshop.self, migrations:)` and an
 /// implementation of `BookshopMigrations`.
-public enum Bookshop: Schema {
+nonisolated public enum Bookshop: Schema {
     /// The newest version: the one the model classes match.
     public static let version = 3
 
@@ -572,7 +572,7 @@ public enum Bookshop: Schema {
 
 // MARK: - Bookshop version 1
 
-extension Bookshop {
+nonisolated extension Bookshop {
     /// Version 1 of the `Bookshop` schema, as `Bookshop.v1.strata.yaml` declares it.
     public enum V1 {
         /// The fingerprint of version 1: a database records it, and refuses a history whose version 1 differs.
@@ -656,7 +656,7 @@ extension Bookshop {
 
 // MARK: - Bookshop version 2
 
-extension Bookshop {
+nonisolated extension Bookshop {
     /// Version 2 of the `Bookshop` schema, as `Bookshop.v2.strata.yaml` declares it.
     public enum V2 {
         /// The fingerprint of version 2: a database records it, and refuses a history whose version 2 differs.
@@ -766,7 +766,7 @@ extension Bookshop {
 
 // MARK: - Bookshop version 3
 
-extension Bookshop {
+nonisolated extension Bookshop {
     /// Version 3 of the `Bookshop` schema, as `Bookshop.v3.strata.yaml` declares it.
     public enum V3 {
         /// The fingerprint of version 3: a database records it, and refuses a history whose version 3 differs.
@@ -910,7 +910,7 @@ extension Bookshop {
 /// Each method fills one new object from the typed, read-only view of its old version; the automatic steps of the same
 /// version have already run, so `new` holds every value they could carry over. A thrown error abandons the whole
 /// migration and leaves the database as it was.
-public protocol BookshopMigrations: Sendable {
+nonisolated public protocol BookshopMigrations: Sendable {
     /// Migrates one `Customer` from version 1 to `Client` in version 2.
     func migrateClient(from old: Bookshop.V1.Customer, to new: Bookshop.V2.Client) throws
 
@@ -918,14 +918,14 @@ public protocol BookshopMigrations: Sendable {
     func migrateClient(from old: Bookshop.V2.Client, to new: Client) throws
 }
 
-extension Configuration {
+nonisolated extension Configuration {
     /// A configuration for `Bookshop`, with the app's code for its custom migration steps.
     public init(schema: Bookshop.Type, migrations: some BookshopMigrations) {
         self.init(schema: schema, customMigrations: Bookshop.customMigrations(migrations))
     }
 }
 
-extension Bookshop {
+nonisolated extension Bookshop {
     /// Turns the app's typed migrations into steps the runtime runs over stored objects.
     static func customMigrations(_ migrations: some BookshopMigrations) -> CustomMigrations {
         CustomMigrations(steps: [
@@ -942,7 +942,7 @@ extension Bookshop {
 // MARK: - Note
 
 /// The `Note` model, as version 1 of the `Notebook` schema declares it.
-final class Note: Object {
+nonisolated final class Note: Object {
     /// The values `mood` can take.
     enum Mood: String, CaseIterable, Sendable {
         case calm
@@ -1024,7 +1024,7 @@ final class Note: Object {
 }
 
 /// The properties of `Note` in typed queries: `where { $0.text … }`.
-extension Query where Element == Note {
+nonisolated extension Query where Element == Note {
     /// `Note.text` in a typed query.
     var text: QueryExpression { member(named: "text") }
 
@@ -1038,7 +1038,7 @@ extension Query where Element == Note {
 // MARK: - Blank
 
 /// The `Blank` model, as version 1 of the `Notebook` schema declares it.
-final class Blank: Object {
+nonisolated final class Blank: Object {
     /// The model's description, built once from the schema's newest version.
     private static let model = ModelDescription(Notebook.V1.schema.models[1])
 
@@ -1071,7 +1071,7 @@ final class Blank: Object {
 // MARK: - Notebook schema
 
 /// The `Notebook` schema: its newest version (1) and the description of every version since 1.
-enum Notebook: Schema, SchemaWithoutCustomMigrations {
+nonisolated enum Notebook: Schema, SchemaWithoutCustomMigrations {
     /// The newest version: the one the model classes match.
     static let version = 1
 
@@ -1091,7 +1091,7 @@ enum Notebook: Schema, SchemaWithoutCustomMigrations {
 
 // MARK: - Notebook version 1
 
-extension Notebook {
+nonisolated extension Notebook {
     /// Version 1 of the `Notebook` schema, as `Notebook.v1.strata.yaml` declares it.
     enum V1 {
         /// The fingerprint of version 1: a database records it, and refuses a history whose version 1 differs.
