@@ -12,7 +12,10 @@ final class ManagedLinkingObjects<Element: Object>: ManagedLinkingObjectsAccesso
     private var cachedKeys: [ObjectKey] = []
     private var cachedStamp: UInt64?
 
-    init(target: ManagedRow, source: ModelBinding, sourceColumn: Int, intermediate: (model: ModelBinding, column: Int)? = nil) {
+    init(
+        target: ManagedRow, source: ModelBinding, sourceColumn: Int,
+        intermediate: (model: ModelBinding, column: Int)? = nil
+    ) {
         self.target = target
         self.source = source
         self.sourceColumn = sourceColumn
@@ -42,11 +45,12 @@ final class ManagedLinkingObjects<Element: Object>: ManagedLinkingObjectsAccesso
         if let cachedStamp, cachedStamp == database.changeStamp { return cachedKeys }
         let keys: [ObjectKey] = database.withAccess("reading linking objects of \(target.model.name)") {
             do {
+                let direct = (model: source, column: sourceColumn)
                 guard let intermediate else {
-                    return try backlinks(of: [target.key], in: target.model, from: (source, sourceColumn), database: database)
+                    return try backlinks(of: [target.key], in: target.model, from: direct, database: database)
                 }
                 let middle = try backlinks(of: [target.key], in: target.model, from: intermediate, database: database)
-                return try backlinks(of: middle, in: intermediate.model, from: (source, sourceColumn), database: database)
+                return try backlinks(of: middle, in: intermediate.model, from: direct, database: database)
             } catch {
                 database.fatal(error, while: "reading linking objects of \(target.model.name)")
             }

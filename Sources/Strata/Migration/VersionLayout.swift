@@ -25,7 +25,8 @@ struct VersionLayout {
         for model in schema.models {
             guard let table = catalog.table(named: model.name) else {
                 throw StrataError.schemaMismatch(
-                    path: path, detail: "version \(schema.version) has model \(model.name) but the file has no table for it")
+                    path: path,
+                    detail: "version \(schema.version) has model \(model.name) but the file has no table for it")
             }
             let columns = try table.columnKeys(for: model, version: schema.version, path: path)
             models[model.name] = VersionModel(
