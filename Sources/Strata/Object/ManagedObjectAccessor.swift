@@ -10,7 +10,8 @@ import StrataStorage
 /// Generated properties call one method pair per storage kind, so a read goes straight to the column without
 /// boxing. The object layer implements it over the storage engine; migrations implement it over rows of an older
 /// version (the generated views of older versions use the getters, and the setters when the version is the
-/// target of a custom step). Column numbers are those of the model's ``ModelDescription``.
+/// target of a custom step). Both do so through ``ObjectRow``, whose extension below holds the typed methods.
+/// Column numbers are those of the model's ``ModelDescription``.
 ///
 /// Methods do not throw: like Realm's accessors, misuse (a deleted object, a wrong thread, a write outside a
 /// transaction) is reported by the implementation with a message that names the mistake.
