@@ -1,22 +1,15 @@
 import StrataSchema
 import StrataStorage
 
-/// One model as this database stores it: its class, its description, and the table and columns that hold it.
+/// One model as this database stores it: its class, and (from ``ModelLayout``) its description and the table and
+/// columns that hold it.
 ///
 /// Built once when a database opens; column `i` of ``columns`` holds ``ModelDescription/properties```[i]`.
-final class ModelBinding {
+final class ModelBinding: ModelLayout {
     /// Position in ``SchemaBinding/models``.
     let index: Int
     /// The generated class.
     let type: Object.Type
-    /// The model's persisted properties in column order.
-    let description: ModelDescription
-    /// The model as the schema file declared it (defaults, `auto`, indexes).
-    let definition: ModelDefinition
-    /// The table's key in the catalog.
-    let tableKey: TableKey
-    /// The store column of each persisted property.
-    let columns: [ColumnKey]
     /// Column of the primary key, if any.
     let primaryKeyColumn: Int?
     /// For each link or list-of-links property (by column index), the model it points to; set once every
@@ -40,16 +33,17 @@ final class ModelBinding {
     /// writing thread, so its accesses need no run-time exclusivity check (which would cost what the reuse saves).
     @exclusivity(unchecked) var spareRow: [StorageValue] = []
 
-    init(index: Int, type: Object.Type, definition: ModelDefinition, tableKey: TableKey, columns: [ColumnKey]) {
+    init(
+        index: Int, type: Object.Type, version: Int, definition: ModelDefinition, tableKey: TableKey,
+        columns: [ColumnKey]
+    ) {
         self.index = index
         self.type = type
         let description = ModelDescription(definition)
-        self.description = description
-        self.definition = definition
-        self.tableKey = tableKey
-        self.columns = columns
         self.primaryKeyColumn = description.primaryKeyColumn
         hasAutoIncrementPrimaryKey = Self.autoIncrements(description, definition)
+        super.init(
+            version: version, definition: definition, description: description, tableKey: tableKey, columns: columns)
         bindValueColumns()
     }
 
@@ -58,12 +52,6 @@ final class ModelBinding {
         valueColumns = valueProperties.map { columns[$0] }
         linkProperties = columns.indices.filter { linkTargets[$0] != nil }
     }
-
-    /// The model's name.
-    var name: String { description.name }
-
-    /// The column of the property named `name`, or `nil`.
-    func column(named name: String) -> Int? { description.column(named: name) }
 
     private static func autoIncrements(_ description: ModelDescription, _ definition: ModelDefinition) -> Bool {
         guard let primaryKey = description.primaryKey, let property = definition.property(named: primaryKey) else {

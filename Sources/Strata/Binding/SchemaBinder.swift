@@ -130,7 +130,9 @@ struct SchemaBinder {
             }
             let columns = try table.columnKeys(for: model, version: configuration.schema.version, path: path)
             bindings.append(
-                ModelBinding(index: index, type: type, definition: model, tableKey: table.key, columns: columns))
+                ModelBinding(
+                    index: index, type: type, version: configuration.schema.version, definition: model,
+                    tableKey: table.key, columns: columns))
         }
         let binding = SchemaBinding(models: bindings)
         for model in bindings {

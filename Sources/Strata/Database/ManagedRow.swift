@@ -1,9 +1,12 @@
-import Foundation
 import StrataStorage
 
 /// The store reference behind one managed object: the database, the model and the object's key. Every generated
-/// property reads and writes its column through it, straight from and to the store.
-final class ManagedRow: ManagedObjectAccessor {
+/// property reads and writes its column through it, straight from and to the store (the typed accessors are
+/// ``ObjectRow``'s, over this row's reads and writes).
+///
+/// Failures are the database's: a failed read stops the program with a message naming the file, the model and
+/// the property (a deleted object, a damaged file); a failed change dooms the write, which `write {}` then throws.
+final class ManagedRow: ObjectRow {
     let database: Database
     let model: ModelBinding
     let key: ObjectKey
@@ -54,11 +57,9 @@ final class ManagedRow: ManagedObjectAccessor {
         }
     }
 
-    private func propertyName(_ column: Int) -> String {
-        column < model.description.properties.count ? model.description.properties[column].name : "#\(column)"
-    }
-
     // MARK: Reading and writing columns
+
+    var layout: ModelLayout { model }
 
     /// Reads column `column` with `body`, stopping with a message if the object was deleted.
     ///
@@ -71,7 +72,7 @@ final class ManagedRow: ManagedObjectAccessor {
     /// are a fifth of a string read. Anything else, and any failure, takes the checked path below, which
     /// reports misuse and damage with their messages.
     @inline(__always)
-    private func read<T>(_ column: Int, _ body: (Table, ColumnKey) throws -> T) -> T {
+    func read<T>(_ column: Int, _ body: (Table, ColumnKey) throws -> T?) -> T? {
         if database.frozenLock == nil, tableStamp == database.changeStamp, let table,
             database.confinement.isCurrentThreadAllowed
         {
@@ -87,126 +88,73 @@ final class ManagedRow: ManagedObjectAccessor {
 
     /// ``read(_:_:)`` with every check: the thread (or the frozen lock), the table's version, and on failure
     /// whether the object was deleted.
-    private func checkedRead<T>(_ column: Int, _ body: (Table, ColumnKey) throws -> T) -> T {
-        database.withAccess("reading \(model.name).\(propertyName(column))") {
+    private func checkedRead<T>(_ column: Int, _ body: (Table, ColumnKey) throws -> T?) -> T? {
+        database.withAccess("reading \(describe(column))") {
             do {
                 return try body(try currentTable(), model.columns[column])
             } catch {
                 if let table = try? database.table(for: model), (try? table.contains(key)) == false {
                     preconditionFailure(
-                        "Strata: reading \(model.name).\(propertyName(column)) of an object that was deleted or "
-                            + "whose write was cancelled; check isInvalidated first")
+                        "Strata: reading \(describe(column)) of an object that was deleted or whose write was "
+                            + "cancelled; check isInvalidated first")
                 }
-                database.fatal(error, while: "reading \(model.name).\(propertyName(column))")
+                database.fatal(error, while: "reading \(describe(column))")
             }
         }
     }
 
-    /// Writes `value` to column `column` in the current write transaction.
-    private func write(_ column: Int, _ value: StorageValue) {
-        database.requireWrite("set \(model.name).\(propertyName(column))")
+    /// Reads the list in column `column` with `body`, stopping with a message on a failure.
+    func readList<T>(_ column: Int, _ body: (Table, ColumnKey) throws -> T?) -> T? {
+        database.withAccess("reading the list \(describe(column))") {
+            do {
+                return try body(try database.table(for: model), model.columns[column])
+            } catch {
+                database.fatal(error, while: "reading the list \(describe(column))")
+            }
+        }
+    }
+
+    /// Writes `value` to column `column` in the current write transaction; a failure dooms the write.
+    func write(_ column: Int, _ value: () throws -> StorageValue) {
+        database.requireWrite("set \(describe(column))")
         database.perform {
+            let value = try value()
             let table = try database.table(for: model)
             if column == model.primaryKeyColumn, try table.value(key, column: model.columns[column]) != value {
                 throw StrataError.invalidArgument(
-                    "the primary key \(model.name).\(propertyName(column)) cannot change once the object is stored; "
+                    "the primary key \(describe(column)) cannot change once the object is stored; "
                         + "create a new object and delete this one instead")
             }
             try table.set(key, column: model.columns[column], to: value)
         }
     }
 
-    func int(at column: Int) -> Int64 { read(column) { try $0.int(key, column: $1) ?? 0 } }
-    func setInt(_ value: Int64, at column: Int) { write(column, .int(value)) }
-    func optionalInt(at column: Int) -> Int64? { read(column) { try $0.int(key, column: $1) } }
-    func setOptionalInt(_ value: Int64?, at column: Int) { write(column, value.map { .int($0) } ?? .null) }
-
-    func bool(at column: Int) -> Bool { read(column) { try $0.bool(key, column: $1) ?? false } }
-    func setBool(_ value: Bool, at column: Int) { write(column, .bool(value)) }
-    func optionalBool(at column: Int) -> Bool? { read(column) { try $0.bool(key, column: $1) } }
-    func setOptionalBool(_ value: Bool?, at column: Int) { write(column, value.map { .bool($0) } ?? .null) }
-
-    func float(at column: Int) -> Float { read(column) { try $0.float(key, column: $1) ?? 0 } }
-    func setFloat(_ value: Float, at column: Int) { write(column, .float(value)) }
-    func optionalFloat(at column: Int) -> Float? { read(column) { try $0.float(key, column: $1) } }
-    func setOptionalFloat(_ value: Float?, at column: Int) { write(column, value.map { .float($0) } ?? .null) }
-
-    func double(at column: Int) -> Double { read(column) { try $0.double(key, column: $1) ?? 0 } }
-    func setDouble(_ value: Double, at column: Int) { write(column, .double(value)) }
-    func optionalDouble(at column: Int) -> Double? { read(column) { try $0.double(key, column: $1) } }
-    func setOptionalDouble(_ value: Double?, at column: Int) { write(column, value.map { .double($0) } ?? .null) }
-
-    func string(at column: Int) -> String { read(column) { try $0.string(key, column: $1) ?? "" } }
-    func setString(_ value: String, at column: Int) { write(column, .string(value)) }
-    func optionalString(at column: Int) -> String? { read(column) { try $0.string(key, column: $1) } }
-    func setOptionalString(_ value: String?, at column: Int) { write(column, value.map { .string($0) } ?? .null) }
-
-    func data(at column: Int) -> Data { read(column) { Data(try $0.binary(key, column: $1) ?? []) } }
-    func setData(_ value: Data, at column: Int) { write(column, .binary(Array(value))) }
-    func optionalData(at column: Int) -> Data? { read(column) { try $0.binary(key, column: $1).map { Data($0) } } }
-    func setOptionalData(_ value: Data?, at column: Int) { write(column, value.map { .binary(Array($0)) } ?? .null) }
-
-    func date(at column: Int) -> Date {
-        read(column) { ValueConversion.date(try $0.timestamp(key, column: $1) ?? 0) }
-    }
-    func setDate(_ value: Date, at column: Int) { write(column, .timestamp(ValueConversion.timestamp(value))) }
-    func optionalDate(at column: Int) -> Date? {
-        read(column) { try $0.timestamp(key, column: $1).map(ValueConversion.date) }
-    }
-    func setOptionalDate(_ value: Date?, at column: Int) {
-        write(column, value.map { .timestamp(ValueConversion.timestamp($0)) } ?? .null)
+    /// Changes the list in column `column` in the current write transaction; a failure dooms the write.
+    func changeList(_ column: Int, _ body: (Table, ColumnKey) throws -> Void) {
+        database.requireWrite("change the list \(describe(column))")
+        database.perform { try body(try database.table(for: model), model.columns[column]) }
     }
 
-    func uuid(at column: Int) -> UUID { read(column) { try $0.uuid(key, column: $1) ?? ManagedRow.zeroUUID } }
-    func setUUID(_ value: UUID, at column: Int) { write(column, .uuid(value)) }
-    func optionalUUID(at column: Int) -> UUID? { read(column) { try $0.uuid(key, column: $1) } }
-    func setOptionalUUID(_ value: UUID?, at column: Int) { write(column, value.map { .uuid($0) } ?? .null) }
-
-    /// The UUID a non-optional uuid column reads as when it holds none (never written by Strata itself).
-    static let zeroUUID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
-
-    // MARK: Links
-
-    func link<Target: Object>(at column: Int, as type: Target.Type) -> Target? {
-        guard let target = model.linkTargets[column] else { return nil }
-        let linked: ObjectKey? = read(column) { try $0.link(key, column: $1) }
-        return linked.map { database.object(of: target, key: $0) as? Target } ?? nil
+    /// The key of `object`, added to the database first when it is unmanaged.
+    func linkKey(to object: Object, column: Int) throws -> ObjectKey {
+        try database.keyForLink(to: object)
     }
 
-    func setLink(_ target: Object?, at column: Int) {
-        database.requireWrite("set \(model.name).\(propertyName(column))")
-        guard let target else { return write(column, .null) }
-        guard let linked = database.perform({ try database.keyForLink(to: target) }) else { return }
-        write(column, .link(linked))
+    func linkedRow(_ column: Int, key: ObjectKey) -> ManagedRow? {
+        model.linkTargets[column].map { ManagedRow(database: database, model: $0, key: key) }
     }
 
-    func linkedAccessor(at column: Int) -> (any ManagedObjectAccessor)? {
-        guard let target = model.linkTargets[column] else { return nil }
-        let linked: ObjectKey? = read(column) { try $0.link(key, column: $1) }
-        return linked.map { ManagedRow(database: database, model: target, key: $0) }
+    func linkedClass(_ column: Int) -> Object.Type? { model.linkTargets[column]?.type }
+
+    func unstorable(_ detail: String) -> Error { StrataError.invalidArgument(detail) }
+
+    /// Stops the program: the file does not hold what its schema says.
+    func reportMismatch(_ detail: String, in column: Int) {
+        database.fatal(
+            StrataError.schemaMismatch(path: database.store.path, detail: detail), while: "reading \(describe(column))")
     }
 
-    // MARK: Lists and linking objects
-
-    func list<Element: ListElement>(at column: Int, of type: Element.Type) -> List<Element> {
-        List(managedBy: ManagedListStorage<Element>(row: self, column: column))
-    }
-
-    func setList<Element: ListElement>(_ elements: List<Element>, at column: Int) {
-        let values = Array(elements)  // copied first: `elements` may be this very list
-        let storage = ManagedListStorage<Element>(row: self, column: column)
-        storage.removeAll()
-        for value in values { storage.insert(value, at: storage.count) }
-    }
-
-    func linkedAccessors(at column: Int) -> [any ManagedObjectAccessor] {
-        guard let target = model.linkTargets[column] else { return [] }
-        let values: [StorageValue] = read(column) { try $0.list(key, column: $1) }
-        return values.compactMap { value in
-            guard case .link(let linked) = value else { return nil }
-            return ManagedRow(database: database, model: target, key: linked)
-        }
-    }
+    // MARK: Linking objects
 
     func linkingObjects<Source: Object>(_ type: Source.Type, through property: String) -> LinkingObjects<Source> {
         guard let source = database.schema.model(for: type), let column = source.column(named: property) else {
@@ -231,3 +179,6 @@ final class ManagedRow: ManagedObjectAccessor {
                 target: self, source: source, sourceColumn: column, intermediate: intermediate))
     }
 }
+
+/// The store behind a managed object's `List`: one list column of one object of a database.
+typealias ManagedListStorage<Element: ListElement> = RowList<ManagedRow, Element>

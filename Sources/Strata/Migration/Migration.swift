@@ -43,12 +43,12 @@ public final class Migration {
     public var newSchemaVersion: Int { newSchema.version }
 
     /// The model of the new version called `typeName`, or renamed from it.
-    private func newModel(_ typeName: String) -> ModelLayout? {
+    private func newModel(_ typeName: String) -> VersionModel? {
         new[typeName] ?? newSchema.models.first { $0.renamedFrom == typeName }.flatMap { new[$0.name] }
     }
 
     /// The model of the old version called `typeName`, or renamed to it.
-    private func oldModel(_ typeName: String) -> ModelLayout? {
+    private func oldModel(_ typeName: String) -> VersionModel? {
         old[typeName] ?? newSchema.model(named: typeName)?.renamedFrom.flatMap { old[$0] }
     }
 
@@ -79,10 +79,10 @@ public final class Migration {
             let key = try table.key(at: position)
             guard key.rawValue < end else { break }
             let oldObject = MigrationObject(row: MigrationRow(
-                session: session, layout: oldLayout, key: key, isWritable: false, versionModels: old.models))
+                session: session, model: oldLayout, key: key, isWritable: false, versionModels: old.models))
             let newObject = newLayout.map {
                 MigrationObject(row: MigrationRow(
-                    session: session, layout: $0, key: key, isWritable: true, versionModels: new.models))
+                    session: session, model: $0, key: key, isWritable: true, versionModels: new.models))
             }
             try block(oldObject, newObject)
             try session.throwPendingError()
@@ -107,7 +107,7 @@ public final class Migration {
             }
             let property = layout.description.properties[column]
             let stored = MigrationValue.storageValue(item, for: property) { object in
-                object.row.layout.tableKey == layout.linkTargets[column]?.tableKey ? object.row.key : nil
+                object.row.model.tableKey == layout.linkTargets[column]?.tableKey ? object.row.key : nil
             }
             guard let stored else {
                 throw session.failure("\(typeName).\(name) of version \(newSchemaVersion) cannot hold \(item)")
@@ -126,7 +126,7 @@ public final class Migration {
         }
         let key = try table.insert(values)
         return MigrationObject(row: MigrationRow(
-            session: session, layout: layout, key: key, isWritable: true, versionModels: new.models))
+            session: session, model: layout, key: key, isWritable: true, versionModels: new.models))
     }
 
     /// Deletes `object` (links to it become nil and it leaves every list).
@@ -137,7 +137,7 @@ public final class Migration {
         guard object.row.session === session else {
             throw session.failure("the migration block deleted an object of another migration")
         }
-        let table = try session.table(object.row.layout.tableKey, for: object.typeName)
+        let table = try session.table(object.row.model.tableKey, for: object.typeName)
         if try table.contains(object.row.key) { try table.delete(object.row.key) }
     }
 

@@ -21,36 +21,36 @@ public final class MigrationObject {
     }
 
     /// The model's name in the version this object belongs to.
-    public var typeName: String { row.layout.name }
+    public var typeName: String { row.model.name }
 
     /// The schema version this object belongs to (the step's old or new version).
-    public var schemaVersion: Int { row.layout.version }
+    public var schemaVersion: Int { row.model.version }
 
     /// The names of its stored properties, in column order.
-    public var propertyNames: [String] { row.layout.description.properties.map(\.name) }
+    public var propertyNames: [String] { row.model.description.properties.map(\.name) }
 
     /// The value of the stored property `name`; `nil` for nil or for a property this version does not have
     /// (which also records an error naming it).
     public subscript(name: String) -> Any? {
         get {
             guard let column = column(named: name) else { return nil }
-            let value = row.read(column, fallback: StorageValue.null) { try $0.value(row.key, column: $1) }
+            let value = row.read(column) { try $0.value(row.key, column: $1) } ?? .null
             return swiftValue(value, column: column)
         }
         set {
             guard let column = column(named: name) else { return }
             guard let value = MigrationValue.storageValue(
-                newValue, for: row.layout.description.properties[column], linkKey: { linkKey(for: $0, column: column) })
+                newValue, for: row.model.description.properties[column], linkKey: { linkKey(for: $0, column: column) })
             else {
                 return row.session.record(row.session.failure(
                     "\(typeName).\(name) of version \(schemaVersion) cannot hold \(String(describing: newValue))"))
             }
-            row.write(column, value)
+            row.write(column) { value }
         }
     }
 
     private func column(named name: String) -> Int? {
-        guard let column = row.layout.description.column(named: name) else {
+        guard let column = row.model.description.column(named: name) else {
             row.session.record(row.session.failure(
                 "\(typeName) has no stored property '\(name)' in version \(schemaVersion); its properties are "
                     + propertyNames.joined(separator: ", ")))
@@ -61,10 +61,10 @@ public final class MigrationObject {
 
     private func linkKey(for object: MigrationObject, column: Int) -> ObjectKey? {
         guard object.row.session === row.session,
-            object.row.layout.tableKey == row.layout.linkTargets[column]?.tableKey
+            object.row.model.tableKey == row.model.linkTargets[column]?.tableKey
         else {
             row.session.record(row.session.failure(
-                "\(typeName).\(row.layout.propertyName(column)) links to \(row.layout.linkTargets[column]?.name ?? "?"), "
+                "\(typeName).\(row.model.propertyName(column)) links to \(row.model.linkTargets[column]?.name ?? "?"), "
                     + "not to a \(object.typeName)"))
             return nil
         }
@@ -74,14 +74,11 @@ public final class MigrationObject {
     private func swiftValue(_ value: StorageValue, column: Int) -> Any? {
         switch value {
         case .link(let key):
-            guard let target = row.layout.linkTargets[column] else { return nil }
-            return MigrationObject(row: MigrationRow(
-                session: row.session, layout: target, key: key, isWritable: row.isWritable,
-                versionModels: row.versionModels))
+            return row.linkedRow(column, key: key).map(MigrationObject.init)
         case .list(let elements):
             return elements.map { swiftValue($0, column: column) as Any }
         default:
-            return MigrationValue.swiftValue(value, type: row.layout.description.properties[column].type)
+            return MigrationValue.swiftValue(value, type: row.model.description.properties[column].type)
         }
     }
 }

@@ -286,9 +286,9 @@ struct VersionStep {
             let table = try session.table(target.tableKey, for: model)
             try session.forEachObject(of: table) { key in
                 let oldRow = MigrationRow(
-                    session: session, layout: source, key: key, isWritable: false, versionModels: old.models)
+                    session: session, model: source, key: key, isWritable: false, versionModels: old.models)
                 let newRow = MigrationRow(
-                    session: session, layout: target, key: key, isWritable: true, versionModels: newLayout.models)
+                    session: session, model: target, key: key, isWritable: true, versionModels: newLayout.models)
                 try session.configuration.customMigrations.run(
                     model: model, toVersion: plan.toVersion, old: oldRow, new: newRow)
                 try session.throwPendingError()

@@ -3,13 +3,15 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import StrataStorage
 
 /// The store reference behind one managed object: typed reads and writes of its columns.
 ///
 /// Generated properties call one method pair per storage kind, so a read goes straight to the column without
 /// boxing. The object layer implements it over the storage engine; migrations implement it over rows of an older
 /// version (the generated views of older versions use the getters, and the setters when the version is the
-/// target of a custom step). Column numbers are those of the model's ``ModelDescription``.
+/// target of a custom step). Both do so through ``ObjectRow``, whose extension below holds the typed methods.
+/// Column numbers are those of the model's ``ModelDescription``.
 ///
 /// Methods do not throw: like Realm's accessors, misuse (a deleted object, a wrong thread, a write outside a
 /// transaction) is reported by the implementation with a message that names the mistake.
@@ -123,4 +125,61 @@ import Foundation
     func linkedAccessors(at column: Int) -> [any ManagedObjectAccessor]
     /// The objects of `type` whose link or list `property` points to this object, live.
     func linkingObjects<Source: Object>(_ type: Source.Type, through property: String) -> LinkingObjects<Source>
+}
+
+// MARK: - The typed accessors of every row
+
+/// The typed accessors, written once over ``ObjectRow``'s read and write for every kind of row (a database's
+/// objects, a migration's). A column that holds no value reads as the kind's zero, as does a failed read a
+/// migration carries on from; a new value kind adds its pair here, its column in the storage engine, and its
+/// case in the schema compiler's `StorageKind`.
+extension ObjectRow {
+    func int(at column: Int) -> Int64 { optionalInt(at: column) ?? 0 }
+    func setInt(_ value: Int64, at column: Int) { write(column) { .int(value) } }
+    func optionalInt(at column: Int) -> Int64? { read(column) { try $0.int(key, column: $1) } }
+    func setOptionalInt(_ value: Int64?, at column: Int) { write(column) { value.map { .int($0) } ?? .null } }
+
+    func bool(at column: Int) -> Bool { optionalBool(at: column) ?? false }
+    func setBool(_ value: Bool, at column: Int) { write(column) { .bool(value) } }
+    func optionalBool(at column: Int) -> Bool? { read(column) { try $0.bool(key, column: $1) } }
+    func setOptionalBool(_ value: Bool?, at column: Int) { write(column) { value.map { .bool($0) } ?? .null } }
+
+    func float(at column: Int) -> Float { optionalFloat(at: column) ?? 0 }
+    func setFloat(_ value: Float, at column: Int) { write(column) { .float(value) } }
+    func optionalFloat(at column: Int) -> Float? { read(column) { try $0.float(key, column: $1) } }
+    func setOptionalFloat(_ value: Float?, at column: Int) { write(column) { value.map { .float($0) } ?? .null } }
+
+    func double(at column: Int) -> Double { optionalDouble(at: column) ?? 0 }
+    func setDouble(_ value: Double, at column: Int) { write(column) { .double(value) } }
+    func optionalDouble(at column: Int) -> Double? { read(column) { try $0.double(key, column: $1) } }
+    func setOptionalDouble(_ value: Double?, at column: Int) { write(column) { value.map { .double($0) } ?? .null } }
+
+    func string(at column: Int) -> String { optionalString(at: column) ?? "" }
+    func setString(_ value: String, at column: Int) { write(column) { .string(value) } }
+    func optionalString(at column: Int) -> String? { read(column) { try $0.string(key, column: $1) } }
+    func setOptionalString(_ value: String?, at column: Int) { write(column) { value.map { .string($0) } ?? .null } }
+
+    func data(at column: Int) -> Data { optionalData(at: column) ?? Data() }
+    func setData(_ value: Data, at column: Int) { write(column) { .binary(Array(value)) } }
+    func optionalData(at column: Int) -> Data? { read(column) { try $0.binary(key, column: $1).map { Data($0) } } }
+    func setOptionalData(_ value: Data?, at column: Int) {
+        write(column) { value.map { .binary(Array($0)) } ?? .null }
+    }
+
+    func date(at column: Int) -> Date { optionalDate(at: column) ?? ValueConversion.date(0) }
+    func setDate(_ value: Date, at column: Int) { write(column) { .timestamp(ValueConversion.timestamp(value)) } }
+    func optionalDate(at column: Int) -> Date? {
+        read(column) { try $0.timestamp(key, column: $1).map(ValueConversion.date) }
+    }
+    func setOptionalDate(_ value: Date?, at column: Int) {
+        write(column) { value.map { .timestamp(ValueConversion.timestamp($0)) } ?? .null }
+    }
+
+    func uuid(at column: Int) -> UUID { optionalUUID(at: column) ?? Self.zeroUUID }
+    func setUUID(_ value: UUID, at column: Int) { write(column) { .uuid(value) } }
+    func optionalUUID(at column: Int) -> UUID? { read(column) { try $0.uuid(key, column: $1) } }
+    func setOptionalUUID(_ value: UUID?, at column: Int) { write(column) { value.map { .uuid($0) } ?? .null } }
+
+    /// The UUID a non-optional uuid column reads as when it holds none (never written by Strata itself).
+    static var zeroUUID: UUID { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
 }

@@ -13,6 +13,22 @@ final class CustomStepTests: MigrationTestCase {
         XCTAssertEqual(try patron(2, in: database).displayName, "Bo (-) ×2 1.5")
     }
 
+    func testCustomStepChangesTheNewObjectsListAndReadsListsOfPrimitives() throws {
+        try writeVersion1()
+        let database = try openMigrated(migrations: TestShopMigrations(reversesPurchases: true))
+        XCTAssertEqual(try patron(1, in: database).purchases.map(\.ref), [20, 10])
+        XCTAssertEqual(try patron(2, in: database).purchases.map(\.ref), [10, 30])
+        XCTAssertEqual(try patron(1, in: database).level, 103, "scores 1 and 2")
+        XCTAssertEqual(try patron(2, in: database).level, 110, "scores 7, 1 and 2")
+    }
+
+    func testCustomStepCannotAddAnObjectThroughAList() throws {
+        try writeVersion1()
+        try assertOpenFailsLeavingFileUnchanged(
+            ["Patron (version 3).purchases", "not one of this migration's objects"],
+            migrations: TestShopMigrations(appendsUnmanagedPurchase: true))
+    }
+
     func testVersion2FileMigratesToVersion3() throws {
         let file = try OldVersionFile(path: path, version: 2)
         let purchase = try file.insert("Purchase", [

@@ -7,6 +7,12 @@ import Foundation
 struct TestShopMigrations: ShopMigrations {
     /// Names for which the step throws, to test that a failure leaves the file as it was.
     var failingNames: Set<String> = []
+    /// Whether the step also reverses the new object's purchases (moving, removing and inserting through the live
+    /// list of a migration's object) and sets `level` to 100 plus the scores of the old purchases (lists of
+    /// primitives read through the typed view of version 2).
+    var reversesPurchases = false
+    /// Whether the step also appends an unmanaged purchase to the new object's list, which a custom step cannot do.
+    var appendsUnmanagedPurchase = false
 
     struct Refused: Error, Equatable {
         let name: String
@@ -18,6 +24,16 @@ struct TestShopMigrations: ShopMigrations {
         new.displayName = "\(old.name) (\(old.nickname ?? "-"))"
         // Reads back what was just written: batched writes must be visible to the code that made them.
         new.displayName += " ×\(old.purchases.count) \(total)"
+        if reversesPurchases {
+            let purchases = new.purchases
+            purchases.move(from: purchases.count - 1, to: 0)
+            let reversed = Array(purchases)
+            purchases.removeAll()
+            purchases.append(contentsOf: reversed.dropFirst())
+            purchases.insert(reversed[0], at: 0)
+            new.level = 100 + old.purchases.reduce(0) { $0 + $1.scores.reduce(0, +) }
+        }
+        if appendsUnmanagedPurchase { new.purchases.append(Purchase(ref: 99)) }
     }
 }
 

@@ -1,0 +1,100 @@
+import StrataStorage
+
+/// One object's columns in the store, read and written with the failure reporting of whoever handed the object
+/// out: the core that the typed accessors (written once, beside ``ManagedObjectAccessor``), the links and the list
+/// store (``RowList``) are written over.
+///
+/// A database's ``ManagedRow`` and a migration's ``MigrationRow`` differ only here: how they reach the table, and
+/// how they report a failure an accessor cannot throw. A database stops the program on a failed read (naming the
+/// file, the model and the property) and dooms the write on a failed change; a migration records the first
+/// failure in its session, which abandons the migration when the app's code returns, and carries on with the
+/// column's zero value meanwhile.
+///
+/// The typed accessors are this protocol's extension methods, so each row type gets them specialized: a property
+/// read of a managed object goes straight to ``ManagedRow``'s own ``read(_:_:)``, with no generic call and no box.
+protocol ObjectRow: ManagedObjectAccessor {
+    /// The object's key in its table.
+    var key: ObjectKey { get }
+    /// Where the object's model lives: names the model and its properties in messages.
+    var layout: ModelLayout { get }
+
+    /// Reads column `column` with `body`, which gets the model's table and the column's key.
+    ///
+    /// - Returns: What `body` returns, or `nil` after a failure, reported the row's way.
+    func read<T>(_ column: Int, _ body: (Table, ColumnKey) throws -> T?) -> T?
+    /// Reads the list in column `column` with `body`, as ``read(_:_:)`` does.
+    func readList<T>(_ column: Int, _ body: (Table, ColumnKey) throws -> T?) -> T?
+    /// Writes the value `value` makes to column `column`. A failure, also one `value` throws, is reported the
+    /// row's way.
+    func write(_ column: Int, _ value: () throws -> StorageValue)
+    /// Changes the list in column `column` with `body`, which gets the model's table and the column's key. A
+    /// failure is reported the row's way.
+    func changeList(_ column: Int, _ body: (Table, ColumnKey) throws -> Void)
+
+    /// The key of `object` for a link from `column` (what a database stores, adding an unmanaged object first;
+    /// what a migration allows, one of its own objects of the link's model).
+    ///
+    /// - Throws: What the row's way of reporting makes of a link it cannot store.
+    func linkKey(to object: Object, column: Int) throws -> ObjectKey
+    /// The row of object `key` of the model that column `column` links to; `nil` for a column that is no link.
+    func linkedRow(_ column: Int, key: ObjectKey) -> Self?
+    /// The generated class of the model that column `column` links to, when the row knows it (a database binds
+    /// every model to its class; the models of a migration's older versions have none).
+    func linkedClass(_ column: Int) -> Object.Type?
+    /// The error a value that no column can store is reported with (`detail` says which and where).
+    func unstorable(_ detail: String) -> Error
+    /// Reports that column `column` holds a value of another kind than the code reads (a damaged file);
+    /// `detail` says which.
+    func reportMismatch(_ detail: String, in column: Int)
+}
+
+extension ObjectRow {
+    /// What messages call column `column`: `Model.property`.
+    func describe(_ column: Int) -> String { "\(layout.name).\(layout.propertyName(column))" }
+
+    /// An instance, of `type` unless the row knows the model's class, over the linked object `key` of
+    /// `column`; `nil` for a column that is no link, or when neither class is known.
+    func linkedObject(_ column: Int, key: ObjectKey, as type: Object.Type?) -> Object? {
+        guard let row = linkedRow(column, key: key), let type = linkedClass(column) ?? type else { return nil }
+        return type.init(managedBy: row)
+    }
+
+    // MARK: Links
+
+    func link<Target: Object>(at column: Int, as type: Target.Type) -> Target? {
+        guard let linked = read(column, { try $0.link(key, column: $1) }) else { return nil }
+        return linkedObject(column, key: linked, as: type) as? Target
+    }
+
+    func setLink(_ target: Object?, at column: Int) {
+        write(column) {
+            guard let target else { return .null }
+            return .link(try linkKey(to: target, column: column))
+        }
+    }
+
+    func linkedAccessor(at column: Int) -> (any ManagedObjectAccessor)? {
+        read(column) { try $0.link(key, column: $1) }.flatMap { linkedRow(column, key: $0) }
+    }
+
+    // MARK: Lists
+
+    func list<Element: ListElement>(at column: Int, of type: Element.Type) -> List<Element> {
+        List(managedBy: RowList<Self, Element>(row: self, column: column))
+    }
+
+    func setList<Element: ListElement>(_ elements: List<Element>, at column: Int) {
+        let values = Array(elements)  // copied first: `elements` may be this very list
+        let list = RowList<Self, Element>(row: self, column: column)
+        list.removeAll()
+        for value in values { list.insert(value, at: list.count) }
+    }
+
+    func linkedAccessors(at column: Int) -> [any ManagedObjectAccessor] {
+        let values = read(column) { try $0.list(key, column: $1) } ?? []
+        return values.compactMap { value in
+            guard case .link(let linked) = value else { return nil }
+            return linkedRow(column, key: linked)
+        }
+    }
+}
