@@ -18,16 +18,6 @@ extension Store {
             return VerifyReport(version: reader.version, tables: catalog.tables.count, objects: objects)
         }
     }
-
-    /// Runs `body`, making any error it throws name this store's file (`StrataError.inFile`): the table layer's
-    /// errors do not know it.
-    public func namingFile<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as StrataError {
-            throw error.inFile(path)
-        }
-    }
 }
 
 /// What `Store.verifyAll()` checked.
