@@ -34,20 +34,20 @@ extension ObjectQuery {
             let rows = try scan.rows(of: cluster, within: RowMask(count: cluster.count, filled: true), evaluator: evaluator)
             switch path.kind {
             case .integer, .date:
-                let leaf = try cluster.intColumn(columnKey)
+                let values = try cluster.intColumn(columnKey)
                 rows.forEachSetRow { row in
-                    guard !leaf.nulls.isNull(row) else { return }
-                    let value = leaf[row]
+                    guard !values.nulls.isNull(row) else { return }
+                    let value = values[row]
                     count += 1
                     integerSum &+= value
                     doubleSum += Double(value)
                     if function == .min || function == .max { consider(path.kind == .date ? .timestamp(value) : .int(value)) }
                 }
             case .floating:
-                let leaf = try cluster.doubleColumn(columnKey)
+                let values = try cluster.doubleColumn(columnKey)
                 rows.forEachSetRow { row in
-                    guard !leaf.nulls.isNull(row) else { return }
-                    let value = leaf[row]
+                    guard !values.nulls.isNull(row) else { return }
+                    let value = values[row]
                     count += 1
                     doubleSum += value
                     if function == .min || function == .max { consider(.double(value)) }

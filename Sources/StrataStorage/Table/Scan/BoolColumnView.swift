@@ -1,5 +1,5 @@
 /// A bool column of one cluster: one bit per row, read in place.
-public struct BoolColumnLeaf {
+public struct BoolColumnView {
     /// The number of rows.
     public let count: Int
     let bits: UnsafeRawPointer?
@@ -32,7 +32,7 @@ public struct BoolColumnLeaf {
 }
 
 /// A float or double column of one cluster, read in place.
-public struct DoubleColumnLeaf {
+public struct DoubleColumnView {
     /// The number of rows.
     public let count: Int
     let data: UnsafeRawPointer?
