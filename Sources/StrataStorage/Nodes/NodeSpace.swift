@@ -4,7 +4,7 @@
 /// indexes). A buffer returned by `read` is exactly the node's payload, already checked against its checksum,
 /// and stays valid, unchanged, until the transaction that handed out this reader ends: the pager never
 /// remaps or reuses the memory behind a pinned version.
-public protocol NodeReader: AnyObject {
+package protocol NodeReader: AnyObject {
     /// The table layer's root node of this version (`NodeRef.none` in a new store).
     var root: NodeRef { get }
 
@@ -23,7 +23,7 @@ public protocol NodeReader: AnyObject {
 /// A writable buffer (from `allocate` or `writableIfDirty`) may be written only until the next `allocate`: a
 /// large transaction writes its older nodes to the file there (spilling them), after which they are read-only
 /// and `writableIfDirty` returns nil for them. Buffers from `read` stay valid as the reader protocol says.
-public protocol NodeWriter: NodeReader {
+package protocol NodeWriter: NodeReader {
     /// The table layer's root for the version being written; stored in the meta slot at commit.
     var root: NodeRef { get set }
 
@@ -50,7 +50,7 @@ public protocol NodeWriter: NodeReader {
 }
 
 /// Where a new node should go in the file.
-public enum NodePlacement: Sendable {
+package enum NodePlacement: Sendable {
     /// Wherever the free space has room first.
     case anywhere
     /// Beside the other nodes every commit rewrites (the catalog, the root of each changed tree, the commit record
@@ -63,13 +63,13 @@ extension NodeWriter {
     /// `allocate(copying:placement:)` wherever the free space has room first.
     ///
     /// - Throws: what `allocate` throws.
-    public func allocate(copying bytes: UnsafeRawBufferPointer) throws -> (NodeRef, UnsafeMutableRawBufferPointer) {
+    package func allocate(copying bytes: UnsafeRawBufferPointer) throws -> (NodeRef, UnsafeMutableRawBufferPointer) {
         try allocate(copying: bytes, placement: .anywhere)
     }
 
     /// Allocates a zero-filled node, then copies `bytes` into it, ignoring the placement (for writers with no
     /// cheaper way, whose nodes do not live in a file: the in-memory node spaces of tests).
-    public func allocate(copying bytes: UnsafeRawBufferPointer, placement: NodePlacement) throws
+    package func allocate(copying bytes: UnsafeRawBufferPointer, placement: NodePlacement) throws
         -> (NodeRef, UnsafeMutableRawBufferPointer)
     {
         let (ref, payload) = try allocate(byteCount: bytes.count)

@@ -1,7 +1,7 @@
 extension Store {
     /// Runs `body`, making any error it throws name this store's file (`StrataError.inFile`): the table layer's
     /// errors do not know it.
-    public func namingFile<T>(_ body: () throws -> T) throws -> T {
+    package func namingFile<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as StrataError {

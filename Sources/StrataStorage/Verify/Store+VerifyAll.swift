@@ -6,7 +6,7 @@ extension Store {
     /// - Returns: What was checked, for reports (`strata verify`).
     /// - Throws: `StrataError.corruptFile` naming the first problem found.
     @discardableResult
-    public func verifyAll() throws -> VerifyReport {
+    package func verifyAll() throws -> VerifyReport {
         try namingFile {
             try verify { reader, visit in try Catalog(reader: reader).forEachNode(visit) }
             let reader = try beginRead()

@@ -30,15 +30,28 @@ public final class Catalog {
     /// writes out, and rewrites the branches above them, once per this many clusters.
     static let loadedLeafLimit = 16
 
-    /// Opens the catalog of a pinned version for reading.
+    /// Opens the catalog of the version `transaction` reads.
     /// - Throws: `StrataError.corruptFile` when the root node is not a catalog.
-    public convenience init(reader: NodeReader) throws {
+    public convenience init(reader transaction: ReadTransaction) throws {
+        try self.init(reader: transaction as NodeReader)
+    }
+
+    /// Opens the catalog of the version `transaction` writes, for change.
+    /// - Throws: `StrataError.corruptFile` when the root node is not a catalog.
+    public convenience init(writer transaction: WriteTransaction) throws {
+        try self.init(writer: transaction as NodeWriter)
+    }
+
+    /// Opens the catalog of a pinned version for reading, from any node space (a store's transaction, or the
+    /// heap-backed spaces of tests).
+    /// - Throws: `StrataError.corruptFile` when the root node is not a catalog.
+    package convenience init(reader: NodeReader) throws {
         try self.init(reader: reader, writer: nil)
     }
 
-    /// Opens the catalog of the version being written, for change.
+    /// Opens the catalog of the version being written, for change, from any node space.
     /// - Throws: `StrataError.corruptFile` when the root node is not a catalog.
-    public convenience init(writer: NodeWriter) throws {
+    package convenience init(writer: NodeWriter) throws {
         try self.init(reader: writer, writer: writer)
     }
 
@@ -94,7 +107,7 @@ public final class Catalog {
     /// Removes a table and every object, index and long value in it.
     /// - Throws: `StrataError.invalidArgument` when no such table exists, or when another table still links to it
     ///   (remove those link columns first).
-    public func removeTable(named name: String) throws {
+    package func removeTable(named name: String) throws {
         let writer = try requireWriter("remove table '\(name)'")
         guard let table = table(named: name) else { throw StrataError.invalidArgument("there is no table named '\(name)' to remove") }
         for column in table.columns where column.type == .backlinks {
@@ -111,7 +124,7 @@ public final class Catalog {
     }
 
     /// Renames a table (its key, links to it and its data stay).
-    public func renameTable(_ name: String, to newName: String) throws {
+    package func renameTable(_ name: String, to newName: String) throws {
         try requireWriter("rename table '\(name)'")
         try Catalog.checkName(newName, what: "table")
         guard let table = table(named: name) else { throw StrataError.invalidArgument("there is no table named '\(name)' to rename") }
@@ -124,13 +137,13 @@ public final class Catalog {
     // MARK: Metadata
 
     /// The bytes stored under `key`, or `nil`.
-    public func metadata(forKey key: String) throws -> [UInt8]? { try loadMetadata()[key] }
+    package func metadata(forKey key: String) throws -> [UInt8]? { try loadMetadata()[key] }
 
     /// Every metadata key, sorted.
-    public func metadataKeys() throws -> [String] { try loadMetadata().keys.sorted() }
+    package func metadataKeys() throws -> [String] { try loadMetadata().keys.sorted() }
 
     /// Stores (or with `nil`, removes) the bytes under `key`.
-    public func setMetadata(_ value: [UInt8]?, forKey key: String) throws {
+    package func setMetadata(_ value: [UInt8]?, forKey key: String) throws {
         try requireWriter("set metadata '\(key)'")
         _ = try loadMetadata()
         metadataCache?[key] = value
