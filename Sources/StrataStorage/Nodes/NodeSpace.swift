@@ -12,6 +12,16 @@ package protocol NodeReader: AnyObject {
     ///
     /// - Throws: `StrataError.corruptFile` when the node lies outside the file or fails its checksum.
     func read(_ ref: NodeRef) throws -> UnsafeRawBufferPointer
+
+    /// The cache of the last catalog node decoded or written through the store these nodes belong to, shared by
+    /// its transactions (see `CatalogCache`); `nil`, the default, for node spaces that are not a store's (the
+    /// heap-backed spaces of tests).
+    var catalogCache: CatalogCache? { get }
+}
+
+extension NodeReader {
+    /// No catalog cache: the default for node spaces that are not a store's.
+    package var catalogCache: CatalogCache? { nil }
 }
 
 /// Write access during the single write transaction: copy-on-write allocation of nodes.

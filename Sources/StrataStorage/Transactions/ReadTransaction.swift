@@ -36,6 +36,10 @@ public final class ReadTransaction: NodeReader, @unchecked Sendable {
         return try store.pagedFile.payload(of: ref, kind: .table, pageCount: meta.pageCount, version: meta.version, lease: lease)
     }
 
+    /// The store's catalog cache (`Store.catalogCache`), so `Catalog` skips decoding a catalog this process just
+    /// wrote or read.
+    package var catalogCache: CatalogCache? { store.catalogCache }
+
     /// Ends the transaction, unpinning its version. Ending twice does nothing.
     public func end() {
         let wasOpen = endLock.withLock { () -> Bool in

@@ -60,6 +60,10 @@ public final class WriteTransaction: NodeWriter {
         if !isFinished { finish() }
     }
 
+    /// The store's catalog cache (`Store.catalogCache`), so `Catalog` skips decoding a catalog this process just
+    /// wrote or read.
+    package var catalogCache: CatalogCache? { store.catalogCache }
+
     /// The payload of `ref`: the in-memory copy when allocated in this transaction, else the verified
     /// committed node.
     ///

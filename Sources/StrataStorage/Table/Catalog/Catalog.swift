@@ -62,11 +62,11 @@ public final class Catalog {
         var contents = CatalogCodec.Contents()
         if !reader.root.isNone {
             let raw = try reader.read(reader.root)
-            if let cached = Catalog.cache(of: reader)?.contents(of: raw) {
+            if let cached = reader.catalogCache?.contents(of: raw) {
                 contents = cached
             } else {
                 contents = try CatalogCodec.decode(raw, ref: reader.root)
-                Catalog.cache(of: reader)?.remember(raw, contents: contents)
+                reader.catalogCache?.remember(raw, contents: contents)
             }
         }
         if !reader.root.isNone { stored = (reader.root, contents) }
@@ -179,7 +179,7 @@ public final class Catalog {
         let encoded = CatalogCodec.encode(&contents)
         let ref = try encoded.store(in: writer)
         // The next transaction of this process most likely opens this very catalog: it need not decode it.
-        encoded.bytes.withUnsafeBytes { Catalog.cache(of: writer)?.remember($0, contents: contents) }
+        encoded.bytes.withUnsafeBytes { writer.catalogCache?.remember($0, contents: contents) }
         if !writer.root.isNone { writer.free(writer.root) }
         writer.root = ref
         stored = (ref, contents)
@@ -212,16 +212,9 @@ public final class Catalog {
         if !patch.edits.isEmpty, let copy = try patch.apply(to: stored.ref, in: writer, placement: .withCommitNodes) {
             writer.root = copy
         }
-        Catalog.cache(of: writer)?.remember(try reader.read(writer.root), contents: contents)
+        writer.catalogCache?.remember(try reader.read(writer.root), contents: contents)
         self.stored = (writer.root, contents)
         return true
-    }
-
-    /// The store's cache of its last catalog, when the nodes come from a store's transaction.
-    private static func cache(of reader: NodeReader) -> CatalogCache? {
-        if let transaction = reader as? WriteTransaction { return transaction.store.catalogCache }
-        if let transaction = reader as? ReadTransaction { return transaction.store.catalogCache }
-        return nil
     }
 
     /// The writer, after recording that the catalog changes; or an error saying the catalog is read-only.
