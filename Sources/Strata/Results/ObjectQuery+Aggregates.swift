@@ -2,7 +2,7 @@ import StrataStorage
 
 extension ObjectQuery {
     /// `@sum`, `@avg`, `@min` or `@max` of one int, float, double or date column of a table query, computed
-    /// cluster by cluster from the column leaves and the scan's row masks: no key list, no object, no boxed
+    /// cluster by cluster from the column views and the scan's row masks: no key list, no object, no boxed
     /// value; `.null` for an empty average, minimum or maximum. `nil` when the query cannot run that way (a list source, distinct, an index plan, a key path
     /// through a link); the caller then aggregates object by object.
     func columnAggregate(
