@@ -3,26 +3,26 @@ import XCTest
 
 /// One of the package's executables, built by `swift build --build-tests` beside the test bundle, run as a child
 /// process by tests that need a second process.
-public struct BuiltExecutable {
+package struct BuiltExecutable {
     /// The executable's file.
-    public let url: URL
+    package let url: URL
 
     /// What a finished run printed and how it ended.
-    public struct Outcome {
+    package struct Outcome {
         /// Standard output.
-        public let output: String
+        package let output: String
         /// Standard error.
-        public let errorOutput: String
+        package let errorOutput: String
         /// The exit status, or the signal number when `wasSignalled`.
-        public let status: Int32
+        package let status: Int32
         /// Whether the process was stopped by a signal (a crash, a failed precondition, a kill).
-        public let wasSignalled: Bool
+        package let wasSignalled: Bool
     }
 
     /// The executable named `name` next to the test bundle.
     ///
     /// - Throws: An `XCTSkip`-free failure naming where it looked, when it was not built.
-    public init(named name: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    package init(named name: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let candidates = [
             Bundle.main.bundleURL.appendingPathComponent(name),
             Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(name),
@@ -34,7 +34,7 @@ public struct BuiltExecutable {
     }
 
     /// Starts the executable with `arguments`; read its output through the returned process's pipes.
-    public func start(_ arguments: [String]) throws -> (Process, stdout: Pipe, stderr: Pipe) {
+    package func start(_ arguments: [String]) throws -> (Process, stdout: Pipe, stderr: Pipe) {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
@@ -47,7 +47,7 @@ public struct BuiltExecutable {
     }
 
     /// Runs the executable to its end (killing it after `timeout` seconds) and returns what it printed.
-    public func run(_ arguments: [String], timeout: TimeInterval = 120) throws -> Outcome {
+    package func run(_ arguments: [String], timeout: TimeInterval = 120) throws -> Outcome {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-child-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -73,13 +73,13 @@ public struct BuiltExecutable {
 }
 
 /// The executable a test needs was not built.
-public struct BuiltExecutableMissing: Error, CustomStringConvertible {
+package struct BuiltExecutableMissing: Error, CustomStringConvertible {
     /// The executable's name.
-    public let name: String
+    package let name: String
     /// Where the test looked.
-    public let searched: [String]
+    package let searched: [String]
     /// What to do.
-    public var description: String {
+    package var description: String {
         "\(name) was not built next to the tests (looked in \(searched.joined(separator: ", "))); "
             + "run `swift build --build-tests` first"
     }

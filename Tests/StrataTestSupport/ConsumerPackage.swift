@@ -14,16 +14,16 @@ import Foundation
 /// let build = try package.build()
 /// let run = try package.run()
 /// ```
-public final class ConsumerPackage {
+package final class ConsumerPackage {
     /// The package's folder (removed when the instance is deinitialized).
-    public let root: URL
+    package let root: URL
     /// The executable target, which applies `StrataPlugin`; its schemas go to `Schemas/<targetName>/` or
     /// `Sources/<targetName>/`.
-    public let targetName: String
+    package let targetName: String
     /// This repository's root, which the package depends on by path.
-    public let strataRoot: URL
+    package let strataRoot: URL
     /// The folder `swift build` builds into (`--scratch-path`), shared by every build of this package.
-    public let scratchPath: URL
+    package let scratchPath: URL
 
     /// Creates the package with its manifest; sources and schemas are up to the caller.
     ///
@@ -31,7 +31,7 @@ public final class ConsumerPackage {
     ///   - strataRoot: This repository's root (see ``repositoryRoot(from:)``).
     ///   - targetName: The executable target's name.
     ///   - warningsAsErrors: Compile the target (generated code included) with `-warnings-as-errors`.
-    public init(strataRoot: URL, targetName: String = "LibraryApp", warningsAsErrors: Bool = true) throws {
+    package init(strataRoot: URL, targetName: String = "LibraryApp", warningsAsErrors: Bool = true) throws {
         self.strataRoot = strataRoot
         self.targetName = targetName
         root = FileManager.default.temporaryDirectory.appendingPathComponent("strata-consumer-\(UUID().uuidString)")
@@ -54,7 +54,7 @@ public final class ConsumerPackage {
     }
 
     /// The repository root, found from a test file's `#filePath` (`<root>/Tests/<Target>/<File>.swift`).
-    public static func repositoryRoot(from filePath: String) -> URL {
+    package static func repositoryRoot(from filePath: String) -> URL {
         var url = URL(fileURLWithPath: filePath)
         while url.pathComponents.count > 1 {
             url.deleteLastPathComponent()
@@ -68,19 +68,19 @@ public final class ConsumerPackage {
     }
 
     /// Writes `text` to `relativePath` inside the package, creating folders as needed.
-    public func write(_ text: String, to relativePath: String) throws {
+    package func write(_ text: String, to relativePath: String) throws {
         let url = root.appendingPathComponent(relativePath)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try text.write(to: url, atomically: true, encoding: .utf8)
     }
 
     /// Removes `relativePath` from the package.
-    public func remove(_ relativePath: String) throws {
+    package func remove(_ relativePath: String) throws {
         try FileManager.default.removeItem(at: root.appendingPathComponent(relativePath))
     }
 
     /// `swift build` of the package (the executable and everything it needs, nothing else).
-    public func build() throws -> ConsumerPackageResult {
+    package func build() throws -> ConsumerPackageResult {
         try ConsumerPackageResult.run(
             "/usr/bin/env",
             ["swift", "build", "--package-path", root.path, "--scratch-path", scratchPath.path,
@@ -90,7 +90,7 @@ public final class ConsumerPackage {
     }
 
     /// Runs the built executable with `arguments`.
-    public func run(_ arguments: [String] = []) throws -> ConsumerPackageResult {
+    package func run(_ arguments: [String] = []) throws -> ConsumerPackageResult {
         let executable = scratchPath.appendingPathComponent("debug").appendingPathComponent(targetName)
         return try ConsumerPackageResult.run(executable.path, arguments, in: root)
     }

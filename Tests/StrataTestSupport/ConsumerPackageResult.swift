@@ -1,20 +1,20 @@
 import Foundation
 
 /// What one command run on a ``ConsumerPackage`` printed (standard output and error, interleaved) and how it ended.
-public struct ConsumerPackageResult: CustomStringConvertible {
+package struct ConsumerPackageResult: CustomStringConvertible {
     /// The process's exit status.
-    public let exitCode: Int32
+    package let exitCode: Int32
     /// Everything it printed.
-    public let output: String
+    package let output: String
 
     /// Whether it exited with status 0.
-    public var succeeded: Bool { exitCode == 0 }
+    package var succeeded: Bool { exitCode == 0 }
 
     /// The exit status and the output, for failure messages.
-    public var description: String { "exit code \(exitCode):\n\(output)" }
+    package var description: String { "exit code \(exitCode):\n\(output)" }
 
     /// Runs `executable` with `arguments` in `folder` and waits for it.
-    public static func run(
+    package static func run(
         _ executable: String, _ arguments: [String], in folder: URL
     ) throws -> ConsumerPackageResult {
         let process = Process()

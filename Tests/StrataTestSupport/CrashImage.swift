@@ -1,10 +1,10 @@
 /// Builds the files a power failure could leave: the durable bytes plus any subset of the unsynced writes, in any
 /// order, each possibly torn at 512-byte sectors or 4 KiB pages, with the file size from before or after the
 /// unsynced size changes.
-public enum CrashImage {
+package enum CrashImage {
     /// `count` crash images of a file whose last synced bytes are `durable` and whose unsynced operations are
     /// `pending`. The first two are always "nothing reached the disk" and "everything did".
-    public static func images(
+    package static func images(
         durable: [UInt8], pending: [RecordingStorage.PendingOperation], count: Int,
         using random: inout some RandomNumberGenerator
     ) -> [[UInt8]] {

@@ -3,9 +3,9 @@ import StrataStorage
 
 /// A `StorageIO` whose Nth write, sync, truncate or map fails, once or for good: for checking that every
 /// failure surfaces as a `StrataError` and leaves a file that still opens.
-public final class FailingStorage: StorageIO, @unchecked Sendable {
+package final class FailingStorage: StorageIO, @unchecked Sendable {
     /// The operations that can be made to fail.
-    public enum Operation: String, Sendable, CaseIterable {
+    package enum Operation: String, Sendable, CaseIterable {
         /// `StorageFile.write`.
         case write
         /// `StorageFile.sync`.
@@ -17,23 +17,23 @@ public final class FailingStorage: StorageIO, @unchecked Sendable {
     }
 
     /// The storage doing the real work.
-    public let inner: StorageIO
+    package let inner: StorageIO
     /// Which operation fails.
-    public let operation: Operation
+    package let operation: Operation
     /// Its 1-based occurrence that fails first.
-    public let failingOccurrence: Int
+    package let failingOccurrence: Int
     /// Whether every later occurrence fails too.
-    public let persistent: Bool
+    package let persistent: Bool
     /// The errno reported (`EIO`, `ENOSPC`, …).
-    public let code: Int32
+    package let code: Int32
 
     private let lock = NSLock()
     private var counts: [Operation: Int] = [:]
     /// How many times an operation was made to fail.
-    public private(set) var failures = 0
+    package private(set) var failures = 0
 
     /// Fails occurrence `occurrence` of `operation` (and later ones when `persistent`) with `code`.
-    public init(inner: StorageIO, failing operation: Operation, at occurrence: Int, persistent: Bool, code: Int32 = EIO) {
+    package init(inner: StorageIO, failing operation: Operation, at occurrence: Int, persistent: Bool, code: Int32 = EIO) {
         self.inner = inner
         self.operation = operation
         self.failingOccurrence = occurrence
@@ -57,24 +57,24 @@ public final class FailingStorage: StorageIO, @unchecked Sendable {
     }
 
     /// Opens the file through the inner storage (watched or checked as this storage does).
-    public func openFile(at path: String, create: Bool, readOnly: Bool) throws -> StorageFile {
+    package func openFile(at path: String, create: Bool, readOnly: Bool) throws -> StorageFile {
         FailingFile(inner: try inner.openFile(at: path, create: create, readOnly: readOnly), storage: self)
     }
 
     /// Whether the inner storage has a file at `path`.
-    public func fileExists(at path: String) -> Bool { inner.fileExists(at: path) }
+    package func fileExists(at path: String) -> Bool { inner.fileExists(at: path) }
 
     /// Renames in the inner storage.
-    public func rename(from source: String, to destination: String) throws { try inner.rename(from: source, to: destination) }
+    package func rename(from source: String, to destination: String) throws { try inner.rename(from: source, to: destination) }
 
     /// Removes from the inner storage.
-    public func remove(at path: String) throws { try inner.remove(at: path) }
+    package func remove(at path: String) throws { try inner.remove(at: path) }
 
     /// Syncs the directory in the inner storage.
-    public func syncDirectory(containing path: String) throws { try inner.syncDirectory(containing: path) }
+    package func syncDirectory(containing path: String) throws { try inner.syncDirectory(containing: path) }
 
     /// The inner storage's lock file (locks are not recorded or failed).
-    public func openLockFile(at path: String, byteCount: Int) throws -> LockFileHandle {
+    package func openLockFile(at path: String, byteCount: Int) throws -> LockFileHandle {
         try inner.openLockFile(at: path, byteCount: byteCount)
     }
 }

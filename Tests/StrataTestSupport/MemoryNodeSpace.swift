@@ -11,10 +11,10 @@ import StrataStorage
 /// instead of being released: a store may reuse its space at once, so a reader still holding a pointer into it
 /// must see garbage in tests, deterministically, rather than the old bytes malloc happened to leave (or memory
 /// handed to someone else). The bytes kept this way are bounded by `quarantineLimit`.
-public final class MemoryNodeSpace: NodeWriter {
+package final class MemoryNodeSpace: NodeWriter {
     /// The byte every freed node written in this transaction is filled with (as a branch's child reference or a
     /// leaf's count, it reads as a huge number: no such node, or a damaged header).
-    public static let poison: UInt8 = 0xDB
+    package static let poison: UInt8 = 0xDB
     /// The most bytes of freed, poisoned nodes kept readable before the oldest are released (a use after free
     /// follows its free closely; a long transaction must not keep everything it ever wrote).
     static let quarantineLimit = 32 << 20
@@ -46,19 +46,19 @@ public final class MemoryNodeSpace: NodeWriter {
     private var quarantineBytes = 0
     private var committedRoot: NodeRef = .none
     /// Problems found so far; tests assert this stays empty.
-    public private(set) var violations: [String] = []
+    package private(set) var violations: [String] = []
 
     /// The root of the version being written.
-    public var root: NodeRef = .none
+    package var root: NodeRef = .none
 
     /// An empty space.
-    public init() {}
+    package init() {}
 
     /// Number of committed nodes (what a file would hold).
-    public var committedNodeCount: Int { committedRefs.count }
+    package var committedNodeCount: Int { committedRefs.count }
 
     /// Every committed node's reference (for coverage checks against a reachability visitor).
-    public var committedRefs: Set<NodeRef> {
+    package var committedRefs: Set<NodeRef> {
         Set(nodes.indices.filter { nodes[$0].map(\.isCommitted) ?? false }.map { NodeRef(rawValue: UInt64($0)) })
     }
 
@@ -68,7 +68,7 @@ public final class MemoryNodeSpace: NodeWriter {
     }
 
     /// The payload of `ref`.
-    public func read(_ ref: NodeRef) throws -> UnsafeRawBufferPointer {
+    package func read(_ ref: NodeRef) throws -> UnsafeRawBufferPointer {
         guard let node = node(ref) else {
             throw StrataError.corruptFile(path: "memory", location: "node \(ref)", detail: "no such node")
         }
@@ -81,7 +81,7 @@ public final class MemoryNodeSpace: NodeWriter {
     }
 
     /// A new zero-filled dirty node.
-    public func allocate(byteCount: Int) throws -> (NodeRef, UnsafeMutableRawBufferPointer) {
+    package func allocate(byteCount: Int) throws -> (NodeRef, UnsafeMutableRawBufferPointer) {
         let node = Node(byteCount: byteCount)
         nodes.append(node)
         dirtyRefs.insert(nodes.count - 1)
@@ -89,13 +89,13 @@ public final class MemoryNodeSpace: NodeWriter {
     }
 
     /// The payload of a dirty node, `nil` for a committed one.
-    public func writableIfDirty(_ ref: NodeRef) -> UnsafeMutableRawBufferPointer? {
+    package func writableIfDirty(_ ref: NodeRef) -> UnsafeMutableRawBufferPointer? {
         guard let node = node(ref), node.state == .dirty else { return nil }
         return node.payload
     }
 
     /// Releases a node.
-    public func free(_ ref: NodeRef) {
+    package func free(_ ref: NodeRef) {
         guard let node = node(ref) else { return violations.append("free of unknown node \(ref)") }
         switch node.state {
         case .dirty:
@@ -130,7 +130,7 @@ public final class MemoryNodeSpace: NodeWriter {
     }
 
     /// Makes the written version the committed one.
-    public func commit() {
+    package func commit() {
         checkCommittedUnchanged()
         releaseQuarantine(downTo: 0)
         for ref in freedRefs { nodes[ref] = nil }
@@ -145,7 +145,7 @@ public final class MemoryNodeSpace: NodeWriter {
     }
 
     /// Discards everything written since the last commit.
-    public func rollback() {
+    package func rollback() {
         checkCommittedUnchanged()
         releaseQuarantine(downTo: 0)
         for ref in dirtyRefs { nodes[ref] = nil }
@@ -156,14 +156,14 @@ public final class MemoryNodeSpace: NodeWriter {
     }
 
     /// Overwrites bytes of a node (damage tests) and re-seals its checksum so only the table layer can notice.
-    public func damage(_ ref: NodeRef, _ change: (UnsafeMutableRawBufferPointer) -> Void) {
+    package func damage(_ ref: NodeRef, _ change: (UnsafeMutableRawBufferPointer) -> Void) {
         guard let node = node(ref) else { return }
         change(node.payload)
         node.checksum = MemoryNodeSpace.checksum(node)
     }
 
     /// The size of a node's payload.
-    public func byteCount(of ref: NodeRef) -> Int? { node(ref)?.byteCount }
+    package func byteCount(of ref: NodeRef) -> Int? { node(ref)?.byteCount }
 
     private func checkCommittedUnchanged() {
         for (ref, node) in nodes.enumerated() {

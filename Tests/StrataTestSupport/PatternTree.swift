@@ -6,18 +6,18 @@ import StrataStorage
 ///
 /// Root payload: `magic`, `step` (how many transactions built it), `count`, then `count` × (`ref`, `seed`,
 /// `length`), all `UInt64`.
-public enum PatternTree {
+package enum PatternTree {
     /// One child node.
-    public struct Child: Equatable, Sendable {
+    package struct Child: Equatable, Sendable {
         /// Where it is.
-        public var ref: NodeRef
+        package var ref: NodeRef
         /// What its bytes derive from.
-        public var seed: UInt64
+        package var seed: UInt64
         /// Its payload length.
-        public var length: Int
+        package var length: Int
 
         /// A child record.
-        public init(ref: NodeRef, seed: UInt64, length: Int) {
+        package init(ref: NodeRef, seed: UInt64, length: Int) {
             self.ref = ref
             self.seed = seed
             self.length = length
@@ -25,26 +25,26 @@ public enum PatternTree {
     }
 
     /// What a version holds.
-    public struct State: Equatable, Sendable {
+    package struct State: Equatable, Sendable {
         /// Transactions that built it (0 for an empty store).
-        public var step: UInt64
+        package var step: UInt64
         /// The children, in root order.
-        public var children: [Child]
+        package var children: [Child]
 
         /// A state.
-        public init(step: UInt64 = 0, children: [Child] = []) {
+        package init(step: UInt64 = 0, children: [Child] = []) {
             self.step = step
             self.children = children
         }
     }
 
     /// A version whose content does not match what its root says.
-    public struct Mismatch: Error, CustomStringConvertible {
+    package struct Mismatch: Error, CustomStringConvertible {
         /// What differs.
-        public var description: String
+        package var description: String
 
         /// A mismatch described by `description`.
-        public init(description: String) { self.description = description }
+        package init(description: String) { self.description = description }
     }
 
     static let magic: UInt64 = 0x3145_4552_5450_4150
@@ -52,7 +52,7 @@ public enum PatternTree {
     /// Reads and checks every node of the version `reader` sees.
     ///
     /// - Throws: `StrataError` from the store, `Mismatch` when a child's bytes are not its pattern.
-    public static func read(_ reader: NodeReader) throws -> State {
+    package static func read(_ reader: NodeReader) throws -> State {
         guard !reader.root.isNone else { return State() }
         let root = try reader.read(reader.root)
         guard root.count >= 24, root.loadUnaligned(fromByteOffset: 0, as: UInt64.self) == magic else {
@@ -76,7 +76,7 @@ public enum PatternTree {
     /// Checks one child's bytes.
     ///
     /// - Throws: `Mismatch` or the store's error.
-    public static func check(_ child: Child, in reader: NodeReader) throws {
+    package static func check(_ child: Child, in reader: NodeReader) throws {
         let payload = try reader.read(child.ref)
         guard payload.count == child.length else {
             throw Mismatch(description: "child \(child.ref) has \(payload.count) bytes, expected \(child.length)")
@@ -92,21 +92,21 @@ public enum PatternTree {
     }
 
     /// Reports the root and every child (the visitor `Store.verify` takes).
-    public static func visit(_ reader: NodeReader, report: (NodeRef) -> Void) throws {
+    package static func visit(_ reader: NodeReader, report: (NodeRef) -> Void) throws {
         guard !reader.root.isNone else { return }
         report(reader.root)
         for child in try read(reader).children { report(child.ref) }
     }
 
     /// Allocates a child of `length` bytes filled from `seed`.
-    public static func writeChild(seed: UInt64, length: Int, in writer: NodeWriter) throws -> Child {
+    package static func writeChild(seed: UInt64, length: Int, in writer: NodeWriter) throws -> Child {
         let (ref, payload) = try writer.allocate(byteCount: length)
         fill(payload, seed: seed)
         return Child(ref: ref, seed: seed, length: length)
     }
 
     /// Replaces the root with one describing `state` (freeing the old root).
-    public static func writeRoot(_ state: State, in writer: NodeWriter) throws {
+    package static func writeRoot(_ state: State, in writer: NodeWriter) throws {
         if !writer.root.isNone { writer.free(writer.root) }
         let (ref, payload) = try writer.allocate(byteCount: 24 + state.children.count * 24)
         payload.storeBytes(of: magic, toByteOffset: 0, as: UInt64.self)
@@ -122,7 +122,7 @@ public enum PatternTree {
 
     /// One transaction's worth of random change: replaces, adds and removes a few children and writes a new
     /// root with `step` one higher. Returns the new state.
-    public static func advance(_ writer: NodeWriter, random: inout some RandomNumberGenerator) throws -> State {
+    package static func advance(_ writer: NodeWriter, random: inout some RandomNumberGenerator) throws -> State {
         var state = try read(writer)
         state.step += 1
         let replacements = Int.random(in: 0...2, using: &random)
@@ -145,7 +145,7 @@ public enum PatternTree {
     }
 
     /// A payload length from empty to three pages, mostly small.
-    public static func randomLength(_ random: inout some RandomNumberGenerator) -> Int {
+    package static func randomLength(_ random: inout some RandomNumberGenerator) -> Int {
         switch Int.random(in: 0..<10, using: &random) {
         case 0: return 0
         case 1...6: return Int.random(in: 1...3000, using: &random)
@@ -154,7 +154,7 @@ public enum PatternTree {
     }
 
     /// Fills `buffer` with the pattern of `seed` (splitmix64 words).
-    public static func fill(_ buffer: UnsafeMutableRawBufferPointer, seed: UInt64) {
+    package static func fill(_ buffer: UnsafeMutableRawBufferPointer, seed: UInt64) {
         guard let base = buffer.baseAddress else { return }
         var state = seed
         var offset = 0

@@ -6,20 +6,20 @@ import StrataStorage
 ///
 /// `onSync` runs at the start of each sync of the watched file, before it takes effect, with the writes the sync
 /// is about to make durable: the moment a power failure hurts most.
-public final class RecordingStorage: StorageIO, @unchecked Sendable {
+package final class RecordingStorage: StorageIO, @unchecked Sendable {
     /// The storage holding the actual bytes.
-    public let inner: MemoryStorage
+    package let inner: MemoryStorage
     /// The watched file.
-    public let path: String
+    package let path: String
     /// Called with the pending operations of each sync of the watched file, before the sync.
-    public var onSync: (@Sendable (_ durable: [UInt8], _ pending: [PendingOperation]) -> Void)?
+    package var onSync: (@Sendable (_ durable: [UInt8], _ pending: [PendingOperation]) -> Void)?
 
     private let lock = NSLock()
     private var durable: [UInt8] = []
     private var pending: [PendingOperation] = []
 
     /// An unsynced change to the watched file.
-    public enum PendingOperation: Sendable {
+    package enum PendingOperation: Sendable {
         /// `bytes` written at `offset`.
         case write(offset: UInt64, bytes: [UInt8])
         /// The size set to `size`.
@@ -27,41 +27,41 @@ public final class RecordingStorage: StorageIO, @unchecked Sendable {
     }
 
     /// Watches `path` in `inner`.
-    public init(inner: MemoryStorage = MemoryStorage(capacity: 1 << 30), path: String) {
+    package init(inner: MemoryStorage = MemoryStorage(capacity: 1 << 30), path: String) {
         self.inner = inner
         self.path = path
     }
 
     /// The bytes of the watched file at its last sync.
-    public var durableContents: [UInt8] { lock.withLock { durable } }
+    package var durableContents: [UInt8] { lock.withLock { durable } }
 
     /// Operations on the watched file since its last sync.
-    public var pendingOperations: [PendingOperation] { lock.withLock { pending } }
+    package var pendingOperations: [PendingOperation] { lock.withLock { pending } }
 
     /// Opens the file through the inner storage (watched or checked as this storage does).
-    public func openFile(at path: String, create: Bool, readOnly: Bool) throws -> StorageFile {
+    package func openFile(at path: String, create: Bool, readOnly: Bool) throws -> StorageFile {
         let file = try inner.openFile(at: path, create: create, readOnly: readOnly)
         return path == self.path ? RecordingFile(inner: file, recorder: self) : file
     }
 
     /// Whether the inner storage has a file at `path`.
-    public func fileExists(at path: String) -> Bool { inner.fileExists(at: path) }
+    package func fileExists(at path: String) -> Bool { inner.fileExists(at: path) }
 
     /// Renames in the inner storage.
-    public func rename(from source: String, to destination: String) throws {
+    package func rename(from source: String, to destination: String) throws {
         try inner.rename(from: source, to: destination)
         // A file renamed into place was synced under its old name; the rename is durable once the directory is.
         if destination == path { lock.withLock { durable = inner.contents(ofFile: path) ?? []; pending = [] } }
     }
 
     /// Removes from the inner storage.
-    public func remove(at path: String) throws { try inner.remove(at: path) }
+    package func remove(at path: String) throws { try inner.remove(at: path) }
 
     /// Syncs the directory in the inner storage.
-    public func syncDirectory(containing path: String) throws { try inner.syncDirectory(containing: path) }
+    package func syncDirectory(containing path: String) throws { try inner.syncDirectory(containing: path) }
 
     /// The inner storage's lock file (locks are not recorded or failed).
-    public func openLockFile(at path: String, byteCount: Int) throws -> LockFileHandle {
+    package func openLockFile(at path: String, byteCount: Int) throws -> LockFileHandle {
         try inner.openLockFile(at: path, byteCount: byteCount)
     }
 

@@ -9,13 +9,13 @@ import Darwin
 /// A small tmpfs mounted on a fresh temporary directory, unmounted when the value is deinitialized: a real disk that
 /// can be filled or made read-only, for what a `StorageIO` that fails on purpose cannot show (the kernel's answer to a store into a
 /// shared mapping of a page with no block is `SIGBUS`, not an error). Mounting needs root on Linux.
-public final class SmallFileSystem {
+package final class SmallFileSystem {
     /// Where it is mounted.
-    public let path: String
+    package let path: String
     private let directory: TemporaryDirectory
 
     /// Mounts a tmpfs of `kilobytes` KiB; nil when this process may not mount one (not root, not Linux).
-    public init?(kilobytes: Int) throws {
+    package init?(kilobytes: Int) throws {
         directory = try TemporaryDirectory(prefix: "strata-small-fs")
         path = directory.url.path
         guard Self.run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", path]) == 0 else { return nil }
@@ -27,7 +27,7 @@ public final class SmallFileSystem {
     /// Makes the file system read-only (`mount -o remount,ro`): writes and new files then fail with `EROFS`.
     ///
     /// - Throws: `CocoaError` when the remount fails.
-    public func makeReadOnly() throws {
+    package func makeReadOnly() throws {
         guard Self.run("/usr/bin/mount", ["-o", "remount,ro", path]) == 0 else {
             throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
         }
@@ -37,7 +37,7 @@ public final class SmallFileSystem {
     ///
     /// - Throws: `CocoaError` when the file cannot be created or writing stops for another reason than a full disk.
     @discardableResult
-    public func fill(named name: String = "filler") throws -> String {
+    package func fill(named name: String = "filler") throws -> String {
         let filler = path + "/" + name
         let fd = open(filler, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: filler]) }

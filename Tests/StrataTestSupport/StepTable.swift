@@ -4,18 +4,18 @@ import StrataStorage
 /// holding the newest `window` steps of a counter, one row each, keyed by its step, with a string derived from it.
 /// Each step adds a row and deletes the oldest, so every version leaves garbage to compact, and any process can
 /// check a version on its own.
-public enum StepTable {
+package enum StepTable {
     /// How many rows a version keeps.
-    public static let window: Int64 = 10
+    package static let window: Int64 = 10
 
     /// A content error: the rows are not the window of any step.
-    public struct Mismatch: Error, CustomStringConvertible {
+    package struct Mismatch: Error, CustomStringConvertible {
         /// What was wrong.
-        public let description: String
+        package let description: String
     }
 
     /// Commits the next step (adds its row and deletes the row `window` steps back); returns it.
-    public static func advance(_ store: Store) throws -> Int64 {
+    package static func advance(_ store: Store) throws -> Int64 {
         let writer = try store.beginWrite()
         do {
             let catalog = try Catalog(writer: writer)
@@ -41,7 +41,7 @@ public enum StepTable {
 
     /// The newest version's step (0 for a store without the table), after checking that its rows are exactly the
     /// window ending there, each with its own text.
-    public static func read(_ store: Store) throws -> Int64 {
+    package static func read(_ store: Store) throws -> Int64 {
         let reader = try store.beginRead()
         defer { reader.end() }
         let catalog = try Catalog(reader: reader)

@@ -4,17 +4,17 @@ import StrataStorage
 /// match (values, links nulled and list elements dropped on delete, backlinks computed by brute force).
 ///
 /// A value type: copying it is a snapshot, which is how tests model commit and rollback.
-public struct TableModel: Equatable, Sendable {
+package struct TableModel: Equatable, Sendable {
     /// One column of a model table.
-    public struct Column: Equatable, Sendable {
+    package struct Column: Equatable, Sendable {
         /// The column's name.
-        public var name: String
+        package var name: String
         /// What it holds.
-        public var type: ColumnType
+        package var type: ColumnType
         /// The target table name for links and lists of links.
-        public var target: String?
+        package var target: String?
         /// Creates a column description.
-        public init(name: String, type: ColumnType, target: String? = nil) {
+        package init(name: String, type: ColumnType, target: String? = nil) {
             self.name = name
             self.type = type
             self.target = target
@@ -22,50 +22,50 @@ public struct TableModel: Equatable, Sendable {
     }
 
     /// One model table.
-    public struct ModelTable: Equatable, Sendable {
+    package struct ModelTable: Equatable, Sendable {
         /// Columns in order.
-        public var columns: [Column] = []
+        package var columns: [Column] = []
         /// Objects by key, each a map of column name to value.
-        public var objects: [ObjectKey: [String: StorageValue]] = [:]
+        package var objects: [ObjectKey: [String: StorageValue]] = [:]
         /// Creates an empty table.
-        public init() {}
+        package init() {}
     }
 
     /// Tables by name.
-    public var tables: [String: ModelTable] = [:]
+    package var tables: [String: ModelTable] = [:]
 
     /// An empty model.
-    public init() {}
+    package init() {}
 
     /// Adds a column, filling existing objects with `fill`.
-    public mutating func addColumn(_ column: Column, to table: String, fill: StorageValue) {
+    package mutating func addColumn(_ column: Column, to table: String, fill: StorageValue) {
         tables[table, default: ModelTable()].columns.append(column)
         for key in tables[table]!.objects.keys { tables[table]!.objects[key]![column.name] = fill }
     }
 
     /// Removes a column and its values.
-    public mutating func removeColumn(_ name: String, from table: String) {
+    package mutating func removeColumn(_ name: String, from table: String) {
         tables[table]?.columns.removeAll { $0.name == name }
         for key in tables[table]?.objects.keys.map({ $0 }) ?? [] { tables[table]!.objects[key]![name] = nil }
     }
 
     /// Records an inserted object.
-    public mutating func insert(_ key: ObjectKey, into table: String, values: [String: StorageValue]) {
+    package mutating func insert(_ key: ObjectKey, into table: String, values: [String: StorageValue]) {
         tables[table]!.objects[key] = values
     }
 
     /// Sets one value.
-    public mutating func set(_ key: ObjectKey, in table: String, column: String, to value: StorageValue) {
+    package mutating func set(_ key: ObjectKey, in table: String, column: String, to value: StorageValue) {
         tables[table]!.objects[key]![column] = value
     }
 
     /// The value of one column of one object.
-    public func value(_ key: ObjectKey, in table: String, column: String) -> StorageValue? {
+    package func value(_ key: ObjectKey, in table: String, column: String) -> StorageValue? {
         tables[table]?.objects[key]?[column]
     }
 
     /// Deletes an object: every link to it becomes nil, every list drops it.
-    public mutating func delete(_ key: ObjectKey, from table: String) {
+    package mutating func delete(_ key: ObjectKey, from table: String) {
         tables[table]!.objects[key] = nil
         for (name, model) in tables {
             for column in model.columns where column.target == table {
@@ -83,7 +83,7 @@ public struct TableModel: Equatable, Sendable {
     }
 
     /// For every object linked to through `column` of `origin`: the linking objects, ascending, once per link.
-    public func allBacklinks(from origin: String, column: String) -> [ObjectKey: [ObjectKey]] {
+    package func allBacklinks(from origin: String, column: String) -> [ObjectKey: [ObjectKey]] {
         var result: [ObjectKey: [ObjectKey]] = [:]
         for (source, values) in tables[origin]?.objects ?? [:] {
             switch values[column] {
@@ -97,7 +97,7 @@ public struct TableModel: Equatable, Sendable {
     }
 
     /// The objects linking to `key` of `table` through `column` of `origin`, ascending, once per link.
-    public func backlinks(of key: ObjectKey, in table: String, from origin: String, column: String) -> [ObjectKey] {
+    package func backlinks(of key: ObjectKey, in table: String, from origin: String, column: String) -> [ObjectKey] {
         var result: [ObjectKey] = []
         for (source, values) in tables[origin]?.objects ?? [:] {
             switch values[column] {
@@ -111,12 +111,12 @@ public struct TableModel: Equatable, Sendable {
 }
 
 /// A small, fast, seedable random generator (SplitMix64) so randomized tests replay exactly.
-public struct SeededGenerator: RandomNumberGenerator {
+package struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
     /// A generator starting from `seed`.
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
     /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var value = state
         value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -125,5 +125,5 @@ public struct SeededGenerator: RandomNumberGenerator {
     }
 
     /// A number in `0..<bound` (`bound` > 0).
-    public mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+    package mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

@@ -1,12 +1,12 @@
 import Foundation
 
 /// A fresh directory under the system's temporary folder, removed when the value is deinitialized.
-public final class TemporaryDirectory {
+package final class TemporaryDirectory {
     /// The directory's URL.
-    public let url: URL
+    package let url: URL
 
     /// Creates a new, empty directory.
-    public init(prefix: String = "strata-tests") throws {
+    package init(prefix: String = "strata-tests") throws {
         url = FileManager.default.temporaryDirectory
             .appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

@@ -123,7 +123,7 @@ final class MigrationSession {
     /// Whether writes are batched now (during a pass over a table's objects).
     private var isBatching = false
     /// Values waiting to be written, by table.
-    private var batch: [TableKey: [Table.Change]] = [:]
+    private var batch: [TableKey: [Table.UnindexedValue]] = [:]
     private var batchedCells: Set<Cell> = []
     /// How many values a batch holds before it is written: bounds the memory a pass over a big table takes.
     private static let batchLimit = 16_384
@@ -134,11 +134,11 @@ final class MigrationSession {
     /// cluster by cluster (`Table.setUnindexedValues`), which is what makes filling a column of a big table fast;
     /// other writes happen at once, after the batch.
     func write(_ value: StorageValue, key: ObjectKey, column: ColumnKey, of table: Table) throws {
-        guard isBatching, table.acceptsUnindexedChanges(to: column) else {
+        guard isBatching, table.acceptsUnindexedValues(in: column) else {
             try writeBatch()
             return try table.set(key, column: column, to: value)
         }
-        batch[table.key, default: []].append(Table.Change(key: key, column: column, value: value))
+        batch[table.key, default: []].append(Table.UnindexedValue(key: key, column: column, value: value))
         batchedCells.insert(Cell(table: table.key, key: key, column: column))
         if batchedCells.count >= Self.batchLimit { try writeBatch() }
     }

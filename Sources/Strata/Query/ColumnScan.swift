@@ -1,14 +1,14 @@
 import StrataStorage
 
 /// A predicate compiled for a scan over a table's clusters: comparisons of the tested object's own columns with
-/// constants become conditions on the column leaves (one `RowMask` per cluster, combined with AND/OR/NOT); the
+/// constants become conditions on the column views (one `RowMask` per cluster, combined with AND/OR/NOT); the
 /// rest is checked object by object, only on the rows the column conditions leave.
 indirect enum ColumnScan {
     case constant(Bool)
     case not(ColumnScan)
     case and([ColumnScan])
     case or([ColumnScan])
-    /// An int, timestamp column compared with an integer (nulls handled by the leaf and `nullMatches`).
+    /// An int, timestamp column compared with an integer (nulls handled by the column view and `nullMatches`).
     case int(column: ColumnKey, comparison: ScanComparison, operand: Int64, nullMatches: Bool, text: String)
     /// An int or timestamp column within `low...high` (nulls never match): both bounds of a range tested in one
     /// pass over the column.
@@ -147,7 +147,7 @@ indirect enum ColumnScan {
     // MARK: - Running
 
     /// The rows of `cluster`, among `within`, that satisfy the scan.
-    func rows(of cluster: ClusterLeaf, within: RowMask, evaluator: ObjectEvaluator) throws -> RowMask {
+    func rows(of cluster: ScannedCluster, within: RowMask, evaluator: ObjectEvaluator) throws -> RowMask {
         switch self {
         case .constant(let value):
             return value ? within : RowMask(count: within.count)
@@ -172,9 +172,9 @@ indirect enum ColumnScan {
             }
             return result
         case .int(let column, let comparison, let operand, let nullMatches, _):
-            let leaf = try cluster.intColumn(column)
-            var mask = leaf.matches(comparison, operand)
-            if nullMatches, leaf.nulls.hasNulls { mask.formUnion(leaf.nulls.mask) }
+            let values = try cluster.intColumn(column)
+            var mask = values.matches(comparison, operand)
+            if nullMatches, values.nulls.hasNulls { mask.formUnion(values.nulls.mask) }
             mask.formIntersection(within)
             return mask
         case .intRange(let column, let low, let high, _):
@@ -182,30 +182,30 @@ indirect enum ColumnScan {
             mask.formIntersection(within)
             return mask
         case .double(let column, let comparison, let operand, let nullMatches, _):
-            let leaf = try cluster.doubleColumn(column)
-            var mask = leaf.matches(comparison, operand)
-            if nullMatches, leaf.nulls.hasNulls { mask.formUnion(leaf.nulls.mask) }
+            let values = try cluster.doubleColumn(column)
+            var mask = values.matches(comparison, operand)
+            if nullMatches, values.nulls.hasNulls { mask.formUnion(values.nulls.mask) }
             mask.formIntersection(within)
             return mask
         case .bool(let column, let value, let nullMatches, _):
-            let leaf = try cluster.boolColumn(column)
-            var mask = leaf.matches(value)
-            if nullMatches, leaf.nulls.hasNulls { mask.formUnion(leaf.nulls.mask) }
+            let values = try cluster.boolColumn(column)
+            var mask = values.matches(value)
+            if nullMatches, values.nulls.hasNulls { mask.formUnion(values.nulls.mask) }
             mask.formIntersection(within)
             return mask
         case .string(let column, let matcher, let nullMatches, _):
-            let leaf = try cluster.stringColumn(column)
+            let values = try cluster.stringColumn(column)
             var mask: RowMask
             if matcher.worksOnRawBytes {
-                mask = try matcher.rows(of: leaf, within: within)
+                mask = try matcher.rows(of: values, within: within)
             } else {
                 mask = RowMask(count: within.count)
-                try leaf.forEachValue(within: within) { row, bytes in
+                try values.forEachValue(within: within) { row, bytes in
                     if matcher.matches(String(decoding: bytes, as: UTF8.self)) { mask.set(row) }
                 }
             }
-            if nullMatches, leaf.nulls.hasNulls {
-                var nulls = leaf.nulls.mask
+            if nullMatches, values.nulls.hasNulls {
+                var nulls = values.nulls.mask
                 nulls.formIntersection(within)
                 mask.formUnion(nulls)
             }

@@ -57,30 +57,30 @@ struct StringMatcher {
     /// The rows among `within` (non-null) of a string column whose raw bytes satisfy the operator; the matcher
     /// must work on raw bytes (``worksOnRawBytes``).
     ///
-    /// The operator is chosen once per cluster, not once per row: a prefix runs the leaf's own prefix loop, and
-    /// the other operators compare against the operand's bytes fetched once, so the per-row work is the
+    /// The operator is chosen once per cluster, not once per row: a prefix runs the column view's own prefix loop,
+    /// and the other operators compare against the operand's bytes fetched once, so the per-row work is the
     /// comparison itself (calling ``matches(bytes:)`` per row cost a third of a scan's time).
-    func rows(of leaf: StringColumnLeaf, within: RowMask) throws -> RowMask {
-        if op == .beginsWith { return try leaf.matches(prefix: operand, within: within) }
+    func rows(of strings: StringColumnView, within: RowMask) throws -> RowMask {
+        if op == .beginsWith { return try strings.matches(prefix: operand, within: within) }
         var mask = RowMask(count: within.count)
         try operand.withUnsafeBytes { operand in
             switch op {
             case .equal:
-                try leaf.forEachValue(within: within) { row, bytes in
+                try strings.forEachValue(within: within) { row, bytes in
                     if bytes.count == operand.count, Self.same(bytes, at: 0, as: operand) { mask.set(row) }
                 }
             case .notEqual:
-                try leaf.forEachValue(within: within) { row, bytes in
+                try strings.forEachValue(within: within) { row, bytes in
                     if !(bytes.count == operand.count && Self.same(bytes, at: 0, as: operand)) { mask.set(row) }
                 }
             case .endsWith:
-                try leaf.forEachValue(within: within) { row, bytes in
+                try strings.forEachValue(within: within) { row, bytes in
                     if bytes.count >= operand.count, Self.same(bytes, at: bytes.count - operand.count, as: operand) {
                         mask.set(row)
                     }
                 }
             default:
-                try leaf.forEachValue(within: within) { row, bytes in
+                try strings.forEachValue(within: within) { row, bytes in
                     if bytes.withMemoryRebound(to: UInt8.self, { matches(bytes: $0) }) { mask.set(row) }
                 }
             }

@@ -2,7 +2,7 @@ import StrataStorage
 
 extension ObjectQuery {
     /// `@sum`, `@avg`, `@min` or `@max` of one int, float, double or date column of a table query, computed
-    /// cluster by cluster from the column leaves and the scan's row masks: no key list, no object, no boxed
+    /// cluster by cluster from the column views and the scan's row masks: no key list, no object, no boxed
     /// value; `.null` for an empty average, minimum or maximum. `nil` when the query cannot run that way (a list source, distinct, an index plan, a key path
     /// through a link); the caller then aggregates object by object.
     func columnAggregate(
@@ -34,20 +34,20 @@ extension ObjectQuery {
             let rows = try scan.rows(of: cluster, within: RowMask(count: cluster.count, filled: true), evaluator: evaluator)
             switch path.kind {
             case .integer, .date:
-                let leaf = try cluster.intColumn(columnKey)
+                let values = try cluster.intColumn(columnKey)
                 rows.forEachSetRow { row in
-                    guard !leaf.nulls.isNull(row) else { return }
-                    let value = leaf[row]
+                    guard !values.nulls.isNull(row) else { return }
+                    let value = values[row]
                     count += 1
                     integerSum &+= value
                     doubleSum += Double(value)
                     if function == .min || function == .max { consider(path.kind == .date ? .timestamp(value) : .int(value)) }
                 }
             case .floating:
-                let leaf = try cluster.doubleColumn(columnKey)
+                let values = try cluster.doubleColumn(columnKey)
                 rows.forEachSetRow { row in
-                    guard !leaf.nulls.isNull(row) else { return }
-                    let value = leaf[row]
+                    guard !values.nulls.isNull(row) else { return }
+                    let value = values[row]
                     count += 1
                     doubleSum += value
                     if function == .min || function == .max { consider(.double(value)) }

@@ -4,7 +4,7 @@ extension Catalog {
     ///
     /// Costs one comparison per table, no node reads: copy-on-write gives every changed tree a new root node. A
     /// table of a write transaction with changes not yet flushed counts as changed.
-    public func changedTables(since older: Catalog) -> [TableKey] {
+    package func changedTables(since older: Catalog) -> [TableKey] {
         var changed: [TableKey] = []
         for table in tables {
             guard let before = older.table(table.key) else {

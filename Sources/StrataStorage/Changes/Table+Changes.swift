@@ -11,7 +11,7 @@ extension Table {
     ///
     /// - Throws: `invalidArgument` when `older` is another table; `transactionMisuse` when either table has
     ///   unflushed changes; `corruptFile` when a node read is damaged.
-    public func changes(since older: Table?) throws -> TableChanges {
+    package func changes(since older: Table?) throws -> TableChanges {
         try requireStored()
         guard let older else {
             return TableChanges(insertions: try keys())

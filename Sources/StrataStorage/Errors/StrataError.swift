@@ -45,7 +45,7 @@ public enum StrataError: Error, Hashable, Sendable, CustomStringConvertible {
     static let unnamedFile = "database"
 
     /// This error, naming `path` as the file if it named none (a damaged structure the table layer found).
-    public func inFile(_ path: String) -> StrataError {
+    package func inFile(_ path: String) -> StrataError {
         guard case .corruptFile(Self.unnamedFile, let location, let detail) = self else { return self }
         return .corruptFile(path: path, location: location, detail: detail)
     }

@@ -10,7 +10,7 @@ import Darwin
 /// Every file lives in one reserved address range, so a mapping of it never moves. Writes are visible to the
 /// mapping at once (as with a shared `mmap` of a real file). Byte-range locks always succeed: one process is all
 /// there is.
-public final class MemoryStorage: StorageIO, @unchecked Sendable {
+package final class MemoryStorage: StorageIO, @unchecked Sendable {
     private let lock = ThreadLock()
     private var files: [String: MemoryFileData] = [:]
     private var lockFiles: [String: MemoryLockFile] = [:]
@@ -18,12 +18,12 @@ public final class MemoryStorage: StorageIO, @unchecked Sendable {
 
     /// Creates an empty storage whose files may each grow to `capacity` bytes (address space is reserved, memory
     /// is used only as the files grow).
-    public init(capacity: UInt64 = 8 << 30) {
+    package init(capacity: UInt64 = 8 << 30) {
         self.capacity = capacity
     }
 
     /// Opens `path`, creating an empty file if `create` is true.
-    public func openFile(at path: String, create: Bool, readOnly: Bool) throws -> StorageFile {
+    package func openFile(at path: String, create: Bool, readOnly: Bool) throws -> StorageFile {
         try lock.withLock {
             if let data = files[path] { return MemoryFile(path: path, data: data, readOnly: readOnly) }
             guard create && !readOnly else {
@@ -36,12 +36,12 @@ public final class MemoryStorage: StorageIO, @unchecked Sendable {
     }
 
     /// Whether a file exists at `path`.
-    public func fileExists(at path: String) -> Bool {
+    package func fileExists(at path: String) -> Bool {
         lock.withLock { files[path] != nil }
     }
 
     /// Moves the file, replacing any file at `destination`.
-    public func rename(from source: String, to destination: String) throws {
+    package func rename(from source: String, to destination: String) throws {
         try lock.withLock {
             guard let data = files.removeValue(forKey: source) else {
                 throw StrataError.io(operation: "rename", path: source, errno: ENOENT, message: "No such file or directory")
@@ -51,15 +51,15 @@ public final class MemoryStorage: StorageIO, @unchecked Sendable {
     }
 
     /// Deletes the file at `path`.
-    public func remove(at path: String) throws {
+    package func remove(at path: String) throws {
         _ = lock.withLock { files.removeValue(forKey: path) }
     }
 
     /// Nothing to do: memory has no directory entries to make durable.
-    public func syncDirectory(containing path: String) throws {}
+    package func syncDirectory(containing path: String) throws {}
 
     /// A shared region kept for the lifetime of this storage, so reopening sees the same coordination state.
-    public func openLockFile(at path: String, byteCount: Int) throws -> LockFileHandle {
+    package func openLockFile(at path: String, byteCount: Int) throws -> LockFileHandle {
         try lock.withLock {
             if let existing = lockFiles[path], existing.byteCount == byteCount { return existing }
             let file = try MemoryLockFile(path: path, byteCount: byteCount)
@@ -69,7 +69,7 @@ public final class MemoryStorage: StorageIO, @unchecked Sendable {
     }
 
     /// A copy of the bytes of the file at `path`, or nil when there is none.
-    public func contents(ofFile path: String) -> [UInt8]? {
+    package func contents(ofFile path: String) -> [UInt8]? {
         guard let data = lock.withLock({ files[path] }) else { return nil }
         return data.snapshot()
     }
@@ -77,7 +77,7 @@ public final class MemoryStorage: StorageIO, @unchecked Sendable {
     /// Replaces (or creates) the file at `path` with `bytes`.
     ///
     /// - Throws: `StrataError.diskFull` when `bytes` exceeds the storage's capacity.
-    public func setContents(_ bytes: [UInt8], ofFile path: String) throws {
+    package func setContents(_ bytes: [UInt8], ofFile path: String) throws {
         let data = try MemoryFileData(path: path, capacity: max(capacity, UInt64(bytes.count)))
         try bytes.withUnsafeBytes { try data.write($0, at: 0) }
         lock.withLock { files[path] = data }

@@ -6,15 +6,15 @@ import Darwin
 
 /// The real file system through POSIX calls: `pread`/`pwrite`, `fdatasync` (`F_FULLFSYNC` on Darwin),
 /// `ftruncate`, `mmap`, `rename` and a directory `fsync`.
-public final class POSIXStorage: StorageIO, @unchecked Sendable {
+package final class POSIXStorage: StorageIO, @unchecked Sendable {
     /// Creates the file-system storage. It holds no state of its own.
-    public init() {}
+    package init() {}
 
     /// Opens `path` with `open(2)`.
     ///
     /// - Throws: `StrataError.io` when it cannot be opened, or is not a regular file (a folder, a pipe, a
     ///   device: opened without waiting, since opening a pipe would wait for a writer forever).
-    public func openFile(at path: String, create: Bool, readOnly: Bool) throws -> StorageFile {
+    package func openFile(at path: String, create: Bool, readOnly: Bool) throws -> StorageFile {
         var flags = readOnly ? O_RDONLY : O_RDWR
         flags |= O_CLOEXEC | O_NONBLOCK
         if create && !readOnly { flags |= O_CREAT }
@@ -31,12 +31,12 @@ public final class POSIXStorage: StorageIO, @unchecked Sendable {
     }
 
     /// Whether `path` exists (`access(2)`).
-    public func fileExists(at path: String) -> Bool {
+    package func fileExists(at path: String) -> Bool {
         access(path, F_OK) == 0
     }
 
     /// `rename(2)`.
-    public func rename(from source: String, to destination: String) throws {
+    package func rename(from source: String, to destination: String) throws {
         #if canImport(Glibc)
         let result = Glibc.rename(source, destination)
         #else
@@ -46,13 +46,13 @@ public final class POSIXStorage: StorageIO, @unchecked Sendable {
     }
 
     /// `unlink(2)`; a missing file is fine.
-    public func remove(at path: String) throws {
+    package func remove(at path: String) throws {
         if unlink(path) != 0 && errno != ENOENT { throw SystemError.current("unlink", path: path) }
     }
 
     /// Opens the directory holding `path` and `fsync`s it, so creations and renames in it survive power loss. A file
     /// system that cannot sync directories (`EINVAL`) is not an error.
-    public func syncDirectory(containing path: String) throws {
+    package func syncDirectory(containing path: String) throws {
         let directory = Self.directory(of: path)
         let fd = open(directory, O_RDONLY | O_CLOEXEC)
         if fd < 0 { throw SystemError.current("open directory", path: directory) }
@@ -64,7 +64,7 @@ public final class POSIXStorage: StorageIO, @unchecked Sendable {
     }
 
     /// Opens the lock file read-write, sizes it to `byteCount` and maps it shared.
-    public func openLockFile(at path: String, byteCount: Int) throws -> LockFileHandle {
+    package func openLockFile(at path: String, byteCount: Int) throws -> LockFileHandle {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         if fd < 0 { throw SystemError.current("open lock file", path: path) }
         var info = stat()

@@ -3,7 +3,7 @@
 ///
 /// Implementations: `POSIXStorage` (the real file system, the default) and `MemoryStorage` (files in memory, used
 /// by in-memory stores and by tests).
-public protocol StorageIO: AnyObject, Sendable {
+package protocol StorageIO: AnyObject, Sendable {
     /// Opens the file at `path`.
     ///
     /// - Parameters:
@@ -39,7 +39,7 @@ public protocol StorageIO: AnyObject, Sendable {
 }
 
 /// One open file. The store serializes `write`, `sync` and `truncate`; `read` and `size` may run concurrently.
-public protocol StorageFile: AnyObject, Sendable {
+package protocol StorageFile: AnyObject, Sendable {
     /// The path the file was opened at (used in error messages).
     var path: String { get }
 
@@ -92,14 +92,14 @@ public protocol StorageFile: AnyObject, Sendable {
 
 extension StorageFile {
     /// Files kept in memory (and test doubles) have no pages to map: spilled nodes keep their memory.
-    public func mapReadOnly(over address: UnsafeMutableRawPointer, byteCount: Int, at offset: UInt64) -> Bool {
+    package func mapReadOnly(over address: UnsafeMutableRawPointer, byteCount: Int, at offset: UInt64) -> Bool {
         false
     }
 }
 
 /// The coordination file: a shared memory region every process that opens the store maps, plus byte-range locks
 /// that are released by the kernel when their process dies.
-public protocol LockFileHandle: AnyObject, Sendable {
+package protocol LockFileHandle: AnyObject, Sendable {
     /// The start of the shared region (zero-filled when the file is new).
     var memory: UnsafeMutableRawPointer { get }
 
@@ -132,5 +132,5 @@ public protocol LockFileHandle: AnyObject, Sendable {
 
 extension LockFileHandle {
     /// A lock region that is not a file is never deleted.
-    public var isDeleted: Bool { false }
+    package var isDeleted: Bool { false }
 }

@@ -2,22 +2,22 @@
 ///
 /// Nodes are the unit the table layer reads and writes; the pager places each node on one or more
 /// contiguous pages and checks its checksum. Page 0 holds the header, so `NodeRef.none` (0) is never a node.
-public struct NodeRef: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+package struct NodeRef: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The page number of the node's first page.
-    public var rawValue: UInt64
+    package var rawValue: UInt64
 
     /// Creates a reference from a page number.
-    public init(rawValue: UInt64) { self.rawValue = rawValue }
+    package init(rawValue: UInt64) { self.rawValue = rawValue }
 
     /// No node (an empty tree, an unset root).
-    public static let none = NodeRef(rawValue: 0)
+    package static let none = NodeRef(rawValue: 0)
 
     /// Whether this refers to no node.
-    public var isNone: Bool { rawValue == 0 }
+    package var isNone: Bool { rawValue == 0 }
 
     /// Orders references by page number.
-    public static func < (lhs: NodeRef, rhs: NodeRef) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: NodeRef, rhs: NodeRef) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// `#<page>`.
-    public var description: String { "#\(rawValue)" }
+    package var description: String { "#\(rawValue)" }
 }

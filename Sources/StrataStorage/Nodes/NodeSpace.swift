@@ -4,7 +4,7 @@
 /// indexes). A buffer returned by `read` is exactly the node's payload, already checked against its checksum,
 /// and stays valid, unchanged, until the transaction that handed out this reader ends: the pager never
 /// remaps or reuses the memory behind a pinned version.
-public protocol NodeReader: AnyObject {
+package protocol NodeReader: AnyObject {
     /// The table layer's root node of this version (`NodeRef.none` in a new store).
     var root: NodeRef { get }
 
@@ -12,6 +12,16 @@ public protocol NodeReader: AnyObject {
     ///
     /// - Throws: `StrataError.corruptFile` when the node lies outside the file or fails its checksum.
     func read(_ ref: NodeRef) throws -> UnsafeRawBufferPointer
+
+    /// The cache of the last catalog node decoded or written through the store these nodes belong to, shared by
+    /// its transactions (see `CatalogCache`); `nil`, the default, for node spaces that are not a store's (the
+    /// heap-backed spaces of tests).
+    var catalogCache: CatalogCache? { get }
+}
+
+extension NodeReader {
+    /// No catalog cache: the default for node spaces that are not a store's.
+    package var catalogCache: CatalogCache? { nil }
 }
 
 /// Write access during the single write transaction: copy-on-write allocation of nodes.
@@ -23,7 +33,7 @@ public protocol NodeReader: AnyObject {
 /// A writable buffer (from `allocate` or `writableIfDirty`) may be written only until the next `allocate`: a
 /// large transaction writes its older nodes to the file there (spilling them), after which they are read-only
 /// and `writableIfDirty` returns nil for them. Buffers from `read` stay valid as the reader protocol says.
-public protocol NodeWriter: NodeReader {
+package protocol NodeWriter: NodeReader {
     /// The table layer's root for the version being written; stored in the meta slot at commit.
     var root: NodeRef { get set }
 
@@ -50,7 +60,7 @@ public protocol NodeWriter: NodeReader {
 }
 
 /// Where a new node should go in the file.
-public enum NodePlacement: Sendable {
+package enum NodePlacement: Sendable {
     /// Wherever the free space has room first.
     case anywhere
     /// Beside the other nodes every commit rewrites (the catalog, the root of each changed tree, the commit record
@@ -63,13 +73,13 @@ extension NodeWriter {
     /// `allocate(copying:placement:)` wherever the free space has room first.
     ///
     /// - Throws: what `allocate` throws.
-    public func allocate(copying bytes: UnsafeRawBufferPointer) throws -> (NodeRef, UnsafeMutableRawBufferPointer) {
+    package func allocate(copying bytes: UnsafeRawBufferPointer) throws -> (NodeRef, UnsafeMutableRawBufferPointer) {
         try allocate(copying: bytes, placement: .anywhere)
     }
 
     /// Allocates a zero-filled node, then copies `bytes` into it, ignoring the placement (for writers with no
     /// cheaper way, whose nodes do not live in a file: the in-memory node spaces of tests).
-    public func allocate(copying bytes: UnsafeRawBufferPointer, placement: NodePlacement) throws
+    package func allocate(copying bytes: UnsafeRawBufferPointer, placement: NodePlacement) throws
         -> (NodeRef, UnsafeMutableRawBufferPointer)
     {
         let (ref, payload) = try allocate(byteCount: bytes.count)

@@ -7,7 +7,7 @@ public final class ReadTransaction: NodeReader, @unchecked Sendable {
     /// The version this transaction sees.
     public let version: UInt64
     /// The table layer's root node of this version.
-    public let root: NodeRef
+    package let root: NodeRef
 
     let store: Store
     let meta: MetaSlot
@@ -31,10 +31,14 @@ public final class ReadTransaction: NodeReader, @unchecked Sendable {
     ///
     /// - Throws: `corruptFile` when the node lies outside this version or fails its checksum;
     ///   `transactionMisuse` after `end()`.
-    public func read(_ ref: NodeRef) throws -> UnsafeRawBufferPointer {
+    package func read(_ ref: NodeRef) throws -> UnsafeRawBufferPointer {
         guard !isEnded else { throw StrataError.transactionMisuse("read of node \(ref) after the read transaction ended") }
         return try store.pagedFile.payload(of: ref, kind: .table, pageCount: meta.pageCount, version: meta.version, lease: lease)
     }
+
+    /// The store's catalog cache (`Store.catalogCache`), so `Catalog` skips decoding a catalog this process just
+    /// wrote or read.
+    package var catalogCache: CatalogCache? { store.catalogCache }
 
     /// Ends the transaction, unpinning its version. Ending twice does nothing.
     public func end() {

@@ -7,7 +7,7 @@ extension Store {
     /// included); compaction belongs to the table layer, which knows how to move nodes.
     ///
     /// - Throws: `invalidArgument` when `destination` exists; `diskFull`, `io` from writing the copy.
-    public func writeCopy(to destination: String) throws {
+    package func writeCopy(to destination: String) throws {
         guard !io.fileExists(at: destination) else {
             throw StrataError.invalidArgument("'\(destination)' already exists; remove it or choose another path")
         }
@@ -57,7 +57,7 @@ extension Store {
     /// - Parameter options: how the copy is opened (its `io`, `encryptionKey`, `pageSize`, `maximumFileSize`);
     ///   its durability is always `.full`.
     /// - Throws: `invalidArgument` when `path` exists; what opening, copying, committing or renaming throws.
-    public static func writeCompactedCopy(of source: Catalog, to path: String, options: StoreOptions) throws {
+    package static func writeCompactedCopy(of source: Catalog, to path: String, options: StoreOptions) throws {
         let io = options.io ?? POSIXStorage()
         guard !io.fileExists(at: path) else {
             throw StrataError.invalidArgument("'\(path)' already exists; remove it or choose another name for the copy")

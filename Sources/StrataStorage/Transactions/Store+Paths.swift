@@ -25,7 +25,7 @@ extension Store {
     /// Every file the store at `path` may have beside the file itself: its lock file, and what an interrupted
     /// creation or compaction leaves (the next process to open the store first removes the compaction's). For
     /// deleting a store whole.
-    public static func companionPaths(of path: String) -> [String] {
+    package static func companionPaths(of path: String) -> [String] {
         [lockPath(for: path), creatingPath(for: path)] + compactionLeftovers(for: path)
     }
 
@@ -41,7 +41,7 @@ extension Store {
     /// - Throws: `io` with `EBUSY` when this process or another has the store open; `io` when a file exists but
     ///   cannot be removed.
     @discardableResult
-    public static func deleteFiles(at path: String) throws -> Bool {
+    package static func deleteFiles(at path: String) throws -> Bool {
         let resolved = resolvedPath(path)
         return try StoreRegistry.shared.withoutOpenStore(key: "file:" + resolved, path: resolved) {
             let io = POSIXStorage()

@@ -16,9 +16,9 @@ public final class Store: @unchecked Sendable {
     /// The store file's path (`memory:<identifier>` for in-memory stores).
     public let path: String
     /// The options the store was opened with.
-    public let options: StoreOptions
+    package let options: StoreOptions
     /// The page size of the file.
-    public let pageSize: Int
+    package let pageSize: Int
 
     let io: StorageIO
     let pagedFile: PagedFile
@@ -83,7 +83,7 @@ public final class Store: @unchecked Sendable {
     /// - Parameter identifier: Stores opened with the same identifier in one process share their content for as
     ///   long as one of them is open; `nil` gives a private store.
     /// - Throws: `invalidArgument` for bad options, `io` when memory cannot be reserved.
-    public static func inMemory(identifier: String? = nil, options: StoreOptions = .init()) throws -> Store {
+    package static func inMemory(identifier: String? = nil, options: StoreOptions = .init()) throws -> Store {
         var options = options
         let storage = MemoryStorage()
         options.io = storage
@@ -167,11 +167,11 @@ public final class Store: @unchecked Sendable {
     }
 
     /// Whether the file is encrypted (opened with `StoreOptions.encryptionKey`).
-    public var isEncrypted: Bool { pagedFile.decrypted != nil }
+    package var isEncrypted: Bool { pagedFile.decrypted != nil }
 
     /// The newest committed version, by any thread or process, read from shared memory without a lock: poll it
     /// to learn about commits (notifications build on it).
-    public var latestCommittedVersion: UInt64 {
+    package var latestCommittedVersion: UInt64 {
         stateLock.withLock { resourcesReleased ? 0 : lockFile.latestVersion }
     }
 

@@ -47,19 +47,23 @@ public struct StoreOptions: Sendable {
     /// the same nodes by successive transactions.
     public var decryptedCacheBytes = 8 << 20
     /// The file system to use; `nil` means the real one (`POSIXStorage`). Tests pass recording or failing ones.
-    public var io: StorageIO?
+    package var io: StorageIO?
     /// Asked, when this process opens the file while no other process has it open, whether to compact it first:
     /// given the file's size and the bytes its current version uses, return `true` to rewrite it with only live
     /// data. `nil` (the default) never compacts. Ignored for read-only stores.
     public var compactOnOpen: (@Sendable (_ fileBytes: UInt64, _ usedBytes: UInt64) -> Bool)?
 
     /// Options with every default: `.full` durability, read-write, 4 KiB pages.
-    public init(
-        durability: Durability = .full, readOnly: Bool = false, pageSize: Int = 4096, io: StorageIO? = nil
-    ) {
+    public init(durability: Durability = .full, readOnly: Bool = false, pageSize: Int = 4096) {
         self.durability = durability
         self.readOnly = readOnly
         self.pageSize = pageSize
+    }
+
+    /// Options over the file system `io` (tests pass recording or failing ones; a store's own copies pass its
+    /// file system on).
+    package init(durability: Durability = .full, readOnly: Bool = false, pageSize: Int = 4096, io: StorageIO?) {
+        self.init(durability: durability, readOnly: readOnly, pageSize: pageSize)
         self.io = io
     }
 }

@@ -8,7 +8,7 @@ public final class WriteTransaction: NodeWriter {
     /// The version `commit()` creates.
     public let version: UInt64
     /// The table layer's root for the version being written.
-    public var root: NodeRef
+    package var root: NodeRef
 
     let store: Store
     let base: MetaSlot
@@ -60,12 +60,16 @@ public final class WriteTransaction: NodeWriter {
         if !isFinished { finish() }
     }
 
+    /// The store's catalog cache (`Store.catalogCache`), so `Catalog` skips decoding a catalog this process just
+    /// wrote or read.
+    package var catalogCache: CatalogCache? { store.catalogCache }
+
     /// The payload of `ref`: the in-memory copy when allocated in this transaction, else the verified
     /// committed node.
     ///
     /// - Throws: `corruptFile` when the node is out of bounds or fails its checksum; `transactionMisuse` once
     ///   the transaction has ended.
-    public func read(_ ref: NodeRef) throws -> UnsafeRawBufferPointer {
+    package func read(_ ref: NodeRef) throws -> UnsafeRawBufferPointer {
         try checkOpen()
         if let node = dirty[ref.rawValue] {
             if node.isReleased {
@@ -86,7 +90,7 @@ public final class WriteTransaction: NodeWriter {
     ///
     /// - Throws: `invalidArgument` for a negative or too large size (over 4 GiB); `diskFull` when the file
     ///   would outgrow `StoreOptions.maximumFileSize`; `transactionMisuse` once the transaction has ended.
-    public func allocate(byteCount: Int) throws -> (NodeRef, UnsafeMutableRawBufferPointer) {
+    package func allocate(byteCount: Int) throws -> (NodeRef, UnsafeMutableRawBufferPointer) {
         // Spill before allocating: the caller is done writing every node it allocated before this call.
         if unspilledBytes > store.options.spillThreshold { try spill() }
         let (ref, payload) = try allocateNode(kind: .table, byteCount: byteCount)
@@ -99,7 +103,7 @@ public final class WriteTransaction: NodeWriter {
     /// zeros first was half the work).
     ///
     /// - Throws: what `allocate(byteCount:)` throws.
-    public func allocate(copying bytes: UnsafeRawBufferPointer, placement: NodePlacement) throws
+    package func allocate(copying bytes: UnsafeRawBufferPointer, placement: NodePlacement) throws
         -> (NodeRef, UnsafeMutableRawBufferPointer)
     {
         if unspilledBytes > store.options.spillThreshold { try spill() }
@@ -113,14 +117,14 @@ public final class WriteTransaction: NodeWriter {
     }
 
     /// The writable payload of `ref` when this transaction allocated it and has not spilled it to the file.
-    public func writableIfDirty(_ ref: NodeRef) -> UnsafeMutableRawBufferPointer? {
+    package func writableIfDirty(_ ref: NodeRef) -> UnsafeMutableRawBufferPointer? {
         guard !isFinished, let node = dirty[ref.rawValue], node.spilledChecksum == nil else { return nil }
         return UnsafeMutableRawBufferPointer(start: node.memory + NodeHeader.byteCount, count: node.length)
     }
 
     /// Frees `ref`: a node of this transaction at once, a committed node once no reader can reach it.
     /// A bad reference (outside the version, not a table node, freed twice) makes `commit()` throw.
-    public func free(_ ref: NodeRef) {
+    package func free(_ ref: NodeRef) {
         guard !isFinished else { return }
         if let node = dirty.removeValue(forKey: ref.rawValue) {
             if node.spilledChecksum == nil { unspilledBytes -= node.byteCount(pageSize: store.pageSize) }

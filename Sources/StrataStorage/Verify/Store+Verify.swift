@@ -7,7 +7,7 @@ extension Store {
     ///   report each node reachable from `reader.root`, once per node.
     /// - Throws: `corruptFile` naming the first page covered twice or not at all, or the node that fails its
     ///   checksum; whatever `tableNodes` throws.
-    public func verify(tableNodes: (NodeReader, (NodeRef) -> Void) throws -> Void) throws {
+    package func verify(tableNodes: (NodeReader, (NodeRef) -> Void) throws -> Void) throws {
         let reader = try beginRead()
         defer { reader.end() }
         let meta = reader.meta

@@ -6,7 +6,7 @@ extension Store {
     /// - Returns: What was checked, for reports (`strata verify`).
     /// - Throws: `StrataError.corruptFile` naming the first problem found.
     @discardableResult
-    public func verifyAll() throws -> VerifyReport {
+    package func verifyAll() throws -> VerifyReport {
         try namingFile {
             try verify { reader, visit in try Catalog(reader: reader).forEachNode(visit) }
             let reader = try beginRead()
@@ -16,16 +16,6 @@ extension Store {
             var objects = 0
             for table in catalog.tables { objects += try table.count() }
             return VerifyReport(version: reader.version, tables: catalog.tables.count, objects: objects)
-        }
-    }
-
-    /// Runs `body`, making any error it throws name this store's file (`StrataError.inFile`): the table layer's
-    /// errors do not know it.
-    public func namingFile<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as StrataError {
-            throw error.inFile(path)
         }
     }
 }

@@ -109,14 +109,14 @@ final class ScanTests: XCTestCase {
             var hitsInEvenRows = 0
             var equal = 0
             try stored.forEachCluster { cluster in
-                let leaf = try cluster.stringColumn(text)
-                hits += try leaf.matches(prefix: prefix).setCount
-                var even = RowMask(count: leaf.count)
-                for row in stride(from: 0, to: leaf.count, by: 2) { even.set(row) }
-                let evenHits = try leaf.matches(prefix: Array(prefix.utf8), within: even)
+                let strings = try cluster.stringColumn(text)
+                hits += try strings.matches(prefix: prefix).setCount
+                var even = RowMask(count: strings.count)
+                for row in stride(from: 0, to: strings.count, by: 2) { even.set(row) }
+                let evenHits = try strings.matches(prefix: Array(prefix.utf8), within: even)
                 hitsInEvenRows += evenHits.setCount
-                try evenHits.forEachSetRow { row in XCTAssertTrue(try leaf.string(row)?.hasPrefix(prefix) ?? false) }
-                equal += try leaf.matches(equal: prefix).setCount
+                try evenHits.forEachSetRow { row in XCTAssertTrue(try strings.string(row)?.hasPrefix(prefix) ?? false) }
+                equal += try strings.matches(equal: prefix).setCount
                 return true
             }
             let values = model.values.compactMap { $0 }

@@ -61,10 +61,10 @@ final class VariableBlockTests: XCTestCase {
         let block = try XCTUnwrap(try view.block(text))
         XCTAssertEqual(block.kind, .variable)
         XCTAssertEqual(block.endWidth, 32)
-        let leaf = StringColumnLeaf(block, reader: fixture.space)
-        XCTAssertEqual(try (0..<values.count).map { try leaf.string($0) }, values)
-        XCTAssertEqual(try leaf.matches(prefix: "name-").setCount, 1)
-        XCTAssertEqual(try leaf.matches(equal: "beta-long-value").setCount, 1)
+        let strings = StringColumnView(block, reader: fixture.space)
+        XCTAssertEqual(try (0..<values.count).map { try strings.string($0) }, values)
+        XCTAssertEqual(try strings.matches(prefix: "name-").setCount, 1)
+        XCTAssertEqual(try strings.matches(equal: "beta-long-value").setCount, 1)
 
         let cluster = try ClusterBuffer(view: view, specs: table.context.specs)
         try cluster.columns[0].set(.string("changed"), at: 1)
@@ -75,8 +75,8 @@ final class VariableBlockTests: XCTestCase {
         XCTAssertEqual(packed.endWidth, 8, "28 bytes of strings need 8-bit offsets")
         var expected = values
         expected[1] = "changed"
-        let packedLeaf = StringColumnLeaf(packed, reader: fixture.space)
-        XCTAssertEqual(try (0..<values.count).map { try packedLeaf.string($0) }, expected)
+        let packedStrings = StringColumnView(packed, reader: fixture.space)
+        XCTAssertEqual(try (0..<values.count).map { try packedStrings.string($0) }, expected)
     }
 
     func testEndOffsetsTakeSixteenBitsInAFullClusterOfShortStrings() throws {

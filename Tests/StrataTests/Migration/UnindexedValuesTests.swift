@@ -33,9 +33,11 @@ final class UnindexedValuesTests: XCTestCase {
         let text = try table.addColumn(named: "text", type: .value(.string), nullable: true)
         var keys: [ObjectKey] = []
         for index in 0..<5_000 { keys.append(try table.insert([(number, .int(Int64(index)))])) }
-        var changes = keys.reversed().map { Table.Change(key: $0, column: text, value: .string("t\($0.rawValue)")) }
-        changes.append(Table.Change(key: keys[7], column: text, value: .null))
-        changes.append(Table.Change(key: keys[9], column: number, value: .int(-9)))
+        var changes = keys.reversed().map {
+            Table.UnindexedValue(key: $0, column: text, value: .string("t\($0.rawValue)"))
+        }
+        changes.append(Table.UnindexedValue(key: keys[7], column: text, value: .null))
+        changes.append(Table.UnindexedValue(key: keys[9], column: number, value: .int(-9)))
         try table.setUnindexedValues(changes)
         XCTAssertEqual(try table.string(keys[0], column: text), "t\(keys[0].rawValue)")
         XCTAssertEqual(try table.string(keys[4_999], column: text), "t\(keys[4_999].rawValue)")
@@ -50,19 +52,22 @@ final class UnindexedValuesTests: XCTestCase {
         let link = try table.addColumn(named: "next", type: .value(.link), target: table.key)
         try table.addIndex(on: [number])
         let key = try table.insert([(number, .int(1))])
-        XCTAssertFalse(table.acceptsUnindexedChanges(to: number))
-        XCTAssertFalse(table.acceptsUnindexedChanges(to: link))
-        XCTAssertThrowsError(try table.setUnindexedValues([Table.Change(key: key, column: number, value: .int(2))]))
-        XCTAssertThrowsError(try table.setUnindexedValues([Table.Change(key: key, column: link, value: .link(key))]))
+        XCTAssertFalse(table.acceptsUnindexedValues(in: number))
+        XCTAssertFalse(table.acceptsUnindexedValues(in: link))
+        XCTAssertThrowsError(
+            try table.setUnindexedValues([Table.UnindexedValue(key: key, column: number, value: .int(2))]))
+        XCTAssertThrowsError(
+            try table.setUnindexedValues([Table.UnindexedValue(key: key, column: link, value: .link(key))]))
         XCTAssertEqual(try table.int(key, column: number), 1)
     }
 
     func testWrongTypeAndMissingObjectAreRefused() throws {
         let number = try table.addColumn(named: "number", type: .value(.int))
         let key = try table.insert([(number, .int(1))])
-        XCTAssertThrowsError(try table.setUnindexedValues([Table.Change(key: key, column: number, value: .string("x"))]))
+        XCTAssertThrowsError(
+            try table.setUnindexedValues([Table.UnindexedValue(key: key, column: number, value: .string("x"))]))
         XCTAssertEqual(try table.int(key, column: number), 1)
         XCTAssertThrowsError(
-            try table.setUnindexedValues([Table.Change(key: ObjectKey(999), column: number, value: .int(3))]))
+            try table.setUnindexedValues([Table.UnindexedValue(key: ObjectKey(999), column: number, value: .int(3))]))
     }
 }

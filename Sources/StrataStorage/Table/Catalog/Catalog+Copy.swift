@@ -5,7 +5,7 @@ extension Catalog {
     ///
     /// - Throws: `StrataError.invalidArgument` when `destination` is not empty or not writable; read errors of
     ///   this catalog (a damaged file).
-    public func copy(into destination: Catalog) throws {
+    package func copy(into destination: Catalog) throws {
         guard destination.tables.isEmpty else {
             throw StrataError.invalidArgument("a catalog copy needs an empty destination; it has tables")
         }

@@ -30,15 +30,28 @@ public final class Catalog {
     /// writes out, and rewrites the branches above them, once per this many clusters.
     static let loadedLeafLimit = 16
 
-    /// Opens the catalog of a pinned version for reading.
+    /// Opens the catalog of the version `transaction` reads.
     /// - Throws: `StrataError.corruptFile` when the root node is not a catalog.
-    public convenience init(reader: NodeReader) throws {
+    public convenience init(reader transaction: ReadTransaction) throws {
+        try self.init(reader: transaction as NodeReader)
+    }
+
+    /// Opens the catalog of the version `transaction` writes, for change.
+    /// - Throws: `StrataError.corruptFile` when the root node is not a catalog.
+    public convenience init(writer transaction: WriteTransaction) throws {
+        try self.init(writer: transaction as NodeWriter)
+    }
+
+    /// Opens the catalog of a pinned version for reading, from any node space (a store's transaction, or the
+    /// heap-backed spaces of tests).
+    /// - Throws: `StrataError.corruptFile` when the root node is not a catalog.
+    package convenience init(reader: NodeReader) throws {
         try self.init(reader: reader, writer: nil)
     }
 
-    /// Opens the catalog of the version being written, for change.
+    /// Opens the catalog of the version being written, for change, from any node space.
     /// - Throws: `StrataError.corruptFile` when the root node is not a catalog.
-    public convenience init(writer: NodeWriter) throws {
+    package convenience init(writer: NodeWriter) throws {
         try self.init(reader: writer, writer: writer)
     }
 
@@ -49,11 +62,11 @@ public final class Catalog {
         var contents = CatalogCodec.Contents()
         if !reader.root.isNone {
             let raw = try reader.read(reader.root)
-            if let cached = Catalog.cache(of: reader)?.contents(of: raw) {
+            if let cached = reader.catalogCache?.contents(of: raw) {
                 contents = cached
             } else {
                 contents = try CatalogCodec.decode(raw, ref: reader.root)
-                Catalog.cache(of: reader)?.remember(raw, contents: contents)
+                reader.catalogCache?.remember(raw, contents: contents)
             }
         }
         if !reader.root.isNone { stored = (reader.root, contents) }
@@ -94,7 +107,7 @@ public final class Catalog {
     /// Removes a table and every object, index and long value in it.
     /// - Throws: `StrataError.invalidArgument` when no such table exists, or when another table still links to it
     ///   (remove those link columns first).
-    public func removeTable(named name: String) throws {
+    package func removeTable(named name: String) throws {
         let writer = try requireWriter("remove table '\(name)'")
         guard let table = table(named: name) else { throw StrataError.invalidArgument("there is no table named '\(name)' to remove") }
         for column in table.columns where column.type == .backlinks {
@@ -111,7 +124,7 @@ public final class Catalog {
     }
 
     /// Renames a table (its key, links to it and its data stay).
-    public func renameTable(_ name: String, to newName: String) throws {
+    package func renameTable(_ name: String, to newName: String) throws {
         try requireWriter("rename table '\(name)'")
         try Catalog.checkName(newName, what: "table")
         guard let table = table(named: name) else { throw StrataError.invalidArgument("there is no table named '\(name)' to rename") }
@@ -124,13 +137,13 @@ public final class Catalog {
     // MARK: Metadata
 
     /// The bytes stored under `key`, or `nil`.
-    public func metadata(forKey key: String) throws -> [UInt8]? { try loadMetadata()[key] }
+    package func metadata(forKey key: String) throws -> [UInt8]? { try loadMetadata()[key] }
 
     /// Every metadata key, sorted.
-    public func metadataKeys() throws -> [String] { try loadMetadata().keys.sorted() }
+    package func metadataKeys() throws -> [String] { try loadMetadata().keys.sorted() }
 
     /// Stores (or with `nil`, removes) the bytes under `key`.
-    public func setMetadata(_ value: [UInt8]?, forKey key: String) throws {
+    package func setMetadata(_ value: [UInt8]?, forKey key: String) throws {
         try requireWriter("set metadata '\(key)'")
         _ = try loadMetadata()
         metadataCache?[key] = value
@@ -166,7 +179,7 @@ public final class Catalog {
         let encoded = CatalogCodec.encode(&contents)
         let ref = try encoded.store(in: writer)
         // The next transaction of this process most likely opens this very catalog: it need not decode it.
-        encoded.bytes.withUnsafeBytes { Catalog.cache(of: writer)?.remember($0, contents: contents) }
+        encoded.bytes.withUnsafeBytes { writer.catalogCache?.remember($0, contents: contents) }
         if !writer.root.isNone { writer.free(writer.root) }
         writer.root = ref
         stored = (ref, contents)
@@ -199,16 +212,9 @@ public final class Catalog {
         if !patch.edits.isEmpty, let copy = try patch.apply(to: stored.ref, in: writer, placement: .withCommitNodes) {
             writer.root = copy
         }
-        Catalog.cache(of: writer)?.remember(try reader.read(writer.root), contents: contents)
+        writer.catalogCache?.remember(try reader.read(writer.root), contents: contents)
         self.stored = (writer.root, contents)
         return true
-    }
-
-    /// The store's cache of its last catalog, when the nodes come from a store's transaction.
-    private static func cache(of reader: NodeReader) -> CatalogCache? {
-        if let transaction = reader as? WriteTransaction { return transaction.store.catalogCache }
-        if let transaction = reader as? ReadTransaction { return transaction.store.catalogCache }
-        return nil
     }
 
     /// The writer, after recording that the catalog changes; or an error saying the catalog is read-only.

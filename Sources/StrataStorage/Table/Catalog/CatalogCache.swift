@@ -11,7 +11,7 @@ import Darwin
 /// Keyed by the node's bytes, not its reference or version: a page can be freed and reused for another catalog,
 /// but equal bytes always decode to equal contents, so a hit can never be stale. Comparing a few hundred bytes
 /// costs far less than decoding them. One per store, shared by its threads under its own lock.
-final class CatalogCache: @unchecked Sendable {
+package final class CatalogCache: @unchecked Sendable {
     private let lock = ThreadLock()
     private var bytes: [UInt8] = []
     private var contents: CatalogCodec.Contents?

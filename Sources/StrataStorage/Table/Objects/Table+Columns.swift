@@ -85,7 +85,7 @@ extension Table {
     /// Removes a column and its data (and, for a link, the target's backlinks; indexes on it are dropped).
     /// - Throws: `StrataError.invalidArgument` for an unknown column or a backlinks column.
     /// - Complexity: O(n): every cluster is rewritten.
-    public func removeColumn(_ column: ColumnKey) throws {
+    package func removeColumn(_ column: ColumnKey) throws {
         let writer = try catalog.requireWriter("remove a column of table '\(name)'")
         let index = try position(of: column)
         let spec = context.specs[index]
@@ -110,7 +110,7 @@ extension Table {
     }
 
     /// Renames a column; its key and data stay.
-    public func renameColumn(_ column: ColumnKey, to newName: String) throws {
+    package func renameColumn(_ column: ColumnKey, to newName: String) throws {
         try catalog.requireWriter("rename a column of table '\(name)'")
         try Catalog.checkName(newName, what: "column")
         let index = try position(of: column)
@@ -124,7 +124,7 @@ extension Table {
     ///
     /// - Throws: `StrataError.invalidArgument` once the sequence has handed out `Int64.max` (an explicit primary key
     ///   of `Int.max` raises it there), instead of overflowing.
-    public func nextSequenceValue(_ name: String) throws -> Int64 {
+    package func nextSequenceValue(_ name: String) throws -> Int64 {
         try catalog.requireWriter("advance sequence '\(name)' of table '\(self.name)'")
         let current = sequences[name] ?? 0
         guard current < .max else {
@@ -136,10 +136,10 @@ extension Table {
     }
 
     /// The last value handed out by sequence `name` (0 if none).
-    public func currentSequenceValue(_ name: String) -> Int64 { sequences[name] ?? 0 }
+    package func currentSequenceValue(_ name: String) -> Int64 { sequences[name] ?? 0 }
 
     /// Raises sequence `name` to at least `value` (for example after inserting explicit primary keys).
-    public func raiseSequence(_ name: String, toAtLeast value: Int64) throws {
+    package func raiseSequence(_ name: String, toAtLeast value: Int64) throws {
         try catalog.requireWriter("raise sequence '\(name)' of table '\(self.name)'")
         sequences[name] = max(sequences[name] ?? 0, value)
     }

@@ -59,7 +59,7 @@ extension Table {
     }
 
     /// Removes an index (never the data).
-    public func removeIndex(_ index: IndexKey) throws {
+    package func removeIndex(_ index: IndexKey) throws {
         let writer = try catalog.requireWriter("remove an index of table '\(name)'")
         guard let position = indexes.firstIndex(where: { $0.spec.key == index }) else {
             throw StrataError.invalidArgument("table '\(name)' has no index \(index)")
@@ -111,7 +111,7 @@ extension Table {
     }
 
     /// Objects whose indexed value is any of `candidates` (`IN`), in the order of `candidates`.
-    public func lookup(_ index: IndexKey, in candidates: [StorageValue]) throws -> [ObjectKey] {
+    package func lookup(_ index: IndexKey, in candidates: [StorageValue]) throws -> [ObjectKey] {
         let sorted = try sortedIndex(index)
         var result: [ObjectKey] = []
         for candidate in Set(candidates) { result += try sorted.keys(withPrefix: IndexKeyEncoding.encode([candidate])) }
@@ -120,7 +120,7 @@ extension Table {
 
     /// Objects whose value (after equal `leading` values on a compound index) lies between the bounds, in index
     /// order. A missing bound is open; nulls never match a range.
-    public func lookup(
+    package func lookup(
         _ index: IndexKey, leading: [StorageValue] = [], from lower: StorageValue?, lowerInclusive: Bool = true,
         to upper: StorageValue?, upperInclusive: Bool = false
     ) throws -> [ObjectKey] {
@@ -145,7 +145,7 @@ extension Table {
     }
 
     /// Objects whose indexed string starts with `prefix` (comparing UTF-8 bytes), in index order; at most `limit`.
-    public func lookup(
+    package func lookup(
         _ index: IndexKey, leading: [StorageValue] = [], prefix: String, limit: Int = .max
     ) throws -> [ObjectKey] {
         try sortedIndex(index).keys(withPrefix: IndexKeyEncoding.stringPrefix(prefix, after: leading), limit: limit)
@@ -153,17 +153,17 @@ extension Table {
 
     /// How many objects ``lookup(_:equal:limit:)`` would return, counted without reading them (two descents of
     /// the index); `nil` when the index cannot count (an index implied by the object keys).
-    public func lookupCount(_ index: IndexKey, equal values: [StorageValue]) throws -> Int? {
+    package func lookupCount(_ index: IndexKey, equal values: [StorageValue]) throws -> Int? {
         try sortedIndex(index).count(withPrefix: IndexKeyEncoding.encode(values))
     }
 
     /// How many objects ``lookup(_:leading:prefix:limit:)`` would return, counted without reading them.
-    public func lookupCount(_ index: IndexKey, leading: [StorageValue] = [], prefix: String) throws -> Int? {
+    package func lookupCount(_ index: IndexKey, leading: [StorageValue] = [], prefix: String) throws -> Int? {
         try sortedIndex(index).count(withPrefix: IndexKeyEncoding.stringPrefix(prefix, after: leading))
     }
 
     /// How many objects ``lookup(_:in:)`` would return, counted without reading them (two descents per value).
-    public func lookupCount(_ index: IndexKey, in candidates: [StorageValue]) throws -> Int? {
+    package func lookupCount(_ index: IndexKey, in candidates: [StorageValue]) throws -> Int? {
         var total = 0
         for candidate in Set(candidates) {
             guard let count = try lookupCount(index, equal: [candidate]) else { return nil }
@@ -174,7 +174,7 @@ extension Table {
 
     /// How many objects ``lookup(_:leading:from:lowerInclusive:to:upperInclusive:)`` would return, counted
     /// without reading them (two descents).
-    public func lookupCount(
+    package func lookupCount(
         _ index: IndexKey, leading: [StorageValue] = [], from lower: StorageValue?, lowerInclusive: Bool = true,
         to upper: StorageValue?, upperInclusive: Bool = false
     ) throws -> Int? {

@@ -2,7 +2,7 @@ extension Table {
     /// The keys of the objects whose column `column` of table `origin` links to `key`, ascending, once per link
     /// (an object whose list holds `key` twice appears twice).
     /// - Complexity: O(links to the object).
-    public func backlinks(of key: ObjectKey, from origin: TableKey, column: ColumnKey) throws -> [ObjectKey] {
+    package func backlinks(of key: ObjectKey, from origin: TableKey, column: ColumnKey) throws -> [ObjectKey] {
         guard let spec = backlinkColumn(origin: origin, column: column) else {
             throw StrataError.invalidArgument("no link column \(column) of table \(origin) points at table '\(name)'")
         }
@@ -10,7 +10,7 @@ extension Table {
     }
 
     /// How many links point at `key`, over every link and list column of every table.
-    public func backlinkCount(of key: ObjectKey) throws -> Int {
+    package func backlinkCount(of key: ObjectKey) throws -> Int {
         var total = 0
         for spec in context.specs where spec.type == .backlinks {
             total += Table.linkTargets(try value(key, column: spec.key)).count

@@ -1,26 +1,26 @@
 extension Table {
     /// The elements of a list column (links as `.link`).
-    public func list(_ key: ObjectKey, column: ColumnKey) throws -> [StorageValue] {
+    package func list(_ key: ObjectKey, column: ColumnKey) throws -> [StorageValue] {
         guard case .list(let elements) = try value(key, column: column) else { throw notAList(column) }
         return elements
     }
 
     /// The number of elements of a list column, read from the list's header without decoding it.
-    public func listCount(_ key: ObjectKey, column: ColumnKey) throws -> Int {
+    package func listCount(_ key: ObjectKey, column: ColumnKey) throws -> Int {
         guard case .list = self.column(column)?.type else { throw notAList(column) }
         guard let raw = try bytes(key, column), raw.count >= 4 else { return 0 }
         return Int(UInt32(raw[0]) | UInt32(raw[1]) << 8 | UInt32(raw[2]) << 16 | UInt32(raw[3]) << 24)
     }
 
     /// The element at `index`.
-    public func listElement(_ key: ObjectKey, column: ColumnKey, at index: Int) throws -> StorageValue {
+    package func listElement(_ key: ObjectKey, column: ColumnKey, at index: Int) throws -> StorageValue {
         let elements = try list(key, column: column)
         try checkIndex(index, count: elements.count, column)
         return elements[index]
     }
 
     /// Inserts `value` at `index` (0...count).
-    public func listInsert(_ key: ObjectKey, column: ColumnKey, _ value: StorageValue, at index: Int) throws {
+    package func listInsert(_ key: ObjectKey, column: ColumnKey, _ value: StorageValue, at index: Int) throws {
         var elements = try list(key, column: column)
         try checkIndex(index, count: elements.count + 1, column)
         elements.insert(value, at: index)
@@ -28,14 +28,14 @@ extension Table {
     }
 
     /// Appends `value`.
-    public func listAppend(_ key: ObjectKey, column: ColumnKey, _ value: StorageValue) throws {
+    package func listAppend(_ key: ObjectKey, column: ColumnKey, _ value: StorageValue) throws {
         var elements = try list(key, column: column)
         elements.append(value)
         try set(key, column: column, to: .list(elements))
     }
 
     /// Removes the element at `index`.
-    public func listRemove(_ key: ObjectKey, column: ColumnKey, at index: Int) throws {
+    package func listRemove(_ key: ObjectKey, column: ColumnKey, at index: Int) throws {
         var elements = try list(key, column: column)
         try checkIndex(index, count: elements.count, column)
         elements.remove(at: index)
@@ -43,7 +43,7 @@ extension Table {
     }
 
     /// Moves the element at `from` so that it ends at `to`.
-    public func listMove(_ key: ObjectKey, column: ColumnKey, from: Int, to: Int) throws {
+    package func listMove(_ key: ObjectKey, column: ColumnKey, from: Int, to: Int) throws {
         var elements = try list(key, column: column)
         try checkIndex(from, count: elements.count, column)
         try checkIndex(to, count: elements.count, column)
@@ -53,7 +53,7 @@ extension Table {
     }
 
     /// Replaces the element at `index`.
-    public func listSet(_ key: ObjectKey, column: ColumnKey, at index: Int, to value: StorageValue) throws {
+    package func listSet(_ key: ObjectKey, column: ColumnKey, at index: Int, to value: StorageValue) throws {
         var elements = try list(key, column: column)
         try checkIndex(index, count: elements.count, column)
         elements[index] = value
@@ -61,7 +61,7 @@ extension Table {
     }
 
     /// Removes every element.
-    public func listClear(_ key: ObjectKey, column: ColumnKey) throws {
+    package func listClear(_ key: ObjectKey, column: ColumnKey) throws {
         try set(key, column: column, to: .list([]))
     }
 

@@ -22,7 +22,7 @@ public final class Table {
     /// The key the next inserted object gets.
     /// Not checked for exclusive access at run time (nor `indexes` and `columnOrder` below), for the reason the
     /// read caches further down give: every insert touches them.
-    @exclusivity(unchecked) public internal(set) var nextObjectKey: Int64
+    @exclusivity(unchecked) package internal(set) var nextObjectKey: Int64
     /// Named integer sequences (for example the next `auto` primary key).
     var sequences: [String: Int64]
     var nextColumnKey: UInt32
@@ -136,14 +136,14 @@ public final class Table {
     }
 
     /// Every object key in ascending order.
-    public func keys() throws -> [ObjectKey] {
+    package func keys() throws -> [ObjectKey] {
         var result: [ObjectKey] = []
         try forEachKey { result.append($0); return true }
         return result
     }
 
     /// Visits object keys in ascending order until `body` returns `false`.
-    public func forEachKey(_ body: (ObjectKey) throws -> Bool) throws {
+    package func forEachKey(_ body: (ObjectKey) throws -> Bool) throws {
         try tree.forEachLeaf { location in
             switch location {
             case .loaded(let cluster):
@@ -158,7 +158,7 @@ public final class Table {
 
     /// The key of the object at `position` in key order.
     /// - Complexity: O(log n) through the subtree counts.
-    public func key(at position: Int) throws -> ObjectKey {
+    package func key(at position: Int) throws -> ObjectKey {
         guard position >= 0, let (location, row) = try tree.locate(position: position) else {
             throw StrataError.invalidArgument("position \(position) is outside table '\(name)' (\(try count()) objects)")
         }

@@ -1,7 +1,7 @@
 /// One bit per row of a cluster: the result of a column condition, combined with others by `&`, `|`, `~`.
 public struct RowMask: Equatable, Sendable {
     /// The bits, row `i` in bit `i % 64` of word `i / 64`; bits past `count` are always zero.
-    public internal(set) var words: [UInt64]
+    package internal(set) var words: [UInt64]
     /// The number of rows.
     public let count: Int
 

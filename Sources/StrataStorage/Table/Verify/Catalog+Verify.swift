@@ -6,7 +6,7 @@ extension Catalog {
     /// duplicate values. In a write transaction, pending changes are flushed first (as `flush()` does).
     /// - Throws: `StrataError.corruptFile` naming the table, object and column.
     /// - Complexity: O(n log n) over all objects, links and index entries.
-    public func verify() throws {
+    package func verify() throws {
         if writer != nil { try flush() }
         var expectedBacklinks: [TableKey: [ColumnKey: [ObjectKey: [Int64]]]] = [:]
         for table in tables {
@@ -47,7 +47,7 @@ extension Catalog {
     /// Calls `body` with every node reachable from the root (catalog, metadata, branches, clusters, long values,
     /// index nodes), each exactly once. The pager's verifier uses it to check that pages are covered exactly once.
     /// In a write transaction, call `flush()` first: the visitor walks what has been written.
-    public func forEachNode(_ body: (NodeRef) throws -> Void) throws {
+    package func forEachNode(_ body: (NodeRef) throws -> Void) throws {
         let root = writer?.root ?? reader.root
         guard !root.isNone else { return }
         try body(root)

@@ -1,13 +1,13 @@
 /// One cluster of a table as a scan sees it: its object keys and typed, in-place views of its columns.
 ///
 /// Views stay valid for the transaction that produced them. Obtain clusters with `Table.forEachCluster`.
-public struct ClusterLeaf {
+public struct ScannedCluster {
     let view: ClusterView
     let table: Table
     /// The number of objects in the cluster.
     public var count: Int { view.rowCount }
     /// The object keys, ascending.
-    public var keys: IntColumnLeaf { IntColumnLeaf(view.keys) }
+    public var keys: IntColumnView { IntColumnView(view.keys) }
 
     /// The object key of `row`.
     public func key(at row: Int) -> ObjectKey { ObjectKey(view.key(at: row)) }
@@ -22,23 +22,23 @@ public struct ClusterLeaf {
     }
 
     /// An int, timestamp or link column.
-    public func intColumn(_ column: ColumnKey) throws -> IntColumnLeaf { IntColumnLeaf(try block(column, [.packedInt], "an integer column")) }
+    public func intColumn(_ column: ColumnKey) throws -> IntColumnView { IntColumnView(try block(column, [.packedInt], "an integer column")) }
 
     /// A bool column.
-    public func boolColumn(_ column: ColumnKey) throws -> BoolColumnLeaf { BoolColumnLeaf(try block(column, [.bits], "a bool column")) }
+    public func boolColumn(_ column: ColumnKey) throws -> BoolColumnView { BoolColumnView(try block(column, [.bits], "a bool column")) }
 
     /// A float or double column.
-    public func doubleColumn(_ column: ColumnKey) throws -> DoubleColumnLeaf {
-        DoubleColumnLeaf(try block(column, [.float32, .float64], "a float or double column"))
+    public func doubleColumn(_ column: ColumnKey) throws -> DoubleColumnView {
+        DoubleColumnView(try block(column, [.float32, .float64], "a float or double column"))
     }
 
     /// A string or binary column.
-    public func stringColumn(_ column: ColumnKey) throws -> StringColumnLeaf {
+    public func stringColumn(_ column: ColumnKey) throws -> StringColumnView {
         let block = try block(column, [.variable], "a string or binary column")
         guard case .value = table.column(column)?.type else {
             throw StrataError.invalidArgument("column \(column) of table '\(table.name)' is a list, not a string column")
         }
-        return StringColumnLeaf(block, reader: table.reader)
+        return StringColumnView(block, reader: table.reader)
     }
 }
 
@@ -46,11 +46,11 @@ extension Table {
     /// Visits the clusters in key order until `body` returns `false`, each as typed column views, so conditions
     /// run as tight loops per cluster. In a write transaction, pending changes are written out first so the
     /// views see them.
-    public func forEachCluster(_ body: (ClusterLeaf) throws -> Bool) throws {
+    public func forEachCluster(_ body: (ScannedCluster) throws -> Bool) throws {
         if let writer, tree.isLoaded { _ = try tree.flush(in: writer) }
         try tree.forEachLeaf { location in
             guard case .stored(let ref) = location else { return true }
-            return try body(ClusterLeaf(view: try ClusterView(try reader.read(ref), ref: ref), table: self))
+            return try body(ScannedCluster(view: try ClusterView(try reader.read(ref), ref: ref), table: self))
         }
     }
 }

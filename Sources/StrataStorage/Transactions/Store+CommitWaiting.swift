@@ -8,7 +8,7 @@ extension Store {
     /// Closing the store wakes every waiter, which then returns the newest version it saw (`version` when the
     /// store was already closed). Safe from any thread, with read transactions open; while this thread holds the
     /// write transaction no other writer can commit, so only the timeout or a close ends the wait.
-    public func waitForCommit(after version: UInt64, timeout: Double) -> UInt64 {
+    package func waitForCommit(after version: UInt64, timeout: Double) -> UInt64 {
         let deadline = Store.monotonicSeconds() + max(0, timeout)
         commitSignal.enter()
         defer { commitSignal.leave() }

@@ -1,15 +1,17 @@
+/// Bulk writes that bypass indexes and links: one cluster decoded per batch of values instead of per value. Migrations
+/// fill whole columns with them (`MigrationSession`).
 extension Table {
-    /// One value to write with ``setUnindexedValues(_:)``.
-    public struct Change: Sendable {
+    /// One value to write with ``setUnindexedValues(_:)``: a column of an object and its new value.
+    package struct UnindexedValue: Sendable {
         /// The object.
-        public var key: ObjectKey
+        package var key: ObjectKey
         /// The column, which must be neither indexed nor a link (nor a list of links).
-        public var column: ColumnKey
+        package var column: ColumnKey
         /// The new value, of the column's type.
-        public var value: StorageValue
+        package var value: StorageValue
 
-        /// Creates a change.
-        public init(key: ObjectKey, column: ColumnKey, value: StorageValue) {
+        /// Creates a value to write.
+        package init(key: ObjectKey, column: ColumnKey, value: StorageValue) {
             self.key = key
             self.column = column
             self.value = value
@@ -18,7 +20,7 @@ extension Table {
 
     /// Whether ``setUnindexedValues(_:)`` can write `column`: it is not indexed and holds no links, so a change
     /// touches one cluster and nothing else.
-    public func acceptsUnindexedChanges(to column: ColumnKey) -> Bool {
+    package func acceptsUnindexedValues(in column: ColumnKey) -> Bool {
         guard let spec = self.column(column), spec.type != .backlinks, !spec.type.isLink else { return false }
         return !indexes.contains { $0.spec.columns.contains(column) }
     }
@@ -31,11 +33,11 @@ extension Table {
     /// - Throws: `StrataError.invalidArgument` for an indexed or link column, a value of the wrong type or a
     ///   missing object (nothing is written when a column or value is refused; a missing object is found while
     ///   writing, so the write transaction must then be rolled back).
-    public func setUnindexedValues(_ changes: [Change]) throws {
+    package func setUnindexedValues(_ changes: [UnindexedValue]) throws {
         let writer = try catalog.requireWriter("change table '\(name)'")
         var positions: [ColumnKey: Int] = [:]
         for change in changes where positions[change.column] == nil {
-            guard acceptsUnindexedChanges(to: change.column) else {
+            guard acceptsUnindexedValues(in: change.column) else {
                 throw StrataError.invalidArgument(
                     "column \(change.column) of table '\(name)' is indexed or holds links: set its values one by one")
             }

@@ -2,7 +2,7 @@
 ///
 /// Scans run over the packed width directly: a comparison with a constant becomes one unsigned range test per
 /// row on the stored deltas, in a loop specialised per width.
-public struct IntColumnLeaf {
+public struct IntColumnView {
     /// The number of rows.
     public let count: Int
     /// The smallest value; each row stores `value - base` in `width` bits.

@@ -1,5 +1,5 @@
 /// A string or binary column of one cluster, read in place; long values are read from their own nodes.
-public struct StringColumnLeaf {
+public struct StringColumnView {
     /// The number of rows.
     public let count: Int
     let block: ColumnBlock
