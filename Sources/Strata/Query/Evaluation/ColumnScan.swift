@@ -26,16 +26,26 @@ indirect enum ColumnScan {
 
     /// Compiles `predicate` for a scan of `model`'s table.
     init(_ predicate: BoundPredicate) {
-        switch predicate {
-        case .constant(let value): self = .constant(value)
-        case .not(let inner): self = .not(ColumnScan(inner))
-        case .and(let terms):
-            // Column conditions first: object-by-object checks then only see the rows they leave.
-            let compiled = Self.mergingIntRanges(terms.map(ColumnScan.init))
-            self = .and(compiled.filter { !$0.isPerObject } + compiled.filter(\.isPerObject))
-        case .or(let terms): self = .or(terms.map(ColumnScan.init))
-        case .comparison(let comparison): self = ColumnScan.compile(comparison) ?? .perObject(predicate)
+        self = predicate.fold(Compiler())
+    }
+
+    /// Compiles each node: comparisons the columns answer become column conditions, the others per-object checks.
+    private struct Compiler: BoundPredicateVisitor {
+        func constant(_ value: Bool) -> ColumnScan { .constant(value) }
+
+        func comparison(_ comparison: BoundComparison) -> ColumnScan {
+            ColumnScan.compile(comparison) ?? .perObject(.comparison(comparison))
         }
+
+        func not(_ inner: FoldedTerm<Self>) -> ColumnScan { .not(inner.result()) }
+
+        func and(_ terms: FoldedTerms<Self>) -> ColumnScan {
+            // Column conditions first: object-by-object checks then only see the rows they leave.
+            let compiled = ColumnScan.mergingIntRanges(terms.results())
+            return .and(compiled.filter { !$0.isPerObject } + compiled.filter(\.isPerObject))
+        }
+
+        func or(_ terms: FoldedTerms<Self>) -> ColumnScan { .or(terms.results()) }
     }
 
     var isPerObject: Bool {
