@@ -50,7 +50,8 @@ final class QueryIdentityTests: StaffTestCase {
         XCTAssertNotEqual(try identity("name == %@", "\u{E9}"), try identity("name == %@", "e\u{301}"))
         let people = db.objects(Employee.self)
         XCTAssertNotEqual(
-            try identity(people.sorted(byKeyPath: "age")), try identity(people.sorted(byKeyPath: "age", ascending: false)))
+            try identity(people.sorted(byKeyPath: "age")),
+            try identity(people.sorted(byKeyPath: "age", ascending: false)))
         XCTAssertNotEqual(try identity(people.distinct(by: ["age"])), try identity(people.distinct(by: ["name"])))
         XCTAssertNotEqual(try identity(people, keyPaths: ["name"]), try identity(people, keyPaths: ["age"]))
     }

@@ -158,7 +158,8 @@ enum BoundOperand: Hashable {
 /// One resolved comparison, with its string matcher prepared when the right side is a constant string.
 ///
 /// Two comparisons are equal when they select the same objects by the same means: quantifier, operands,
-/// operator and options. The text as written and the string matcher follow from those and do not count.
+/// operator and options. The text as written, the string matcher and the `IN` set follow from those and do not
+/// count.
 struct BoundComparison: Hashable {
     var quantifier: PredicateQuantifier
     var left: BoundOperand
@@ -169,6 +170,8 @@ struct BoundComparison: Hashable {
     var written: PredicateComparison
     /// For string operators (and `==`/`!=` with options) against a constant string.
     var matcher: StringMatcher?
+    /// For `IN` a list: its values hashed, so that testing a value costs one lookup.
+    var members: ScalarSet?
 
     /// The comparison as text, for `explain`.
     var text: String { written.text }

@@ -93,6 +93,7 @@ final class ObjectEvaluator {
     func test(_ left: QueryScalar, _ comparison: BoundComparison, _ rights: [QueryScalar]) -> Bool {
         switch (comparison.op, comparison.right) {
         case (.in, .list):
+            if let members = comparison.members { return members.contains(left) }
             return rights.contains { Self.compare(left, .equal, $0, comparison.options, matcher: nil) }
         case (.between, .list):
             guard rights.count == 2, let low = QueryScalar.order(left, rights[0]),
