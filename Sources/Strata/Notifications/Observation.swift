@@ -28,9 +28,9 @@ final class Delivery {
     /// A frozen snapshot of the version being delivered (what changes are computed against).
     let snapshot: Database
     private var tableChanges: [TableChangesKey: TableChanges] = [:]
-    /// Results changes computed in this delivery, by query and watched-properties signature and baseline
+    /// Results changes computed in this delivery, by query identity (query and watched properties) and baseline
     /// version: observers of equal queries from the same version get the same change.
-    var resultsChanges: [String: (keys: [ObjectKey], changes: IndexChanges)] = [:]
+    var resultsChanges: [SharedResultsChangeKey: (keys: [ObjectKey], changes: IndexChanges)] = [:]
 
     private struct TableChangesKey: Hashable {
         var baseline: UInt64

@@ -58,19 +58,25 @@ struct ResultsDiff {
     }
 
     private func readsOwnColumns(_ predicate: BoundPredicate) -> Bool {
-        switch predicate {
-        case .constant: return true
-        case .not(let inner): return readsOwnColumns(inner)
-        case .and(let terms), .or(let terms): return terms.allSatisfy(readsOwnColumns)
-        case .comparison(let comparison): return readsOwnColumns(comparison.left) && readsOwnColumns(comparison.right)
-        }
+        predicate.fold(OwnColumnsCheck(diff: self))
     }
 
-    private func readsOwnColumns(_ operand: BoundOperand) -> Bool {
-        switch operand {
-        case .value, .list: return true
-        case .path(let path): return readsOwnColumn(path)
-        case .aggregate, .subqueryCount: return false
+    /// Whether a predicate reads nothing but columns of the tested object (no link, list, aggregate or subquery).
+    private struct OwnColumnsCheck: BoundPredicateVisitor {
+        let diff: ResultsDiff
+
+        func constant(_ value: Bool) -> Bool { true }
+        func comparison(_ comparison: BoundComparison) -> Bool { reads(comparison.left) && reads(comparison.right) }
+        func not(_ inner: FoldedTerm<Self>) -> Bool { inner.result() }
+        func and(_ terms: FoldedTerms<Self>) -> Bool { terms.allSatisfy { $0.result() } }
+        func or(_ terms: FoldedTerms<Self>) -> Bool { terms.allSatisfy { $0.result() } }
+
+        private func reads(_ operand: BoundOperand) -> Bool {
+            switch operand {
+            case .value, .list: return true
+            case .path(let path): return diff.readsOwnColumn(path)
+            case .aggregate, .subqueryCount: return false
+            }
         }
     }
 

@@ -5,8 +5,8 @@ final class ResultsObservation<Element: Object>: Observation {
     /// The results on the observing database, passed to the block.
     let results: Results<Element>
     private let diff: ResultsDiff
-    /// What makes two observations' changes the same (see `QuerySignature`).
-    private let signature: String
+    /// What makes two observations' changes the same.
+    private let identity: ResultsIdentity
     private let block: CollectionBlock<Results<Element>>
     var isActive = true
     private var baseline: Database?
@@ -30,7 +30,7 @@ final class ResultsObservation<Element: Object>: Observation {
         self.block = CollectionBlock(block)
         let watched = try WatchedProperties(model: results.model, keyPaths: keyPaths)
         diff = ResultsDiff(query: results.query, model: results.model, watched: watched)
-        signature = QuerySignature.of(results.query, model: results.model) + "#" + QuerySignature.of(watched)
+        identity = ResultsIdentity(query: results.query, model: results.model, watched: watched)
     }
 
     func deliver(_ delivery: Delivery, notify: Bool) {
@@ -46,7 +46,7 @@ final class ResultsObservation<Element: Object>: Observation {
                 return
             }
             guard baseline.version != delivery.version else { return }
-            let shared = "\(signature)@\(baseline.version)"
+            let shared = SharedResultsChangeKey(identity: identity, baseline: baseline.version)
             let (newKeys, changes) = try delivery.resultsChanges[shared]
                 ?? diff.changes(from: keys, baseline: baseline, delivery: delivery, spare: &spare)
             delivery.resultsChanges[shared] = (newKeys, changes)

@@ -8,20 +8,43 @@ import StrataStorage
 /// directly (Realm reports those as modifications too). `"name"` watches one property; `"favourite.name"`
 /// watches the link itself and the `name` of the object it points to. Linking-objects properties are never
 /// watched: they are not stored in the object.
-struct WatchedProperties {
+///
+/// `Hashable` (part of a ``ResultsIdentity``): a model binding counts by its table.
+struct WatchedProperties: Hashable {
     /// One link or list-of-links column followed to its target's properties.
-    struct Link {
+    struct Link: Hashable {
         var column: Int
         var target: ModelBinding
         /// The target's columns that count (all its properties when no key path names them; never its
         /// backlinks, which change when another object links to the same target).
         var columns: Set<ColumnKey>
+
+        static func == (left: Link, right: Link) -> Bool {
+            left.column == right.column && left.target.tableKey == right.target.tableKey
+                && left.columns == right.columns
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(column)
+            hasher.combine(target.tableKey)
+            hasher.combine(columns)
+        }
     }
 
     let model: ModelBinding
     /// The model's columns that count.
     let own: Set<ColumnKey>
     let links: [Link]
+
+    static func == (left: WatchedProperties, right: WatchedProperties) -> Bool {
+        left.model.tableKey == right.model.tableKey && left.own == right.own && left.links == right.links
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(model.tableKey)
+        hasher.combine(own)
+        hasher.combine(links)
+    }
 
     /// Watches what `keyPaths` names (`nil`: everything, as described above).
     ///

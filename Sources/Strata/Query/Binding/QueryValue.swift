@@ -1,6 +1,18 @@
 import Foundation
 
 /// A constant in a query: a literal from the predicate string or an argument passed beside it.
+///
+/// This is the constant as written, before binding; ``QueryScalar`` (internal) is the value a running query
+/// compares. Both exist because they answer different needs, and neither can serve for the other:
+/// - `QueryValue` is public (``QueryConstant/queryValue`` returns it) and `Sendable`, since parses are
+///   kept in a process-wide cache; it keeps what binding must check and what `explain` shows: a `Date` as given,
+///   a list argument not yet expanded (`IN %@`), and an object argument's model name (so `mentor == %@` with an
+///   object of another model is refused).
+/// - `QueryScalar` holds values as the store keeps them, so that a stored value read from an object and a
+///   constant compare without conversion on every object: dates as nanosecond timestamps (`Date` would be
+///   converted at each comparison), bytes as `[UInt8]`, an object as its key alone (a link read from a column
+///   has no model name to carry), and no lists (the binder expands them).
+/// The binder converts each `QueryValue` into `QueryScalar` once (`QueryScalar.init(_: QueryValue)`).
 public enum QueryValue: Hashable, Sendable, CustomStringConvertible {
     /// `nil` / `NULL`
     case null

@@ -91,33 +91,50 @@ final class BindingTemplate {
     /// - Throws: `StrataError.invalidPredicate` when an argument does not suit its comparison, as a fresh
     ///   binding would.
     func rebound(to arguments: PredicateArguments, with binder: PredicateBinder) throws -> BoundPredicate {
-        try rebind(bound, parsed.node, arguments, binder)
+        try bound.fold(Rebinder(written: parsed.node, arguments: arguments, binder: binder))
     }
 
-    /// `bound` (bound from `node`) with the placeholders of `node` replaced by `arguments`.
-    private func rebind(
-        _ bound: BoundPredicate, _ node: PredicateNode, _ arguments: PredicateArguments, _ binder: PredicateBinder
-    ) throws -> BoundPredicate {
-        switch (bound, node) {
-        case (.not(let inner), .not(let written)):
-            return .not(try rebind(inner, written, arguments, binder))
-        case (.and(let terms), .and(let written)):
-            return .and(try zip(terms, written).map { try rebind($0, $1, arguments, binder) })
-        case (.or(let terms), .or(let written)):
-            return .or(try zip(terms, written).map { try rebind($0, $1, arguments, binder) })
-        case (.comparison(var comparison), .comparison(let written)):
-            guard case .argument(let slot) = written.right else { return bound }
+    /// Rebinds a bound tree node by node beside the parse it was bound from (`written`): binding keeps the parse's
+    /// shape, so each bound node has its written node, and only comparisons written `keyPath op %@` change.
+    private struct Rebinder: BoundPredicateVisitor {
+        typealias Failure = any Error
+        /// The parse of the node being rebound.
+        let written: PredicateNode
+        let arguments: PredicateArguments
+        let binder: PredicateBinder
+
+        /// The same rebinding for a sub-predicate written as `node`.
+        private func at(_ node: PredicateNode) -> Rebinder {
+            Rebinder(written: node, arguments: arguments, binder: binder)
+        }
+
+        func constant(_ value: Bool) -> BoundPredicate { .constant(value) }
+
+        func comparison(_ comparison: BoundComparison) throws -> BoundPredicate {
+            guard case .comparison(let parsed) = written else { return try binder.bind(written) }
+            guard case .argument(let slot) = parsed.right else { return .comparison(comparison) }
             guard slot.index < arguments.values.count, case .value(let value) = arguments.values[slot.index] else {
                 // `canRebind` admits no `%K`, and the arguments were converted for these very slots.
-                return try binder.bind(node)
+                return try binder.bind(written)
             }
+            var comparison = comparison
             try binder.rebind(&comparison, to: value)
             return .comparison(comparison)
-        case (.constant, _):
-            return bound
-        default:
-            // Binding keeps the parse's shape, so this is not reached; a fresh binding is right in any case.
-            return try binder.bind(node)
+        }
+
+        func not(_ inner: FoldedTerm<Self>) throws -> BoundPredicate {
+            guard case .not(let parsed) = written else { return try binder.bind(written) }
+            return .not(try inner.predicate.fold(at(parsed)))
+        }
+
+        func and(_ terms: FoldedTerms<Self>) throws -> BoundPredicate {
+            guard case .and(let parsed) = written else { return try binder.bind(written) }
+            return .and(try zip(terms, parsed).map { term, node in try term.predicate.fold(at(node)) })
+        }
+
+        func or(_ terms: FoldedTerms<Self>) throws -> BoundPredicate {
+            guard case .or(let parsed) = written else { return try binder.bind(written) }
+            return .or(try zip(terms, parsed).map { term, node in try term.predicate.fold(at(node)) })
         }
     }
 }

@@ -13,6 +13,11 @@ indirect enum ColumnScan {
     /// An int or timestamp column within `low...high` (nulls never match): both bounds of a range tested in one
     /// pass over the column.
     case intRange(column: ColumnKey, low: Int64, high: Int64, text: String)
+    /// An int or timestamp column equal to one of `values` (`IN {…}`; nulls never match): one hash lookup per row,
+    /// however long the list.
+    case intSet(column: ColumnKey, values: Set<Int64>, text: String)
+    /// A string column equal, byte for byte, to one of `values` (`IN {…}` without options; nulls never match).
+    case stringSet(column: ColumnKey, values: Set<[UInt8]>, text: String)
     /// A float or double column compared with a number.
     case double(column: ColumnKey, comparison: ScanComparison, operand: Double, nullMatches: Bool, text: String)
     /// A bool column equal to `value`.
@@ -26,16 +31,26 @@ indirect enum ColumnScan {
 
     /// Compiles `predicate` for a scan of `model`'s table.
     init(_ predicate: BoundPredicate) {
-        switch predicate {
-        case .constant(let value): self = .constant(value)
-        case .not(let inner): self = .not(ColumnScan(inner))
-        case .and(let terms):
-            // Column conditions first: object-by-object checks then only see the rows they leave.
-            let compiled = Self.mergingIntRanges(terms.map(ColumnScan.init))
-            self = .and(compiled.filter { !$0.isPerObject } + compiled.filter(\.isPerObject))
-        case .or(let terms): self = .or(terms.map(ColumnScan.init))
-        case .comparison(let comparison): self = ColumnScan.compile(comparison) ?? .perObject(predicate)
+        self = predicate.fold(Compiler())
+    }
+
+    /// Compiles each node: comparisons the columns answer become column conditions, the others per-object checks.
+    private struct Compiler: BoundPredicateVisitor {
+        func constant(_ value: Bool) -> ColumnScan { .constant(value) }
+
+        func comparison(_ comparison: BoundComparison) -> ColumnScan {
+            ColumnScan.compile(comparison) ?? .perObject(.comparison(comparison))
         }
+
+        func not(_ inner: FoldedTerm<Self>) -> ColumnScan { .not(inner.result()) }
+
+        func and(_ terms: FoldedTerms<Self>) -> ColumnScan {
+            // Column conditions first: object-by-object checks then only see the rows they leave.
+            let compiled = ColumnScan.mergingIntRanges(terms.results())
+            return .and(compiled.filter { !$0.isPerObject } + compiled.filter(\.isPerObject))
+        }
+
+        func or(_ terms: FoldedTerms<Self>) -> ColumnScan { .or(ColumnScan.mergingIntEqualities(terms.results())) }
     }
 
     var isPerObject: Bool {
@@ -61,7 +76,11 @@ indirect enum ColumnScan {
         let text = comparison.text
         switch comparison.right {
         case .list(let values) where comparison.op == .in:
+            if let set = setScan(values, kind: path.kind, options: comparison.options, column: columnKey, text: text) {
+                return set
+            }
             var single = comparison
+            single.members = nil
             single.op = .equal
             let parts = values.map { value -> ColumnScan? in
                 single.right = .value(value)
@@ -118,16 +137,44 @@ indirect enum ColumnScan {
         }
     }
 
+    /// `IN` a list of ints (timestamps for a date) or, without options, of strings, as one hash lookup per row;
+    /// `nil` for any other list (a `nil` or a fraction among ints, options), which compiles to one condition per
+    /// value.
+    private static func setScan(
+        _ values: [QueryScalar], kind: QueryKind, options: StringComparisonOptions, column: ColumnKey, text: String
+    ) -> ColumnScan? {
+        switch kind {
+        case .integer, .date:
+            var numbers = Set<Int64>()
+            for value in values {
+                switch (kind, value) {
+                case (.integer, .int(let number)), (.date, .timestamp(let number)): numbers.insert(number)
+                default: return nil
+                }
+            }
+            return .intSet(column: column, values: numbers, text: text)
+        case .string where options.isEmpty:
+            var strings = Set<[UInt8]>()
+            for value in values {
+                guard case .string(let string) = value else { return nil }
+                strings.insert(Array(string.utf8))
+            }
+            return .stringSet(column: column, values: strings, text: text)
+        default:
+            return nil
+        }
+    }
+
     /// `terms` (of an AND) with the lower and upper bounds of each int column merged into one `intRange` at the
     /// place of the column's first bound: `age >= 20 AND age < 30` reads the ages once, not twice.
     private static func mergingIntRanges(_ terms: [ColumnScan]) -> [ColumnScan] {
-        var bounds: [ColumnKey: (low: Int64, high: Int64, texts: [String], count: Int)] = [:]
+        var bounds: [ColumnKey: IntBounds] = [:]
         for term in terms {
             guard case .int(let column, let comparison, let operand, false, let text) = term,
                 let (low, high) = comparison.closedRange(operand)
             else { continue }
-            let current = bounds[column] ?? (.min, .max, [], 0)
-            bounds[column] = (max(current.low, low), min(current.high, high), current.texts + [text], current.count + 1)
+            // Updated in place: a chain of 100,000 bounds on one column must not copy its texts at each bound.
+            bounds[column, default: IntBounds()].add(low: low, high: high, text: text)
         }
         var merged: [ColumnScan] = []
         var placed: Set<ColumnKey> = []
@@ -142,6 +189,43 @@ indirect enum ColumnScan {
             merged.append(.intRange(column: column, low: range.low, high: range.high, text: range.texts.joined(separator: " AND ")))
         }
         return merged
+    }
+
+    /// `terms` (of an OR) with the equalities of each int column merged into one `intSet` at the place of the
+    /// column's first equality: `age == 1 OR age == 2 OR …` reads the ages once, not once per value.
+    private static func mergingIntEqualities(_ terms: [ColumnScan]) -> [ColumnScan] {
+        var equalities: [ColumnKey: (values: Set<Int64>, texts: [String])] = [:]
+        for term in terms {
+            guard case .int(let column, .equal, let operand, false, let text) = term else { continue }
+            equalities[column, default: ([], [])].values.insert(operand)
+            equalities[column, default: ([], [])].texts.append(text)
+        }
+        var merged: [ColumnScan] = []
+        var placed: Set<ColumnKey> = []
+        for term in terms {
+            guard case .int(let column, .equal, _, false, _) = term, let equal = equalities[column], equal.texts.count > 1
+            else {
+                merged.append(term)
+                continue
+            }
+            guard placed.insert(column).inserted else { continue }
+            merged.append(.intSet(column: column, values: equal.values, text: equal.texts.joined(separator: " OR ")))
+        }
+        return merged
+    }
+
+    /// The bounds an AND puts on one int column, intersected.
+    private struct IntBounds {
+        var low = Int64.min
+        var high = Int64.max
+        var texts: [String] = []
+        var count: Int { texts.count }
+
+        mutating func add(low: Int64, high: Int64, text: String) {
+            self.low = max(self.low, low)
+            self.high = min(self.high, high)
+            texts.append(text)
+        }
     }
 
     // MARK: - Running
@@ -180,6 +264,20 @@ indirect enum ColumnScan {
         case .intRange(let column, let low, let high, _):
             var mask = try cluster.intColumn(column).matches(from: low, through: high)
             mask.formIntersection(within)
+            return mask
+        case .intSet(let column, let values, _):
+            let leaf = try cluster.intColumn(column)
+            var mask = RowMask(count: within.count)
+            within.forEachSetRow { row in
+                if !leaf.nulls.isNull(row), values.contains(leaf[row]) { mask.set(row) }
+            }
+            return mask
+        case .stringSet(let column, let values, _):
+            let leaf = try cluster.stringColumn(column)
+            var mask = RowMask(count: within.count)
+            try leaf.forEachValue(within: within) { row, bytes in
+                if values.contains(Array(bytes)) { mask.set(row) }
+            }
             return mask
         case .double(let column, let comparison, let operand, let nullMatches, _):
             let values = try cluster.doubleColumn(column)
@@ -238,7 +336,8 @@ indirect enum ColumnScan {
         case .not(let inner): return "NOT \(inner.parenthesized)"
         case .and(let terms): return terms.map(\.parenthesized).joined(separator: " AND ")
         case .or(let terms): return terms.map(\.parenthesized).joined(separator: " OR ")
-        case .int(_, _, _, _, let text), .intRange(_, _, _, let text), .double(_, _, _, _, let text), .bool(_, _, _, let text),
+        case .int(_, _, _, _, let text), .intRange(_, _, _, let text), .intSet(_, _, let text),
+             .stringSet(_, _, let text), .double(_, _, _, _, let text), .bool(_, _, _, let text),
              .string(_, _, _, let text), .null(_, _, _, let text):
             return text
         case .perObject(let predicate): return "per object: \(predicate.text)"

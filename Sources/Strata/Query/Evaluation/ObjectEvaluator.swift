@@ -37,22 +37,37 @@ final class ObjectEvaluator {
         try matches(predicate, Scope(object: key))
     }
 
+    /// Whether the object in `scope` satisfies `predicate`.
     func matches(_ predicate: BoundPredicate, _ scope: Scope) throws -> Bool {
-        switch predicate {
-        case .constant(let value): return value
-        case .not(let inner): return try !matches(inner, scope)
-        case .and(let terms):
-            for term in terms where try !matches(term, scope) { return false }
+        try predicate.fold(Matcher(evaluator: self, scope: scope))
+    }
+
+    /// Evaluates each node for one object: an AND stops at its first false term, an OR at its first true one.
+    private struct Matcher: BoundPredicateVisitor {
+        typealias Failure = any Error
+        let evaluator: ObjectEvaluator
+        let scope: Scope
+
+        func constant(_ value: Bool) -> Bool { value }
+
+        func comparison(_ comparison: BoundComparison) throws -> Bool { try evaluator.matches(comparison, scope) }
+
+        func not(_ inner: FoldedTerm<Self>) throws -> Bool { try !inner.result() }
+
+        func and(_ terms: FoldedTerms<Self>) throws -> Bool {
+            for term in terms where try !term.result() { return false }
             return true
-        case .or(let terms):
-            for term in terms where try matches(term, scope) { return true }
+        }
+
+        func or(_ terms: FoldedTerms<Self>) throws -> Bool {
+            for term in terms where try term.result() { return true }
             return false
-        case .comparison(let comparison): return try matches(comparison, scope)
         }
     }
 
     // MARK: - Comparisons
 
+    /// Whether the object in `scope` satisfies one comparison.
     private func matches(_ comparison: BoundComparison, _ scope: Scope) throws -> Bool {
         // The common case after an index lookup: one column of the object against a constant, read directly.
         if case .path(let path) = comparison.left, let (model, column) = path.rootColumn, case .value(let right) = comparison.right {
@@ -78,6 +93,7 @@ final class ObjectEvaluator {
     func test(_ left: QueryScalar, _ comparison: BoundComparison, _ rights: [QueryScalar]) -> Bool {
         switch (comparison.op, comparison.right) {
         case (.in, .list):
+            if let members = comparison.members { return members.contains(left) }
             return rights.contains { Self.compare(left, .equal, $0, comparison.options, matcher: nil) }
         case (.between, .list):
             guard rights.count == 2, let low = QueryScalar.order(left, rights[0]),

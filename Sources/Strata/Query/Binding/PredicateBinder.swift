@@ -83,7 +83,8 @@ struct PredicateBinder {
             offset: comparison.offset)
         return BoundComparison(
             quantifier: quantifier, left: left, op: op, options: comparison.options, right: right,
-            written: comparison, matcher: matcher)
+            written: comparison, matcher: matcher,
+            members: ScalarSet(op: op, right: right, options: comparison.options))
     }
 
     /// `comparison`, bound before from a written `keyPath op %@` (``BindingTemplate/canRebind(_:)``), with
@@ -97,6 +98,7 @@ struct PredicateBinder {
         (comparison.right, comparison.matcher) = try checkRight(
             try bind(source), source, left: comparison.left, leftKind: leftKind, op: comparison.op,
             options: comparison.options, offset: comparison.written.offset)
+        comparison.members = ScalarSet(op: comparison.op, right: comparison.right, options: comparison.options)
         comparison.written.right = source
     }
 

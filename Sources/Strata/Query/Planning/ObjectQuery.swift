@@ -1,24 +1,59 @@
 import StrataStorage
 
-/// Where a query's objects come from, before any filter.
-enum QuerySource {
+/// Where a query's objects come from, before any filter. Two sources are equal when they read the same objects
+/// (a model binding counts by its table).
+enum QuerySource: Hashable {
     /// Every object of the model's table, in key order.
     case table
     /// The objects of one object's list of links, in list order.
     case list(owner: ModelBinding, key: ObjectKey, column: Int)
     /// The objects whose link or list (`column` of `source`) points to one object of `target`.
     case linkingObjects(target: ModelBinding, key: ObjectKey, source: ModelBinding, column: Int)
+
+    static func == (left: QuerySource, right: QuerySource) -> Bool {
+        switch (left, right) {
+        case (.table, .table): return true
+        case (.list(let owner, let key, let column), .list(let otherOwner, let otherKey, let otherColumn)):
+            return key == otherKey && column == otherColumn && owner.tableKey == otherOwner.tableKey
+        case (.linkingObjects(let target, let key, let source, let column),
+              .linkingObjects(let otherTarget, let otherKey, let otherSource, let otherColumn)):
+            return key == otherKey && column == otherColumn && target.tableKey == otherTarget.tableKey
+                && source.tableKey == otherSource.tableKey
+        default: return false
+        }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        switch self {
+        case .table:
+            hasher.combine(0)
+        case .list(let owner, let key, let column):
+            hasher.combine(1)
+            hasher.combine(owner.tableKey)
+            hasher.combine(key)
+            hasher.combine(column)
+        case .linkingObjects(let target, let key, let source, let column):
+            hasher.combine(2)
+            hasher.combine(target.tableKey)
+            hasher.combine(key)
+            hasher.combine(source.tableKey)
+            hasher.combine(column)
+        }
+    }
 }
 
 /// One resolved sort key.
-struct SortKey {
+struct SortKey: Hashable {
     var path: BoundPath
     var ascending: Bool
 }
 
 /// What a `Results` selects: a source, then filters (all must hold), ordering and distinctness (applied in that
 /// order).
-struct ObjectQuery {
+///
+/// Two equal queries select the same objects in the same order (see `ResultsIdentity`, which shares one
+/// computed change between observers of equal queries).
+struct ObjectQuery: Hashable {
     var source: QuerySource = .table
     var filters: [BoundPredicate] = []
     var sortKeys: [SortKey] = []

@@ -6,6 +6,9 @@ import StrataStorage
 ///
 /// Integers, floats and doubles compare as numbers with each other; dates are nanoseconds since 1970 (as the
 /// store keeps them); an object is its key in its model's table.
+///
+/// The constants of a predicate arrive as ``QueryValue`` (the public, written form) and are converted once, when
+/// the predicate is bound; ``QueryValue`` says why the two are kept apart.
 enum QueryScalar: Hashable {
     case null
     case bool(Bool)
@@ -111,6 +114,35 @@ enum QueryScalar: Hashable {
         case .data: return 5
         case .uuid: return 6
         case .object: return 7
+        }
+    }
+
+    // MARK: - Identity of constants
+
+    /// Whether two constants of a predicate are the same constant: as `==`, except that strings compare by their
+    /// UTF-8 bytes (as queries compare them; `==` on `String` equates canonically equivalent strings) and doubles
+    /// by their bits (NaN is itself, and `-0.0` is not `0.0`). Equal bound predicates (``BoundPredicate``'s
+    /// `Hashable`) compare their constants this way.
+    func isIdentical(to other: QueryScalar) -> Bool {
+        switch (self, other) {
+        case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)
+        case (.double(let a), .double(let b)): return a.bitPattern == b.bitPattern
+        default: return self == other
+        }
+    }
+
+    /// Feeds the constant to `hasher` consistently with ``isIdentical(to:)``.
+    func hashIdentity(into hasher: inout Hasher) {
+        switch self {
+        case .string(let text):
+            hasher.combine(4)
+            hasher.combine(text.utf8.count)
+            for byte in text.utf8 { hasher.combine(byte) }
+        case .double(let number):
+            hasher.combine(3)
+            hasher.combine(number.bitPattern)
+        default:
+            hasher.combine(self)
         }
     }
 }

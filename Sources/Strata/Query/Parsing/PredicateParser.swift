@@ -13,12 +13,25 @@
 /// expression := keypath [".@count" | ".@sum.prop" | …] | literal | argument | "{" expression, … "}"
 ///             | SUBQUERY "(" keypath "," $var "," predicate ")" ".@count"
 /// ```
+///
+/// Chains of `AND` or `OR` parse into one flat list of terms, however long. Nesting (parentheses, `NOT`, lists
+/// `{…}` and SUBQUERYs, counted together) is refused past ``maximumDepth`` levels, at the token that goes past
+/// it: the parser, the binder and every walk over the tree recurse once per level, and a deeper tree would
+/// overflow the thread's stack.
 struct PredicateParser {
+    /// How many levels of parentheses, `NOT`s, lists and SUBQUERYs may nest, all counted together: far more than
+    /// a written predicate needs, and few enough that parsing, binding and evaluating stay within a 512 KiB
+    /// thread stack (a secondary thread's on Apple platforms) even in a debug build, where a level of parentheses
+    /// takes about 3 KiB of stack while parsing.
+    static let maximumDepth = 100
+
     private let predicate: String
     private let tokens: [PredicateToken]
     private var position = 0
     /// The placeholders met so far, in order.
     private var slots: [ArgumentSlot] = []
+    /// How many levels of nesting enclose the current token.
+    private var depth = 0
 
     /// Tokenizes `predicate`.
     ///
@@ -60,17 +73,22 @@ struct PredicateParser {
 
     private mutating func parseNot() throws -> PredicateNode {
         if isKeyword("NOT") || isSymbol("!") {
+            try enterNesting()
             advance()
-            return .not(try parseNot())
+            let inner = try parseNot()
+            depth -= 1
+            return .not(inner)
         }
         return try parsePrimary()
     }
 
     private mutating func parsePrimary() throws -> PredicateNode {
         if isSymbol("(") {
+            try enterNesting()
             advance()
             let inner = try parseOr()
             try expectSymbol(")", "to close the parenthesis")
+            depth -= 1
             return inner
         }
         if isKeyword("TRUEPREDICATE") {
@@ -266,6 +284,8 @@ struct PredicateParser {
     }
 
     private mutating func parseList() throws -> PredicateOperand {
+        try enterNesting()
+        defer { depth -= 1 }
         advance()  // {
         var items: [PredicateOperand] = []
         if !isSymbol("}") {
@@ -279,6 +299,8 @@ struct PredicateParser {
     }
 
     private mutating func parseSubquery() throws -> PredicateOperand {
+        try enterNesting()
+        defer { depth -= 1 }
         let start = current
         advance()
         try expectSymbol("(", "after SUBQUERY")
@@ -318,6 +340,17 @@ struct PredicateParser {
     }
 
     // MARK: - Token plumbing
+
+    /// Counts one more level of nesting for the current token (`(`, `NOT`, `{` or `SUBQUERY`), refusing it past
+    /// ``maximumDepth``; the caller takes the level back (`depth -= 1`) once the nested part is parsed.
+    private mutating func enterNesting() throws {
+        guard depth < Self.maximumDepth else {
+            throw error(
+                "'\(current.text)' nests the predicate more than \(Self.maximumDepth) levels deep (parentheses, NOT, "
+                    + "lists and SUBQUERYs count together); write it flatter, for example as one chain of AND or OR")
+        }
+        depth += 1
+    }
 
     private var current: PredicateToken { tokens[min(position, tokens.count - 1)] }
 
