@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-/// Strata and SQLite side by side on DESIGN.md's workloads W1–W7: `swift run -c release strata-bench`.
+/// Strata and SQLite side by side on the workloads W1–W7 of docs/BENCHMARKS.md: `swift run -c release strata-bench`.
 let package = Package(
     name: "StrataBenchmarks",
     platforms: [.macOS(.v13)],

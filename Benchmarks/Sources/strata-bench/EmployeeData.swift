@@ -1,4 +1,4 @@
-/// The data every workload runs on (DESIGN.md, "Targets to measure against").
+/// The data every workload runs on (docs/BENCHMARKS.md, "The data").
 enum EmployeeData {
     /// W1's object count.
     static let count = 1_000_000

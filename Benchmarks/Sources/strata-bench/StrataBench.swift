@@ -7,7 +7,7 @@ import Foundation
 struct StrataBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata-bench",
-        abstract: "Strata and SQLite side by side on DESIGN.md's workloads.",
+        abstract: "Strata and SQLite side by side on the workloads of docs/BENCHMARKS.md.",
         subcommands: [Compare.self, MigrationCommand.self, NotificationsCommand.self, PhaseCommand.self, ProfileCommand.self],
         defaultSubcommand: Compare.self
     )

@@ -1,4 +1,4 @@
-/// A row of the report: one of DESIGN.md's workloads, its unit and which way is better.
+/// A row of the report: one of the workloads of docs/BENCHMARKS.md, its unit and which way is better.
 struct Workload: Sendable {
     /// `W1` … `W7`, with a suffix where one workload gives two figures.
     let id: String
@@ -24,7 +24,7 @@ struct Workload: Sendable {
         Workload(
             id: "W5-batched", unit: "tx/s", summary: "10k updates (.batched / NORMAL)", largerIsBetter: true),
         Workload(id: "W6", unit: "ms", summary: "cold open of the 1M file, read count", largerIsBetter: false),
-        Workload(id: "W7", unit: "MB", summary: "file size after W1 (DESIGN.md's W7)", largerIsBetter: false),
+        Workload(id: "W7", unit: "MB", summary: "file size after W1", largerIsBetter: false),
         Workload(
             id: "W7-after-W5", unit: "MB", summary: "file size after W1–W5 (20k update commits' free pages)",
             largerIsBetter: false),

@@ -22,7 +22,7 @@ struct WorkloadRunner<Engine: BenchmarkEngine> {
         return figures
     }
 
-    /// W1–W5 with full durability. W7 is DESIGN.md's "file size after W1": the engine is closed right after W1
+    /// W1–W5 with full durability. W7 is "file size after W1" (docs/BENCHMARKS.md): the engine is closed right after W1
     /// (SQLite folds its WAL into the main file on close), measured, and reopened for W2–W5.
     private func runFull() throws -> [String: Double] {
         var figures: [String: Double] = [:]

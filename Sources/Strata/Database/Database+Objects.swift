@@ -17,6 +17,7 @@ extension Database {
 
     /// The object of `type` whose primary key is `key`, or `nil`; found through the primary-key index.
     ///
+    /// - Parameter type: The model class.
     /// - Parameter key: An `Int` (any width), `String` or `UUID`, as the model's primary key is declared.
     public func object<Element: Object>(ofType type: Element.Type, forPrimaryKey key: Any) -> Element? {
         Self.cast(object(of: type, primaryKey: Self.primaryKeyValue(key)), to: type)

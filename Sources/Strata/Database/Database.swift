@@ -7,7 +7,7 @@ import StrataStorage
 /// A database belongs to the thread that opened it (see ``ThreadSafeReference`` and `freeze()` to cross). It
 /// reads one committed version at a time, so what it shows never changes under you: it moves to the newest
 /// version at ``refresh()``, at the start of a write, when you ask for ``objects(_:)`` or
-/// ``object(ofType:forPrimaryKey:)`` (with ``autorefresh``), and when it delivers notifications.
+/// ``object(ofType:forPrimaryKey:)-(_,Any)`` (with ``autorefresh``), and when it delivers notifications.
 ///
 /// ```swift
 /// let db = try Database(configuration: config)

@@ -1,7 +1,7 @@
 import StrataSchema
 import StrataStorage
 
-/// The lossless conversions of SCHEMA.md's migration table, value by value: `int*→double`, `float→double`,
+/// The lossless conversions of docs/SCHEMA.md's migration table, value by value: `int*→double`, `float→double`,
 /// `T→T?`, `T?→T` with nils becoming the default (integer widths share one store type, so widening them needs
 /// no conversion at all).
 struct ColumnConversion {

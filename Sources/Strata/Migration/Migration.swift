@@ -63,6 +63,7 @@ public final class Migration {
     /// are not visited; objects deleted during it are skipped.
     ///
     /// - Parameter typeName: The model's name in either version.
+    /// - Parameter block: Called with each object's old and new version (`new` is `nil` when the step removes it).
     /// - Throws: `StrataError.migrationFailed` for an unknown model or a failed read or write; what `block` throws.
     public func enumerateObjects(
         ofType typeName: String, _ block: (_ oldObject: MigrationObject?, _ newObject: MigrationObject?) throws -> Void

@@ -3,7 +3,7 @@ import StrataSchema
 /// What the runtime needs to know about one generated model: its name, its persisted properties in column
 /// order, and its primary key.
 ///
-/// Generated classes build it from the newest ``SchemaVersion`` the schema carries, so the runtime never parses
+/// Generated classes build it from the newest `SchemaVersion` the schema carries, so the runtime never parses
 /// YAML. Column `i` of the model's table holds `properties[i]`.
 public struct ModelDescription: Hashable, Sendable {
     /// The model's name, which is also the generated class's name.

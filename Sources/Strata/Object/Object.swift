@@ -4,7 +4,7 @@
 /// - An unmanaged object (one you create with a model's initializer) is a plain Swift object: its values live
 ///   in typed stored properties of the generated class, with no boxing and no dictionary.
 /// - A managed object belongs to a database: each generated property reads and writes the store directly
-///   through the object's ``ManagedObjectAccessor``, so nothing is copied when you read one property.
+///   through the object's `ManagedObjectAccessor`, so nothing is copied when you read one property.
 ///
 /// You never subclass `Object` by hand: declare models in a `*.strata.yaml` file and let the build plugin
 /// generate the classes.

@@ -1,7 +1,7 @@
 import StrataStorage
 
 extension Results {
-    /// The objects that also satisfy a predicate string (see "Predicate strings" in API.md); `%@`, `%d`, `%f`
+    /// The objects that also satisfy a predicate string (see docs/QUERIES.md); `%@`, `%d`, `%f`
     /// and `%K` take `arguments` in order.
     ///
     /// ```swift

@@ -10,7 +10,7 @@ enum SwiftIdentifier {
         "var", "where", "while",
     ]
 
-    /// `name`, in backticks if it is a Swift keyword (SCHEMA.md: a keyword is escaped, not refused).
+    /// `name`, in backticks if it is a Swift keyword (docs/SCHEMA.md: a keyword is escaped, not refused).
     static func escaped(_ name: String) -> String {
         keywords.contains(name) ? "`\(name)`" : name
     }

@@ -46,7 +46,7 @@ enum SwiftType {
         }
     }
 
-    /// The property's `default:` as a Swift expression, or its type's zero value (SCHEMA.md: `0`, `""`, `false`,
+    /// The property's `default:` as a Swift expression, or its type's zero value (docs/SCHEMA.md: `0`, `""`, `false`,
     /// empty data, `Date(timeIntervalSince1970: 0)`, the first enum case, `nil` for optionals).
     ///
     /// `auto` is a random UUID or the current date, evaluated when the object is created; the `auto` integer

@@ -1,4 +1,4 @@
-/// Which type changes the runtime performs by itself (SCHEMA.md's migration table) and which need app code.
+/// Which type changes the runtime performs by itself (docs/SCHEMA.md's migration table) and which need app code.
 enum TypeConversion: Equatable {
     /// The types are the same: nothing to do.
     case unchanged

@@ -3,7 +3,7 @@
 /// A name that is not a primitive becomes `.link(name)`; whether that model exists, and whether the link is
 /// written optional, is checked by validation, which knows every model of the version and can suggest one.
 enum TypeSpelling {
-    /// The primitive type names of SCHEMA.md, in the order they are suggested.
+    /// The primitive type names of docs/SCHEMA.md, in the order they are suggested.
     static let primitives: [(name: String, type: PropertyType)] = [
         ("bool", .bool), ("int", .integer(.int)), ("int64", .integer(.int64)), ("int32", .integer(.int32)),
         ("int16", .integer(.int16)), ("int8", .integer(.int8)), ("float", .float), ("double", .double),

@@ -23,7 +23,7 @@ public struct MigrationPlan: Hashable, Sendable {
     }
 }
 
-/// One change between two versions; one case per row of SCHEMA.md's migration table.
+/// One change between two versions; one case per row of docs/SCHEMA.md's migration table.
 public enum MigrationStep: Hashable, Sendable {
     /// A model that is new in this version: created empty.
     case addModel(String)

@@ -4,7 +4,7 @@ extension SchemaVersion {
     /// of `model`; `nil` when the property is not a linking-objects property or names no valid link.
     ///
     /// Usually one step: `borrowers: { linkingObjects: Person.favourite }` on `Book`, where `Person.favourite`
-    /// is `Book?`, gives `["favourite"]`. SCHEMA.md's normative example also writes
+    /// is `Book?`, gives `["favourite"]`. docs/SCHEMA.md's "Links" section also writes
     /// `borrowers: { linkingObjects: Person.loans }` on `Book` with `Person.loans: [Loan]` and `Loan.book: Book?`:
     /// the borrowers are the people whose loans are of this book. So when the named link or list leads to a
     /// model that has exactly one stored link or list to `model`, the path continues through it:

@@ -1,4 +1,4 @@
-/// How an enum property's nested Swift type is named: `status` → `Status` (SCHEMA.md: "generates
+/// How an enum property's nested Swift type is named: `status` → `Status` (docs/SCHEMA.md: "generates
 /// `Person.Status: String`"). Validation uses it to refuse two enum properties that would clash; code
 /// generation should use the same function so both agree.
 public enum EnumNaming {

@@ -1,6 +1,6 @@
 /// The rules for names in a schema: Swift identifiers of at most 255 UTF-8 bytes.
 enum Identifier {
-    /// The longest name, in UTF-8 bytes (SCHEMA.md: no 57/63-byte limit as in Realm, but not unbounded).
+    /// The longest name, in UTF-8 bytes (docs/SCHEMA.md: no 57/63-byte limit as in Realm, but not unbounded).
     static let maximumUTF8Length = 255
 
     /// Whether `name` is a Swift identifier: a letter or `_` (not `_` alone), then letters, digits or `_`.

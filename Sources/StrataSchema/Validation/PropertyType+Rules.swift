@@ -1,4 +1,4 @@
-/// What each type allows, from the table in SCHEMA.md.
+/// What each type allows, from the types table in docs/SCHEMA.md.
 extension PropertyType {
     /// Whether a property of this type can carry `indexed: true` or appear in `indexes`.
     public var isIndexable: Bool {

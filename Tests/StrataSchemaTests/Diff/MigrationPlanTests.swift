@@ -1,7 +1,7 @@
 import StrataSchema
 import XCTest
 
-/// One test per row of SCHEMA.md's migration table.
+/// One test per row of docs/SCHEMA.md's migration table.
 final class MigrationPlanTests: SchemaTestCase {
     /// The plan from `first` to `second` (both schema `Shop`), asserting the history compiles.
     private func plan(_ first: String, _ second: String, file: StaticString = #filePath, line: UInt = #line)

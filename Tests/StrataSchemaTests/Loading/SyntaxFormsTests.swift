@@ -1,7 +1,7 @@
 import StrataSchema
 import XCTest
 
-/// Every way SCHEMA.md lets a property be written reads into the same model.
+/// Every way docs/SCHEMA.md lets a property be written reads into the same model.
 final class SyntaxFormsTests: SchemaTestCase {
     private func properties(_ lines: String) throws -> [String: PropertyDefinition] {
         let text = """

@@ -1,6 +1,6 @@
 /// Schema texts shared by several tests.
 enum Examples {
-    /// SCHEMA.md's normative example: version 3 of the Library history.
+    /// Version 3 of a Library history using most of docs/SCHEMA.md (`Book.borrowers` goes through a list).
     static let libraryV3 = """
         schema: Library          # required. Names the generated schema type. An upper-camel Swift identifier.
         version: 3               # required. A positive integer; versions of a schema strictly increase.

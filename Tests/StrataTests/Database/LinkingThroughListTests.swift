@@ -4,7 +4,7 @@ import XCTest
 
 @testable import Strata
 
-/// SCHEMA.md's `Book.borrowers: { linkingObjects: Person.loans }`: the people whose loans point at the book.
+/// docs/SCHEMA.md's `Book.borrowers: { linkingObjects: Person.loans }`: the people whose loans point at the book.
 final class LinkingThroughListTests: XCTestCase {
     func testInverseThroughAListFollowsTheMiddleLink() throws {
         let directory = try TemporaryDirectory()

@@ -4,7 +4,7 @@ import XCTest
 
 @testable import Strata
 
-/// One test per row of SCHEMA.md's migration table, run on a version-1 file opened by the version-3 code.
+/// One test per row of docs/SCHEMA.md's migration table, run on a version-1 file opened by the version-3 code.
 final class AutomaticStepTests: MigrationTestCase {
     func testRenamedModelKeepsItsObjectsAndLinks() throws {
         try writeVersion1()
