@@ -53,17 +53,17 @@ struct SchemaBinder {
 
     /// Adds the column that stores `property` (used for new tables and by migrations for added properties).
     func addColumn(for property: PropertyDefinition, to table: Table, tables: [String: Table]) throws {
-        guard let column = StoreColumnType(property.type) else { return }
+        guard let columnType = property.type.columnType else { return }
         var target: TableKey?
-        if let name = column.target {
+        if let name = property.type.linkedModel {
             guard let targetTable = tables[name] else {
                 throw StrataError.schemaMismatch(path: path, detail: "no table for model \(name)")
             }
             target = targetTable.key
         }
         try table.addColumn(
-            named: property.name, type: column.type, nullable: column.nullable,
-            elementsNullable: column.elementsNullable, target: target,
+            named: property.name, type: columnType, nullable: property.type.isNullableColumn,
+            elementsNullable: property.type.hasNullableElements, target: target,
             defaultValue: ValueConversion.defaultValue(for: property))
     }
 

@@ -116,7 +116,7 @@ extension Database {
         case .list: return .list([])
         case .enumeration(let cases): return .string(cases.first ?? "")
         default:
-            guard let kind = StoreColumnType.kind(of: property.type) else { return .null }
+            guard let kind = property.type.valueKind else { return .null }
             return StorageValue.zero(of: kind)
         }
     }

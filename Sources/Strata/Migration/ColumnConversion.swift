@@ -13,7 +13,7 @@ struct ColumnConversion {
     let replacementForNil: StorageValue?
 
     /// Whether the stored column must change: its type or its nullability differs.
-    var changesColumn: Bool { StoreColumnType(from) != StoreColumnType(to) }
+    var changesColumn: Bool { from.storesDifferently(from: to) }
 
     /// `value` in the new type.
     ///
@@ -34,7 +34,7 @@ struct ColumnConversion {
     }
 
     private func convertElement(_ value: StorageValue) throws -> StorageValue {
-        guard let kind = StoreColumnType.kind(of: elementType(to)) else { return value }
+        guard let kind = elementType(to).valueKind else { return value }
         switch (value, kind) {
         case (.int(let number), .double): return .double(Double(number))
         case (.float(let number), .double): return .double(Double(number))

@@ -189,7 +189,7 @@ struct VersionStep {
     /// Fills a new column of the new type from the old one, which is set aside.
     private func convert(_ property: String, of table: Table, with conversion: ColumnConversion) throws {
         guard let definition = new.model(named: table.name)?.property(named: property),
-            let stored = StoreColumnType(definition.type), stored.target == nil
+            let columnType = definition.type.columnType, definition.type.linkedModel == nil
         else {
             throw session.failure("\(table.name).\(property) cannot be converted to \(conversion.to) automatically")
         }
@@ -197,8 +197,8 @@ struct VersionStep {
         try table.renameColumn(oldColumn.key, to: reservedName(oldColumn.key.rawValue))
         setAside.columns.append((table.key, oldColumn.key))
         let newColumn = try table.addColumn(
-            named: property, type: stored.type, nullable: stored.nullable, elementsNullable: stored.elementsNullable,
-            defaultValue: conversion.replacementForNil)
+            named: property, type: columnType, nullable: definition.type.isNullableColumn,
+            elementsNullable: definition.type.hasNullableElements, defaultValue: conversion.replacementForNil)
         try session.forEachObject(of: table) { key in
             let value = try table.value(key, column: oldColumn.key)
             do {

@@ -132,7 +132,7 @@ import StrataStorage
 /// The typed accessors, written once over ``ObjectRow``'s read and write for every kind of row (a database's
 /// objects, a migration's). A column that holds no value reads as the kind's zero, as does a failed read a
 /// migration carries on from; a new value kind adds its pair here, its column in the storage engine, and its
-/// case in the schema compiler's `StorageKind`.
+/// case in the code generator's `AccessorCall`.
 extension ObjectRow {
     func int(at column: Int) -> Int64 { optionalInt(at: column) ?? 0 }
     func setInt(_ value: Int64, at column: Int) { write(column) { .int(value) } }

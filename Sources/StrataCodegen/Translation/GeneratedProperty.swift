@@ -130,7 +130,7 @@ struct GeneratedProperty {
             let elementType = SwiftType.elementName(of: element, enumName: enumTypeName)
             return "\(accessor).list(at: \(column), of: \(elementType).self)"
         default:
-            return StorageKind.read(definition.type, from: accessor, at: column, enumName: enumTypeName,
+            return AccessorCall.read(definition.type, from: accessor, at: column, enumName: enumTypeName,
                                     fallback: enumFallback)
         }
     }
@@ -144,7 +144,7 @@ struct GeneratedProperty {
         case .list:
             return "\(accessor).setList(newValue, at: \(column))"
         default:
-            return StorageKind.write(definition.type, to: accessor, at: column)
+            return AccessorCall.write(definition.type, to: accessor, at: column)
         }
     }
 

@@ -67,11 +67,11 @@ final class RenderingTests: XCTestCase {
 
     func testNarrowIntegersClampWhenReadFromTheStore() {
         XCTAssertEqual(
-            StorageKind.read(.integer(.int8), from: "accessor", at: 3, enumName: nil, fallback: ""),
+            AccessorCall.read(.integer(.int8), from: "accessor", at: 3, enumName: nil, fallback: ""),
             "Int8(clamping: accessor.int(at: 3))"
         )
         XCTAssertEqual(
-            StorageKind.write(.optional(.integer(.int16)), to: "accessor", at: 3),
+            AccessorCall.write(.optional(.integer(.int16)), to: "accessor", at: 3),
             "accessor.setOptionalInt(newValue.map { Int64($0) }, at: 3)"
         )
     }

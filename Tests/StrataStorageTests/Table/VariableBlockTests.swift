@@ -20,7 +20,7 @@ final class VariableBlockTests: XCTestCase {
         out.align(8)
         // Keys 1…n: a packed-int block of width 8, base 1.
         var start = out.bytes.count
-        out.u8(BlockKind.packedInt.rawValue)
+        out.u8(BlockEncoding.packedInt.rawValue)
         out.u8(0)
         out.u16(0)
         out.u32(UInt32(values.count))
@@ -33,7 +33,7 @@ final class VariableBlockTests: XCTestCase {
         out.patchU32(UInt32(out.bytes.count - start), at: keysHeader + 4)
         // The string block: no nulls, no external values, u32 ends padded to 8, then the bytes.
         start = out.bytes.count
-        out.u8(BlockKind.variable.rawValue)
+        out.u8(BlockEncoding.variable.rawValue)
         out.u8(0)
         out.u16(0)
         out.u32(UInt32(values.count))
@@ -71,7 +71,7 @@ final class VariableBlockTests: XCTestCase {
         let rewritten = try cluster.encode(in: fixture.space)
         let rewrittenView = try ClusterView(try fixture.space.read(rewritten), ref: rewritten)
         let packed = try XCTUnwrap(try rewrittenView.block(text))
-        XCTAssertEqual(packed.bytes.first, BlockKind.packedEndsTag)
+        XCTAssertEqual(packed.bytes.first, BlockEncoding.packedEndsTag)
         XCTAssertEqual(packed.endWidth, 8, "28 bytes of strings need 8-bit offsets")
         var expected = values
         expected[1] = "changed"
@@ -122,7 +122,7 @@ final class VariableBlockTests: XCTestCase {
 
     func testAnEndOffsetWidthThatIsNoPackingWidthIsReportedAsDamage() throws {
         var out = ByteWriter(capacity: 64)
-        out.u8(BlockKind.packedEndsTag)
+        out.u8(BlockEncoding.packedEndsTag)
         out.u8(0)
         out.u16(0)
         out.u32(2)
@@ -139,7 +139,7 @@ final class VariableBlockTests: XCTestCase {
         // The first row's end points past the bytes (the last end, 1, is the area's size), so the second row would
         // run backwards: reading either throws, never reads out of bounds.
         var past = ByteWriter(capacity: 64)
-        past.u8(BlockKind.packedEndsTag)
+        past.u8(BlockEncoding.packedEndsTag)
         past.u8(0)
         past.u16(0)
         past.u32(2)

@@ -29,7 +29,7 @@ public struct ColumnSpec: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// How the column is laid out in a cluster.
-    var blockKind: BlockKind {
+    var blockEncoding: BlockEncoding {
         switch type {
         case .value(.int), .value(.timestamp), .value(.link): return .packedInt
         case .value(.bool): return .bits

@@ -5,7 +5,7 @@ final class ClusterContext {
     /// The column keys in storage order (a small array a lookup scans without copying specs).
     private(set) var keys: [ColumnKey] = []
     /// Each column's block kind, in storage order.
-    private(set) var blockKinds: [BlockKind] = []
+    private(set) var blockKinds: [BlockEncoding] = []
     /// Positions of link and list-of-links columns (the ones with backlinks to keep).
     private(set) var linkPositions: [Int] = []
     /// The row a new object starts from: each column's default (backlinks empty), built once, not per insert.
@@ -21,7 +21,7 @@ final class ClusterContext {
 
     private func cache() {
         keys = specs.map(\.key)
-        blockKinds = specs.map(\.blockKind)
+        blockKinds = specs.map(\.blockEncoding)
         linkPositions = specs.indices.filter { specs[$0].type.isLink }
         defaultRow = specs.map { $0.type == .backlinks ? .null : $0.defaultValue }
         valueChecks = specs.map { spec in

@@ -154,7 +154,7 @@ final class ClusterBuffer {
         return try out.store(in: writer)
     }
 
-    private static func writeHeader(_ kind: BlockKind, count: Int, nulls: [Bool]?, into out: inout ByteWriter) {
+    private static func writeHeader(_ kind: BlockEncoding, count: Int, nulls: [Bool]?, into out: inout ByteWriter) {
         writeHeader(tag: kind.rawValue, count: count, nulls: nulls, into: &out)
     }
 
@@ -197,7 +197,7 @@ final class ClusterBuffer {
         }
         let count = column.count
         let nulls: [Bool]? = column.spec.hasNullBitmap ? column.nulls : nil
-        switch column.spec.blockKind {
+        switch column.spec.blockEncoding {
         case .packedInt:
             // Nulls pack as the frame's base so they never widen the leaf.
             var values = column.words.map { Int64(bitPattern: $0) }
@@ -223,7 +223,7 @@ final class ClusterBuffer {
             }
         case .variable:
             // Always the packed-ends layout: 2 bytes an offset below 64 KiB instead of 4 (docs/FILE-FORMAT.md).
-            ClusterBuffer.writeHeader(tag: BlockKind.packedEndsTag, count: count, nulls: nulls, into: &out)
+            ClusterBuffer.writeHeader(tag: BlockEncoding.packedEndsTag, count: count, nulls: nulls, into: &out)
             for row in 0..<count where column.blobs[row].external.isNone
                 && column.blobs[row].length > ClusterBuffer.externalThreshold {
                 let ref = try ByteWriter(bytes: column.blobs[row].bytes).store(in: writer)

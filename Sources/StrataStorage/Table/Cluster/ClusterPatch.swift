@@ -11,7 +11,7 @@ enum ClusterPatch {
     /// stored cluster `raw` to `word` (`nil` = null), or `nil` when the change needs the general path.
     ///
     /// - Throws: `StrataError.corruptFile` when the cluster or its block is damaged.
-    static func edits(setting key: Int64, column: ColumnKey, hint: Int, kind: BlockKind, to word: UInt64?,
+    static func edits(setting key: Int64, column: ColumnKey, hint: Int, kind: BlockEncoding, to word: UInt64?,
                       in raw: UnsafeRawBufferPointer, ref: NodeRef) throws -> NodePatch? {
         guard let start = raw.baseAddress else { return nil }
         let view = try ClusterView(raw, ref: ref)

@@ -1,5 +1,5 @@
 /// How a column is laid out inside a cluster node.
-enum BlockKind: UInt8 {
+enum BlockEncoding: UInt8 {
     /// Frame-of-reference packed integers (`IntPacking`).
     case packedInt = 1
     /// One bit per row.
@@ -47,7 +47,7 @@ enum BlobSlot {
 /// Construction checks every size the header states against the node; per-value accessors check offsets read
 /// from the variable-size area. After that, fixed-width accessors index without further checks.
 struct ColumnBlock {
-    let kind: BlockKind
+    let kind: BlockEncoding
     let count: Int
     /// One bit per row, 1 = null; `nil` when the column keeps no null bitmap.
     let nulls: UnsafeRawPointer?
@@ -72,7 +72,7 @@ struct ColumnBlock {
     /// byte area of a `.variable` block (inline values, 16 per long value's reference), written with packed ends.
     ///
     /// The one place a block's size is worked out before it is written, so that a cluster knows when it is full.
-    static func byteCount(kind: BlockKind, count: Int, hasNulls: Bool, width: Int = 0, variableBytes: Int = 0) -> Int {
+    static func byteCount(kind: BlockEncoding, count: Int, hasNulls: Bool, width: Int = 0, variableBytes: Int = 0) -> Int {
         let bitmap = bitmapByteCount(count)
         var total = headerSize + (hasNulls ? bitmap : 0)
         switch kind {
@@ -94,8 +94,8 @@ struct ColumnBlock {
     init(_ raw: UnsafeRawBufferPointer, ref: NodeRef) throws {
         var reader = ByteReader(raw, ref: ref, what: "column block")
         let tag = try reader.u8()
-        let packedEnds = tag == BlockKind.packedEndsTag
-        guard let kind = packedEnds ? .variable : BlockKind(rawValue: tag) else {
+        let packedEnds = tag == BlockEncoding.packedEndsTag
+        guard let kind = packedEnds ? .variable : BlockEncoding(rawValue: tag) else {
             throw reader.damage("unknown column block kind \(tag)")
         }
         let flags = try reader.u8()

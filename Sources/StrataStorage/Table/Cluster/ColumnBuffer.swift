@@ -8,7 +8,7 @@ final class ColumnBuffer {
     let usesWords: Bool
     let hasNullBitmap: Bool
     let kind: ValueKind
-    let blockKind: BlockKind
+    let blockEncoding: BlockEncoding
     /// The column's block as stored, while no row of it has been read or changed through this buffer.
     ///
     /// Changing one object decodes its whole cluster, but usually touches one column: the others stay in this
@@ -56,10 +56,10 @@ final class ColumnBuffer {
 
     init(spec: ColumnSpec) {
         self.spec = spec
-        usesWords = spec.blockKind != .variable && spec.blockKind != .fixed16
+        usesWords = spec.blockEncoding != .variable && spec.blockEncoding != .fixed16
         hasNullBitmap = spec.hasNullBitmap
         kind = spec.kind
-        blockKind = spec.blockKind
+        blockEncoding = spec.blockEncoding
     }
 
     /// Decodes the block of this column from a cluster view (or fills `rowCount` default values when the
@@ -70,7 +70,7 @@ final class ColumnBuffer {
             for _ in 0..<rowCount { try append(spec.defaultValue) }
             return
         }
-        guard block.kind == spec.blockKind else {
+        guard block.kind == spec.blockEncoding else {
             throw NodeDamage.error(block.ref, "cluster column '\(spec.name)'",
                                    "holds a block of kind \(block.kind) but the column is \(spec.type)")
         }
@@ -123,7 +123,7 @@ final class ColumnBuffer {
         // Encode first: a value of the wrong type then leaves the column as it was.
         if usesWords {
             let word = value.isNull ? 0 : try encodeWord(value)
-            if blockKind == .packedInt, !value.isNull { widenBounds(word) }
+            if blockEncoding == .packedInt, !value.isNull { widenBounds(word) }
             ColumnBuffer.put(word, at: row, in: &wordStorage)
         } else {
             let blob = try encodeBlob(value)
@@ -147,7 +147,7 @@ final class ColumnBuffer {
         if hasNullBitmap { nulls[row] = value.isNull }
         if usesWords {
             words[row] = word
-            if blockKind == .packedInt, !value.isNull { widenBounds(word) }
+            if blockEncoding == .packedInt, !value.isNull { widenBounds(word) }
             return .none
         }
         let old = blobs[row].external
@@ -217,8 +217,8 @@ final class ColumnBuffer {
     var encodedByteCount: Int {
         if let stored { return stored.block.bytes.count }
         let count = usesWords ? wordStorage.count : blobStorage.count
-        let width = blockKind == .packedInt && low <= high ? IntPacking.width(forRange: UInt64(bitPattern: high &- low)) : 0
-        return ColumnBlock.byteCount(kind: blockKind, count: count, hasNulls: hasNullBitmap, width: width, variableBytes: inlineBytes)
+        let width = blockEncoding == .packedInt && low <= high ? IntPacking.width(forRange: UInt64(bitPattern: high &- low)) : 0
+        return ColumnBlock.byteCount(kind: blockEncoding, count: count, hasNulls: hasNullBitmap, width: width, variableBytes: inlineBytes)
     }
 
     /// Takes `word` (a non-null value of a `.packedInt` column) into the bounds.
@@ -233,7 +233,7 @@ final class ColumnBuffer {
     private func measureBounds() {
         low = .max
         high = .min
-        guard blockKind == .packedInt else { return }
+        guard blockEncoding == .packedInt else { return }
         for (row, word) in wordStorage.enumerated() where !(hasNullBitmap && nullStorage[row]) { widenBounds(word) }
     }
 

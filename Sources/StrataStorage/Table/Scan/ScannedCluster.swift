@@ -12,7 +12,7 @@ public struct ScannedCluster {
     /// The object key of `row`.
     public func key(at row: Int) -> ObjectKey { ObjectKey(view.key(at: row)) }
 
-    private func block(_ column: ColumnKey, _ kinds: [BlockKind], _ wanted: String) throws -> ColumnBlock {
+    private func block(_ column: ColumnKey, _ kinds: [BlockEncoding], _ wanted: String) throws -> ColumnBlock {
         let index = try table.position(of: column)
         let block = try table.storedBlock(view, index)
         guard kinds.contains(block.kind) else {

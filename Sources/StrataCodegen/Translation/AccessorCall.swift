@@ -1,8 +1,8 @@
 import StrataSchema
 
-/// The accessor method family that reads and writes a scalar type: `int`, `bool`, `float`, `double`, `string`,
-/// `data`, `date` or `uuid`, with conversions for narrow integers and enumerations.
-enum StorageKind {
+/// The generated call to the accessor method family that reads and writes a scalar type: `int`, `bool`, `float`,
+/// `double`, `string`, `data`, `date` or `uuid`, with conversions for narrow integers and enumerations.
+enum AccessorCall {
     /// Reads a scalar (optional or not) from `column` through `accessor`.
     ///
     /// Narrow integers clamp rather than trap, and an unknown enumeration raw value reads as `fallback`: a file
