@@ -66,11 +66,13 @@ struct PackageManifest {
             }
             let entries = target["dependencies"] as? [[String: Any]] ?? []
             dependencies[name] = try entries.map { entry in
-                if let byName = (entry["byName"] ?? entry["target"]) as? [Any], let dependency = byName.first as? String {
+                if let byName = (entry["byName"] ?? entry["target"]) as? [Any],
+                    let dependency = byName.first as? String
+                {
                     return .target(dependency)
                 }
-                if let product = entry["product"] as? [Any], product.count >= 2, let productName = product[0] as? String,
-                    let package = product[1] as? String
+                if let product = entry["product"] as? [Any], product.count >= 2,
+                    let productName = product[0] as? String, let package = product[1] as? String
                 {
                     return .product(name: productName, package: package)
                 }
