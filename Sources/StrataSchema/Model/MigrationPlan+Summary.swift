@@ -1,5 +1,3 @@
-import StrataSchema
-
 /// Plain-words descriptions of migration steps, for `strata-gen diff` and for error messages.
 extension MigrationStep {
     /// What the step does, such as "rename property Person.yearsSinceBirth to age".
