@@ -3,11 +3,15 @@ import PackageDescription
 
 let package = Package(
     name: "Strata",
-    platforms: [.macOS(.v13)],
+    // The minimums are those of `Mutex` (Synchronization), which Strata's configuration and query caches use; every
+    // other API the runtime calls (actor `preconditionIsolated`, `Date.formatted(.iso8601)`, POSIX files, `mmap`,
+    // `fcntl` locks, `F_FULLFSYNC`) is older. README.md, "Platforms", says so too.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Strata", targets: ["Strata"]),
         .library(name: "StrataStorage", targets: ["StrataStorage"]),
         .library(name: "StrataSchema", targets: ["StrataSchema"]),
+        .library(name: "StrataSchemaCompiler", targets: ["StrataSchemaCompiler"]),
         .library(name: "StrataCodegen", targets: ["StrataCodegen"]),
         .plugin(name: "StrataPlugin", targets: ["StrataPlugin"]),
         .executable(name: "strata-gen", targets: ["strata-gen"]),
@@ -21,13 +25,18 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
+        // MARK: Schema model, shared by the runtime and the compiler
+        // No dependencies: apps link it through Strata, so it must not bring a YAML parser with it
+        // (RuntimeDependencyTests checks that nothing Strata depends on reaches Yams).
+        .target(name: "StrataSchema"),
+
         // MARK: Schema compiler
-        .target(name: "StrataSchema", dependencies: [.product(name: "Yams", package: "Yams")]),
-        .target(name: "StrataCodegen", dependencies: ["StrataSchema"]),
+        .target(name: "StrataSchemaCompiler", dependencies: ["StrataSchema", .product(name: "Yams", package: "Yams")]),
+        .target(name: "StrataCodegen", dependencies: ["StrataSchema", "StrataSchemaCompiler"]),
         .executableTarget(
             name: "strata-gen",
             dependencies: [
-                "StrataSchema", "StrataCodegen",
+                "StrataSchema", "StrataSchemaCompiler", "StrataCodegen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -67,9 +76,10 @@ let package = Package(
         .executableTarget(
             name: "strata-dispatch-main-helper", dependencies: ["Strata"], path: "Sources/StrataDispatchMainHelper",
             plugins: ["StrataPlugin"]),
-        .testTarget(name: "StrataSchemaTests", dependencies: ["StrataSchema"]),
+        .testTarget(name: "StrataSchemaTests", dependencies: ["StrataSchema", "StrataSchemaCompiler"]),
         .testTarget(
-            name: "StrataCodegenTests", dependencies: ["StrataSchema", "StrataCodegen", "Strata"], exclude: ["Golden"]
+            name: "StrataCodegenTests",
+            dependencies: ["StrataSchema", "StrataSchemaCompiler", "StrataCodegen", "Strata"], exclude: ["Golden"]
         ),
         .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage", "StrataTestSupport"]),
         .testTarget(

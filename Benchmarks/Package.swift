@@ -4,7 +4,8 @@ import PackageDescription
 /// Strata and SQLite side by side on the workloads W1–W7 of docs/BENCHMARKS.md: `swift run -c release strata-bench`.
 let package = Package(
     name: "StrataBenchmarks",
-    platforms: [.macOS(.v13)],
+    // Strata's own minimum (see ../Package.swift); the benchmark is a command-line tool, so macOS only.
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "Strata", path: ".."),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -1,4 +1,9 @@
+@_exported import StrataSchema
 import StrataStorage
+
+// StrataSchema is the schema model (`SchemaVersion`, `ModelDefinition`, `MigrationPlan`, ...): `Schema` names
+// its types and generated code writes literals of them, so `import Strata` alone is enough for both. It has no
+// dependencies; the YAML loader, validation and version diffs are in StrataSchemaCompiler, which apps never link.
 
 /// Every failure Strata reports. See `StrataStorage.StrataError`.
 public typealias StrataError = StrataStorage.StrataError

@@ -32,7 +32,6 @@ public struct SwiftGenerator: Sendable {
         writer.line()
         writer.line("import Foundation")
         writer.line("@_spi(StrataGenerated) import Strata")
-        writer.line("import StrataSchema")
         for history in histories where !history.versions.isEmpty {
             emit(history, into: &writer)
         }

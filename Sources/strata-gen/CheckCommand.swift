@@ -1,5 +1,6 @@
 import ArgumentParser
 import StrataSchema
+import StrataSchemaCompiler
 
 /// `strata-gen check PATH…`: validates schemas without generating code.
 struct CheckCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import StrataSchema
+import StrataSchemaCompiler
 
 /// `strata-gen diff PATH…`: prints the migration plan between consecutive versions, in plain words.
 struct DiffCommand: ParsableCommand {

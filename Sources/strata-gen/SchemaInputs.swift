@@ -1,5 +1,6 @@
 import ArgumentParser
 import StrataSchema
+import StrataSchemaCompiler
 
 /// The schema files and folders a command reads.
 struct SchemaInputs: ParsableArguments {

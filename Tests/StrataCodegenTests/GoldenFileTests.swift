@@ -1,6 +1,7 @@
 import XCTest
 import StrataCodegen
 import StrataSchema
+import StrataSchemaCompiler
 
 /// Pins the generated text. Re-record after an intended change with `STRATA_RECORD_GOLDEN=1 swift test`.
 final class GoldenFileTests: XCTestCase {

@@ -112,7 +112,7 @@ package final class ConsumerPackage {
 
             let package = Package(
                 name: "StrataConsumer",
-                platforms: [.macOS(.v13)],
+                platforms: [.macOS(.v15)],
                 dependencies: [.package(path: \(literal(strataRoot.path)))],
                 targets: [
                     .executableTarget(

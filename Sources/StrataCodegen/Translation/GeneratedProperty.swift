@@ -1,4 +1,5 @@
 import StrataSchema
+import StrataSchemaCompiler
 
 /// One schema property translated into the Swift pieces the emitters assemble: its type, its default, and the
 /// expressions that read and write it on an unmanaged object, a managed object and an older version's view.

@@ -64,7 +64,7 @@ private func canonical(_ type: PropertyType) -> String {
     case .optional(let wrapped): return "optional(\(canonical(wrapped)))"
     case .list(let element): return "list(\(canonical(element)))"
     case .linkingObjects(let model, let property): return "linkingObjects(\(quoted(model)),\(quoted(property)))"
-    default: return TypeSpelling.spelling(of: type)
+    default: return type.schemaSpelling
     }
 }
 

@@ -23,7 +23,7 @@ extension SchemaVersion {
     }
 
     /// The model a stored to-one link (`Model?`) or list of links (`[Model]`) points to.
-    static func storedLinkTarget(of type: PropertyType) -> String? {
+    package static func storedLinkTarget(of type: PropertyType) -> String? {
         switch type {
         case .optional(.link(let target)), .list(.link(let target)): return target
         default: return nil

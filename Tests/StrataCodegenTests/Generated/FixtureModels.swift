@@ -4,7 +4,6 @@
 
 import Foundation
 @_spi(StrataGenerated) import Strata
-import StrataSchema
 
 // MARK: - Client
 

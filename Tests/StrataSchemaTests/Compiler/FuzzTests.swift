@@ -1,5 +1,6 @@
 import Foundation
 import StrataSchema
+import StrataSchemaCompiler
 import XCTest
 
 /// Malformed input never crashes the compiler, and every error it reports has a position.

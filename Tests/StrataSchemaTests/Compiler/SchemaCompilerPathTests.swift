@@ -1,5 +1,6 @@
 import Foundation
 import StrataSchema
+import StrataSchemaCompiler
 import XCTest
 
 /// `compile(paths:)`: finding, reading and reporting files on disk.

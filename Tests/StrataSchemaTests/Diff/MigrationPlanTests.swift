@@ -1,4 +1,5 @@
 import StrataSchema
+import StrataSchemaCompiler
 import XCTest
 
 /// One test per row of docs/SCHEMA.md's migration table.

@@ -1,4 +1,5 @@
 import StrataSchema
+import StrataSchemaCompiler
 import XCTest
 
 /// Aliases are refused before Yams sees them; text that only looks like one is left alone.

@@ -1,4 +1,5 @@
 import StrataSchema
+import StrataSchemaCompiler
 import XCTest
 
 final class ExampleLoadingTests: SchemaTestCase {

@@ -1,4 +1,5 @@
 import StrataSchema
+import StrataSchemaCompiler
 import XCTest
 
 /// Every way docs/SCHEMA.md lets a property be written reads into the same model.

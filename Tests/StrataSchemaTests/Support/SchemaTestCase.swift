@@ -1,4 +1,5 @@
 import StrataSchema
+import StrataSchemaCompiler
 import XCTest
 
 /// Base class for schema compiler tests: compiles YAML strings and asserts on diagnostics by position.

@@ -1,4 +1,5 @@
 import StrataSchema
+import StrataSchemaCompiler
 import XCTest
 
 /// Defaults of the wrong type, out of range, or `auto` where it means nothing.

@@ -1,4 +1,5 @@
 import StrataSchema
+import StrataSchemaCompiler
 import XCTest
 
 /// Keys given twice are reported at the second occurrence, in the words of their context.

@@ -1,4 +1,5 @@
 import StrataSchema
+import StrataSchemaCompiler
 import XCTest
 
 /// Problems only the whole history shows: versions, and what disappears or changes between them.

@@ -1,4 +1,5 @@
 import StrataSchema
+import StrataSchemaCompiler
 import XCTest
 
 /// Names must be Swift identifiers of at most 255 UTF-8 bytes, and must not hide types generated code uses.

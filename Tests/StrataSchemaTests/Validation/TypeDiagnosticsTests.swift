@@ -1,4 +1,5 @@
 import StrataSchema
+import StrataSchemaCompiler
 import XCTest
 
 /// Unknown types, links and linking objects.

@@ -52,7 +52,7 @@ final class ConsumerPackageMigrationTests: XCTestCase {
 
         let package = Package(
             name: "LedgerApp",
-            platforms: [.macOS(.v13)],
+            platforms: [.macOS(.v15)],
             dependencies: [.package(path: "\(repository.path)")],
             targets: [
                 .executableTarget(

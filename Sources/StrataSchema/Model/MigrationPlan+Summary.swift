@@ -17,17 +17,17 @@ extension MigrationStep {
             case (_, .optional): filling = "starting as nil"
             default: filling = "filled with its zero value"
             }
-            return "add property \(model).\(property) (\(TypeSpelling.spelling(of: type))), \(filling)"
+            return "add property \(model).\(property) (\(type.schemaSpelling)), \(filling)"
         case .removeProperty(let model, let property):
             return "remove property \(model).\(property)"
         case .renameProperty(let model, let from, let to):
             return "rename property \(model).\(from) to \(to)"
         case .convertProperty(let model, let property, let from, let to):
-            return "convert property \(model).\(property) from \(TypeSpelling.spelling(of: from)) to "
-                + TypeSpelling.spelling(of: to)
+            return "convert property \(model).\(property) from \(from.schemaSpelling) to "
+                + to.schemaSpelling
         case .replaceNils(let model, let property, let from, let to, let defaultValue):
-            return "make property \(model).\(property) non-optional (\(TypeSpelling.spelling(of: from)) to "
-                + "\(TypeSpelling.spelling(of: to))), nils become \(describe(defaultValue))"
+            return "make property \(model).\(property) non-optional (\(from.schemaSpelling) to "
+                + "\(to.schemaSpelling)), nils become \(describe(defaultValue))"
         case .rebuildIndexes(let model):
             return "rebuild the indexes of \(model)"
         case .changePrimaryKey(let model, let from, let to):

@@ -1,3 +1,5 @@
+import StrataSchema
+
 /// Checks a property's `default:` against its type and normalizes it, so that code generation sees one
 /// spelling per value: integers for floating-point properties become `.double`, dates become full ISO 8601
 /// (`2024-01-31T00:00:00Z`), UUIDs upper-case.
@@ -36,7 +38,7 @@ struct DefaultValueCheck {
         if value == .null {
             if type.isOptional { return value }
             return refuse("the property is not optional, so its default cannot be null: remove 'default' or "
-                + "write '\(TypeSpelling.spelling(of: type))?'")
+                + "write '\(type.schemaSpelling)?'")
         }
         return normalized(value, for: type.unwrapped)
     }

@@ -1,3 +1,4 @@
+import StrataSchema
 import Yams
 
 /// Reading a model's properties: the shorthand (`age: int`, `tags: [string]`) and the long form.

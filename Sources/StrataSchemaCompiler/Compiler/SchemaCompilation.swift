@@ -1,3 +1,5 @@
+import StrataSchema
+
 /// What compiling a set of schema files produced: the validated histories and every diagnostic.
 public struct SchemaCompilation: Sendable {
     /// One history per `schema:` name, sorted by name; empty when any file has an error, so that a schema with

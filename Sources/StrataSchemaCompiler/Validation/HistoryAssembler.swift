@@ -1,3 +1,5 @@
+import StrataSchema
+
 /// Puts validated files together into histories: one per `schema:` name, versions strictly increasing, each
 /// consecutive pair diffed into a migration plan; and checks what only the whole set shows (duplicate versions,
 /// file names that contradict `version:`, two schemas generating the same Swift type name).

@@ -1,3 +1,5 @@
+import StrataSchema
+
 /// A problem the schema compiler found, with where it is and, when one is likely, how to fix it.
 ///
 /// Printed as `path:line:column: error: message` so that SwiftPM and editors attach it to the YAML line.

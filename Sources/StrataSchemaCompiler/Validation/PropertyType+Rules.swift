@@ -1,3 +1,5 @@
+import StrataSchema
+
 /// What each type allows, from the types table in docs/SCHEMA.md.
 extension PropertyType {
     /// Whether a property of this type can carry `indexed: true` or appear in `indexes`.
@@ -34,7 +36,7 @@ extension PropertyType {
         switch self {
         case .enumeration: return "enum"
         case .linkingObjects: return "linkingObjects"
-        default: return TypeSpelling.spelling(of: self)
+        default: return schemaSpelling
         }
     }
 }

@@ -1,3 +1,5 @@
+import StrataSchema
+
 /// Where each part of one schema file is, so that validation and diffing can point at the exact key or value
 /// the author wrote. The schema model keeps one location per model and property; this keeps the rest.
 struct SourceMap: Sendable {

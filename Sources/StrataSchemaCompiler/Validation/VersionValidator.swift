@@ -1,3 +1,5 @@
+import StrataSchema
+
 /// Checks one schema version on its own: names, types and links, primary keys, indexes, defaults, and the
 /// consistency of `removed` / `renamedFrom` inside the file. Checks against the previous version are the
 /// diff's job (`VersionDiff`).
@@ -108,7 +110,7 @@ struct VersionValidator {
         at location: SourceLocation
     ) {
         let candidates = TypeSpelling.primitives.map(\.name) + version.models.map(\.name)
-        var message = "unknown type '\(TypeSpelling.spelling(of: written))' for property "
+        var message = "unknown type '\(written.schemaSpelling)' for property "
             + "'\(model.name).\(property.name)': '\(name)' is neither a type nor a model of schema "
             + "'\(version.schemaName)'"
         if let guess = Suggestion.closest(to: name, among: candidates) {
@@ -116,7 +118,7 @@ struct VersionValidator {
             var fixed = replacing(name, with: guess, in: written)
             if isModel, case .link = fixed { fixed = .optional(fixed) }
             if !isModel, case .optional(.link) = written { fixed = .optional(fixed.unwrapped) }
-            message += ": did you mean '\(TypeSpelling.spelling(of: fixed))'?"
+            message += ": did you mean '\(fixed.schemaSpelling)'?"
         }
         error(message, at: location)
     }
@@ -159,7 +161,7 @@ struct VersionValidator {
             return
         }
         error("linkingObjects of \(qualified) names '\(target).\(link)', which is "
-            + "'\(TypeSpelling.spelling(of: linkProperty.type))'\(linkProperty.isTransient ? " and transient" : ""),"
+            + "'\(linkProperty.type.schemaSpelling)'\(linkProperty.isTransient ? " and transient" : ""),"
             + " not a stored link ('\(model.name)?') or list ('[\(model.name)]') to model '\(model.name)'",
             at: location)
     }
@@ -219,13 +221,13 @@ struct VersionValidator {
                 + Suggestion.didYouMean(name, among: model.properties.map(\.name)), at: location)
             return
         }
-        let type = TypeSpelling.spelling(of: property.type)
+        let type = property.type.schemaSpelling
         if property.isTransient {
             error("primary key '\(name)' of model '\(model.name)' is transient, so it is never stored: choose a "
                 + "stored property or remove 'transient'", at: location)
         } else if case .optional(let wrapped) = property.type, wrapped.canBePrimaryKey {
             error("primary key '\(name)' of model '\(model.name)' is optional ('\(type)'): a primary key always has "
-                + "a value: write '\(TypeSpelling.spelling(of: wrapped))'", at: location)
+                + "a value: write '\(wrapped.schemaSpelling)'", at: location)
         } else if !property.type.canBePrimaryKey {
             error("primary key '\(name)' of model '\(model.name)' has type '\(property.type.readableName)', which "
                 + "cannot be a primary key: use an int, string or uuid property", at: location)

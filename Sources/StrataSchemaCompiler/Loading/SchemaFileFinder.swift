@@ -1,6 +1,7 @@
 // Full Foundation, not FoundationEssentials: directory walking with `isDirectory` needs it on Linux, and Yams
 // links it anyway.
 import Foundation
+import StrataSchema
 
 /// Finds and reads the schema files among the paths the compiler is given.
 struct SchemaFileFinder {

@@ -1,3 +1,5 @@
+import StrataSchema
+
 /// Compares a version with the one before it: matches models and properties through `renamedFrom`, checks that
 /// nothing disappears without `removed`/`removedModels`, and turns every change into a `MigrationStep`.
 ///
@@ -198,8 +200,8 @@ struct VersionDiff {
         renamedModels: [String: String]
     ) -> Bool {
         let oldType = TypeConversion.renamingModels(in: oldProperty.type, renamedModels)
-        let change = "from '\(TypeSpelling.spelling(of: oldProperty.type))' to "
-            + "'\(TypeSpelling.spelling(of: property.type))'"
+        let change = "from '\(oldProperty.type.schemaSpelling)' to "
+            + "'\(property.type.schemaSpelling)'"
         let qualified = "'\(model.name).\(property.name)'"
         let typeField = map.contains(.propertyValue(model: model.name, property: property.name, field: "enum"))
             ? "enum" : "type"

@@ -1,3 +1,4 @@
+import StrataSchema
 import Yams
 
 /// One schema file composed into YAML nodes, with what is needed to report problems at the right place.

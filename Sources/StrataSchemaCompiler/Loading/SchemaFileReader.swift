@@ -1,3 +1,4 @@
+import StrataSchema
 import Yams
 
 /// Reads one composed schema file into a `SchemaVersion` and its `SourceMap`, reporting every structural

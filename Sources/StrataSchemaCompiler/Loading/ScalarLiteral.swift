@@ -1,3 +1,4 @@
+import StrataSchema
 import Yams
 
 /// Reads YAML scalars into values with the schema's rules, never trapping on what the file contains.

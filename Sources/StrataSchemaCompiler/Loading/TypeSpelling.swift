@@ -1,7 +1,10 @@
+import StrataSchema
+
 /// Reads a type as written in a schema file (`int`, `date?`, `[string]`, `Book?`) into a `PropertyType`.
 ///
 /// A name that is not a primitive becomes `.link(name)`; whether that model exists, and whether the link is
-/// written optional, is checked by validation, which knows every model of the version and can suggest one.
+/// written optional, is checked by validation, which knows every model of the version and can suggest one. The
+/// inverse, how a type is written, is `PropertyType.schemaSpelling` (in StrataSchema: fingerprints need it).
 enum TypeSpelling {
     /// The primitive type names of docs/SCHEMA.md, in the order they are suggested.
     static let primitives: [(name: String, type: PropertyType)] = [
@@ -61,25 +64,6 @@ enum TypeSpelling {
                 "cannot read type '\(shown)': write a type such as 'string', 'int?', '[string]' or 'Book?'"))
         }
         return .success(.link(spelling))
-    }
-
-    /// How a type is written in a schema file: the inverse of `parse`, used in messages.
-    static func spelling(of type: PropertyType) -> String {
-        switch type {
-        case .bool: return "bool"
-        case .integer(let width): return width.rawValue
-        case .float: return "float"
-        case .double: return "double"
-        case .string: return "string"
-        case .date: return "date"
-        case .data: return "data"
-        case .uuid: return "uuid"
-        case .enumeration(let cases): return "{ enum: [\(cases.joined(separator: ", "))] }"
-        case .link(let model): return model
-        case .optional(let wrapped): return spelling(of: wrapped) + "?"
-        case .list(let element): return "[\(spelling(of: element))]"
-        case .linkingObjects(let model, let property): return "{ linkingObjects: \(model).\(property) }"
-        }
     }
 }
 

@@ -1,3 +1,5 @@
+import StrataSchema
+
 /// Which type changes the runtime performs by itself (docs/SCHEMA.md's migration table) and which need app code.
 enum TypeConversion: Equatable {
     /// The types are the same: nothing to do.
