@@ -9,6 +9,7 @@ final class PlatformImportTests: XCTestCase {
         let root = PackageRoot.url
         var files = try PlatformImportScanner.swiftFiles(under: root.appendingPathComponent("Sources"))
         files += try PlatformImportScanner.swiftFiles(under: root.appendingPathComponent("Plugins"))
+        files += try PlatformImportScanner.swiftFiles(under: root.appendingPathComponent("Benchmarks/Sources"))
         // What the code generator writes, as its golden files pin it.
         files += [
             root.appendingPathComponent("Tests/StrataCodegenTests/Golden/Library.swift.golden"),
