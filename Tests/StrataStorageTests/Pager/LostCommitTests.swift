@@ -194,7 +194,18 @@ class LostCommitTests: PagerTestCase {
     }
 }
 
-/// `LostCommitTests` on an encrypted file.
+/// `LostCommitTests` on an encrypted file. (The overrides name the inherited tests so that test discovery on
+/// Linux, which reads each class's own methods, runs them here too.)
 final class EncryptedLostCommitTests: LostCommitTests {
     override var encryptionKey: [UInt8]? { EncryptionTests.key }
+
+    override func testADamagedAcknowledgedCommitIsRefusedUnlessTheLossIsAccepted() throws {
+        try super.testADamagedAcknowledgedCommitIsRefusedUnlessTheLossIsAccepted()
+    }
+    override func testADamagedCommitWithoutALockFileOpensThePreviousVersionAndSaysSo() throws {
+        try super.testADamagedCommitWithoutALockFileOpensThePreviousVersionAndSaysSo()
+    }
+    override func testATornCommitOpensThePreviousVersionAndSaysSo() throws {
+        try super.testATornCommitOpensThePreviousVersionAndSaysSo()
+    }
 }
