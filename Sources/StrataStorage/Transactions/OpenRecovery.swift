@@ -37,10 +37,11 @@ public struct OpenRecovery: Sendable, Hashable, CustomStringConvertible {
 
     /// One sentence for logs and `strata info`: which version opened, which was passed over, and why.
     public var description: String {
-        let rejected = rejectedVersion.map { "version \($0)" } ?? "a newer version (its meta slot is damaged)"
+        let rejected = rejectedVersion.map { "instead of version \($0)" }
+            ?? "(the other meta slot is damaged: a newer version may have been passed over)"
         let kind = lostAcknowledgedCommit
             ? "an acknowledged commit was lost (the lock file recorded version \(acknowledgedVersion ?? 0) as committed)"
-            : "a commit that never completed (a crash or power loss during it) was passed over"
-        return "opened at version \(openedVersion) instead of \(rejected): \(kind); \(reason)"
+            : "nothing recorded it as acknowledged, as after a crash or power loss during a commit"
+        return "opened at version \(openedVersion) \(rejected): \(kind); \(reason)"
     }
 }
