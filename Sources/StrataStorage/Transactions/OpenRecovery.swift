@@ -40,7 +40,8 @@ public struct OpenRecovery: Sendable, Hashable, CustomStringConvertible {
         let rejected = rejectedVersion.map { "instead of version \($0)" }
             ?? "(the other meta slot is damaged: a newer version may have been passed over)"
         let kind = lostAcknowledgedCommit
-            ? "an acknowledged commit was lost (the lock file recorded version \(acknowledgedVersion ?? 0) as committed)"
+            ? "an acknowledged commit was lost (the lock file recorded version \(acknowledgedVersion ?? 0) as "
+                + "committed)"
             : "nothing recorded it as acknowledged, as after a crash or power loss during a commit"
         return "opened at version \(openedVersion) \(rejected): \(kind); \(reason)"
     }

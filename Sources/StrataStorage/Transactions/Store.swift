@@ -72,8 +72,8 @@ public final class Store: @unchecked Sendable {
     /// its commit record lists is intact, otherwise the other slot, and `openRecovery` says so. Falling back past
     /// a commit the lock file recorded as acknowledged throws `lostCommit` unless `options.acceptsLostCommits`.
     ///
-    /// - Throws: `lostCommit`, `notADatabase`, `unsupportedFormat`, `corruptFile`, `io`, `diskFull`, `invalidArgument` (bad
-    ///   options), `readOnly`-style `io` when a read-only open finds no file.
+    /// - Throws: `lostCommit`, `notADatabase`, `unsupportedFormat`, `corruptFile`, `io`, `diskFull`,
+    ///   `invalidArgument` (bad options), `readOnly`-style `io` when a read-only open finds no file.
     public static func open(path: String, options: StoreOptions = .init()) throws -> Store {
         guard let io = options.io else {
             let resolved = resolvedPath(path)

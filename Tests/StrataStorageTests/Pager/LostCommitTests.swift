@@ -44,7 +44,8 @@ class LostCommitTests: PagerTestCase {
     /// The newest meta slot in `image` and its index.
     private func newestSlot(in image: [UInt8]) throws -> (meta: MetaSlot, index: Int) {
         let slots = [0, 1].compactMap { index in
-            image.withUnsafeBytes { MetaSlot.decode(from: $0.baseAddress! + FileHeader.slotOffsets[index]) }.map { ($0, index) }
+            image.withUnsafeBytes { MetaSlot.decode(from: $0.baseAddress! + FileHeader.slotOffsets[index]) }
+                .map { ($0, index) }
         }
         let newest = try XCTUnwrap(slots.max { $0.0.version < $1.0.version })
         return (newest.0, newest.1)
@@ -74,7 +75,8 @@ class LostCommitTests: PagerTestCase {
 
             // Refused, and refused again: the refusal keeps the lock file's record of version 4.
             for attempt in 1...2 {
-                XCTAssertThrowsError(try Store.open(path: "db", options: options(storage)), "\(damage), attempt \(attempt)") {
+                let label = "\(damage), attempt \(attempt)"
+                XCTAssertThrowsError(try Store.open(path: "db", options: options(storage)), label) {
                     guard case let .lostCommit(path, lostVersion, openableVersion, detail) = $0 as? StrataError else {
                         return XCTFail("\(damage): expected lostCommit, got \($0)")
                     }
@@ -148,7 +150,8 @@ class LostCommitTests: PagerTestCase {
         let capture = Capture()
         recording.onSync = { durable, pending in
             // The lock file's bytes at the moment of the sync: what a crash now leaves beside the data file.
-            guard let handle = try? recording.inner.openLockFile(at: "db.lock", byteCount: LockFile.byteCount) else { return }
+            guard let handle = try? recording.inner.openLockFile(at: "db.lock", byteCount: LockFile.byteCount)
+            else { return }
             let lockBytes = [UInt8](UnsafeRawBufferPointer(start: handle.memory, count: LockFile.byteCount))
             capture.lock.withLock { capture.events.append((durable, pending, lockBytes)) }
         }
@@ -169,13 +172,16 @@ class LostCommitTests: PagerTestCase {
             var operations = event.pending
             if case let .write(offset, bytes) = operations.removeLast() {
                 operations.append(.write(offset: offset, bytes: Array(bytes.prefix(20))))
-                images.append(CrashImage.images(durable: event.durable, pending: operations, count: 2, using: &random)[1])
+                let torn = CrashImage.images(durable: event.durable, pending: operations, count: 2, using: &random)
+                images.append(torn[1])
             }
             for image in images {
                 let storage = MemoryStorage(capacity: 1 << 26)
                 try storage.setContents(image, ofFile: "db")
                 let handle = try storage.openLockFile(at: "db.lock", byteCount: LockFile.byteCount)
-                event.lockFile.withUnsafeBytes { handle.memory.copyMemory(from: $0.baseAddress!, byteCount: LockFile.byteCount) }
+                event.lockFile.withUnsafeBytes {
+                    handle.memory.copyMemory(from: $0.baseAddress!, byteCount: LockFile.byteCount)
+                }
                 let opened = try Store.open(path: "db", options: options(storage))
                 defer { opened.close() }
                 let (version, state) = try checkedState(opened)
