@@ -72,8 +72,8 @@ public enum StrataError: Error, Hashable, Sendable, CustomStringConvertible {
             return "'\(path)' is damaged at \(location): \(detail)"
         case let .lostCommit(path, lostVersion, openableVersion, detail):
             return "'\(path)' lost version \(lostVersion), which had been committed: \(detail). Opening it would go "
-                + "back to version \(openableVersion) and drop every change made after it. Restore the file from a backup, "
-                + "or open it with acceptsLostCommits to accept the loss and continue from version \(openableVersion)"
+                + "back to version \(openableVersion) and drop every change made after it. Restore the file from a "
+                + "backup, or open it with acceptsLostCommits to accept the loss and continue from version \(openableVersion)"
         case let .wrongEncryptionKey(path, detail):
             return "cannot open '\(path)' with this encryption key: \(detail)"
         case let .writesRefusedAfterFailedSync(path):
