@@ -14,3 +14,7 @@ public typealias Durability = StrataStorage.Durability
 /// What a database file holds right now (size, used, free and waiting bytes, pinned versions): see
 /// ``Database/fileStatus``.
 public typealias FileStatus = StrataStorage.StoreStatus
+
+/// What opening a database found when its newest commit was not whole (the version opened, the version passed
+/// over, whether that one had been committed): ``FileStatus``'s `openRecovery`. See `StrataStorage.OpenRecovery`.
+public typealias OpenRecovery = StrataStorage.OpenRecovery

@@ -21,6 +21,9 @@ struct InfoCommand: ParsableCommand {
             + (store.isEncrypted ? ", encrypted (AES-256-CTR and HMAC-SHA256 per node)" : ""))
         print("  file \(bytes(status.fileBytes)): used \(bytes(status.usedBytes)), free \(bytes(status.freeBytes)), "
             + "waiting for readers \(bytes(status.waitingBytes))")
+        if let recovery = status.openRecovery {
+            print("  WARNING: \(recovery)")
+        }
         if let oldest = status.oldestPinnedVersion {
             print("  oldest version pinned by a reader: \(oldest) (space it holds cannot be reused until it ends)")
         }

@@ -17,5 +17,8 @@ struct VerifyCommand: ParsableCommand {
         defer { store.close() }
         let report = try store.verifyAll()
         print("OK: \(file) version \(report.version), \(report.tables) table(s), \(report.objects) object(s)")
+        if let recovery = report.openRecovery {
+            print("WARNING: \(file) \(recovery)")
+        }
     }
 }

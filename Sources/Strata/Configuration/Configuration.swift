@@ -62,6 +62,15 @@ public struct Configuration: Sendable {
     /// `StrataError.io` (`EBUSY`) instead: see ``Database/deleteFiles(for:)``.
     public var deleteIfMigrationNeeded = false
 
+    /// Open the file at its previous version when its newest commit is damaged although it had been committed
+    /// (a flipped byte or a zeroed page found after the commit returned), accepting that the changes of that
+    /// commit are lost. Off by default: such a file then fails to open with `StrataError.lostCommit`, which names
+    /// both versions, so that the app can restore a backup instead; turn it on to keep going (as Realm's or Core
+    /// Data's recovery paths do: keep the data that is intact, report the rest). ``Database/fileStatus``'s
+    /// `openRecovery` then names the version opened and the one lost. A commit that never completed (the app
+    /// crashed or the power failed during it) is passed over either way, and `openRecovery` says so too.
+    public var acceptsLostCommits = false
+
     /// How hard each commit tries to reach the disk: `.full` (default; a crash or power loss loses nothing that
     /// was committed), `.batched` (commits are atomic and synced together every 100 ms: a power loss may lose
     /// the last ones), `.none` (tests and bulk loads).

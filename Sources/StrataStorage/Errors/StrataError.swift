@@ -12,6 +12,12 @@ public enum StrataError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file is damaged: a checksum does not match, a reference points outside the file, a structure is
     /// inconsistent. `location` says where (a page, a meta slot, a table).
     case corruptFile(path: String, location: String, detail: String)
+    /// The newest commit in the file is damaged although it had been acknowledged (its sync had returned and the
+    /// lock file recorded it as durable): opening would silently go back to `openableVersion` and lose
+    /// `lostVersion`'s data. Restore the file from a backup, or open it with `StoreOptions.acceptsLostCommits`
+    /// (`Configuration.acceptsLostCommits`) to accept the loss and continue from `openableVersion`. `detail` says
+    /// what was found damaged. See docs/ARCHITECTURE.md, "An acknowledged commit is never lost silently".
+    case lostCommit(path: String, lostVersion: UInt64, openableVersion: UInt64, detail: String)
     /// The encryption key does not fit the file: the file is encrypted and no key or another key was given, or
     /// a key was given for a file that is not encrypted. `detail` says which.
     case wrongEncryptionKey(path: String, detail: String)
@@ -64,6 +70,10 @@ public enum StrataError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "update Strata to open it"
         case let .corruptFile(path, location, detail):
             return "'\(path)' is damaged at \(location): \(detail)"
+        case let .lostCommit(path, lostVersion, openableVersion, detail):
+            return "'\(path)' lost version \(lostVersion), which had been committed: \(detail). Opening it would go "
+                + "back to version \(openableVersion) and drop every change made after it. Restore the file from a "
+                + "backup, or open it with acceptsLostCommits to accept the loss and continue from version \(openableVersion)"
         case let .wrongEncryptionKey(path, detail):
             return "cannot open '\(path)' with this encryption key: \(detail)"
         case let .writesRefusedAfterFailedSync(path):

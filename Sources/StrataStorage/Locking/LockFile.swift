@@ -4,6 +4,10 @@
 /// rewriting), the last durable version, and a table of reader slots, one per process, each holding the oldest
 /// version a reader of that process pins. Byte-range locks (released by the kernel when a process dies) give:
 ///
+/// The first process to open the store (the one that recovers the file) reads the durable version the last
+/// session recorded before resetting the shared state: a newest commit found damaged at or below it had been
+/// acknowledged, and falling back past it is a lost commit (`StrataError.lostCommit`), not a torn one.
+///
 /// | byte | lock |
 /// |---|---|
 /// | 0 | lifetime: shared while a process has the store open; exclusive while the first opener recovers |
@@ -41,12 +45,49 @@ final class LockFile: @unchecked Sendable {
     /// an uninitialized file and recovers it itself, instead of building on the old session's state.
     func attach() throws -> Bool {
         if try handle.lock(byte: Self.lifetimeByte, exclusive: true, wait: false) {
+            carryAcknowledgedVersion()
             invalidate()
             return true
         }
         _ = try handle.lock(byte: Self.lifetimeByte, exclusive: false, wait: true)
         return false
     }
+
+    /// The newest version the lock file recorded as acknowledged (durable: its commit's sync returned) before
+    /// this process attached as the first opener, or nil when it recorded none. Set by `attach`.
+    ///
+    /// The store compares it with the version its recovery opens at: a fallback past an acknowledged version is
+    /// a lost commit, not a torn one (docs/ARCHITECTURE.md, "An acknowledged commit is never lost silently").
+    private(set) var previousAcknowledgedVersion: UInt64?
+
+    /// Reads the acknowledged version the last session left (its durable mark, or the one a first opener that
+    /// refused to open carried over) into `previousAcknowledgedVersion`, and carries it in bytes 40-55, which
+    /// `invalidate` leaves alone and only `initialize` clears: should this first opener refuse to open (a lost
+    /// commit) or die before `initialize`, the next one still knows it.
+    private func carryAcknowledgedVersion() {
+        let shared = UnsafeRawPointer(memory)
+        var acknowledged: UInt64?
+        if isInitialized {
+            acknowledged = durable.version
+        } else if shared.u64(at: Self.carriedMarkOffset) == Self.carriedMark {
+            acknowledged = shared.u64(at: Self.carriedVersionOffset)
+        }
+        // 0: the last session never knew a durable version (its first opener could not sync).
+        guard let acknowledged, acknowledged > 0 else {
+            previousAcknowledgedVersion = nil
+            return
+        }
+        previousAcknowledgedVersion = acknowledged
+        memory.setU64(acknowledged, at: Self.carriedVersionOffset)
+        memory.setU64(Self.carriedMark, at: Self.carriedMarkOffset)
+    }
+
+    /// Where a first opener carries the last session's acknowledged version across its recovery.
+    private static let carriedVersionOffset = 40
+    /// Where the mark that makes `carriedVersionOffset` valid goes.
+    private static let carriedMarkOffset = 48
+    /// `STRATAAK`: bytes 40-47 hold a carried acknowledged version.
+    private static let carriedMark: UInt64 = 0x4B41_4154_4152_5453
 
     /// Marks the shared state as describing no file (clears the magic), so that the next process to attach
     /// recovers the file instead of trusting it. Call holding the lifetime lock exclusively: after attaching as

@@ -42,7 +42,9 @@ extension Store {
                 // The rename did not happen (or did, with the directory not yet durable): either file is whole.
                 try? io.remove(at: compactionPath(for: path))
             }
-            return try Store(path: path, io: io, options: options, lockFile: lockFile, alone: true, keepsLifetimeLock: false)
+            return try Store(
+                path: path, io: io, options: options, lockFile: lockFile, alone: true, keepsLifetimeLock: false,
+                compactedFrom: store)
         } catch {
             lockFile.detach()
             throw error

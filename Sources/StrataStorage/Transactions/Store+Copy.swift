@@ -74,8 +74,9 @@ extension Store {
         }
     }
 
-    /// Builds the compacted copy of `source` as a new store at `path`: opens it, copies, commits (synced), closes
-    /// it and removes its lock file. Removes both when the copy fails.
+    /// Builds the compacted copy of `source` as a new store at `path`: opens it, copies, commits (synced), commits
+    /// again without changes so that both meta slots reach the data, closes it and removes its lock file. Removes
+    /// both when the copy fails.
     static func buildCompactedCopy(of source: Catalog, at path: String, options: StoreOptions) throws {
         var options = options
         options.durability = .full
@@ -91,6 +92,10 @@ extension Store {
                 transaction.rollback()
                 throw error
             }
+            // Both meta slots must reach the data: with only the copy's commit, the other slot holds the empty
+            // version the file was created with, and a damaged byte in the copy's newest commit would open an
+            // empty store (its lock file, removed below, cannot tell the next opener the commit was acknowledged).
+            try copy.beginWrite().commit(evenIfUnchanged: true)
             copy.close()
         } catch {
             copy.close()

@@ -27,7 +27,7 @@ extension Store {
             return StoreStatus(
                 currentVersion: meta.version, oldestPinnedVersion: oldest, pinnedVersionsInProcess: ownPins,
                 pageSize: pageSize, fileBytes: try pagedFile.file.size(), usedBytes: (meta.pageCount - freePages) * page,
-                freeBytes: freePages * page, waitingBytes: waitingPages * page)
+                freeBytes: freePages * page, waitingBytes: waitingPages * page, openRecovery: openRecovery)
         }
     }
 }

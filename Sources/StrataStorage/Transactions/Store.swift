@@ -19,6 +19,11 @@ public final class Store: @unchecked Sendable {
     package let options: StoreOptions
     /// The page size of the file.
     package let pageSize: Int
+    /// What this open found when the newest commit in the file was not whole (the version it opened instead, the
+    /// version passed over, whether that one had been acknowledged), or `nil` when it opened the newest commit.
+    /// Only the process that opens the file first checks it: in a process that opened the store while another
+    /// had it open, this is `nil`.
+    public let openRecovery: OpenRecovery?
 
     let io: StorageIO
     let pagedFile: PagedFile
@@ -64,10 +69,11 @@ public final class Store: @unchecked Sendable {
     /// it for every holder, and the last reference going away closes it too.
     ///
     /// The first process to open a file checks it: the meta slot with the higher version is used if every node
-    /// its commit record lists is intact, otherwise the other slot.
+    /// its commit record lists is intact, otherwise the other slot, and `openRecovery` says so. Falling back past
+    /// a commit the lock file recorded as acknowledged throws `lostCommit` unless `options.acceptsLostCommits`.
     ///
-    /// - Throws: `notADatabase`, `unsupportedFormat`, `corruptFile`, `io`, `diskFull`, `invalidArgument` (bad
-    ///   options), `readOnly`-style `io` when a read-only open finds no file.
+    /// - Throws: `lostCommit`, `notADatabase`, `unsupportedFormat`, `corruptFile`, `io`, `diskFull`,
+    ///   `invalidArgument` (bad options), `readOnly`-style `io` when a read-only open finds no file.
     public static func open(path: String, options: StoreOptions = .init()) throws -> Store {
         guard let io = options.io else {
             let resolved = resolvedPath(path)
@@ -100,8 +106,12 @@ public final class Store: @unchecked Sendable {
     /// Opens the store over `lockFile`, already attached (`alone`: no other process has the store open, so this
     /// one recovers the file). A first opener that `keepsLifetimeLock` stays the only process until it calls
     /// `lockFile.share()` (compaction on open needs that); otherwise it lets other processes in at once.
+    ///
+    /// `compactedFrom` is the store this one replaces after compaction on open: what its open found
+    /// (`openRecovery`) is reported by this one, whose file is the compacted copy.
     init(
-        path: String, io: StorageIO, options: StoreOptions, lockFile: LockFile, alone: Bool, keepsLifetimeLock: Bool
+        path: String, io: StorageIO, options: StoreOptions, lockFile: LockFile, alone: Bool, keepsLifetimeLock: Bool,
+        compactedFrom: Store? = nil
     ) throws {
         guard FileHeader.pageSizes.contains(options.pageSize), options.pageSize & (options.pageSize - 1) == 0 else {
             throw StrataError.invalidArgument(
@@ -124,7 +134,21 @@ public final class Store: @unchecked Sendable {
             file: file, pageSize: pageSize, reservedBytes: options.maximumFileSize, cipher: cipher,
             cacheBytes: options.decryptedCacheBytes)
         if alone {
-            let (meta, slot) = try Recovery.newestWholeVersion(in: pagedFile)
+            let choice = try Recovery.choose(in: pagedFile)
+            let (meta, slot) = (choice.meta, choice.slot)
+            let recovery = choice.rejected.map {
+                OpenRecovery(
+                    openedVersion: meta.version, rejectedVersion: $0.version,
+                    acknowledgedVersion: lockFile.previousAcknowledgedVersion, reason: $0.reason)
+            }
+            if let recovery, recovery.lostAcknowledgedCommit, !options.acceptsLostCommits {
+                // The lock file keeps the acknowledged version it carried (`LockFile.attach`): the next open is
+                // refused the same way until the file is restored or opened accepting the loss.
+                throw StrataError.lostCommit(
+                    path: path, lostVersion: recovery.rejectedVersion ?? recovery.acknowledgedVersion ?? 0,
+                    openableVersion: meta.version, detail: recovery.reason)
+            }
+            openRecovery = recovery ?? compactedFrom?.openRecovery
             // Whatever the chosen version's pages are, make them durable before anything builds on them: writers
             // that open the store later take it as durable, and a process killed with commits not yet synced
             // (`.batched`) leaves them in the system's cache. A read-only opener syncs as well (a sync changes no
@@ -137,6 +161,8 @@ public final class Store: @unchecked Sendable {
                 synced = true
             }
             lockFile.initialize(meta: meta, slot: slot, durable: synced)
+        } else {
+            openRecovery = nil
         }
         readerSlot = try lockFile.claimReaderSlot(processID: getpid())
         if alone && !keepsLifetimeLock { try lockFile.share() }

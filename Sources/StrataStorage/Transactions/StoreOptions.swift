@@ -46,6 +46,11 @@ public struct StoreOptions: Sendable {
     /// a transaction has read stay in memory until it ends, whatever this says; more means fewer decryptions of
     /// the same nodes by successive transactions.
     public var decryptedCacheBytes = 8 << 20
+    /// Open at the previous version when the newest commit in the file is damaged although it had been
+    /// acknowledged (`StrataError.lostCommit` otherwise), accepting that its changes are gone; `openRecovery` and
+    /// `StoreStatus.openRecovery` then name both versions. Off by default: restore a backup instead where one
+    /// exists. A commit that never completed (a crash during it) is passed over either way, as it must be.
+    public var acceptsLostCommits = false
     /// The file system to use; `nil` means the real one (`POSIXStorage`). Tests pass recording or failing ones.
     package var io: StorageIO?
     /// Asked, when this process opens the file while no other process has it open, whether to compact it first:
@@ -88,4 +93,8 @@ public struct StoreStatus: Sendable, Hashable {
     /// Bytes of free pages that cannot be reused yet because a reader pins an older version or the version
     /// that freed them is not yet durable.
     public var waitingBytes: UInt64
+    /// What opening the file found when its newest commit was not whole (`Store.openRecovery`): the version
+    /// opened instead, the one passed over and whether it had been acknowledged; `nil` when the newest commit
+    /// opened (or when another process opened the file first and checked it).
+    public var openRecovery: OpenRecovery? = nil
 }

@@ -9,10 +9,18 @@ extension WriteTransaction {
     ///   failed sync's `io`, after which the store refuses writes until reopened. When it throws, the newest
     ///   version is unchanged for this process and the file still opens to a committed version.
     public func commit() throws {
+        try commit(evenIfUnchanged: false)
+    }
+
+    /// Commits as `commit()` does; with `evenIfUnchanged`, a transaction that changed nothing still writes a new
+    /// version (its own commit record and free list, the same root). A compacted copy commits once more so that
+    /// both meta slots reach its data: a damaged newest slot then falls back to the same data, never to the empty
+    /// version the file was created with (docs/ARCHITECTURE.md, "An acknowledged commit is never lost silently").
+    package func commit(evenIfUnchanged: Bool) throws {
         try checkOpen()
         defer { finish() }
         if let deferredError { throw deferredError }
-        if dirty.isEmpty && freedCommitted.isEmpty && root == base.root { return }
+        if !evenIfUnchanged && dirty.isEmpty && freedCommitted.isEmpty && root == base.root { return }
         // A root the meta slot cannot point at would make this version unopenable: refuse it here.
         guard root.isNone || dirty[root.rawValue] != nil || (root.rawValue < base.pageCount && !freedCommitted.contains(root.rawValue))
         else {

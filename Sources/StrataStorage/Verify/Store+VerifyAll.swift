@@ -15,7 +15,8 @@ extension Store {
             try catalog.verify()
             var objects = 0
             for table in catalog.tables { objects += try table.count() }
-            return VerifyReport(version: reader.version, tables: catalog.tables.count, objects: objects)
+            return VerifyReport(
+                version: reader.version, tables: catalog.tables.count, objects: objects, openRecovery: openRecovery)
         }
     }
 }
@@ -28,4 +29,7 @@ public struct VerifyReport: Sendable, Hashable {
     public var tables: Int
     /// How many objects, over all tables.
     public var objects: Int
+    /// What opening the file found when its newest commit was not whole (`Store.openRecovery`): the file checks,
+    /// but at an older version than the one it names. `nil` when the newest commit opened.
+    public var openRecovery: OpenRecovery? = nil
 }

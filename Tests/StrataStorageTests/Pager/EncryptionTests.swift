@@ -112,8 +112,9 @@ final class EncryptionTests: PagerTestCase {
     }
 
     /// Someone without the key changes a node of the newest commit and fixes its checksum (which needs no key):
-    /// the commit record, itself authenticated, still lists the old checksum, so the file opens at the version
-    /// before, never with the forged node.
+    /// the commit record, itself authenticated, still lists the old checksum, so the newest commit is not whole.
+    /// The lock file recorded it as acknowledged, so the open is refused (`lostCommit`); accepting the loss opens
+    /// the version before, never with the forged node.
     func testAForgedNodeOfTheNewestCommitIsNeverRead() throws {
         let path = storePath()
         var store = try Store.open(path: path, options: options())
@@ -125,8 +126,16 @@ final class EncryptionTests: PagerTestCase {
         }.max { $0.version < $1.version })
         try forge(&bytes, nodeAt: Int(slot.root.rawValue), length: 6000)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        store = try Store.open(path: path, options: options())
+        XCTAssertThrowsError(try Store.open(path: path, options: options())) {
+            guard case .lostCommit(path, slot.version, slot.version - 1, _) = $0 as? StrataError else {
+                return XCTFail("expected lostCommit of version \(slot.version), got \($0)")
+            }
+        }
+        var accepting = options()
+        accepting.acceptsLostCommits = true
+        store = try Store.open(path: path, options: accepting)
         defer { store.close() }
+        XCTAssertEqual(store.openRecovery?.rejectedVersion, slot.version)
         let reader = try store.beginRead()
         defer { reader.end() }
         XCTAssertEqual(reader.version, slot.version - 1)
