@@ -30,7 +30,7 @@ enum Recovery {
     static func isWhole(_ meta: MetaSlot, in file: PagedFile, fileSize: UInt64) -> Bool {
         let pagesInFile = fileSize / UInt64(file.pageSize)
         guard meta.pageCount <= pagesInFile, meta.pageCount <= file.mappablePages else { return false }
-        for ref in [meta.root, meta.freeList, meta.commitRecord] where ref.rawValue >= meta.pageCount { return false }
+        for ref in [meta.root, meta.freeList, meta.commitRecord] where ref.page >= meta.pageCount { return false }
         if meta.commitRecord.isNone { return meta.version == 1 }
         let lease = file.makeLease()
         guard file.holds(meta.commitRecord, checksum: meta.commitRecordChecksum, fileSize: fileSize),
