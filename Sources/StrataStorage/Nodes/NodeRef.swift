@@ -4,11 +4,12 @@
 /// Nodes are the unit the table layer reads and writes; the pager places each node on one or more
 /// contiguous pages and checks its checksum. Page 0 holds the header, so `NodeRef.none` (0) is never a node.
 ///
-/// The version tag binds a reference to the node it was made for (see docs/FILE-FORMAT.md, "Nodes"): a node read
-/// through a reference whose tag differs from the tag of the version in the node's header is an older (or newer)
-/// node on the same page, put back or left there by damage, and the pager reports it instead of answering with it.
-/// A tag of 0 is an *unbound* reference, as files of formats 1 and 2 hold: it names a page and nothing more. Page
-/// numbers stay below 2⁴⁰ (a 1 TiB file of 2 KiB pages has 2²⁹), so every stored reference keeps its 8 bytes.
+/// The version tag binds a reference to the node it was made for (docs/FILE-FORMAT.md, "Binding a node to its
+/// place"): a node read through a reference whose tag differs from the tag of the version in the node's header is an
+/// older (or newer) node on the same page, put back or left there by damage, and the pager reports it instead of
+/// answering with it. A tag of 0 is an *unbound* reference, as files of formats 1 and 2 hold: it names a page and
+/// nothing more. Page numbers stay below 2⁴⁰ (a 1 TiB file of 2 KiB pages has 2²⁹), so every stored reference
+/// keeps its 8 bytes.
 package struct NodeRef: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The page number (low 40 bits) and version tag (high 24 bits), as stored in the file.
     package var rawValue: UInt64

@@ -76,10 +76,10 @@ final class PagedFile: @unchecked Sendable {
         guard let header = NodeHeader.decode(from: start) else {
             throw corrupt(ref, "no node header here (wrong magic or kind byte)")
         }
-        if let problem = bindingProblem(ref, header) { throw corrupt(ref, problem) }
         guard header.version <= version else {
             throw corrupt(ref, "it was written by version \(header.version), after the version \(version) being read: its page was reused under a reader")
         }
+        if let problem = bindingProblem(ref, header) { throw corrupt(ref, problem) }
         let pages = pageSpan(length: Int(header.length))
         guard pages <= pageCount - page else {
             throw corrupt(ref, "its length \(header.length) runs past the \(pageCount) pages of this version")
