@@ -73,6 +73,34 @@ final class NodeBindingTests: PagerTestCase {
         }
     }
 
+    func testACompactedCopyOfAFormat1FileIsFormat3() throws {
+        let old = storePath("old"), new = storePath("new")
+        try Store.open(path: old).close()
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: old)))
+        bytes[8] = 1
+        let checksum = bytes.withUnsafeBytes { Checksum.hash($0.baseAddress!, count: 16, seed: FileHeader.checksumSeed) }
+        withUnsafeBytes(of: checksum.littleEndian) { bytes.replaceSubrange(16..<24, with: $0) }
+        try Data(bytes).write(to: URL(fileURLWithPath: old))
+        let store = try Store.open(path: old)
+        defer { store.close() }
+        let writer = try store.beginWrite()
+        let catalog = try Catalog(writer: writer)
+        let table = try catalog.createTable(named: "Note")
+        let text = try table.addColumn(named: "text", type: .value(.string))
+        for n in 0..<50 { _ = try table.insert([(text, .string(String(repeating: "note \(n) ", count: 300)))]) }
+        try catalog.flush()
+        try writer.commit()
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: old))[8], 1, "writing keeps format 1")
+
+        let reader = try store.beginRead()
+        defer { reader.end() }
+        try Store.writeCompactedCopy(of: try Catalog(reader: reader), to: new, options: StoreOptions())
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: new))[8], 3, "the copy binds its nodes")
+        let copy = try Store.open(path: new)
+        defer { copy.close() }
+        XCTAssertEqual(try copy.verifyAll().objects, 50)
+    }
+
     func testANodeCopiedOverAnotherIsCorruptFileNamingThePage() throws {
         let storage = MemoryStorage()
         let store = try Store.open(path: "db", options: StoreOptions(io: storage))
