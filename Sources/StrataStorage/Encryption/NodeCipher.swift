@@ -15,7 +15,7 @@ import Foundation
 /// pages is one ciphertext and one code, not four. On disk an encrypted node is
 ///
 /// ```
-/// 0        header      32 bytes, in clear (checksum, magic, kind, length, version: see NodeHeader)
+/// 0        header      32 bytes, in clear (checksum, magic, kind, length, version, page: see NodeHeader)
 /// 32       ciphertext  `length` bytes: the payload, AES-256-CTR
 /// 32+len   iv          16 bytes: the counter block the payload's keystream starts at (random per write)
 /// 48+len   mac         32 bytes: HMAC-SHA256(page number, header bytes 8..<32, iv, ciphertext)
@@ -23,7 +23,9 @@ import Foundation
 ///
 /// The header's checksum then covers bytes 8 ..< 80 + length, exactly as for a clear node it covers the payload,
 /// so recovery finds torn writes without the key. The code covers the page number, so a node copied to another
-/// page does not authenticate there, and the version, so an older node left on a page does not pass for a newer.
+/// page does not authenticate there, and the header (its version, and in format 3 its page again), so the header
+/// cannot be made to claim another version. An older copy of the same page, put back whole, does authenticate: the
+/// version tag of the reference read through catches it (`PagedFile.bindingProblem`).
 final class NodeCipher: Sendable {
     /// Bytes an encrypted node carries after its payload (iv and code).
     static let sealByteCount = 48

@@ -6,12 +6,15 @@
 enum FileHeader {
     /// `STRATADB`.
     static let magic: UInt64 = 0x4244_4154_4152_5453
-    /// The newest format this code reads, and the one it writes for an encrypted file. Format 2 is format 1 plus
-    /// encryption: a file that is not encrypted is still written as format 1, which every version of Strata
-    /// reads, while an older Strata refuses an encrypted file as "newer format" instead of misreading it.
-    static let formatVersion: UInt32 = 2
-    /// The format of a file that is not encrypted.
-    static let clearFormatVersion: UInt32 = 1
+    /// The newest format this code reads, and the one it writes for every new file, encrypted or not (the
+    /// encryption block says which): format 3 binds every node to its place (the node header records its own page,
+    /// references carry a tag of the version that wrote the node: see `NodeRef`). Formats 1 (clear) and 2
+    /// (encrypted) are read and written as they are, their nodes unbound, so existing files keep opening and keep
+    /// opening in older versions of Strata, which refuse a format-3 file as "newer format" instead of misreading
+    /// its references; compacting or copying one through the table layer writes a format-3 file.
+    static let formatVersion: UInt32 = 3
+    /// The first format whose nodes are bound to their pages and versions.
+    static let boundFormatVersion: UInt32 = 3
     /// Where meta slot 0 and meta slot 1 start.
     static let slotOffsets = [512, 1024]
     /// Bytes of page 0 the pager ever reads.
@@ -27,13 +30,19 @@ enum FileHeader {
         bytes.withUnsafeMutableBytes { buffer in
             let base = buffer.baseAddress!
             base.setU64(magic, at: 0)
-            base.setU32(encryption == nil ? clearFormatVersion : formatVersion, at: 8)
+            base.setU32(formatVersion, at: 8)
             base.setU32(UInt32(pageSize), at: 12)
             base.setU64(Checksum.hash(UnsafeRawPointer(base), count: 16, seed: checksumSeed), at: 16)
             encryption?.encode(into: base)
             initialMeta.encode(into: base + slotOffsets[0])
         }
         return bytes
+    }
+
+    /// Whether the nodes of a file whose page 0 is at `base` (checked by `pageSize(from:path:)`) are bound to their
+    /// pages and versions (format 3 and later).
+    static func bindsNodes(at base: UnsafeRawPointer) -> Bool {
+        base.u32(at: 8) >= boundFormatVersion
     }
 
     /// Checks the first `byteCount` bytes of a file and returns its page size.

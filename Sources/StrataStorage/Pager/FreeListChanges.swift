@@ -154,7 +154,7 @@ struct FreeListChanges: Equatable, Sendable {
         }
         guard payload.count >= 24, let base = payload.baseAddress else { throw damaged("the node is too short") }
         let baseRef = NodeRef(rawValue: base.u64(at: 0))
-        guard baseRef.rawValue >= 1, baseRef.rawValue < pageCount else {
+        guard baseRef.page >= 1, baseRef.page < pageCount else {
             throw damaged("its base list \(baseRef) lies outside the \(pageCount) pages")
         }
         let removedCount = base.u64(at: 8)

@@ -24,6 +24,9 @@ final class PagedFile: @unchecked Sendable {
     let decrypted: DecryptedNodeCache?
     /// Bytes a node carries on disk after its payload: the iv and code of an encrypted node, else none.
     let sealByteCount: Int
+    /// Whether the file's nodes are bound to their places (format 3): each header records its node's page, and
+    /// new references carry their node's version tag. Files of formats 1 and 2 keep their nodes unbound.
+    let bindsNodes: Bool
 
     private let verifiedLock = ThreadLock()
     private var verifiedVersions: [UInt64] = []
@@ -39,7 +42,8 @@ final class PagedFile: @unchecked Sendable {
         let fileSize = try file.size()
         let reservation = max(reservedBytes, fileSize * 2)
         base = try file.map(reservingBytes: reservation)
-        mappablePages = reservation / UInt64(pageSize)
+        mappablePages = min(reservation / UInt64(pageSize), NodeRef.pageLimit)
+        bindsNodes = FileHeader.bindsNodes(at: base)
     }
 
     /// Meta slot `index` (0 or 1) as it is in the file now, or nil when it is torn or empty.
@@ -47,33 +51,65 @@ final class PagedFile: @unchecked Sendable {
         MetaSlot.decode(from: base + FileHeader.slotOffsets[index])
     }
 
-    /// The header and page span of node `ref` in a version of `pageCount` pages, checked to lie inside it.
+    /// The header and page span of node `ref` in a version of `pageCount` pages, checked to lie inside it and to be
+    /// the node `ref` means.
     ///
     /// `version` is the version being read: no node it reaches was written by a later one. A node that says
     /// otherwise sits on a page reused while the version was still read (a broken protocol: a lock file deleted
     /// under running processes, a bug), and its bytes, whole and checksummed as they are, belong to another version:
     /// an error, not an answer.
     ///
-    /// - Throws: `corruptFile` when the node starts or ends outside the version, its header is damaged, or a later
-    ///   version wrote it.
+    /// A node's checksum proves its bytes, not its place: the node must also be bound to where it was read (see
+    /// `bindingProblem`). That costs two comparisons and runs on every read, whether or not the checksum was
+    /// verified before.
+    ///
+    /// - Throws: `corruptFile` when the node starts or ends outside the version, its header is damaged, a later
+    ///   version wrote it, or it is not the node `ref` was made for (moved, swapped, copied, or an older copy).
     func header(of ref: NodeRef, pageCount: UInt64, version: UInt64) throws -> (header: NodeHeader, pages: UInt64) {
         // Within a mapped version, the checks against its page count below also keep every read in the mapping.
         try requireMapped(pageCount: pageCount)
-        guard ref.rawValue >= 1, ref.rawValue < pageCount else {
+        let page = ref.page
+        guard page >= 1, page < pageCount else {
             throw corrupt(ref, "the reference points outside the \(pageCount) pages of this version")
         }
-        let start = base + Int(ref.rawValue) * pageSize
+        let start = base + Int(page) * pageSize
         guard let header = NodeHeader.decode(from: start) else {
             throw corrupt(ref, "no node header here (wrong magic or kind byte)")
         }
         guard header.version <= version else {
             throw corrupt(ref, "it was written by version \(header.version), after the version \(version) being read: its page was reused under a reader")
         }
+        if let problem = bindingProblem(ref, header) { throw corrupt(ref, problem) }
         let pages = pageSpan(length: Int(header.length))
-        guard pages <= pageCount - ref.rawValue else {
+        guard pages <= pageCount - page else {
             throw corrupt(ref, "its length \(header.length) runs past the \(pageCount) pages of this version")
         }
         return (header, pages)
+    }
+
+    /// Why the node whose header is `header`, read from `ref`'s page, is not the node `ref` was made for; nil when
+    /// it is.
+    ///
+    /// In a file of format 3 the header must name the page it was read from (a node moved, swapped or copied to
+    /// another page names its own), and a bound reference's version tag must be the tag of the header's version (an
+    /// older copy of the same page, put back, carries an older version). In a file of format 1 or 2 nodes name no
+    /// page (the field is 0) and references are unbound. An unbound reference (a commit record's entry, whose
+    /// checksum already fixes the version) skips the version check.
+    func bindingProblem(_ ref: NodeRef, _ header: NodeHeader) -> String? {
+        if bindsNodes {
+            if header.page != ref.page {
+                return header.page == 0
+                    ? "its header names no page, which every node of this file does: it is not a node of this file"
+                    : "it is the node of page \(header.page), not of page \(ref.page): pages were moved, swapped or copied"
+            }
+        } else if header.page != 0 {
+            return "its header names page \(header.page), which no node of this file (format 1 or 2) does"
+        }
+        if ref.versionTag != 0, ref.versionTag != NodeRef.tag(of: header.version) {
+            return "it was written by version \(header.version), not by the version the reference was made for (tag "
+                + "\(ref.versionTag)): an older or other copy of the page is in its place"
+        }
+        return nil
     }
 
     /// Throws unless the first `pageCount` pages all lie inside this process's mapping: checked on every node
@@ -116,21 +152,21 @@ final class PagedFile: @unchecked Sendable {
         guard header.kind == kind else {
             throw corrupt(ref, "expected a \(kind) node, found a \(header.kind) node")
         }
-        let start = base + Int(ref.rawValue) * pageSize
-        let page = Int(ref.rawValue)
+        let start = base + Int(ref.page) * pageSize
+        let page = Int(ref.page)
         let known = verifiedLock.withLock { page < verifiedVersions.count && verifiedVersions[page] == header.version }
         if !known {
             guard checksumHolds(at: start, header: header) else {
                 throw corrupt(ref, "its checksum does not match (written by version \(header.version))")
             }
-            markVerified(page: ref.rawValue, version: header.version)
+            markVerified(page: ref.page, version: header.version)
         }
         guard let decrypted else {
             return UnsafeRawBufferPointer(start: start + NodeHeader.byteCount, count: Int(header.length))
         }
         guard let lease else { preconditionFailure("a read of an encrypted store without a lease") }
         guard let payload = decrypted.payload(
-            page: ref.rawValue, version: header.version, length: Int(header.length), start: start, lease: lease)
+            page: ref.page, version: header.version, length: Int(header.length), start: start, lease: lease)
         else {
             throw corrupt(ref, "its authentication code does not match: it was changed by something without the key")
         }
@@ -149,7 +185,7 @@ final class PagedFile: @unchecked Sendable {
         // The exact checksum decides; which version wrote the node is the record's business, not this check's.
         guard let (header, _) = try? header(of: ref, pageCount: min(pagesInFile, mappablePages), version: .max)
         else { return false }
-        let start = base + Int(ref.rawValue) * pageSize
+        let start = base + Int(ref.page) * pageSize
         return start.u64(at: 0) == checksum && checksumHolds(at: start, header: header)
     }
 
@@ -165,6 +201,6 @@ final class PagedFile: @unchecked Sendable {
     }
 
     func corrupt(_ ref: NodeRef, _ detail: String) -> StrataError {
-        .corruptFile(path: path, location: "node \(ref) (page \(ref.rawValue))", detail: detail)
+        .corruptFile(path: path, location: "node \(ref) (page \(ref.page))", detail: detail)
     }
 }

@@ -79,16 +79,18 @@ enum Recovery {
         guard meta.pageCount <= pagesInFile, meta.pageCount <= file.mappablePages else {
             return "it needs \(meta.pageCount) pages and the file holds \(pagesInFile)"
         }
-        for ref in [meta.root, meta.freeList, meta.commitRecord] where ref.rawValue >= meta.pageCount {
+        for ref in [meta.root, meta.freeList, meta.commitRecord] where ref.page >= meta.pageCount {
             return "node \(ref) lies past its \(meta.pageCount) pages"
         }
         if meta.commitRecord.isNone { return meta.version == 1 ? nil : "it has no commit record" }
         let lease = file.makeLease()
         guard file.holds(meta.commitRecord, checksum: meta.commitRecordChecksum, fileSize: fileSize),
             let payload = try? file.payload(
-                of: meta.commitRecord, kind: .commitRecord, pageCount: meta.pageCount, version: meta.version, lease: lease),
-            let record = try? withExtendedLifetime(lease, { try CommitRecord.decode(payload, path: file.path, node: meta.commitRecord) })
-        else { return "its commit record (page \(meta.commitRecord.rawValue)) is missing or damaged" }
+                of: meta.commitRecord, kind: .commitRecord, pageCount: meta.pageCount, version: meta.version,
+                lease: lease),
+            let record = try? withExtendedLifetime(
+                lease, { try CommitRecord.decode(payload, path: file.path, node: meta.commitRecord) })
+        else { return "its commit record (page \(meta.commitRecord.page)) is missing or damaged" }
         for (page, checksum) in record.entries.map({ ($0.page, $0.checksum) }) {
             guard page < meta.pageCount, file.holds(NodeRef(rawValue: page), checksum: checksum, fileSize: fileSize)
             else { return "the node its commit record lists at page \(page) is missing or damaged" }

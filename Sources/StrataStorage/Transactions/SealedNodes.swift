@@ -17,9 +17,12 @@ final class SealedNodes {
     private(set) var encryptedTableNodes: [(page: UInt64, memory: UnsafeRawPointer, length: Int)] = []
     private var images: [UnsafeMutableRawPointer] = []
     private let cipher: NodeCipher?
+    /// Whether headers record their node's page (a file of format 3; see `PagedFile.bindsNodes`).
+    private let bindsNodes: Bool
 
-    init(cipher: NodeCipher?, capacity: Int = 0) {
+    init(cipher: NodeCipher?, bindsNodes: Bool, capacity: Int = 0) {
         self.cipher = cipher
+        self.bindsNodes = bindsNodes
         nodes.reserveCapacity(capacity)
     }
 
@@ -28,9 +31,11 @@ final class SealedNodes {
     }
 
     /// Seals `node`, which goes to `page` as part of `version`, and returns its checksum (what the commit record
-    /// lists).
+    /// lists). The header records `page` when the file binds its nodes, so the checksum (and an encrypted node's
+    /// code) covers where the node belongs.
     func seal(_ node: DirtyNode, page: UInt64, version: UInt64) -> UInt64 {
-        NodeHeader(kind: node.kind, length: UInt32(node.length), version: version).encodeFields(into: node.memory)
+        let header = NodeHeader(kind: node.kind, length: UInt32(node.length), version: version, page: bindsNodes ? page : 0)
+        header.encodeFields(into: node.memory)
         guard let cipher else {
             let checksum = NodeHeader.seal(node.memory, length: node.length)
             nodes.append(Node(page: page, bytes: node.memory, byteCount: NodeHeader.byteCount + node.length, pages: node.pages))

@@ -22,7 +22,7 @@ extension WriteTransaction {
         if let deferredError { throw deferredError }
         if !evenIfUnchanged && dirty.isEmpty && freedCommitted.isEmpty && root == base.root { return }
         // A root the meta slot cannot point at would make this version unopenable: refuse it here.
-        guard root.isNone || dirty[root.rawValue] != nil || (root.rawValue < base.pageCount && !freedCommitted.contains(root.rawValue))
+        guard root.isNone || dirty[root.page] != nil || (root.page < base.pageCount && !freedCommitted.contains(root.page))
         else {
             throw StrataError.invalidArgument(
                 "the root \(root) of version \(version) is neither a node of this transaction nor a live committed node")
@@ -39,8 +39,9 @@ extension WriteTransaction {
 
         var record = carried
         let sorted: [(page: UInt64, node: DirtyNode)] = dirty.map { ($0.key, $0.value) }.sorted { $0.page < $1.page }
-        let sealed = SealedNodes(cipher: store.pagedFile.decrypted?.cipher, capacity: sorted.count)
-        for (page, node) in sorted where page != recordRef.rawValue {
+        let sealed = SealedNodes(
+            cipher: store.pagedFile.decrypted?.cipher, bindsNodes: store.pagedFile.bindsNodes, capacity: sorted.count)
+        for (page, node) in sorted where page != recordRef.page {
             if let checksum = node.spilledChecksum {
                 record.set(page: page, checksum: checksum)
                 continue
@@ -48,8 +49,8 @@ extension WriteTransaction {
             record.set(page: page, checksum: sealed.seal(node, page: page, version: version))
         }
         record.encode(into: recordPayload)
-        guard let recordNode = dirty[recordRef.rawValue] else { preconditionFailure("the commit record was just allocated") }
-        let recordChecksum = sealed.seal(recordNode, page: recordRef.rawValue, version: version)
+        guard let recordNode = dirty[recordRef.page] else { preconditionFailure("the commit record was just allocated") }
+        let recordChecksum = sealed.seal(recordNode, page: recordRef.page, version: version)
 
         let meta = MetaSlot(
             version: version, root: root, freeList: freeListRef, commitRecord: recordRef,

@@ -32,7 +32,8 @@ extension WriteTransaction {
         }
         guard !chosen.isEmpty else { return }
         chosen.sort { $0.page < $1.page }
-        let sealed = SealedNodes(cipher: store.pagedFile.decrypted?.cipher, capacity: chosen.count)
+        let sealed = SealedNodes(
+            cipher: store.pagedFile.decrypted?.cipher, bindsNodes: store.pagedFile.bindsNodes, capacity: chosen.count)
         let checksums = chosen.map { sealed.seal($0.node, page: $0.page, version: version) }
         try store.writeNodes(sealed, filePages: pageCount)
         spillQueueStart = index

@@ -71,12 +71,12 @@ public final class WriteTransaction: NodeWriter {
     ///   the transaction has ended.
     package func read(_ ref: NodeRef) throws -> UnsafeRawBufferPointer {
         try checkOpen()
-        if let node = dirty[ref.rawValue] {
+        if let node = dirty[ref.page] {
             if node.isReleased {
                 // Spilled and given back: its pages hold it (past the base version's, so this version's count).
                 return try store.pagedFile.payload(of: ref, kind: .table, pageCount: pageCount, version: version, lease: lease)
             }
-            if !node.isHandedOut { dirty[ref.rawValue]?.isHandedOut = true }
+            if !node.isHandedOut { dirty[ref.page]?.isHandedOut = true }
             return UnsafeRawBufferPointer(start: node.memory + NodeHeader.byteCount, count: node.length)
         }
         return try store.pagedFile.payload(
@@ -94,7 +94,7 @@ public final class WriteTransaction: NodeWriter {
         // Spill before allocating: the caller is done writing every node it allocated before this call.
         if unspilledBytes > store.options.spillThreshold { try spill() }
         let (ref, payload) = try allocateNode(kind: .table, byteCount: byteCount)
-        spillQueue.append(ref.rawValue)
+        spillQueue.append(ref.page)
         return (ref, payload)
     }
 
@@ -112,13 +112,13 @@ public final class WriteTransaction: NodeWriter {
         if let source = bytes.baseAddress, let target = payload.baseAddress {
             target.copyMemory(from: source, byteCount: bytes.count)
         }
-        spillQueue.append(ref.rawValue)
+        spillQueue.append(ref.page)
         return (ref, payload)
     }
 
     /// The writable payload of `ref` when this transaction allocated it and has not spilled it to the file.
     package func writableIfDirty(_ ref: NodeRef) -> UnsafeMutableRawBufferPointer? {
-        guard !isFinished, let node = dirty[ref.rawValue], node.spilledChecksum == nil else { return nil }
+        guard !isFinished, let node = dirty[ref.page], node.spilledChecksum == nil else { return nil }
         return UnsafeMutableRawBufferPointer(start: node.memory + NodeHeader.byteCount, count: node.length)
     }
 
@@ -126,10 +126,10 @@ public final class WriteTransaction: NodeWriter {
     /// A bad reference (outside the version, not a table node, freed twice) makes `commit()` throw.
     package func free(_ ref: NodeRef) {
         guard !isFinished else { return }
-        if let node = dirty.removeValue(forKey: ref.rawValue) {
+        if let node = dirty.removeValue(forKey: ref.page) {
             if node.spilledChecksum == nil { unspilledBytes -= node.byteCount(pageSize: store.pageSize) }
             if !node.isReleased { node.release(pageSize: store.pageSize) }
-            freeSpace.giveBack(start: ref.rawValue, count: node.pages)
+            freeSpace.giveBack(start: ref.page, count: node.pages)
             return
         }
         do {
@@ -211,7 +211,9 @@ public final class WriteTransaction: NodeWriter {
         dirty[start] = node
         if beside { commitNodesEnd = start + pages }
         unspilledBytes += node.byteCount(pageSize: pageSize)
-        return (NodeRef(rawValue: start), UnsafeMutableRawBufferPointer(start: node.memory + NodeHeader.byteCount, count: byteCount))
+        // The reference carries this version's tag: a read through it takes only the node this transaction writes there.
+        let ref = NodeRef(page: start, writtenBy: store.pagedFile.bindsNodes ? version : nil)
+        return (ref, UnsafeMutableRawBufferPointer(start: node.memory + NodeHeader.byteCount, count: byteCount))
     }
 
     /// Takes `pages` pages at the end of the file for the new version; returns the first.
@@ -226,15 +228,15 @@ public final class WriteTransaction: NodeWriter {
     /// Frees committed node `ref` of `kind` as of this version.
     func retire(_ ref: NodeRef, kind: NodeKind) throws {
         guard !ref.isNone else { return }
-        guard freedCommitted.insert(ref.rawValue).inserted else {
+        guard freedCommitted.insert(ref.page).inserted else {
             throw StrataError.invalidArgument("node \(ref) was freed twice in the write transaction for version \(version)")
         }
         let (header, pages) = try store.pagedFile.header(of: ref, pageCount: base.pageCount, version: base.version)
         guard header.kind == kind else {
             throw store.pagedFile.corrupt(ref, "expected a \(kind) node to free, found a \(header.kind) node")
         }
-        freeSpace.retire(start: ref.rawValue, count: pages, freedAt: version, born: header.version)
-        carried.remove(page: ref.rawValue)
+        freeSpace.retire(start: ref.page, count: pages, freedAt: version, born: header.version)
+        carried.remove(page: ref.page)
     }
 
     /// Releases the in-memory nodes and the writer lock.

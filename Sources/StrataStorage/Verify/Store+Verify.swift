@@ -26,9 +26,9 @@ extension Store {
             guard header.kind == kind else {
                 throw pagedFile.corrupt(ref, "\(owner) should be a \(kind) node, found a \(header.kind) node")
             }
-            guard pagedFile.checksumHolds(at: pagedFile.base + Int(ref.rawValue) * pageSize, header: header)
+            guard pagedFile.checksumHolds(at: pagedFile.base + Int(ref.page) * pageSize, header: header)
             else { throw pagedFile.corrupt(ref, "\(owner) fails its checksum") }
-            try coverage.mark(start: ref.rawValue, count: pages, owner: "\(owner) \(ref)")
+            try coverage.mark(start: ref.page, count: pages, owner: "\(owner) \(ref)")
             // Checksum checked afresh above; the payload (and an encrypted node's code) through the pager.
             return try pagedFile.payload(of: ref, kind: kind, pageCount: meta.pageCount, version: meta.version, lease: lease)
         }
@@ -42,8 +42,9 @@ extension Store {
         if !meta.commitRecord.isNone {
             let payload = try checkNode(meta.commitRecord, kind: .commitRecord, owner: "the commit record")
             let record = try CommitRecord.decode(payload, path: path, node: meta.commitRecord)
+            // An entry names a page (an unbound reference): its checksum fixes the version, the header the page.
             for (page, checksum) in record.entries.map({ ($0.page, $0.checksum) })
-            where !pagedFile.holds(NodeRef(rawValue: page), checksum: checksum, fileSize: fileSize) {
+            where page >= meta.pageCount || !pagedFile.holds(NodeRef(rawValue: page), checksum: checksum, fileSize: fileSize) {
                 throw pagedFile.corrupt(NodeRef(rawValue: page), "it does not match the commit record of version \(meta.version)")
             }
         }

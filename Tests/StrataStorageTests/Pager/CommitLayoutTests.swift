@@ -68,7 +68,7 @@ final class CommitLayoutTests: PagerTestCase {
             let commitNodes = [("catalog", meta.root), ("tree root", treeRoot), ("commit record", meta.commitRecord),
                                ("free list", meta.freeList)]
             let holding = commitNodes.map { name, ref in
-                (name, written.firstIndex { $0.contains(ref.rawValue * pageSize) })
+                (name, written.firstIndex { $0.contains(ref.page * pageSize) })
             }
             for (name, index) in holding { XCTAssertNotNil(index, "commit \(round): the \(name) was not written") }
             XCTAssertEqual(Set(holding.compactMap(\.1)).count, 1,

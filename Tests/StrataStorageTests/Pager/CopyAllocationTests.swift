@@ -64,12 +64,12 @@ final class CopyAllocationTests: PagerTestCase {
         let (first, payload) = try writer.allocate(byteCount: source.count)
         payload.copyBytes(from: source)
         var filler: [NodeRef] = []
-        while writer.dirty[first.rawValue]?.spilledChecksum == nil, filler.count < 1_000 {
+        while writer.dirty[first.page]?.spilledChecksum == nil, filler.count < 1_000 {
             let (ref, bytes) = try writer.allocate(byteCount: 8_000)
             bytes.initializeMemory(as: UInt8.self, repeating: 0xEE)
             filler.append(ref)
         }
-        XCTAssertNotNil(writer.dirty[first.rawValue]?.spilledChecksum, "the first node should have been spilled")
+        XCTAssertNotNil(writer.dirty[first.page]?.spilledChecksum, "the first node should have been spilled")
         let (copy, copied) = try writer.allocate(copying: try writer.read(first))
         XCTAssertEqual(Array(copied), source)
         for ref in filler { writer.free(ref) }

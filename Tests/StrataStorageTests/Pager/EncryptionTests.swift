@@ -39,7 +39,7 @@ final class EncryptionTests: PagerTestCase {
         Data(haystack).range(of: Data(needle)) != nil
     }
 
-    func testEncryptedFileHoldsNoClearPayloadButAClearFileDoesAndKeepsFormat1() throws {
+    func testEncryptedFileHoldsNoClearPayloadButAClearFileDoesBothFormat3() throws {
         let needle = Self.marker[0..<24]
         for key in [Self.key, nil] as [[UInt8]?] {
             let path = storePath(key == nil ? "clear" : "encrypted")
@@ -49,7 +49,7 @@ final class EncryptionTests: PagerTestCase {
             store.close()
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
             XCTAssertEqual(Self.contains(bytes, needle), key == nil, key == nil ? "clear file" : "encrypted file")
-            XCTAssertEqual(bytes[8], key == nil ? 1 : 2, "a clear file keeps format 1, which older versions read")
+            XCTAssertEqual(bytes[8], 3, "every new file is format 3 (nodes bound to their places); the encryption block says which is encrypted")
         }
     }
 
@@ -124,7 +124,7 @@ final class EncryptionTests: PagerTestCase {
         let slot = try XCTUnwrap([0, 1].compactMap { index in
             bytes.withUnsafeBytes { MetaSlot.decode(from: $0.baseAddress! + FileHeader.slotOffsets[index]) }
         }.max { $0.version < $1.version })
-        try forge(&bytes, nodeAt: Int(slot.root.rawValue), length: 6000)
+        try forge(&bytes, nodeAt: Int(slot.root.page), length: 6000)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         XCTAssertThrowsError(try Store.open(path: path, options: options())) {
             guard case .lostCommit(path, slot.version, slot.version - 1, _) = $0 as? StrataError else {
@@ -174,7 +174,7 @@ final class EncryptionTests: PagerTestCase {
         }
         store.close()
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        try forge(&bytes, nodeAt: Int(child.ref.rawValue), length: child.length)
+        try forge(&bytes, nodeAt: Int(child.ref.page), length: child.length)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         store = try Store.open(path: path, options: options())
         defer { store.close() }
@@ -182,7 +182,7 @@ final class EncryptionTests: PagerTestCase {
         defer { reader.end() }
         XCTAssertThrowsError(try PatternTree.read(reader)) { error in
             guard case let .corruptFile(_, location, detail) = error as? StrataError else { return XCTFail("\(error)") }
-            XCTAssertTrue(location.contains("\(child.ref.rawValue)"), location)
+            XCTAssertTrue(location.contains("\(child.ref.page)"), location)
             XCTAssertTrue(detail.contains("authentication code"), detail)
         }
     }
@@ -249,8 +249,8 @@ final class EncryptionTests: PagerTestCase {
             let buffer = try writer.read(kept.ref)
             let before = Array(buffer)
             for index in 0..<100 { _ = try PatternTree.writeChild(seed: UInt64(index + 3), length: 3000, in: writer) }
-            let keptNode = try XCTUnwrap(writer.dirty[kept.ref.rawValue])
-            let givenNode = try XCTUnwrap(writer.dirty[given.ref.rawValue])
+            let keptNode = try XCTUnwrap(writer.dirty[kept.ref.page])
+            let givenNode = try XCTUnwrap(writer.dirty[given.ref.page])
             XCTAssertNotNil(keptNode.spilledChecksum)
             XCTAssertNotNil(givenNode.spilledChecksum)
             XCTAssertFalse(keptNode.isReleased, "a node handed out by read keeps its memory")
@@ -272,7 +272,7 @@ final class EncryptionTests: PagerTestCase {
             XCTAssertEqual(second.ref, first.ref, "the freed page is taken again")
             var children = [second]
             for index in 0..<100 { children.append(try PatternTree.writeChild(seed: UInt64(index + 3), length: 3000, in: writer)) }
-            XCTAssertNotNil(writer.dirty[second.ref.rawValue]?.spilledChecksum)
+            XCTAssertNotNil(writer.dirty[second.ref.page]?.spilledChecksum)
             for child in children { try PatternTree.check(child, in: writer) }
             try PatternTree.writeRoot(PatternTree.State(step: 1, children: children), in: writer)
             try writer.commit()
@@ -289,13 +289,13 @@ final class EncryptionTests: PagerTestCase {
             let first = try PatternTree.writeChild(seed: 1, length: 3000, in: writer)
             var filler: [PatternTree.Child] = []
             for index in 0..<40 { filler.append(try PatternTree.writeChild(seed: UInt64(index + 10), length: 3000, in: writer)) }
-            XCTAssertNotNil(writer.dirty[first.ref.rawValue]?.spilledChecksum)
+            XCTAssertNotNil(writer.dirty[first.ref.page]?.spilledChecksum)
             try PatternTree.check(first, in: writer)
             writer.free(first.ref)
             let second = try PatternTree.writeChild(seed: 2, length: 3000, in: writer)
             XCTAssertEqual(second.ref, first.ref, "the freed page is taken again")
             for index in 0..<40 { filler.append(try PatternTree.writeChild(seed: UInt64(index + 100), length: 3000, in: writer)) }
-            XCTAssertNotNil(writer.dirty[second.ref.rawValue]?.spilledChecksum)
+            XCTAssertNotNil(writer.dirty[second.ref.page]?.spilledChecksum)
             try PatternTree.check(second, in: writer)
             try PatternTree.writeRoot(PatternTree.State(step: 1, children: [second] + filler), in: writer)
             try writer.commit()

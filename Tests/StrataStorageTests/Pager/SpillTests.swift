@@ -86,7 +86,7 @@ final class SpillTests: PagerTestCase {
         let first = try PatternTree.writeChild(seed: 1, length: 3000, in: writer)
         XCTAssertNotNil(writer.writableIfDirty(first.ref))
         var children = [first]
-        while writer.dirty[first.ref.rawValue]?.spilledChecksum == nil, children.count < 200 {
+        while writer.dirty[first.ref.page]?.spilledChecksum == nil, children.count < 200 {
             children.append(try PatternTree.writeChild(seed: UInt64(children.count + 1), length: 3000, in: writer))
         }
         XCTAssertNil(writer.writableIfDirty(first.ref), "a spilled node must be copied, not changed in place")

@@ -323,7 +323,7 @@ final class StoreLifecycleTests: PagerTestCase {
         withUnsafeBytes(of: checksum.littleEndian) { bytes.replaceSubrange(16..<24, with: $0) }
         try storage.setContents(bytes, ofFile: "db")
         XCTAssertThrowsError(try Store.open(path: "db", options: StoreOptions(io: storage))) {
-            XCTAssertEqual($0 as? StrataError, .unsupportedFormat(path: "db", version: 9, supported: 2))
+            XCTAssertEqual($0 as? StrataError, .unsupportedFormat(path: "db", version: 9, supported: 3))
         }
     }
 
