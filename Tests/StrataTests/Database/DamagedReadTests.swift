@@ -54,7 +54,7 @@ final class DamagedReadTests: XCTestCase {
             leaves = filled.intersection(try currentLeaves()).sorted()
             pageSize = db.store.pageSize
         }
-        XCTAssertGreaterThan(leaves.count, 3, "a few thousand objects fill several clusters")
+        XCTAssertGreaterThan(leaves.count, 1, "the objects fill several clusters")
         let handle = try FileHandle(forUpdating: configuration.fileURL)
         defer { try? handle.close() }
         for leaf in leaves {
@@ -143,7 +143,7 @@ final class DamagedReadTests: XCTestCase {
             try db.write {
                 let person = db.create(Person.self, value: ["id": 1, "name": "keeper", "age": 40])
                 person.dogs.append(
-                    contentsOf: (0..<2_000).map { Dog(name: "dog \($0) with a longer name", age: $0 % 15) })
+                    contentsOf: (0..<1_000).map { Dog(name: "dog \($0) with a longer name", age: $0 % 15) })
             }
         } settle: { db in
             try db.write { _ = db.create(Keeper.self, value: ["name": "settles the file"]) }
@@ -162,7 +162,7 @@ final class DamagedReadTests: XCTestCase {
         try damageClusters(of: Person.self, in: configuration) { db in
             try db.write {
                 let dog = db.create(Dog.self, value: ["name": "star"])
-                for id in 0..<3_000 {
+                for id in 0..<1_000 {
                     db.add(Person(id: id, name: "fan \(id) of the star", age: id % 90, favourite: dog))
                 }
             }
