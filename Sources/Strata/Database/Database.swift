@@ -270,6 +270,11 @@ public final class Database {
         }
     }
 
+    /// `error` naming this database's file if it is damage that named none (see ``storageRead(_:)``).
+    func namingFile(_ error: Error) -> Error {
+        (error as? StrataError)?.inFile(store.path) ?? error
+    }
+
     /// Whether `error` is damage the store found in the file (not a misuse or a missing object).
     static func isDamage(_ error: Error) -> Bool {
         if case .corruptFile? = error as? StrataError { return true }

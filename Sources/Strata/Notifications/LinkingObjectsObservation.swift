@@ -80,7 +80,7 @@ final class LinkingObjectsObservation<Element: Object>: Observation {
             guard notify, !changes.isEmpty else { return }
             block.update(linkingObjects, changes)
         } catch {
-            fail(error)
+            fail(database.namingFile(error))
         }
     }
 
