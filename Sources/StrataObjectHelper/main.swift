@@ -8,9 +8,14 @@ import Strata
 ///   with.
 /// - `add-notes PATH WRITER COUNT`: adds COUNT notes with `auto` primary keys, one write each, then prints
 ///   `added COUNT`.
+/// - `read-damaged PATH`: reads the text of the first note of the first notebook through the property getter, which
+///   cannot throw, so that the test can check the message a damaged file stops the program with (the message is
+///   a `fatalError`'s, which release builds keep).
+/// - `iterate-damaged PATH`: iterates every note through the non-throwing `Results` API, likewise.
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: strata-object-helper misuse KIND PATH | add-notes PATH WRITER COUNT\n".utf8))
+    FileHandle.standardError.write(Data(("usage: strata-object-helper misuse KIND PATH | add-notes PATH WRITER COUNT | "
+        + "read-damaged PATH | iterate-damaged PATH\n").utf8))
     exit(2)
 }
 
@@ -118,6 +123,20 @@ do {
             try db.write { db.create(Note.self, value: ["text": "note \(n)", "writer": writer]) }
         }
         print("added \(count)")
+    case "read-damaged":
+        let db = try open(arguments[1])
+        // Reached through the notebook's list, so that the getter is the first read of the note's cluster.
+        guard let note = db.objects(Notebook.self).first?.notes.first else {
+            throw StrataError.invalidArgument("no notebook with notes in \(arguments[1])")
+        }
+        print("read \(note.text.count) characters")
+        print("no failure")
+    case "iterate-damaged":
+        let db = try open(arguments[1])
+        var characters = 0
+        for note in db.objects(Note.self) { characters += note.text.count }
+        print("read \(characters) characters")
+        print("no failure")
     default:
         throw StrataError.invalidArgument("unknown command '\(arguments[0])'")
     }

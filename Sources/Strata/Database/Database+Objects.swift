@@ -53,7 +53,7 @@ extension Database {
                 return model.type.init(
                     managedBy: ManagedRow(database: self, model: model, key: found, table: table, stamp: changeStamp))
             } catch {
-                fatal(error, while: "looking up \(type) by primary key")
+                fatal(error, while: "looking up \(type) by primary key \(value)")
             }
         }
     }

@@ -243,8 +243,41 @@ public final class Database {
     }
 
     /// Stops the program on a failure a non-throwing accessor cannot report (a damaged file found while reading a
-    /// property), naming what was read.
+    /// property, counting or iterating results), naming the file, what was read and the command that shows the
+    /// damage. `fatalError`, whose message release builds keep (a `precondition`'s they drop).
     func fatal(_ error: Error, while what: String) -> Never {
-        fatalError("Strata: \(what) failed: \((error as? StrataError)?.inFile(store.path) ?? error)")
+        fatalError(Self.fatalMessage(error, while: what, path: store.path))
+    }
+
+    /// The message ``fatal(_:while:)`` stops with.
+    static func fatalMessage(_ error: Error, while what: String, path: String) -> String {
+        let named = (error as? StrataError)?.inFile(path) ?? error
+        let advice = isDamage(named)
+            ? "The file is damaged: run `strata verify \(path)` to see where"
+            : "Run `strata verify \(path)` to check the file"
+        return "Strata: \(what) in '\(path)' failed: \(named). \(advice). This call cannot throw; the throwing reads "
+            + "(`try results.fetch()`, `fetchCount()`, `fetchSum(ofProperty:)`, `try db.verify()`) report it as a "
+            + "StrataError instead (see docs/API.md)"
+    }
+
+    /// Runs a storage read, naming this database's file in the damage it throws (the table layer does not know
+    /// which file its nodes come from).
+    func storageRead<R>(_ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch let error as StrataError {
+            throw error.inFile(store.path)
+        }
+    }
+
+    /// `error` naming this database's file if it is damage that named none (see ``storageRead(_:)``).
+    func namingFile(_ error: Error) -> Error {
+        (error as? StrataError)?.inFile(store.path) ?? error
+    }
+
+    /// Whether `error` is damage the store found in the file (not a misuse or a missing object).
+    static func isDamage(_ error: Error) -> Bool {
+        if case .corruptFile? = error as? StrataError { return true }
+        return false
     }
 }

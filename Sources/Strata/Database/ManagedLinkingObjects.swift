@@ -39,20 +39,28 @@ final class ManagedLinkingObjects<Element: Object>: ManagedLinkingObjectsAccesso
     }
 
     /// The linking objects' keys, once per object (an object whose list holds the target twice counts once),
-    /// recomputed when the database changed.
+    /// recomputed when the database changed; a storage failure stops the program with a message naming it.
     var keys: [ObjectKey] {
+        do {
+            return try checkedKeys()
+        } catch {
+            target.database.fatal(
+                error, while: "reading linking objects of \(target.model.name) object \(target.key.rawValue)")
+        }
+    }
+
+    /// ``keys``, throwing a storage failure (naming the file) instead of stopping.
+    func checkedKeys() throws -> [ObjectKey] {
         let database = target.database
         if let cachedStamp, cachedStamp == database.changeStamp { return cachedKeys }
-        let keys: [ObjectKey] = database.withAccess("reading linking objects of \(target.model.name)") {
-            do {
+        let keys: [ObjectKey] = try database.withAccess("reading linking objects of \(target.model.name)") {
+            try database.storageRead {
                 let direct = (model: source, column: sourceColumn)
                 guard let intermediate else {
                     return try backlinks(of: [target.key], in: target.model, from: direct, database: database)
                 }
                 let middle = try backlinks(of: [target.key], in: target.model, from: intermediate, database: database)
                 return try backlinks(of: middle, in: intermediate.model, from: direct, database: database)
-            } catch {
-                database.fatal(error, while: "reading linking objects of \(target.model.name)")
             }
         }
         cachedKeys = keys

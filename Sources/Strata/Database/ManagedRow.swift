@@ -4,8 +4,9 @@ import StrataStorage
 /// property reads and writes its column through it, straight from and to the store (the typed accessors are
 /// ``ObjectRow``'s, over this row's reads and writes).
 ///
-/// Failures are the database's: a failed read stops the program with a message naming the file, the model and
-/// the property (a deleted object, a damaged file); a failed change dooms the write, which `write {}` then throws.
+/// Failures are the database's: a failed read stops the program with a message naming the file, the model, the
+/// object and the property, telling a deleted object (a programming error) from a damaged file (which it says to
+/// check with `strata verify FILE`); a failed change dooms the write, which `write {}` then throws.
 final class ManagedRow: ObjectRow {
     let database: Database
     let model: ModelBinding
@@ -93,12 +94,19 @@ final class ManagedRow: ObjectRow {
             do {
                 return try body(try currentTable(), model.columns[column])
             } catch {
-                if let table = try? database.table(for: model), (try? table.contains(key)) == false {
-                    preconditionFailure(
-                        "Strata: reading \(describe(column)) of an object that was deleted or whose write was "
-                            + "cancelled; check isInvalidated first")
+                // Damage the store found (a checksum, a broken node) is damage, whatever the tree then says about
+                // the object; only a plain "no such object" from an intact read is a deleted object.
+                if !Database.isDamage(error), let table = try? database.table(for: model),
+                    (try? table.contains(key)) == false
+                {
+                    // fatalError, not preconditionFailure: the message must survive release builds.
+                    fatalError(
+                        "Strata: reading \(describe(column)) of \(model.name) object \(key.rawValue) in "
+                            + "'\(database.store.path)', which the file does not hold: the object was deleted or its "
+                            + "write was cancelled (check isInvalidated first). If it was not, the file is damaged: "
+                            + "run `strata verify \(database.store.path)`")
                 }
-                database.fatal(error, while: "reading \(describe(column))")
+                database.fatal(error, while: "reading \(describe(column)) of \(model.name) object \(key.rawValue)")
             }
         }
     }
@@ -109,7 +117,8 @@ final class ManagedRow: ObjectRow {
             do {
                 return try body(try database.table(for: model), model.columns[column])
             } catch {
-                database.fatal(error, while: "reading the list \(describe(column))")
+                database.fatal(
+                    error, while: "reading the list \(describe(column)) of \(model.name) object \(key.rawValue)")
             }
         }
     }
@@ -151,7 +160,8 @@ final class ManagedRow: ObjectRow {
     /// Stops the program: the file does not hold what its schema says.
     func reportMismatch(_ detail: String, in column: Int) {
         database.fatal(
-            StrataError.schemaMismatch(path: database.store.path, detail: detail), while: "reading \(describe(column))")
+            StrataError.schemaMismatch(path: database.store.path, detail: detail),
+            while: "reading \(describe(column)) of \(model.name) object \(key.rawValue)")
     }
 
     // MARK: Linking objects

@@ -56,7 +56,7 @@ final class LinkingObjectsObservation<Element: Object>: Observation {
         do {
             guard let baseline else {
                 guard notify else { return }
-                keys = storage(on: delivery.snapshot).keys
+                keys = try storage(on: delivery.snapshot).checkedKeys()
                 self.baseline = delivery.snapshot
                 block.initial(linkingObjects)
                 return
@@ -70,7 +70,7 @@ final class LinkingObjectsObservation<Element: Object>: Observation {
                 self.baseline = delivery.snapshot
                 return
             }
-            let newKeys = storage(on: delivery.snapshot).keys
+            let newKeys = try storage(on: delivery.snapshot).checkedKeys()
             let own = try delivery.changes(of: source.tableKey, since: baseline)
             let changes = try KeyDiff.changes(from: keys, to: newKeys) { element in
                 try watched.isModified(element, own: own, delivery: delivery, since: baseline)
@@ -80,7 +80,7 @@ final class LinkingObjectsObservation<Element: Object>: Observation {
             guard notify, !changes.isEmpty else { return }
             block.update(linkingObjects, changes)
         } catch {
-            fail(error)
+            fail(database.namingFile(error))
         }
     }
 

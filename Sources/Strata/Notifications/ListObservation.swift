@@ -69,7 +69,7 @@ final class ListObservation<Element: ListElement>: Observation {
             guard notify, !changes.isEmpty else { return }
             block.update(list, changes)
         } catch {
-            fail(error)
+            fail(database.namingFile(error))
         }
     }
 

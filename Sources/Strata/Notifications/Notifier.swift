@@ -91,7 +91,7 @@ final class Notifier: @unchecked Sendable {
         do {
             delivery = Delivery(database: database, snapshot: try database.freeze())
         } catch {
-            for observation in current where isActive(observation) { observation.fail(error) }
+            for observation in current where isActive(observation) { observation.fail(database.namingFile(error)) }
             return
         }
         for observation in current where isActive(observation) {

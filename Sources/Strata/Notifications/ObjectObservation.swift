@@ -54,7 +54,7 @@ final class ObjectObservation<T: Object>: Observation {
             guard notify, !properties.isEmpty, let object = delivery.database.object(of: model, key: key) as? T else { return }
             block(.change(object, properties))
         } catch {
-            fail(error)
+            fail(database.namingFile(error))
         }
     }
 

@@ -28,7 +28,9 @@ enum ChangeStream {
     /// The queue every stream's observations run on (so one database per store serves them all).
     static let queue = DispatchQueue(label: "Strata.changes")
 
-    static func make<Change>(
+    /// A stream of what `start`'s observation sends; a change that ends the observation (`.error`) is the
+    /// stream's last element, after which it finishes, so that a `for await` loop ends there.
+    static func make<Change: StreamedChange>(
         _ start: (DispatchQueue, @escaping (Change) -> Void) -> NotificationToken
     ) -> AsyncStream<Change> {
         let (stream, continuation) = AsyncStream.makeStream(of: Change.self, bufferingPolicy: .unbounded)
@@ -39,15 +41,37 @@ enum ChangeStream {
     }
 }
 
+/// A change an observation sends, which may be its last.
+protocol StreamedChange: SendableMetatype {
+    /// Whether the observation ends with this change (an error).
+    var endsObservation: Bool { get }
+}
+
+extension CollectionChange: StreamedChange {
+    var endsObservation: Bool {
+        if case .error = self { return true }
+        return false
+    }
+}
+
+extension ObjectChange: StreamedChange {
+    var endsObservation: Bool {
+        if case .error = self { return true }
+        return false
+    }
+}
+
 /// A stream's continuation, reached from the delivery queue. The changes it carries hold frozen, immutable
 /// collections and objects (readable from any thread), which the compiler cannot tell from live ones: hence
 /// the unchecked hand-over.
-private final class StreamSink<Change>: @unchecked Sendable {
+private final class StreamSink<Change: StreamedChange>: @unchecked Sendable {
     private let continuation: AsyncStream<Change>.Continuation
     init(_ continuation: AsyncStream<Change>.Continuation) { self.continuation = continuation }
     func yield(_ change: Change) {
+        let ends = change.endsObservation
         nonisolated(unsafe) let frozen = change
         continuation.yield(frozen)
+        if ends { continuation.finish() }
     }
 }
 

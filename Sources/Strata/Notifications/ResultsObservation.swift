@@ -57,7 +57,7 @@ final class ResultsObservation<Element: Object>: Observation {
             shareKeys(delivery)
             block.update(results, changes)
         } catch {
-            fail(error)
+            fail(database.namingFile(error))
         }
     }
 

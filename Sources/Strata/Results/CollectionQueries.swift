@@ -110,3 +110,39 @@ extension QueryableObjectCollection {
         queryResults?.average(ofProperty: property)
     }
 }
+
+extension QueryableObjectCollection {
+    /// The collection's objects, in its order, read the throwing way (see ``Results/fetch()``): a damaged file
+    /// is thrown as `StrataError.corruptFile` instead of stopping the program as iteration does.
+    ///
+    /// - Throws: `StrataError.corruptFile`; `StrataError.invalidArgument` for an unmanaged collection (or linking
+    ///   objects declared through a list, which can be iterated but not yet queried).
+    public func fetch() throws -> [Element] {
+        try requireResults("fetch()").fetch()
+    }
+
+    /// The number of the collection's objects, read the throwing way (see ``Results/fetchCount()``).
+    public func fetchCount() throws -> Int {
+        try requireResults("fetchCount()").fetchCount()
+    }
+
+    /// ``min(ofProperty:)``, throwing a storage failure instead of stopping the program.
+    public func fetchMin<T: AggregatableValue>(ofProperty property: String) throws -> T? {
+        try requireResults("fetchMin(ofProperty:)").fetchMin(ofProperty: property)
+    }
+
+    /// ``max(ofProperty:)``, throwing a storage failure instead of stopping the program.
+    public func fetchMax<T: AggregatableValue>(ofProperty property: String) throws -> T? {
+        try requireResults("fetchMax(ofProperty:)").fetchMax(ofProperty: property)
+    }
+
+    /// ``sum(ofProperty:)``, throwing a storage failure instead of stopping the program.
+    public func fetchSum<T: AggregatableValue>(ofProperty property: String) throws -> T {
+        try requireResults("fetchSum(ofProperty:)").fetchSum(ofProperty: property)
+    }
+
+    /// ``average(ofProperty:)``, throwing a storage failure instead of stopping the program.
+    public func fetchAverage(ofProperty property: String) throws -> Double? {
+        try requireResults("fetchAverage(ofProperty:)").fetchAverage(ofProperty: property)
+    }
+}

@@ -91,24 +91,28 @@ extension Results {
         aggregate(.avg, property)?.number
     }
 
-    /// `function` over the property's values, reading the column of each selected object.
+    /// `function` over the property's values; a storage failure stops the program with a message naming it.
     private func aggregate(_ function: AggregateFunction, _ property: String) -> AggregateResult? {
+        do {
+            return try checkedAggregate(function, property)
+        } catch {
+            database.fatal(error, while: "aggregating \(property) of Results<\(Element.self)>")
+        }
+    }
+
+    /// `function` over the property's values, reading the column of each selected object; a storage failure is
+    /// thrown (naming the file). A property that cannot be aggregated is a programming error and stops.
+    func checkedAggregate(_ function: AggregateFunction, _ property: String) throws -> AggregateResult? {
         let path = resolveSingle(property, purpose: "aggregate")
         let valid = function == .min || function == .max ? path.kind.isNumeric || path.kind == .date : path.kind.isNumeric
         precondition(valid, "Strata: @\(function.rawValue) of '\(property)' of \(model.name): it is \(path.kind), "
             + "not a number\(function == .min || function == .max ? " or a date" : "")")
-        return database.withAccess("aggregating Results<\(Element.self)>") {
-            do {
+        return try database.withAccess("aggregating Results<\(Element.self)>") {
+            try database.storageRead {
                 if let computed = try query.columnAggregate(function, of: path, in: database, model: model) {
                     return Self.result(computed)
                 }
-                let keys = cache.keys(stamp: database.changeStamp) {
-                    do {
-                        return try query.evaluate(in: database, model: model)
-                    } catch {
-                        database.fatal(error, while: "evaluating Results<\(Element.self)>")
-                    }
-                }
+                let keys = try evaluatedKeys()
                 let evaluator = ObjectEvaluator(database: database)
                 var values: [QueryScalar] = []
                 values.reserveCapacity(keys.count)
@@ -117,8 +121,6 @@ extension Results {
                     if !value.isNull { values.append(value) }
                 }
                 return Self.result(ObjectEvaluator.aggregate(function, values, integers: path.kind == .integer))
-            } catch {
-                database.fatal(error, while: "aggregating \(property) of Results<\(Element.self)>")
             }
         }
     }

@@ -7,6 +7,10 @@ import StrataStorage
 /// database reads, including the current write's own changes. `count` and `isEmpty` on a filtered table scan
 /// count rows cluster by cluster without building the list of keys.
 ///
+/// `count`, iteration, subscripts and the aggregates cannot throw: on a damaged file they stop the program with a
+/// message naming the file and `strata verify FILE`. ``fetch()``, ``fetchCount()``, ``fetchFirst()`` and the
+/// `fetch` aggregates answer the same but throw the damage as a `StrataError`.
+///
 /// ```swift
 /// let adults = try db.objects(Member.self).filter("age >= %@", 18).sorted(byKeyPath: "fullName")
 /// adults.count; adults.first; adults[3]; adults.explain
