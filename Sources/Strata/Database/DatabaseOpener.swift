@@ -40,6 +40,7 @@ struct DatabaseOpener {
     private func openStore() throws -> Store {
         var options = StoreOptions(durability: configuration.durability, readOnly: configuration.readOnly)
         options.encryptionKey = configuration.encryptionKey.map { Array($0) }
+        options.filePermissions = configuration.filePermissions
         if let shouldCompact = configuration.shouldCompactOnLaunch {
             options.compactOnOpen = { fileBytes, usedBytes in shouldCompact(Int(fileBytes), Int(usedBytes)) }
         }
