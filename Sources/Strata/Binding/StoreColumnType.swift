@@ -71,7 +71,7 @@ extension Table {
             else {
                 throw StrataError.schemaMismatch(
                     path: path,
-                    detail: "version \(version) stores \(model.name).\(property.name) as \(property.type), "
+                    detail: "version \(version) stores \(model.name).\(property.name) as \(property.type.spelling), "
                         + "but the file's column is missing or of another type")
             }
             return column.key
