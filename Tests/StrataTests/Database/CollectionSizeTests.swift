@@ -148,5 +148,9 @@ final class LongChainTests: DatabaseTestCase {
         XCTAssertEqual(db.objects(ChainLink.self).count, 1_000)
         XCTAssertEqual(chain[999].next?.number, 0)
         XCTAssertTrue(chain[999].next?.isSameObject(as: chain[0]) == true)
+        XCTAssertEqual(
+            "\(chain[0])",
+            "ChainLink { number = 0; next = ChainLink { number = 1; next = ChainLink { number = 2; next = ChainLink { … } } } }",
+            "printing an object of a cycle stops a few links deep")
     }
 }
