@@ -52,7 +52,7 @@ final class MigrationRow: ObjectRow {
 
     /// None: a migration changes its tables in many ways (batched writes, `Migration.create`, `delete`, renames)
     /// with no stamp to follow, so its lists are read from the table each time.
-    func listStamp(_ column: Int) -> UInt64? { nil }
+    var listStamp: UInt64? { nil }
 
     /// Writes `value` to column `column`, refusing writes to the old object of a step.
     func write(_ column: Int, _ value: () throws -> StorageValue) {

@@ -9,7 +9,7 @@ import StrataStorage
 /// through the object's ``ObjectRow``, so with its way of reporting failures (a database's lists are
 /// ``ManagedListStorage``; a migration's are its rows' lists).
 ///
-/// The list's stored values, decoded, are kept with the row's ``ObjectRow/listStamp(_:)`` they were read at, and
+/// The list's stored values, decoded, are kept with the row's ``ObjectRow/listStamp`` they were read at, and
 /// used while the stamp stays: a list is stored as one value, so reading element *i* alone decodes the whole list,
 /// and iterating, indexing and slicing would otherwise cost O(*n*) per element (a 40,000-element loop took 28 s).
 final class RowList<Row: ObjectRow, Element: ListElement>: ManagedListAccessor {
@@ -70,33 +70,32 @@ final class RowList<Row: ObjectRow, Element: ListElement>: ManagedListAccessor {
         fatalError("Strata: \(Element.self) has no placeholder value for a list element that could not be read")
     }
 
-    /// The stored values if they were read at the row's current list stamp, with that stamp (`nil` when the row
-    /// has none).
-    private func cachedValues() -> (values: [StorageValue]?, stamp: UInt64?) {
-        let stamp = row.listStamp(column)
-        if let stamp, let cache, cache.stamp == stamp { return (cache.values, stamp) }
-        return (nil, stamp)
+    /// The stored values if they were read at the row's current list stamp. Call inside `readList`'s body.
+    private func cachedValues() -> [StorageValue]? {
+        guard let stamp = row.listStamp, let cache, cache.stamp == stamp else { return nil }
+        return cache.values
     }
 
     var count: Int {
-        if let values = cachedValues().values { return values.count }
-        // Read from the list's header, without decoding it: appending in a loop asks for the count each time.
-        return row.readList(column) { try $0.listCount(row.key, column: $1) } ?? 0
+        row.readList(column) { table, columnKey in
+            if let values = cachedValues() { return values.count }
+            // Read from the list's header, without decoding it: appending in a loop asks for the count each time.
+            return try table.listCount(row.key, column: columnKey)
+        } ?? 0
     }
 
     func element(at index: Int) -> Element {
-        var (values, stamp) = cachedValues()
-        if values == nil, let stamp {
-            values = row.readList(column) { try $0.list(row.key, column: $1) }
-            if let values { cache = (stamp, values) }
-        }
-        let value: StorageValue?
-        if let values, values.indices.contains(index) {
-            value = values[index]
-        } else {
+        let value = row.readList(column) { table, columnKey -> StorageValue? in
+            var values = cachedValues()
+            if values == nil, let stamp = row.listStamp {
+                let read = try table.list(row.key, column: columnKey)
+                cache = (stamp, read)
+                values = read
+            }
+            if let values, values.indices.contains(index) { return values[index] }
             // No stamp to keep the values with (a migration's row), or an index the list does not have: the table
-            // reads the one element, and reports a bad index its way.
-            value = row.readList(column) { try $0.listElement(row.key, column: $1, at: index) }
+            // reads the one element, and reports a bad index.
+            return try table.listElement(row.key, column: columnKey, at: index)
         }
         return value.flatMap(element(from:)) ?? placeholder()
     }
