@@ -12,7 +12,8 @@ import Strata
 /// Prints the median per-element time at each length and its ratio to the shortest length's (1.0 = linear).
 struct ListsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "lists", abstract: "Per-element time of iterating and indexing a stored list of 10k, 100k, 1M ints.")
+        commandName: "lists",
+        abstract: "Per-element time of iterating and indexing a stored list of 10k, 100k, 1M ints.")
 
     @Option(parsing: .upToNextOption, help: "List lengths to measure.")
     var sizes: [Int] = [10_000, 100_000, 1_000_000]
@@ -26,7 +27,8 @@ struct ListsCommand: ParsableCommand {
     func run() throws {
         var rows: [(id: String, size: Int, nanoseconds: Double)] = []
         for size in sizes {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-bench-lists-\(UUID())")
+            let directory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("strata-bench-lists-\(UUID())")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
             let figures = try ListRun(directory: directory, size: size).measure(runs: max(1, runs))
@@ -45,7 +47,8 @@ struct ListsCommand: ParsableCommand {
                     "ratio_to_smallest": ratio(row) ?? NSNull(),
                 ]
             }
-            let data = try JSONSerialization.data(withJSONObject: ["workloads": entries], options: [.prettyPrinted, .sortedKeys])
+            let data = try JSONSerialization.data(
+                withJSONObject: ["workloads": entries], options: [.prettyPrinted, .sortedKeys])
             print(String(decoding: data, as: UTF8.self))
             return
         }

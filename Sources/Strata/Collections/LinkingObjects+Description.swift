@@ -3,7 +3,8 @@ extension LinkingObjects: CustomStringConvertible, CustomDebugStringConvertible 
     /// `LinkingObjects<Person> (2 objects) [Person { id = 1; … }, …]`.
     public var description: String {
         "LinkingObjects<\(Element.self)> (\(count) objects) "
-            + ObjectDescription.describe(elements: prefix(ObjectDescription.listLimit).map(\.debugDescription), count: count)
+            + ObjectDescription.describe(
+                elements: prefix(ObjectDescription.listLimit).map(\.debugDescription), count: count)
     }
 
     /// As ``description``.

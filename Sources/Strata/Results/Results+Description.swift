@@ -3,7 +3,8 @@ extension Results: CustomStringConvertible, CustomDebugStringConvertible {
     /// `Results<Person> (3 objects) [Person { id = 1; … }, …]`.
     public var description: String {
         "Results<\(Element.self)> (\(count) objects) "
-            + ObjectDescription.describe(elements: prefix(ObjectDescription.listLimit).map(\.debugDescription), count: count)
+            + ObjectDescription.describe(
+                elements: prefix(ObjectDescription.listLimit).map(\.debugDescription), count: count)
     }
 
     /// As ``description``.

@@ -73,7 +73,9 @@ package final class POSIXStorage: StorageIO, @unchecked Sendable {
 
     /// The error for a name that holds something other than a regular file.
     static func notARegularFile(_ operation: String, path: String) -> StrataError {
-        .io(operation: operation, path: path, errno: EINVAL, message: "it is not a regular file (a folder, a pipe or a device)")
+        .io(
+            operation: operation, path: path, errno: EINVAL,
+            message: "it is not a regular file (a folder, a pipe or a device)")
     }
 
     /// `rename(2)`.

@@ -67,13 +67,15 @@ public final class Store: @unchecked Sendable {
     /// its commit record lists is intact, otherwise the other slot.
     ///
     /// - Throws: `notADatabase`, `unsupportedFormat`, `corruptFile`, `io`, `diskFull`, `invalidArgument` (bad
-    ///   options), `readOnly`-style `io` when a read-only open finds no file.
+    ///   options), `readOnly`-style `io` when a read-only open finds no file, `io` (`ELOOP`) for a symbolic link
+    ///   where the store would create a file (see `POSIXStorage`).
     public static func open(path: String, options: StoreOptions = .init()) throws -> Store {
         guard let io = options.io else {
             let resolved = resolvedPath(path)
             try refuseCreatingThroughLink(path, resolved: resolved, readOnly: options.readOnly)
             return try StoreRegistry.shared.store(key: "file:" + resolved, readOnly: options.readOnly, encryptionKey: options.encryptionKey) {
-                try Store.opening(path: resolved, io: POSIXStorage(filePermissions: options.filePermissions), options: options)
+                let storage = POSIXStorage(filePermissions: options.filePermissions)
+                return try Store.opening(path: resolved, io: storage, options: options)
             }
         }
         return try Store.opening(path: path, io: io, options: options)

@@ -150,7 +150,8 @@ final class FilePathSafetyTests: PagerTestCase {
         try plantLink(at: output, to: missing)
         let reader = try store.beginRead()
         defer { reader.end() }
-        XCTAssertThrowsError(try Store.writeCompactedCopy(of: Catalog(reader: reader), to: output, options: StoreOptions()))
+        XCTAssertThrowsError(
+            try Store.writeCompactedCopy(of: Catalog(reader: reader), to: output, options: StoreOptions()))
         XCTAssertFalse(FileManager.default.fileExists(atPath: missing), "the copy was written at the link's target")
         XCTAssertTrue(POSIXStorage.isSymbolicLink(output))
     }
@@ -209,7 +210,9 @@ final class FilePathSafetyTests: PagerTestCase {
 
     private func permissions(_ path: String) throws -> UInt32 {
         var info = stat()
-        guard lstat(path, &info) == 0 else { throw StrataError.io(operation: "stat", path: path, errno: errno, message: "") }
+        guard lstat(path, &info) == 0 else {
+            throw StrataError.io(operation: "stat", path: path, errno: errno, message: "cannot stat it")
+        }
         return UInt32(info.st_mode) & 0o777
     }
 

@@ -150,7 +150,8 @@ final class LongChainTests: DatabaseTestCase {
         XCTAssertTrue(chain[999].next?.isSameObject(as: chain[0]) == true)
         XCTAssertEqual(
             "\(chain[0])",
-            "ChainLink { number = 0; next = ChainLink { number = 1; next = ChainLink { number = 2; next = ChainLink { … } } } }",
+            "ChainLink { number = 0; next = ChainLink { number = 1; next = ChainLink { number = 2; "
+                + "next = ChainLink { … } } } }",
             "printing an object of a cycle stops a few links deep")
     }
 }

@@ -8,7 +8,8 @@ import XCTest
 final class DescriptionAndMessageTests: DatabaseTestCase {
     func testAnEnumValueThatIsNoCaseNamesTheModelPropertyAndTheCases() throws {
         let db = try openDatabase()
-        XCTAssertThrowsError(try db.write { db.create(Person.self, value: ["id": 1, "name": "Ana", "status": "gone"]) }) {
+        let gone: [String: Any] = ["id": 1, "name": "Ana", "status": "gone"]
+        XCTAssertThrowsError(try db.write { db.create(Person.self, value: gone) }) {
             guard case StrataError.invalidArgument(let message) = $0 else { return XCTFail("\($0)") }
             XCTAssertTrue(message.contains("Person.status"), message)
             XCTAssertTrue(message.contains("one of 'active', 'away'"), message)
