@@ -75,7 +75,7 @@ private struct ListRun {
         configuration.durability = .none
         database = try Database(configuration: configuration)
         self.size = size
-        let series = Series(values: List(0..<size))
+        let series = Series(values: Array(0..<size))
         try database.write { database.add(series) }
     }
 
