@@ -16,10 +16,16 @@ struct CompactCommand: ParsableCommand {
     var output: String
 
     func run() throws {
-        guard !FileManager.default.fileExists(atPath: output) else {
-            throw ValidationError("\(output) exists; choose a new name")
+        // Asked without following a symbolic link: a link, even one to a missing file, is not a free name.
+        guard (try? FileManager.default.attributesOfItem(atPath: output)) == nil else {
+            throw ValidationError("\(output) exists (a file, a folder or a symbolic link); choose a new name")
         }
-        let source = try Store.open(path: file, options: try keyFile.storeOptions(readOnly: true))
+        do {
+            try Store.checkCopyDestination(output, source: file)
+        } catch StrataError.invalidArgument(let message) {
+            throw ValidationError(message)
+        }
+        let source = try keyFile.openExistingStore(file)
         defer { source.close() }
         let reader = try source.beginRead()
         defer { reader.end() }

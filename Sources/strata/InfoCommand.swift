@@ -13,7 +13,7 @@ struct InfoCommand: ParsableCommand {
     @OptionGroup var keyFile: KeyFileOption
 
     func run() throws {
-        let store = try Store.open(path: file, options: try keyFile.storeOptions(readOnly: true))
+        let store = try keyFile.openExistingStore(file)
         defer { store.close() }
         let status = try store.status
         print("\(file)")

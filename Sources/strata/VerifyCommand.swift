@@ -13,7 +13,7 @@ struct VerifyCommand: ParsableCommand {
     @OptionGroup var keyFile: KeyFileOption
 
     func run() throws {
-        let store = try Store.open(path: file, options: try keyFile.storeOptions(readOnly: true))
+        let store = try keyFile.openExistingStore(file)
         defer { store.close() }
         let report = try store.verifyAll()
         print("OK: \(file) version \(report.version), \(report.tables) table(s), \(report.objects) object(s)")

@@ -70,8 +70,8 @@ extension Table {
             else {
                 throw StrataError.schemaMismatch(
                     path: path,
-                    detail: "version \(version) stores \(model.name).\(property.name) as \(property.type), "
-                        + "but the file's column is missing or of another type")
+                    detail: "version \(version) stores \(model.name).\(property.name) as "
+                        + "\(property.type.schemaSpelling), but the file's column is missing or of another type")
             }
             return column.key
         }

@@ -53,6 +53,13 @@ public struct Configuration: Sendable {
     /// nothing may write the file while it is open.
     public var readOnly = false
 
+    /// The permission bits of the files the database creates (the file, its lock file, copies written with
+    /// ``Database/writeCopy(to:)``), before the process's umask clears some. The default `0o644` with the usual
+    /// umask `022` lets every user of the machine read the file; use `0o600` to keep it to the app's user (or
+    /// `0o660` for a group). An existing file keeps its permissions. Every process that opens the database must be
+    /// able to read and write its lock file.
+    public var filePermissions: UInt16 = 0o644
+
     /// The model classes this database uses: a subset of the schema's (default: all of them). A model in the set
     /// that links to a model outside it is an error at open.
     public var objectTypes: [Object.Type]?

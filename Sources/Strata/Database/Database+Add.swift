@@ -46,22 +46,60 @@ extension Database {
         return model
     }
 
-    /// Inserts or updates `object` and makes it managed; returns its key.
+    /// Inserts or updates `object` and makes it managed; returns its key. The unmanaged objects it links to,
+    /// directly or through other objects, are stored too.
     ///
     /// Links and lists of links are written after the object's own row exists, so cycles of unmanaged objects
-    /// (A links to B links to A) are added once each.
+    /// (A links to B links to A) are added once each. The objects are visited depth first, in the order of their
+    /// links (the order in which their rows, and so their keys, are made), with a stack of ``PendingLinks`` in
+    /// place of recursion: a chain of 100,000 unmanaged objects must not overflow the thread's stack.
     private func store(_ object: Object, policy: UpdatePolicy) throws -> ObjectKey {
-        if let accessor = object.managedAccessor {
-            guard let row = accessor as? ManagedRow else {
-                throw StrataError.invalidArgument("a \(type(of: object)) managed by a migration cannot be added")
+        guard let first = try storeRow(object, policy: policy) else { return try managedKey(of: object) }
+        var pending = [first]
+        while let top = pending.last {
+            guard top.column < top.model.linkProperties.count else {
+                pending.removeLast()
+                continue
             }
-            guard row.database.store === store else {
-                throw StrataError.invalidArgument(
-                    "a \(row.model.name) that belongs to another database cannot be added here; "
-                        + "create a copy or use create(_:value:update:)")
+            if top.resolved.count < top.targets.count {
+                // The next target of the current link column: its key now, its own links before this column's next.
+                guard let target = top.targets[top.resolved.count] else {
+                    top.resolved.append(.null)
+                    continue
+                }
+                if let added = try storeRow(target, policy: policy) {
+                    top.resolved.append(.link(added.key))
+                    pending.append(added)
+                } else {
+                    top.resolved.append(.link(try managedKey(of: target)))
+                }
+                continue
             }
-            return row.key
+            try top.writeColumn(policy: policy)
         }
+        return first.key
+    }
+
+    /// The key of an object this database manages already, or an error saying why it cannot be added.
+    private func managedKey(of object: Object) throws -> ObjectKey {
+        guard let accessor = object.managedAccessor else {
+            throw StrataError.invalidArgument("a \(type(of: object)) that is not managed has no key")
+        }
+        guard let row = accessor as? ManagedRow else {
+            throw StrataError.invalidArgument("a \(type(of: object)) managed by a migration cannot be added")
+        }
+        guard row.database.store === store else {
+            throw StrataError.invalidArgument(
+                "a \(row.model.name) that belongs to another database cannot be added here; "
+                    + "create a copy or use create(_:value:update:)")
+        }
+        return row.key
+    }
+
+    /// Inserts or updates the row of `object` (its non-link properties) and makes it managed; returns its links,
+    /// still to write, or `nil` when it was managed already (nothing to do).
+    private func storeRow(_ object: Object, policy: UpdatePolicy) throws -> PendingLinks? {
+        if object.managedAccessor != nil { return nil }
         let model = try model(of: object)
         let table = try table(for: model)
         var values = object.persistedValues()
@@ -80,25 +118,7 @@ extension Database {
             key = try insert(model, values, into: table)
         }
         object.managedAccessor = ManagedRow(database: self, model: model, key: key)
-
-        for column in model.linkProperties {
-            let stored: StorageValue
-            switch values[column] {
-            case .object(let target): stored = .link(try store(target, policy: policy))
-            case .list(let elements):
-                stored = .list(try elements.map { element -> StorageValue in
-                    guard case .object(let target) = element else { return .null }
-                    return .link(try store(target, policy: policy))
-                })
-            default: stored = .null
-            }
-            let columnKey = model.columns[column]
-            let unchanged = try existing != nil && policy != .all && table.value(key, column: columnKey) == stored
-            if !unchanged {
-                try table.set(key, column: columnKey, to: stored)
-            }
-        }
-        return key
+        return PendingLinks(model: model, table: table, key: key, values: values, isUpdate: existing != nil)
     }
 
     /// Inserts the values of an object's non-link properties (links follow once the row exists).

@@ -10,7 +10,8 @@ extension Database {
     ///
     /// The copy is encrypted with this database's ``Configuration/encryptionKey`` (or in clear when it has none).
     ///
-    /// - Throws: `StrataError.invalidArgument` when `url` already exists; `transactionMisuse` inside a write
+    /// - Throws: `StrataError.invalidArgument` when `url` already exists (a symbolic link counts) or is one of this
+    ///   database's own files (its lock file, its compaction's copy); `transactionMisuse` inside a write
     ///   transaction (as Realm); I/O errors (a full disk) with nothing left at `url`.
     public func writeCopy(to url: URL) throws {
         try writeCopy(to: url, encryptionKey: configuration.encryptionKey, caller: "Database.writeCopy(to:)")
@@ -33,8 +34,10 @@ extension Database {
                     "\(caller) inside a write transaction would copy changes that may yet be cancelled; commit or "
                         + "cancel the write first")
             }
+            try Store.checkCopyDestination(url.path, source: store.path)
             let source = try catalog()
             var options = StoreOptions()
+            options.filePermissions = configuration.filePermissions
             options.encryptionKey = encryptionKey.map { Array($0) }
             try store.namingFile { try Store.writeCompactedCopy(of: source, to: url.path, options: options) }
         }

@@ -38,14 +38,16 @@ extension Database {
             return row.key
         }
         let fields = try fieldDictionary(value, model: model)
-        for name in fields.keys where model.column(named: name) == nil {
+        for name in fields.keys.sorted() where model.column(named: name) == nil {
+            let suggestion = Suggestion.didYouMean(name, among: model.description.properties.map(\.name))
             throw StrataError.invalidArgument(
-                "create(\(model.name).self, value:) names '\(name)', which is not a stored property of \(model.name)")
+                "create(\(model.name).self, value:) names '\(name)', which is not a stored property of \(model.name)"
+                    + suggestion)
         }
         let table = try table(for: model)
         var existing: ObjectKey?
         if let primaryKey = model.primaryKeyColumn, let given = fields[model.description.properties[primaryKey].name],
-            let keyValue = try convert(given, for: model.description.properties[primaryKey], policy: policy)
+            let keyValue = try convert(given, for: model.description.properties[primaryKey], of: model, policy: policy)
         {
             existing = try table.find(primaryKey: keyValue)
             if existing != nil, policy == .error {
@@ -59,7 +61,7 @@ extension Database {
         for (column, property) in model.description.properties.enumerated() {
             let stored: StorageValue
             if let given = fields[property.name] {
-                guard let converted = try convert(given, for: property, policy: policy) else { continue }
+                guard let converted = try convert(given, for: property, of: model, policy: policy) else { continue }
                 stored = converted
             } else if existing == nil {
                 stored = try defaultValue(for: property, in: table, model: model)
@@ -123,10 +125,13 @@ extension Database {
 
     /// A value given to `create` in the store's terms, creating linked objects; `nil` for a link or list of
     /// links given as an already-resolved `PersistedValue.null` that should be left alone.
-    private func convert(_ value: Any, for property: PropertyDefinition, policy: UpdatePolicy) throws -> StorageValue? {
+    private func convert(
+        _ value: Any, for property: PropertyDefinition, of owner: ModelBinding, policy: UpdatePolicy
+    ) throws -> StorageValue? {
         let wrong = {
             StrataError.invalidArgument(
-                "\(property.name) is a \(property.type), and \(type(of: value)) '\(value)' cannot be stored in it")
+                "\(owner.name).\(property.name) \(Self.holds(property.type)), and \(type(of: value)) '\(value)' cannot "
+                    + "be stored in it")
         }
         if Self.isNil(value) {
             guard property.type.isOptional else { throw wrong() }
@@ -143,7 +148,7 @@ extension Database {
                 throw wrong()
             }
             let probe = PropertyDefinition(name: property.name, type: element, location: property.location)
-            return .list(try elements.map { try convert($0, for: probe, policy: policy) ?? .null })
+            return .list(try elements.map { try convert($0, for: probe, of: owner, policy: policy) ?? .null })
         case .link(let target), .optional(.link(let target)):
             guard let model = schema.model(named: target) else { throw wrong() }
             if case .object(let object)? = value as? PersistedValue { return .link(try create(model, from: object, policy: policy)) }
@@ -156,6 +161,20 @@ extension Database {
             }
             guard let stored = Self.primitive(value, as: property.type.unwrapped) else { throw wrong() }
             return stored
+        }
+    }
+
+    /// What a property of `type` holds, for messages: `holds one of 'low', 'high'` for an enum (the cases, which is
+    /// what a caller needs), `is a [string]` for the rest (the type as a schema file writes it).
+    static func holds(_ type: PropertyType) -> String {
+        switch type {
+        case .enumeration(let cases), .optional(.enumeration(let cases)):
+            let listed = cases.map { "'\($0)'" }.joined(separator: ", ")
+            return "holds one of \(listed)" + (type.isOptional ? " or nil" : "")
+        case .list(.enumeration(let cases)):
+            return "holds a list of \(cases.map { "'\($0)'" }.joined(separator: ", "))"
+        default:
+            return "is a \(type.schemaSpelling)"
         }
     }
 

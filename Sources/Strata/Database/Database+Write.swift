@@ -137,6 +137,7 @@ extension Database {
             return result
         } catch {
             pendingError = error
+            noteChange()  // the change may have been made in part
             return nil
         }
     }

@@ -41,6 +41,7 @@ struct DatabaseOpener {
         var options = StoreOptions(durability: configuration.durability, readOnly: configuration.readOnly)
         options.encryptionKey = configuration.encryptionKey.map { Array($0) }
         options.acceptsLostCommits = configuration.acceptsLostCommits
+        options.filePermissions = configuration.filePermissions
         if let shouldCompact = configuration.shouldCompactOnLaunch {
             options.compactOnOpen = { fileBytes, usedBytes in shouldCompact(Int(fileBytes), Int(usedBytes)) }
         }

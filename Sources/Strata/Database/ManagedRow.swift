@@ -123,6 +123,10 @@ final class ManagedRow: ObjectRow {
         }
     }
 
+    /// The database's change stamp, which moves with every change, refresh and write: a list read at an unchanged
+    /// stamp still holds what was read.
+    var listStamp: UInt64? { database.changeStamp }
+
     /// Writes `value` to column `column` in the current write transaction; a failure dooms the write.
     func write(_ column: Int, _ value: () throws -> StorageValue) {
         database.requireWrite("set \(describe(column))")

@@ -50,6 +50,10 @@ final class MigrationRow: ObjectRow {
     /// Reads the list in column `column` with `body`, as ``read(_:_:)`` does.
     func readList<T>(_ column: Int, _ body: (Table, ColumnKey) throws -> T?) -> T? { read(column, body) }
 
+    /// None: a migration changes its tables in many ways (batched writes, `Migration.create`, `delete`, renames)
+    /// with no stamp to follow, so its lists are read from the table each time.
+    var listStamp: UInt64? { nil }
+
     /// Writes `value` to column `column`, refusing writes to the old object of a step.
     func write(_ column: Int, _ value: () throws -> StorageValue) {
         guard isWritable else {

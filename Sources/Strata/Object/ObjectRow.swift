@@ -24,6 +24,11 @@ protocol ObjectRow: ManagedObjectAccessor {
     func read<T>(_ column: Int, _ body: (Table, ColumnKey) throws -> T?) -> T?
     /// Reads the list in column `column` with `body`, as ``read(_:_:)`` does.
     func readList<T>(_ column: Int, _ body: (Table, ColumnKey) throws -> T?) -> T?
+    /// A number that changes whenever a list of this row's may have changed (`nil` when the row cannot tell): a
+    /// list keeps its decoded elements while it stays the same, so reading its elements one by one decodes the
+    /// list once, not once per element. Read it inside ``readList(_:_:)``'s body, which holds the row's access
+    /// (its thread, or a frozen database's lock) for the stamp and the list's values together.
+    var listStamp: UInt64? { get }
     /// Writes the value `value` makes to column `column`. A failure, also one `value` throws, is reported the
     /// row's way.
     func write(_ column: Int, _ value: () throws -> StorageValue)
@@ -85,9 +90,7 @@ extension ObjectRow {
 
     func setList<Element: ListElement>(_ elements: List<Element>, at column: Int) {
         let values = Array(elements)  // copied first: `elements` may be this very list
-        let list = RowList<Self, Element>(row: self, column: column)
-        list.removeAll()
-        for value in values { list.insert(value, at: list.count) }
+        RowList<Self, Element>(row: self, column: column).replaceAll(with: values)
     }
 
     func linkedAccessors(at column: Int) -> [any ManagedObjectAccessor] {

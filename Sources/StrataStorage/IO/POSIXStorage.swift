@@ -6,33 +6,76 @@ import Darwin
 
 /// The real file system through POSIX calls: `pread`/`pwrite`, `fdatasync` (`F_FULLFSYNC` on Darwin),
 /// `ftruncate`, `mmap`, `rename` and a directory `fsync`.
+///
+/// Files are never opened through a symbolic link in their last component (`O_NOFOLLOW`): a link planted at the name
+/// of a file Strata creates (the lock file, a temporary copy) would otherwise make Strata write the file the link
+/// names. Every file opened must be a regular file. A path that is a link to an existing database is resolved
+/// before it gets here (`Store.open`), so opening a database through a link still works.
 package final class POSIXStorage: StorageIO, @unchecked Sendable {
-    /// Creates the file-system storage. It holds no state of its own.
-    package init() {}
+    /// The permission bits new files are created with (the process's umask still applies): `0o644` by default.
+    package let filePermissions: UInt16
 
-    /// Opens `path` with `open(2)`.
+    /// Creates the file-system storage; new files get `filePermissions` (masked by the umask).
+    package init(filePermissions: UInt16 = 0o644) {
+        self.filePermissions = filePermissions
+    }
+
+    /// Opens `path` with `open(2)`, never through a symbolic link; `create` makes a new file, which must not exist
+    /// (`O_EXCL`: callers create only fresh temporary files, after removing a leftover one).
     ///
-    /// - Throws: `StrataError.io` when it cannot be opened, or is not a regular file (a folder, a pipe, a
-    ///   device: opened without waiting, since opening a pipe would wait for a writer forever).
+    /// - Throws: `StrataError.io` when it cannot be opened, is a symbolic link, or is not a regular file (a folder,
+    ///   a pipe, a device: opened without waiting, since opening a pipe would wait for a writer forever).
     package func openFile(at path: String, create: Bool, readOnly: Bool) throws -> StorageFile {
         var flags = readOnly ? O_RDONLY : O_RDWR
-        flags |= O_CLOEXEC | O_NONBLOCK
-        if create && !readOnly { flags |= O_CREAT }
-        let fd = open(path, flags, 0o644)
-        if fd < 0 { throw SystemError.current("open", path: path) }
+        flags |= O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW
+        if create && !readOnly { flags |= O_CREAT | O_EXCL }
+        let fd = open(path, flags, mode_t(filePermissions))
+        if fd < 0 { throw Self.openError("open", path: path) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             _ = Glibc_close(fd)
-            throw StrataError.io(
-                operation: "open", path: path, errno: EINVAL, message: "it is not a regular file (a folder, a pipe or a device)")
+            throw Self.notARegularFile("open", path: path)
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return POSIXFile(path: path, descriptor: fd)
     }
 
-    /// Whether `path` exists (`access(2)`).
+    /// Whether anything has the name `path` (`lstat(2)`): a symbolic link counts, even one whose target is missing,
+    /// so that a name a link holds is never taken for free (a copy's output, a file to create).
     package func fileExists(at path: String) -> Bool {
-        access(path, F_OK) == 0
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// Whether `path` is a symbolic link (`lstat(2)`).
+    package static func isSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
+    }
+
+    /// The error for a failed `open(2)` of `path`: a symbolic link (`ELOOP` under `O_NOFOLLOW`) says so.
+    static func openError(_ operation: String, path: String) -> StrataError {
+        let code = errno
+        guard code == ELOOP || (code == EMLINK && isSymbolicLink(path)) else {
+            return SystemError.error(operation, path: path, code: code)
+        }
+        return symbolicLinkError(operation, path: path)
+    }
+
+    /// The error for a symbolic link where Strata opens, creates or removes a file of its own.
+    static func symbolicLinkError(_ operation: String, path: String) -> StrataError {
+        .io(
+            operation: operation, path: path, errno: ELOOP,
+            message: "it is a symbolic link; Strata never follows, replaces or removes a link at the name of a file it "
+                + "creates (a link planted there could make it overwrite another file): remove the link, or choose "
+                + "another path")
+    }
+
+    /// The error for a name that holds something other than a regular file.
+    static func notARegularFile(_ operation: String, path: String) -> StrataError {
+        .io(
+            operation: operation, path: path, errno: EINVAL,
+            message: "it is not a regular file (a folder, a pipe or a device)")
     }
 
     /// `rename(2)`.
@@ -45,8 +88,10 @@ package final class POSIXStorage: StorageIO, @unchecked Sendable {
         if result != 0 { throw SystemError.current("rename to '\(destination)'", path: source) }
     }
 
-    /// `unlink(2)`; a missing file is fine.
+    /// `unlink(2)`; a missing file is fine. A symbolic link is refused (`ELOOP`): Strata removes only files it
+    /// made (leftovers of a creation or a compaction, the files of a store it deletes), and it never makes links.
     package func remove(at path: String) throws {
+        if Self.isSymbolicLink(path) { throw Self.symbolicLinkError("remove", path: path) }
         if unlink(path) != 0 && errno != ENOENT { throw SystemError.current("unlink", path: path) }
     }
 
@@ -63,16 +108,22 @@ package final class POSIXStorage: StorageIO, @unchecked Sendable {
         if fsync(fd) != 0 && errno != EINVAL { throw SystemError.current("fsync directory", path: directory) }
     }
 
-    /// Opens the lock file read-write, sizes it to `byteCount` and maps it shared.
+    /// Opens (creating if needed) the lock file read-write, never through a symbolic link, sizes it to
+    /// `byteCount` and maps it shared.
     package func openLockFile(at path: String, byteCount: Int) throws -> LockFileHandle {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        if fd < 0 { throw SystemError.current("open lock file", path: path) }
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, mode_t(filePermissions))
+        if fd < 0 { throw Self.openError("open lock file", path: path) }
         var info = stat()
         if fstat(fd, &info) != 0 {
             let error = SystemError.current("stat lock file", path: path)
             _ = Glibc_close(fd)
             throw error
         }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            _ = Glibc_close(fd)
+            throw Self.notARegularFile("open lock file", path: path)
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         if Int(info.st_size) < byteCount && ftruncate(fd, off_t(byteCount)) != 0 {
             let error = SystemError.current("size lock file", path: path)
             _ = Glibc_close(fd)

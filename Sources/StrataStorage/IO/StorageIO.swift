@@ -13,7 +13,7 @@ package protocol StorageIO: AnyObject, Sendable {
     /// - Throws: `StrataError.io` when the file cannot be opened.
     func openFile(at path: String, create: Bool, readOnly: Bool) throws -> StorageFile
 
-    /// Whether a file exists at `path`.
+    /// Whether anything has the name `path`: a file, or a symbolic link (even one whose target is missing).
     func fileExists(at path: String) -> Bool
 
     /// Atomically replaces `destination` with `source`.
@@ -23,7 +23,8 @@ package protocol StorageIO: AnyObject, Sendable {
 
     /// Deletes the file at `path`; deleting a missing file is not an error.
     ///
-    /// - Throws: `StrataError.io` when the file exists but cannot be removed.
+    /// - Throws: `StrataError.io` when the file exists but cannot be removed, or is a symbolic link (never removed:
+    ///   Strata makes no links, so one at the name of a file Strata removes was planted there).
     func remove(at path: String) throws
 
     /// Makes the directory entry changes (creations, renames) of the directory holding `path` durable.

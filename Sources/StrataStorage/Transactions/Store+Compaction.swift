@@ -19,9 +19,11 @@ extension Store {
         // A read-only open of a missing file leaves nothing behind, not even a lock file.
         if options.readOnly && !io.fileExists(at: path) { throw noDatabase(at: path) }
         let lockPath = lockPath(for: path)
+        let lockExisted = io.fileExists(at: lockPath)
         let lockFile = LockFile(handle: try openLockFile(at: lockPath, io: io, readOnly: options.readOnly), path: lockPath)
+        var alone = false
         do {
-            let alone = try attach(lockFile)
+            alone = try attach(lockFile)
             // What a killed compaction left is garbage (a compaction runs under the lifetime lock this first opener
             // now holds, so none is running), never worth refusing the open over.
             if alone && !options.readOnly { for leftover in compactionLeftovers(for: path) { try? io.remove(at: leftover) } }
@@ -46,8 +48,20 @@ extension Store {
                 path: path, io: io, options: options, lockFile: lockFile, alone: true, keepsLifetimeLock: false,
                 compactedFrom: store)
         } catch {
+            // A lock file this open made for a file that is no database (`strata info` pointed at another file) is
+            // removed, while this process still holds it alone: nobody else uses it, and it would be litter.
+            if alone, !lockExisted, Self.isNoDatabase(error) { try? io.remove(at: lockPath) }
             lockFile.detach()
             throw error
+        }
+    }
+
+    /// Whether `error` says the file opened holds no database (another kind of file, or an empty one).
+    private static func isNoDatabase(_ error: Error) -> Bool {
+        switch error as? StrataError {
+        case .notADatabase?: return true
+        case .io(_, _, let code, _)? where code == ENOENT: return true
+        default: return false
         }
     }
 
@@ -78,6 +92,7 @@ extension Store {
         var copyOptions = StoreOptions(pageSize: pageSize, io: io)
         copyOptions.maximumFileSize = options.maximumFileSize
         copyOptions.encryptionKey = options.encryptionKey
+        copyOptions.filePermissions = options.filePermissions
         let reader = try beginRead()
         defer { reader.end() }
         try Store.buildCompactedCopy(of: Catalog(reader: reader), at: Self.compactionPath(for: path), options: copyOptions)

@@ -6,8 +6,11 @@ extension Store {
     /// crash leaves either no file at `destination` or a whole one. Pages are copied as they are (free pages
     /// included); compaction belongs to the table layer, which knows how to move nodes.
     ///
-    /// - Throws: `invalidArgument` when `destination` exists; `diskFull`, `io` from writing the copy.
+    /// - Throws: `invalidArgument` when `destination` exists (a symbolic link counts, even a dangling one) or is
+    ///   one of this store's own files; `diskFull`, `io` from writing the copy (a symbolic link at the temporary
+    ///   name is refused, not followed).
     package func writeCopy(to destination: String) throws {
+        try Store.checkCopyDestination(destination, source: path)
         guard !io.fileExists(at: destination) else {
             throw StrataError.invalidArgument("'\(destination)' already exists; remove it or choose another path")
         }
@@ -56,9 +59,12 @@ extension Store {
     ///
     /// - Parameter options: how the copy is opened (its `io`, `encryptionKey`, `pageSize`, `maximumFileSize`);
     ///   its durability is always `.full`.
-    /// - Throws: `invalidArgument` when `path` exists; what opening, copying, committing or renaming throws.
+    /// Callers check first that `path` is none of the source store's own files (`checkCopyDestination`).
+    ///
+    /// - Throws: `invalidArgument` when `path` exists (a symbolic link counts, even a dangling one); what opening,
+    ///   copying, committing or renaming throws.
     package static func writeCompactedCopy(of source: Catalog, to path: String, options: StoreOptions) throws {
-        let io = options.io ?? POSIXStorage()
+        let io = options.io ?? POSIXStorage(filePermissions: options.filePermissions)
         guard !io.fileExists(at: path) else {
             throw StrataError.invalidArgument("'\(path)' already exists; remove it or choose another name for the copy")
         }

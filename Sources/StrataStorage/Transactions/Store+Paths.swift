@@ -29,6 +29,25 @@ extension Store {
         [lockPath(for: path), creatingPath(for: path)] + compactionLeftovers(for: path)
     }
 
+    /// Refuses `destination` as the name of a copy of the store at `source`: the store itself, or one of its
+    /// companion files (its lock file; what creation or compaction writes and what the next open removes), which
+    /// the store would overwrite or delete. Both paths are compared resolved (`./`, `..`, links to folders).
+    ///
+    /// - Throws: `invalidArgument` naming what `destination` is.
+    package static func checkCopyDestination(_ destination: String, source: String) throws {
+        let resolvedSource = resolvedPath(source)
+        let resolvedDestination = resolvedPath(destination)
+        if resolvedDestination == resolvedSource {
+            throw StrataError.invalidArgument(
+                "'\(destination)' is the database being copied; choose another path for the copy")
+        }
+        if companionPaths(of: resolvedSource).contains(resolvedDestination) {
+            throw StrataError.invalidArgument(
+                "'\(destination)' is the name of one of the files '\(source)' keeps beside it (its lock file, or what "
+                    + "creating or compacting it writes and the next open removes); choose another path for the copy")
+        }
+    }
+
     /// Deletes the store file at `path`, its lock file and what an interrupted creation or compaction left beside
     /// it (`companionPaths(of:)`), provided no process has the store open: deleting files in use would leave their
     /// processes on a file without a name, and the next process to open the path on a new file, each unaware of

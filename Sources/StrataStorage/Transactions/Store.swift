@@ -73,12 +73,15 @@ public final class Store: @unchecked Sendable {
     /// a commit the lock file recorded as acknowledged throws `lostCommit` unless `options.acceptsLostCommits`.
     ///
     /// - Throws: `lostCommit`, `notADatabase`, `unsupportedFormat`, `corruptFile`, `io`, `diskFull`,
-    ///   `invalidArgument` (bad options), `readOnly`-style `io` when a read-only open finds no file.
+    ///   `invalidArgument` (bad options), `readOnly`-style `io` when a read-only open finds no file, `io` (`ELOOP`)
+    ///   for a symbolic link where the store would create a file (see `POSIXStorage`).
     public static func open(path: String, options: StoreOptions = .init()) throws -> Store {
         guard let io = options.io else {
             let resolved = resolvedPath(path)
+            try refuseCreatingThroughLink(path, resolved: resolved, readOnly: options.readOnly)
             return try StoreRegistry.shared.store(key: "file:" + resolved, readOnly: options.readOnly, encryptionKey: options.encryptionKey) {
-                try Store.opening(path: resolved, io: POSIXStorage(), options: options)
+                let storage = POSIXStorage(filePermissions: options.filePermissions)
+                return try Store.opening(path: resolved, io: storage, options: options)
             }
         }
         return try Store.opening(path: path, io: io, options: options)
@@ -325,6 +328,24 @@ public final class Store: @unchecked Sendable {
         let folder = POSIXStorage.directory(of: absolute)
         guard let resolvedFolder = realPath(folder) else { return absolute }
         return (resolvedFolder == "/" ? "" : resolvedFolder) + "/" + POSIXStorage.fileName(of: absolute)
+    }
+
+    /// Refuses a `path` that is a symbolic link where opening would create the database through it: a link to a
+    /// missing file, or to an empty one (a new database is written in its place). A link to an existing database
+    /// opens it (resolved to its target, whose lock file is used); a read-only open of a link to a missing file
+    /// is refused the same way, before any lock file is made beside it.
+    ///
+    /// - Throws: `io` (`ELOOP`) naming the link.
+    private static func refuseCreatingThroughLink(_ path: String, resolved: String, readOnly: Bool) throws {
+        guard POSIXStorage.isSymbolicLink(path) else { return }
+        var info = stat()
+        let targetExists = stat(resolved, &info) == 0
+        guard !targetExists || (!readOnly && info.st_mode & S_IFMT == S_IFREG && info.st_size == 0) else { return }
+        throw StrataError.io(
+            operation: "open", path: path, errno: ELOOP,
+            message: "it is a symbolic link to " + (targetExists ? "an empty file" : "a file that does not exist")
+                + ", and Strata does not create a database through a link (a link planted there could make it "
+                + "overwrite another file): create the database at a path that is not a link, or remove the link")
     }
 
     /// `realpath(3)` of `path`, or nil when it cannot be resolved (a missing file or folder).

@@ -51,6 +51,13 @@ public struct StoreOptions: Sendable {
     /// `StoreStatus.openRecovery` then name both versions. Off by default: restore a backup instead where one
     /// exists. A commit that never completed (a crash during it) is passed over either way, as it must be.
     public var acceptsLostCommits = false
+    /// The permission bits of the files a new store creates (its data file and lock file, and the temporary files
+    /// of creation and copies), before the process's umask clears some: `0o644` by default (owner reads and
+    /// writes, everyone else reads; with the usual umask `022`, that is what the files get). Use `0o600` to keep
+    /// other users of the machine out, or `0o660` for a group. Files that already exist keep their permissions;
+    /// a lock file made by a process with other permissions keeps that process's. Every process that opens the
+    /// store needs to read and write its lock file.
+    public var filePermissions: UInt16 = 0o644
     /// The file system to use; `nil` means the real one (`POSIXStorage`). Tests pass recording or failing ones.
     package var io: StorageIO?
     /// Asked, when this process opens the file while no other process has it open, whether to compact it first:

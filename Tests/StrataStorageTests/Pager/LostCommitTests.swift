@@ -54,7 +54,7 @@ class LostCommitTests: PagerTestCase {
     private func damage(_ image: inout [UInt8], _ damage: Damage) throws {
         let (meta, index) = try newestSlot(in: image)
         // The root is rewritten by every commit: it is one of the nodes the newest commit record lists.
-        let root = Int(meta.root.rawValue) * 4096
+        let root = Int(meta.root.page) * 4096
         switch damage {
         case .flippedByteInNewestRoot:
             image[root + NodeHeader.byteCount] ^= 0x10

@@ -45,7 +45,7 @@ final class DamagedReadTests: XCTestCase {
             let model = try XCTUnwrap(db.schema.model(for: type))
             func currentLeaves() throws -> Set<UInt64> {
                 var found = Set<UInt64>()
-                try db.table(for: model).tree.forEachNode { ref, isLeaf in if isLeaf { found.insert(ref.rawValue) } }
+                try db.table(for: model).tree.forEachNode { ref, isLeaf in if isLeaf { found.insert(ref.page) } }
                 return found
             }
             try fill(db)

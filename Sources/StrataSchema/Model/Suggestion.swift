@@ -1,11 +1,12 @@
-/// "Did you mean …?" for a misspelt key, type, model or property name.
-enum Suggestion {
+/// "Did you mean …?" for a misspelt key, type, model or property name: the schema compiler's diagnostics, and
+/// the runtime's errors for a name a call gets wrong (`create(_:value:)`).
+package enum Suggestion {
     /// The candidate closest to `word`, if it is close enough to be the likely intent.
     ///
     /// Closeness is the edit distance ignoring case (so `String` suggests `string`), accepted up to a third of
     /// the word's length (at least 1, at most 3): close enough to catch typos, far enough not to suggest
     /// unrelated names.
-    static func closest(to word: String, among candidates: [String]) -> String? {
+    package static func closest(to word: String, among candidates: [String]) -> String? {
         guard !word.isEmpty, word.count <= 300 else { return nil }
         let limit = min(3, max(1, word.count / 3))
         var best: (candidate: String, distance: Int)?
@@ -17,12 +18,12 @@ enum Suggestion {
     }
 
     /// `: did you mean 'x'?` or the empty string, to append to a message.
-    static func didYouMean(_ word: String, among candidates: [String]) -> String {
+    package static func didYouMean(_ word: String, among candidates: [String]) -> String {
         closest(to: word, among: candidates).map { ": did you mean '\($0)'?" } ?? ""
     }
 
     /// Levenshtein distance with adjacent transpositions counting as one edit (`tilte` → `title`).
-    static func editDistance(_ lhs: String, _ rhs: String) -> Int {
+    package static func editDistance(_ lhs: String, _ rhs: String) -> Int {
         let a = Array(lhs)
         let b = Array(rhs)
         if a.isEmpty { return b.count }
