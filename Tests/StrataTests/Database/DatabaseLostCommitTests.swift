@@ -20,7 +20,8 @@ final class DatabaseLostCommitTests: DatabaseTestCase {
     private func newestSlot(in bytes: [UInt8]) -> (offset: Int, version: UInt64, root: Int) {
         func u64(_ offset: Int) -> UInt64 { (0..<8).reduce(0) { $0 | UInt64(bytes[offset + $1]) << (8 * $1) } }
         let offset = [512, 1024].max { u64($0 + 8) < u64($1 + 8) }!
-        return (offset, u64(offset + 8), Int(u64(offset + 16)))
+        // The root reference keeps its page in the low 40 bits (the high bits tag the version that wrote it).
+        return (offset, u64(offset + 8), Int(u64(offset + 16) & (1 << 40 - 1)))
     }
 
     func testADamagedCommittedWriteIsAnErrorUnlessTheLossIsAccepted() throws {
