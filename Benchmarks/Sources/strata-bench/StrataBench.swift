@@ -8,7 +8,7 @@ struct StrataBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata-bench",
         abstract: "Strata and SQLite side by side on the workloads of docs/BENCHMARKS.md.",
-        subcommands: [Compare.self, MigrationCommand.self, NotificationsCommand.self, PhaseCommand.self, ProfileCommand.self],
+        subcommands: [Compare.self, CompilerCommand.self, MigrationCommand.self, NotificationsCommand.self, PhaseCommand.self, ProfileCommand.self],
         defaultSubcommand: Compare.self
     )
 }
