@@ -77,7 +77,8 @@ struct CompilerCommand: ParsableCommand {
         var generate: ProcessCost
         var typecheck: ProcessCost?
 
-        /// `10000 models (1.9 MB → 12 MB): generate 1.20 s CPU (wall 1.5 s, 90 MB), x9.8 for x10; typecheck …`.
+        /// `1000 models (schema 184 KB, generated 4.9 MB): generate 0.57 s CPU (wall 1.81 s, peak 45.9 MB), CPU x7.5
+        /// for x10 the size; swiftc -typecheck …`.
         func line(previous: Row?) -> String {
             var text = "\(size) \(unit) (schema \(megabytes(schemaBytes)), generated \(megabytes(generatedBytes))): "
                 + "generate " + describe(generate, previous: previous?.generate, previousSize: previous?.size)
@@ -100,7 +101,10 @@ struct CompilerCommand: ParsableCommand {
             return text
         }
 
-        private func megabytes(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_048_576) }
+        private func megabytes(_ bytes: Int) -> String {
+            bytes < 1_048_576
+                ? String(format: "%.0f KB", Double(bytes) / 1_024) : String(format: "%.1f MB", Double(bytes) / 1_048_576)
+        }
 
         /// `{"configuration": "release", "compiler": [{"unit": "models", "size": 100, ...}]}`.
         static func json(_ rows: [Row], configuration: String) throws -> String {
