@@ -48,7 +48,8 @@ struct CompilerCommand: ParsableCommand {
                 let schemaFile = folder.appendingPathComponent("Scale.v1.strata.yaml")
                 try schema(size).write(to: schemaFile, atomically: true, encoding: .utf8)
                 let output = folder.appendingPathComponent("Scale.swift")
-                let generate = try ProcessCost.measure(build.strataGen, ["generate", "--output", output.path, folder.path])
+                let generate = try ProcessCost.measure(
+                    build.strataGen, ["generate", "--output", output.path, folder.path])
                 var typecheck: ProcessCost?
                 if size <= typecheckLimit {
                     typecheck = try ProcessCost.measure("swiftc", [
@@ -102,8 +103,8 @@ struct CompilerCommand: ParsableCommand {
         }
 
         private func megabytes(_ bytes: Int) -> String {
-            bytes < 1_048_576
-                ? String(format: "%.0f KB", Double(bytes) / 1_024) : String(format: "%.1f MB", Double(bytes) / 1_048_576)
+            if bytes < 1_048_576 { return String(format: "%.0f KB", Double(bytes) / 1_024) }
+            return String(format: "%.1f MB", Double(bytes) / 1_048_576)
         }
 
         /// `{"configuration": "release", "compiler": [{"unit": "models", "size": 100, ...}]}`.
