@@ -40,9 +40,10 @@ public struct SwiftGenerator: Sendable {
 
     private func emit(_ history: SchemaHistory, into writer: inout SwiftWriter) {
         let current = history.current
+        let modelNames = Set(current.models.map(\.name))
         for (index, model) in current.models.enumerated() {
             writer.mark("\(model.name)")
-            ModelClassEmitter(model: model, index: index, in: current).emit(into: &writer)
+            ModelClassEmitter(model: model, index: index, in: current, modelNames: modelNames).emit(into: &writer)
             writer.line()
             QueryMembersEmitter(model: model, access: current.access == .public ? "public " : "").emit(into: &writer)
         }

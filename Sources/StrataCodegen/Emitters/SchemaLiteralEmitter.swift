@@ -1,58 +1,79 @@
 import StrataSchema
 
-/// Emits Swift literals of the StrataSchema value types (`SchemaVersion`, `ModelDefinition`, `MigrationPlan`,
-/// …), so that the runtime holds the full description of every version without parsing YAML.
+/// Emits the StrataSchema values (`SchemaVersion`, `ModelDefinition`, `MigrationPlan`, …) of a version, so that
+/// the runtime holds the full description of every version without parsing YAML.
 ///
-/// Arguments equal to an initializer's default are left out, and source locations are written through a
-/// private `at(line, column)` function of the enclosing version namespace, which keeps the literals short.
+/// The description is built by many small statements, not one literal: `static let schema: SchemaVersion =
+/// makeSchema()`, whose builder appends one model per statement, each model built by its own function that appends
+/// one `PropertyDefinition` per statement. Each expression is tiny and its type is stated, so the Swift type
+/// checker's time and memory grow linearly with the schema (one nested literal of a whole schema took it gigabytes
+/// for a hundred models). Arguments equal to an initializer's default are left out, and source locations are
+/// written through a private `at(line, column)` function of the enclosing version namespace.
 enum SchemaLiteralEmitter {
-    /// Writes `static let schema = SchemaVersion(...)` for `version`.
+    /// Writes `static let schema: SchemaVersion = makeSchema()` for `version`, and the private functions that
+    /// build it.
     static func emitVersion(_ version: SchemaVersion, access: String, into writer: inout SwiftWriter) {
-        writer.line("\(access)static let schema = SchemaVersion(")
-        writer.indented { args in
-            args.line("schemaName: \(SwiftLiteral.string(version.schemaName)), version: \(version.version), "
-                + "access: .\(version.access.rawValue),")
-            args.line("models: [")
-            args.indented { models in
-                for model in version.models { emitModel(model, into: &models) }
+        writer.line("\(access)static let schema: SchemaVersion = makeSchema()")
+        writer.line()
+        writer.doc("Builds `schema`, one model per statement.")
+        writer.block("private static func makeSchema() -> SchemaVersion") { body in
+            if version.models.isEmpty {
+                body.line("let models: [ModelDefinition] = []")
+            } else {
+                body.line("var models: [ModelDefinition] = []")
+                body.line("models.reserveCapacity(\(version.models.count))")
+                for index in version.models.indices { body.line("models.append(\(modelFunction(index))())") }
             }
-            args.line("],")
+            var arguments = [
+                "schemaName: \(SwiftLiteral.string(version.schemaName))", "version: \(version.version)",
+                "access: .\(version.access.rawValue)", "models: models",
+            ]
             if !version.removedModels.isEmpty {
-                args.line("removedModels: \(SwiftLiteral.stringArray(version.removedModels)),")
+                arguments.append("removedModels: \(SwiftLiteral.stringArray(version.removedModels))")
             }
-            args.line("location: \(location(version.location))")
+            arguments.append("location: \(location(version.location))")
+            body.call("return SchemaVersion", arguments)
         }
-        writer.line(")")
+        for (index, model) in version.models.enumerated() {
+            writer.line()
+            emitModel(model, function: modelFunction(index), version: version.version, into: &writer)
+        }
     }
 
-    private static func emitModel(_ model: ModelDefinition, into writer: inout SwiftWriter) {
-        writer.line("ModelDefinition(")
-        writer.indented { args in
-            var head = ["name: \(SwiftLiteral.string(model.name))"]
-            if let doc = model.doc { head.append("doc: \(SwiftLiteral.string(doc))") }
-            if let key = model.primaryKey { head.append("primaryKey: \(SwiftLiteral.string(key))") }
-            args.line(head.joined(separator: ", ") + ",")
-            args.line("properties: [")
-            args.indented { properties in
+    /// The name of the function that builds the `index`th model: `makeModel0`. Numbered rather than named after
+    /// the model, so that no model name can make it collide with another member of the namespace.
+    private static func modelFunction(_ index: Int) -> String { "makeModel\(index)" }
+
+    private static func emitModel(
+        _ model: ModelDefinition, function: String, version: Int, into writer: inout SwiftWriter
+    ) {
+        writer.doc("Builds `\(model.name)` as version \(version) declares it, one property per statement.")
+        writer.block("private static func \(function)() -> ModelDefinition") { body in
+            if model.properties.isEmpty {
+                body.line("let properties: [PropertyDefinition] = []")
+            } else {
+                body.line("var properties: [PropertyDefinition] = []")
+                body.line("properties.reserveCapacity(\(model.properties.count))")
                 for property in model.properties {
-                    properties.call("PropertyDefinition", propertyArguments(property), tail: ",")
+                    body.call("properties.append(PropertyDefinition", propertyArguments(property), tail: ")")
                 }
             }
-            args.line("],")
-            var tail: [String] = []
+            var arguments = ["name: \(SwiftLiteral.string(model.name))"]
+            if let doc = model.doc { arguments.append("doc: \(SwiftLiteral.string(doc))") }
+            if let key = model.primaryKey { arguments.append("primaryKey: \(SwiftLiteral.string(key))") }
+            arguments.append("properties: properties")
             if !model.compoundIndexes.isEmpty {
-                tail.append("compoundIndexes: [" + model.compoundIndexes.map(SwiftLiteral.stringArray)
+                arguments.append("compoundIndexes: [" + model.compoundIndexes.map(SwiftLiteral.stringArray)
                     .joined(separator: ", ") + "]")
             }
             if !model.removedProperties.isEmpty {
-                tail.append("removedProperties: \(SwiftLiteral.stringArray(model.removedProperties))")
+                arguments.append("removedProperties: \(SwiftLiteral.stringArray(model.removedProperties))")
             }
-            if let old = model.renamedFrom { tail.append("renamedFrom: \(SwiftLiteral.string(old))") }
-            if model.needsCustomMigration { tail.append("needsCustomMigration: true") }
-            for argument in tail { args.line(argument + ",") }
-            args.line("location: \(location(model.location))")
+            if let old = model.renamedFrom { arguments.append("renamedFrom: \(SwiftLiteral.string(old))") }
+            if model.needsCustomMigration { arguments.append("needsCustomMigration: true") }
+            arguments.append("location: \(location(model.location))")
+            body.call("return ModelDefinition", arguments)
         }
-        writer.line("),")
     }
 
     /// The arguments of `PropertyDefinition(name: "title", type: .string, isIndexed: true, location: at(12, 7))`.
@@ -99,25 +120,27 @@ enum SchemaLiteralEmitter {
         }
     }
 
-    /// Writes `static let migrationPlan = MigrationPlan(...)`.
+    /// Writes `static let migrationPlan: MigrationPlan = makeMigrationPlan()` and the private function that builds
+    /// it, one step per statement.
     static func emitPlan(_ plan: MigrationPlan, access: String, into writer: inout SwiftWriter) {
-        writer.line("\(access)static let migrationPlan = MigrationPlan(")
-        writer.indented { args in
-            args.line("fromVersion: \(plan.fromVersion), toVersion: \(plan.toVersion),")
+        writer.line("\(access)static let migrationPlan: MigrationPlan = makeMigrationPlan()")
+        writer.line()
+        writer.doc("Builds `migrationPlan`, one step per statement.")
+        writer.block("private static func makeMigrationPlan() -> MigrationPlan") { body in
             if plan.steps.isEmpty {
-                args.line("steps: []")
-                return
-            }
-            args.line("steps: [")
-            args.indented { steps in
+                body.line("let steps: [MigrationStep] = []")
+            } else {
+                body.line("var steps: [MigrationStep] = []")
+                body.line("steps.reserveCapacity(\(plan.steps.count))")
                 for step in plan.steps {
                     let (name, arguments) = stepCase(step)
-                    steps.call(name, arguments, tail: ",")
+                    body.call("steps.append(\(name)", arguments, tail: ")")
                 }
             }
-            args.line("]")
+            body.call("return MigrationPlan", [
+                "fromVersion: \(plan.fromVersion)", "toVersion: \(plan.toVersion)", "steps: steps",
+            ])
         }
-        writer.line(")")
     }
 
     /// One `MigrationStep` case: its name (`.addModel`) and its arguments.

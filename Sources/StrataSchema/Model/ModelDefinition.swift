@@ -43,10 +43,6 @@ public struct ModelDefinition: Hashable, Sendable {
 
     /// The properties the store keeps: everything but transient properties and linking objects.
     public var persistedProperties: [PropertyDefinition] {
-        properties.filter { property in
-            if property.isTransient { return false }
-            if case .linkingObjects = property.type { return false }
-            return true
-        }
+        properties.filter(\.isPersisted)
     }
 }

@@ -31,4 +31,11 @@ public struct PropertyDefinition: Hashable, Sendable {
         self.doc = doc
         self.location = location
     }
+
+    /// Whether the store keeps the property: it is neither transient nor linking objects.
+    public var isPersisted: Bool {
+        if isTransient { return false }
+        if case .linkingObjects = type { return false }
+        return true
+    }
 }

@@ -10,14 +10,22 @@ extension SchemaVersion {
     /// model that has exactly one stored link or list to `model`, the path continues through it:
     /// `["loans", "book"]`. With several candidate links the property is ambiguous and `nil` is returned.
     public func linkingObjectsKeyPath(of property: PropertyDefinition, in model: String) -> [String]? {
+        Self.linkingObjectsKeyPath(of: property, in: model, modelNamed: self.model(named:))
+    }
+
+    /// ``linkingObjectsKeyPath(of:in:)`` with the version's models found by `modelNamed`, so that a caller
+    /// checking every property of a large version looks them up in constant time rather than by a scan each.
+    package static func linkingObjectsKeyPath(
+        of property: PropertyDefinition, in model: String, modelNamed: (String) -> ModelDefinition?
+    ) -> [String]? {
         guard case .linkingObjects(let sourceName, let linkName) = property.type,
-            let source = self.model(named: sourceName),
+            let source = modelNamed(sourceName),
             let link = source.property(named: linkName), !link.isTransient,
-            let target = Self.storedLinkTarget(of: link.type)
+            let target = storedLinkTarget(of: link.type)
         else { return nil }
         if target == model { return [linkName] }
-        guard let intermediate = self.model(named: target) else { return nil }
-        let hops = intermediate.properties.filter { !$0.isTransient && Self.storedLinkTarget(of: $0.type) == model }
+        guard let intermediate = modelNamed(target) else { return nil }
+        let hops = intermediate.properties.filter { !$0.isTransient && storedLinkTarget(of: $0.type) == model }
         guard hops.count == 1, let hop = hops.first else { return nil }
         return [linkName, hop.name]
     }

@@ -28,10 +28,17 @@ struct VersionDiff {
     private var keyChanges: [MigrationStep] = []
     private var customSteps: [MigrationStep] = []
 
+    /// The previous version's models by name.
+    private let oldModels: NameLookup<ModelDefinition>
+    /// The current version's models by name.
+    private let newModels: NameLookup<ModelDefinition>
+
     /// Prepares to compare `current` with `previous`, both already validated on their own.
     init(previous: LoadedSchemaFile, current: LoadedSchemaFile) {
         self.previous = previous
         self.current = current
+        oldModels = NameLookup(modelsOf: previous.version)
+        newModels = NameLookup(modelsOf: current.version)
     }
 
     private var old: SchemaVersion { previous.version }
@@ -44,12 +51,12 @@ struct VersionDiff {
         var matched: [(old: ModelDefinition, new: ModelDefinition)] = []
         for model in new.models {
             if let oldName = model.renamedFrom {
-                if let oldModel = old.model(named: oldName) {
+                if let oldModel = oldModels[oldName] {
                     renamedModels[oldName] = model.name
                     matched.append((oldModel, model))
                     modelRenames.append(.renameModel(from: oldName, to: model.name))
                 } else {
-                    let unclaimed = old.models.map(\.name).filter { new.model(named: $0) == nil }
+                    let unclaimed = old.models.map(\.name).filter { !newModels.contains($0) }
                     let guess = Suggestion.closest(to: oldName, among: unclaimed)
                     // The likely intended old model is not reported again as "missing".
                     if let guess { renamedModels[guess] = model.name }
@@ -58,7 +65,7 @@ struct VersionDiff {
                         + (guess.map { ": did you mean '\($0)'?" } ?? "; remove 'renamedFrom' if the model is new"),
                         at: map[.modelValue(model: model.name, field: "renamedFrom")])
                 }
-            } else if let oldModel = old.model(named: model.name) {
+            } else if let oldModel = oldModels[model.name] {
                 matched.append((oldModel, model))
             } else {
                 modelAdditions.append(.addModel(model.name))
@@ -80,13 +87,14 @@ struct VersionDiff {
     // MARK: - Models
 
     private mutating func checkRemovedModels(renamedModels: [String: String]) {
-        for (index, name) in new.removedModels.enumerated() where old.model(named: name) == nil {
+        for (index, name) in new.removedModels.enumerated() where !oldModels.contains(name) {
             error("'removedModels' lists '\(name)', but version \(old.version) has no model '\(name)'"
                 + Suggestion.didYouMean(name, among: old.models.map(\.name)), at: map[.removedModel(index)])
         }
-        let added = new.models.filter { old.model(named: $0.name) == nil && $0.renamedFrom == nil }.map(\.name)
-        for model in old.models where new.model(named: model.name) == nil && renamedModels[model.name] == nil {
-            if new.removedModels.contains(model.name) {
+        let added = new.models.filter { !oldModels.contains($0.name) && $0.renamedFrom == nil }.map(\.name)
+        let removed = Set(new.removedModels)
+        for model in old.models where !newModels.contains(model.name) && renamedModels[model.name] == nil {
+            if removed.contains(model.name) {
                 modelRemovals.append(.removeModel(model.name))
                 continue
             }
@@ -122,17 +130,20 @@ struct VersionDiff {
         _ oldModel: ModelDefinition, _ model: ModelDefinition, renamedModels: [String: String]
     ) {
         let oldProperties = oldModel.persistedProperties
+        let oldStored = NameLookup(oldProperties, name: \.name)
+        let oldAll = NameLookup(propertiesOf: oldModel)
+        let newAll = NameLookup(propertiesOf: model)
         var renamed: [String: String] = [:]
         var pairs: [(old: PropertyDefinition, new: PropertyDefinition)] = []
         for property in model.persistedProperties {
             if let oldName = property.renamedFrom {
-                if let oldProperty = oldProperties.first(where: { $0.name == oldName }) {
+                if let oldProperty = oldStored[oldName] {
                     renamed[oldName] = property.name
                     pairs.append((oldProperty, property))
                     propertyRenames.append(.renameProperty(model: model.name, from: oldName, to: property.name))
                 } else {
-                    let wasTransient = oldModel.property(named: oldName)?.isTransient == true
-                    let unclaimed = oldProperties.map(\.name).filter { model.property(named: $0) == nil }
+                    let wasTransient = oldAll[oldName]?.isTransient == true
+                    let unclaimed = oldProperties.map(\.name).filter { !newAll.contains($0) }
                     let guess = Suggestion.closest(to: oldName, among: unclaimed)
                     // The likely intended old property is not reported again as "missing".
                     if let guess { renamed[guess] = property.name }
@@ -143,7 +154,7 @@ struct VersionDiff {
                         + (guess.map { ": did you mean '\($0)'?" } ?? "; remove 'renamedFrom' if the property is new"),
                         at: map[.propertyValue(model: model.name, property: property.name, field: "renamedFrom")])
                 }
-            } else if let oldProperty = oldProperties.first(where: { $0.name == property.name }) {
+            } else if let oldProperty = oldStored[property.name] {
                 pairs.append((oldProperty, property))
             } else {
                 propertyAdditions.append(.addProperty(
@@ -151,12 +162,12 @@ struct VersionDiff {
                     defaultValue: property.defaultValue))
             }
         }
-        checkRemovedProperties(of: oldModel, model, renamed: renamed)
+        checkRemovedProperties(of: oldModel, model, properties: newAll, renamed: renamed)
+        let inCompoundIndexes = Set(model.compoundIndexes.joined())
         var convertedIndexed = false
         for pair in pairs {
             if convert(pair.old, to: pair.new, in: model, renamedModels: renamedModels),
-                pair.new.isIndexed || model.primaryKey == pair.new.name
-                    || model.compoundIndexes.contains(where: { $0.contains(pair.new.name) }) {
+                pair.new.isIndexed || model.primaryKey == pair.new.name || inCompoundIndexes.contains(pair.new.name) {
                 convertedIndexed = true
             }
         }
@@ -164,23 +175,26 @@ struct VersionDiff {
     }
 
     private mutating func checkRemovedProperties(
-        of oldModel: ModelDefinition, _ model: ModelDefinition, renamed: [String: String]
+        of oldModel: ModelDefinition, _ model: ModelDefinition, properties: NameLookup<PropertyDefinition>,
+        renamed: [String: String]
     ) {
         let oldNames = oldModel.persistedProperties.map(\.name)
-        for (index, name) in model.removedProperties.enumerated() where !oldNames.contains(name) {
+        let oldNameSet = Set(oldNames)
+        let removed = Set(model.removedProperties)
+        for (index, name) in model.removedProperties.enumerated() where !oldNameSet.contains(name) {
             error("'removed' of model '\(model.name)' lists '\(name)', but model '\(oldModel.name)' of version "
                 + "\(old.version) has no stored property '\(name)'" + Suggestion.didYouMean(name, among: oldNames),
                 at: map[.removedProperty(model: model.name, index: index)])
         }
-        let added = model.persistedProperties.filter { $0.renamedFrom == nil && !oldNames.contains($0.name) }
+        let added = model.persistedProperties.filter { $0.renamedFrom == nil && !oldNameSet.contains($0.name) }
             .map(\.name)
         for name in oldNames where renamed[name] == nil {
-            if let property = model.property(named: name), !property.isTransient { continue }
-            if model.removedProperties.contains(name) {
+            if let property = properties[name], !property.isTransient { continue }
+            if removed.contains(name) {
                 propertyRemovals.append(.removeProperty(model: model.name, property: name))
                 continue
             }
-            let becameTransient = model.property(named: name)?.isTransient == true
+            let becameTransient = properties[name]?.isTransient == true
             var message = "property '\(oldModel.name).\(name)' of version \(old.version) is "
                 + (becameTransient ? "transient in version \(new.version), so its stored values would be lost: "
                     : "missing from model '\(model.name)' in version \(new.version): ")

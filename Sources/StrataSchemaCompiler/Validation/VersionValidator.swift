@@ -7,11 +7,14 @@ struct VersionValidator {
     private(set) var diagnostics: [Diagnostic] = []
     private var version: SchemaVersion
     private let sourceMap: SourceMap
+    /// The version's models by name, as loaded (validation changes only defaults, never names or types).
+    private let models: NameLookup<ModelDefinition>
 
     /// Prepares to check `file`.
     init(file: LoadedSchemaFile) {
         self.version = file.version
         self.sourceMap = file.sourceMap
+        models = NameLookup(modelsOf: file.version)
     }
 
     /// Checks the version; returns it with defaults normalized (`0` for a `double` becomes `0.0`, dates in
@@ -31,7 +34,7 @@ struct VersionValidator {
 
     private mutating func checkSchemaName() {
         checkTypeName(version.schemaName, as: "schema", at: sourceMap[.topValue("schema")])
-        if version.model(named: version.schemaName) != nil {
+        if models.contains(version.schemaName) {
             error("schema '\(version.schemaName)' has a model of the same name: both would generate the Swift type "
                 + "'\(version.schemaName)'; rename the model (with 'renamedFrom:') or the schema",
                 at: sourceMap[.model(version.schemaName)])
@@ -73,29 +76,39 @@ struct VersionValidator {
             }
             checkFlags(of: property, in: model)
             if let value = property.defaultValue {
-                var check = DefaultValueCheck(property: property, model: model, sourceMap: sourceMap)
-                model.properties[index].defaultValue = check.normalized(value)
-                diagnostics += check.diagnostics
+                model.properties[index].defaultValue = checkDefault(value, of: property, in: model)
             }
         }
-        checkPrimaryKey(of: model)
-        checkCompoundIndexes(of: model)
-        checkRemovedAndRenamed(in: model)
+        let properties = NameLookup(propertiesOf: model)
+        checkPrimaryKey(of: model, properties: properties)
+        checkCompoundIndexes(of: model, properties: properties)
+        checkRemovedAndRenamed(in: model, properties: properties)
         return model
+    }
+
+    /// The normalized default of `property`. The check holds a copy of `model` only while this runs: alive while
+    /// the caller writes into the model's properties, it would make every write copy them all (quadratic).
+    private mutating func checkDefault(
+        _ value: DefaultValue, of property: PropertyDefinition, in model: ModelDefinition
+    ) -> DefaultValue {
+        var check = DefaultValueCheck(property: property, model: model, sourceMap: sourceMap)
+        let normalized = check.normalized(value)
+        diagnostics += check.diagnostics
+        return normalized
     }
 
     private mutating func checkType(of property: PropertyDefinition, in model: ModelDefinition) {
         let location = sourceMap[.propertyValue(model: model.name, property: property.name, field: "type")]
         switch property.type {
         case .link(let target):
-            if version.model(named: target) != nil {
+            if models.contains(target) {
                 error("property '\(model.name).\(property.name)' links to model '\(target)' without '?': a link to a "
                     + "model is always optional: write '\(target)?'", at: location)
             } else {
                 reportUnknownType(target, written: property.type, of: property, in: model, at: location)
             }
         case .optional(.link(let target)), .list(.link(let target)):
-            if version.model(named: target) == nil {
+            if !models.contains(target) {
                 reportUnknownType(target, written: property.type, of: property, in: model, at: location)
             }
         case .linkingObjects(let target, let linkName):
@@ -114,7 +127,7 @@ struct VersionValidator {
             + "'\(model.name).\(property.name)': '\(name)' is neither a type nor a model of schema "
             + "'\(version.schemaName)'"
         if let guess = Suggestion.closest(to: name, among: candidates) {
-            let isModel = version.model(named: guess) != nil
+            let isModel = models.contains(guess)
             var fixed = replacing(name, with: guess, in: written)
             if isModel, case .link = fixed { fixed = .optional(fixed) }
             if !isModel, case .optional(.link) = written { fixed = .optional(fixed.unwrapped) }
@@ -138,7 +151,7 @@ struct VersionValidator {
     ) {
         let location = sourceMap[.propertyValue(model: model.name, property: property.name, field: "linkingObjects")]
         let qualified = "'\(model.name).\(property.name)'"
-        guard let targetModel = version.model(named: target) else {
+        guard let targetModel = models[target] else {
             error("linkingObjects of \(qualified) names model '\(target)', which schema '\(version.schemaName)' does "
                 + "not have" + Suggestion.didYouMean(target, among: version.models.map(\.name)), at: location)
             return
@@ -148,8 +161,10 @@ struct VersionValidator {
                 + "'\(link)'" + Suggestion.didYouMean(link, among: targetModel.properties.map(\.name)), at: location)
             return
         }
-        if version.linkingObjectsKeyPath(of: property, in: model.name) != nil { return }
-        let through = SchemaVersion.storedLinkTarget(of: linkProperty.type).flatMap { version.model(named: $0) }
+        if SchemaVersion.linkingObjectsKeyPath(of: property, in: model.name, modelNamed: { models[$0] }) != nil {
+            return
+        }
+        let through = SchemaVersion.storedLinkTarget(of: linkProperty.type).flatMap { models[$0] }
         let hops = through?.properties.filter {
             !$0.isTransient && SchemaVersion.storedLinkTarget(of: $0.type) == model.name
         } ?? []
@@ -213,10 +228,10 @@ struct VersionValidator {
 
     // MARK: - Keys and indexes
 
-    private mutating func checkPrimaryKey(of model: ModelDefinition) {
+    private mutating func checkPrimaryKey(of model: ModelDefinition, properties: NameLookup<PropertyDefinition>) {
         guard let name = model.primaryKey else { return }
         let location = sourceMap[.modelValue(model: model.name, field: "primaryKey")]
-        guard let property = model.property(named: name) else {
+        guard let property = properties[name] else {
             error("primary key '\(name)' of model '\(model.name)' is not one of its properties"
                 + Suggestion.didYouMean(name, among: model.properties.map(\.name)), at: location)
             return
@@ -234,12 +249,14 @@ struct VersionValidator {
         }
     }
 
-    private mutating func checkCompoundIndexes(of model: ModelDefinition) {
+    private mutating func checkCompoundIndexes(
+        of model: ModelDefinition, properties: NameLookup<PropertyDefinition>
+    ) {
         for (index, names) in model.compoundIndexes.enumerated() {
             var seen: Set<String> = []
             for (entry, name) in names.enumerated() {
                 let location = sourceMap[.compoundIndexEntry(model: model.name, index: index, entry: entry)]
-                guard let property = model.property(named: name) else {
+                guard let property = properties[name] else {
                     error("index of model '\(model.name)' names '\(name)', which is not one of its properties"
                         + Suggestion.didYouMean(name, among: model.properties.map(\.name)), at: location)
                     continue
@@ -261,10 +278,11 @@ struct VersionValidator {
     // MARK: - Removed and renamed, inside one file
 
     private mutating func checkRemovedModels() {
-        for (index, name) in version.removedModels.enumerated() where version.model(named: name) != nil {
+        for (index, name) in version.removedModels.enumerated() where models.contains(name) {
             error("model '\(name)' is listed in 'removedModels' but is still defined: remove it from one of the two",
                 at: sourceMap[.removedModel(index)])
         }
+        let removedModels = Set(version.removedModels)
         var renamedFrom: [String: String] = [:]
         for model in version.models {
             guard let old = model.renamedFrom else { continue }
@@ -274,10 +292,10 @@ struct VersionValidator {
             } else if let other = renamedFrom[old] {
                 error("models '\(other)' and '\(model.name)' are both renamed from '\(old)': only one can keep its "
                     + "data", at: location)
-            } else if version.model(named: old) != nil {
+            } else if models.contains(old) {
                 error("model '\(model.name)' is renamed from '\(old)', but '\(old)' is still defined in this version: "
                     + "rename one of them", at: location)
-            } else if version.removedModels.contains(old) {
+            } else if removedModels.contains(old) {
                 error("model '\(model.name)' is renamed from '\(old)', which is also listed in 'removedModels': "
                     + "its data is either kept or dropped, not both", at: location)
             }
@@ -285,9 +303,12 @@ struct VersionValidator {
         }
     }
 
-    private mutating func checkRemovedAndRenamed(in model: ModelDefinition) {
+    private mutating func checkRemovedAndRenamed(
+        in model: ModelDefinition, properties: NameLookup<PropertyDefinition>
+    ) {
+        let removed = Set(model.removedProperties)
         for (index, name) in model.removedProperties.enumerated() {
-            if let property = model.property(named: name), !property.isTransient {
+            if let property = properties[name], !property.isTransient {
                 error("property '\(name)' of model '\(model.name)' is listed in 'removed' but is still defined: "
                     + "remove it from one of the two", at: sourceMap[.removedProperty(model: model.name, index: index)])
             }
@@ -302,10 +323,10 @@ struct VersionValidator {
             } else if let other = renamedFrom[old] {
                 error("properties '\(other)' and '\(property.name)' of model '\(model.name)' are both renamed from "
                     + "'\(old)': only one can keep its values", at: location)
-            } else if let existing = model.property(named: old), !existing.isTransient {
+            } else if let existing = properties[old], !existing.isTransient {
                 error("property \(qualified) is renamed from '\(old)', but '\(old)' is still defined in this "
                     + "version: rename one of them", at: location)
-            } else if model.removedProperties.contains(old) {
+            } else if removed.contains(old) {
                 error("property \(qualified) is renamed from '\(old)', which is also listed in 'removed': its "
                     + "values are either kept or dropped, not both", at: location)
             }

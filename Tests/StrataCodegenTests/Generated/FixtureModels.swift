@@ -316,29 +316,30 @@ nonisolated public final class Client: Object {
 
     /// The persisted values of an unmanaged `Client`, in column order.
     @_spi(StrataGenerated) public override func persistedValues() -> [PersistedValue] {
-        [
-            unmanaged.id.persistedValue,
-            unmanaged.fullName.persistedValue,
-            unmanaged.nickname.persistedValue,
-            unmanaged.points.persistedValue,
-            unmanaged.age.persistedValue,
-            unmanaged.shoeSize.persistedValue,
-            unmanaged.visits.persistedValue,
-            unmanaged.balance.persistedValue,
-            unmanaged.ratio.persistedValue,
-            unmanaged.active.persistedValue,
-            unmanaged.joined.persistedValue,
-            unmanaged.birthday.persistedValue,
-            unmanaged.avatar.persistedValue,
-            unmanaged.token.persistedValue,
-            unmanaged.externalID.persistedValue,
-            .string(unmanaged.tier.rawValue),
-            .list(unmanaged.tags.map(\.persistedValue)),
-            .list(unmanaged.scores.map(\.persistedValue)),
-            .list(unmanaged.orders.map(\.persistedValue)),
-            unmanaged.favourite.persistedValue,
-            unmanaged.`class`.persistedValue,
-        ]
+        var values: [PersistedValue] = []
+        values.reserveCapacity(21)
+        values.append(unmanaged.id.persistedValue)
+        values.append(unmanaged.fullName.persistedValue)
+        values.append(unmanaged.nickname.persistedValue)
+        values.append(unmanaged.points.persistedValue)
+        values.append(unmanaged.age.persistedValue)
+        values.append(unmanaged.shoeSize.persistedValue)
+        values.append(unmanaged.visits.persistedValue)
+        values.append(unmanaged.balance.persistedValue)
+        values.append(unmanaged.ratio.persistedValue)
+        values.append(unmanaged.active.persistedValue)
+        values.append(unmanaged.joined.persistedValue)
+        values.append(unmanaged.birthday.persistedValue)
+        values.append(unmanaged.avatar.persistedValue)
+        values.append(unmanaged.token.persistedValue)
+        values.append(unmanaged.externalID.persistedValue)
+        values.append(.string(unmanaged.tier.rawValue))
+        values.append(.list(unmanaged.tags.map(\.persistedValue)))
+        values.append(.list(unmanaged.scores.map(\.persistedValue)))
+        values.append(.list(unmanaged.orders.map(\.persistedValue)))
+        values.append(unmanaged.favourite.persistedValue)
+        values.append(unmanaged.`class`.persistedValue)
+        return values
     }
 
     /// The values of an unmanaged `Client`; a managed one reads and writes the store instead.
@@ -508,12 +509,13 @@ nonisolated public final class Order: Object {
 
     /// The persisted values of an unmanaged `Order`, in column order.
     @_spi(StrataGenerated) public override func persistedValues() -> [PersistedValue] {
-        [
-            unmanaged.id.persistedValue,
-            unmanaged.total.persistedValue,
-            unmanaged.placed.persistedValue,
-            unmanaged.reference.persistedValue,
-        ]
+        var values: [PersistedValue] = []
+        values.reserveCapacity(4)
+        values.append(unmanaged.id.persistedValue)
+        values.append(unmanaged.total.persistedValue)
+        values.append(unmanaged.placed.persistedValue)
+        values.append(unmanaged.reference.persistedValue)
+        return values
     }
 
     /// The values of an unmanaged `Order`; a managed one reads and writes the store instead.
@@ -578,31 +580,52 @@ nonisolated extension Bookshop {
         public static let fingerprint = "41c61aacb78bd1a1"
 
         /// The complete description of version 1.
-        public static let schema = SchemaVersion(
-            schemaName: "Bookshop", version: 1, access: .public,
-            models: [
-                ModelDefinition(
-                    name: "Customer", primaryKey: "id",
-                    properties: [
-                        PropertyDefinition(name: "id", type: .integer(.int), defaultValue: .auto, location: at(6, 5)),
-                        PropertyDefinition(name: "name", type: .string, location: at(7, 5)),
-                        PropertyDefinition(name: "points", type: .integer(.int16), location: at(8, 5)),
-                        PropertyDefinition(name: "tier", type: .enumeration(["basic", "gold"]), location: at(9, 5)),
-                        PropertyDefinition(name: "shelf", type: .optional(.link("Shelf")), location: at(10, 5)),
-                    ],
-                    location: at(4, 3)
-                ),
-                ModelDefinition(
-                    name: "Shelf",
-                    properties: [
-                        PropertyDefinition(name: "label", type: .string, location: at(13, 5)),
-                        PropertyDefinition(name: "neighbours", type: .list(.link("Shelf")), location: at(14, 5)),
-                    ],
-                    location: at(11, 3)
-                ),
-            ],
-            location: at(1, 1)
-        )
+        public static let schema: SchemaVersion = makeSchema()
+
+        /// Builds `schema`, one model per statement.
+        private static func makeSchema() -> SchemaVersion {
+            var models: [ModelDefinition] = []
+            models.reserveCapacity(2)
+            models.append(makeModel0())
+            models.append(makeModel1())
+            return SchemaVersion(
+                schemaName: "Bookshop",
+                version: 1,
+                access: .public,
+                models: models,
+                location: at(1, 1)
+            )
+        }
+
+        /// Builds `Customer` as version 1 declares it, one property per statement.
+        private static func makeModel0() -> ModelDefinition {
+            var properties: [PropertyDefinition] = []
+            properties.reserveCapacity(5)
+            properties.append(PropertyDefinition(
+                name: "id",
+                type: .integer(.int),
+                defaultValue: .auto,
+                location: at(6, 5)
+            ))
+            properties.append(PropertyDefinition(name: "name", type: .string, location: at(7, 5)))
+            properties.append(PropertyDefinition(name: "points", type: .integer(.int16), location: at(8, 5)))
+            properties.append(PropertyDefinition(
+                name: "tier",
+                type: .enumeration(["basic", "gold"]),
+                location: at(9, 5)
+            ))
+            properties.append(PropertyDefinition(name: "shelf", type: .optional(.link("Shelf")), location: at(10, 5)))
+            return ModelDefinition(name: "Customer", primaryKey: "id", properties: properties, location: at(4, 3))
+        }
+
+        /// Builds `Shelf` as version 1 declares it, one property per statement.
+        private static func makeModel1() -> ModelDefinition {
+            var properties: [PropertyDefinition] = []
+            properties.reserveCapacity(2)
+            properties.append(PropertyDefinition(name: "label", type: .string, location: at(13, 5)))
+            properties.append(PropertyDefinition(name: "neighbours", type: .list(.link("Shelf")), location: at(14, 5)))
+            return ModelDefinition(name: "Shelf", properties: properties, location: at(11, 3))
+        }
 
         /// A position in `Bookshop.v1.strata.yaml`.
         private static func at(_ line: Int, _ column: Int) -> SourceLocation {
@@ -662,46 +685,85 @@ nonisolated extension Bookshop {
         public static let fingerprint = "da33cac895e0ecba"
 
         /// The complete description of version 2.
-        public static let schema = SchemaVersion(
-            schemaName: "Bookshop", version: 2, access: .public,
-            models: [
-                ModelDefinition(
-                    name: "Client", primaryKey: "id",
-                    properties: [
-                        PropertyDefinition(name: "id", type: .integer(.int), defaultValue: .auto, location: at(6, 5)),
-                        PropertyDefinition(name: "fullName", type: .string, renamedFrom: "name", location: at(7, 5)),
-                        PropertyDefinition(name: "points", type: .integer(.int32), location: at(8, 5)),
-                        PropertyDefinition(name: "tier", type: .enumeration(["basic", "gold"]), location: at(9, 5)),
-                        PropertyDefinition(name: "orders", type: .list(.link("Order")), location: at(10, 5)),
-                    ],
-                    renamedFrom: "Customer",
-                    needsCustomMigration: true,
-                    location: at(4, 3)
-                ),
-                ModelDefinition(
-                    name: "Order",
-                    properties: [
-                        PropertyDefinition(name: "total", type: .optional(.double), location: at(14, 5)),
-                    ],
-                    location: at(12, 3)
-                ),
-            ],
-            removedModels: ["Shelf"],
-            location: at(1, 1)
-        )
+        public static let schema: SchemaVersion = makeSchema()
+
+        /// Builds `schema`, one model per statement.
+        private static func makeSchema() -> SchemaVersion {
+            var models: [ModelDefinition] = []
+            models.reserveCapacity(2)
+            models.append(makeModel0())
+            models.append(makeModel1())
+            return SchemaVersion(
+                schemaName: "Bookshop",
+                version: 2,
+                access: .public,
+                models: models,
+                removedModels: ["Shelf"],
+                location: at(1, 1)
+            )
+        }
+
+        /// Builds `Client` as version 2 declares it, one property per statement.
+        private static func makeModel0() -> ModelDefinition {
+            var properties: [PropertyDefinition] = []
+            properties.reserveCapacity(5)
+            properties.append(PropertyDefinition(
+                name: "id",
+                type: .integer(.int),
+                defaultValue: .auto,
+                location: at(6, 5)
+            ))
+            properties.append(PropertyDefinition(
+                name: "fullName",
+                type: .string,
+                renamedFrom: "name",
+                location: at(7, 5)
+            ))
+            properties.append(PropertyDefinition(name: "points", type: .integer(.int32), location: at(8, 5)))
+            properties.append(PropertyDefinition(
+                name: "tier",
+                type: .enumeration(["basic", "gold"]),
+                location: at(9, 5)
+            ))
+            properties.append(PropertyDefinition(name: "orders", type: .list(.link("Order")), location: at(10, 5)))
+            return ModelDefinition(
+                name: "Client",
+                primaryKey: "id",
+                properties: properties,
+                renamedFrom: "Customer",
+                needsCustomMigration: true,
+                location: at(4, 3)
+            )
+        }
+
+        /// Builds `Order` as version 2 declares it, one property per statement.
+        private static func makeModel1() -> ModelDefinition {
+            var properties: [PropertyDefinition] = []
+            properties.reserveCapacity(1)
+            properties.append(PropertyDefinition(name: "total", type: .optional(.double), location: at(14, 5)))
+            return ModelDefinition(name: "Order", properties: properties, location: at(12, 3))
+        }
 
         /// What changes from version 1 to version 2.
-        public static let migrationPlan = MigrationPlan(
-            fromVersion: 1, toVersion: 2,
-            steps: [
-                .renameModel(from: "Customer", to: "Client"),
-                .renameProperty(model: "Client", from: "name", to: "fullName"),
-                .convertProperty(model: "Client", property: "points", from: .integer(.int16), to: .integer(.int32)),
-                .removeModel("Shelf"),
-                .addModel("Order"),
-                .custom(model: "Client"),
-            ]
-        )
+        public static let migrationPlan: MigrationPlan = makeMigrationPlan()
+
+        /// Builds `migrationPlan`, one step per statement.
+        private static func makeMigrationPlan() -> MigrationPlan {
+            var steps: [MigrationStep] = []
+            steps.reserveCapacity(6)
+            steps.append(.renameModel(from: "Customer", to: "Client"))
+            steps.append(.renameProperty(model: "Client", from: "name", to: "fullName"))
+            steps.append(.convertProperty(
+                model: "Client",
+                property: "points",
+                from: .integer(.int16),
+                to: .integer(.int32)
+            ))
+            steps.append(.removeModel("Shelf"))
+            steps.append(.addModel("Order"))
+            steps.append(.custom(model: "Client"))
+            return MigrationPlan(fromVersion: 1, toVersion: 2, steps: steps)
+        }
 
         /// A position in `Bookshop.v2.strata.yaml`.
         private static func at(_ line: Int, _ column: Int) -> SourceLocation {
@@ -772,127 +834,185 @@ nonisolated extension Bookshop {
         public static let fingerprint = "a6e609e72d4ea72f"
 
         /// The complete description of version 3.
-        public static let schema = SchemaVersion(
-            schemaName: "Bookshop", version: 3, access: .public,
-            models: [
-                ModelDefinition(
-                    name: "Client", doc: "Someone who buys books.\nKept after their last order.", primaryKey: "id",
-                    properties: [
-                        PropertyDefinition(name: "id", type: .integer(.int), defaultValue: .auto, location: at(6, 5)),
-                        PropertyDefinition(
-                            name: "fullName",
-                            type: .string,
-                            isIndexed: true,
-                            doc: "The name printed on invoices.",
-                            location: at(7, 5)
-                        ),
-                        PropertyDefinition(name: "nickname", type: .optional(.string), location: at(8, 5)),
-                        PropertyDefinition(name: "points", type: .integer(.int64), location: at(9, 5)),
-                        PropertyDefinition(
-                            name: "age",
-                            type: .integer(.int8),
-                            defaultValue: .integer(18),
-                            location: at(10, 5)
-                        ),
-                        PropertyDefinition(name: "shoeSize", type: .optional(.integer(.int16)), location: at(11, 5)),
-                        PropertyDefinition(name: "visits", type: .integer(.int32), location: at(12, 5)),
-                        PropertyDefinition(
-                            name: "balance",
-                            type: .double,
-                            defaultValue: .integer(0),
-                            location: at(13, 5)
-                        ),
-                        PropertyDefinition(
-                            name: "ratio",
-                            type: .float,
-                            defaultValue: .double(0.5),
-                            location: at(14, 5)
-                        ),
-                        PropertyDefinition(name: "active", type: .bool, defaultValue: .bool(true), location: at(15, 5)),
-                        PropertyDefinition(name: "joined", type: .date, defaultValue: .auto, location: at(16, 5)),
-                        PropertyDefinition(name: "birthday", type: .optional(.date), location: at(17, 5)),
-                        PropertyDefinition(name: "avatar", type: .optional(.data), location: at(18, 5)),
-                        PropertyDefinition(name: "token", type: .uuid, defaultValue: .auto, location: at(19, 5)),
-                        PropertyDefinition(name: "externalID", type: .uuid, location: at(20, 5)),
-                        PropertyDefinition(
-                            name: "tier",
-                            type: .enumeration(["basic", "gold", "default"]),
-                            defaultValue: .string("gold"),
-                            location: at(21, 5)
-                        ),
-                        PropertyDefinition(name: "tags", type: .list(.string), location: at(22, 5)),
-                        PropertyDefinition(name: "scores", type: .list(.optional(.integer(.int))), location: at(23, 5)),
-                        PropertyDefinition(name: "orders", type: .list(.link("Order")), location: at(24, 5)),
-                        PropertyDefinition(name: "favourite", type: .optional(.link("Order")), location: at(25, 5)),
-                        PropertyDefinition(
-                            name: "class",
-                            type: .string,
-                            defaultValue: .string("a \"quoted\"\\ value"),
-                            location: at(26, 5)
-                        ),
-                        PropertyDefinition(
-                            name: "cache",
-                            type: .optional(.data),
-                            isTransient: true,
-                            location: at(27, 5)
-                        ),
-                    ],
-                    needsCustomMigration: true,
-                    location: at(4, 3)
-                ),
-                ModelDefinition(
-                    name: "Order", primaryKey: "id",
-                    properties: [
-                        PropertyDefinition(name: "id", type: .uuid, defaultValue: .auto, location: at(31, 5)),
-                        PropertyDefinition(
-                            name: "total",
-                            type: .double,
-                            defaultValue: .integer(0),
-                            location: at(32, 5)
-                        ),
-                        PropertyDefinition(
-                            name: "placed",
-                            type: .date,
-                            defaultValue: .string("2024-01-01T00:00:00Z"),
-                            location: at(33, 5)
-                        ),
-                        PropertyDefinition(
-                            name: "reference",
-                            type: .uuid,
-                            defaultValue: .string("E621E1F8-C36C-495A-93FC-0C247A3E6E5F"),
-                            location: at(34, 5)
-                        ),
-                        PropertyDefinition(
-                            name: "buyers",
-                            type: .linkingObjects(model: "Client", property: "orders"),
-                            location: at(35, 5)
-                        ),
-                    ],
-                    compoundIndexes: [["total", "placed"]],
-                    location: at(29, 3)
-                ),
-            ],
-            location: at(1, 1)
-        )
+        public static let schema: SchemaVersion = makeSchema()
+
+        /// Builds `schema`, one model per statement.
+        private static func makeSchema() -> SchemaVersion {
+            var models: [ModelDefinition] = []
+            models.reserveCapacity(2)
+            models.append(makeModel0())
+            models.append(makeModel1())
+            return SchemaVersion(
+                schemaName: "Bookshop",
+                version: 3,
+                access: .public,
+                models: models,
+                location: at(1, 1)
+            )
+        }
+
+        /// Builds `Client` as version 3 declares it, one property per statement.
+        private static func makeModel0() -> ModelDefinition {
+            var properties: [PropertyDefinition] = []
+            properties.reserveCapacity(22)
+            properties.append(PropertyDefinition(
+                name: "id",
+                type: .integer(.int),
+                defaultValue: .auto,
+                location: at(6, 5)
+            ))
+            properties.append(PropertyDefinition(
+                name: "fullName",
+                type: .string,
+                isIndexed: true,
+                doc: "The name printed on invoices.",
+                location: at(7, 5)
+            ))
+            properties.append(PropertyDefinition(name: "nickname", type: .optional(.string), location: at(8, 5)))
+            properties.append(PropertyDefinition(name: "points", type: .integer(.int64), location: at(9, 5)))
+            properties.append(PropertyDefinition(
+                name: "age",
+                type: .integer(.int8),
+                defaultValue: .integer(18),
+                location: at(10, 5)
+            ))
+            properties.append(PropertyDefinition(
+                name: "shoeSize",
+                type: .optional(.integer(.int16)),
+                location: at(11, 5)
+            ))
+            properties.append(PropertyDefinition(name: "visits", type: .integer(.int32), location: at(12, 5)))
+            properties.append(PropertyDefinition(
+                name: "balance",
+                type: .double,
+                defaultValue: .integer(0),
+                location: at(13, 5)
+            ))
+            properties.append(PropertyDefinition(
+                name: "ratio",
+                type: .float,
+                defaultValue: .double(0.5),
+                location: at(14, 5)
+            ))
+            properties.append(PropertyDefinition(
+                name: "active",
+                type: .bool,
+                defaultValue: .bool(true),
+                location: at(15, 5)
+            ))
+            properties.append(PropertyDefinition(name: "joined", type: .date, defaultValue: .auto, location: at(16, 5)))
+            properties.append(PropertyDefinition(name: "birthday", type: .optional(.date), location: at(17, 5)))
+            properties.append(PropertyDefinition(name: "avatar", type: .optional(.data), location: at(18, 5)))
+            properties.append(PropertyDefinition(name: "token", type: .uuid, defaultValue: .auto, location: at(19, 5)))
+            properties.append(PropertyDefinition(name: "externalID", type: .uuid, location: at(20, 5)))
+            properties.append(PropertyDefinition(
+                name: "tier",
+                type: .enumeration(["basic", "gold", "default"]),
+                defaultValue: .string("gold"),
+                location: at(21, 5)
+            ))
+            properties.append(PropertyDefinition(name: "tags", type: .list(.string), location: at(22, 5)))
+            properties.append(PropertyDefinition(
+                name: "scores",
+                type: .list(.optional(.integer(.int))),
+                location: at(23, 5)
+            ))
+            properties.append(PropertyDefinition(name: "orders", type: .list(.link("Order")), location: at(24, 5)))
+            properties.append(PropertyDefinition(
+                name: "favourite",
+                type: .optional(.link("Order")),
+                location: at(25, 5)
+            ))
+            properties.append(PropertyDefinition(
+                name: "class",
+                type: .string,
+                defaultValue: .string("a \"quoted\"\\ value"),
+                location: at(26, 5)
+            ))
+            properties.append(PropertyDefinition(
+                name: "cache",
+                type: .optional(.data),
+                isTransient: true,
+                location: at(27, 5)
+            ))
+            return ModelDefinition(
+                name: "Client",
+                doc: "Someone who buys books.\nKept after their last order.",
+                primaryKey: "id",
+                properties: properties,
+                needsCustomMigration: true,
+                location: at(4, 3)
+            )
+        }
+
+        /// Builds `Order` as version 3 declares it, one property per statement.
+        private static func makeModel1() -> ModelDefinition {
+            var properties: [PropertyDefinition] = []
+            properties.reserveCapacity(5)
+            properties.append(PropertyDefinition(name: "id", type: .uuid, defaultValue: .auto, location: at(31, 5)))
+            properties.append(PropertyDefinition(
+                name: "total",
+                type: .double,
+                defaultValue: .integer(0),
+                location: at(32, 5)
+            ))
+            properties.append(PropertyDefinition(
+                name: "placed",
+                type: .date,
+                defaultValue: .string("2024-01-01T00:00:00Z"),
+                location: at(33, 5)
+            ))
+            properties.append(PropertyDefinition(
+                name: "reference",
+                type: .uuid,
+                defaultValue: .string("E621E1F8-C36C-495A-93FC-0C247A3E6E5F"),
+                location: at(34, 5)
+            ))
+            properties.append(PropertyDefinition(
+                name: "buyers",
+                type: .linkingObjects(model: "Client", property: "orders"),
+                location: at(35, 5)
+            ))
+            return ModelDefinition(
+                name: "Order",
+                primaryKey: "id",
+                properties: properties,
+                compoundIndexes: [["total", "placed"]],
+                location: at(29, 3)
+            )
+        }
 
         /// What changes from version 2 to version 3.
-        public static let migrationPlan = MigrationPlan(
-            fromVersion: 2, toVersion: 3,
-            steps: [
-                .convertProperty(model: "Client", property: "points", from: .integer(.int32), to: .integer(.int64)),
-                .addProperty(model: "Client", property: "nickname", type: .optional(.string), defaultValue: nil),
-                .replaceNils(
-                    model: "Order",
-                    property: "total",
-                    from: .optional(.double),
-                    to: .double,
-                    defaultValue: .integer(0)
-                ),
-                .rebuildIndexes(model: "Client"),
-                .changePrimaryKey(model: "Order", from: nil, to: "id"),
-                .custom(model: "Client"),
-            ]
-        )
+        public static let migrationPlan: MigrationPlan = makeMigrationPlan()
+
+        /// Builds `migrationPlan`, one step per statement.
+        private static func makeMigrationPlan() -> MigrationPlan {
+            var steps: [MigrationStep] = []
+            steps.reserveCapacity(6)
+            steps.append(.convertProperty(
+                model: "Client",
+                property: "points",
+                from: .integer(.int32),
+                to: .integer(.int64)
+            ))
+            steps.append(.addProperty(
+                model: "Client",
+                property: "nickname",
+                type: .optional(.string),
+                defaultValue: nil
+            ))
+            steps.append(.replaceNils(
+                model: "Order",
+                property: "total",
+                from: .optional(.double),
+                to: .double,
+                defaultValue: .integer(0)
+            ))
+            steps.append(.rebuildIndexes(model: "Client"))
+            steps.append(.changePrimaryKey(model: "Order", from: nil, to: "id"))
+            steps.append(.custom(model: "Client"))
+            return MigrationPlan(fromVersion: 2, toVersion: 3, steps: steps)
+        }
 
         /// A position in `Bookshop.v3.strata.yaml`.
         private static func at(_ line: Int, _ column: Int) -> SourceLocation {
@@ -1005,11 +1125,12 @@ nonisolated final class Note: Object {
 
     /// The persisted values of an unmanaged `Note`, in column order.
     override func persistedValues() -> [PersistedValue] {
-        [
-            unmanaged.text.persistedValue,
-            unmanaged.pinned.persistedValue,
-            unmanaged.mood.map(\.rawValue).persistedValue,
-        ]
+        var values: [PersistedValue] = []
+        values.reserveCapacity(3)
+        values.append(unmanaged.text.persistedValue)
+        values.append(unmanaged.pinned.persistedValue)
+        values.append(unmanaged.mood.map(\.rawValue).persistedValue)
+        return values
     }
 
     /// The values of an unmanaged `Note`; a managed one reads and writes the store instead.
@@ -1097,31 +1218,42 @@ nonisolated extension Notebook {
         static let fingerprint = "563cf63fb47b34e7"
 
         /// The complete description of version 1.
-        static let schema = SchemaVersion(
-            schemaName: "Notebook", version: 1, access: .internal,
-            models: [
-                ModelDefinition(
-                    name: "Note",
-                    properties: [
-                        PropertyDefinition(name: "text", type: .string, location: at(5, 5)),
-                        PropertyDefinition(name: "pinned", type: .optional(.bool), location: at(6, 5)),
-                        PropertyDefinition(
-                            name: "mood",
-                            type: .optional(.enumeration(["calm", "Note"])),
-                            location: at(7, 5)
-                        ),
-                    ],
-                    location: at(3, 3)
-                ),
-                ModelDefinition(
-                    name: "Blank",
-                    properties: [
-                    ],
-                    location: at(8, 3)
-                ),
-            ],
-            location: at(1, 1)
-        )
+        static let schema: SchemaVersion = makeSchema()
+
+        /// Builds `schema`, one model per statement.
+        private static func makeSchema() -> SchemaVersion {
+            var models: [ModelDefinition] = []
+            models.reserveCapacity(2)
+            models.append(makeModel0())
+            models.append(makeModel1())
+            return SchemaVersion(
+                schemaName: "Notebook",
+                version: 1,
+                access: .internal,
+                models: models,
+                location: at(1, 1)
+            )
+        }
+
+        /// Builds `Note` as version 1 declares it, one property per statement.
+        private static func makeModel0() -> ModelDefinition {
+            var properties: [PropertyDefinition] = []
+            properties.reserveCapacity(3)
+            properties.append(PropertyDefinition(name: "text", type: .string, location: at(5, 5)))
+            properties.append(PropertyDefinition(name: "pinned", type: .optional(.bool), location: at(6, 5)))
+            properties.append(PropertyDefinition(
+                name: "mood",
+                type: .optional(.enumeration(["calm", "Note"])),
+                location: at(7, 5)
+            ))
+            return ModelDefinition(name: "Note", properties: properties, location: at(3, 3))
+        }
+
+        /// Builds `Blank` as version 1 declares it, one property per statement.
+        private static func makeModel1() -> ModelDefinition {
+            let properties: [PropertyDefinition] = []
+            return ModelDefinition(name: "Blank", properties: properties, location: at(8, 3))
+        }
 
         /// A position in `Notebook.v1.strata.yaml`.
         private static func at(_ line: Int, _ column: Int) -> SourceLocation {
