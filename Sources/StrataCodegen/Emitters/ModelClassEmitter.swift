@@ -1,4 +1,5 @@
 import StrataSchema
+import StrataSchemaCompiler
 
 /// Emits the `final class` of one model of a schema's newest version.
 ///
@@ -25,7 +26,7 @@ struct ModelClassEmitter {
         schemaName = SwiftIdentifier.escaped(schema.schemaName)
         version = schema.version
         access = schema.access == .public ? "public " : ""
-        properties = GeneratedProperty.translate(model, modelNames: Set(schema.models.map(\.name)))
+        properties = GeneratedProperty.translate(model, in: schema)
     }
 
     /// `@_spi(StrataGenerated) public ` for a public schema (runtime hooks stay out of the app's public API).
@@ -169,12 +170,13 @@ struct ModelClassEmitter {
 }
 
 extension GeneratedProperty {
-    /// Translates every property of `model`, numbering the persisted ones in order (their columns).
-    static func translate(_ model: ModelDefinition, modelNames: Set<String>) -> [GeneratedProperty] {
+    /// Translates every property of `model` of `version`, numbering the persisted ones in order (their columns).
+    static func translate(_ model: ModelDefinition, in version: SchemaVersion) -> [GeneratedProperty] {
         let persisted = model.persistedProperties.map(\.name)
+        let taken = EnumNaming.takenNames(in: model, of: version)
         return model.properties.map { property in
             GeneratedProperty(
-                property, column: persisted.firstIndex(of: property.name), in: model, modelNames: modelNames
+                property, column: persisted.firstIndex(of: property.name), in: model, takenEnumNames: taken
             )
         }
     }

@@ -22,6 +22,9 @@ struct VersionValidator {
         for index in version.models.indices {
             let model = version.models[index]
             checkTypeName(model.name, as: "model", at: sourceMap[.model(model.name)])
+            if let problem = ReservedNames.modelProblem(model.name) {
+                error(problem, at: sourceMap[.model(model.name)])
+            }
             version.models[index] = validate(model)
         }
         return version
@@ -31,6 +34,9 @@ struct VersionValidator {
 
     private mutating func checkSchemaName() {
         checkTypeName(version.schemaName, as: "schema", at: sourceMap[.topValue("schema")])
+        if let problem = ReservedNames.schemaProblem(version.schemaName) {
+            error(problem, at: sourceMap[.topValue("schema")])
+        }
         if version.model(named: version.schemaName) != nil {
             error("schema '\(version.schemaName)' has a model of the same name: both would generate the Swift type "
                 + "'\(version.schemaName)'; rename the model (with 'renamedFrom:') or the schema",
@@ -55,16 +61,20 @@ struct VersionValidator {
     private mutating func validate(_ original: ModelDefinition) -> ModelDefinition {
         var model = original
         var enumTypeNames: [String: String] = [:]
+        let takenEnumNames = EnumNaming.takenNames(in: original, of: version)
         for index in model.properties.indices {
             let property = model.properties[index]
             let at = sourceMap[.property(model: model.name, property: property.name)]
             if let problem = Identifier.problem(with: property.name, as: "model '\(model.name)': property") {
                 error(problem, at: at)
+            } else if let problem = ReservedNames.propertyProblem(
+                property.name, schema: version.schemaName, models: version.models.map(\.name)) {
+                error("property '\(model.name).\(property.name)' cannot have this name: " + problem, at: at)
             }
             checkType(of: property, in: model)
             if case .enumeration(let cases) = property.type.unwrapped {
                 checkEnumCases(cases, of: property, in: model)
-                let typeName = EnumNaming.typeName(forProperty: property.name)
+                let typeName = EnumNaming.typeName(forProperty: property.name, taken: takenEnumNames)
                 if let other = enumTypeNames[typeName] {
                     error("enum properties '\(other)' and '\(property.name)' of model '\(model.name)' would both "
                         + "generate the nested type '\(model.name).\(typeName)': rename one of them", at: at)
