@@ -19,10 +19,11 @@ enum ReservedNames {
         "any", "customMigrations", "fingerprints", "history", "objectTypes", "self", "some", "version",
     ]
 
-    /// Members every model class has (from `Object` or generated) and words that cannot name a member, which a
-    /// property may not be named; nor may a schema, which the class refers to by name where they are in scope.
+    /// Members every model class has (from `Object` or generated; `accessor` is the stored object of the views
+    /// of older versions) and words that cannot name a member, which a property may not be named; nor may a
+    /// schema, which the class refers to by name where they are in scope.
     static let memberNames: Set<String> = [
-        "Protocol", "Self", "Type", "changes", "database", "deinit", "freeze", "fromPersistedValue", "init",
+        "Protocol", "Self", "Type", "accessor", "changes", "database", "deinit", "freeze", "fromPersistedValue", "init",
         "isFrozen", "isInvalidated", "isManaged", "isSameObject", "managedAccessor", "model", "modelDescription",
         "observe", "persistedValue", "persistedValues", "self", "subscript", "super", "unmanaged",
     ]
@@ -48,6 +49,10 @@ enum ReservedNames {
 
     /// Why a schema may not be called `name`, or `nil`.
     static func schemaProblem(_ name: String) -> String? {
+        if isVersionNamespace(name) {
+            return "schema name '\(name)' is the name of a version namespace inside the schema type "
+                + "('\(name).\(name)' would mean the namespace): choose another, such as '\(name)Schema'"
+        }
         guard memberNames.contains(name) || schemaMemberNames.contains(name) else { return nil }
         return "schema name '\(name)' is the name of a member of every model class (or of the schema type): "
             + "the generated classes refer to the schema by name, where '\(name)' means that member; choose "

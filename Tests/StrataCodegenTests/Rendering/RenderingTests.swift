@@ -76,6 +76,12 @@ final class RenderingTests: XCTestCase {
             ["DateKind", "名前Kind", "_1Kind", "Status"])
     }
 
+    func testEveryLineSeparatorInADocStartsANewCommentLine() {
+        var writer = SwiftWriter()
+        writer.doc("a\rb\r\nc\u{2028}d\u{2029}e\u{85}f\u{0B}g\u{0C}h")
+        XCTAssertEqual(writer.text, ["a", "b", "c", "d", "e", "f", "g", "h"].map { "/// \($0)\n" }.joined())
+    }
+
     func testNarrowIntegersClampWhenReadFromTheStore() {
         XCTAssertEqual(
             AccessorCall.read(.integer(.int8), from: "accessor", at: 3, enumName: nil, fallback: ""),

@@ -50,8 +50,8 @@ struct FuzzSchemaGenerator {
 
     private mutating func pick<T>(_ values: [T]) -> T { values[Int.random(in: 0..<values.count, using: &random)] }
 
-    /// A tricky name half the time, otherwise `plain`.
-    private mutating func name(or plain: String) -> String { chance(50) ? pick(Self.trickyNames) : plain }
+    /// A tricky name a third of the time, otherwise `plain`.
+    private mutating func name(or plain: String) -> String { chance(33) ? pick(Self.trickyNames) : plain }
 
     /// `text` as a YAML double-quoted scalar.
     static func quoted(_ text: String) -> String {
@@ -78,11 +78,11 @@ struct FuzzSchemaGenerator {
     /// has a custom step (so that views of version 1 and the migrations protocol are generated too).
     mutating func schemaFiles() -> [String] {
         serial += 1
-        let schema = chance(30) ? pick(Self.trickyNames) : "Shop\(serial)"
+        let schema = chance(20) ? pick(Self.trickyNames) : "Shop\(serial)"
         let modelCount = Int.random(in: 1...3, using: &random)
         var models: [String] = []
         for index in 0..<modelCount {
-            let model = chance(40) ? pick(Self.trickyNames) : "M\(serial)x\(index)"
+            let model = chance(30) ? pick(Self.trickyNames) : "M\(serial)x\(index)"
             if !models.contains(model) { models.append(model) }
         }
         var bodies: [String] = []

@@ -8,14 +8,16 @@ import XCTest
 /// schema, model, property and enum names and docs come from pools of troublesome names (members of `Object`,
 /// types the generated code uses, keywords, characters Swift rejects, line separators in docs) are compiled
 /// in-process, and the generated code of every accepted one is type-checked with `swiftc -typecheck` against the
-/// built modules, many schemas per `swiftc` run. `STRATA_LONG_TESTS=1` checks ten times as many.
+/// built modules, many schemas per `swiftc` run. `STRATA_LONG_TESTS=1` checks ten times as many;
+/// `STRATA_FUZZ_SEED=<number>` draws other schemas (a failure names the seed).
 final class NameFuzzTests: XCTestCase {
     /// Schemas per run: bounded by default, larger with `STRATA_LONG_TESTS=1`.
-    private var schemaCount: Int { ProcessInfo.processInfo.environment["STRATA_LONG_TESTS"] == "1" ? 1_200 : 120 }
+    private var schemaCount: Int { ProcessInfo.processInfo.environment["STRATA_LONG_TESTS"] == "1" ? 3_000 : 300 }
 
     func testEveryAcceptedSchemaGeneratesCodeThatTypeChecks() throws {
         let checker = try SwiftTypeChecker()
-        var generator = FuzzSchemaGenerator(seed: 0x5EED_2023)
+        let seed = ProcessInfo.processInfo.environment["STRATA_FUZZ_SEED"].flatMap { UInt64($0) } ?? 0x5EED_2023
+        var generator = FuzzSchemaGenerator(seed: seed)
         var accepted: [(yaml: [String], history: SchemaHistory)] = []
         var refused = 0
         for _ in 0..<schemaCount {
@@ -41,7 +43,7 @@ final class NameFuzzTests: XCTestCase {
             let outcome = try checker.typeCheck([("Generated.swift", text)], moduleName: "FuzzApp")
             guard !outcome.succeeded else { continue }
             let schemas = batch.map { $0.yaml.joined(separator: "\n---- next version ----\n") }
-            XCTFail("generated code of accepted schemas does not compile:\n"
+            XCTFail("generated code of accepted schemas (seed \(seed)) does not compile:\n"
                 + String(outcome.output.prefix(6_000)) + "\nschemas:\n" + schemas.joined(separator: "\n====\n"))
         }
     }
