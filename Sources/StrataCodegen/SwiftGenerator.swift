@@ -1,4 +1,5 @@
 import StrataSchema
+import StrataSchemaCompiler
 
 /// Turns validated schema histories into one Swift source file: pure, schema in, text out.
 ///
@@ -40,10 +41,10 @@ public struct SwiftGenerator: Sendable {
 
     private func emit(_ history: SchemaHistory, into writer: inout SwiftWriter) {
         let current = history.current
-        let modelNames = Set(current.models.map(\.name))
+        let schemaTakenNames = EnumNaming.schemaTakenNames(of: current)
         for (index, model) in current.models.enumerated() {
             writer.mark("\(model.name)")
-            ModelClassEmitter(model: model, index: index, in: current, modelNames: modelNames).emit(into: &writer)
+            ModelClassEmitter(model: model, index: index, in: current, schemaTakenNames: schemaTakenNames).emit(into: &writer)
             writer.line()
             QueryMembersEmitter(model: model, access: current.access == .public ? "public " : "").emit(into: &writer)
         }

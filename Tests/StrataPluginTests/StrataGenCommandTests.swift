@@ -50,6 +50,24 @@ final class StrataGenCommandTests: XCTestCase {
         XCTAssertFalse(result.output.contains("OK:"), result.description)
     }
 
+    /// A model named like a Swift type compiles with a warning at its name, from `check` and from `generate` (the
+    /// command the plugin runs, whose standard error the build shows) alike (issue #24 item 3).
+    func testAModelThatHidesASwiftTypeIsWarnedAboutByCheckAndGenerate() throws {
+        let path = folder.url.appendingPathComponent("Board.strata.yaml").path
+        try "schema: Board\nversion: 1\nmodels:\n  Task:\n    properties:\n      title: string\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let warning = "\(path):4:3: warning: model 'Task' hides Swift's 'Task' in the target that compiles it"
+        let check = try run(["check", path])
+        XCTAssertEqual(check.exitCode, 0, check.description)
+        XCTAssertTrue(check.output.contains(warning), check.description)
+        XCTAssertTrue(check.output.contains("OK: 1 schema (Board v1), 1 file, 1 warning"), check.description)
+        let output = folder.url.appendingPathComponent("Generated/Board.swift").path
+        let generate = try run(["generate", "--output", output, path])
+        XCTAssertEqual(generate.exitCode, 0, generate.description)
+        XCTAssertTrue(generate.output.contains(warning), generate.description)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: output))
+    }
+
     func testGenerateWritesTheSameCodeAsTheGoldenFile() throws {
         let output = folder.url.appendingPathComponent("Generated/Library.swift")
         let result = try run(["generate", "--output", output.path, demoSchemas])

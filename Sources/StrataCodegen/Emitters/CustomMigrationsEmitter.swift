@@ -14,7 +14,8 @@ struct CustomMigrationsEmitter {
         let fromVersion: Int
         /// The version the step arrives at.
         let toVersion: Int
-        /// Whether `toVersion` is the newest, so the new object is the model class rather than a view.
+        /// Whether `toVersion` is the newest, so the new object is the model class (which `V<toVersion>` names
+        /// with a type alias) rather than a view.
         let intoNewest: Bool
     }
 
@@ -80,7 +81,7 @@ struct CustomMigrationsEmitter {
                 fn.indented { list in
                     for step in steps {
                         let newObject = step.intoNewest
-                            ? "\(SwiftIdentifier.escaped(step.model))(managedBy: new)"
+                            ? "\(newType(step, schema))(managedBy: new)"
                             : "\(newType(step, schema))(new)"
                         list.line("CustomMigrations.Step(model: \(SwiftLiteral.string(step.model)), "
                             + "toVersion: \(step.toVersion)) { old, new in")
@@ -103,8 +104,9 @@ struct CustomMigrationsEmitter {
         "\(schema).\(VersionNamespaceEmitter.name(of: step.fromVersion)).\(SwiftIdentifier.escaped(step.oldModel))"
     }
 
+    /// Always `Library.V3.Member`, also for the newest version (where it is a type alias of the model class), so
+    /// that the app's code for a step keeps compiling when a later version is added.
     private func newType(_ step: Step, _ schema: String) -> String {
-        if step.intoNewest { return SwiftIdentifier.escaped(step.model) }
-        return "\(schema).\(VersionNamespaceEmitter.name(of: step.toVersion)).\(SwiftIdentifier.escaped(step.model))"
+        "\(schema).\(VersionNamespaceEmitter.name(of: step.toVersion)).\(SwiftIdentifier.escaped(step.model))"
     }
 }

@@ -1,4 +1,5 @@
 import StrataSchema
+import StrataSchemaCompiler
 
 /// Emits the `final class` of one model of a schema's newest version.
 ///
@@ -18,15 +19,16 @@ struct ModelClassEmitter {
     /// The model's properties, translated.
     let properties: [GeneratedProperty]
 
-    /// Prepares the emission of `model`, the `index`th model of `schema`, whose model names are `modelNames`
-    /// (computed once per schema by the caller: a set per model would make generation quadratic in the models).
-    init(model: ModelDefinition, index: Int, in schema: SchemaVersion, modelNames: Set<String>) {
+    /// Prepares the emission of `model`, the `index`th model of `schema`. `schemaTakenNames` are the names no
+    /// nested enum type of the schema may take (``EnumNaming/schemaTakenNames(of:)``), computed once per schema by
+    /// the caller: a set per model would make generation quadratic in the models.
+    init(model: ModelDefinition, index: Int, in schema: SchemaVersion, schemaTakenNames: Set<String>) {
         self.model = model
         self.index = index
         schemaName = SwiftIdentifier.escaped(schema.schemaName)
         version = schema.version
         access = schema.access == .public ? "public " : ""
-        properties = GeneratedProperty.translate(model, modelNames: modelNames)
+        properties = GeneratedProperty.translate(model, schemaTakenNames: schemaTakenNames)
     }
 
     /// `@_spi(StrataGenerated) public ` for a public schema (runtime hooks stay out of the app's public API).
@@ -172,7 +174,8 @@ struct ModelClassEmitter {
 
 extension GeneratedProperty {
     /// Translates every property of `model`, numbering the persisted ones in order (their columns).
-    static func translate(_ model: ModelDefinition, modelNames: Set<String>) -> [GeneratedProperty] {
+    static func translate(_ model: ModelDefinition, schemaTakenNames: Set<String>) -> [GeneratedProperty] {
+        let taken = EnumNaming.takenNames(in: model, schemaTakenNames: schemaTakenNames)
         var nextColumn = 0
         return model.properties.map { property in
             var column: Int?
@@ -180,7 +183,7 @@ extension GeneratedProperty {
                 column = nextColumn
                 nextColumn += 1
             }
-            return GeneratedProperty(property, column: column, in: model, modelNames: modelNames)
+            return GeneratedProperty(property, column: column, in: model, takenEnumNames: taken)
         }
     }
 }

@@ -1,7 +1,10 @@
 import StrataSchema
+import StrataSchemaCompiler
 
 /// Emits `enum V<k>` inside the schema type for one version: its description, its fingerprint, the plan that
-/// leads to it, and (for older versions) typed views of its objects for custom migrations.
+/// leads to it, and typed views of its objects for custom migrations: for older versions, view structs; for the
+/// newest, type aliases of the model classes, so that `Library.V3.Member` names the same model whether or not a
+/// later version exists (the app's migration code keeps compiling when version 4 is added).
 struct VersionNamespaceEmitter {
     /// The version.
     let version: SchemaVersion
@@ -23,6 +26,7 @@ struct VersionNamespaceEmitter {
         let access = version.access == .public ? "public " : ""
         let namespace = Self.name(of: version.version)
         writer.block("extension \(schemaName)") { body in
+            if isNewest { emitClassNames(access: access, into: &body) }
             body.doc("Version \(version.version) of the `\(version.schemaName)` schema, as "
                 + "`\(SchemaLiteralEmitter.fileName(of: version))` declares it.")
             body.block("\(access)enum \(namespace)") { space in
@@ -43,23 +47,58 @@ struct VersionNamespaceEmitter {
                     let file = SwiftLiteral.string(SchemaLiteralEmitter.fileName(of: version))
                     function.line("SourceLocation(path: \(file), line: line, column: column)")
                 }
-                guard !isNewest else { return }
+                if isNewest {
+                    emitClassAliases(schemaName: schemaName, access: access, into: &space)
+                    return
+                }
                 let prefix = "\(SwiftIdentifier.escaped(schemaName)).\(namespace)."
-                let modelNames = Set(version.models.map(\.name))
+                let schemaTakenNames = EnumNaming.schemaTakenNames(of: version)
                 for model in version.models {
                     space.line()
-                    emitView(of: model, prefix: prefix, modelNames: modelNames, access: access, into: &space)
+                    emitView(
+                        of: model, prefix: prefix, access: access, schemaTakenNames: schemaTakenNames, into: &space)
                 }
             }
         }
     }
 
+    /// The prefix of the schema type's names for the model classes: `_Newest`, with more underscores in front
+    /// when a model's name starts with it (so that `_NewestMember` never hides a model).
+    private var classNamePrefix: String {
+        var prefix = "_Newest"
+        while version.models.contains(where: { $0.name.hasPrefix(prefix) }) { prefix = "_" + prefix }
+        return prefix
+    }
+
+    /// `typealias _NewestMember = Member` in the schema type, for each model: inside `V3`, `Member` is the
+    /// version's own alias, so the alias needs another way to reach the model class.
+    private func emitClassNames(access: String, into writer: inout SwiftWriter) {
+        for model in version.models {
+            writer.doc("The `\(model.name)` model class, for `\(Self.name(of: version.version)).\(model.name)`.")
+            writer.line("\(access)typealias \(classNamePrefix)\(model.name) = \(SwiftIdentifier.escaped(model.name))")
+        }
+        writer.line()
+    }
+
+    /// `typealias Member = Library._NewestMember` in the newest version's namespace, for each model.
+    private func emitClassAliases(schemaName: String, access: String, into writer: inout SwiftWriter) {
+        for model in version.models {
+            writer.line()
+            writer.doc("The `\(model.name)` model class: version \(version.version) is the newest. Custom migrations "
+                + "into this version receive it under this name, which stays valid when a later version is added "
+                + "(then it names a view of the stored object).")
+            writer.line("\(access)typealias \(SwiftIdentifier.escaped(model.name)) = "
+                + "\(schemaName).\(classNamePrefix)\(model.name)")
+        }
+    }
+
     private func emitView(
-        of model: ModelDefinition, prefix: String, modelNames: Set<String>, access: String,
+        of model: ModelDefinition, prefix: String, access: String, schemaTakenNames: Set<String>,
         into writer: inout SwiftWriter
     ) {
         let isWritable = writableModels.contains(model.name)
-        let properties = GeneratedProperty.translate(model, modelNames: modelNames).filter { $0.column != nil }
+        let properties = GeneratedProperty.translate(model, schemaTakenNames: schemaTakenNames)
+            .filter { $0.column != nil }
         let kind = isWritable
             ? "its primitive properties can be written while a custom step migrates into this version"
             : "read-only, for custom migration steps"

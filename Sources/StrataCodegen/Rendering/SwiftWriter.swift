@@ -36,11 +36,16 @@ struct SwiftWriter {
         depth -= 1
     }
 
-    /// Writes `text` as a `///` doc comment, one comment line per line of text.
-    /// Long lines are wrapped at word boundaries to keep within ``width``.
+    /// Characters that end a line for Swift's lexer or for editors: inside a `///` comment, any of them would end
+    /// the comment and leave the rest of the doc as code (a `\r` from a YAML `doc:` did, issue #23).
+    static let lineBreaks: Set<Character> = ["\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}"]
+
+    /// Writes `text` as a `///` doc comment, one comment line per line of text (any of ``lineBreaks`` starts a
+    /// new one). Long lines are wrapped at word boundaries to keep within ``width``.
     mutating func doc(_ text: String?) {
         guard let text, !text.isEmpty else { return }
-        for docLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        let docLines = text.split(omittingEmptySubsequences: false) { Self.lineBreaks.contains($0) }
+        for docLine in docLines {
             let trimmed = docLine.trimmingTrailingSpaces()
             if trimmed.isEmpty {
                 line("///")

@@ -24,14 +24,17 @@ struct GeneratedProperty {
     let enumTypeName: String?
 
     /// Translates `definition`, the `column`th persisted property of `model` (or `nil` if not persisted).
-    init(_ definition: PropertyDefinition, column: Int?, in model: ModelDefinition, modelNames: Set<String>) {
+    /// `takenEnumNames`: what an enum's nested type may not be called (``EnumNaming/takenNames(in:of:)``).
+    init(
+        _ definition: PropertyDefinition, column: Int?, in model: ModelDefinition, takenEnumNames: Set<String>
+    ) {
         self.definition = definition
         if definition.isTransient {
             storage = .transient
         } else if case .linkingObjects(let source, let property) = definition.type {
             storage = .linkingObjects(model: source, property: property)
         } else {
-            // `translate(_:modelNames:)` numbers every persisted property, so `column` is set here.
+            // `translate(_:in:)` numbers every persisted property, so `column` is set here.
             storage = .persisted(column: column ?? 0)
         }
         if case .integer = definition.type, definition.defaultValue == .auto, model.primaryKey == definition.name {
@@ -40,10 +43,9 @@ struct GeneratedProperty {
             isAutoIncrementedKey = false
         }
         if case .enumeration = definition.type.unwrapped {
-            // A nested type named like a model would hide that model inside the class, so it gets a suffix.
-            let name = EnumNaming.typeName(forProperty: definition.name)
-            let taken = modelNames.contains(name) || ["List", "Object", "LinkingObjects", "Schema"].contains(name)
-            enumTypeName = taken ? name + "Kind" : name
+            // A nested type named like a model or a type the class uses would hide it inside the class, so it
+            // gets a suffix.
+            enumTypeName = EnumNaming.typeName(forProperty: definition.name, taken: takenEnumNames)
         } else {
             enumTypeName = nil
         }

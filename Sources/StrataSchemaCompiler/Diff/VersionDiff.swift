@@ -55,6 +55,13 @@ struct VersionDiff {
                     renamedModels[oldName] = model.name
                     matched.append((oldModel, model))
                     modelRenames.append(.renameModel(from: oldName, to: model.name))
+                } else if let sameName = oldModels[model.name] {
+                    // Version n−1 already has the new name: the key was copied from its file.
+                    matched.append((sameName, model))
+                    error("model '\(model.name)' is renamed from '\(oldName)', but version \(old.version) already "
+                        + "calls it '\(model.name)'" + ranInStep(sameName.renamedFrom == oldName)
+                        + ": 'renamedFrom' looks copied from version \(old.version)'s file; delete 'renamedFrom: "
+                        + "\(oldName)'", at: map[.modelValue(model: model.name, field: "renamedFrom")])
                 } else {
                     let unclaimed = old.models.map(\.name).filter { !newModels.contains($0) }
                     let guess = Suggestion.closest(to: oldName, among: unclaimed)
@@ -78,6 +85,7 @@ struct VersionDiff {
         }
         for model in new.models where model.needsCustomMigration {
             customSteps.append(.custom(model: model.name))
+            checkCopiedCustomMigration(of: model, matched: matched.first { $0.new.name == model.name }?.old)
         }
         let steps = modelRenames + propertyRenames + modelRemovals + propertyRemovals + conversions
             + modelAdditions + propertyAdditions + indexChanges + keyChanges + customSteps
@@ -87,7 +95,13 @@ struct VersionDiff {
     // MARK: - Models
 
     private mutating func checkRemovedModels(renamedModels: [String: String]) {
+        let previouslyRemoved = Set(old.removedModels)
         for (index, name) in new.removedModels.enumerated() where !oldModels.contains(name) {
+            if previouslyRemoved.contains(name) {
+                error("'removedModels' lists '\(name)', which version \(old.version) already removed: the entry looks "
+                    + "copied from version \(old.version)'s file; delete it", at: map[.removedModel(index)])
+                continue
+            }
             error("'removedModels' lists '\(name)', but version \(old.version) has no model '\(name)'"
                 + Suggestion.didYouMean(name, among: old.models.map(\.name)), at: map[.removedModel(index)])
         }
@@ -141,6 +155,14 @@ struct VersionDiff {
                     renamed[oldName] = property.name
                     pairs.append((oldProperty, property))
                     propertyRenames.append(.renameProperty(model: model.name, from: oldName, to: property.name))
+                } else if let sameName = oldStored[property.name] {
+                    // Version n−1 already has the new name: the key was copied from its file.
+                    pairs.append((sameName, property))
+                    error("property '\(model.name).\(property.name)' is renamed from '\(oldName)', but model "
+                        + "'\(oldModel.name)' of version \(old.version) already calls it '\(property.name)'"
+                        + ranInStep(sameName.renamedFrom == oldName) + ": 'renamedFrom' looks copied from version "
+                        + "\(old.version)'s file; delete 'renamedFrom: \(oldName)'",
+                        at: map[.propertyValue(model: model.name, property: property.name, field: "renamedFrom")])
                 } else {
                     let wasTransient = oldAll[oldName]?.isTransient == true
                     let unclaimed = oldProperties.map(\.name).filter { !newAll.contains($0) }
@@ -181,7 +203,14 @@ struct VersionDiff {
         let oldNames = oldModel.persistedProperties.map(\.name)
         let oldNameSet = Set(oldNames)
         let removed = Set(model.removedProperties)
+        let previouslyRemoved = Set(oldModel.removedProperties)
         for (index, name) in model.removedProperties.enumerated() where !oldNameSet.contains(name) {
+            if previouslyRemoved.contains(name) {
+                error("'removed' of model '\(model.name)' lists '\(name)', which version \(old.version) already "
+                    + "removed: the entry looks copied from version \(old.version)'s file; delete it",
+                    at: map[.removedProperty(model: model.name, index: index)])
+                continue
+            }
             error("'removed' of model '\(model.name)' lists '\(name)', but model '\(oldModel.name)' of version "
                 + "\(old.version) has no stored property '\(name)'" + Suggestion.didYouMean(name, among: oldNames),
                 at: map[.removedProperty(model: model.name, index: index)])
@@ -274,6 +303,41 @@ struct VersionDiff {
         let oldKey = oldModel.primaryKey.map(rename)
         if oldKey != model.primaryKey {
             keyChanges.append(.changePrimaryKey(model: model.name, from: oldKey, to: model.primaryKey))
+        }
+    }
+
+    // MARK: - Keys copied from the previous file
+
+    /// `" (the rename ran in the step into version 2)"` when the previous file has the same `renamedFrom`.
+    private func ranInStep(_ sameKeyInPrevious: Bool) -> String {
+        sameKeyInPrevious ? " (the rename ran in the step into version \(old.version))" : ""
+    }
+
+    /// Warns about `migrate: custom` on a model whose properties are those of the previous version, when the
+    /// previous version's file has the key too: a new version file copied from the last one keeps it, and the app
+    /// would then have to write a migration that has nothing to do.
+    private mutating func checkCopiedCustomMigration(of model: ModelDefinition, matched oldModel: ModelDefinition?) {
+        guard let oldModel, oldModel.needsCustomMigration, model.renamedFrom == nil else { return }
+        let changesModel = (propertyRenames + propertyRemovals + conversions + propertyAdditions).contains {
+            Self.changedModel(by: $0) == model.name
+        }
+        guard !changesModel else { return }
+        diagnostics.append(.warning(
+            "model '\(model.name)' has 'migrate: custom', but its stored properties are those of version "
+                + "\(old.version), whose file has 'migrate: custom' too: the key looks copied from version "
+                + "\(old.version)'s file; delete it, unless the step into version \(new.version) must recompute "
+                + "values (then the app implements one more method of '\(new.schemaName)Migrations')",
+            at: map[.modelValue(model: model.name, field: "migrate")]))
+    }
+
+    /// The model whose properties a property step changes.
+    private static func changedModel(by step: MigrationStep) -> String? {
+        switch step {
+        case .addProperty(let model, _, _, _), .removeProperty(let model, _), .renameProperty(let model, _, _),
+            .convertProperty(let model, _, _, _), .replaceNils(let model, _, _, _, _):
+            return model
+        default:
+            return nil
         }
     }
 

@@ -32,6 +32,7 @@ struct HistoryAssembler {
             histories.append(SchemaHistory(name: name, versions: ordered.map(\.file.version), plans: plans))
         }
         checkTypeNames(newestFiles)
+        checkShadowedTypeNames(newestFiles)
         return histories
     }
 
@@ -71,6 +72,21 @@ struct HistoryAssembler {
                     + "versions must increase with each new file; make them agree",
                 at: file.sourceMap[.topValue("version")]))
             return
+        }
+    }
+
+    /// Warns where the newest version's schema or model names hide a Swift or Foundation type in the app's target
+    /// (only the newest version's models become top-level classes; older ones are views inside `V<n>`).
+    private mutating func checkShadowedTypeNames(_ files: [LoadedSchemaFile]) {
+        for file in files {
+            let version = file.version
+            if let message = ShadowedTypeNames.warning(for: version.schemaName, isModel: false) {
+                diagnostics.append(.warning(message, at: file.sourceMap[.topValue("schema")]))
+            }
+            for model in version.models {
+                guard let message = ShadowedTypeNames.warning(for: model.name, isModel: true) else { continue }
+                diagnostics.append(.warning(message, at: file.sourceMap[.model(model.name)]))
+            }
         }
     }
 

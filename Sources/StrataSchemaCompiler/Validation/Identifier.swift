@@ -3,13 +3,16 @@ enum Identifier {
     /// The longest name, in UTF-8 bytes (docs/SCHEMA.md: no 57/63-byte limit as in Realm, but not unbounded).
     static let maximumUTF8Length = 255
 
-    /// Whether `name` is a Swift identifier: a letter or `_` (not `_` alone), then letters, digits or `_`.
+    /// Whether `name` is a Swift identifier: a letter or `_` (not `_` alone), then letters, digits or `_`, each
+    /// of them a character Swift's lexer accepts there (``SwiftIdentifierCharacters``).
     ///
     /// Keywords are accepted: generated code escapes them with backticks.
     static func isValid(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, name != "_" else { return false }
-        guard first == "_" || isLetter(first) else { return false }
-        return name.unicodeScalars.dropFirst().allSatisfy { $0 == "_" || isLetter($0) || isDigit($0) }
+        guard first == "_" || isLetter(first), SwiftIdentifierCharacters.canStart(first) else { return false }
+        return name.unicodeScalars.dropFirst().allSatisfy {
+            ($0 == "_" || isLetter($0) || isDigit($0)) && SwiftIdentifierCharacters.canContinue($0)
+        }
     }
 
     /// The problem with `name` as the name of `what` ("model", "property 'Person.age'", ...), or `nil`.
@@ -33,7 +36,7 @@ enum Identifier {
         var result = ""
         var upperNext = false
         for scalar in name.unicodeScalars {
-            if isLetter(scalar) || isDigit(scalar) || scalar == "_" {
+            if (isLetter(scalar) || isDigit(scalar) || scalar == "_") && SwiftIdentifierCharacters.canContinue(scalar) {
                 let text = String(scalar)
                 result += upperNext && !result.isEmpty ? text.uppercased() : text
                 upperNext = false

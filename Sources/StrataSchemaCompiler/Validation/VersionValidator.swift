@@ -9,12 +9,15 @@ struct VersionValidator {
     private let sourceMap: SourceMap
     /// The version's models by name, as loaded (validation changes only defaults, never names or types).
     private let models: NameLookup<ModelDefinition>
+    /// The names no nested enum type of this version may take (computed once: per model, it would be quadratic).
+    private let schemaTakenNames: Set<String>
 
     /// Prepares to check `file`.
     init(file: LoadedSchemaFile) {
         self.version = file.version
         self.sourceMap = file.sourceMap
         models = NameLookup(modelsOf: file.version)
+        schemaTakenNames = EnumNaming.schemaTakenNames(of: file.version)
     }
 
     /// Checks the version; returns it with defaults normalized (`0` for a `double` becomes `0.0`, dates in
@@ -25,6 +28,9 @@ struct VersionValidator {
         for index in version.models.indices {
             let model = version.models[index]
             checkTypeName(model.name, as: "model", at: sourceMap[.model(model.name)])
+            if let problem = ReservedNames.modelProblem(model.name) {
+                error(problem, at: sourceMap[.model(model.name)])
+            }
             version.models[index] = validate(model)
         }
         return version
@@ -34,6 +40,9 @@ struct VersionValidator {
 
     private mutating func checkSchemaName() {
         checkTypeName(version.schemaName, as: "schema", at: sourceMap[.topValue("schema")])
+        if let problem = ReservedNames.schemaProblem(version.schemaName) {
+            error(problem, at: sourceMap[.topValue("schema")])
+        }
         if models.contains(version.schemaName) {
             error("schema '\(version.schemaName)' has a model of the same name: both would generate the Swift type "
                 + "'\(version.schemaName)'; rename the model (with 'renamedFrom:') or the schema",
@@ -58,16 +67,20 @@ struct VersionValidator {
     private mutating func validate(_ original: ModelDefinition) -> ModelDefinition {
         var model = original
         var enumTypeNames: [String: String] = [:]
+        let takenEnumNames = EnumNaming.takenNames(in: original, schemaTakenNames: schemaTakenNames)
         for index in model.properties.indices {
             let property = model.properties[index]
             let at = sourceMap[.property(model: model.name, property: property.name)]
             if let problem = Identifier.problem(with: property.name, as: "model '\(model.name)': property") {
                 error(problem, at: at)
+            } else if let problem = ReservedNames.propertyProblem(
+                property.name, schema: version.schemaName, isModel: models.contains) {
+                error("property '\(model.name).\(property.name)' cannot have this name: " + problem, at: at)
             }
             checkType(of: property, in: model)
             if case .enumeration(let cases) = property.type.unwrapped {
                 checkEnumCases(cases, of: property, in: model)
-                let typeName = EnumNaming.typeName(forProperty: property.name)
+                let typeName = EnumNaming.typeName(forProperty: property.name, taken: takenEnumNames)
                 if let other = enumTypeNames[typeName] {
                     error("enum properties '\(other)' and '\(property.name)' of model '\(model.name)' would both "
                         + "generate the nested type '\(model.name).\(typeName)': rename one of them", at: at)

@@ -828,6 +828,11 @@ nonisolated extension Bookshop {
 // MARK: - Bookshop version 3
 
 nonisolated extension Bookshop {
+    /// The `Client` model class, for `V3.Client`.
+    public typealias _NewestClient = Client
+    /// The `Order` model class, for `V3.Order`.
+    public typealias _NewestOrder = Order
+
     /// Version 3 of the `Bookshop` schema, as `Bookshop.v3.strata.yaml` declares it.
     public enum V3 {
         /// The fingerprint of version 3: a database records it, and refuses a history whose version 3 differs.
@@ -1018,6 +1023,14 @@ nonisolated extension Bookshop {
         private static func at(_ line: Int, _ column: Int) -> SourceLocation {
             SourceLocation(path: "Bookshop.v3.strata.yaml", line: line, column: column)
         }
+
+        /// The `Client` model class: version 3 is the newest. Custom migrations into this version receive it under this
+        /// name, which stays valid when a later version is added (then it names a view of the stored object).
+        public typealias Client = Bookshop._NewestClient
+
+        /// The `Order` model class: version 3 is the newest. Custom migrations into this version receive it under this
+        /// name, which stays valid when a later version is added (then it names a view of the stored object).
+        public typealias Order = Bookshop._NewestOrder
     }
 }
 
@@ -1034,7 +1047,7 @@ nonisolated public protocol BookshopMigrations: Sendable {
     func migrateClient(from old: Bookshop.V1.Customer, to new: Bookshop.V2.Client) throws
 
     /// Migrates one `Client` from version 2 to `Client` in version 3.
-    func migrateClient(from old: Bookshop.V2.Client, to new: Client) throws
+    func migrateClient(from old: Bookshop.V2.Client, to new: Bookshop.V3.Client) throws
 }
 
 nonisolated extension Configuration {
@@ -1052,7 +1065,7 @@ nonisolated extension Bookshop {
                 try migrations.migrateClient(from: Bookshop.V1.Customer(old), to: Bookshop.V2.Client(new))
             },
             CustomMigrations.Step(model: "Client", toVersion: 3) { old, new in
-                try migrations.migrateClient(from: Bookshop.V2.Client(old), to: Client(managedBy: new))
+                try migrations.migrateClient(from: Bookshop.V2.Client(old), to: Bookshop.V3.Client(managedBy: new))
             },
         ])
     }
@@ -1212,6 +1225,11 @@ nonisolated enum Notebook: Schema, SchemaWithoutCustomMigrations {
 // MARK: - Notebook version 1
 
 nonisolated extension Notebook {
+    /// The `Note` model class, for `V1.Note`.
+    typealias _NewestNote = Note
+    /// The `Blank` model class, for `V1.Blank`.
+    typealias _NewestBlank = Blank
+
     /// Version 1 of the `Notebook` schema, as `Notebook.v1.strata.yaml` declares it.
     enum V1 {
         /// The fingerprint of version 1: a database records it, and refuses a history whose version 1 differs.
@@ -1259,5 +1277,13 @@ nonisolated extension Notebook {
         private static func at(_ line: Int, _ column: Int) -> SourceLocation {
             SourceLocation(path: "Notebook.v1.strata.yaml", line: line, column: column)
         }
+
+        /// The `Note` model class: version 1 is the newest. Custom migrations into this version receive it under this
+        /// name, which stays valid when a later version is added (then it names a view of the stored object).
+        typealias Note = Notebook._NewestNote
+
+        /// The `Blank` model class: version 1 is the newest. Custom migrations into this version receive it under this
+        /// name, which stays valid when a later version is added (then it names a view of the stored object).
+        typealias Blank = Notebook._NewestBlank
     }
 }

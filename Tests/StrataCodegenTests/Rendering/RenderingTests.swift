@@ -1,4 +1,5 @@
 import StrataSchema
+import StrataSchemaCompiler
 import XCTest
 @testable import StrataCodegen
 
@@ -59,10 +60,28 @@ final class RenderingTests: XCTestCase {
         let location = SourceLocation(path: "S.strata.yaml", line: 1, column: 1)
         let property = PropertyDefinition(name: "book", type: .enumeration(["paper", "ebook"]), location: location)
         let model = ModelDefinition(name: "Loan", properties: [property], location: location)
-        let clashing = GeneratedProperty(property, column: 0, in: model, modelNames: ["Book", "Loan"])
+        let clashing = GeneratedProperty(property, column: 0, in: model, takenEnumNames: ["Book", "Loan"])
         XCTAssertEqual(clashing.enumTypeName, "BookKind")
-        let free = GeneratedProperty(property, column: 0, in: model, modelNames: ["Loan"])
+        let free = GeneratedProperty(property, column: 0, in: model, takenEnumNames: ["Loan"])
         XCTAssertEqual(free.enumTypeName, "Book")
+    }
+
+    func testEnumTypeNamedLikeATypeTheClassUsesOrLikeItsPropertyGetsASuffix() {
+        let location = SourceLocation(path: "S.strata.yaml", line: 1, column: 1)
+        let names = ["date", "名前", "_1", "status"]
+        let properties = names.map { PropertyDefinition(name: $0, type: .enumeration(["a"]), location: location) }
+        let model = ModelDefinition(name: "Loan", properties: properties, location: location)
+        let version = SchemaVersion(schemaName: "Shop", version: 1, models: [model], location: location)
+        XCTAssertEqual(
+            GeneratedProperty.translate(model, schemaTakenNames: EnumNaming.schemaTakenNames(of: version))
+                .map(\.enumTypeName),
+            ["DateKind", "名前Kind", "_1Kind", "Status"])
+    }
+
+    func testEveryLineSeparatorInADocStartsANewCommentLine() {
+        var writer = SwiftWriter()
+        writer.doc("a\rb\r\nc\u{2028}d\u{2029}e\u{85}f\u{0B}g\u{0C}h")
+        XCTAssertEqual(writer.text, ["a", "b", "c", "d", "e", "f", "g", "h"].map { "/// \($0)\n" }.joined())
     }
 
     func testNarrowIntegersClampWhenReadFromTheStore() {

@@ -12,7 +12,7 @@ final class CustomMigrationTests: XCTestCase {
             if old.points < 0 { throw StrataError.invalidArgument("customer \(old.id) has negative points") }
         }
 
-        func migrateClient(from old: Bookshop.V2.Client, to new: Client) throws {
+        func migrateClient(from old: Bookshop.V2.Client, to new: Bookshop.V3.Client) throws {
             new.visits = old.points
             new.tags.append(contentsOf: old.orders.isEmpty ? ["new"] : ["returning"])
         }

@@ -130,12 +130,12 @@ final class SyntaxFormsTests: SchemaTestCase {
         let read = try properties("""
                   class: string
                   default: int
-                  self: bool
+                  where: bool
                   type: { type: string }
             """)
         XCTAssertEqual(read["class"]?.type, .string)
         XCTAssertEqual(read["default"]?.type, .integer(.int))
-        XCTAssertEqual(read["self"]?.type, .bool)
+        XCTAssertEqual(read["where"]?.type, .bool)
         XCTAssertEqual(read["type"]?.type, .string)
     }
 

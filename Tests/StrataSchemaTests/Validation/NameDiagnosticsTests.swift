@@ -63,6 +63,6 @@ final class NameDiagnosticsTests: SchemaTestCase {
         let errors = compile(text).diagnostics.filter { $0.severity == .error }
         XCTAssertEqual(errors.count, 1, "\(errors)")
         XCTAssertEqual(errors.first?.location?.line, 7)
-        XCTAssertTrue(errors.contains { $0.message.contains("would both generate the nested type 'Item.Status'") })
+        XCTAssertTrue(errors.contains { $0.message.contains("would both generate the nested type 'Item.StatusKind'") })
     }
 }

@@ -14,7 +14,7 @@ final class TaskBoardTests: XCTestCase {
         var title: String
         var project: String
 
-        init(_ task: Task) {
+        init(_ task: TaskItem) {
             id = task.id
             title = task.title
             project = task.project?.name ?? ""
@@ -28,7 +28,7 @@ final class TaskBoardTests: XCTestCase {
     /// The controller's queue and its database.
     private let queue = DispatchQueue(label: "strata.task-board")
     private var reader: Database!
-    private var controller: ResultsController<Task, TaskRow>!
+    private var controller: ResultsController<TaskItem, TaskRow>!
     private var table: SectionedTableModel<TaskRow>!
 
     override func setUpWithError() throws {
@@ -56,7 +56,7 @@ final class TaskBoardTests: XCTestCase {
             if let held { queue.async { held.wait() } }
             reader = try Database(configuration: configuration, queue: queue)
             let request = ResultsRequest(
-                Task.self, predicate: "resolved == %@", arguments: [false],
+                TaskItem.self, predicate: "resolved == %@", arguments: [false],
                 sortDescriptors: ["project.name", "title"])
             controller = ResultsController(
                 request: request, in: reader, sectionKeyPath: "project.name", mapper: TaskRow.init,
@@ -75,11 +75,11 @@ final class TaskBoardTests: XCTestCase {
             let work = Project(id: 2, name: "Work")
             writer.add(home)
             writer.add(work)
-            writer.add(Task(id: 1, title: "buy milk", resolved: false, assignee: "me", project: home))
-            writer.add(Task(id: 2, title: "fix roof", resolved: false, assignee: "me", project: home))
-            writer.add(Task(id: 3, title: "write report", resolved: false, assignee: "me", project: work))
-            writer.add(Task(id: 4, title: "old ticket", resolved: true, assignee: "me", project: work))
-            writer.add(Task(id: 5, title: "nightly build", resolved: false, assignee: "bot", project: work))
+            writer.add(TaskItem(id: 1, title: "buy milk", resolved: false, assignee: "me", project: home))
+            writer.add(TaskItem(id: 2, title: "fix roof", resolved: false, assignee: "me", project: home))
+            writer.add(TaskItem(id: 3, title: "write report", resolved: false, assignee: "me", project: work))
+            writer.add(TaskItem(id: 4, title: "old ticket", resolved: true, assignee: "me", project: work))
+            writer.add(TaskItem(id: 5, title: "nightly build", resolved: false, assignee: "bot", project: work))
             return (home, work)
         }
         try startController()
@@ -89,38 +89,38 @@ final class TaskBoardTests: XCTestCase {
         XCTAssertEqual(queue.sync { controller.object(at: IndexPath(row: 1, section: 0)) }.title, "fix roof")
 
         // An insert in the middle of a section.
-        try writer.write { writer.add(Task(id: 6, title: "call mum", resolved: false, assignee: "me", project: home)) }
+        try writer.write { writer.add(TaskItem(id: 6, title: "call mum", resolved: false, assignee: "me", project: home)) }
         try waitUntilShown(["Home: buy milk, call mum, fix roof", "Work: write report"])
         XCTAssertEqual(lastBatch(), ["insert -> [0, 1] call mum"])
 
         // A change that keeps the task in place is an update; one that sorts it elsewhere a move.
-        try writer.write { writer.object(ofType: Task.self, forPrimaryKey: 6)!.title = "call dad" }
+        try writer.write { writer.object(ofType: TaskItem.self, forPrimaryKey: 6)!.title = "call dad" }
         try waitUntilShown(["Home: buy milk, call dad, fix roof", "Work: write report"])
         XCTAssertEqual(lastBatch(), ["update [0, 1] -> [0, 1] call dad"])
-        try writer.write { writer.object(ofType: Task.self, forPrimaryKey: 6)!.title = "water plants" }
+        try writer.write { writer.object(ofType: TaskItem.self, forPrimaryKey: 6)!.title = "water plants" }
         try waitUntilShown(["Home: buy milk, fix roof, water plants", "Work: write report"])
         XCTAssertEqual(lastBatch(), ["move [0, 1] -> [0, 2] water plants"])
 
         // Moving to another project moves between sections.
-        try writer.write { writer.object(ofType: Task.self, forPrimaryKey: 2)!.project = work }
+        try writer.write { writer.object(ofType: TaskItem.self, forPrimaryKey: 2)!.project = work }
         try waitUntilShown(["Home: buy milk, water plants", "Work: fix roof, write report"])
         XCTAssertEqual(lastBatch(), ["move [0, 1] -> [1, 0] fix roof"])
 
         // A new project's first task brings its section; resolving the last task of a project takes it away.
         try writer.write {
-            writer.add(Task(id: 7, title: "plan trip", resolved: false, assignee: "me",
+            writer.add(TaskItem(id: 7, title: "plan trip", resolved: false, assignee: "me",
                             project: Project(id: 3, name: "Travel")))
         }
         try waitUntilShown(["Home: buy milk, water plants", "Travel: plan trip", "Work: fix roof, write report"])
         XCTAssertEqual(lastBatch(), ["section insert 1 Travel", "insert -> [1, 0] plan trip"])
-        try writer.write { writer.object(ofType: Task.self, forPrimaryKey: 7)!.resolved = true }
+        try writer.write { writer.object(ofType: TaskItem.self, forPrimaryKey: 7)!.resolved = true }
         try waitUntilShown(["Home: buy milk, water plants", "Work: fix roof, write report"])
         XCTAssertEqual(lastBatch(), ["section delete 1 Travel", "delete [1, 0] -> plan trip"])
 
         // The filter closure: a task handed to the bot leaves, one handed back comes in.
         try writer.write {
-            writer.object(ofType: Task.self, forPrimaryKey: 3)!.assignee = "bot"
-            writer.object(ofType: Task.self, forPrimaryKey: 5)!.assignee = "me"
+            writer.object(ofType: TaskItem.self, forPrimaryKey: 3)!.assignee = "bot"
+            writer.object(ofType: TaskItem.self, forPrimaryKey: 5)!.assignee = "me"
         }
         try waitUntilShown(["Home: buy milk, water plants", "Work: fix roof, nightly build"])
 
@@ -131,7 +131,7 @@ final class TaskBoardTests: XCTestCase {
         try waitUntilShown([": fix roof, nightly build", "Zoo: buy milk, water plants"])
 
         // Deletions, down to nothing.
-        try writer.write { writer.delete(writer.objects(Task.self)) }
+        try writer.write { writer.delete(writer.objects(TaskItem.self)) }
         try waitUntilShown([])
         XCTAssertEqual(queue.sync { table.problems }, [])
     }
@@ -139,14 +139,14 @@ final class TaskBoardTests: XCTestCase {
     func testACommitBeforeTheFirstDeliveryIsReportedAsWhatItChanged() throws {
         try writer.write {
             let home = Project(id: 1, name: "Home")
-            writer.add(Task(id: 1, title: "buy milk", resolved: false, assignee: "me", project: home))
-            writer.add(Task(id: 2, title: "call mum", resolved: false, assignee: "me", project: home))
-            writer.add(Task(id: 3, title: "fix roof", resolved: false, assignee: "me", project: home))
+            writer.add(TaskItem(id: 1, title: "buy milk", resolved: false, assignee: "me", project: home))
+            writer.add(TaskItem(id: 2, title: "call mum", resolved: false, assignee: "me", project: home))
+            writer.add(TaskItem(id: 3, title: "fix roof", resolved: false, assignee: "me", project: home))
         }
         // Hold the controller's queue so that its first delivery comes only after the next commit.
         let held = DispatchSemaphore(value: 0)
         try startController(holdingQueueUntil: held)
-        try writer.write { writer.object(ofType: Task.self, forPrimaryKey: 2)!.title = "call dad" }
+        try writer.write { writer.object(ofType: TaskItem.self, forPrimaryKey: 2)!.title = "call dad" }
         held.signal()
         try waitUntilShown(["Home: buy milk, call dad, fix roof"])
         // One update, not three: the two tasks nobody touched are not reloaded.
@@ -157,7 +157,7 @@ final class TaskBoardTests: XCTestCase {
         try queue.sync {
             let reader = try Database(configuration: configuration, queue: queue)
             let controller = ResultsController(
-                request: ResultsRequest(Task.self, sortDescriptors: ["title"]), in: reader,
+                request: ResultsRequest(TaskItem.self, sortDescriptors: ["title"]), in: reader,
                 sectionKeyPath: "project.name")
             XCTAssertThrowsError(try controller.performFetch()) { error in
                 XCTAssertTrue("\(error)".contains("must be the first sort descriptor"), "\(error)")
@@ -170,7 +170,7 @@ final class TaskBoardTests: XCTestCase {
         // A plain thread runs no deliveries: the controller shows the fetch and says why nothing will follow.
         let message = try runOnNewThread { () -> String? in
             let database = try Database(configuration: configuration)
-            let controller = ResultsController(request: ResultsRequest(Task.self), in: database)
+            let controller = ResultsController(request: ResultsRequest(TaskItem.self), in: database)
             try controller.performFetch()
             return controller.error.map { "\($0)" }
         }
@@ -180,7 +180,7 @@ final class TaskBoardTests: XCTestCase {
     func testAMalformedPredicateThrowsAtFetch() throws {
         try queue.sync {
             let reader = try Database(configuration: configuration, queue: queue)
-            let controller = ResultsController(request: ResultsRequest(Task.self, predicate: "title ==="), in: reader)
+            let controller = ResultsController(request: ResultsRequest(TaskItem.self, predicate: "title ==="), in: reader)
             XCTAssertThrowsError(try controller.performFetch())
         }
     }
@@ -199,14 +199,14 @@ final class TaskBoardTests: XCTestCase {
         for round in 0..<rounds {
             // Up to three commits before looking: the ones the controller has not seen yet reach it coalesced.
             for _ in 0..<(1 + generator.below(3)) { try writer.write {
-                let tasks = writer.objects(Task.self)
+                let tasks = writer.objects(TaskItem.self)
                 let projects = writer.objects(Project.self)
                 for _ in 0..<(1 + generator.below(4)) {
                     switch generator.below(8) {
                     case 0, 1:
                         nextTask += 1
                         let project = projects.isEmpty || generator.below(6) == 0 ? nil : projects[generator.below(projects.count)]
-                        writer.add(Task(id: nextTask, title: "task \(generator.below(50))", resolved: generator.below(4) == 0,
+                        writer.add(TaskItem(id: nextTask, title: "task \(generator.below(50))", resolved: generator.below(4) == 0,
                                         assignee: generator.below(5) == 0 ? "bot" : "me", project: project))
                     case 2 where !tasks.isEmpty:
                         writer.delete(tasks[generator.below(tasks.count)])
@@ -243,9 +243,9 @@ final class TaskBoardTests: XCTestCase {
     /// What the board must show, computed from every task by brute force.
     private func expected() -> [String] {
         writer.refresh()
-        let rows = writer.objects(Task.self)
+        let rows = writer.objects(TaskItem.self)
             .filter { !$0.resolved && $0.assignee != "bot" }
-            .map { (task: Task) -> (project: String?, title: String, key: Int) in
+            .map { (task: TaskItem) -> (project: String?, title: String, key: Int) in
                 (task.project?.name, task.title, task.id)
             }
             .enumerated()
