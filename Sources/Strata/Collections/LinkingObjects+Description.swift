@@ -2,9 +2,7 @@ extension LinkingObjects: CustomStringConvertible, CustomDebugStringConvertible 
     /// The element type, the count and the first few objects with their values:
     /// `LinkingObjects<Person> (2 objects) [Person { id = 1; … }, …]`.
     public var description: String {
-        "LinkingObjects<\(Element.self)> (\(count) objects) "
-            + ObjectDescription.describe(
-                elements: prefix(ObjectDescription.listLimit).map(\.debugDescription), count: count)
+        ObjectDescription.describe(collection: self, kind: "LinkingObjects", count: count)
     }
 
     /// As ``description``.

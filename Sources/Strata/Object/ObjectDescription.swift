@@ -38,6 +38,15 @@ enum ObjectDescription {
         return shown.isEmpty ? "\(name) {}" : "\(name) { \(shown.joined(separator: "; ")) }"
     }
 
+    /// A collection of objects: its kind and element type, its count and its first ``listLimit`` objects,
+    /// `Results<Person> (3 objects) [Person { id = 1; … }, …]`.
+    static func describe<Element: Object>(
+        collection: some Collection<Element>, kind: String, count: Int
+    ) -> String {
+        "\(kind)<\(Element.self)> (\(count) objects) "
+            + describe(elements: collection.prefix(listLimit).map(\.debugDescription), count: count)
+    }
+
     /// A list's or a collection's first elements, described, and how many more there are: `[a, b, … 8 more]`.
     static func describe(elements: some Sequence<String>, count: Int) -> String {
         let shown = Array(elements.prefix(listLimit))

@@ -2,9 +2,7 @@ extension Results: CustomStringConvertible, CustomDebugStringConvertible {
     /// The element type, the count and the first few objects with their values:
     /// `Results<Person> (3 objects) [Person { id = 1; … }, …]`.
     public var description: String {
-        "Results<\(Element.self)> (\(count) objects) "
-            + ObjectDescription.describe(
-                elements: prefix(ObjectDescription.listLimit).map(\.debugDescription), count: count)
+        ObjectDescription.describe(collection: self, kind: "Results", count: count)
     }
 
     /// As ``description``.
