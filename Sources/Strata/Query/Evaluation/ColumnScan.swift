@@ -257,40 +257,34 @@ indirect enum ColumnScan {
             return result
         case .int(let column, let comparison, let operand, let nullMatches, _):
             let values = try cluster.intColumn(column)
-            var mask = values.matches(comparison, operand)
-            if nullMatches, values.nulls.hasNulls { mask.formUnion(values.nulls.mask) }
-            mask.formIntersection(within)
-            return mask
+            return Self.restrict(
+                values.matches(comparison, operand), addingNulls: nullMatches ? values.nulls : nil, to: within)
         case .intRange(let column, let low, let high, _):
             var mask = try cluster.intColumn(column).matches(from: low, through: high)
             mask.formIntersection(within)
             return mask
         case .intSet(let column, let values, _):
-            let leaf = try cluster.intColumn(column)
+            let view = try cluster.intColumn(column)
             var mask = RowMask(count: within.count)
             within.forEachSetRow { row in
-                if !leaf.nulls.isNull(row), values.contains(leaf[row]) { mask.set(row) }
+                if !view.nulls.isNull(row), values.contains(view[row]) { mask.set(row) }
             }
             return mask
         case .stringSet(let column, let values, _):
-            let leaf = try cluster.stringColumn(column)
+            let view = try cluster.stringColumn(column)
             var mask = RowMask(count: within.count)
-            try leaf.forEachValue(within: within) { row, bytes in
+            try view.forEachValue(within: within) { row, bytes in
                 if values.contains(Array(bytes)) { mask.set(row) }
             }
             return mask
         case .double(let column, let comparison, let operand, let nullMatches, _):
             let values = try cluster.doubleColumn(column)
-            var mask = values.matches(comparison, operand)
-            if nullMatches, values.nulls.hasNulls { mask.formUnion(values.nulls.mask) }
-            mask.formIntersection(within)
-            return mask
+            return Self.restrict(
+                values.matches(comparison, operand), addingNulls: nullMatches ? values.nulls : nil, to: within)
         case .bool(let column, let value, let nullMatches, _):
             let values = try cluster.boolColumn(column)
-            var mask = values.matches(value)
-            if nullMatches, values.nulls.hasNulls { mask.formUnion(values.nulls.mask) }
-            mask.formIntersection(within)
-            return mask
+            return Self.restrict(
+                values.matches(value), addingNulls: nullMatches ? values.nulls : nil, to: within)
         case .string(let column, let matcher, let nullMatches, _):
             let values = try cluster.stringColumn(column)
             var mask: RowMask
@@ -349,6 +343,14 @@ indirect enum ColumnScan {
         case .and, .or, .perObject: return "(\(text))"
         default: return text
         }
+    }
+
+    /// `mask` with the null rows of `nulls` added (for a comparison that nil matches), kept to `within`.
+    private static func restrict(_ mask: RowMask, addingNulls nulls: NullBitmap?, to within: RowMask) -> RowMask {
+        var mask = mask
+        if let nulls, nulls.hasNulls { mask.formUnion(nulls.mask) }
+        mask.formIntersection(within)
+        return mask
     }
 }
 
