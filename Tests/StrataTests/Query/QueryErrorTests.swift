@@ -4,18 +4,7 @@ import XCTest
 @testable import Strata
 
 /// Semantic errors found after parsing: each names the token and its offset, and says what to write instead.
-final class QueryErrorTests: StaffTestCase {
-    private var db: Database!
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        db = try openStaff()
-    }
-
-    override func tearDown() {
-        db = nil
-        super.tearDown()
-    }
+final class QueryErrorTests: StaffDatabaseTestCase {
 
     /// The error `filter` throws, as (offset, message).
     private func failure(_ predicate: String, _ arguments: Any..., file: StaticString = #filePath, line: UInt = #line) -> (Int, String)? {

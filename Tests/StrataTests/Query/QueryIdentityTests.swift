@@ -5,18 +5,7 @@ import XCTest
 
 /// A bound query is `Hashable`: observers of equal queries share one computed change per delivery, so equality
 /// must hold exactly when two queries select the same objects in the same order.
-final class QueryIdentityTests: StaffTestCase {
-    private var db: Database!
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        db = try openStaff()
-    }
-
-    override func tearDown() {
-        db = nil
-        super.tearDown()
-    }
+final class QueryIdentityTests: StaffDatabaseTestCase {
 
     private func identity(_ results: Results<Employee>, keyPaths: [String]? = nil) throws -> ResultsIdentity {
         ResultsIdentity(

@@ -5,18 +5,7 @@ import XCTest
 
 /// Results behaviour: liveness, sorting, distinct, aggregates, the planner's choices, typed queries and
 /// queries on lists and linking objects.
-final class QueryResultsTests: StaffTestCase {
-    private var db: Database!
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        db = try openStaff()
-    }
-
-    override func tearDown() {
-        db = nil
-        super.tearDown()
-    }
+final class QueryResultsTests: StaffDatabaseTestCase {
 
     @discardableResult
     private func add(_ name: String, age: Int, hired: Bool = true, salary: Double = 1000, bonus: Int? = nil,

@@ -71,3 +71,18 @@ class StaffTestCase: XCTestCase {
         return created
     }
 }
+
+/// A `StaffTestCase` whose tests share one open `Staff` database, `db`, opened before each test.
+class StaffDatabaseTestCase: StaffTestCase {
+    var db: Database!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        db = try openStaff()
+    }
+
+    override func tearDown() {
+        db = nil
+        super.tearDown()
+    }
+}
