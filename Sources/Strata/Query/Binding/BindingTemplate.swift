@@ -70,7 +70,7 @@ final class BindingTemplate {
 
     private static func holdsArgument(_ operand: PredicateOperand) -> Bool {
         switch operand {
-        case .argument: return true
+        case .argument, .keyPathTemplate: return true
         case .list(let items): return items.contains(where: holdsArgument)
         case .subqueryCount(_, _, _, let predicate, _): return holdsArgument(predicate)
         case .keyPath, .value, .aggregate: return false

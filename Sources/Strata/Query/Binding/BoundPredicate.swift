@@ -1,3 +1,4 @@
+import StrataSchema
 import StrataStorage
 
 /// What a property or expression holds, as a query compares it.
@@ -7,6 +8,19 @@ enum QueryKind: Equatable, CustomStringConvertible {
     case object(String)
 
     var isNumeric: Bool { self == .integer || self == .floating }
+
+    /// Whether `<`, `<=`, `>`, `>=` order its values: numbers, dates, and strings and data (by Unicode scalars and by
+    /// bytes, which UTF-8 byte order gives for both).
+    var isOrdered: Bool {
+        switch self {
+        case .integer, .floating, .date, .string, .data: return true
+        case .bool, .uuid, .object: return false
+        }
+    }
+
+    /// Whether the text operators (`BEGINSWITH`, `ENDSWITH`, `CONTAINS`, `LIKE`) and `[c]`/`[d]` apply: strings,
+    /// and data (its bytes; with `[c]`, `[d]` or `LIKE`, read as UTF-8 text).
+    var isTextual: Bool { self == .string || self == .data }
 
     var description: String {
         switch self {
@@ -72,6 +86,19 @@ struct BoundPath: Hashable {
     var isToMany: Bool
     /// The path as written, for `explain` and messages.
     var text: String
+    /// The type of the values it ends on, as the schema declares it (a list's element type; `nil` for linking
+    /// objects): what says whether they can be nil and how constants are converted for them.
+    var valueType: PropertyType?
+    /// How many lists and linking objects it goes through (`parents.parents.name`: two).
+    var toManySteps = 0
+
+    /// Whether its values can be nil: an optional property, a link, or linking objects.
+    var isNullable: Bool {
+        guard let valueType else { return true }
+        if valueType.isOptional { return true }
+        if case .link = valueType { return true }
+        return false
+    }
 
     /// The single column of the tested object this path reads, when it is nothing more than that.
     var rootColumn: (model: ModelBinding, column: Int)? {
@@ -112,6 +139,12 @@ enum BoundOperand: Hashable {
     var isToMany: Bool {
         if case .path(let path) = self { return path.isToMany }
         return false
+    }
+
+    /// Whether the operand is a key path to `float` values, whose constants are rounded to `Float` when bound.
+    var storesFloat: Bool {
+        guard case .path(let path) = self else { return false }
+        return path.valueType?.unwrapped == .float
     }
 
     static func == (left: BoundOperand, right: BoundOperand) -> Bool {

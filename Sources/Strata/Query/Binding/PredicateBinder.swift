@@ -14,10 +14,11 @@ struct PredicateBinder {
     /// The models (or element kinds) of the SUBQUERY variables in scope.
     private var variables: [String: VariableBinding] = [:]
 
-    /// What a SUBQUERY variable stands for: an object of a model, or a primitive list element.
+    /// What a SUBQUERY variable stands for: an object of a model, or a primitive list element (described by the
+    /// list's path: its kind and element type).
     private enum VariableBinding {
         case object(ModelBinding)
-        case primitive(QueryKind)
+        case primitive(BoundPath)
     }
 
     init(predicate: String, schema: SchemaBinding, model: ModelBinding, arguments: PredicateArguments = .none) {
@@ -42,6 +43,10 @@ struct PredicateBinder {
 
     private func bind(_ comparison: PredicateComparison) throws -> BoundComparison {
         var comparison = try arguments.substituting(comparison, predicate: predicate)
+        if isConstant(comparison.left), isConstant(comparison.right) {
+            throw error("'\(comparison.text)' compares two constants; one side must be a property's key path",
+                        comparison.offset)
+        }
         // `"x" IN tags`, `3 < age`: put the key path on the left, where quantifiers and scans expect it.
         if isConstant(comparison.left), !isConstant(comparison.right) {
             guard comparison.quantifier == nil else {
@@ -118,13 +123,21 @@ struct PredicateBinder {
             throw error("a list {…} can only follow IN or BETWEEN, not '\(op.rawValue)'", offset)
         default: break
         }
-        let right = try checkRight(right, source, leftKind: leftKind, op: op, offset: offset)
+        if case .value(.null) = source, op == .equal || op == .notEqual, case .path(let path) = left, !path.isNullable {
+            throw error("'\(path.text)' is not optional and is never nil; compare it with a value of its type", offset)
+        }
+        let right = try checkRight(
+            right, source, leftKind: leftKind, op: op, storesFloat: left.storesFloat, offset: offset)
         if case .path(let rightPath) = right, rightPath.isToMany, left.isToMany {
             throw error("only one side of a comparison can be a list", offset)
         }
         var matcher: StringMatcher?
-        if leftKind == .string, case .value(.string(let operand)) = right, op.isStringOperator || !options.isEmpty {
-            matcher = StringMatcher(op, operand, options: options)
+        if op.isStringOperator || !options.isEmpty {
+            switch (leftKind, right) {
+            case (.string, .value(.string(let operand))): matcher = StringMatcher(op, operand, options: options)
+            case (.data, .value(.data(let operand))): matcher = StringMatcher(op, data: operand, options: options)
+            default: break
+            }
         }
         return (right, matcher)
     }
@@ -142,15 +155,15 @@ struct PredicateBinder {
         offset: Int
     ) throws {
         guard let kind = leftKind else { return }
-        if !options.isEmpty, kind != .string {
-            throw error("[c] and [d] apply to strings, but '\(left.text)' is \(kind)", offset)
+        if !options.isEmpty, kind != .string, kind != .data {
+            throw error("[c] and [d] apply to strings and data, but '\(left.text)' is \(kind)", offset)
         }
         let valid: Bool
         switch op {
         case .equal, .notEqual, .in: valid = true
-        case .less, .lessOrEqual, .greater, .greaterOrEqual, .between: valid = kind.isNumeric || kind == .date
-        case .beginsWith, .endsWith, .contains: valid = kind == .string || kind == .data
-        case .like: valid = kind == .string
+        case .less, .lessOrEqual, .greater, .greaterOrEqual: valid = kind.isOrdered
+        case .between: valid = kind.isNumeric || kind == .date
+        case .beginsWith, .endsWith, .contains, .like: valid = kind.isTextual
         }
         guard valid else {
             throw error("'\(op.rawValue)' does not apply to '\(left.text)', which is \(kind)", offset)
@@ -159,15 +172,18 @@ struct PredicateBinder {
 
     /// Checks the constants on the right against the left side's kind, converting them where needed.
     private func checkRight(
-        _ right: BoundOperand, _ source: PredicateOperand, leftKind: QueryKind?, op: ComparisonOperator, offset: Int
+        _ right: BoundOperand, _ source: PredicateOperand, leftKind: QueryKind?, op: ComparisonOperator,
+        storesFloat: Bool, offset: Int
     ) throws -> BoundOperand {
         guard let leftKind else { return right }
         try checkObjects(in: source, leftKind: leftKind, offset: offset)
         switch right {
         case .value(let value):
-            return .value(try convert(value, to: leftKind, op: op, offset: offset))
+            return .value(try convert(value, to: leftKind, op: op, storesFloat: storesFloat, offset: offset))
         case .list(let values):
-            return .list(try values.map { try convert($0, to: leftKind, op: op, offset: offset) })
+            return .list(try values.map {
+                try convert($0, to: leftKind, op: op, storesFloat: storesFloat, offset: offset)
+            })
         default:
             if let rightKind = try kind(of: right, source), !compatible(leftKind, rightKind) {
                 throw error("cannot compare \(leftKind) with \(rightKind) ('\(source.text)')", offset)
@@ -196,10 +212,17 @@ struct PredicateBinder {
         a == b || (a.isNumeric && b.isNumeric)
     }
 
-    /// A constant as a value of `kind`, or an error naming it.
-    private func convert(_ value: QueryScalar, to kind: QueryKind, op: ComparisonOperator, offset: Int) throws -> QueryScalar {
+    /// A constant as a value of `kind`, or an error naming it. A number compared with `float` values is rounded to
+    /// a `Float` first, as Realm does: `rating == 1.1` matches a stored `Float(1.1)`, which no double near 1.1
+    /// equals once widened.
+    private func convert(
+        _ value: QueryScalar, to kind: QueryKind, op: ComparisonOperator, storesFloat: Bool, offset: Int
+    ) throws -> QueryScalar {
         switch (value, kind) {
         case (.null, _): return .null
+        case (.double(let number), .floating) where storesFloat: return .double(Double(Float(number)))
+        case (.int(let number), .floating) where storesFloat: return .double(Double(Float(number)))
+        case (.int(let number), .bool) where number == 0 || number == 1: return .bool(number == 1)
         case (.bool, .bool), (.int, .integer), (.double, .floating), (.string, .string), (.data, .data),
              (.timestamp, .date), (.uuid, .uuid), (.object, .object):
             guard case .object = kind, !(op == .equal || op == .notEqual || op == .in) else { return value }
@@ -251,6 +274,10 @@ struct PredicateBinder {
             guard path.isToMany else {
                 throw error("@\(function.rawValue) needs a list or linking objects, but '\(path.text)' holds one value", offset)
             }
+            guard path.toManySteps == 1 else {
+                throw error("'\(path.text)' goes through several lists; @\(function.rawValue) needs one list or "
+                            + "linking objects (ANY, ALL and NONE compare the values of several)", offset)
+            }
             var propertyPath: BoundPath?
             if !property.isEmpty {
                 guard case .object(let target) = path.kind, let element = schema.model(named: target) else {
@@ -280,21 +307,29 @@ struct PredicateBinder {
             guard path.isToMany else {
                 throw error("SUBQUERY needs a list or linking objects, but '\(path.text)' holds one value", offset)
             }
+            guard path.toManySteps == 1 else {
+                throw error("'\(path.text)' goes through several lists; SUBQUERY needs one list or linking objects, "
+                            + "as in SUBQUERY(parents, $p, ANY $p.parents.name == 'x')", offset)
+            }
             var scoped = self
             if case .object(let target) = path.kind, let element = schema.model(named: target) {
                 scoped.variables[variable] = .object(element)
             } else {
-                scoped.variables[variable] = .primitive(path.kind)
+                scoped.variables[variable] = .primitive(path)
             }
             return .subqueryCount(collection: path, variable: variable, predicate: try scoped.bind(inner))
-        case .argument:
+        case .argument, .keyPathTemplate:
             // Comparisons substitute their arguments before binding their operands; this keeps any other caller
             // just as correct.
             let substituted = arguments.substituting(operand)
-            if case .argument(let slot) = substituted {
+            switch substituted {
+            case .argument(let slot):
                 throw error("no argument was given for '%\(slot.letter)'", slot.offset)
+            case .keyPathTemplate(_, _, let offset):
+                throw error("no key path argument was given for a %K of '\(substituted.text)'", offset)
+            default:
+                return try bind(substituted)
             }
-            return try bind(substituted)
         }
     }
 
@@ -305,7 +340,8 @@ struct PredicateBinder {
 
     private func offsetOf(_ operand: PredicateOperand) -> Int {
         switch operand {
-        case .keyPath(_, _, let offset), .aggregate(_, _, _, _, let offset), .subqueryCount(_, _, _, _, let offset):
+        case .keyPath(_, _, let offset), .aggregate(_, _, _, _, let offset), .subqueryCount(_, _, _, _, let offset),
+             .keyPathTemplate(_, _, let offset):
             return offset
         case .argument(let slot): return slot.offset
         default: return 0
@@ -342,17 +378,19 @@ struct PredicateBinder {
             case .object(let element):
                 current = element
                 kind = .object(element.name)
-            case .primitive(let elementKind):
+            case .primitive(let list):
                 guard components.isEmpty else {
-                    throw error("$\(name) is a \(elementKind) value and has no property '\(components[0])'", offset)
+                    throw error("$\(name) is a \(list.kind) value and has no property '\(components[0])'", offset)
                 }
-                return BoundPath(root: root, steps: [], kind: elementKind, isToMany: false, text: "$\(name)")
+                return BoundPath(
+                    root: root, steps: [], kind: list.kind, isToMany: false, text: "$\(name)", valueType: list.valueType)
             case nil:
                 throw error("unknown variable $\(name); only a SUBQUERY introduces variables", offset)
             }
         }
         var steps: [PathStep] = []
-        var isToMany = false
+        var toManySteps = 0
+        var valueType: PropertyType?
         // The path so far, joined with dots, for messages and `explain` (a one-property path is its name, no copy).
         var text = ""
         if case .variable(let name) = root { text = "$" + name }
@@ -366,24 +404,17 @@ struct PredicateBinder {
             }
             if let column = current.column(named: name) {
                 steps.append(.property(model: current, column: column))
-                let (propertyKind, many) = try Self.kind(
-                    of: current.description.properties[column].type, name: name, in: current, offset: offset,
-                    binder: self)
-                if many {
-                    guard !isToMany else {
-                        throw error("'\(text)' goes through two lists; use a SUBQUERY", offset)
-                    }
-                    isToMany = true
-                }
+                let type = current.description.properties[column].type
+                let (propertyKind, many) = Self.kind(of: type)
+                if many { toManySteps += 1 }
+                if case .list(let element) = type { valueType = element } else { valueType = type }
                 kind = propertyKind
             } else if let inverse = current.description.linkingObjects.first(where: { $0.name == name }),
                       case .linkingObjects(let sourceName, let sourceProperty) = inverse.type,
                       let source = schema.model(named: sourceName), let column = source.column(named: sourceProperty) {
-                guard !isToMany else {
-                    throw error("'\(text)' goes through two lists; use a SUBQUERY", offset)
-                }
                 steps.append(.linkingObjects(target: current, source: source, column: column))
-                isToMany = true
+                toManySteps += 1
+                valueType = nil
                 kind = .object(source.name)
             } else {
                 let known = current.description.properties.map(\.name) + current.description.linkingObjects.map(\.name)
@@ -397,13 +428,13 @@ struct PredicateBinder {
                 current = next
             }
         }
-        return BoundPath(root: root, steps: steps, kind: kind, isToMany: isToMany, text: text)
+        return BoundPath(
+            root: root, steps: steps, kind: kind, isToMany: toManySteps > 0, text: text, valueType: valueType,
+            toManySteps: toManySteps)
     }
 
     /// A property type's query kind and whether it holds several values.
-    private static func kind(
-        of type: PropertyType, name: String, in model: ModelBinding, offset: Int, binder: PredicateBinder
-    ) throws -> (QueryKind, Bool) {
+    private static func kind(of type: PropertyType) -> (QueryKind, Bool) {
         switch type {
         case .bool: return (.bool, false)
         case .integer: return (.integer, false)
@@ -413,10 +444,8 @@ struct PredicateBinder {
         case .data: return (.data, false)
         case .uuid: return (.uuid, false)
         case .link(let target): return (.object(target), false)
-        case .optional(let wrapped): return try kind(of: wrapped, name: name, in: model, offset: offset, binder: binder)
-        case .list(let element):
-            let (elementKind, _) = try kind(of: element, name: name, in: model, offset: offset, binder: binder)
-            return (elementKind, true)
+        case .optional(let wrapped): return kind(of: wrapped)
+        case .list(let element): return (kind(of: element).0, true)
         case .linkingObjects(let source, _): return (.object(source), true)
         }
     }

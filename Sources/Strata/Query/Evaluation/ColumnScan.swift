@@ -126,7 +126,8 @@ indirect enum ColumnScan {
             case (.string, .string(let operand)):
                 let matcher = comparison.matcher ?? StringMatcher(comparison.op, operand, options: comparison.options)
                 switch comparison.op {
-                case .equal, .notEqual, .beginsWith, .endsWith, .contains, .like:
+                case .equal, .notEqual, .beginsWith, .endsWith, .contains, .like, .less, .lessOrEqual, .greater,
+                     .greaterOrEqual:
                     return .string(column: columnKey, matcher: matcher,
                                    nullMatches: nullable && comparison.op == .notEqual, text: text)
                 default: return nil

@@ -112,8 +112,15 @@ final class ObjectEvaluator {
         _ left: QueryScalar, _ op: ComparisonOperator, _ right: QueryScalar, _ options: StringComparisonOptions,
         matcher: StringMatcher?
     ) -> Bool {
-        if case .string(let text) = left, case .string(let operand) = right, op.isStringOperator || !options.isEmpty {
-            return (matcher ?? StringMatcher(op, operand, options: options)).matches(text)
+        if op.isStringOperator || !options.isEmpty {
+            switch (left, right) {
+            case (.string(let text), .string(let operand)):
+                return (matcher ?? StringMatcher(op, operand, options: options)).matches(text)
+            case (.data(let bytes), .data(let operand)):
+                return (matcher ?? StringMatcher(op, data: operand, options: options)).matches(data: bytes)
+            default:
+                if op.isStringOperator { return false }
+            }
         }
         switch op {
         case .equal, .in: return QueryScalar.equal(left, right)
@@ -122,18 +129,7 @@ final class ObjectEvaluator {
         case .lessOrEqual: return QueryScalar.order(left, right).map { $0 <= 0 } ?? false
         case .greater: return QueryScalar.order(left, right).map { $0 > 0 } ?? false
         case .greaterOrEqual: return QueryScalar.order(left, right).map { $0 >= 0 } ?? false
-        case .beginsWith, .endsWith, .contains, .like:
-            guard case .data(let bytes) = left, case .data(let operand) = right else { return false }
-            switch op {
-            case .beginsWith: return bytes.starts(with: operand)
-            case .endsWith: return bytes.count >= operand.count && bytes.suffix(operand.count).elementsEqual(operand)
-            case .contains:
-                guard !operand.isEmpty else { return true }
-                guard bytes.count >= operand.count else { return false }
-                return (0...(bytes.count - operand.count)).contains { bytes[$0..<($0 + operand.count)].elementsEqual(operand) }
-            default: return false
-            }
-        case .between: return false
+        case .beginsWith, .endsWith, .contains, .like, .between: return false
         }
     }
 

@@ -1,24 +1,41 @@
 import StrataStorage
 
-/// Evaluates one string operator (`==`, `BEGINSWITH`, `CONTAINS`, `LIKE`, …) with its `[c]`/`[d]` options
-/// against many stored strings, folding the operand once.
+/// Evaluates one string operator (`==`, `<`, `BEGINSWITH`, `CONTAINS`, `LIKE`, …) with its `[c]`/`[d]` options
+/// against many stored strings (or data values), folding the operand once.
 ///
 /// Strings compare by their UTF-8 bytes after folding (no Unicode normalization), exactly as the indexes and
-/// the column scans compare them, so a query gives the same answer whichever path the planner takes. `LIKE`
-/// works on characters, so that `?` is one user-perceived character.
+/// the column scans compare them, so a query gives the same answer whichever path the planner takes; UTF-8 byte
+/// order is Unicode scalar order, which is how `<` orders strings. `LIKE` works on characters, so that `?` is one
+/// user-perceived character. An empty operand of `BEGINSWITH`, `ENDSWITH` or `CONTAINS` matches nothing, as in
+/// Realm and `NSPredicate` (`==` with an empty operand still matches empty values).
 struct StringMatcher {
     let op: ComparisonOperator
     let folding: StringFolding
     private let operand: [UInt8]
     private let like: LikePattern?
 
-    /// A matcher of `op` against `operand`; `op` must be a string operator, `==` or `!=`.
+    /// A matcher of `op` against `operand`; `op` must be a string operator, an ordering, `==` or `!=`.
     init(_ op: ComparisonOperator, _ operand: String, options: StringComparisonOptions) {
-        self.op = op
-        folding = StringFolding(options: options)
+        let folding = StringFolding(options: options)
         let folded = folding.fold(operand)
-        self.operand = Array(folded.utf8)
-        like = op == .like ? LikePattern(folded) : nil
+        self.init(op, folding: folding, operand: Array(folded.utf8), like: op == .like ? LikePattern(folded) : nil)
+    }
+
+    private init(_ op: ComparisonOperator, folding: StringFolding, operand: [UInt8], like: LikePattern?) {
+        self.op = op
+        self.folding = folding
+        self.operand = operand
+        self.like = like
+    }
+
+    /// A matcher of `op` against data: its raw bytes, or, under `[c]`, `[d]` or `LIKE` (which are defined on
+    /// text), the bytes read as UTF-8 text and folded.
+    init(_ op: ComparisonOperator, data operand: [UInt8], options: StringComparisonOptions) {
+        guard options.isEmpty, op != .like else {
+            self.init(op, String(decoding: operand, as: UTF8.self), options: options)
+            return
+        }
+        self.init(op, folding: StringFolding(options: options), operand: operand, like: nil)
     }
 
     /// Whether `text <op> operand` holds.
@@ -29,15 +46,42 @@ struct StringMatcher {
         return text.withUTF8 { matches(bytes: $0) }
     }
 
+    /// Whether `data <op> operand` holds (for a matcher made with ``init(_:data:options:)``).
+    func matches(data: [UInt8]) -> Bool {
+        guard worksOnRawBytes else { return matches(String(decoding: data, as: UTF8.self)) }
+        return data.withUnsafeBufferPointer { matches(bytes: $0) }
+    }
+
+    /// Whether the text operator can match nothing whatever the value: `BEGINSWITH`, `ENDSWITH`, `CONTAINS` with
+    /// an empty operand.
+    var matchesNothing: Bool {
+        operand.isEmpty && (op == .beginsWith || op == .endsWith || op == .contains)
+    }
+
     /// Whether the UTF-8 `bytes` (already folded, or with no options) satisfy the operator.
     func matches(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if matchesNothing { return false }
         switch op {
         case .equal: return bytes.count == operand.count && Self.same(bytes, at: 0, as: operand)
         case .notEqual: return !(bytes.count == operand.count && Self.same(bytes, at: 0, as: operand))
         case .beginsWith: return bytes.count >= operand.count && Self.same(bytes, at: 0, as: operand)
         case .endsWith: return bytes.count >= operand.count && Self.same(bytes, at: bytes.count - operand.count, as: operand)
         case .contains: return Self.find(operand, in: bytes)
+        case .less: return Self.order(bytes, operand) < 0
+        case .lessOrEqual: return Self.order(bytes, operand) <= 0
+        case .greater: return Self.order(bytes, operand) > 0
+        case .greaterOrEqual: return Self.order(bytes, operand) >= 0
         default: return false
+        }
+    }
+
+    /// `bytes` against `operand` in lexicographic byte order: negative, zero or positive.
+    private static func order(_ bytes: UnsafeBufferPointer<UInt8>, _ operand: [UInt8]) -> Int {
+        operand.withUnsafeBufferPointer { operand in
+            for index in 0..<Swift.min(bytes.count, operand.count) where bytes[index] != operand[index] {
+                return bytes[index] < operand[index] ? -1 : 1
+            }
+            return bytes.count - operand.count
         }
     }
 
@@ -61,6 +105,7 @@ struct StringMatcher {
     /// and the other operators compare against the operand's bytes fetched once, so the per-row work is the
     /// comparison itself (calling ``matches(bytes:)`` per row cost a third of a scan's time).
     func rows(of strings: StringColumnView, within: RowMask) throws -> RowMask {
+        if matchesNothing { return RowMask(count: within.count) }
         if op == .beginsWith { return try strings.matches(prefix: operand, within: within) }
         var mask = RowMask(count: within.count)
         try operand.withUnsafeBytes { operand in
@@ -96,7 +141,7 @@ struct StringMatcher {
     }
 
     private static func find(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard !needle.isEmpty else { return true }
+        guard !needle.isEmpty else { return false }
         guard haystack.count >= needle.count else { return false }
         let first = needle[0]
         var start = 0

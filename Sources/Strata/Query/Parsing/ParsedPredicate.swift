@@ -99,6 +99,19 @@ struct PredicateArguments {
             }
         case .list(let items):
             return .list(items.map(substituting))
+        case .keyPathTemplate(let root, let parts, let offset):
+            var components: [String] = []
+            for part in parts {
+                switch part {
+                case .name(let name): components.append(name)
+                case .argument(let slot):
+                    guard slot.index < values.count, case .keyPath(let argument) = values[slot.index] else {
+                        return operand
+                    }
+                    components += argument
+                }
+            }
+            return .keyPath(root: root, components: components, offset: offset)
         default:
             return operand
         }

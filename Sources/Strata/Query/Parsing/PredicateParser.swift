@@ -11,7 +11,8 @@
 /// primary    := "(" predicate ")" | TRUEPREDICATE | FALSEPREDICATE | comparison
 /// comparison := [ANY | SOME | ALL | NONE] expression operator ["[c]" | "[d]" | "[cd]"] expression
 /// expression := keypath [".@count" | ".@sum.prop" | …] | literal | argument | "{" expression, … "}"
-///             | SUBQUERY "(" keypath "," $var "," predicate ")" ".@count"
+///             | "(" expression ")" | SUBQUERY "(" keypath "," $var "," predicate ")" ".@count"
+/// keypath    := (name | "%K" | $var) ("." (name | "%K"))*      (each %K one or more components)
 /// ```
 ///
 /// Chains of `AND` or `OR` parse into one flat list of terms, however long. Nesting (parentheses, `NOT`, lists
@@ -128,7 +129,7 @@ struct PredicateParser {
             default: throw error("BETWEEN needs two bounds, as in 'age BETWEEN {18, 65}'", at: operatorToken)
             }
         }
-        if !options.isEmpty, !op.isStringOperator, op != .equal, op != .notEqual, op != .in {
+        if !options.isEmpty, op == .between {
             throw error("[c] and [d] apply only to string comparisons, not '\(operatorToken.text)'", at: operatorToken)
         }
         return PredicateComparison(
@@ -210,10 +211,21 @@ struct PredicateParser {
             advance()
             let slot = ArgumentSlot(index: slots.count, letter: letter, offset: token.offset)
             slots.append(slot)
-            return .argument(slot)
+            // `%K.name`, `%K.%K`: a key path that starts with a placeholder.
+            guard letter == "K", isSymbol(".") else { return .argument(slot) }
+            return try parseKeyPathTail(root: .object, parts: [.argument(slot)], start: token)
+        case .symbol("("):
+            // A parenthesised constant or key path, `intObj = (null)`; a parenthesised predicate is read by
+            // `parsePrimary` before it gets here.
+            try enterNesting()
+            advance()
+            let inner = try parseExpression()
+            try expectSymbol(")", "to close the parenthesis")
+            depth -= 1
+            return inner
         case .variable(let name):
             advance()
-            return try parseKeyPathTail(root: .variable(name), components: [], start: token)
+            return try parseKeyPathTail(root: .variable(name), parts: [], start: token)
         case .symbol("{"):
             return try parseList()
         case .identifier(let word):
@@ -233,29 +245,38 @@ struct PredicateParser {
                 throw error("expected a property name or a value, found the keyword '\(word)'")
             default:
                 advance()
-                return try parseKeyPathTail(root: .object, components: [word], start: token)
+                return try parseKeyPathTail(root: .object, parts: [.name(word)], start: token)
             }
         default:
             throw error("expected a property name or a value, found '\(token.text)'")
         }
     }
 
-    /// Reads `.name`, `.@count`, `.@sum.name` after the first component.
+    /// Reads `.name`, `.%K`, `.@count`, `.@sum.name` after the first component.
     private mutating func parseKeyPathTail(
-        root: KeyPathRoot, components: [String], start: PredicateToken
+        root: KeyPathRoot, parts: [KeyPathPart], start: PredicateToken
     ) throws -> PredicateOperand {
-        var components = components
+        var parts = parts
         while isSymbol(".") {
             advance()
             switch current.kind {
             case .identifier(let name):
-                components.append(name)
+                parts.append(.name(name))
+                advance()
+            case .argument("K"):
+                let slot = ArgumentSlot(index: slots.count, letter: "K", offset: current.offset)
+                slots.append(slot)
+                parts.append(.argument(slot))
                 advance()
             case .aggregate(let name):
                 let aggregateToken = current
                 advance()
                 guard let function = AggregateFunction(rawValue: name.lowercased()) else {
                     throw error("unknown collection operator '@\(name)'; use @count, @sum, @avg, @min or @max",
+                                at: aggregateToken)
+                }
+                guard let components = Self.names(parts) else {
+                    throw error("a %K placeholder cannot name the list of @\(name); write the list's name",
                                 at: aggregateToken)
                 }
                 var property: [String] = []
@@ -277,10 +298,21 @@ struct PredicateParser {
                 throw error("expected a property name after '.', found '\(current.text)'")
             }
         }
-        if components.isEmpty, case .variable(let name) = root {
-            return .keyPath(root: .variable(name), components: [], offset: start.offset)
+        guard let components = Self.names(parts) else {
+            return .keyPathTemplate(root: root, parts: parts, offset: start.offset)
         }
         return .keyPath(root: root, components: components, offset: start.offset)
+    }
+
+    /// The parts' names when none is a placeholder.
+    private static func names(_ parts: [KeyPathPart]) -> [String]? {
+        var names: [String] = []
+        names.reserveCapacity(parts.count)
+        for part in parts {
+            guard case .name(let name) = part else { return nil }
+            names.append(name)
+        }
+        return names
     }
 
     private mutating func parseList() throws -> PredicateOperand {
@@ -318,7 +350,7 @@ struct PredicateParser {
         }
         advance()
         guard case .keyPath(root, let collection, _) = try parseKeyPathTail(
-            root: root, components: components, start: start), !collection.isEmpty
+            root: root, parts: components.map(KeyPathPart.name), start: start), !collection.isEmpty
         else {
             throw error("SUBQUERY's first argument must be a list property", at: start)
         }

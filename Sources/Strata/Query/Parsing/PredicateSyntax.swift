@@ -91,6 +91,16 @@ enum PredicateOperand: Hashable, Sendable {
     case list([PredicateOperand])
     /// A `%@ %d %f %K` placeholder, replaced by its argument when the predicate is bound.
     case argument(ArgumentSlot)
+    /// A key path with `%K` placeholders among its components (`%K.%K`, `name.%K`, `$x.%K`), which becomes a
+    /// `.keyPath` when its arguments are substituted. A lone `%K` is an `.argument`.
+    case keyPathTemplate(root: KeyPathRoot, parts: [KeyPathPart], offset: Int)
+}
+
+/// One component of a key path written with `%K` placeholders: a property name, or a placeholder whose key path
+/// argument (one name, or several joined with dots) takes its place.
+enum KeyPathPart: Hashable, Sendable {
+    case name(String)
+    case argument(ArgumentSlot)
 }
 
 /// One `%` placeholder of a predicate string: which argument fills it, what it accepts, where it is written.
@@ -134,6 +144,18 @@ extension PredicateOperand {
         case .subqueryCount(_, let collection, let variable, _, _):
             return "SUBQUERY(\(collection.joined(separator: ".")), $\(variable), …).@count"
         case .list(let items): return "{" + items.map(\.text).joined(separator: ", ") + "}"
+        case .argument(let slot): return "%\(slot.letter)"
+        case .keyPathTemplate(let root, let parts, _):
+            return (root.textComponents + parts.map(\.text)).joined(separator: ".")
+        }
+    }
+}
+
+extension KeyPathPart {
+    /// The component as written: the name, or `%K`.
+    var text: String {
+        switch self {
+        case .name(let name): return name
         case .argument(let slot): return "%\(slot.letter)"
         }
     }

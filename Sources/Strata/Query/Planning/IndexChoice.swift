@@ -151,7 +151,7 @@ struct IndexChoice {
             let stored = values.compactMap { storageValue($0, kind) }
             guard stored.count == values.count else { return nil }
             (rank, lookup) = (2, .oneOf(key, stored))
-        case (.beginsWith, .value(.string(let prefix))):
+        case (.beginsWith, .value(.string(let prefix))) where !prefix.isEmpty:
             (rank, lookup) = (3, .prefix(key, prefix))
         case (.between, .list(let bounds)):
             guard kind == .integer || kind == .date, bounds.count == 2,
