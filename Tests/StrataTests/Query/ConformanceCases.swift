@@ -13,7 +13,7 @@ struct ConformanceCase {
 /// AND/OR/NOT combinations of those.
 enum ConformanceCases {
     static func all(staff: PlainStaff) -> [ConformanceCase] {
-        let atoms = numbers() + strings() + others(staff) + collections()
+        let atoms = numbers() + strings() + others(staff) + collections() + RealmCases.all()
         return atoms + combinations(of: atoms)
     }
 
@@ -37,9 +37,10 @@ enum ConformanceCases {
                     Oracle.compare(e.salary, op, operand)
                 })
             }
-            for operand in [2.5, 3.0, 0.1] {
+            // A float property compares with a double as a Float (Realm's rule): `rating == 1.1` finds Float(1.1).
+            for operand in [2.5, 3.0, 0.1, 1.1] {
                 cases.append(ConformanceCase(predicate: "rating \(op) \(operand)", arguments: []) { e, _ in
-                    Oracle.compare(e.rating.map(Double.init), op, operand)
+                    Oracle.compare(e.rating.map(Double.init), op, Double(Float(operand)))
                 })
             }
             cases.append(ConformanceCase(predicate: "age \(op) 30.5", arguments: []) { e, _ in
@@ -114,7 +115,7 @@ enum ConformanceCases {
             ConformanceCase(predicate: "name == nickname", arguments: []) { e, _ in e.name == e.nickname },
             ConformanceCase(predicate: "name != nickname", arguments: []) { e, _ in e.name != e.nickname },
             ConformanceCase(predicate: "name BEGINSWITH nickname", arguments: []) { e, _ in
-                e.nickname.map { Array(e.name.utf8).starts(with: Array($0.utf8)) } ?? false
+                e.nickname.map { Oracle.string(e.name, "BEGINSWITH", $0, options: "") } ?? false
             },
         ]
         return cases

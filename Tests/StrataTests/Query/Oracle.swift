@@ -17,7 +17,9 @@ enum Oracle {
         return result
     }
 
-    /// A string comparison as the language defines it: UTF-8 bytes after folding; `LIKE` on characters.
+    /// A string comparison as the language defines it: UTF-8 bytes after folding (which orders strings by their
+    /// Unicode scalars); `LIKE` on characters. An empty operand of `BEGINSWITH`, `ENDSWITH` or `CONTAINS` matches
+    /// nothing, as in Realm and `NSPredicate`; a nil value matches only `!=`.
     static func string(_ text: String?, _ op: String, _ operand: String, options: String) -> Bool {
         guard let text else { return op == "!=" }
         let c = options.contains("c"), d = options.contains("d")
@@ -27,10 +29,14 @@ enum Oracle {
         switch op {
         case "==": return a == b
         case "!=": return a != b
-        case "BEGINSWITH": return a.starts(with: b)
-        case "ENDSWITH": return a.count >= b.count && Array(a.suffix(b.count)) == b
+        case "<": return Array(left.unicodeScalars.map(\.value)).lexicographicallyPrecedes(right.unicodeScalars.map(\.value))
+        case "<=": return !string(text, ">", operand, options: options)
+        case ">": return Array(right.unicodeScalars.map(\.value)).lexicographicallyPrecedes(left.unicodeScalars.map(\.value))
+        case ">=": return !string(text, "<", operand, options: options)
+        case "BEGINSWITH": return !b.isEmpty && a.starts(with: b)
+        case "ENDSWITH": return !b.isEmpty && a.count >= b.count && Array(a.suffix(b.count)) == b
         case "CONTAINS":
-            if b.isEmpty { return true }
+            if b.isEmpty { return false }
             guard a.count >= b.count else { return false }
             return (0...(a.count - b.count)).contains { Array(a[$0..<($0 + b.count)]) == b }
         case "LIKE": return like(Array(left), Array(right))

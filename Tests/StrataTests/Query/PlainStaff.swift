@@ -63,6 +63,9 @@ struct PlainStaff {
     ]
     static let skills = ["swift", "Swift", "rust", "Ωmega", "café", "CAFE", ""]
 
+    /// The rating drawn as `step`: `step / 2`, but `1.1` for 3.
+    private static func rating(_ step: Int) -> Float { step == 3 ? 1.1 : Float(step) / 2 }
+
     /// A data set drawn from a fixed seed: nils, empty lists, duplicates and Unicode throughout.
     static func make(seed: UInt64, count: Int) -> PlainStaff {
         var random = SeededGenerator(seed: seed)
@@ -74,7 +77,8 @@ struct PlainStaff {
                 age: 18 + random.below(53),
                 hired: random.below(3) != 0,
                 salary: Double(100_000 + random.below(800_000)) / 100,
-                rating: random.below(4) == 0 ? nil : Float(random.below(11)) / 2,
+                // Halves, except 1.1 for 1.5: a float that no double literal equals once widened (issue #25).
+                rating: random.below(4) == 0 ? nil : rating(random.below(11)),
                 nickname: random.below(5) < 2 ? nil : names[random.below(names.count)],
                 bonus: random.below(3) == 0 ? nil : random.below(1100) - 100,
                 started: Date(timeIntervalSince1970: Double(1_500_000_000 + random.below(200_000_000))),

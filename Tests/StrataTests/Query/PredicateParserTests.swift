@@ -148,7 +148,7 @@ final class PredicateParserTests: XCTestCase {
         assertError("age BETWEEN {1}", offset: 4, containing: "BETWEEN needs two bounds")
         assertError("age > 3 AND", offset: 11, containing: "ends where a comparison was expected")
         assertError("name ==[x] 'a'", offset: 8, containing: "unknown comparison option 'x'")
-        assertError("age >[c] 3", offset: 4, containing: "apply only to string comparisons")
+        assertError("age BETWEEN[c] {1, 2}", offset: 4, containing: "apply only to string comparisons")
         assertError("loans.@median > 3", offset: 6, containing: "unknown collection operator '@median'")
         assertError("name MATCHES 'a.*'", offset: 5, containing: "MATCHES")
         assertError("age > # 3", offset: 6, containing: "unexpected character '#'")

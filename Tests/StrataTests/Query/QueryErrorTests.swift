@@ -55,7 +55,8 @@ final class QueryErrorTests: StaffDatabaseTestCase {
     }
 
     func testCaseOptionOnANumberIsRejected() {
-        XCTAssertEqual(failure("age ==[c] 3")?.1, "[c] and [d] apply to strings, but 'age' is int")
+        XCTAssertEqual(failure("age ==[c] 3")?.1, "[c] and [d] apply to strings and data, but 'age' is int")
+        XCTAssertEqual(failure("age >[c] 3")?.1, "[c] and [d] apply to strings and data, but 'age' is int")
     }
 
     func testQuantifierNeedsAList() {
