@@ -48,7 +48,8 @@ struct ResultsDiff {
     /// Whether the query qualifies for the incremental road (see the type's description).
     var isIncremental: Bool {
         guard case .table = query.source, query.distinctPaths.isEmpty else { return false }
-        guard query.sortKeys.allSatisfy({ readsOwnColumn($0.path) }) else { return false }
+        // A sort by a link puts nil links last, which only the full evaluation orders (`ObjectQuery.sort`).
+        guard query.sortKeys.allSatisfy({ readsOwnColumn($0.path) && !$0.path.endsOnObjects }) else { return false }
         return query.filters.allSatisfy(readsOwnColumns)
     }
 

@@ -93,6 +93,8 @@ extension Results {
 
     /// `function` over the property's values; a storage failure stops the program with a message naming it.
     private func aggregate(_ function: AggregateFunction, _ property: String) -> AggregateResult? {
+        // Results with an unknown sort or distinct key path hold no objects for the non-throwing reads.
+        if query.failure != nil { return nil }
         do {
             return try checkedAggregate(function, property)
         } catch {
@@ -103,7 +105,11 @@ extension Results {
     /// `function` over the property's values, reading the column of each selected object; a storage failure is
     /// thrown (naming the file). A property that cannot be aggregated is a programming error and stops.
     func checkedAggregate(_ function: AggregateFunction, _ property: String) throws -> AggregateResult? {
-        let path = resolveSingle(property, purpose: "aggregate")
+        let path: BoundPath
+        switch resolveSingle(property, purpose: "aggregate") {
+        case .success(let resolved): path = resolved
+        case .failure(let error): preconditionFailure("Strata: \(error)")
+        }
         let valid = function == .min || function == .max ? path.kind.isNumeric || path.kind == .date : path.kind.isNumeric
         precondition(valid, "Strata: @\(function.rawValue) of '\(property)' of \(model.name): it is \(path.kind), "
             + "not a number\(function == .min || function == .max ? " or a date" : "")")

@@ -44,40 +44,71 @@ extension Results {
 
     /// The same objects sorted by one key path (a property, or a path through to-one links).
     ///
-    /// An unknown key path is a programming error and stops with a message naming it.
+    /// An unknown key path (or one through a list) does not stop the program: the results keep the error as
+    /// ``keyPathError``, the throwing reads (``fetch()``, ``fetchCount()``, …) and ``observe(keyPaths:on:_:)``
+    /// report it, and the non-throwing reads see no objects (see docs/QUERIES.md, "Sorting and distinct").
     public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
         sorted(by: [SortDescriptor(keyPath: keyPath, ascending: ascending)])
     }
 
     /// The same objects sorted by several keys, the first deciding first; equal objects keep their order.
     ///
-    /// Sorting again replaces the previous order (as in Realm). nil sorts before every value; strings sort by
-    /// their UTF-8 bytes.
+    /// Sorting again replaces the previous order (as in Realm). nil sorts before every value, and an object whose
+    /// link on the way is nil after every value (as in Realm; the other way round when descending); strings sort
+    /// by their Unicode scalars (their UTF-8 bytes). An unknown key path is kept as ``keyPathError``, as in
+    /// ``sorted(byKeyPath:ascending:)``.
     public func sorted<S: Sequence>(by descriptors: S) -> Results<Element> where S.Element == SortDescriptor {
         var query = self.query
-        query.sortKeys = descriptors.map { SortKey(path: resolveSingle($0.keyPath, purpose: "sort by"), ascending: $0.ascending) }
+        var keys: [SortKey] = []
+        for descriptor in descriptors {
+            switch resolveSingle(descriptor.keyPath, purpose: "sort by") {
+            case .success(let path): keys.append(SortKey(path: path, ascending: descriptor.ascending))
+            case .failure(let error):
+                if query.failure == nil { query.failure = error }
+                return with(query)
+            }
+        }
+        query.sortKeys = keys
         return with(query)
     }
 
-    /// The first object of each distinct combination of values of `keyPaths`, in the current order.
+    /// The first object of each distinct combination of values of `keyPaths`, in the current order. An unknown
+    /// key path is kept as ``keyPathError``, as in ``sorted(byKeyPath:ascending:)``.
     public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
         var query = self.query
-        query.distinctPaths += keyPaths.map { resolveSingle($0, purpose: "distinct by") }
+        for keyPath in keyPaths {
+            switch resolveSingle(keyPath, purpose: "distinct by") {
+            case .success(let path): query.distinctPaths.append(path)
+            case .failure(let error):
+                if query.failure == nil { query.failure = error }
+                return with(query)
+            }
+        }
         return with(query)
     }
 
-    /// A key path that yields one value per object, or a stop naming the problem.
-    func resolveSingle(_ keyPath: String, purpose: String) -> BoundPath {
+    /// The error of the first key path given to `sorted` or `distinct` (on these results or those they were made
+    /// from) that names no property of the model or goes through a list; `nil` when every one resolved.
+    ///
+    /// While it is set, ``fetch()``, ``fetchCount()``, ``fetchFirst()`` and the `fetch` aggregates throw it,
+    /// ``observe(keyPaths:on:_:)`` delivers it as `.error`, and the non-throwing reads (`count`, iteration,
+    /// subscripts, `min`/`max`/`sum`/`average`) see no objects.
+    public var keyPathError: StrataError? { query.failure }
+
+    /// A key path that yields one value per object, or the error naming the problem.
+    func resolveSingle(_ keyPath: String, purpose: String) -> Result<BoundPath, StrataError> {
         let binder = PredicateBinder(predicate: keyPath, schema: database.schema, model: model)
         do {
             let path = try binder.resolve(root: .object, keyPath.split(separator: ".").map(String.init), offset: 0)
             guard !path.isToMany else {
-                throw StrataError.invalidArgument("'\(keyPath)' of \(model.name) goes through a list; "
-                    + "\(purpose) a property or a path through to-one links")
+                return .failure(.invalidArgument("cannot \(purpose) '\(keyPath)' of \(model.name): it goes through a "
+                    + "list; \(purpose) a property or a path through to-one links"))
             }
-            return path
+            return .success(path)
+        } catch StrataError.invalidPredicate(_, _, let message) {
+            return .failure(.invalidArgument("cannot \(purpose) '\(keyPath)' of \(model.name): \(message)"))
         } catch {
-            preconditionFailure("Strata: cannot \(purpose) '\(keyPath)' of \(model.name): \(error)")
+            return .failure(.invalidArgument("cannot \(purpose) '\(keyPath)' of \(model.name): \(error)"))
         }
     }
 }

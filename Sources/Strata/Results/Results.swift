@@ -29,7 +29,9 @@ public struct Results<Element: Object> {
 
     /// The keys the query selects now, computed at most once per database change.
     var keys: [ObjectKey] {
-        database.withAccess("reading Results<\(Element.self)>") {
+        // An unknown sort or distinct key path (`keyPathError`): no objects, rather than a stop.
+        if query.failure != nil { return [] }
+        return database.withAccess("reading Results<\(Element.self)>") {
             cache.keys(stamp: database.changeStamp) {
                 do {
                     return try query.evaluate(in: database, model: model)
@@ -73,7 +75,8 @@ extension Results: RandomAccessCollection {
 
     /// The number of objects; counted by a column scan (no keys, no objects) when the keys are not cached yet.
     public var count: Int {
-        database.withAccess("counting Results<\(Element.self)>") {
+        if query.failure != nil { return 0 }
+        return database.withAccess("counting Results<\(Element.self)>") {
             if let cached = cache.cachedKeys(stamp: database.changeStamp) { return cached.count }
             do {
                 return try query.count(in: database, model: model)

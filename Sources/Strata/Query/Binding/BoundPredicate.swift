@@ -92,6 +92,12 @@ struct BoundPath: Hashable {
     /// How many lists and linking objects it goes through (`parents.parents.name`: two).
     var toManySteps = 0
 
+    /// Whether it ends on objects (a link, a list of links, linking objects).
+    var endsOnObjects: Bool {
+        if case .object = kind { return true }
+        return false
+    }
+
     /// Whether its values can be nil: an optional property, a link, or linking objects.
     var isNullable: Bool {
         guard let valueType else { return true }

@@ -182,6 +182,19 @@ final class ObjectEvaluator {
         }
     }
 
+    /// The value a sort orders the object `key` by along the to-one `path`, or `nil` when a link on the way, or
+    /// the link the path ends on, is nil: such objects sort after every value when ascending (as in Realm), and a
+    /// nil value of the property itself sorts before every value.
+    func sortValue(of path: BoundPath, from key: ObjectKey) throws -> QueryScalar? {
+        var current = QueryScalar.object(key)
+        for step in path.steps {
+            guard case .object(let object) = current, case .property(let model, let column) = step else { return nil }
+            current = QueryScalar(try table(model).value(object, column: model.columns[column]))
+        }
+        if path.endsOnObjects, current.isNull { return nil }
+        return current
+    }
+
     private func start(of path: BoundPath, _ scope: Scope) -> QueryScalar {
         switch path.root {
         case .object: return .object(scope.object)

@@ -8,6 +8,7 @@ extension ObjectQuery {
     func columnAggregate(
         _ function: AggregateFunction, of path: BoundPath, in database: Database, model: ModelBinding
     ) throws -> QueryScalar? {
+        if let failure { throw failure }
         guard case .table = source, distinctPaths.isEmpty, function != .count, let (pathModel, column) = path.rootColumn,
               pathModel === model
         else { return nil }

@@ -46,6 +46,17 @@ enum QuerySource: Hashable {
 struct SortKey: Hashable {
     var path: BoundPath
     var ascending: Bool
+
+    /// Orders two objects' sort values (``ObjectEvaluator/sortValue(of:from:)``) ascending: a nil link (`nil`)
+    /// after every value, then ``QueryScalar/sortOrder(_:_:)``.
+    static func order(_ left: QueryScalar?, _ right: QueryScalar?) -> Int {
+        switch (left, right) {
+        case (nil, nil): return 0
+        case (nil, _): return 1
+        case (_, nil): return -1
+        case (let left?, let right?): return QueryScalar.sortOrder(left, right)
+        }
+    }
 }
 
 /// What a `Results` selects: a source, then filters (all must hold), ordering and distinctness (applied in that
@@ -58,6 +69,9 @@ struct ObjectQuery: Hashable {
     var filters: [BoundPredicate] = []
     var sortKeys: [SortKey] = []
     var distinctPaths: [BoundPath] = []
+    /// The first error of a `sorted`/`distinct` call that named a key path the model does not have: evaluating
+    /// the query throws it (see `Results.keyPathError`).
+    var failure: StrataError?
 
     /// The filters as one predicate, or `nil` when there are none.
     var predicate: BoundPredicate? {
@@ -70,6 +84,7 @@ struct ObjectQuery: Hashable {
 
     /// The keys the query selects, in order.
     func evaluate(in database: Database, model: ModelBinding) throws -> [ObjectKey] {
+        if let failure { throw failure }
         // Made only when an object is read one by one: a lookup the index answers alone reads none.
         var evaluator: ObjectEvaluator?
         var keys = try filteredKeys(in: database, model: model, evaluator: &evaluator)
@@ -82,6 +97,7 @@ struct ObjectQuery: Hashable {
 
     /// How many objects the query selects, without building the list of keys when a scan can count rows.
     func count(in database: Database, model: ModelBinding) throws -> Int {
+        if let failure { throw failure }
         let evaluator = ObjectEvaluator(database: database)
         if case .table = source, distinctPaths.isEmpty, predicate == nil {
             return try evaluator.table(model).count()
@@ -211,12 +227,12 @@ struct ObjectQuery: Hashable {
     /// `keys` ordered by the sort keys; ties keep their order (the sort is stable).
     private func sort(_ keys: [ObjectKey], _ evaluator: ObjectEvaluator) throws -> [ObjectKey] {
         let rows = try keys.enumerated().map { position, key in
-            (position, key, try sortKeys.map { try evaluator.values(of: $0.path, from: .object(key)).first ?? .null })
+            (position, key, try sortKeys.map { try evaluator.sortValue(of: $0.path, from: key) })
         }
         let ascending = sortKeys.map(\.ascending)
         return rows.sorted { left, right in
             for (index, isAscending) in ascending.enumerated() {
-                let order = QueryScalar.sortOrder(left.2[index], right.2[index])
+                let order = SortKey.order(left.2[index], right.2[index])
                 if order != 0 { return isAscending ? order < 0 : order > 0 }
             }
             return left.0 < right.0
@@ -227,6 +243,7 @@ struct ObjectQuery: Hashable {
 
     /// How the query runs: the index or scan it uses, then distinct and sort.
     func explain(in database: Database, model: ModelBinding) throws -> String {
+        if let failure { return "cannot run the query: \(failure)" }
         var parts: [String] = []
         switch source {
         case .table:
