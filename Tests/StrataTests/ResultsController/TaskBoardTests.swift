@@ -250,11 +250,11 @@ final class TaskBoardTests: XCTestCase {
             }
             .enumerated()
             .sorted { left, right in
-                // nil sorts first; ties keep the table's order.
+                // A nil link (no project) sorts last, as in Realm; ties keep the table's order.
                 let l = left.element, r = right.element
                 if l.project != r.project {
-                    guard let lp = l.project else { return true }
-                    guard let rp = r.project else { return false }
+                    guard let lp = l.project else { return false }
+                    guard let rp = r.project else { return true }
                     return lp < rp
                 }
                 if l.title != r.title { return l.title < r.title }

@@ -93,7 +93,8 @@ enum QueryScalar: Hashable {
         }
     }
 
-    /// The order a sort uses: nil first, then numbers, then the rest by kind, each kind in its natural order.
+    /// The order a sort uses: nil first, then numbers, then the rest by kind, each kind in its natural order (a
+    /// nil link on a sort key path sorts last instead: see `SortKey.order`).
     static func sortOrder(_ left: QueryScalar, _ right: QueryScalar) -> Int {
         if let order = order(left, right) { return order }
         switch (left, right) {
