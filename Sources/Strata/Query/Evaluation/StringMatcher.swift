@@ -13,6 +13,9 @@ struct StringMatcher {
     let folding: StringFolding
     private let operand: [UInt8]
     private let like: LikePattern?
+    /// Whether the operator matches nothing whatever the value: `BEGINSWITH`, `ENDSWITH`, `CONTAINS` with an empty
+    /// operand (decided once, not per row).
+    let matchesNothing: Bool
 
     /// A matcher of `op` against `operand`; `op` must be a string operator, an ordering, `==` or `!=`.
     init(_ op: ComparisonOperator, _ operand: String, options: StringComparisonOptions) {
@@ -26,6 +29,7 @@ struct StringMatcher {
         self.folding = folding
         self.operand = operand
         self.like = like
+        matchesNothing = operand.isEmpty && (op == .beginsWith || op == .endsWith || op == .contains)
     }
 
     /// A matcher of `op` against data: its raw bytes, or, under `[c]`, `[d]` or `LIKE` (which are defined on
@@ -50,12 +54,6 @@ struct StringMatcher {
     func matches(data: [UInt8]) -> Bool {
         guard worksOnRawBytes else { return matches(String(decoding: data, as: UTF8.self)) }
         return data.withUnsafeBufferPointer { matches(bytes: $0) }
-    }
-
-    /// Whether the text operator can match nothing whatever the value: `BEGINSWITH`, `ENDSWITH`, `CONTAINS` with
-    /// an empty operand.
-    var matchesNothing: Bool {
-        operand.isEmpty && (op == .beginsWith || op == .endsWith || op == .contains)
     }
 
     /// Whether the UTF-8 `bytes` (already folded, or with no options) satisfy the operator.
