@@ -65,7 +65,7 @@ public final class ResultsController<Element: Object, Mapped> {
     /// (no delegate calls, as with `NSFetchedResultsController`).
     ///
     /// - Throws: `StrataError.invalidPredicate` for a malformed predicate, `StrataError.invalidArgument` when
-    ///   `sectionKeyPath` is not the first sort descriptor.
+    ///   `sectionKeyPath` is not the first sort descriptor or a sort descriptor names an unknown key path.
     public func performFetch() throws {
         token?.invalidate()
         token = nil

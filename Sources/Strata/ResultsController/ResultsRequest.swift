@@ -24,10 +24,14 @@ public struct ResultsRequest<Element: Object> {
 
     /// The request's live results in `database`.
     ///
-    /// - Throws: `StrataError.invalidPredicate` for a malformed predicate or wrong arguments.
+    /// - Throws: `StrataError.invalidPredicate` for a malformed predicate or wrong arguments;
+    ///   `StrataError.invalidArgument` for a sort descriptor's unknown key path (``Results/keyPathError``).
     public func results(in database: Database) throws -> Results<Element> {
         var results = database.objects(Element.self)
         if let predicate { results = try results.filter(predicate, arguments: arguments) }
-        return sortDescriptors.isEmpty ? results : results.sorted(by: sortDescriptors)
+        guard !sortDescriptors.isEmpty else { return results }
+        let sorted = results.sorted(by: sortDescriptors)
+        if let error = sorted.keyPathError { throw error }
+        return sorted
     }
 }

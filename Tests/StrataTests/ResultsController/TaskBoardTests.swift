@@ -124,11 +124,12 @@ final class TaskBoardTests: XCTestCase {
         }
         try waitUntilShown(["Home: buy milk, water plants", "Work: fix roof, nightly build"])
 
-        // Renaming a project re-sections its tasks; deleting one leaves its tasks without a project ("").
+        // Renaming a project re-sections its tasks; deleting one leaves its tasks without a project (""), whose
+        // section comes last: a nil link sorts after every value, as in Realm.
         try writer.write { home.name = "Zoo" }
         try waitUntilShown(["Work: fix roof, nightly build", "Zoo: buy milk, water plants"])
         try writer.write { writer.delete(work) }
-        try waitUntilShown([": fix roof, nightly build", "Zoo: buy milk, water plants"])
+        try waitUntilShown(["Zoo: buy milk, water plants", ": fix roof, nightly build"])
 
         // Deletions, down to nothing.
         try writer.write { writer.delete(writer.objects(TaskItem.self)) }
@@ -182,6 +183,17 @@ final class TaskBoardTests: XCTestCase {
             let reader = try Database(configuration: configuration, queue: queue)
             let controller = ResultsController(request: ResultsRequest(TaskItem.self, predicate: "title ==="), in: reader)
             XCTAssertThrowsError(try controller.performFetch())
+        }
+    }
+
+    func testAnUnknownSortKeyPathThrowsAtFetch() throws {
+        try queue.sync {
+            let reader = try Database(configuration: configuration, queue: queue)
+            let controller = ResultsController(
+                request: ResultsRequest(TaskItem.self, sortDescriptors: ["project.nmae"]), in: reader)
+            XCTAssertThrowsError(try controller.performFetch()) { error in
+                XCTAssertTrue("\(error)".contains("cannot sort by 'project.nmae' of TaskItem"), "\(error)")
+            }
         }
     }
 
