@@ -356,9 +356,35 @@ struct PredicateBinder {
         // The path so far, joined with dots, for messages and `explain` (a one-property path is its name, no copy).
         var text = ""
         if case .variable(let name) = root { text = "$" + name }
+        /// The map the previous component named: the next one may read its keys, its values or one key.
+        var map: (model: ModelBinding, column: Int)?
         for (position, name) in components.enumerated() {
             let parent = text
-            text = text.isEmpty ? name : text + "." + name
+            text = MapPathComponent.text([text, name].filter { !$0.isEmpty })
+            if let (mapModel, mapColumn) = map {
+                map = nil
+                if name == MapPathComponent.allValues { continue }
+                steps.removeLast()
+                if name == MapPathComponent.allKeys {
+                    steps.append(.mapKeys(model: mapModel, column: mapColumn))
+                    kind = .string
+                    continue
+                }
+                // `map['key']` or `map.key`: one value, nil when the key is missing.
+                let key = MapPathComponent.key(of: name) ?? name
+                steps.append(.mapValue(model: mapModel, column: mapColumn, key: key))
+                isToMany = false
+                if case .object(let target) = kind, position < components.count - 1 {
+                    guard let next = schema.model(named: target) else {
+                        throw error("'\(parent)' links to \(target), which this database does not include", offset)
+                    }
+                    current = next
+                }
+                continue
+            }
+            if name.hasPrefix("[") || name == MapPathComponent.allKeys || name == MapPathComponent.allValues {
+                throw error("'\(parent)' is not a map, so '\(text)' cannot read a key of it", offset)
+            }
             if position > 0 {
                 guard case .object = kind else {
                     throw error("'\(parent)' is \(kind) and has no property '\(name)'", offset)
@@ -376,6 +402,7 @@ struct PredicateBinder {
                     isToMany = true
                 }
                 kind = propertyKind
+                if case .map = current.description.properties[column].type { map = (current, column) }
             } else if let inverse = current.description.linkingObjects.first(where: { $0.name == name }),
                       case .linkingObjects(let sourceName, let sourceProperty) = inverse.type,
                       let source = schema.model(named: sourceName), let column = source.column(named: sourceProperty) {
@@ -414,7 +441,7 @@ struct PredicateBinder {
         case .uuid: return (.uuid, false)
         case .link(let target): return (.object(target), false)
         case .optional(let wrapped): return try kind(of: wrapped, name: name, in: model, offset: offset, binder: binder)
-        case .list(let element):
+        case .list(let element), .set(let element), .map(let element):
             let (elementKind, _) = try kind(of: element, name: name, in: model, offset: offset, binder: binder)
             return (elementKind, true)
         case .linkingObjects(let source, _): return (.object(source), true)

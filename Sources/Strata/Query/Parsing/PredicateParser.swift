@@ -240,22 +240,37 @@ struct PredicateParser {
         }
     }
 
-    /// Reads `.name`, `.@count`, `.@sum.name` after the first component.
+    /// Reads `.name`, `.@count`, `.@sum.name`, and a map's `['key']`, `.@allKeys` and `.@allValues`, after the
+    /// first component.
     private mutating func parseKeyPathTail(
         root: KeyPathRoot, components: [String], start: PredicateToken
     ) throws -> PredicateOperand {
         var components = components
-        while isSymbol(".") {
+        while isSymbol(".") || isSymbol("[") {
+            if isSymbol("[") {
+                advance()
+                guard case .string(let key) = current.kind else {
+                    throw error("expected a quoted map key inside the brackets, as in scores['math']")
+                }
+                advance()
+                try expectSymbol("]", "to close the map key")
+                components.append(MapPathComponent.subscripted(key))
+                continue
+            }
             advance()
             switch current.kind {
             case .identifier(let name):
                 components.append(name)
                 advance()
+            case .aggregate(let name) where name.lowercased() == "allkeys" || name.lowercased() == "allvalues":
+                components.append(name.lowercased() == "allkeys" ? MapPathComponent.allKeys : MapPathComponent.allValues)
+                advance()
             case .aggregate(let name):
                 let aggregateToken = current
                 advance()
                 guard let function = AggregateFunction(rawValue: name.lowercased()) else {
-                    throw error("unknown collection operator '@\(name)'; use @count, @sum, @avg, @min or @max",
+                    throw error("unknown collection operator '@\(name)'; use @count, @sum, @avg, @min, @max, "
+                                + "@allKeys or @allValues",
                                 at: aggregateToken)
                 }
                 var property: [String] = []
