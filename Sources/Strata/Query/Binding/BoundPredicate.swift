@@ -85,7 +85,7 @@ struct BoundPath: Hashable {
     var steps: [PathStep]
     /// The kind of the values it ends on (the element kind for a list).
     var kind: QueryKind
-    /// Whether it can yield several values (it goes through a list or linking objects).
+    /// Whether it can yield several values (it goes through a list, set, map or linking objects).
     var isToMany: Bool
     /// The path as written, for `explain` and messages.
     var text: String

@@ -70,7 +70,7 @@ struct PredicateBinder {
 
         var quantifier = comparison.quantifier ?? .anyElement
         if comparison.quantifier != nil, !left.isToMany {
-            throw error("\(comparison.quantifier!.rawValue) needs a list or linking objects on the left, "
+            throw error("\(comparison.quantifier!.rawValue) needs a list, set, map or linking objects on the left, "
                         + "but '\(comparison.left.text)' holds one value", comparison.offset)
         }
         if !left.isToMany { quantifier = .anyElement }
@@ -249,7 +249,7 @@ struct PredicateBinder {
         case .aggregate(let root, let collection, let function, let property, let offset):
             let path = try resolve(root: root, collection, offset: offset)
             guard path.isToMany else {
-                throw error("@\(function.rawValue) needs a list or linking objects, but '\(path.text)' holds one value", offset)
+                throw error("@\(function.rawValue) needs a list, set, map or linking objects, but '\(path.text)' holds one value", offset)
             }
             var propertyPath: BoundPath?
             if !property.isEmpty {
@@ -278,7 +278,7 @@ struct PredicateBinder {
         case .subqueryCount(let root, let collection, let variable, let inner, let offset):
             let path = try resolve(root: root, collection, offset: offset)
             guard path.isToMany else {
-                throw error("SUBQUERY needs a list or linking objects, but '\(path.text)' holds one value", offset)
+                throw error("SUBQUERY needs a list, set, map or linking objects, but '\(path.text)' holds one value", offset)
             }
             var scoped = self
             if case .object(let target) = path.kind, let element = schema.model(named: target) {

@@ -96,7 +96,8 @@ extension Table {
         let linkPositions = context.linkPositions
         let specs = linkPositions.isEmpty ? [] : context.specs
         for index in linkPositions {
-            row[index] = Table.normalized(row[index], for: specs[index])
+            // Only a set is rewritten: assigning any element would copy the caller's row on every insert.
+            if case .set = specs[index].type { row[index] = Table.normalized(row[index], for: specs[index]) }
             try checkTargets(row[index], specs[index])
         }
         let rawKey = objectKey.rawValue
