@@ -132,6 +132,31 @@ enum CollectionCodec {
         return found
     }
 
+    // MARK: Verification
+
+    /// Checks what readers rely on beyond decoding: a set's elements strictly ascend in element order, a map's keys
+    /// strictly ascend by their bytes (so binary searches find every element and key).
+    static func checkOrder(_ raw: UnsafeRawBufferPointer, type: ColumnType, ref: NodeRef) throws {
+        guard raw.count > 0 else { return }
+        var reader = ByteReader(raw, ref: ref, what: "\(type) value")
+        let count = try readTable(&reader)
+        var previous: [UInt8]?
+        for _ in 0..<count {
+            let key: [UInt8]
+            switch type {
+            case .set(let kind): key = orderKey(try ValueCodec.readElement(&reader, kind: kind))
+            case .map(let kind):
+                key = Array(try reader.slice(Int(try reader.u32())))
+                _ = try ValueCodec.readElement(&reader, kind: kind)
+            default: return
+            }
+            if let previous, !previous.lexicographicallyPrecedes(key) {
+                throw reader.damage("its elements or keys are not in ascending order without repeats")
+            }
+            previous = key
+        }
+    }
+
     // MARK: Layout
 
     private static func encodeTable(_ items: [[UInt8]]) -> [UInt8] {
