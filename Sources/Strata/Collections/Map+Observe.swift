@@ -26,4 +26,20 @@ extension Map where Key == String {
             try MapObservation(storage: storage, on: target, keyPaths: keyPaths, block: block)
         }
     }
+
+    /// The changes ``observe(keyPaths:on:_:)`` reports, as an `AsyncSequence` whose elements carry the map of a
+    /// frozen snapshot.
+    public var changes: AsyncStream<MapChange<Map<String, Value>>> {
+        ChangeStream.make { queue, send in
+            observe(on: queue) { change in send(change.map { try $0.frozenCopy() }) }
+        }
+    }
+
+    /// The same map in a frozen snapshot of its database.
+    func frozenCopy() throws -> Map<String, Value> {
+        guard let storage = managedStorage as? ManagedMapStorage<Value> else { return self }
+        let frozen = try storage.row.database.freeze()
+        let row = ManagedRow(database: frozen, model: try frozen.model(like: storage.row.model), key: storage.row.key)
+        return Map(managedBy: ManagedMapStorage<Value>(row: row, column: storage.column))
+    }
 }

@@ -32,4 +32,20 @@ extension MutableSet {
                 block: block)
         }
     }
+
+    /// The changes ``observe(keyPaths:on:_:)`` reports, as an `AsyncSequence` whose elements carry the set of a
+    /// frozen snapshot.
+    public var changes: AsyncStream<CollectionChange<MutableSet<Element>>> {
+        ChangeStream.make { queue, send in
+            observe(on: queue) { change in send(change.map { try $0.frozenCopy() }) }
+        }
+    }
+
+    /// The same set in a frozen snapshot of its database.
+    func frozenCopy() throws -> MutableSet<Element> {
+        guard let storage = managedStorage as? ManagedSetStorage<Element> else { return self }
+        let frozen = try storage.row.database.freeze()
+        let row = ManagedRow(database: frozen, model: try frozen.model(like: storage.row.model), key: storage.row.key)
+        return MutableSet(managedBy: ManagedSetStorage<Element>(row: row, column: storage.column))
+    }
 }

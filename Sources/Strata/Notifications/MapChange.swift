@@ -16,3 +16,20 @@ public enum MapChange<Collection> {
 }
 
 extension MapChange: Sendable where Collection: Sendable {}
+
+extension MapChange {
+    /// The same change with the map replaced by `transform`'s result (a frozen copy for streams).
+    func map<Other>(_ transform: (Collection) throws -> Other) -> MapChange<Other> {
+        do {
+            switch self {
+            case .initial(let collection): return .initial(try transform(collection))
+            case .update(let collection, let deletions, let insertions, let modifications):
+                return .update(try transform(collection), deletions: deletions, insertions: insertions,
+                               modifications: modifications)
+            case .error(let error): return .error(error)
+            }
+        } catch {
+            return .error(error)
+        }
+    }
+}
