@@ -118,4 +118,16 @@ final class MutableSetTests: PantryTestCase {
         db.cancelWrite()
         XCTAssertEqual(Array(bea.nicknames), ["a"])
     }
+
+    func testASetOfObjectsQueriesLikeAList() throws {
+        let db = try openDatabase()
+        let bea = Cook(id: 1, name: "Bea", dishes: [Dish(name: "soup", price: 3), Dish(name: "pie", price: 8),
+                                                     Dish(name: "tart", price: 5)])
+        try db.write { db.add(bea) }
+        XCTAssertEqual(try bea.dishes.filter("price > 4").map(\.name).sorted(), ["pie", "tart"])
+        XCTAssertEqual(try bea.dishes.where { $0.price < 4 }.map(\.name), ["soup"])
+        XCTAssertEqual(bea.dishes.sorted(byKeyPath: "price").map(\.name), ["soup", "tart", "pie"])
+        XCTAssertEqual(bea.dishes.sum(ofProperty: "price") as Double, 16)
+        XCTAssertThrowsError(try Cook(id: 2, name: "x").dishes.filter("price > 4"), "an unmanaged set cannot be queried")
+    }
 }
