@@ -20,8 +20,12 @@ import Darwin
 ///   benchmark (build with `-c release`).
 /// - `verify PATH COUNT`: checks the file entry by entry, printing `version 1 intact COUNT` or
 ///   `version 3 migrated COUNT`; exits 1 naming the first difference.
+/// - `write-shelf-v1 PATH COUNT`, `migrate-shelf PATH`, `verify-shelf PATH COUNT`: the same for the `Shelf` schema,
+///   whose version 2 turns lists into sets (dropping repeats) and fills a new map in a custom step; `verify-shelf`
+///   prints `version 1 intact COUNT` or `version 2 migrated COUNT`.
 let arguments = Array(CommandLine.arguments.dropFirst())
-let usage = "usage: strata-migration-helper write-v1 PATH COUNT | migrate PATH | verify PATH COUNT | bench PATH COUNT\n"
+let usage = "usage: strata-migration-helper write-v1 PATH COUNT | migrate PATH | verify PATH COUNT | bench PATH COUNT"
+    + " | write-shelf-v1 PATH COUNT | migrate-shelf PATH | verify-shelf PATH COUNT\n"
 
 /// The custom step of version 3: an entry's score is twice its amount.
 struct LedgerSteps: LedgerMigrations {
@@ -179,6 +183,21 @@ do {
         try writeVersion1(path: arguments[1], count: count)
         try migrate(path: arguments[1], showingProgress: false)
         try verifyVersion3(path: arguments[1], count: count)
+    case ("write-shelf-v1", 3):
+        guard let count = Int(arguments[2]) else { throw HelperFailure(description: usage) }
+        try ShelfFile.writeVersion1(path: arguments[1], count: count)
+        say("wrote \(count)")
+    case ("migrate-shelf", 2):
+        try ShelfFile.migrate(path: arguments[1])
+    case ("verify-shelf", 3):
+        guard let count = Int(arguments[2]) else { throw HelperFailure(description: usage) }
+        let version = try recordedVersion(path: arguments[1])
+        switch version {
+        case 1: try ShelfFile.verifyVersion1(path: arguments[1], count: count)
+        case 2: try ShelfFile.verifyVersion2(path: arguments[1], count: count)
+        default: throw HelperFailure(description: "the file records version \(version), neither 1 nor 2")
+        }
+        say("version \(version) \(version == 1 ? "intact" : "migrated") \(count)")
     case ("verify", 3):
         guard let count = Int(arguments[2]) else { throw HelperFailure(description: usage) }
         let version = try recordedVersion(path: arguments[1])

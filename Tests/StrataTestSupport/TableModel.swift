@@ -1,7 +1,8 @@
 import StrataStorage
 
 /// A plain in-memory model of tables for differential tests: the obvious, slow semantics the storage tables must
-/// match (values, links nulled and list elements dropped on delete, backlinks computed by brute force).
+/// match (values, links nulled, list and set elements dropped and map values nulled on delete, sets kept sorted
+/// without repeats, backlinks computed by brute force).
 ///
 /// A value type: copying it is a snapshot, which is how tests model commit and rollback.
 package struct TableModel: Equatable, Sendable {
@@ -51,12 +52,38 @@ package struct TableModel: Equatable, Sendable {
 
     /// Records an inserted object.
     package mutating func insert(_ key: ObjectKey, into table: String, values: [String: StorageValue]) {
-        tables[table]!.objects[key] = values
+        var stored = values
+        for column in tables[table]!.columns { stored[column.name] = stored[column.name].map { normalized($0, column) } }
+        tables[table]!.objects[key] = stored
     }
 
     /// Sets one value.
     package mutating func set(_ key: ObjectKey, in table: String, column: String, to value: StorageValue) {
-        tables[table]!.objects[key]![column] = value
+        let spec = tables[table]!.columns.first { $0.name == column }
+        tables[table]!.objects[key]![column] = spec.map { normalized(value, $0) } ?? value
+    }
+
+    /// A set column's value sorted (nil first, then by value: strings by their UTF-8 bytes, numbers and links
+    /// numerically) without repeats; any other value as is.
+    private func normalized(_ value: StorageValue, _ column: Column) -> StorageValue {
+        guard case .set = column.type, case .list(let elements) = value else { return value }
+        var unique: [StorageValue] = []
+        for element in elements where !unique.contains(element) { unique.append(element) }
+        return .list(unique.sorted(by: Self.precedes))
+    }
+
+    /// The element order of the model's sets.
+    private static func precedes(_ left: StorageValue, _ right: StorageValue) -> Bool {
+        switch (left, right) {
+        case (.null, .null): return false
+        case (.null, _): return true
+        case (_, .null): return false
+        case (.string(let a), .string(let b)): return a.utf8.lexicographicallyPrecedes(b.utf8)
+        case (.int(let a), .int(let b)): return a < b
+        case (.double(let a), .double(let b)): return a < b
+        case (.link(let a), .link(let b)): return a.rawValue < b.rawValue
+        default: return left.description < right.description
+        }
     }
 
     /// The value of one column of one object.
@@ -75,6 +102,8 @@ package struct TableModel: Equatable, Sendable {
                         tables[name]!.objects[source]![column.name] = .null
                     case .list(let elements)?:
                         tables[name]!.objects[source]![column.name] = .list(elements.filter { $0 != .link(key) })
+                    case .map(let entries)?:
+                        tables[name]!.objects[source]![column.name] = .map(entries.mapValues { $0 == .link(key) ? .null : $0 })
                     default: break
                     }
                 }
@@ -90,6 +119,8 @@ package struct TableModel: Equatable, Sendable {
             case .link(let target)?: result[target, default: []].append(source)
             case .list(let elements)?:
                 for case .link(let target) in elements { result[target, default: []].append(source) }
+            case .map(let entries)?:
+                for case .link(let target) in entries.values { result[target, default: []].append(source) }
             default: break
             }
         }
@@ -103,6 +134,7 @@ package struct TableModel: Equatable, Sendable {
             switch values[column] {
             case .link(let target)? where target == key: result.append(source)
             case .list(let elements)?: result += elements.filter { $0 == .link(key) }.map { _ in source }
+            case .map(let entries)?: result += entries.values.filter { $0 == .link(key) }.map { _ in source }
             default: break
             }
         }

@@ -14,6 +14,12 @@ extension PropertyType {
         case .list(let element):
             guard case .value(let kind) = element.columnType else { return nil }
             return .list(kind)
+        case .set(let element):
+            guard case .value(let kind) = element.columnType else { return nil }
+            return .set(kind)
+        case .map(let element):
+            guard case .value(let kind) = element.columnType else { return nil }
+            return .map(kind)
         default:
             return valueKind.map(ColumnType.value)
         }
@@ -27,10 +33,9 @@ extension PropertyType {
         }
     }
 
-    /// For a list, whether its elements may be nil.
+    /// For a list, set or map, whether its elements may be nil.
     var hasNullableElements: Bool {
-        if case .list(let element) = self { return element.isNullableColumn }
-        return false
+        collectionElement?.isNullableColumn ?? false
     }
 
     /// The value kind of a primitive or to-one link type (the element kind is the list's business).
@@ -46,7 +51,7 @@ extension PropertyType {
         case .uuid: return .uuid
         case .link: return .link
         case .optional(let wrapped): return wrapped.valueKind
-        case .list, .linkingObjects: return nil
+        case .list, .linkingObjects, .set, .map: return nil
         }
     }
 

@@ -38,6 +38,7 @@ enum ValueConversion {
         case .uuid(let value): return .uuid(value)
         case .object: return nil
         case .list(let values): return storageList(values)
+        case .map(let entries): return storageMap(entries)
         }
     }
 
@@ -50,6 +51,17 @@ enum ValueConversion {
             converted.append(element)
         }
         return .list(converted)
+    }
+
+    /// The entries of a map in the store's terms; `nil` when one is an object.
+    private static func storageMap(_ entries: [String: PersistedValue]) -> StorageValue? {
+        var converted: [String: StorageValue] = [:]
+        converted.reserveCapacity(entries.count)
+        for (key, value) in entries {
+            guard let element = storageValue(value) else { return nil }
+            converted[key] = element
+        }
+        return .map(converted)
     }
 
     /// A stored primitive as a persisted value; links are the caller's (they need the target model).
@@ -65,6 +77,7 @@ enum ValueConversion {
         case .timestamp(let value): return .date(date(value))
         case .uuid(let value): return .uuid(value)
         case .list(let values): return .list(values.map(persistedValue))
+        case .map(let entries): return .map(entries.mapValues(persistedValue))
         }
     }
 

@@ -24,7 +24,10 @@ extension List {
         let database = storage.row.database
         database.confinement.check("List.observe")
         return ObservationRegistration.register(database, on: queue, report: { block(.error($0)) }) { target in
-            try ListObservation(storage: storage, on: target, keyPaths: keyPaths, block: block)
+            try ElementsObservation(
+                row: storage.row, column: storage.column, on: target, keyPaths: keyPaths,
+                read: { table, key, column in try table.list(key, column: column) },
+                make: { List(managedBy: ManagedListStorage<Element>(row: $0, column: storage.column)) }, block: block)
         }
     }
 

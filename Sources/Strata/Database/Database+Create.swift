@@ -115,7 +115,8 @@ extension Database {
         if let value = ValueConversion.defaultValue(for: property) { return value }
         if property.type.isOptional { return .null }
         switch property.type {
-        case .list: return .list([])
+        case .list, .set: return .list([])
+        case .map: return .map([:])
         case .enumeration(let cases): return .string(cases.first ?? "")
         default:
             guard let kind = property.type.valueKind else { return .null }
@@ -138,10 +139,12 @@ extension Database {
             return .null
         }
         switch property.type {
-        case .list(let element):
+        case .list(let element), .set(let element):
             let elements: [Any]
             if let array = value as? [Any] {
                 elements = array
+            } else if let set = value as? Set<AnyHashable>, case .set = property.type {
+                elements = Array(set)
             } else if case .list(let persisted)? = value as? PersistedValue {
                 elements = persisted
             } else {
@@ -149,6 +152,24 @@ extension Database {
             }
             let probe = PropertyDefinition(name: property.name, type: element, location: property.location)
             return .list(try elements.map { try convert($0, for: probe, of: owner, policy: policy) ?? .null })
+        case .map(let element):
+            let entries: [String: Any]
+            if let dictionary = value as? [String: Any] {
+                entries = dictionary
+            } else if case .map(let persisted)? = value as? PersistedValue {
+                entries = persisted
+            } else {
+                throw wrong()
+            }
+            let probe = PropertyDefinition(name: property.name, type: element, location: property.location)
+            var stored: [String: StorageValue] = [:]
+            for (key, entry) in entries {
+                if let problem = MapKeyOrder.problem(with: key) {
+                    throw StrataError.invalidArgument("\(owner.name).\(property.name): \(problem)")
+                }
+                stored[key] = try convert(entry, for: probe, of: owner, policy: policy) ?? .null
+            }
+            return .map(stored)
         case .link(let target), .optional(.link(let target)):
             guard let model = schema.model(named: target) else { throw wrong() }
             if case .object(let object)? = value as? PersistedValue { return .link(try create(model, from: object, policy: policy)) }

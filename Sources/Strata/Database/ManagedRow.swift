@@ -196,3 +196,9 @@ final class ManagedRow: ObjectRow {
 
 /// The store behind a managed object's `List`: one list column of one object of a database.
 typealias ManagedListStorage<Element: ListElement> = RowList<ManagedRow, Element>
+
+/// The store behind a managed object's `MutableSet`: one set column of one object of a database.
+typealias ManagedSetStorage<Element: ListElement> = RowSet<ManagedRow, Element>
+
+/// The store behind a managed object's `Map`: one map column of one object of a database.
+typealias ManagedMapStorage<Value: ListElement> = RowMap<ManagedRow, Value>

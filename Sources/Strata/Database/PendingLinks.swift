@@ -19,6 +19,8 @@ final class PendingLinks {
     private(set) var targets: [Object?] = []
     /// The stored links of `targets` worked out so far.
     var resolved: [StorageValue] = []
+    /// For a map column, the keys of `targets`, in the same order.
+    private var mapKeys: [String] = []
 
     init(model: ModelBinding, table: Table, key: ObjectKey, values: [PersistedValue], isUpdate: Bool) {
         self.model = model
@@ -36,6 +38,7 @@ final class PendingLinks {
         switch values[property] {
         case .object: stored = resolved.first ?? .null
         case .list: stored = .list(resolved)
+        case .map: stored = .map(Dictionary(uniqueKeysWithValues: zip(mapKeys, resolved)))
         default: stored = .null
         }
         let columnKey = model.columns[property]
@@ -50,6 +53,7 @@ final class PendingLinks {
     /// Lists the targets of the column at `column`, if there is one.
     private func startColumn() {
         resolved = []
+        mapKeys = []
         guard column < model.linkProperties.count else {
             targets = []
             return
@@ -59,6 +63,13 @@ final class PendingLinks {
         case .list(let elements):
             targets = elements.map { element in
                 if case .object(let target) = element { return target }
+                return nil
+            }
+        case .map(let entries):
+            let sorted = entries.sorted { MapKeyOrder.precedes($0.key, $1.key) }
+            mapKeys = sorted.map(\.key)
+            targets = sorted.map { entry in
+                if case .object(let target) = entry.value { return target }
                 return nil
             }
         default: targets = []

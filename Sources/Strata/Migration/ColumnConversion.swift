@@ -12,6 +12,12 @@ struct ColumnConversion {
     /// What a nil becomes when the new type is not optional.
     let replacementForNil: StorageValue?
 
+    /// Whether a list becomes a set (`[T]` to `set<T>`), which keeps one of each element.
+    var dropsDuplicates: Bool {
+        if case .list = from, case .set = to { return true }
+        return false
+    }
+
     /// Whether the stored column must change: its type or its nullability differs.
     var changesColumn: Bool { from.storesDifferently(from: to) }
 
@@ -27,7 +33,10 @@ struct ColumnConversion {
             }
             return replacementForNil
         case .list(let elements):
+            // A list becoming a set keeps one of each element: the set column drops the repeats when written.
             return .list(try elements.map { try convertElement($0) })
+        case .map(let entries):
+            return .map(try entries.mapValues { try convertElement($0) })
         default:
             return try convertElement(value)
         }
@@ -48,13 +57,12 @@ struct ColumnConversion {
     }
 
     private func elementType(_ type: PropertyType) -> PropertyType {
-        if case .list(let element) = type { return element.unwrapped }
-        return type.unwrapped
+        type.collectionElement?.unwrapped ?? type.unwrapped
     }
 
+    /// Whether `type` is a list, set or map (never nil itself).
     private func isList(_ type: PropertyType) -> Bool {
-        if case .list = type { return true }
-        return false
+        type.collectionElement != nil
     }
 }
 

@@ -77,6 +77,8 @@ public final class MigrationObject {
             return row.linkedRow(column, key: key).map(MigrationObject.init)
         case .list(let elements):
             return elements.map { swiftValue($0, column: column) as Any }
+        case .map(let entries):
+            return entries.mapValues { swiftValue($0, column: column) as Any }
         default:
             return MigrationValue.swiftValue(value, type: row.model.description.properties[column].type)
         }
@@ -88,7 +90,7 @@ enum MigrationValue {
     /// The Swift value of a stored primitive of a property of `type`.
     static func swiftValue(_ value: StorageValue, type: PropertyType) -> Any? {
         switch value {
-        case .null, .link, .list: return nil
+        case .null, .link, .list, .map: return nil
         case .int(let number): return Int(number)
         case .bool(let flag): return flag
         case .float(let number): return number
@@ -105,7 +107,20 @@ enum MigrationValue {
         _ value: Any?, for property: PropertyDefinition, linkKey: (MigrationObject) -> ObjectKey?
     ) -> StorageValue? {
         guard let value else { return property.type.isOptional ? .null : nil }
-        if case .list(let element) = property.type {
+        if case .map(let element) = property.type {
+            guard let entries = value as? [String: Any?] ?? (value as? [String: Any])?.mapValues({ Optional($0) })
+            else { return nil }
+            let elementProperty = PropertyDefinition(name: property.name, type: element, location: property.location)
+            var stored: [String: StorageValue] = [:]
+            for (key, item) in entries {
+                guard MapKeyOrder.problem(with: key) == nil,
+                    let converted = storageValue(item, for: elementProperty, linkKey: linkKey)
+                else { return nil }
+                stored[key] = converted
+            }
+            return .map(stored)
+        }
+        if let element = property.type.collectionElement {
             guard let elements = value as? [Any?] ?? (value as? [Any])?.map({ Optional($0) }) else { return nil }
             var stored: [StorageValue] = []
             for item in elements {

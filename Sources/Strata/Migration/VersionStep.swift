@@ -188,17 +188,21 @@ struct VersionStep {
 
     /// Fills a new column of the new type from the old one, which is set aside.
     private func convert(_ property: String, of table: Table, with conversion: ColumnConversion) throws {
+        // Links convert only from a list of links to a set of them (`[Person]` to `set<Person>`): same targets.
         guard let definition = new.model(named: table.name)?.property(named: property),
-            let columnType = definition.type.columnType, definition.type.linkedModel == nil
+            let columnType = definition.type.columnType,
+            definition.type.linkedModel == nil || conversion.dropsDuplicates
         else {
             throw session.failure("\(table.name).\(property) cannot be converted to \(conversion.to) automatically")
         }
+        let target = try definition.type.linkedModel.map { try self.table(named: $0).key }
         let oldColumn = try column(property, of: table)
         try table.renameColumn(oldColumn.key, to: reservedName(oldColumn.key.rawValue))
         setAside.columns.append((table.key, oldColumn.key))
         let newColumn = try table.addColumn(
             named: property, type: columnType, nullable: definition.type.isNullableColumn,
-            elementsNullable: definition.type.hasNullableElements, defaultValue: conversion.replacementForNil)
+            elementsNullable: definition.type.hasNullableElements, target: target,
+            defaultValue: conversion.replacementForNil)
         try session.forEachObject(of: table) { key in
             let value = try table.value(key, column: oldColumn.key)
             do {

@@ -90,13 +90,13 @@ final class ObjectObservation<T: Object>: Observation {
     }
 
     /// A stored value as the property's Swift value: numbers, strings, dates…, an object of `database` for a
-    /// link, `nil` for nil and for lists.
+    /// link, `nil` for nil and for lists, sets and maps.
     private func value(_ stored: StorageValue, column: Int, in database: Database) throws -> Any? {
         if case .link(let linked) = stored, let target = model.linkTargets[column] {
             return database.object(of: target, key: linked)
         }
         switch ValueConversion.persistedValue(stored) {
-        case .null, .list, .object: return nil
+        case .null, .list, .object, .map: return nil
         case .bool(let value): return value
         case .int(let value): return Int(truncatingIfNeeded: value)
         case .float(let value): return value

@@ -54,6 +54,13 @@ extension CollectionChange: StreamedChange {
     }
 }
 
+extension MapChange: StreamedChange {
+    var endsObservation: Bool {
+        if case .error = self { return true }
+        return false
+    }
+}
+
 extension ObjectChange: StreamedChange {
     var endsObservation: Bool {
         if case .error = self { return true }

@@ -118,11 +118,13 @@ struct WatchedProperties: Hashable {
         return false
     }
 
-    /// The keys a link or list-of-links value points to.
+    /// The keys a link, or list, set or map of links value points to.
     static func linkedKeys(_ value: StorageValue) -> [ObjectKey] {
         switch value {
         case .link(let key): return [key]
         case .list(let values): return values.compactMap { if case .link(let key) = $0 { return key } else { return nil } }
+        case .map(let entries):
+            return entries.values.compactMap { if case .link(let key) = $0 { return key } else { return nil } }
         default: return []
         }
     }

@@ -125,6 +125,20 @@ import StrataStorage
     func linkedAccessors(at column: Int) -> [any ManagedObjectAccessor]
     /// The objects of `type` whose link or list `property` points to this object, live.
     func linkingObjects<Source: Object>(_ type: Source.Type, through property: String) -> LinkingObjects<Source>
+
+    // MARK: Sets and maps
+
+    /// The set in `column`, live: changes to it write the store.
+    func mutableSet<Element: ListElement>(at column: Int, of type: Element.Type) -> MutableSet<Element>
+    /// Replaces the contents of the set in `column` with the elements of `elements`.
+    func setMutableSet<Element: ListElement>(_ elements: MutableSet<Element>, at column: Int)
+    /// The map in `column`, live: changes to it write the store.
+    func map<Value: ListElement>(at column: Int, of type: Value.Type) -> Map<String, Value>
+    /// Replaces the contents of the map in `column` with the entries of `entries`.
+    func setMap<Value: ListElement>(_ entries: Map<String, Value>, at column: Int)
+    /// The store references of the objects a map of links in `column` holds, by key (`nil` for a nil value): how
+    /// the views of an older version follow maps during a migration.
+    func linkedAccessorMap(at column: Int) -> [String: (any ManagedObjectAccessor)?]
 }
 
 // MARK: - The typed accessors of every row

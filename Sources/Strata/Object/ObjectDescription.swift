@@ -69,6 +69,11 @@ enum ObjectDescription {
         case .object(let object): return describe(object, depth: depth)
         case .list(let elements):
             return describe(elements: elements.lazy.map { describe($0, depth: depth) }, count: elements.count)
+        case .map(let entries):
+            if entries.isEmpty { return "[:]" }
+            let sorted = entries.sorted { MapKeyOrder.precedes($0.key, $1.key) }
+            return describe(
+                elements: sorted.lazy.map { "\($0.key): \(describe($0.value, depth: depth))" }, count: entries.count)
         }
     }
 
@@ -87,6 +92,8 @@ enum ObjectDescription {
             return row.linkedObject(column, key: key, as: Object.self).map { .object($0) } ?? .null
         case .list(let elements):
             return .list(elements.map { persisted($0, row: row, column: column) })
+        case .map(let entries):
+            return .map(entries.mapValues { persisted($0, row: row, column: column) })
         default:
             return ValueConversion.persistedValue(value)
         }

@@ -94,8 +94,37 @@ extension ObjectRow {
     }
 
     func linkedAccessors(at column: Int) -> [any ManagedObjectAccessor] {
-        let values = read(column) { try $0.list(key, column: $1) } ?? []
+        // A list or a set of links: both read as `.list`.
+        guard case .list(let values)? = read(column, { try $0.value(key, column: $1) }) else { return [] }
         return values.compactMap { value in
+            guard case .link(let linked) = value else { return nil }
+            return linkedRow(column, key: linked)
+        }
+    }
+
+    // MARK: Sets and maps
+
+    func mutableSet<Element: ListElement>(at column: Int, of type: Element.Type) -> MutableSet<Element> {
+        MutableSet(managedBy: RowSet<Self, Element>(row: self, column: column))
+    }
+
+    func setMutableSet<Element: ListElement>(_ elements: MutableSet<Element>, at column: Int) {
+        let values = Array(elements)  // copied first: `elements` may be this very set
+        RowSet<Self, Element>(row: self, column: column).replaceAll(with: values)
+    }
+
+    func map<Value: ListElement>(at column: Int, of type: Value.Type) -> Map<String, Value> {
+        Map(managedBy: RowMap<Self, Value>(row: self, column: column))
+    }
+
+    func setMap<Value: ListElement>(_ entries: Map<String, Value>, at column: Int) {
+        let values = Dictionary(entries.orderedEntries.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+        RowMap<Self, Value>(row: self, column: column).replaceAll(with: values)
+    }
+
+    func linkedAccessorMap(at column: Int) -> [String: (any ManagedObjectAccessor)?] {
+        guard case .map(let entries)? = read(column, { try $0.value(key, column: $1) }) else { return [:] }
+        return entries.mapValues { value -> (any ManagedObjectAccessor)? in
             guard case .link(let linked) = value else { return nil }
             return linkedRow(column, key: linked)
         }

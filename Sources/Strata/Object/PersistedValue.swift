@@ -29,6 +29,8 @@ public enum PersistedValue {
     case uuid(UUID)
     /// A to-one link to another object, managed or not.
     case object(Object)
-    /// The elements of a list, in order.
+    /// The elements of a list, in order, or of a set.
     case list([PersistedValue])
+    /// The entries of a map.
+    case map([String: PersistedValue])
 }

@@ -23,51 +23,16 @@ final class RowList<Row: ObjectRow, Element: ListElement>: ManagedListAccessor {
         self.column = column
     }
 
-    /// The stored form of `element`: a primitive as is, an object as a link (the row says which objects it links).
     private func storageValue(_ element: Element) throws -> StorageValue {
-        let value = element.persistedValue
-        if case .object(let object) = value { return .link(try row.linkKey(to: object, column: column)) }
-        guard let stored = ValueConversion.storageValue(value) else {
-            throw row.unstorable("a value of type \(Element.self) cannot be stored in \(row.describe(column))")
-        }
-        return stored
+        try row.storedElement(element, column: column)
     }
 
-    /// The element `value` stands for, or `nil` (reported) when it is not one.
     private func element(from value: StorageValue) -> Element? {
-        let persisted: PersistedValue
-        if case .link(let key) = value,
-            let object = row.linkedObject(column, key: key, as: Element.self as? Object.Type)
-        {
-            persisted = .object(object)
-        } else {
-            persisted = ValueConversion.persistedValue(value)
-        }
-        guard let element = Element.fromPersistedValue(persisted) else {
-            row.reportMismatch("\(row.describe(column)) holds \(value), not a \(Element.self)", in: column)
-            return nil
-        }
-        return element
+        row.element(from: value, column: column, as: Element.self)
     }
 
-    /// What a list element that could not be read stands in as, when the row carries on after a failure (a
-    /// migration records it and is abandoned, but the app's code is running and needs some element now, and a
-    /// damaged file must not crash it).
     private func placeholder() -> Element {
-        let zeros: [PersistedValue] = [
-            .null, .int(0), .bool(false), .float(0), .double(0), .string(""), .data(Data()),
-            .date(ValueConversion.date(0)), .uuid(Row.zeroUUID),
-        ]
-        for zero in zeros {
-            if let element = Element.fromPersistedValue(zero) { return element }
-        }
-        if let nowhere = row.linkedObject(column, key: ObjectKey(-1), as: Element.self as? Object.Type),
-            let element = Element.fromPersistedValue(.object(nowhere))
-        {
-            return element
-        }
-        // Every ListElement is one of the kinds above; a new kind must be added there.
-        fatalError("Strata: \(Element.self) has no placeholder value for a list element that could not be read")
+        row.placeholderElement(column: column, as: Element.self)
     }
 
     /// The stored values if they were read at the row's current list stamp. Call inside `readList`'s body.

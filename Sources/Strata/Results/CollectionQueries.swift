@@ -1,7 +1,8 @@
 import StrataStorage
 
 /// A collection of objects that answers the query API as a table does (`filter`, `where`, `sorted`,
-/// `distinct`, aggregates): a list of links (`List`) and the inverse of a link or list (`LinkingObjects`).
+/// `distinct`, aggregates): a list or set of links (`List`, `MutableSet`) and the inverse of a link or list
+/// (`LinkingObjects`).
 public protocol QueryableObjectCollection {
     /// The model of the collection's objects.
     associatedtype Element: Object
@@ -34,6 +35,17 @@ extension List: QueryableObjectCollection where Element: Object {
     /// Live results over the list's objects, in list order; `nil` while the list is unmanaged.
     public var queryResults: Results<Element>? {
         guard let storage = managedStorage as? ManagedListStorage<Element> else { return nil }
+        let row = storage.row
+        guard let target = row.model.linkTargets[storage.column] else { return nil }
+        return Results(database: row.database, model: target,
+                       query: ObjectQuery(source: .list(owner: row.model, key: row.key, column: storage.column)))
+    }
+}
+
+extension MutableSet: QueryableObjectCollection where Element: Object {
+    /// Live results over the set's objects, in set order; `nil` while the set is unmanaged.
+    public var queryResults: Results<Element>? {
+        guard let storage = managedStorage as? ManagedSetStorage<Element> else { return nil }
         let row = storage.row
         guard let target = row.model.linkTargets[storage.column] else { return nil }
         return Results(database: row.database, model: target,

@@ -105,6 +105,8 @@ enum SchemaLiteralEmitter {
         case .list(let element): return ".list(\(typeLiteral(element)))"
         case .linkingObjects(let model, let property):
             return ".linkingObjects(model: \(SwiftLiteral.string(model)), property: \(SwiftLiteral.string(property)))"
+        case .set(let element): return ".set(\(typeLiteral(element)))"
+        case .map(let element): return ".map(\(typeLiteral(element)))"
         }
     }
 

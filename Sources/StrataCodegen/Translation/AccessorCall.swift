@@ -58,8 +58,8 @@ enum AccessorCall {
         case .data: return "data"
         case .date: return "date"
         case .uuid: return "uuid"
-        // Links, lists and linking objects have their own accessor methods; callers never come here with them.
-        case .link, .optional, .list, .linkingObjects: return "string"
+        // Links, lists, sets, maps and linking objects have their own accessor methods; callers never come here with them.
+        case .link, .optional, .list, .linkingObjects, .set, .map: return "string"
         }
     }
 

@@ -74,13 +74,21 @@ struct GeneratedProperty {
         SwiftType.name(of: definition.type, enumName: enumTypeName, modelPrefix: modelPrefix)
     }
 
-    /// The type of the initializer's parameter: lists are taken as arrays, an auto key as an optional.
+    /// The type of the initializer's parameter: lists and sets are taken as arrays, maps as dictionaries, an auto
+    /// key as an optional.
     var parameterType: String {
         if isAutoIncrementedKey { return swiftType() + "?" }
-        if case .list(let element) = definition.type {
-            return "[" + SwiftType.elementName(of: element, enumName: enumTypeName) + "]"
-        }
-        return swiftType()
+        return collectionValueType() ?? swiftType()
+    }
+
+    /// `[Element]` for a list or set, `[String: Value]` for a map, `nil` for any other type: how the initializer
+    /// takes a collection, and how an older version's view shows it.
+    private func collectionValueType(modelPrefix: String = "") -> String? {
+        guard let element = SwiftType.collectionElementName(
+            of: definition.type, enumName: enumTypeName, modelPrefix: modelPrefix)
+        else { return nil }
+        if case .map = definition.type { return "[String: \(element)]" }
+        return "[\(element)]"
     }
 
     /// The type the unmanaged value is kept in.
@@ -93,21 +101,34 @@ struct GeneratedProperty {
     /// The default of the initializer's parameter: the `default:` or the type's zero value.
     var parameterDefault: String {
         if isAutoIncrementedKey { return "nil" }
-        if case .list = definition.type { return "[]" }
+        switch definition.type {
+        case .list, .set: return "[]"
+        case .map: return "[:]"
+        default: break
+        }
         return SwiftType.defaultExpression(for: definition, enumCases: enumCases)
     }
 
     /// The initial unmanaged value, used before the initializer runs and for managed instances.
     var unmanagedDefault: String {
         if isAutoIncrementedKey { return "nil" }
-        if case .list = definition.type { return "List()" }
+        switch definition.type {
+        case .list: return "List()"
+        case .set: return "MutableSet()"
+        case .map: return "Map()"
+        default: break
+        }
         return SwiftType.defaultExpression(for: definition, enumCases: enumCases)
     }
 
     /// Turns the initializer's parameter into the unmanaged value.
     var unmanagedFromParameter: String {
-        if case .list = definition.type { return "List(\(name))" }
-        return name
+        switch definition.type {
+        case .list: return "List(\(name))"
+        case .set: return "MutableSet(\(name))"
+        case .map: return "Map(\(name))"
+        default: return name
+        }
     }
 
     // MARK: Reading and writing
@@ -117,10 +138,15 @@ struct GeneratedProperty {
         isAutoIncrementedKey ? "unmanaged.\(name) ?? 0" : "unmanaged.\(name)"
     }
 
-    /// Stores `newValue` in an unmanaged object (a list keeps its own instance and copies the elements).
+    /// Stores `newValue` in an unmanaged object (a list, set or map keeps its own instance and copies the
+    /// elements).
     var unmanagedWrite: String {
-        if case .list = definition.type { return "unmanaged.\(name) = List(newValue)" }
-        return "unmanaged.\(name) = newValue"
+        switch definition.type {
+        case .list: return "unmanaged.\(name) = List(newValue)"
+        case .set: return "unmanaged.\(name) = MutableSet(newValue)"
+        case .map: return "unmanaged.\(name) = Map(newValue)"
+        default: return "unmanaged.\(name) = newValue"
+        }
     }
 
     /// Reads the column through `accessor`; for links and lists, through the object layer's typed methods.
@@ -132,6 +158,11 @@ struct GeneratedProperty {
         case .list(let element):
             let elementType = SwiftType.elementName(of: element, enumName: enumTypeName)
             return "\(accessor).list(at: \(column), of: \(elementType).self)"
+        case .set, .map:
+            let elementType = SwiftType.collectionElementName(of: definition.type, enumName: enumTypeName) ?? ""
+            var method = "map"
+            if case .set = definition.type { method = "mutableSet" }
+            return "\(accessor).\(method)(at: \(column), of: \(elementType).self)"
         default:
             return AccessorCall.read(definition.type, from: accessor, at: column, enumName: enumTypeName,
                                     fallback: enumFallback)
@@ -146,6 +177,10 @@ struct GeneratedProperty {
             return "\(accessor).setLink(newValue, at: \(column))"
         case .list:
             return "\(accessor).setList(newValue, at: \(column))"
+        case .set:
+            return "\(accessor).setMutableSet(newValue, at: \(column))"
+        case .map:
+            return "\(accessor).setMap(newValue, at: \(column))"
         default:
             return AccessorCall.write(definition.type, to: accessor, at: column)
         }
@@ -158,10 +193,18 @@ struct GeneratedProperty {
         switch definition.type {
         case .link(let model), .optional(.link(let model)):
             return "accessor.linkedAccessor(at: \(column)).map(\(modelPrefix)\(SwiftIdentifier.escaped(model)).init)"
-        case .list(.link(let model)), .list(.optional(.link(let model))):
+        case .list(.link(let model)), .list(.optional(.link(let model))), .set(.link(let model)):
             return "accessor.linkedAccessors(at: \(column)).map(\(modelPrefix)\(SwiftIdentifier.escaped(model)).init)"
         case .list(let element):
             return "Array(accessor.list(at: \(column), of: \(SwiftType.elementName(of: element, enumName: nil)).self))"
+        case .set(let element):
+            return "Array(accessor.mutableSet(at: \(column), of: \(SwiftType.elementName(of: element, enumName: nil)).self))"
+        case .map(.optional(.link(let model))):
+            return "accessor.linkedAccessorMap(at: \(column)).mapValues { $0.map(\(modelPrefix)"
+                + "\(SwiftIdentifier.escaped(model)).init) }"
+        case .map(let element):
+            return "Dictionary(uniqueKeysWithValues: accessor.map(at: \(column), of: "
+                + "\(SwiftType.name(of: element, enumName: nil)).self).map { ($0.key, $0.value) })"
         default:
             return managedRead("accessor")
         }
@@ -169,17 +212,14 @@ struct GeneratedProperty {
 
     /// The type of an older version's view of the property.
     func viewType(modelPrefix: String) -> String {
-        if case .list(let element) = definition.type {
-            return "[" + SwiftType.elementName(of: element, enumName: enumTypeName, modelPrefix: modelPrefix) + "]"
-        }
-        return swiftType(modelPrefix: modelPrefix)
+        collectionValueType(modelPrefix: modelPrefix) ?? swiftType(modelPrefix: modelPrefix)
     }
 
     /// Whether a writable view can set the property (primitives and enumerations; links and lists stay read-only
     /// there, since their targets are views of objects still being migrated).
     var isWritableInView: Bool {
         switch definition.type {
-        case .link, .optional(.link), .list, .linkingObjects: return false
+        case .link, .optional(.link), .list, .linkingObjects, .set, .map: return false
         default: return column != nil
         }
     }
@@ -189,7 +229,8 @@ struct GeneratedProperty {
         switch definition.type {
         case .enumeration: return ".string(unmanaged.\(name).rawValue)"
         case .optional(.enumeration): return "unmanaged.\(name).map(\\.rawValue).persistedValue"
-        case .list: return ".list(unmanaged.\(name).map(\\.persistedValue))"
+        case .list, .set: return ".list(unmanaged.\(name).map(\\.persistedValue))"
+        case .map: return "unmanaged.\(name).persistedEntries"
         default: return "unmanaged.\(name).persistedValue"
         }
     }

@@ -24,6 +24,23 @@ enum SwiftType {
         case .list(let element):
             return "List<\(elementName(of: element, enumName: enumName, modelPrefix: modelPrefix))>"
         case .linkingObjects(let model, _): return "LinkingObjects<\(modelPrefix)\(SwiftIdentifier.escaped(model))>"
+        case .set(let element):
+            return "MutableSet<\(elementName(of: element, enumName: enumName, modelPrefix: modelPrefix))>"
+        case .map(let element):
+            return "Map<String, \(name(of: element, enumName: enumName, modelPrefix: modelPrefix))>"
+        }
+    }
+
+    /// The Swift type of a collection's element as its initializer parameter and older-version views take it:
+    /// a list's or set's element (`Loan`, `String`), a map's value (`Loan?`, `Int`).
+    static func collectionElementName(of type: PropertyType, enumName: String?, modelPrefix: String = "") -> String? {
+        switch type {
+        case .list(let element), .set(let element):
+            return elementName(of: element, enumName: enumName, modelPrefix: modelPrefix)
+        case .map(let element):
+            return name(of: element, enumName: enumName, modelPrefix: modelPrefix)
+        default:
+            return nil
         }
     }
 
@@ -90,6 +107,8 @@ enum SwiftType {
         case .uuid: return SwiftLiteral.zeroUUID
         case .enumeration(let cases): return "." + SwiftIdentifier.escaped((enumCases ?? cases).first ?? "")
         case .list: return "List()"
+        case .set: return "MutableSet()"
+        case .map: return "Map()"
         case .linkingObjects: return ""
         }
     }

@@ -13,7 +13,7 @@ extension MigrationStep {
             let filling: String
             switch (defaultValue, type) {
             case (let value?, _) where value != .null: filling = "filled with \(describe(value))"
-            case (_, .list): filling = "starting empty"
+            case (_, .list), (_, .set), (_, .map): filling = "starting empty"
             case (_, .optional): filling = "starting as nil"
             default: filling = "filled with its zero value"
             }
@@ -23,8 +23,9 @@ extension MigrationStep {
         case .renameProperty(let model, let from, let to):
             return "rename property \(model).\(from) to \(to)"
         case .convertProperty(let model, let property, let from, let to):
-            return "convert property \(model).\(property) from \(from.schemaSpelling) to "
-                + to.schemaSpelling
+            var text = "convert property \(model).\(property) from \(from.schemaSpelling) to \(to.schemaSpelling)"
+            if case .list = from, case .set = to { text += " (duplicate elements are dropped)" }
+            return text
         case .replaceNils(let model, let property, let from, let to, let defaultValue):
             return "make property \(model).\(property) non-optional (\(from.schemaSpelling) to "
                 + "\(to.schemaSpelling)), nils become \(describe(defaultValue))"

@@ -20,6 +20,8 @@ extension PropertyType {
         case .optional(let wrapped): return wrapped.schemaSpelling + "?"
         case .list(let element): return "[\(element.schemaSpelling)]"
         case .linkingObjects(let model, let property): return "{ linkingObjects: \(model).\(property) }"
+        case .set(let element): return "set<\(element.schemaSpelling)>"
+        case .map(let element): return "map<\(element.schemaSpelling)>"
         }
     }
 }

@@ -50,11 +50,25 @@ public indirect enum PropertyType: Hashable, Sendable {
     case list(PropertyType)
     /// `{ linkingObjects: Model.property }`: the inverse of a link or list, read-only, kept by the store.
     case linkingObjects(model: String, property: String)
+    /// `set<T>`: distinct values of a primitive `T` or `T?`, or distinct objects of a model (`set<Person>`, whose
+    /// element is `.link("Person")`), unordered.
+    case set(PropertyType)
+    /// `map<T>`: values of a primitive `T` or `T?`, or optional links (`map<Person?>`, whose element is
+    /// `.optional(.link("Person"))`), under string keys.
+    case map(PropertyType)
 
     /// The type without its optional wrapper.
     public var unwrapped: PropertyType {
         if case .optional(let wrapped) = self { return wrapped }
         return self
+    }
+
+    /// The element type of a list, set or map; `nil` for any other type.
+    public var collectionElement: PropertyType? {
+        switch self {
+        case .list(let element), .set(let element), .map(let element): return element
+        default: return nil
+        }
     }
 
     /// Whether `nil` is a value of this type.
@@ -63,11 +77,11 @@ public indirect enum PropertyType: Hashable, Sendable {
         return false
     }
 
-    /// The model this type links to (through a to-one link, a list of links or linking objects), if any.
+    /// The model this type links to (through a to-one link, a list, set or map of links or linking objects), if any.
     public var linkedModel: String? {
         switch self {
         case .link(let model), .linkingObjects(let model, _): return model
-        case .optional(let wrapped), .list(let wrapped): return wrapped.linkedModel
+        case .optional(let wrapped), .list(let wrapped), .set(let wrapped), .map(let wrapped): return wrapped.linkedModel
         default: return nil
         }
     }

@@ -64,6 +64,8 @@ private func canonical(_ type: PropertyType) -> String {
     case .optional(let wrapped): return "optional(\(canonical(wrapped)))"
     case .list(let element): return "list(\(canonical(element)))"
     case .linkingObjects(let model, let property): return "linkingObjects(\(quoted(model)),\(quoted(property)))"
+    case .set(let element): return "set(\(canonical(element)))"
+    case .map(let element): return "map(\(canonical(element)))"
     default: return type.schemaSpelling
     }
 }

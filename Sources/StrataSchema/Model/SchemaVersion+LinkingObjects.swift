@@ -30,10 +30,13 @@ extension SchemaVersion {
         return [linkName, hop.name]
     }
 
-    /// The model a stored to-one link (`Model?`) or list of links (`[Model]`) points to.
+    /// The model a stored to-one link (`Model?`), or list, set or map of links (`[Model]`, `set<Model>`,
+    /// `map<Model?>`) points to.
     package static func storedLinkTarget(of type: PropertyType) -> String? {
         switch type {
-        case .optional(.link(let target)), .list(.link(let target)): return target
+        case .optional(.link(let target)), .list(.link(let target)), .set(.link(let target)),
+            .map(.optional(.link(let target))):
+            return target
         default: return nil
         }
     }

@@ -10,6 +10,8 @@ enum TypeConversion: Equatable {
     case lossless
     /// `T?→T` (possibly widened): nils need the property's default.
     case unwrapping
+    /// `[T]→set<T>` (possibly widened): the list's repeated elements are dropped.
+    case droppingDuplicates
     /// Anything else: old values cannot be carried over without app code.
     case needsCustomCode
 
@@ -17,6 +19,9 @@ enum TypeConversion: Equatable {
     static func classify(from old: PropertyType, to new: PropertyType) -> TypeConversion {
         if old == new { return .unchanged }
         if isLossless(from: old, to: new) { return .lossless }
+        if case .list(let from) = old, case .set(let to) = new, from == to || isLossless(from: from, to: to) {
+            return .droppingDuplicates
+        }
         if case .optional(let wrapped) = old, !new.isOptional, wrapped == new || isLossless(from: wrapped, to: new) {
             return .unwrapping
         }
@@ -40,7 +45,7 @@ enum TypeConversion: Equatable {
             return isLossless(from: from, to: to)
         case (_, .optional(let to)):
             return !old.isOptional && !old.isListOrLinkingObjects && isLossless(from: old, to: to)
-        case (.list(let from), .list(let to)):
+        case (.list(let from), .list(let to)), (.set(let from), .set(let to)), (.map(let from), .map(let to)):
             return isLossless(from: from, to: to)
         default:
             return false
@@ -54,6 +59,8 @@ enum TypeConversion: Equatable {
         case .link(let model): return .link(renames[model] ?? model)
         case .optional(let wrapped): return .optional(renamingModels(in: wrapped, renames))
         case .list(let element): return .list(renamingModels(in: element, renames))
+        case .set(let element): return .set(renamingModels(in: element, renames))
+        case .map(let element): return .map(renamingModels(in: element, renames))
         case .linkingObjects(let model, let property):
             return .linkingObjects(model: renames[model] ?? model, property: property)
         default: return old
@@ -64,7 +71,7 @@ enum TypeConversion: Equatable {
 private extension PropertyType {
     var isListOrLinkingObjects: Bool {
         switch self {
-        case .list, .linkingObjects: return true
+        case .list, .linkingObjects, .set, .map: return true
         default: return false
         }
     }

@@ -252,7 +252,7 @@ struct VersionDiff {
         switch TypeConversion.classify(from: oldType, to: property.type) {
         case .unchanged:
             return false
-        case .lossless:
+        case .lossless, .droppingDuplicates:
             conversions.append(.convertProperty(
                 model: model.name, property: property.name, from: oldProperty.type, to: property.type))
         case .unwrapping:

@@ -21,6 +21,7 @@ enum TypeSpelling {
     /// Parses a whole type spelling.
     static func parse(_ text: String) -> Result<PropertyType, Problem> {
         let spelling = text.trimmingSpaces
+        if let collection = collection(spelling) { return collection }
         if spelling.hasPrefix("[") {
             guard spelling.hasSuffix("]"), spelling.count >= 2 else {
                 if spelling.hasSuffix("]?") {
@@ -45,8 +46,9 @@ enum TypeSpelling {
     /// Parses the element type of a list (`string` in `[string]`), which is neither optional nor a list.
     static func element(_ text: String, in whole: String) -> Result<PropertyType, Problem> {
         let spelling = text.trimmingSpaces
-        if spelling.hasPrefix("[") {
-            return .failure(Problem(message: "lists of lists are not supported ('\(whole)'): use a list of a model"))
+        if spelling.hasPrefix("[") || isCollection(spelling) {
+            return .failure(Problem(message: "lists of lists, sets or maps are not supported ('\(whole)'): use a "
+                + "list of a model"))
         }
         if spelling.hasSuffix("?") {
             return .failure(Problem(message:
@@ -55,13 +57,47 @@ enum TypeSpelling {
         return single(spelling, whole: whole)
     }
 
+    /// `set<T>` or `map<T>` (`nil` for any other spelling): T is a primitive, `T?`, a model (`set<Person>`) or an
+    /// optional model (`map<Person?>`); which of those each collection takes is checked by validation.
+    private static func collection(_ spelling: String) -> Result<PropertyType, Problem>? {
+        guard isCollection(spelling) else { return nil }
+        let noun = spelling.hasPrefix("set") ? "set" : "map"
+        if spelling.hasSuffix(">?") {
+            return .failure(Problem(message:
+                "a \(noun) is never nil, so '\(spelling)' cannot be optional: write '\(spelling.dropLast())'"))
+        }
+        guard spelling.hasSuffix(">") else {
+            return .failure(Problem(message:
+                "cannot read type '\(spelling)': a \(noun) is written '\(noun)<string>', '\(noun)<int?>' or "
+                    + (noun == "set" ? "'set<Person>'" : "'map<Person?>'")))
+        }
+        let inner = String(spelling.dropFirst(4).dropLast()).trimmingSpaces
+        if inner.hasPrefix("[") || isCollection(inner) {
+            return .failure(Problem(message: "\(noun)s of lists, sets or maps are not supported ('\(spelling)'): "
+                + "use a \(noun) of a model"))
+        }
+        let element: Result<PropertyType, Problem>
+        if inner.hasSuffix("?") {
+            element = single(String(inner.dropLast()).trimmingSpaces, whole: spelling).map { .optional($0) }
+        } else {
+            element = single(inner, whole: spelling)
+        }
+        return element.map { noun == "set" ? .set($0) : .map($0) }
+    }
+
+    /// Whether `spelling` is written as a set or a map (`set<…`, `map<…`).
+    private static func isCollection(_ spelling: String) -> Bool {
+        spelling.hasPrefix("set<") || spelling.hasPrefix("map<")
+    }
+
     /// A primitive or a model name, without `?` or brackets.
     private static func single(_ spelling: String, whole: String) -> Result<PropertyType, Problem> {
         if let primitive = primitives.first(where: { $0.name == spelling }) { return .success(primitive.type) }
         guard Identifier.isValid(spelling) else {
             let shown = spelling.isEmpty ? whole : spelling
             return .failure(Problem(message:
-                "cannot read type '\(shown)': write a type such as 'string', 'int?', '[string]' or 'Book?'"))
+                "cannot read type '\(shown)': write a type such as 'string', 'int?', '[string]', 'set<string>', "
+                    + "'map<int>' or 'Book?'"))
         }
         return .success(.link(spelling))
     }

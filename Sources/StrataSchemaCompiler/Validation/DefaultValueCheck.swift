@@ -27,6 +27,8 @@ struct DefaultValueCheck {
         switch type {
         case .list:
             return refuse("a list starts empty and has no default: remove 'default'")
+        case .set, .map:
+            return refuse("a \(type.collectionNoun) starts empty and has no default: remove 'default'")
         case .linkingObjects:
             return refuse("linking objects are computed by the store and have no default: remove 'default'")
         case .optional(.link), .link:

@@ -7,7 +7,7 @@ extension PropertyType {
         switch self {
         case .bool, .integer, .string, .date, .uuid, .enumeration: return true
         case .optional(let wrapped): return !wrapped.isLink && wrapped.isIndexable
-        case .float, .double, .data, .link, .list, .linkingObjects: return false
+        case .float, .double, .data, .link, .list, .linkingObjects, .set, .map: return false
         }
     }
 
@@ -29,6 +29,16 @@ extension PropertyType {
     var isLinkingObjects: Bool {
         if case .linkingObjects = self { return true }
         return false
+    }
+
+    /// `list`, `set` or `map` for a collection, as messages name its kind; `value` for any other type.
+    var collectionNoun: String {
+        switch self {
+        case .list: return "list"
+        case .set: return "set"
+        case .map: return "map"
+        default: return "value"
+        }
     }
 
     /// The type as messages name it (`double`, `[string]`, `enum`).

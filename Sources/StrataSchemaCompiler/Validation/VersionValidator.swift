@@ -120,8 +120,24 @@ struct VersionValidator {
             } else {
                 reportUnknownType(target, written: property.type, of: property, in: model, at: location)
             }
-        case .optional(.link(let target)), .list(.link(let target)):
+        case .optional(.link(let target)), .list(.link(let target)), .set(.link(let target)),
+            .map(.optional(.link(let target))):
             if !models.contains(target) {
+                reportUnknownType(target, written: property.type, of: property, in: model, at: location)
+            }
+        case .set(.optional(.link(let target))):
+            if models.contains(target) {
+                error("property '\(model.name).\(property.name)' is a set of model '\(target)' written with '?': a "
+                    + "set of objects never holds nil: write 'set<\(target)>'", at: location)
+            } else {
+                reportUnknownType(target, written: property.type, of: property, in: model, at: location)
+            }
+        case .map(.link(let target)):
+            if models.contains(target) {
+                error("property '\(model.name).\(property.name)' maps to model '\(target)' without '?': a map's "
+                    + "object values become nil when their object is deleted, so they are optional: write "
+                    + "'map<\(target)?>'", at: location)
+            } else {
                 reportUnknownType(target, written: property.type, of: property, in: model, at: location)
             }
         case .linkingObjects(let target, let linkName):
@@ -155,6 +171,8 @@ struct VersionValidator {
         case .link(let target) where target == name: return replacement
         case .optional(let wrapped): return .optional(replacing(name, with: guess, in: wrapped))
         case .list(let element): return .list(replacing(name, with: guess, in: element))
+        case .set(let element): return .set(replacing(name, with: guess, in: element))
+        case .map(let element): return .map(replacing(name, with: guess, in: element))
         default: return type
         }
     }

@@ -162,6 +162,34 @@ final class DictionaryAccessor: ManagedObjectAccessor {
         let sources = (backlinks[property] ?? []).compactMap { $0 as? Source }
         return LinkingObjects(property: property, managedBy: FixedLinkingObjects(sources))
     }
+
+    /// A set over the column's `.list` value: an unmanaged set, written back by `setMutableSet`.
+    func mutableSet<Element: ListElement>(at column: Int, of type: Element.Type) -> MutableSet<Element> {
+        guard case .list(let elements)? = values[column] else { return MutableSet() }
+        return MutableSet(elements.compactMap(Element.fromPersistedValue))
+    }
+
+    func setMutableSet<Element: ListElement>(_ elements: MutableSet<Element>, at column: Int) {
+        values[column] = .list(elements.map(\.persistedValue))
+    }
+
+    /// A map over the column's `.map` value: an unmanaged map, written back by `setMap`.
+    func map<Value: ListElement>(at column: Int, of type: Value.Type) -> Map<String, Value> {
+        guard case .map(let entries)? = values[column] else { return Map() }
+        return Map(entries.compactMapValues(Value.fromPersistedValue))
+    }
+
+    func setMap<Value: ListElement>(_ entries: Map<String, Value>, at column: Int) {
+        values[column] = .map(Dictionary(uniqueKeysWithValues: entries.map { ($0.key, $0.value.persistedValue) }))
+    }
+
+    func linkedAccessorMap(at column: Int) -> [String: (any ManagedObjectAccessor)?] {
+        guard case .map(let entries)? = values[column] else { return [:] }
+        return entries.mapValues { value -> (any ManagedObjectAccessor)? in
+            if case .object(let object) = value { return object.managedAccessor }
+            return nil
+        }
+    }
 }
 
 /// A managed list whose elements live in a `DictionaryAccessor`'s column as a `.list` value.

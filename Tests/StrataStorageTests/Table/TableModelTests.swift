@@ -36,6 +36,11 @@ final class TableModelTests: XCTestCase {
         .init(name: "favourite", type: .value(.link), target: "Book"),
         .init(name: "loans", type: .list(.link), target: "Book"),
         .init(name: "friend", type: .value(.link), target: "Person"),
+        .init(name: "nicknames", type: .set(.string)),
+        .init(name: "lucky", type: .set(.int)),
+        .init(name: "grades", type: .map(.int)),
+        .init(name: "shelf", type: .set(.link), target: "Book"),
+        .init(name: "picks", type: .map(.link), target: "Book"),
     ]
     private static let nullable: Set<String> = ["age", "note", "born", "token", "ratio"]
     private static let bookColumns: [TableModel.Column] = [
@@ -120,8 +125,18 @@ final class TableModelTests: XCTestCase {
         case .list(.string): return .list((0..<Int.random(in: 0...4, using: &h.random)).map { _ in .string(randomString(&h)) })
         case .list(.int): return .list((0..<Int.random(in: 0...6, using: &h.random)).map { _ in .int(Int64.random(in: -9...9, using: &h.random)) })
         case .value(.link): return randomLink(column.target!, &h).map { .link($0) } ?? .null
-        case .list(.link):
+        case .list(.link), .set(.link):
             return .list((0..<Int.random(in: 0...3, using: &h.random)).compactMap { _ in randomLink(column.target!, &h).map { .link($0) } })
+        case .set(.string): return .list((0..<Int.random(in: 0...5, using: &h.random)).map { _ in .string(randomString(&h)) })
+        case .set(.int): return .list((0..<Int.random(in: 0...6, using: &h.random)).map { _ in .int(Int64.random(in: -5...5, using: &h.random)) })
+        case .map(.int):
+            let count = Int.random(in: 0...4, using: &h.random)
+            return .map(Dictionary((0..<count).map { _ in (randomKey(&h), .int(Int64.random(in: -9...9, using: &h.random))) },
+                                   uniquingKeysWith: { $1 }))
+        case .map(.link):
+            let count = Int.random(in: 0...3, using: &h.random)
+            return .map(Dictionary((0..<count).map { _ in (randomKey(&h), randomLink(column.target!, &h).map { .link($0) } ?? .null) },
+                                   uniquingKeysWith: { $1 }))
         default: return .null
         }
     }
@@ -133,6 +148,10 @@ final class TableModelTests: XCTestCase {
         case 2: return "zero\u{0}byte"
         default: return "name-\(Int.random(in: 0..<200, using: &h.random))"
         }
+    }
+
+    private func randomKey(_ h: inout Harness) -> String {
+        ["", "a", "b", "é", "key-\(Int.random(in: 0..<6, using: &h.random))"][Int.random(in: 0..<5, using: &h.random)]
     }
 
     private func randomLink(_ table: String, _ h: inout Harness) -> ObjectKey? {
@@ -179,8 +198,10 @@ final class TableModelTests: XCTestCase {
             let value = randomValue(column, &h)
             try book.set(key, column: book.column(named: column.name)!.key, to: value)
             h.model.set(key, in: "Book", column: column.name, to: value)
-        case 72..<85:
+        case 72..<79:
             try randomListOperation(&h, person)
+        case 79..<85:
+            try randomSetOrMapOperation(&h, person)
         case 85..<95:
             let table = Bool.random(using: &h.random) ? "Person" : "Book"
             guard let key = randomLink(table, &h) else { return }
@@ -256,6 +277,40 @@ final class TableModelTests: XCTestCase {
             return
         }
         h.model.set(key, in: "Person", column: name, to: .list(elements))
+    }
+
+    private func randomSetOrMapOperation(_ h: inout Harness, _ person: Table) throws {
+        guard let key = randomLink("Person", &h) else { return }
+        let name = ["nicknames", "lucky", "shelf", "grades", "picks"][Int.random(in: 0..<5, using: &h.random)]
+        let column = Self.personColumns.first { $0.name == name }!
+        let columnKey = person.column(named: name)!.key
+        switch (h.model.value(key, in: "Person", column: name), randomValue(column, &h)) {
+        case (.list(var elements)?, .list(let fresh)):
+            guard let element = fresh.first ?? elements.first else { return }
+            let held = elements.contains(element)
+            if Bool.random(using: &h.random) {
+                XCTAssertEqual(try person.setInsert(key, column: columnKey, element), !held)
+                elements.append(element)
+            } else {
+                XCTAssertEqual(try person.setRemove(key, column: columnKey, element), held)
+                elements.removeAll { $0 == element }
+            }
+            XCTAssertTrue(try elements.allSatisfy { try person.setContains(key, column: columnKey, $0) })
+            h.model.set(key, in: "Person", column: name, to: .list(elements))
+        case (.map(var entries)?, .map(let fresh)):
+            let mapKey = fresh.keys.first ?? randomKey(&h)
+            if let value = fresh[mapKey], Bool.random(using: &h.random) {
+                try person.mapSet(key, column: columnKey, for: mapKey, to: value)
+                entries[mapKey] = value
+            } else {
+                XCTAssertEqual(try person.mapRemove(key, column: columnKey, for: mapKey), entries[mapKey])
+                entries[mapKey] = nil
+            }
+            XCTAssertEqual(try person.mapCount(key, column: columnKey), entries.count)
+            h.model.set(key, in: "Person", column: name, to: .map(entries))
+        default:
+            XCTFail("\(name) of \(key) is no set or map")
+        }
     }
 
     // MARK: Comparison

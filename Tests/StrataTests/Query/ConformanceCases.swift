@@ -13,7 +13,7 @@ struct ConformanceCase {
 /// AND/OR/NOT combinations of those.
 enum ConformanceCases {
     static func all(staff: PlainStaff) -> [ConformanceCase] {
-        let atoms = numbers() + strings() + others(staff) + collections() + RealmCases.all()
+        let atoms = numbers() + strings() + others(staff) + collections() + setsAndMaps() + RealmCases.all()
         return atoms + combinations(of: atoms)
     }
 
@@ -266,5 +266,67 @@ enum ConformanceCases {
             }
         }
         return cases
+    }
+
+    /// Sets (`tags`, `pals`) and maps (`levels`): quantifiers, aggregates, keys and values, key paths through them.
+    static func setsAndMaps() -> [ConformanceCase] {
+        func mean(_ values: [Int]) -> Double? {
+            values.isEmpty ? nil : Double(values.reduce(0, +)) / Double(values.count)
+        }
+        return [
+            ConformanceCase(predicate: "ANY tags == 'swift'", arguments: []) { e, _ in e.tags.contains("swift") },
+            ConformanceCase(predicate: "'rust' IN tags", arguments: []) { e, _ in e.tags.contains("rust") },
+            ConformanceCase(predicate: "%@ IN tags", arguments: ["café"]) { e, _ in e.tags.contains("café") },
+            ConformanceCase(predicate: "ANY tags ==[cd] 'cafe'", arguments: []) { e, _ in
+                e.tags.contains { Oracle.string($0, "==", "cafe", options: "cd") }
+            },
+            ConformanceCase(predicate: "ANY tags CONTAINS[c] 'WIF'", arguments: []) { e, _ in
+                e.tags.contains { Oracle.string($0, "CONTAINS", "WIF", options: "c") }
+            },
+            ConformanceCase(predicate: "ALL tags BEGINSWITH 's'", arguments: []) { e, _ in e.tags.allSatisfy { $0.hasPrefix("s") } },
+            ConformanceCase(predicate: "NONE tags == ''", arguments: []) { e, _ in !e.tags.contains("") },
+            ConformanceCase(predicate: "tags.@count == 0", arguments: []) { e, _ in e.tags.isEmpty },
+            ConformanceCase(predicate: "tags.@count >= 2", arguments: []) { e, _ in e.tags.count >= 2 },
+            ConformanceCase(predicate: "name IN tags", arguments: []) { e, _ in e.tags.contains(e.name) },
+            ConformanceCase(predicate: "levels['math'] > 5", arguments: []) { e, _ in (e.levels["math"] ?? -1) > 5 },
+            ConformanceCase(predicate: "levels['math'] == nil", arguments: []) { e, _ in e.levels["math"] == nil },
+            ConformanceCase(predicate: "levels['Art'] != 3", arguments: []) { e, _ in e.levels["Art"] != 3 },
+            ConformanceCase(predicate: "levels.art <= 4", arguments: []) { e, _ in e.levels["art"].map { $0 <= 4 } ?? false },
+            ConformanceCase(predicate: "levels[''] == 0", arguments: []) { e, _ in e.levels[""] == 0 },
+            ConformanceCase(predicate: "ANY levels > 8", arguments: []) { e, _ in e.levels.values.contains { $0 > 8 } },
+            ConformanceCase(predicate: "ALL levels >= 3", arguments: []) { e, _ in e.levels.values.allSatisfy { $0 >= 3 } },
+            ConformanceCase(predicate: "NONE levels.@allValues == 0", arguments: []) { e, _ in !e.levels.values.contains(0) },
+            ConformanceCase(predicate: "levels.@count == 0", arguments: []) { e, _ in e.levels.isEmpty },
+            ConformanceCase(predicate: "levels.@count >= 2", arguments: []) { e, _ in e.levels.count >= 2 },
+            ConformanceCase(predicate: "levels.@sum > 10", arguments: []) { e, _ in e.levels.values.reduce(0, +) > 10 },
+            ConformanceCase(predicate: "levels.@avg < 4.5", arguments: []) { e, _ in mean(Array(e.levels.values)).map { $0 < 4.5 } ?? false },
+            ConformanceCase(predicate: "levels.@min == 0", arguments: []) { e, _ in e.levels.values.min() == 0 },
+            ConformanceCase(predicate: "levels.@max < 5", arguments: []) { e, _ in e.levels.values.max().map { $0 < 5 } ?? false },
+            ConformanceCase(predicate: "ANY levels.@allKeys == 'art'", arguments: []) { e, _ in e.levels.keys.contains("art") },
+            ConformanceCase(predicate: "ANY levels.@allKeys ==[c] 'ART'", arguments: []) { e, _ in
+                e.levels.keys.contains { $0.lowercased() == "art" }
+            },
+            ConformanceCase(predicate: "levels.@allKeys BEGINSWITH 'm'", arguments: []) { e, _ in e.levels.keys.contains { $0.hasPrefix("m") } },
+            ConformanceCase(predicate: "levels.@allKeys.@count == 1", arguments: []) { e, _ in e.levels.count == 1 },
+            ConformanceCase(predicate: "pals.@count == 0", arguments: []) { e, s in s.pals(of: e).isEmpty },
+            ConformanceCase(predicate: "pals.@count >= 2", arguments: []) { e, s in s.pals(of: e).count >= 2 },
+            ConformanceCase(predicate: "ANY pals.age > 60", arguments: []) { e, s in s.pals(of: e).contains { $0.age > 60 } },
+            ConformanceCase(predicate: "ALL pals.hired == true", arguments: []) { e, s in s.pals(of: e).allSatisfy(\.hired) },
+            ConformanceCase(predicate: "NONE pals.name BEGINSWITH 'A'", arguments: []) { e, s in
+                !s.pals(of: e).contains { $0.name.hasPrefix("A") }
+            },
+            ConformanceCase(predicate: "SUBQUERY(pals, $p, 'rust' IN $p.tags).@count > 0", arguments: []) { e, s in
+                s.pals(of: e).contains { $0.tags.contains("rust") }
+            },
+            ConformanceCase(predicate: "pals.@max.age < 40", arguments: []) { e, s in
+                s.pals(of: e).map(\.age).max().map { $0 < 40 } ?? false
+            },
+            ConformanceCase(predicate: "SUBQUERY(pals, $p, $p.levels['math'] > 4).@count > 0", arguments: []) { e, s in
+                s.pals(of: e).contains { ($0.levels["math"] ?? -1) > 4 }
+            },
+            ConformanceCase(predicate: "SUBQUERY(tags, $t, $t BEGINSWITH 's').@count == 1", arguments: []) { e, _ in
+                e.tags.filter { $0.hasPrefix("s") }.count == 1
+            },
+        ]
     }
 }

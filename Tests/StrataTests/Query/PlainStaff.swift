@@ -19,6 +19,12 @@ struct PlainEmployee {
     var skills: [String]
     var scores: [Int]
     var friends: [Int]
+    /// A set: distinct strings.
+    var tags: [String] = []
+    /// A map of ints.
+    var levels: [String: Int] = [:]
+    /// A set of employees: distinct indices.
+    var pals: [Int] = []
     var isDeleted = false
 }
 
@@ -47,6 +53,11 @@ struct PlainStaff {
         employee.friends.map { employees[$0] }.filter { !$0.isDeleted }
     }
 
+    /// The living employees of a set of employees.
+    func pals(of employee: PlainEmployee) -> [PlainEmployee] {
+        employee.pals.map { employees[$0] }.filter { !$0.isDeleted }
+    }
+
     func team(of employee: PlainEmployee) -> PlainTeam? {
         guard let index = employee.team, !teams[index].isDeleted else { return nil }
         return teams[index]
@@ -62,6 +73,7 @@ struct PlainStaff {
         "Σίσυφος", "σίσυφος", "日本語", "naïve", "Naive", "name-1", "name-10", "name-2", "", "a*b", "x?y", "Åsa",
     ]
     static let skills = ["swift", "Swift", "rust", "Ωmega", "café", "CAFE", ""]
+    static let levelKeys = ["math", "art", "Art", "mé", ""]
 
     /// The rating drawn as `step`: `step / 2`, but `1.1` for 3.
     private static func rating(_ step: Int) -> Float { step == 3 ? 1.1 : Float(step) / 2 }
@@ -71,6 +83,8 @@ struct PlainStaff {
         var random = SeededGenerator(seed: seed)
         let teams = (0..<5).map { PlainTeam(code: "T\($0)", title: ["Core", "core", "Édition", "Ops", "Σ"][$0], budget: $0 * 250) }
         var employees: [PlainEmployee] = []
+        // The sets and maps draw from their own generator, so the other values stay those of earlier data sets.
+        var collections = SeededGenerator(seed: seed &+ 1_000)
         for index in 0..<count {
             let employee = PlainEmployee(
                 name: names[random.below(names.count)],
@@ -90,6 +104,18 @@ struct PlainStaff {
                 scores: (0..<random.below(5)).map { _ in random.below(10) },
                 friends: index == 0 ? [] : (0..<random.below(4)).map { _ in random.below(index) })
             employees.append(employee)
+            var tags: [String] = []
+            for _ in 0..<collections.below(4) {
+                let tag = skills[collections.below(skills.count)]
+                if !tags.contains(tag) { tags.append(tag) }
+            }
+            employees[index].tags = tags
+            for _ in 0..<collections.below(4) {
+                employees[index].levels[levelKeys[collections.below(levelKeys.count)]] = collections.below(10)
+            }
+            if index > 0 {
+                employees[index].pals = Array(Set((0..<collections.below(4)).map { _ in collections.below(index) }))
+            }
         }
         return PlainStaff(employees: employees, teams: teams)
     }

@@ -60,11 +60,11 @@ final class QueryErrorTests: StaffDatabaseTestCase {
     }
 
     func testQuantifierNeedsAList() {
-        XCTAssertEqual(failure("ANY age > 3")?.1, "ANY needs a list or linking objects on the left, but 'age' holds one value")
+        XCTAssertEqual(failure("ANY age > 3")?.1, "ANY needs a list, set, map or linking objects on the left, but 'age' holds one value")
     }
 
     func testCountNeedsAList() {
-        XCTAssertEqual(failure("name.@count > 3")?.1, "@count needs a list or linking objects, but 'name' holds one value")
+        XCTAssertEqual(failure("name.@count > 3")?.1, "@count needs a list, set, map or linking objects, but 'name' holds one value")
     }
 
     func testSumNeedsNumbers() {
@@ -94,7 +94,7 @@ final class QueryErrorTests: StaffDatabaseTestCase {
 
     func testSubqueryOverAValueIsRejected() {
         XCTAssertEqual(failure("SUBQUERY(name, $n, $n == 'a').@count > 0")?.1,
-                       "SUBQUERY needs a list or linking objects, but 'name' holds one value")
+                       "SUBQUERY needs a list, set, map or linking objects, but 'name' holds one value")
     }
 
     func testMalformedUUIDStringIsRejected() {

@@ -54,6 +54,7 @@ class StaffTestCase: XCTestCase {
                     "name": employee.name, "age": employee.age, "hired": employee.hired, "salary": employee.salary,
                     "started": employee.started, "badge": employee.badge, "skills": employee.skills,
                     "scores": employee.scores, "friends": employee.friends.map { created[$0] },
+                    "tags": employee.tags, "levels": employee.levels, "pals": employee.pals.map { created[$0] },
                 ]
                 if let rating = employee.rating { fields["rating"] = rating }
                 if let nickname = employee.nickname { fields["nickname"] = nickname }

@@ -44,6 +44,10 @@ enum PathStep: Hashable {
     case property(model: ModelBinding, column: Int)
     /// The objects of `source` whose link or list in `column` points to the current object (of `target`).
     case linkingObjects(target: ModelBinding, source: ModelBinding, column: Int)
+    /// The keys of the map property of `model` in `column`, in key order.
+    case mapKeys(model: ModelBinding, column: Int)
+    /// The value under `key` of the map property of `model` in `column` (nil when the map has no such key).
+    case mapValue(model: ModelBinding, column: Int, key: String)
 
     static func == (left: PathStep, right: PathStep) -> Bool {
         switch (left, right) {
@@ -53,6 +57,10 @@ enum PathStep: Hashable {
               .linkingObjects(let otherTarget, let otherSource, let otherColumn)):
             return column == otherColumn && target.tableKey == otherTarget.tableKey
                 && source.tableKey == otherSource.tableKey
+        case (.mapKeys(let model, let column), .mapKeys(let otherModel, let otherColumn)):
+            return column == otherColumn && model.tableKey == otherModel.tableKey
+        case (.mapValue(let model, let column, let key), .mapValue(let otherModel, let otherColumn, let otherKey)):
+            return column == otherColumn && key == otherKey && model.tableKey == otherModel.tableKey
         default: return false
         }
     }
@@ -68,6 +76,15 @@ enum PathStep: Hashable {
             hasher.combine(target.tableKey)
             hasher.combine(source.tableKey)
             hasher.combine(column)
+        case .mapKeys(let model, let column):
+            hasher.combine(2)
+            hasher.combine(model.tableKey)
+            hasher.combine(column)
+        case .mapValue(let model, let column, let key):
+            hasher.combine(3)
+            hasher.combine(model.tableKey)
+            hasher.combine(column)
+            hasher.combine(key)
         }
     }
 }
@@ -82,7 +99,7 @@ struct BoundPath: Hashable {
     var steps: [PathStep]
     /// The kind of the values it ends on (the element kind for a list).
     var kind: QueryKind
-    /// Whether it can yield several values (it goes through a list or linking objects).
+    /// Whether it can yield several values (it goes through a list, set, map or linking objects).
     var isToMany: Bool
     /// The path as written, for `explain` and messages.
     var text: String

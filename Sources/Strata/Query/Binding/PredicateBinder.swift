@@ -75,7 +75,7 @@ struct PredicateBinder {
 
         var quantifier = comparison.quantifier ?? .anyElement
         if comparison.quantifier != nil, !left.isToMany {
-            throw error("\(comparison.quantifier!.rawValue) needs a list or linking objects on the left, "
+            throw error("\(comparison.quantifier!.rawValue) needs a list, set, map or linking objects on the left, "
                         + "but '\(comparison.left.text)' holds one value", comparison.offset)
         }
         if !left.isToMany { quantifier = .anyElement }
@@ -272,7 +272,7 @@ struct PredicateBinder {
         case .aggregate(let root, let collection, let function, let property, let offset):
             let path = try resolve(root: root, collection, offset: offset)
             guard path.isToMany else {
-                throw error("@\(function.rawValue) needs a list or linking objects, but '\(path.text)' holds one value", offset)
+                throw error("@\(function.rawValue) needs a list, set, map or linking objects, but '\(path.text)' holds one value", offset)
             }
             guard path.toManySteps == 1 else {
                 throw error("'\(path.text)' goes through several lists; @\(function.rawValue) needs one list or "
@@ -305,7 +305,7 @@ struct PredicateBinder {
         case .subqueryCount(let root, let collection, let variable, let inner, let offset):
             let path = try resolve(root: root, collection, offset: offset)
             guard path.isToMany else {
-                throw error("SUBQUERY needs a list or linking objects, but '\(path.text)' holds one value", offset)
+                throw error("SUBQUERY needs a list, set, map or linking objects, but '\(path.text)' holds one value", offset)
             }
             guard path.toManySteps == 1 else {
                 throw error("'\(path.text)' goes through several lists; SUBQUERY needs one list or linking objects, "
@@ -394,9 +394,38 @@ struct PredicateBinder {
         // The path so far, joined with dots, for messages and `explain` (a one-property path is its name, no copy).
         var text = ""
         if case .variable(let name) = root { text = "$" + name }
+        /// The map the previous component named: the next one may read its keys, its values or one key.
+        var map: (model: ModelBinding, column: Int)?
         for (position, name) in components.enumerated() {
             let parent = text
-            text = text.isEmpty ? name : text + "." + name
+            text = MapPathComponent.text([text, name].filter { !$0.isEmpty })
+            if let (mapModel, mapColumn) = map {
+                map = nil
+                if name == MapPathComponent.allValues { continue }
+                steps.removeLast()
+                if name == MapPathComponent.allKeys {
+                    steps.append(.mapKeys(model: mapModel, column: mapColumn))
+                    kind = .string
+                    valueType = .string
+                    continue
+                }
+                // `map['key']` or `map.key`: one value, nil when the key is missing.
+                let key = MapPathComponent.key(of: name) ?? name
+                steps.append(.mapValue(model: mapModel, column: mapColumn, key: key))
+                toManySteps -= 1
+                // A missing key reads as nil, whatever the map's values are.
+                if let type = valueType, !type.isOptional { valueType = .optional(type) }
+                if case .object(let target) = kind, position < components.count - 1 {
+                    guard let next = schema.model(named: target) else {
+                        throw error("'\(parent)' links to \(target), which this database does not include", offset)
+                    }
+                    current = next
+                }
+                continue
+            }
+            if name.hasPrefix("[") || name == MapPathComponent.allKeys || name == MapPathComponent.allValues {
+                throw error("'\(parent)' is not a map, so '\(text)' cannot read a key of it", offset)
+            }
             if position > 0 {
                 guard case .object = kind else {
                     throw error("'\(parent)' is \(kind) and has no property '\(name)'", offset)
@@ -407,8 +436,12 @@ struct PredicateBinder {
                 let type = current.description.properties[column].type
                 let (propertyKind, many) = Self.kind(of: type)
                 if many { toManySteps += 1 }
-                if case .list(let element) = type { valueType = element } else { valueType = type }
+                switch type {
+                case .list(let element), .set(let element), .map(let element): valueType = element
+                default: valueType = type
+                }
                 kind = propertyKind
+                if case .map = current.description.properties[column].type { map = (current, column) }
             } else if let inverse = current.description.linkingObjects.first(where: { $0.name == name }),
                       case .linkingObjects(let sourceName, let sourceProperty) = inverse.type,
                       let source = schema.model(named: sourceName), let column = source.column(named: sourceProperty) {
@@ -445,7 +478,7 @@ struct PredicateBinder {
         case .uuid: return (.uuid, false)
         case .link(let target): return (.object(target), false)
         case .optional(let wrapped): return kind(of: wrapped)
-        case .list(let element): return (kind(of: element).0, true)
+        case .list(let element), .set(let element), .map(let element): return (kind(of: element).0, true)
         case .linkingObjects(let source, _): return (.object(source), true)
         }
     }

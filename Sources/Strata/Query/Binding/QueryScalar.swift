@@ -23,7 +23,7 @@ enum QueryScalar: Hashable {
     /// A stored value (a list is not a scalar: callers expand lists first).
     init(_ value: StorageValue) {
         switch value {
-        case .null, .list: self = .null
+        case .null, .list, .map: self = .null
         case .int(let value): self = .int(value)
         case .bool(let value): self = .bool(value)
         case .float(let value): self = .double(Double(value))

@@ -215,13 +215,18 @@ final class ObjectEvaluator {
                 }
                 switch step {
                 case .property(let model, let column):
-                    let table = try table(model)
-                    let columnKey = model.columns[column]
-                    if case .list = model.description.properties[column].type {
-                        next += try table.list(key, column: columnKey).map(QueryScalar.init)
-                    } else {
-                        next.append(QueryScalar(try table.value(key, column: columnKey)))
+                    switch try table(model).value(key, column: model.columns[column]) {
+                    case .list(let elements): next += elements.map(QueryScalar.init)  // a list or a set
+                    case .map(let entries):
+                        next += entries.sorted { MapKeyOrder.precedes($0.key, $1.key) }.map { QueryScalar($0.value) }
+                    case let value: next.append(QueryScalar(value))
                     }
+                case .mapKeys(let model, let column):
+                    let entries = try table(model).mapEntries(key, column: model.columns[column])
+                    next += entries.keys.sorted(by: MapKeyOrder.precedes).map { .string($0) }
+                case .mapValue(let model, let column, let mapKey):
+                    let value = try table(model).mapValue(key, column: model.columns[column], for: mapKey)
+                    next.append(value.map(QueryScalar.init) ?? .null)
                 case .linkingObjects(let target, let source, let column):
                     var seen = Set<ObjectKey>()
                     let keys = try table(target).backlinks(of: key, from: source.tableKey, column: source.columns[column])

@@ -252,12 +252,23 @@ struct PredicateParser {
         }
     }
 
-    /// Reads `.name`, `.%K`, `.@count`, `.@sum.name` after the first component.
+    /// Reads `.name`, `.%K`, `.@count`, `.@sum.name`, and a map's `['key']`, `.@allKeys` and `.@allValues`, after
+    /// the first component.
     private mutating func parseKeyPathTail(
         root: KeyPathRoot, parts: [KeyPathPart], start: PredicateToken
     ) throws -> PredicateOperand {
         var parts = parts
-        while isSymbol(".") {
+        while isSymbol(".") || isSymbol("[") {
+            if isSymbol("[") {
+                advance()
+                guard case .string(let key) = current.kind else {
+                    throw error("expected a quoted map key inside the brackets, as in scores['math']")
+                }
+                advance()
+                try expectSymbol("]", "to close the map key")
+                parts.append(.name(MapPathComponent.subscripted(key)))
+                continue
+            }
             advance()
             switch current.kind {
             case .identifier(let name):
@@ -268,11 +279,15 @@ struct PredicateParser {
                 slots.append(slot)
                 parts.append(.argument(slot))
                 advance()
+            case .aggregate(let name) where name.lowercased() == "allkeys" || name.lowercased() == "allvalues":
+                parts.append(.name(name.lowercased() == "allkeys" ? MapPathComponent.allKeys : MapPathComponent.allValues))
+                advance()
             case .aggregate(let name):
                 let aggregateToken = current
                 advance()
                 guard let function = AggregateFunction(rawValue: name.lowercased()) else {
-                    throw error("unknown collection operator '@\(name)'; use @count, @sum, @avg, @min or @max",
+                    throw error("unknown collection operator '@\(name)'; use @count, @sum, @avg, @min, @max, "
+                                + "@allKeys or @allValues",
                                 at: aggregateToken)
                 }
                 guard let components = Self.names(parts) else {

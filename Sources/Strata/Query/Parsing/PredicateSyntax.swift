@@ -137,10 +137,10 @@ extension PredicateOperand {
     var text: String {
         switch self {
         case .keyPath(let root, let components, _):
-            return (root.textComponents + components).joined(separator: ".")
+            return MapPathComponent.text(root.textComponents + components)
         case .value(let value): return value.description
         case .aggregate(let root, let collection, let function, let property, _):
-            return (root.textComponents + collection + ["@" + function.rawValue] + property).joined(separator: ".")
+            return MapPathComponent.text(root.textComponents + collection + ["@" + function.rawValue] + property)
         case .subqueryCount(_, let collection, let variable, _, _):
             return "SUBQUERY(\(collection.joined(separator: ".")), $\(variable), …).@count"
         case .list(let items): return "{" + items.map(\.text).joined(separator: ", ") + "}"

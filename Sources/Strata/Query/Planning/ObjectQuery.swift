@@ -200,7 +200,9 @@ struct ObjectQuery: Hashable {
         case .list(let owner, let key, let column):
             let table = try evaluator.table(owner)
             guard try table.contains(key) else { return [] }
-            return try table.list(key, column: owner.columns[column]).compactMap { value in
+            // A list of links, or a set of them (which reads as its elements in set order).
+            guard case .list(let values) = try table.value(key, column: owner.columns[column]) else { return [] }
+            return values.compactMap { value in
                 if case .link(let linked) = value { return linked }
                 return nil
             }

@@ -40,7 +40,7 @@ extension Catalog {
                 let target = try column(named: spec.name, in: copy)
                 try table.forEachKey { key in
                     let value = try table.value(key, column: spec.key)
-                    if value != .null, value != .list([]) { try copy.set(key, column: target, to: value) }
+                    if value != .null, value != .list([]), value != .map([:]) { try copy.set(key, column: target, to: value) }
                     return true
                 }
             }

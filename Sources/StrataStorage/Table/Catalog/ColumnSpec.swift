@@ -8,7 +8,7 @@ public struct ColumnSpec: Hashable, Sendable, CustomStringConvertible {
     public var type: ColumnType
     /// Whether `.null` is a value of the column (links always are; lists and backlinks never are).
     public var isNullable: Bool
-    /// Whether list elements may be `.null` (lists of optional primitives).
+    /// Whether list, set or map elements may be `.null` (optional primitives; maps of links).
     public var elementsNullable: Bool
     /// For a link or list of links: the target table. For backlinks: the table holding the link.
     public var target: TableKey?
@@ -23,7 +23,7 @@ public struct ColumnSpec: Hashable, Sendable, CustomStringConvertible {
     /// The value kind of the column's values or list elements (`.link` for backlinks).
     var kind: ValueKind {
         switch type {
-        case .value(let kind), .list(let kind): return kind
+        case .value(let kind), .list(let kind), .set(let kind), .map(let kind): return kind
         case .backlinks: return .link
         }
     }
@@ -36,7 +36,7 @@ public struct ColumnSpec: Hashable, Sendable, CustomStringConvertible {
         case .value(.float): return .float32
         case .value(.double): return .float64
         case .value(.uuid): return .fixed16
-        case .value(.string), .value(.binary), .list, .backlinks: return .variable
+        case .value(.string), .value(.binary), .list, .backlinks, .set, .map: return .variable
         }
     }
 

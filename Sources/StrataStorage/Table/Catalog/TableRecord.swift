@@ -165,10 +165,17 @@ enum CatalogCodec {
         return contents
     }
 
-    /// A value as `tag u8` (0 = null, a `ValueKind` raw value, 0xFF = list) and its payload.
+    /// A value as `tag u8` (0 = null, a `ValueKind` raw value, 0xFF = list, 0xFE = map) and its payload.
     static func encodeValue(_ value: StorageValue, into out: inout ByteWriter) {
         switch value {
         case .null: out.u8(0)
+        case .map(let entries):
+            out.u8(0xFE)
+            out.u32(UInt32(entries.count))
+            for (key, element) in entries.sorted(by: { $0.key < $1.key }) {
+                out.string(key)
+                encodeValue(element, into: &out)
+            }
         case .list(let elements):
             out.u8(0xFF)
             out.u32(UInt32(elements.count))
@@ -196,6 +203,15 @@ enum CatalogCodec {
                 elements.append(try decodeValue(&reader, depth: depth + 1))
             }
             return .list(elements)
+        }
+        if tag == 0xFE {
+            guard depth == 0 else { throw reader.damage("a map value is nested in a list or map") }
+            var entries: [String: StorageValue] = [:]
+            for _ in 0..<(try reader.count(minimumItemSize: 3, label: "map length")) {
+                let key = try reader.string()
+                entries[key] = try decodeValue(&reader, depth: depth + 1)
+            }
+            return .map(entries)
         }
         guard let kind = ValueKind(rawValue: tag) else { throw reader.damage("unknown value tag \(tag)") }
         if kind.isWord { return ValueCodec.value(word: try reader.u64(), kind: kind) }

@@ -263,6 +263,24 @@ final class ColumnBuffer {
             return elements.isEmpty ? [] : ValueCodec.encodeList(elements, kind: kind)
         case .backlinks:
             return []
+        case .set(let kind):
+            guard case .list(let elements) = value else {
+                if value.isNull { return [] }
+                throw typeMismatch(value)
+            }
+            for element in elements where !ValueCodec.accepts(element, kind: kind, nullable: spec.elementsNullable) {
+                throw typeMismatch(element)
+            }
+            return CollectionCodec.encodeSet(elements, kind: kind)
+        case .map(let kind):
+            guard case .map(let entries) = value else {
+                if value.isNull { return [] }
+                throw typeMismatch(value)
+            }
+            for element in entries.values where !ValueCodec.accepts(element, kind: kind, nullable: spec.elementsNullable) {
+                throw typeMismatch(element)
+            }
+            return CollectionCodec.encodeMap(entries, kind: kind)
         case .value(let kind):
             if value.isNull { return [] }
             guard let bytes = ValueCodec.bytes(value, kind: kind) else { throw typeMismatch(value) }

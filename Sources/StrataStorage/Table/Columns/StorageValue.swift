@@ -28,8 +28,10 @@ public enum StorageValue: Hashable, Sendable, CustomStringConvertible {
     case uuid(UUID)
     /// A link to an object of the column's target table.
     case link(ObjectKey)
-    /// A whole list (only as an insert value or a read of a list column).
+    /// A whole list (only as an insert value or a read of a list column); a set column's elements, in set order.
     case list([StorageValue])
+    /// A whole map of a map column: its values by key.
+    case map([String: StorageValue])
 
     /// A short rendering for messages and test failures.
     public var description: String {
@@ -45,6 +47,10 @@ public enum StorageValue: Hashable, Sendable, CustomStringConvertible {
         case .uuid(let value): return value.uuidString
         case .link(let key): return "→\(key)"
         case .list(let values): return "[" + values.map(\.description).joined(separator: ", ") + "]"
+        case .map(let entries):
+            if entries.isEmpty { return "[:]" }
+            return "[" + entries.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \($0.value)" }
+                .joined(separator: ", ") + "]"
         }
     }
 
@@ -54,10 +60,10 @@ public enum StorageValue: Hashable, Sendable, CustomStringConvertible {
         return false
     }
 
-    /// The kind of a non-null primitive value (`nil` for `.null` and `.list`).
+    /// The kind of a non-null primitive value (`nil` for `.null`, `.list` and `.map`).
     public var kind: ValueKind? {
         switch self {
-        case .null, .list: return nil
+        case .null, .list, .map: return nil
         case .int: return .int
         case .bool: return .bool
         case .float: return .float

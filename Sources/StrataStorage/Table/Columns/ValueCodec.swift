@@ -73,20 +73,7 @@ enum ValueCodec {
     static func encodeList(_ elements: [StorageValue], kind: ValueKind) -> [UInt8] {
         var writer = ByteWriter(capacity: 4 + elements.count * 9)
         writer.u32(UInt32(elements.count))
-        for element in elements {
-            if element.isNull {
-                writer.u8(0)
-                continue
-            }
-            writer.u8(1)
-            if kind.isWord {
-                writer.u64(word(element, kind: kind) ?? 0)
-            } else {
-                let data = bytes(element, kind: kind) ?? []
-                writer.u32(UInt32(data.count))
-                writer.append(data)
-            }
-        }
+        for element in elements { appendElement(element, kind: kind, to: &writer) }
         return writer.bytes
     }
 
@@ -97,20 +84,36 @@ enum ValueCodec {
         let count = try reader.count(minimumItemSize: 1, label: "list length")
         var result: [StorageValue] = []
         result.reserveCapacity(count)
-        for _ in 0..<count {
-            if try reader.u8() == 0 {
-                result.append(.null)
-            } else if kind.isWord {
-                result.append(value(word: try reader.u64(), kind: kind))
-            } else {
-                let length = Int(try reader.u32())
-                guard let element = value(bytes: try reader.slice(length), kind: kind) else {
-                    throw reader.damage("a list element is not a valid \(kind)")
-                }
-                result.append(element)
-            }
-        }
+        for _ in 0..<count { result.append(try readElement(&reader, kind: kind)) }
         return result
+    }
+
+    /// Appends one element of a list, set or map: a presence byte (0 = null) and, when present, 8 bytes for a
+    /// word kind or `u32 length + bytes` for a byte kind.
+    static func appendElement(_ element: StorageValue, kind: ValueKind, to writer: inout ByteWriter) {
+        if element.isNull {
+            writer.u8(0)
+            return
+        }
+        writer.u8(1)
+        if kind.isWord {
+            writer.u64(word(element, kind: kind) ?? 0)
+        } else {
+            let data = bytes(element, kind: kind) ?? []
+            writer.u32(UInt32(data.count))
+            writer.append(data)
+        }
+    }
+
+    /// Reads one element written by `appendElement`.
+    static func readElement(_ reader: inout ByteReader, kind: ValueKind) throws -> StorageValue {
+        if try reader.u8() == 0 { return .null }
+        if kind.isWord { return value(word: try reader.u64(), kind: kind) }
+        let length = Int(try reader.u32())
+        guard let element = value(bytes: try reader.slice(length), kind: kind) else {
+            throw reader.damage("an element is not a valid \(kind)")
+        }
+        return element
     }
 
     // MARK: Backlinks

@@ -52,6 +52,12 @@ public enum ColumnType: Hashable, Sendable, CustomStringConvertible {
     /// The engine-maintained inverse of a link or list column of another (or the same) table:
     /// for each object, the keys of the objects that link to it (once per link).
     case backlinks
+    /// An unordered set of distinct values per object, kept sorted in element order (a set of links has element
+    /// kind `.link`). Reads and writes as `.list` of its elements in that order.
+    case set(ValueKind)
+    /// String-keyed values per object, kept sorted by key (a map of links has element kind `.link`; its values
+    /// become `.null` when their target is deleted). Reads and writes as `.map`.
+    case map(ValueKind)
 
     /// `int`, `[string]`, `backlinks`.
     public var description: String {
@@ -59,13 +65,15 @@ public enum ColumnType: Hashable, Sendable, CustomStringConvertible {
         case .value(let kind): return kind.description
         case .list(let kind): return "[\(kind)]"
         case .backlinks: return "backlinks"
+        case .set(let kind): return "set<\(kind)>"
+        case .map(let kind): return "map<\(kind)>"
         }
     }
 
-    /// Whether the column links to objects (a link or a list of links).
+    /// Whether the column links to objects (a link, or a list, set or map of links).
     public var isLink: Bool {
         switch self {
-        case .value(.link), .list(.link): return true
+        case .value(.link), .list(.link), .set(.link), .map(.link): return true
         default: return false
         }
     }
@@ -75,14 +83,31 @@ public enum ColumnType: Hashable, Sendable, CustomStringConvertible {
         case .value(let kind): return kind.rawValue
         case .list(let kind): return 0x40 | kind.rawValue
         case .backlinks: return 0x80
+        case .set(let kind): return 0xC0 | kind.rawValue
+        case .map(let kind): return 0x80 | kind.rawValue
         }
     }
 
+    /// The element kind of a list, set or map; `nil` for single values and backlinks.
+    public var elementKind: ValueKind? {
+        switch self {
+        case .list(let kind), .set(let kind), .map(let kind): return kind
+        case .value, .backlinks: return nil
+        }
+    }
+
+    /// Codes: the kind alone for a value, `0x40 | kind` for a list, `0x80` for backlinks, `0xC0 | kind` for a set,
+    /// `0x80 | kind` for a map (kinds are 1...63, so a map's code is never `0x80`).
     init?(code: UInt8) {
         if code == 0x80 {
             self = .backlinks
         } else if let kind = ValueKind(rawValue: code & 0x3F) {
-            self = code & 0x40 != 0 ? .list(kind) : .value(kind)
+            switch code & 0xC0 {
+            case 0x00: self = .value(kind)
+            case 0x40: self = .list(kind)
+            case 0x80: self = .map(kind)
+            default: self = .set(kind)
+            }
         } else {
             return nil
         }

@@ -29,7 +29,7 @@ enum IndexKeyEncoding {
         case .string(var text):
             text.withUTF8 { appendEscaped($0, to: &bytes, terminated: true) }
         case .binary(let data): appendEscaped(data, to: &bytes, terminated: true)
-        case .null, .list: break
+        case .null, .list, .map: break
         }
     }
 
@@ -50,7 +50,7 @@ enum IndexKeyEncoding {
         case .binary(let data): return 3 + data.count
         case .uuid: return 17
         case .bool: return 2
-        case .null, .list: return 1
+        case .null, .list, .map: return 1
         default: return 9
         }
     }

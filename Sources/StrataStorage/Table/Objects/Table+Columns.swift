@@ -19,7 +19,7 @@ extension Table {
         switch type {
         case .backlinks:
             throw StrataError.invalidArgument("backlink columns are kept by the engine; add a link or list column instead")
-        case .value(.link), .list(.link):
+        case .value(.link), .list(.link), .set(.link), .map(.link):
             guard let target, let found = catalog.table(target) else {
                 throw StrataError.invalidArgument("link column '\(self.name).\(name)' needs the key of an existing target table")
             }
@@ -29,9 +29,12 @@ extension Table {
         }
         let isLinkValue = type == .value(.link)
         let nullable = isLinkValue || (nullable && !isList(type))
+        // A map's link values become nil when their target is deleted, so they are always nullable.
+        let elementsNullable = elementsNullable || type == .map(.link)
         let fill: StorageValue
         switch type {
-        case .list: fill = defaultValue ?? .list([])
+        case .list, .set: fill = defaultValue ?? .list([])
+        case .map: fill = defaultValue ?? .map([:])
         case .value(let kind): fill = defaultValue ?? (nullable ? .null : StorageValue.zero(of: kind))
         case .backlinks: fill = .null
         }
@@ -50,9 +53,9 @@ extension Table {
         return spec.key
     }
 
+    /// Whether the column holds a collection (a list, set or map), which is never null itself.
     private func isList(_ type: ColumnType) -> Bool {
-        if case .list = type { return true }
-        return false
+        type.elementKind != nil
     }
 
     private func checkDefault(_ spec: inout ColumnSpec) throws {
@@ -64,10 +67,16 @@ extension Table {
             guard ValueCodec.accepts(value, kind: kind, nullable: spec.isNullable) else {
                 throw StrataError.invalidArgument("default \(value) does not fit column '\(spec.name)' of type \(spec.type)")
             }
-        case .list(let kind):
+        case .list(let kind), .set(let kind):
             guard case .list(let elements) = value, kind != .link || elements.isEmpty,
                   elements.allSatisfy({ ValueCodec.accepts($0, kind: kind, nullable: spec.elementsNullable) }) else {
                 throw StrataError.invalidArgument("default \(value) does not fit list column '\(spec.name)' of type \(spec.type)")
+            }
+            if case .set = spec.type { spec.defaultValue = .list(CollectionCodec.normalizedSet(elements)) }
+        case .map(let kind):
+            guard case .map(let entries) = value, kind != .link || entries.isEmpty,
+                  entries.values.allSatisfy({ ValueCodec.accepts($0, kind: kind, nullable: spec.elementsNullable) }) else {
+                throw StrataError.invalidArgument("default \(value) does not fit map column '\(spec.name)' of type \(spec.type)")
             }
         case .backlinks: break
         }

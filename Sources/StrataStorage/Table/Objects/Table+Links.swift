@@ -57,7 +57,8 @@ extension Table {
         guard found else { throw table.missing(target) }
     }
 
-    /// Removes every link from `source`'s column `column` to `target` (nils a link; drops list elements), without
+    /// Removes every link from `source`'s column `column` to `target` (nils a link and map values; drops list and
+    /// set elements), without
     /// touching `target`'s backlinks: used while `target` is being deleted.
     func unlink(_ source: ObjectKey, column: ColumnKey, from target: ObjectKey) throws {
         let index = try position(of: column)
@@ -67,6 +68,12 @@ extension Table {
         case .list(let elements):
             let kept = elements.filter { $0 != .link(target) }
             if kept.count != elements.count { try writeRaw(source, index, .list(kept)) }
+        case .map(var entries):
+            // A map keeps its keys: the values that linked to `target` become nil.
+            let keys = entries.filter { $0.value == .link(target) }.map(\.key)
+            guard !keys.isEmpty else { break }
+            for key in keys { entries[key] = .null }
+            try writeRaw(source, index, .map(entries))
         default: break
         }
     }

@@ -63,6 +63,7 @@ extension Table {
 
     /// Inserts a whole row (a value for every column, in storage order, already checked).
     private func insert(row: [StorageValue], explicitKey: ObjectKey?) throws -> ObjectKey {
+        var row = row
         var objectKey = explicitKey ?? ObjectKey(nextObjectKey)
         var keyIsPrimaryKey = false
         if let implied = impliedPrimaryKeyIndex {
@@ -94,7 +95,11 @@ extension Table {
         }
         let linkPositions = context.linkPositions
         let specs = linkPositions.isEmpty ? [] : context.specs
-        for index in linkPositions { try checkTargets(row[index], specs[index]) }
+        for index in linkPositions {
+            // Only a set is rewritten: assigning any element would copy the caller's row on every insert.
+            if case .set = specs[index].type { row[index] = Table.normalized(row[index], for: specs[index]) }
+            try checkTargets(row[index], specs[index])
+        }
         let rawKey = objectKey.rawValue
         try ByteOrder.withKey(rawKey) { ordered in
             // A key past every key so far (the table's next key, or an increasing primary key) goes at the end of
@@ -148,6 +153,7 @@ extension Table {
             throw StrataError.invalidArgument("column '\(spec.name)' is kept by the engine and cannot be set")
         }
         try check(value, for: spec)
+        let value = Table.normalized(value, for: spec)
         let touched = indexes.filter { $0.spec.columns.contains(column) }
         guard spec.type.isLink || !touched.isEmpty else {
             try writeRaw(key, index, value)
@@ -276,6 +282,18 @@ extension Table {
                 fits = false
             }
         case .backlinks: fits = false
+        case .set(let kind):
+            if case .list(let elements) = value {
+                fits = elements.allSatisfy { ValueCodec.accepts($0, kind: kind, nullable: spec.elementsNullable && kind != .link) }
+            } else {
+                fits = false
+            }
+        case .map(let kind):
+            if case .map(let entries) = value {
+                fits = entries.values.allSatisfy { ValueCodec.accepts($0, kind: kind, nullable: spec.elementsNullable) }
+            } else {
+                fits = false
+            }
         }
         guard fits else {
             throw StrataError.invalidArgument("column '\(spec.name)' of table '\(name)' holds \(spec.type)"
@@ -283,11 +301,21 @@ extension Table {
         }
     }
 
-    /// The object keys a link value or list-of-links value points at (in list order, with repeats).
+    /// A set column's value in set order without repeats (so its backlinks count each element once); any other
+    /// value as is.
+    static func normalized(_ value: StorageValue, for spec: ColumnSpec) -> StorageValue {
+        guard case .set = spec.type, case .list(let elements) = value else { return value }
+        return .list(CollectionCodec.normalizedSet(elements))
+    }
+
+    /// The object keys a link value, list-of-links or set-of-links value (in its order, with repeats) or
+    /// map-of-links value (in key order) points at.
     static func linkTargets(_ value: StorageValue) -> [ObjectKey] {
         switch value {
         case .link(let key): return [key]
         case .list(let elements): return elements.compactMap { if case .link(let key) = $0 { return key } else { return nil } }
+        case .map(let entries):
+            return entries.sorted { $0.key < $1.key }.compactMap { if case .link(let key) = $0.value { return key } else { return nil } }
         default: return []
         }
     }

@@ -431,7 +431,8 @@ public final class Table {
         return id
     }
 
-    /// Any column's value as a `StorageValue` (a list column gives `.list`, backlinks a `.list` of `.link`).
+    /// Any column's value as a `StorageValue` (a list or set column gives `.list`, a map `.map`, backlinks a
+    /// `.list` of `.link`).
     public func value(_ key: ObjectKey, column: ColumnKey) throws -> StorageValue {
         let spec = context.specs[try position(of: column)]
         switch spec.type {
@@ -452,6 +453,12 @@ public final class Table {
         case .backlinks:
             let raw = try bytes(key, column) ?? []
             return .list(try raw.withUnsafeBytes { try ValueCodec.decodeBacklinks($0, ref: .none) }.map { .link(ObjectKey($0)) })
+        case .set(let kind):
+            let raw = try bytes(key, column) ?? []
+            return .list(try raw.withUnsafeBytes { try CollectionCodec.decodeSet($0, kind: kind, ref: .none) })
+        case .map(let kind):
+            let raw = try bytes(key, column) ?? []
+            return .map(try raw.withUnsafeBytes { try CollectionCodec.decodeMap($0, kind: kind, ref: .none) })
         }
     }
 }

@@ -96,6 +96,7 @@ extension Table {
                         switch spec.type {
                         case .list(let kind): _ = try raw.withUnsafeBytes { try ValueCodec.decodeList($0, kind: kind, ref: cluster.view.ref) }
                         case .backlinks: _ = try raw.withUnsafeBytes { try ValueCodec.decodeBacklinks($0, ref: cluster.view.ref) }
+                        case .set, .map: try raw.withUnsafeBytes { try CollectionCodec.checkOrder($0, type: spec.type, ref: cluster.view.ref) }
                         case .value(.string):
                             guard String(validating: raw, as: UTF8.self) != nil else {
                                 throw broken("object \(cluster.key(at: row)) has invalid UTF-8 in '\(spec.name)'")

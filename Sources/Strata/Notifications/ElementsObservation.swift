@@ -1,41 +1,48 @@
 import StrataStorage
 
-/// An observer of a managed ``List``: keeps the elements it last reported (links as keys, primitives as
-/// values) and diffs them as sequences, so a list that holds an object twice is reported correctly.
-final class ListObservation<Element: ListElement>: Observation {
-    let list: List<Element>
+/// An observer of a managed ``List`` or ``MutableSet``: keeps the elements it last reported (links as keys,
+/// primitives as values) and diffs them as sequences, so a list that holds an object twice is reported correctly,
+/// and a set's positions are those of its element order (docs/NOTIFICATIONS.md).
+final class ElementsObservation<Collection>: Observation {
+    /// How the observed column's elements are read from a snapshot, in the collection's order.
+    typealias Reader = (Table, ObjectKey, ColumnKey) throws -> [StorageValue]
+
+    let collection: Collection
     let database: Database
+    private let read: Reader
     private let owner: ModelBinding
     private let key: ObjectKey
     private let column: Int
-    /// For a list of objects: which of their properties count as modifications.
+    /// For a list or set of objects: which of their properties count as modifications.
     private let watched: WatchedProperties?
-    private let block: CollectionBlock<List<Element>>
+    private let block: CollectionBlock<Collection>
     var isActive = true
     private var baseline: Database?
     private var elements: [StorageValue] = []
 
+    /// Observes column `column` of `row`'s object from `database`; `make` builds the collection the block gets
+    /// over a row of `database`.
     init(
-        storage: ManagedListStorage<Element>, on database: Database, keyPaths: [String]?,
-        block: @escaping (CollectionChange<List<Element>>) -> Void
+        row: ManagedRow, column: Int, on database: Database, keyPaths: [String]?, read: @escaping Reader,
+        make: (ManagedRow) -> Collection, block: @escaping (CollectionChange<Collection>) -> Void
     ) throws {
-        let row = storage.row
         guard let owner = database.schema.model(named: row.model.name) else {
             throw StrataError.invalidArgument("\(row.model.name) is not a model of the observing database")
         }
         self.database = database
         self.owner = owner
         self.key = row.key
-        self.column = storage.column
+        self.column = column
+        self.read = read
         self.block = CollectionBlock(block)
-        list = List(managedBy: ManagedListStorage<Element>(row: ManagedRow(database: database, model: owner, key: row.key), column: storage.column))
-        watched = try owner.linkTargets[storage.column].map { try WatchedProperties(model: $0, keyPaths: keyPaths) }
+        collection = make(ManagedRow(database: database, model: owner, key: row.key))
+        watched = try owner.linkTargets[column].map { try WatchedProperties(model: $0, keyPaths: keyPaths) }
     }
 
     private func elements(in snapshot: Database) throws -> [StorageValue] {
         let table = try snapshot.table(for: owner)
         guard try table.contains(key) else { return [] }
-        return try table.list(key, column: owner.columns[column])
+        return try read(table, key, owner.columns[column])
     }
 
     func deliver(_ delivery: Delivery, notify: Bool) {
@@ -45,21 +52,21 @@ final class ListObservation<Element: ListElement>: Observation {
                 guard notify else { return }
                 elements = try elements(in: delivery.snapshot)
                 self.baseline = delivery.snapshot
-                block.initial(list)
+                block.initial(collection)
                 return
             }
             guard baseline.version != delivery.version else { return }
             let ownerChanges = try delivery.changes(of: owner.tableKey, since: baseline)
-            let listChanged = ownerChanges.deletions.contains(key)
+            let columnChanged = ownerChanges.deletions.contains(key)
                 || ownerChanges.modifications[key]?.contains(owner.columns[column]) == true
             var elementChanges = TableChanges()
             if let watched { elementChanges = try delivery.changes(of: watched.model.tableKey, since: baseline) }
             let linkedChanged = try watched?.linkedTablesChanged(delivery, since: baseline) ?? false
-            guard listChanged || !elementChanges.modifications.isEmpty || linkedChanged else {
+            guard columnChanged || !elementChanges.modifications.isEmpty || linkedChanged else {
                 self.baseline = delivery.snapshot
                 return
             }
-            let newElements = listChanged ? try elements(in: delivery.snapshot) : elements
+            let newElements = columnChanged ? try elements(in: delivery.snapshot) : elements
             let changes = try SequenceDiff.changes(from: elements, to: newElements) { index in
                 guard let watched, case .link(let element) = newElements[index] else { return false }
                 return try watched.isModified(element, own: elementChanges, delivery: delivery, since: baseline)
@@ -67,7 +74,7 @@ final class ListObservation<Element: ListElement>: Observation {
             elements = newElements
             self.baseline = delivery.snapshot
             guard notify, !changes.isEmpty else { return }
-            block.update(list, changes)
+            block.update(collection, changes)
         } catch {
             fail(database.namingFile(error))
         }

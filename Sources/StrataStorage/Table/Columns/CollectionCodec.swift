@@ -1,0 +1,229 @@
+/// The bytes of set and map columns (docs/FILE-FORMAT.md, "Column block"): one encoded value per object, like a
+/// list, with an offset table so that one element is found by binary search without decoding the others.
+///
+/// A set is `count u32`, `count` offsets `u32` (from the first element's byte), then its elements, each written as
+/// a list element (`ValueCodec.encodeList`), in element order: the order of their index-key encodings
+/// (`IndexKeyEncoding`, null first), with no two elements equal there. A map is the same with entries
+/// `keyLength u32, key UTF-8, element` in ascending key bytes. An empty set or map is stored as no bytes.
+///
+/// Element order is the index-key order, so every kind the index encoding knows can be a set element with no code
+/// here.
+enum CollectionCodec {
+    // MARK: Order
+
+    /// The key whose byte order is the element order of a set.
+    static func orderKey(_ element: StorageValue) -> [UInt8] {
+        var bytes: [UInt8] = []
+        IndexKeyEncoding.append(element, to: &bytes)
+        return bytes
+    }
+
+    /// `elements` in set order, without repeats (the first of equal elements is kept).
+    static func normalizedSet(_ elements: [StorageValue]) -> [StorageValue] {
+        guard elements.count > 1 else { return elements }
+        let keyed = elements.enumerated().map { (key: orderKey($0.element), offset: $0.offset, value: $0.element) }
+            .sorted { $0.key.lexicographicallyPrecedes($1.key) || ($0.key == $1.key && $0.offset < $1.offset) }
+        var result: [StorageValue] = []
+        result.reserveCapacity(keyed.count)
+        var previous: [UInt8]?
+        for entry in keyed where entry.key != previous {
+            result.append(entry.value)
+            previous = entry.key
+        }
+        return result
+    }
+
+    /// Where `element` is in `elements` (in set order), or where it would be inserted.
+    static func position(of element: StorageValue, in elements: [StorageValue]) -> (index: Int, found: Bool) {
+        let key = orderKey(element)
+        var low = 0
+        var high = elements.count
+        while low < high {
+            let middle = (low + high) / 2
+            let other = orderKey(elements[middle])
+            if other == key { return (middle, true) }
+            if other.lexicographicallyPrecedes(key) { low = middle + 1 } else { high = middle }
+        }
+        return (low, false)
+    }
+
+    // MARK: Sets
+
+    /// Encodes a set's elements (normalized here: callers may pass them in any order, with repeats).
+    static func encodeSet(_ elements: [StorageValue], kind: ValueKind) -> [UInt8] {
+        let ordered = normalizedSet(elements)
+        guard !ordered.isEmpty else { return [] }
+        return encodeTable(ordered.map { element in
+            var writer = ByteWriter(capacity: 9)
+            ValueCodec.appendElement(element, kind: kind, to: &writer)
+            return writer.bytes
+        })
+    }
+
+    /// Decodes a set written by `encodeSet`, in set order.
+    static func decodeSet(_ raw: UnsafeRawBufferPointer, kind: ValueKind, ref: NodeRef) throws -> [StorageValue] {
+        guard raw.count > 0 else { return [] }
+        var reader = ByteReader(raw, ref: ref, what: "set of \(kind)")
+        let count = try readTable(&reader)
+        var result: [StorageValue] = []
+        result.reserveCapacity(count)
+        for _ in 0..<count { result.append(try ValueCodec.readElement(&reader, kind: kind)) }
+        return result
+    }
+
+    /// Whether the encoded set holds `element`, by binary search over its offsets: O(log n) element decodes.
+    static func setContains(_ raw: UnsafeRawBufferPointer, _ element: StorageValue, kind: ValueKind) throws -> Bool {
+        guard raw.count > 0 else { return false }
+        let wanted = orderKey(element)
+        return try binarySearch(raw, what: "set of \(kind)") { reader in
+            orderKey(try ValueCodec.readElement(&reader, kind: kind)).lexicographicallyCompared(to: wanted)
+        } != nil
+    }
+
+    /// The number of elements or entries of an encoded set or map, from its header.
+    static func count(_ raw: UnsafeRawBufferPointer) -> Int {
+        guard raw.count >= 4 else { return 0 }
+        return Int(UInt32(raw[0]) | UInt32(raw[1]) << 8 | UInt32(raw[2]) << 16 | UInt32(raw[3]) << 24)
+    }
+
+    // MARK: Maps
+
+    /// Encodes a map's entries, sorted by key.
+    static func encodeMap(_ entries: [String: StorageValue], kind: ValueKind) -> [UInt8] {
+        guard !entries.isEmpty else { return [] }
+        let sorted = entries.map { (key: Array($0.key.utf8), value: $0.value) }
+            .sorted { $0.key.lexicographicallyPrecedes($1.key) }
+        return encodeTable(sorted.map { entry in
+            var writer = ByteWriter(capacity: 13 + entry.key.count)
+            writer.u32(UInt32(entry.key.count))
+            writer.append(entry.key)
+            ValueCodec.appendElement(entry.value, kind: kind, to: &writer)
+            return writer.bytes
+        })
+    }
+
+    /// Decodes a map written by `encodeMap`.
+    static func decodeMap(
+        _ raw: UnsafeRawBufferPointer, kind: ValueKind, ref: NodeRef
+    ) throws -> [String: StorageValue] {
+        guard raw.count > 0 else { return [:] }
+        var reader = ByteReader(raw, ref: ref, what: "map of \(kind)")
+        let count = try readTable(&reader)
+        var result: [String: StorageValue] = [:]
+        result.reserveCapacity(count)
+        for _ in 0..<count {
+            let key = try readKey(&reader)
+            result[key] = try ValueCodec.readElement(&reader, kind: kind)
+        }
+        return result
+    }
+
+    /// The value under `key` in an encoded map (`nil` when there is none), by binary search over its offsets.
+    static func mapValue(_ raw: UnsafeRawBufferPointer, key: String, kind: ValueKind) throws -> StorageValue? {
+        guard raw.count > 0 else { return nil }
+        let wanted = Array(key.utf8)
+        var found: StorageValue?
+        _ = try binarySearch(raw, what: "map of \(kind)") { reader in
+            let length = Int(try reader.u32())
+            let order = Array(try reader.slice(length)).lexicographicallyCompared(to: wanted)
+            if order == 0 { found = try ValueCodec.readElement(&reader, kind: kind) }
+            return order
+        }
+        return found
+    }
+
+    // MARK: Verification
+
+    /// Checks what readers rely on beyond decoding: a set's elements strictly ascend in element order, a map's keys
+    /// strictly ascend by their bytes (so binary searches find every element and key).
+    static func checkOrder(_ raw: UnsafeRawBufferPointer, type: ColumnType, ref: NodeRef) throws {
+        guard raw.count > 0 else { return }
+        var reader = ByteReader(raw, ref: ref, what: "\(type) value")
+        let count = try readTable(&reader)
+        var previous: [UInt8]?
+        for _ in 0..<count {
+            let key: [UInt8]
+            switch type {
+            case .set(let kind): key = orderKey(try ValueCodec.readElement(&reader, kind: kind))
+            case .map(let kind):
+                key = Array(try reader.slice(Int(try reader.u32())))
+                _ = try ValueCodec.readElement(&reader, kind: kind)
+            default: return
+            }
+            if let previous, !previous.lexicographicallyPrecedes(key) {
+                throw reader.damage("its elements or keys are not in ascending order without repeats")
+            }
+            previous = key
+        }
+    }
+
+    // MARK: Layout
+
+    private static func encodeTable(_ items: [[UInt8]]) -> [UInt8] {
+        var writer = ByteWriter(capacity: 4 + items.count * 4 + items.reduce(0) { $0 + $1.count })
+        writer.u32(UInt32(items.count))
+        var offset = 0
+        for item in items {
+            writer.u32(UInt32(offset))
+            offset += item.count
+        }
+        for item in items { writer.append(item) }
+        return writer.bytes
+    }
+
+    /// Reads the header and offset table, leaving `reader` at the first item; checks the offsets ascend.
+    private static func readTable(_ reader: inout ByteReader) throws -> Int {
+        let count = try reader.count(minimumItemSize: 5, label: "element count")
+        var previous: UInt32 = 0
+        for index in 0..<count {
+            let offset = try reader.u32()
+            guard index == 0 ? offset == 0 : offset > previous else {
+                throw reader.damage("the offsets of its elements do not ascend")
+            }
+            previous = offset
+        }
+        return count
+    }
+
+    /// Binary search over the items of an encoded set or map: `compare` reads item *i* from a reader placed at it
+    /// and says how it orders against the wanted one. Returns the index found.
+    private static func binarySearch(
+        _ raw: UnsafeRawBufferPointer, what: String, _ compare: (inout ByteReader) throws -> Int
+    ) throws -> Int? {
+        var header = ByteReader(raw, ref: .none, what: what)
+        let count = try header.count(minimumItemSize: 5, label: "element count")
+        let itemsStart = 4 + count * 4
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            var offsetReader = ByteReader(UnsafeRawBufferPointer(rebasing: raw[(4 + middle * 4)...]), ref: .none, what: what)
+            let start = itemsStart + Int(try offsetReader.u32())
+            guard start <= raw.count else { throw offsetReader.damage("an element offset is past its end") }
+            var reader = ByteReader(UnsafeRawBufferPointer(rebasing: raw[start...]), ref: .none, what: what)
+            let order = try compare(&reader)
+            if order == 0 { return middle }
+            if order < 0 { low = middle + 1 } else { high = middle }
+        }
+        return nil
+    }
+
+    private static func readKey(_ reader: inout ByteReader) throws -> String {
+        let length = Int(try reader.u32())
+        guard let key = String(validating: try reader.slice(length), as: UTF8.self) else {
+            throw reader.damage("a map key is not valid UTF-8")
+        }
+        return key
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// -1, 0 or 1 as `self` sorts before, equal to or after `other` byte by byte (a prefix sorts first).
+    func lexicographicallyCompared(to other: [UInt8]) -> Int {
+        let shared = Swift.min(count, other.count)
+        for index in 0..<shared where self[index] != other[index] {
+            return self[index] < other[index] ? -1 : 1
+        }
+        return count == other.count ? 0 : (count < other.count ? -1 : 1)
+    }
+}
