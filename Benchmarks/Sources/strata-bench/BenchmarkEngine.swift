@@ -29,8 +29,9 @@ protocol BenchmarkEngine {
     /// W4: look each id up by primary key and read its name; returns the total length of the names.
     func lookUpNames(ids: [Int]) throws -> Int
 
-    /// W5: one durable transaction per id, each setting that employee's salary.
-    func updateSalaries(ids: [Int]) throws
+    /// W5: one durable transaction per id, each setting that employee's salary; returns how many of the
+    /// transactions changed a row (each must: every id exists).
+    func updateSalaries(ids: [Int]) throws -> Int
 
     /// W1-indexed: insert the employees into the model whose `name` is indexed, in one transaction.
     func insertIndexedEmployees() throws

@@ -12,19 +12,35 @@ extension BenchmarkEngine {
         }
     }
 
-    /// W3 once, checked.
-    func checkedEnumerateTwenties() throws {
-        let found = try enumerateTwenties()
+    /// W3 once, checked: the count of matches and the sum of their salaries (so that the salary is read), which
+    /// W5's updates change (`afterUpdates`).
+    func checkedEnumerateTwenties(afterUpdates: Bool = false) throws {
+        let salarySum = afterUpdates ? EmployeeData.expectedW3SalarySumAfterUpdates : EmployeeData.expectedW3SalarySum
+        try Self.checkTwenties(try enumerateTwenties(), salarySum: salarySum, workload: "W3")
+    }
+
+    /// W3-indexed once, checked as W3 is (nothing updates the indexed model).
+    func checkedEnumerateIndexedTwenties() throws {
+        try Self.checkTwenties(
+            try enumerateIndexedTwenties(), salarySum: EmployeeData.expectedW3SalarySum, workload: "W3-indexed")
+    }
+
+    private static func checkTwenties(
+        _ found: (count: Int, salarySum: Double), salarySum: Double, workload: String
+    ) throws {
         guard found.count == EmployeeData.expectedW3 else {
-            throw BenchmarkError("\(Self.name) W3: \(found.count) ≠ \(EmployeeData.expectedW3)")
+            throw BenchmarkError("\(name) \(workload): \(found.count) matches ≠ \(EmployeeData.expectedW3)")
+        }
+        guard found.salarySum == salarySum else {
+            throw BenchmarkError("\(name) \(workload): salary sum \(found.salarySum) ≠ \(salarySum)")
         }
     }
 
-    /// W3-indexed once, checked.
-    func checkedEnumerateIndexedTwenties() throws {
-        let found = try enumerateIndexedTwenties()
-        guard found.count == EmployeeData.expectedW3 else {
-            throw BenchmarkError("\(Self.name) W3-indexed: \(found.count) ≠ \(EmployeeData.expectedW3)")
+    /// W5 (or W5-batched) once, checked: every one of the transactions changed a row.
+    func checkedUpdateSalaries(_ ids: [Int], workload: String) throws {
+        let changed = try updateSalaries(ids: ids)
+        guard changed == ids.count else {
+            throw BenchmarkError("\(Self.name) \(workload): \(changed) of \(ids.count) updates changed a row")
         }
     }
 

@@ -24,6 +24,21 @@ enum EmployeeData {
         age($0) >= 20 && age($0) < 30 && name($0).hasPrefix("name-1")
     }.count
 
+    /// The sum of the salaries of W3's matches, computed once. Salaries are multiples of 0.5 well below 2^52, so
+    /// every partial sum is exact in a `Double` and the total does not depend on the order the rows come in.
+    static let expectedW3SalarySum = (0..<count).lazy.filter {
+        age($0) >= 20 && age($0) < 30 && name($0).hasPrefix("name-1")
+    }.reduce(0.0) { $0 + salary($1) }
+
+    /// The same sum once W5 (and W5-batched, which sets the same salaries again) has run: an updated employee's
+    /// salary is the index of its last update in `updateIDs`. The read processes of the API cost run then.
+    static let expectedW3SalarySumAfterUpdates: Double = {
+        var final: [Int: Double] = [:]
+        for (n, id) in updateIDs.enumerated() { final[id] = Double(n) }
+        return (0..<count).lazy.filter { age($0) >= 20 && age($0) < 30 && name($0).hasPrefix("name-1") }
+            .reduce(0.0) { $0 + (final[$1] ?? salary($1)) }
+    }()
+
     /// Fixed-seed pseudo-random ids in `0..<count` (a 64-bit LCG, the same for every engine and run).
     static func randomIDs(_ n: Int, seed: UInt64) -> [Int] {
         var state = seed

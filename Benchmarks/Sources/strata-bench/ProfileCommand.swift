@@ -63,7 +63,7 @@ struct ProfileCommand: ParsableCommand {
                 case .w4: checksum += Double(try engine.lookUpNames(ids: ids))
                 case .w3Indexed: checksum += try engine.enumerateIndexedTwenties().salarySum
                 case .w3Lookup: checksum += try engine.lookUpIndexedSalaries(names: names)
-                case .w5, .w5Full: try engine.updateSalaries(ids: updateIDs)
+                case .w5, .w5Full: try engine.checkedUpdateSalaries(updateIDs, workload: workload.rawValue)
                 case .w6: break  // repeatOpen
                 }
             }
@@ -84,7 +84,7 @@ struct ProfileCommand: ParsableCommand {
             // Each engine is released before the next drop: a store is shared per file within a process, and one
             // still open keeps its mapped pages.
             let engine = try type.init(directory: directory, durability: durability)
-            seconds += try measure { try engine.updateSalaries(ids: updateIDs) }
+            seconds += try measure { try engine.checkedUpdateSalaries(updateIDs, workload: workload.rawValue) }
             try engine.close()
         }
         return Double(max(1, runs)) / seconds

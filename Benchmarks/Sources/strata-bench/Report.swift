@@ -59,7 +59,9 @@ struct Report {
         return lines.joined(separator: "\n")
     }
 
-    /// `{"workloads": [{"id": "W1", "unit": "…", "strata": …, "sqlite": …, "advantage": …}]}`
+    /// `{"workloads": [{"id": "W1", "unit": "…", "strata": …, "sqlite": …, "advantage": …, "repeats": {…}}]}`:
+    /// the medians, and under `repeats` each repeat's figure per engine (`null` where a repeat has none) and each
+    /// back-to-back pair's API cost, so that the spread behind every median is visible.
     var json: String {
         let entries: [[String: Any]] = rows.map { row in
             var entry: [String: Any] = ["id": row.workload.id, "unit": row.workload.unit]
@@ -68,11 +70,29 @@ struct Report {
             entry["sqlite"] = row.sqlite ?? NSNull()
             entry["strata_encrypted"] = row.encrypted ?? NSNull()
             entry["advantage"] = ratio(row.workload, .strata, over: .sqlite) ?? NSNull()
+            var repeats: [String: Any] = [:]
+            for engine in EngineKind.allCases {
+                repeats[Self.jsonKey(engine)] = runs.map { run -> Any in run[engine]?[row.workload.id] ?? NSNull() }
+            }
+            repeats["advantage"] = runs.map { run -> Any in
+                guard let strata = run[.strata]?[row.workload.id], let sqlite = run[.sqlite]?[row.workload.id] else {
+                    return NSNull()
+                }
+                return row.workload.advantage(strata: strata, sqlite: sqlite)
+            }
+            let pairs = apiCosts.compactMap { $0[row.workload.id] }
+            if !pairs.isEmpty { repeats["api_cost_pairs"] = pairs }
+            entry["repeats"] = repeats
             return entry
         }
         let data = (try? JSONSerialization.data(
             withJSONObject: ["workloads": entries], options: [.prettyPrinted, .sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// An engine's key in the JSON: `strata`, `strata_storage`, `sqlite`, `strata_encrypted`.
+    private static func jsonKey(_ engine: EngineKind) -> String {
+        engine.rawValue.replacingOccurrences(of: "-", with: "_")
     }
 
     private func format(_ value: Double?) -> String {

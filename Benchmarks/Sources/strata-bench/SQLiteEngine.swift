@@ -125,17 +125,20 @@ final class SQLiteEngine: BenchmarkEngine {
         return total
     }
 
-    func updateSalaries(ids: [Int]) throws {
+    func updateSalaries(ids: [Int]) throws -> Int {
         let statement = try prepare("UPDATE employee SET salary = ? WHERE id = ?")
         defer { sqlite3_finalize(statement) }
+        var changed = 0
         for (n, id) in ids.enumerated() {
             try execute("BEGIN")
             sqlite3_bind_double(statement, 1, Double(n))
             sqlite3_bind_int64(statement, 2, Int64(id))
             try step(statement, expecting: SQLITE_DONE)
+            changed += sqlite3_changes(db) == 1 ? 1 : 0
             sqlite3_reset(statement)
             try execute("COMMIT")
         }
+        return changed
     }
 
     func close() throws {

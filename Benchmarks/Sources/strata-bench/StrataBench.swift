@@ -42,11 +42,14 @@ struct Compare: ParsableCommand {
             })
             defer { for directory in directories.values { try? FileManager.default.removeItem(at: directory) } }
             var figures: [EngineKind: [String: Double]] = [:]
-            for phase in [Phase.warm, .cold, .indexed] {
+            for phase in [Phase.load, .cold, .dropped, .warm, .indexed] {
                 for offset in engines.indices {
                     let engine = engines[(round + offset) % engines.count]
                     let measured = try ChildProcess.figures(phase: phase, engine: engine, directory: directories[engine]!)
-                    figures[engine, default: [:]].merge(measured) { _, new in new }
+                    for (id, figure) in measured {
+                        let earlier = figures[engine]?[id]
+                        figures[engine, default: [:]][id] = Phase.peakFigures.contains(id) ? max(earlier ?? 0, figure) : figure
+                    }
                 }
             }
             runs.append(figures)
@@ -78,14 +81,20 @@ struct Compare: ParsableCommand {
     static let apiCostPairsPerRepeat = 3
 }
 
-/// What a child process measures: `warm` is W1–W5 and W7, `cold` is W6 (a fresh process opening the file),
-/// `indexed` the variants on the model whose `name` is indexed (in a file of their own), `reads` the read-only
-/// workloads again on the files the others left.
+/// What a child process measures: `load` is W1 and W7, `cold` is W6 (a fresh process opening the file `load`
+/// wrote), `dropped` is W6-dropped (the same with the files dropped from the page cache first), `warm` is W2–W5 and
+/// W7 after W5, `indexed` the variants on the model whose `name` is indexed (in a file of their own), `reads` the
+/// read-only workloads again on the files the others left.
 enum Phase: String, CaseIterable, ExpressibleByArgument {
     case warm
     case cold
     case indexed
     case reads
+    case load
+    case dropped
+
+    /// Peaks that more than one phase reports (the processes of W1 and of W2–W5): the report keeps the largest.
+    static let peakFigures: Set<String> = ["W7-memory", "W7-anon"]
 }
 
 /// A child: one phase for one engine, figures as JSON on stdout.
@@ -103,6 +112,8 @@ struct PhaseCommand: ParsableCommand {
             case .cold: return try type.runCold(in: url)
             case .indexed: return try type.runIndexed(in: url)
             case .reads: return try type.runReads(in: url)
+            case .load: return try type.runLoad(in: url)
+            case .dropped: return try type.runCold(in: url, dropPageCache: true)
             }
         }
         print(try ChildProcess.encode(figures))
@@ -114,8 +125,12 @@ extension BenchmarkEngine {
         try WorkloadRunner<Self>(directory: directory).runWarm()
     }
 
-    static func runCold(in directory: URL) throws -> [String: Double] {
-        try WorkloadRunner<Self>(directory: directory).runCold()
+    static func runLoad(in directory: URL) throws -> [String: Double] {
+        try WorkloadRunner<Self>(directory: directory).runLoad()
+    }
+
+    static func runCold(in directory: URL, dropPageCache: Bool = false) throws -> [String: Double] {
+        try WorkloadRunner<Self>(directory: directory).runCold(dropPageCache: dropPageCache)
     }
 
     static func runReads(in directory: URL) throws -> [String: Double] {

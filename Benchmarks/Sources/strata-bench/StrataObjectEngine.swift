@@ -56,12 +56,16 @@ class StrataObjectEngine: BenchmarkEngine {
         return total
     }
 
-    func updateSalaries(ids: [Int]) throws {
+    func updateSalaries(ids: [Int]) throws -> Int {
+        var changed = 0
         for (n, id) in ids.enumerated() {
             try database.write {
-                database.object(ofType: Employee.self, forPrimaryKey: id)?.salary = Double(n)
+                guard let employee = database.object(ofType: Employee.self, forPrimaryKey: id) else { return }
+                employee.salary = Double(n)
+                changed += 1
             }
         }
+        return changed
     }
 
     func insertIndexedEmployees() throws {

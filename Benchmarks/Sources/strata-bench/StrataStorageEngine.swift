@@ -169,7 +169,8 @@ final class StrataStorageEngine: BenchmarkEngine {
         }
     }
 
-    func updateSalaries(ids: [Int]) throws {
+    func updateSalaries(ids: [Int]) throws -> Int {
+        var changed = 0
         for (n, id) in ids.enumerated() {
             let transaction = try store.beginWrite()
             let catalog = try Catalog(writer: transaction)
@@ -180,7 +181,9 @@ final class StrataStorageEngine: BenchmarkEngine {
             try table.set(key, column: columns.salary, to: .double(Double(n)))
             try catalog.flush()
             try transaction.commit()
+            changed += 1
         }
+        return changed
     }
 
     func close() throws {

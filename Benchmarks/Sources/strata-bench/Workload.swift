@@ -23,12 +23,17 @@ struct Workload: Sendable {
         Workload(id: "W5", unit: "tx/s", summary: "10k durable updates (.full / FULL)", largerIsBetter: true),
         Workload(
             id: "W5-batched", unit: "tx/s", summary: "10k updates (.batched / NORMAL)", largerIsBetter: true),
-        Workload(id: "W6", unit: "ms", summary: "cold open of the 1M file, read count", largerIsBetter: false),
+        Workload(
+            id: "W6", unit: "ms", summary: "open the file right after W1 in a fresh process, read count",
+            largerIsBetter: false),
+        Workload(
+            id: "W6-dropped", unit: "ms", summary: "W6 with the files dropped from the page cache (posix_fadvise)",
+            largerIsBetter: false),
         Workload(id: "W7", unit: "MB", summary: "file size after W1", largerIsBetter: false),
         Workload(
             id: "W7-after-W5", unit: "MB", summary: "file size after W1–W5 (20k update commits' free pages)",
             largerIsBetter: false),
-        Workload(id: "W7-memory", unit: "MB", summary: "peak memory of the process", largerIsBetter: false),
+        Workload(id: "W7-memory", unit: "MB", summary: "peak memory of the W1 and W2–W5 processes", largerIsBetter: false),
         Workload(
             id: "W7-anon", unit: "MB", summary: "peak anonymous memory (RssAnon sampled every 5 ms; no mapped file pages)",
             largerIsBetter: false),

@@ -46,6 +46,7 @@ final class LockFile: @unchecked Sendable {
     func attach() throws -> Bool {
         if try handle.lock(byte: Self.lifetimeByte, exclusive: true, wait: false) {
             carryAcknowledgedVersion()
+            previousSyncedMeta = lastSyncedMeta()
             invalidate()
             return true
         }
@@ -81,6 +82,38 @@ final class LockFile: @unchecked Sendable {
         memory.setU64(acknowledged, at: Self.carriedVersionOffset)
         memory.setU64(Self.carriedMark, at: Self.carriedMarkOffset)
     }
+
+    /// The meta slot of the version the last session left current, when a sync that started after that version's
+    /// writes returned (`markSynced`): the file's pages up to that version are on disk, and a first opener that
+    /// finds the file's newest whole version equal to it need not sync before building on it. Nil when the last
+    /// session left a newer version unsynced (a `.batched` process killed, a `.none` writer), when the shared
+    /// state was not initialized (a first opener died recovering; a lock file from before this mark existed reads
+    /// 0 and never matches). Set by `attach`.
+    private(set) var previousSyncedMeta: MetaSlot?
+
+    /// Forgets `previousSyncedMeta`: the data file it described is about to be replaced (compaction on open).
+    func forgetPreviousSyncedMeta() {
+        previousSyncedMeta = nil
+    }
+
+    /// The current meta slot, if the synced mark names its version.
+    private func lastSyncedMeta() -> MetaSlot? {
+        guard isInitialized, let meta = current.meta, meta.version > 0,
+            UnsafeRawPointer(memory).u64(at: Self.syncedVersionOffset) == meta.version
+        else { return nil }
+        return meta
+    }
+
+    /// Records that a sync which started after `version`'s writes has returned, unless a newer version already is
+    /// recorded so. Unlike `markDurable`, never for a `.none` commit (which counts as durable without a sync).
+    /// Call with the registration lock held, or from `Store.init` before other processes are let in.
+    func markSynced(version: UInt64) {
+        guard version > UnsafeRawPointer(memory).u64(at: Self.syncedVersionOffset) else { return }
+        memory.setU64(version, at: Self.syncedVersionOffset)
+    }
+
+    /// Where the newest version known synced goes (bytes 56-63; zero in lock files written before it existed).
+    private static let syncedVersionOffset = 56
 
     /// Where a first opener carries the last session's acknowledged version across its recovery.
     private static let carriedVersionOffset = 40

@@ -109,6 +109,7 @@ extension Store {
         // The shared state describes the file about to be replaced: should this process die before recovering the
         // new one, the next process to attach must not take it for the new file's.
         lockFile.invalidate()
+        lockFile.forgetPreviousSyncedMeta()
         pagedFile.file.close()
     }
 }

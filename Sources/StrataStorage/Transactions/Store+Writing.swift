@@ -256,7 +256,11 @@ extension Store {
         record: CommitRecord
     ) {
         stateLock.withLock {
-            _ = try? lockFile.withRegistration { lockFile.publish(meta: meta, slot: slot, durable: durable) }
+            _ = try? lockFile.withRegistration {
+                lockFile.publish(meta: meta, slot: slot, durable: durable)
+                // `.none` counts a commit as durable without syncing it.
+                if durable && options.durability != .none { lockFile.markSynced(version: meta.version) }
+            }
             writeCache = WriteCache(
                 version: meta.version, freeSpace: freeSpace, freeListBase: freeListBase,
                 record: durable ? CommitRecord() : record)
@@ -308,7 +312,10 @@ extension Store {
         guard needed(durable.version, current.version) else { return }
         try syncFile()
         stateLock.withLock {
-            _ = try? lockFile.withRegistration { lockFile.markDurable(version: current.version, slot: slot) }
+            _ = try? lockFile.withRegistration {
+                lockFile.markDurable(version: current.version, slot: slot)
+                lockFile.markSynced(version: current.version)
+            }
         }
     }
 

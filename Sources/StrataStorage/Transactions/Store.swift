@@ -156,14 +156,21 @@ public final class Store: @unchecked Sendable {
             // that open the store later take it as durable, and a process killed with commits not yet synced
             // (`.batched`) leaves them in the system's cache. A read-only opener syncs as well (a sync changes no
             // byte of the file); should the system refuse, the version stays unmarked and the first writer syncs.
+            // No sync when the last session left exactly this version current and synced (`LockFile.markSynced`:
+            // a `.full` or `.batched` sync, or a `.batched` close): its pages are on disk already, and an open of
+            // a file left as it was (the usual case) costs no disk flush. The whole meta slot must match, so a
+            // file replaced under an old lock file is synced as before.
             let synced: Bool
-            if options.readOnly {
+            if choice.rejected == nil, let left = lockFile.previousSyncedMeta, left == meta {
+                synced = true
+            } else if options.readOnly {
                 synced = (try? file.sync()) != nil
             } else {
                 try file.sync()
                 synced = true
             }
             lockFile.initialize(meta: meta, slot: slot, durable: synced)
+            if synced { lockFile.markSynced(version: meta.version) }
         } else {
             openRecovery = nil
         }
@@ -227,7 +234,10 @@ public final class Store: @unchecked Sendable {
             if let shared = try? lockFile.withRegistration({ (current: lockFile.current, durable: lockFile.durable) }),
                 let meta = shared.current.meta, shared.durable.version < meta.version, (try? pagedFile.file.sync()) != nil
             {
-                _ = try? lockFile.withRegistration { lockFile.markDurable(version: meta.version, slot: shared.current.slot) }
+                _ = try? lockFile.withRegistration {
+                    lockFile.markDurable(version: meta.version, slot: shared.current.slot)
+                    lockFile.markSynced(version: meta.version)
+                }
             }
         }
         trimUnusedTail()
