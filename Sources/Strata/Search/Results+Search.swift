@@ -13,9 +13,11 @@ extension Results {
     /// }
     /// ```
     ///
+    /// With `limit`, only the best `limit` hits are read and returned (every match is still scored).
+    ///
     /// - Throws: `StrataError.invalidArgument` when `property` has no full-text index; a `StrataError` for a
     ///   damaged file.
-    public func search(_ query: String, in property: String) throws -> [SearchHit<Element>] {
+    public func search(_ query: String, in property: String, limit: Int? = nil) throws -> [SearchHit<Element>] {
         try database.withAccess("searching Results<\(Element.self)>") {
             guard let position = model.description.properties.firstIndex(where: { $0.name == property }),
                 model.definition.property(named: property)?.isFullText == true
@@ -31,15 +33,21 @@ extension Results {
             let parsed = FullTextQuery(query)
             let ranked = try FullTextIndexSearch(table: table, index: index.key, query: parsed).ranked()
             if let failure = self.query.failure { throw failure }
-            let selected = Set(try self.query.evaluate(in: database, model: model))
-            return try ranked.compactMap { hit -> SearchHit<Element>? in
-                let (key, score) = hit
-                guard selected.contains(key), let object = database.object(of: model, key: key) as? Element else {
-                    return nil
-                }
-                guard case .string(let text) = try table.value(key, column: column) else { return nil }
-                return SearchHit(object: object, score: score, text: text, ranges: parsed.highlights(in: text))
+            // Every object of the table needs no filtering; otherwise the results' own keys narrow the hits.
+            var isWholeTable = false
+            if case .table = self.query.source, self.query.filters.isEmpty, self.query.distinctPaths.isEmpty {
+                isWholeTable = true
             }
+            let selected = isWholeTable ? [] : Set(try self.query.evaluate(in: database, model: model))
+            var hits: [SearchHit<Element>] = []
+            for (key, score) in ranked where isWholeTable || selected.contains(key) {
+                if let limit, hits.count >= limit { break }
+                guard let object = database.object(of: model, key: key) as? Element,
+                    case .string(let text) = try table.value(key, column: column)
+                else { continue }
+                hits.append(SearchHit(object: object, score: score, text: text, ranges: parsed.highlights(in: text)))
+            }
+            return hits
         }
     }
 }

@@ -1,5 +1,5 @@
-/// One object found by ``Results/search(_:in:)``: the object, how relevant its text is to the query, and where the
-/// query matched in that text.
+/// One object found by ``Results/search(_:in:limit:)``: the object, how relevant its text is to the query, and
+/// where the query matched in that text.
 public struct SearchHit<Element: Object> {
     /// The object.
     public let object: Element

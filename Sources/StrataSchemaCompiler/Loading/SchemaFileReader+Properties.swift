@@ -5,7 +5,8 @@ import Yams
 extension SchemaFileReader {
     /// Keys of a property in long form.
     static let propertyKeys = [
-        "type", "enum", "linkingObjects", "optional", "default", "indexed", "fullText", "renamedFrom", "transient", "doc",
+        "type", "enum", "linkingObjects", "optional", "default", "indexed", "fullText", "renamedFrom", "transient",
+        "doc",
     ]
 
     mutating func readProperties(of model: String, _ entry: Entry) -> [PropertyDefinition] {

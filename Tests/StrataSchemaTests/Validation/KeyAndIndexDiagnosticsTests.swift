@@ -58,10 +58,11 @@ final class KeyAndIndexDiagnosticsTests: SchemaTestCase {
     }
 
     func testFullTextOnStringsIsAcceptedAndRecorded() throws {
-        let version = try XCTUnwrap(loadVersion(item(properties: "a: { type: string, fullText: true }\n      b: { type: string?, fullText: true, indexed: true }")))
-        let properties = try XCTUnwrap(version.models.first?.properties)
-        XCTAssertEqual(properties.map(\.isFullText), [true, true])
-        XCTAssertEqual(properties.map(\.isIndexed), [false, true])
+        let properties = "a: { type: string, fullText: true }\n      b: { type: string?, fullText: true, indexed: true }"
+        let version = try XCTUnwrap(loadVersion(item(properties: properties)))
+        let definitions = try XCTUnwrap(version.models.first?.properties)
+        XCTAssertEqual(definitions.map(\.isFullText), [true, true])
+        XCTAssertEqual(definitions.map(\.isIndexed), [false, true])
     }
 
     func testIndexedListIsRefused() {

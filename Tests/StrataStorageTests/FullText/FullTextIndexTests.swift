@@ -17,7 +17,9 @@ final class FullTextIndexTests: XCTestCase {
 
     private func postings(_ index: IndexKey, _ term: String, prefix: Bool = false) throws -> [ObjectKey: [Int]] {
         var result: [ObjectKey: [Int]] = [:]
-        for posting in try table.fullTextPostings(index, term: term, prefix: prefix) { result[posting.key] = posting.positions }
+        for posting in try table.fullTextPostings(index, term: term, prefix: prefix) {
+            result[posting.key] = posting.positions
+        }
         return result
     }
 

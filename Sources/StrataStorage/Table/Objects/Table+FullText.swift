@@ -17,7 +17,8 @@ extension Table {
         let spec = context.specs[try position(of: column)]
         guard spec.type == .value(.string) else {
             throw StrataError.invalidArgument(
-                "column '\(name).\(spec.name)' of type \(spec.type) cannot have a full-text index; only string columns can")
+                "column '\(name).\(spec.name)' of type \(spec.type) cannot have a full-text index; "
+                    + "only string columns can")
         }
         if let existing = fullTextIndex(on: column) { return existing.key }
         let indexSpec = IndexSpec(
@@ -57,7 +58,9 @@ extension Table {
             postings.append(posting)
             return true
         }
-        if damaged { throw StrataError.invalidArgument("full-text index \(index) of table '\(name)' holds damaged entries") }
+        if damaged {
+            throw StrataError.invalidArgument("full-text index \(index) of table '\(name)' holds damaged entries")
+        }
         guard prefix, postings.count > 1 else { return postings }
         var merged: [ObjectKey: FullTextPosting] = [:]
         for posting in postings {
@@ -73,7 +76,9 @@ extension Table {
 
     /// How many objects have text with at least one token in a full-text index, and their average token count
     /// (over at most `sample` of them, in object-key order: BM25's average length need not be exact).
-    package func fullTextStatistics(_ index: IndexKey, sample: Int = 4096) throws -> (documents: Int, averageLength: Double) {
+    package func fullTextStatistics(
+        _ index: IndexKey, sample: Int = 4096
+    ) throws -> (documents: Int, averageLength: Double) {
         let sorted = try fullTextSortedIndex(index)
         let documents = try sorted.count(withPrefix: FullTextEntry.lengthPrefix) ?? 0
         var total = 0, seen = 0
