@@ -81,7 +81,7 @@ struct SearchCommand: ParsableCommand {
         rows.append(("FTS-top10", "µs/query", strataTop * 1e6 / Double(corpus.oneWord.count),
                      sqliteTop * 1e6 / Double(corpus.oneWord.count)))
         try sqlite.close()
-        let strataBytes = try fileSize(configuration.fileURL!.path)
+        let strataBytes = try fileSize(configuration.fileURL.path)
         let sqliteBytes = try fileSize(directory.appendingPathComponent("search.sqlite").path)
         rows.append(("FTS-size", "MiB", Double(strataBytes) / 1_048_576, Double(sqliteBytes) / 1_048_576))
         try report(rows)
