@@ -37,6 +37,12 @@ struct InfoCommand: ParsableCommand {
             for table in catalog.tables {
                 let columns = table.columns.filter { $0.type != .backlinks }.map(\.description).joined(separator: ", ")
                 print("  \(table.name): \(try table.count()) object(s); \(columns)")
+                for index in table.fullTextIndexSpecs {
+                    let column = index.columns.first.flatMap { table.column($0)?.name } ?? "?"
+                    let size = try table.fullTextSize(index.key)
+                    print("    full-text index on \(column): \(size.entries) entries, "
+                        + "\(bytes(UInt64(size.bytes))) of entry bytes")
+                }
             }
         }
     }

@@ -10,7 +10,7 @@ struct StrataBench: ParsableCommand {
         abstract: "Strata and SQLite side by side on the workloads of docs/BENCHMARKS.md.",
         subcommands: [
             Compare.self, CompilerCommand.self, ListsCommand.self, MigrationCommand.self, NotificationsCommand.self,
-            PhaseCommand.self, ProfileCommand.self,
+            PhaseCommand.self, ProfileCommand.self, SearchCommand.self,
         ],
         defaultSubcommand: Compare.self
     )

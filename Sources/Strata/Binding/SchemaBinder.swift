@@ -79,6 +79,9 @@ struct SchemaBinder {
             let keys = compound.compactMap { table.column(named: $0)?.key }
             if keys.count == compound.count { try table.addIndex(on: keys) }
         }
+        for property in model.persistedProperties where property.isFullText {
+            if let column = table.column(named: property.name) { try table.addFullTextIndex(on: column.key) }
+        }
     }
 
     /// The record of the code's schema: its newest version and every version's fingerprint.

@@ -233,6 +233,14 @@ struct VersionStep {
             for columns in wanted where table.index(on: columns) == nil {
                 try table.addIndex(on: columns)
             }
+            // Full-text indexes: dropped when the property loses `fullText`, built from the objects when it gains it.
+            let fullText = try model.persistedProperties.filter(\.isFullText).map { try column($0.name, of: table).key }
+            for index in table.fullTextIndexSpecs where !fullText.contains(index.columns[0]) {
+                try table.removeIndex(index.key)
+            }
+            for column in fullText where table.fullTextIndex(on: column) == nil {
+                try table.addFullTextIndex(on: column)
+            }
         }
     }
 

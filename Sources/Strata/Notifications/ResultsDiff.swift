@@ -253,7 +253,7 @@ struct ResultsDiff {
     }
 
     private func sortValues(_ key: ObjectKey, _ evaluator: ObjectEvaluator) throws -> [QueryScalar] {
-        try query.sortKeys.map { try evaluator.values(of: $0.path, from: .object(key)).first ?? .null }
+        try query.sortKeys.map { $0.collated(try evaluator.values(of: $0.path, from: .object(key)).first ?? .null) ?? .null }
     }
 
     /// Whether (values, key) sorts before (otherValues, otherKey): the sort keys, then the object key (the

@@ -62,7 +62,8 @@ extension Results {
         var keys: [SortKey] = []
         for descriptor in descriptors {
             switch resolveSingle(descriptor.keyPath, purpose: "sort by") {
-            case .success(let path): keys.append(SortKey(path: path, ascending: descriptor.ascending))
+            case .success(let path):
+                keys.append(SortKey(path: path, ascending: descriptor.ascending, collation: descriptor.collation))
             case .failure(let error):
                 if query.failure == nil { query.failure = error }
                 return with(query)

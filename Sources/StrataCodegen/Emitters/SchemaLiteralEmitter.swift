@@ -85,6 +85,7 @@ enum SchemaLiteralEmitter {
         if property.isTransient { arguments.append("isTransient: true") }
         if let doc = property.doc { arguments.append("doc: \(SwiftLiteral.string(doc))") }
         arguments.append("location: \(location(property.location))")
+        if property.isFullText { arguments.append("isFullText: true") }
         return arguments
     }
 

@@ -16,11 +16,14 @@ public struct PropertyDefinition: Hashable, Sendable {
     public var doc: String?
     /// Where the property's key is in the file.
     public var location: SourceLocation
+    /// `fullText: true` (on `string` and `string?` only): the store keeps a full-text index of the property's text.
+    public var isFullText: Bool
 
     /// Creates a property definition.
     public init(
         name: String, type: PropertyType, defaultValue: DefaultValue? = nil, isIndexed: Bool = false,
-        renamedFrom: String? = nil, isTransient: Bool = false, doc: String? = nil, location: SourceLocation
+        renamedFrom: String? = nil, isTransient: Bool = false, doc: String? = nil, location: SourceLocation,
+        isFullText: Bool = false
     ) {
         self.name = name
         self.type = type
@@ -30,6 +33,7 @@ public struct PropertyDefinition: Hashable, Sendable {
         self.isTransient = isTransient
         self.doc = doc
         self.location = location
+        self.isFullText = isFullText
     }
 
     /// Whether the store keeps the property: it is neither transient nor linking objects.

@@ -35,6 +35,8 @@ extension SchemaVersion {
                 line += " default=\(property.defaultValue.map(canonical) ?? "-")"
                 line += " indexed=\(property.isIndexed) transient=\(property.isTransient)"
                 line += " renamedFrom=\(property.renamedFrom.map(quoted) ?? "-")"
+                // Only when set, so the fingerprints of versions without full-text indexes stay as they were.
+                if property.isFullText { line += " fullText=true" }
                 lines.append(line)
             }
         }

@@ -294,7 +294,9 @@ struct VersionDiff {
         pairs: [(old: PropertyDefinition, new: PropertyDefinition)], renamed: [String: String], convertedIndexed: Bool
     ) {
         let rename = { (name: String) in renamed[name] ?? name }
-        let flagsChanged = pairs.contains { $0.old.isIndexed != $0.new.isIndexed }
+        let flagsChanged = pairs.contains {
+            $0.old.isIndexed != $0.new.isIndexed || $0.old.isFullText != $0.new.isFullText
+        }
         let oldCompound = Set(oldModel.compoundIndexes.map { $0.map(rename) })
         let compoundChanged = oldCompound != Set(model.compoundIndexes)
         if flagsChanged || compoundChanged || convertedIndexed {

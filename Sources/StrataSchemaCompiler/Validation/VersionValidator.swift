@@ -244,6 +244,15 @@ struct VersionValidator {
                     at: key("indexed"))
             }
         }
+        if property.isFullText {
+            if property.isTransient {
+                error("property \(qualified) is transient, so it is not stored and cannot have a full-text index: "
+                    + "remove 'fullText' or 'transient'", at: key("fullText"))
+            } else if property.type != .string && property.type != .optional(.string) {
+                error("property \(qualified) of type '\(property.type.readableName)' cannot have a full-text index: "
+                    + "'fullText' is for string and string? properties; remove 'fullText'", at: key("fullText"))
+            }
+        }
         if case .linkingObjects = property.type {
             for field in ["transient", "renamedFrom"] where sourceMap.contains(
                 .propertyKey(model: model.name, property: property.name, field: field)) {

@@ -107,6 +107,15 @@ final class MigrationPlanTests: SchemaTestCase {
             [.rebuildIndexes(model: "Item")])
     }
 
+    func testFullTextChangeRebuildsIndexes() {
+        XCTAssertEqual(plan(property: "notes: string", "notes: { type: string, fullText: true }"),
+            [.rebuildIndexes(model: "Item")])
+        XCTAssertEqual(plan(property: "notes: { type: string?, fullText: true }", "notes: string?"),
+            [.rebuildIndexes(model: "Item")])
+        XCTAssertEqual(
+            plan(property: "notes: { type: string, fullText: true }", "notes: { type: string, fullText: true }"), [])
+    }
+
     func testCompoundIndexChangeRebuildsIndexes() {
         XCTAssertEqual(plan(Examples.shop(1, Examples.item(["id: int", "a: string"])),
             Examples.shop(2, Examples.item(["id: int", "a: string"], extra: ["indexes: [[id, a]]"]))),

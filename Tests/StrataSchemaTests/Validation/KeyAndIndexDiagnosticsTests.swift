@@ -47,6 +47,24 @@ final class KeyAndIndexDiagnosticsTests: SchemaTestCase {
             contains: ["property 'Item.price' of type 'double' cannot be indexed", "remove 'indexed'"])
     }
 
+    func testFullTextOnAnIntIsRefused() {
+        assertSingleError(item(properties: "notes: { type: int, fullText: true }"), line: 6, column: 27,
+            contains: ["property 'Item.notes' of type 'int' cannot have a full-text index", "remove 'fullText'"])
+    }
+
+    func testFullTextOnATransientStringIsRefused() {
+        assertSingleError(item(properties: "notes: { type: string, fullText: true, transient: true }"), line: 6,
+            column: 30, contains: ["is transient", "full-text index"])
+    }
+
+    func testFullTextOnStringsIsAcceptedAndRecorded() throws {
+        let properties = "a: { type: string, fullText: true }\n      b: { type: string?, fullText: true, indexed: true }"
+        let version = try XCTUnwrap(loadVersion(item(properties: properties)))
+        let definitions = try XCTUnwrap(version.models.first?.properties)
+        XCTAssertEqual(definitions.map(\.isFullText), [true, true])
+        XCTAssertEqual(definitions.map(\.isIndexed), [false, true])
+    }
+
     func testIndexedListIsRefused() {
         assertSingleError(item(properties: "tags: { type: [string], indexed: true }"), line: 6, column: 31,
             contains: ["of type '[string]' cannot be indexed"])

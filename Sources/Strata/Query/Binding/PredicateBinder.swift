@@ -164,6 +164,7 @@ struct PredicateBinder {
         case .less, .lessOrEqual, .greater, .greaterOrEqual: valid = kind.isOrdered
         case .between: valid = kind.isNumeric || kind == .date
         case .beginsWith, .endsWith, .contains, .like: valid = kind.isTextual
+        case .text: valid = kind == .string
         }
         guard valid else {
             throw error("'\(op.rawValue)' does not apply to '\(left.text)', which is \(kind)", offset)

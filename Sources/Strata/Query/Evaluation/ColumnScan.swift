@@ -127,7 +127,7 @@ indirect enum ColumnScan {
                 let matcher = comparison.matcher ?? StringMatcher(comparison.op, operand, options: comparison.options)
                 switch comparison.op {
                 case .equal, .notEqual, .beginsWith, .endsWith, .contains, .like, .less, .lessOrEqual, .greater,
-                     .greaterOrEqual:
+                     .greaterOrEqual, .text:
                     return .string(column: columnKey, matcher: matcher,
                                    nullMatches: nullable && comparison.op == .notEqual, text: text)
                 default: return nil

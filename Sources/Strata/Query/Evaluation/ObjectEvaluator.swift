@@ -129,7 +129,7 @@ final class ObjectEvaluator {
         case .lessOrEqual: return QueryScalar.order(left, right).map { $0 <= 0 } ?? false
         case .greater: return QueryScalar.order(left, right).map { $0 > 0 } ?? false
         case .greaterOrEqual: return QueryScalar.order(left, right).map { $0 >= 0 } ?? false
-        case .beginsWith, .endsWith, .contains, .like, .between: return false
+        case .beginsWith, .endsWith, .contains, .like, .between, .text: return false
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import StrataStorage
 
 /// Case and diacritic folding for `[c]` and `[d]`, over all of Unicode (not only Latin): `ß` matches `SS`,
 /// `Σ` matches `ς`, `ﬁ` matches `fi`, `é` matches `e`, `Ä` matches `a` under `[cd]`.
@@ -7,17 +8,9 @@ struct StringFolding: Sendable {
 
     /// `text` folded as the options say; unchanged when there are none.
     func fold(_ text: String) -> String {
-        if options.isEmpty { return text }
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
-            // ASCII has no diacritics, and its case folding is plain lowercasing.
-            return options.contains(.caseInsensitive) ? text.lowercased() : text
-        }
-        var foldingOptions: String.CompareOptions = []
-        if options.contains(.caseInsensitive) { foldingOptions.insert(.caseInsensitive) }
-        if options.contains(.diacriticInsensitive) { foldingOptions.insert(.diacriticInsensitive) }
-        let folded = text.folding(options: foldingOptions, locale: nil)
-        // Foundation leaves the final sigma as is under case folding; Unicode folds it to σ.
-        return options.contains(.caseInsensitive) ? folded.replacingOccurrences(of: "ς", with: "σ") : folded
+        UnicodeFolding.fold(
+            text, caseInsensitive: options.contains(.caseInsensitive),
+            diacriticInsensitive: options.contains(.diacriticInsensitive))
     }
 }
 

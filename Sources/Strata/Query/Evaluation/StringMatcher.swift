@@ -16,20 +16,32 @@ struct StringMatcher {
     /// Whether the operator matches nothing whatever the value: `BEGINSWITH`, `ENDSWITH`, `CONTAINS` with an empty
     /// operand (decided once, not per row).
     let matchesNothing: Bool
+    /// For `TEXT`: the parsed full-text query, which folds by itself (the tokenizer folds as `[cd]` does, and by
+    /// width), whatever the options.
+    let fullText: FullTextQuery?
 
     /// A matcher of `op` against `operand`; `op` must be a string operator, an ordering, `==` or `!=`.
     init(_ op: ComparisonOperator, _ operand: String, options: StringComparisonOptions) {
+        guard op != .text else {
+            self.init(op, folding: StringFolding(options: []), operand: [], like: nil, fullText: FullTextQuery(operand))
+            return
+        }
         let folding = StringFolding(options: options)
         let folded = folding.fold(operand)
         self.init(op, folding: folding, operand: Array(folded.utf8), like: op == .like ? LikePattern(folded) : nil)
     }
 
-    private init(_ op: ComparisonOperator, folding: StringFolding, operand: [UInt8], like: LikePattern?) {
+    private init(
+        _ op: ComparisonOperator, folding: StringFolding, operand: [UInt8], like: LikePattern?,
+        fullText: FullTextQuery? = nil
+    ) {
         self.op = op
         self.folding = folding
         self.operand = operand
         self.like = like
-        matchesNothing = operand.isEmpty && (op == .beginsWith || op == .endsWith || op == .contains)
+        self.fullText = fullText
+        matchesNothing = fullText.map(\.matchesNothing)
+            ?? (operand.isEmpty && (op == .beginsWith || op == .endsWith || op == .contains))
     }
 
     /// A matcher of `op` against data: its raw bytes, or, under `[c]`, `[d]` or `LIKE` (which are defined on
@@ -44,6 +56,7 @@ struct StringMatcher {
 
     /// Whether `text <op> operand` holds.
     func matches(_ text: String) -> Bool {
+        if let fullText { return fullText.matches(text) }
         let folded = folding.fold(text)
         if let like { return like.matches(folded) }
         var text = folded
@@ -94,7 +107,7 @@ struct StringMatcher {
     }
 
     /// Whether the matcher can run on raw stored bytes (no folding, no `LIKE`).
-    var worksOnRawBytes: Bool { like == nil && folding.options.isEmpty }
+    var worksOnRawBytes: Bool { like == nil && fullText == nil && folding.options.isEmpty }
 
     /// The rows among `within` (non-null) of a string column whose raw bytes satisfy the operator; the matcher
     /// must work on raw bytes (``worksOnRawBytes``).

@@ -156,7 +156,7 @@ struct PredicateParser {
         case .identifier(let word):
             let operators: [String: ComparisonOperator] = [
                 "BEGINSWITH": .beginsWith, "ENDSWITH": .endsWith, "CONTAINS": .contains, "LIKE": .like,
-                "IN": .in, "BETWEEN": .between,
+                "IN": .in, "BETWEEN": .between, "TEXT": .text,
             ]
             guard let op = operators[word.uppercased()] else {
                 if word.uppercased() == "MATCHES" {

@@ -33,11 +33,13 @@ enum ComparisonOperator: String, Hashable, Sendable {
     case like = "LIKE"
     case `in` = "IN"
     case between = "BETWEEN"
+    /// Full-text search (`notes TEXT "swift -java data*"`, see `FullTextQuery`).
+    case text = "TEXT"
 
     /// Operators that only compare strings (and binary data).
     var isStringOperator: Bool {
         switch self {
-        case .beginsWith, .endsWith, .contains, .like: return true
+        case .beginsWith, .endsWith, .contains, .like, .text: return true
         default: return false
         }
     }

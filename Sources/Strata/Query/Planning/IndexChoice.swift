@@ -21,6 +21,8 @@ struct IndexChoice {
         case oneOf(IndexKey, [StorageValue])
         case prefix(IndexKey, String)
         case range(IndexKey, from: StorageValue?, lowerInclusive: Bool, to: StorageValue?, upperInclusive: Bool)
+        /// `TEXT`, answered exactly from the column's full-text index.
+        case fullText(IndexKey, FullTextQuery)
     }
 
     /// The lookup as `explain` shows it, `index Person.email == "a"`, for the predicate it was chosen for.
@@ -32,6 +34,7 @@ struct IndexChoice {
             if case .comparison(let chosen) = terms[position] { comparison = chosen } else { comparison = nil }
         default: comparison = nil
         }
+        if case .fullText = lookup { return "full-text index \(model.name).\(comparison?.text ?? predicate.text)" }
         return "index \(model.name).\(comparison?.text ?? predicate.text)"
     }
 
@@ -57,6 +60,9 @@ struct IndexChoice {
             }
         case .oneOf, .range:
             break
+        case .fullText:
+            let keys = try read(table, limit: .max)
+            return keys.count > limit ? nil : keys
         }
         if let count = try count(in: table), count > limit { return nil }
         let keys = try read(table, limit: limit + 1)
@@ -76,6 +82,8 @@ struct IndexChoice {
         case .range(let index, let lower, let lowerInclusive, let upper, let upperInclusive):
             return try table.lookupCount(
                 index, from: lower, lowerInclusive: lowerInclusive, to: upper, upperInclusive: upperInclusive)
+        case .fullText:
+            return nil
         }
     }
 
@@ -88,6 +96,8 @@ struct IndexChoice {
         case .range(let index, let lower, let lowerInclusive, let upper, let upperInclusive):
             return try table.lookup(
                 index, from: lower, lowerInclusive: lowerInclusive, to: upper, upperInclusive: upperInclusive)
+        case .fullText(let index, let query):
+            return try FullTextIndexSearch(table: table, index: index, query: query).keys()
         }
     }
 
@@ -135,6 +145,13 @@ struct IndexChoice {
     }
 
     private static func choice(for comparison: BoundComparison, term: Int?, table: Table) -> IndexChoice? {
+        if comparison.op == .text {
+            // Exact: the index cuts and folds text as the evaluator's `FullTextQuery` does.
+            guard case .path(let path) = comparison.left, let (model, column) = path.rootColumn,
+                let index = table.fullTextIndex(on: model.columns[column]), let query = comparison.matcher?.fullText
+            else { return nil }
+            return IndexChoice(rank: 1, lookup: .fullText(index.key, query), term: term)
+        }
         guard case .path(let path) = comparison.left, let (model, column) = path.rootColumn,
               comparison.options.isEmpty,
               let index = table.index(on: [model.columns[column]])

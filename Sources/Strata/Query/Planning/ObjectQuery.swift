@@ -46,6 +46,14 @@ enum QuerySource: Hashable {
 struct SortKey: Hashable {
     var path: BoundPath
     var ascending: Bool
+    /// How strings compare (binary unless the descriptor asked for another collation).
+    var collation: SortCollation = .binary
+
+    /// `value` as this key compares it: a string replaced by its collation's sort key.
+    func collated(_ value: QueryScalar?) -> QueryScalar? {
+        guard collation != .binary, case .string(let text)? = value else { return value }
+        return .string(collation.sortKey(text))
+    }
 
     /// Orders two objects' sort values (``ObjectEvaluator/sortValue(of:from:)``) ascending: a nil link (`nil`)
     /// after every value, then ``QueryScalar/sortOrder(_:_:)``.
@@ -229,7 +237,7 @@ struct ObjectQuery: Hashable {
     /// `keys` ordered by the sort keys; ties keep their order (the sort is stable).
     private func sort(_ keys: [ObjectKey], _ evaluator: ObjectEvaluator) throws -> [ObjectKey] {
         let rows = try keys.enumerated().map { position, key in
-            (position, key, try sortKeys.map { try evaluator.sortValue(of: $0.path, from: key) })
+            (position, key, try sortKeys.map { $0.collated(try evaluator.sortValue(of: $0.path, from: key)) })
         }
         let ascending = sortKeys.map(\.ascending)
         return rows.sorted { left, right in

@@ -123,6 +123,11 @@ public struct QueryExpression {
     public func like(_ pattern: String, options: QueryStringOptions = []) -> QueryPredicate {
         compare(.like, .string(pattern), options)
     }
+    /// `TEXT`: full-text search, as in `$0.notes.matches("swift -java data*")` (words, `-word`, `prefix*`,
+    /// `"a phrase"`; docs/QUERIES.md, "Full-text search"). Uses the property's full-text index when it has one.
+    public func matches(_ query: String) -> QueryPredicate {
+        compare(.text, .string(query), [])
+    }
     /// `==` with `[c]`/`[d]` options.
     public func equals(_ text: String, options: QueryStringOptions) -> QueryPredicate {
         compare(.equal, .string(text), options)

@@ -56,6 +56,12 @@ extension Catalog {
                 }
                 try copy.addIndex(on: columns, unique: index.isUnique)
             }
+            for index in table.fullTextIndexSpecs {
+                guard let name = index.columns.first.flatMap({ table.column($0)?.name }) else {
+                    throw NodeDamage.error(.none, "full-text index of table '\(table.name)'", "names a missing column")
+                }
+                try copy.addFullTextIndex(on: try column(named: name, in: copy))
+            }
             for (name, value) in table.sequences { try copy.raiseSequence(name, toAtLeast: value) }
         }
         for key in try metadataKeys() { try destination.setMetadata(try metadata(forKey: key), forKey: key) }

@@ -94,7 +94,7 @@ enum CatalogCodec {
             out.u32(UInt32(table.indexes.count))
             for (spec, root, implied) in table.indexes {
                 out.u32(spec.key.rawValue)
-                out.u8((spec.isUnique ? 1 : 0) | (implied ? 2 : 0))
+                out.u8((spec.isUnique ? 1 : 0) | (implied ? 2 : 0) | (spec.isFullText ? 4 : 0))
                 out.u32(UInt32(spec.columns.count))
                 for column in spec.columns { out.u32(column.rawValue) }
                 offsets.indexes.append(out.bytes.count)
@@ -157,7 +157,8 @@ enum CatalogCodec {
                     throw reader.damage("has an implied index \(key) of table '\(table.name)' that is not a unique "
                         + "one-column index without nodes")
                 }
-                table.indexes.append((IndexSpec(key: key, columns: columns, isUnique: flags & 1 != 0), root, implied))
+                let spec = IndexSpec(key: key, columns: columns, isUnique: flags & 1 != 0, isFullText: flags & 4 != 0)
+                table.indexes.append((spec, root, implied))
             }
             table.rootOffsets = offsets
             contents.tables.append(table)

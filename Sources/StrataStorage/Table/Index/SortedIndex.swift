@@ -6,6 +6,9 @@ public struct IndexSpec: Hashable, Sendable {
     public let columns: [ColumnKey]
     /// Whether two objects may not share the same values (the primary key's index is unique).
     public let isUnique: Bool
+    /// Whether this is a full-text index over one string column (`FullTextEntry` describes its entries); such
+    /// indexes are listed by `Table.fullTextIndexSpecs`, never by `Table.indexSpecs`.
+    public var isFullText: Bool = false
 }
 
 /// An ordered index of (values, object key) entries in a `NodeTree`, kept exact by `Table` on every change.
@@ -89,6 +92,12 @@ final class SortedIndex {
     func remove(_ values: [UInt8], key: ObjectKey) throws {
         guard impliedBy == nil else { return }
         let entry = IndexKeyEncoding.entry(values: values, key: key)
+        _ = try tree.update(entry) { $0.remove(entry) }
+    }
+
+    /// Removes a whole entry (the values' encoding followed by the object key, or a full-text entry).
+    func remove(entry: [UInt8]) throws {
+        guard impliedBy == nil else { return }
         _ = try tree.update(entry) { $0.remove(entry) }
     }
 

@@ -1,9 +1,12 @@
 extension Table {
     /// The indexes of the table (the primary key's included).
-    public var indexSpecs: [IndexSpec] { indexes.map(\.spec) }
+    /// Full-text indexes are not among them (see ``fullTextIndexSpecs``).
+    public var indexSpecs: [IndexSpec] { indexes.filter { !$0.spec.isFullText }.map(\.spec) }
 
-    /// The index whose columns are exactly `columns`, if any.
-    public func index(on columns: [ColumnKey]) -> IndexSpec? { indexes.first { $0.spec.columns == columns }?.spec }
+    /// The index whose columns are exactly `columns`, if any (never a full-text index).
+    public func index(on columns: [ColumnKey]) -> IndexSpec? {
+        indexes.first { $0.spec.columns == columns && !$0.spec.isFullText }?.spec
+    }
 
     /// Adds an ordered index over `columns` (a compound index when several) and fills it from the table.
     /// - Parameter unique: whether values (together) must be unique.
@@ -33,6 +36,7 @@ extension Table {
             }
         }
         if let existing = index(on: columns), existing.isUnique == unique { return existing.key }
+        // A full-text index on the column is another kind of index and stays.
         let spec = IndexSpec(key: IndexKey(rawValue: nextIndexKey), columns: columns, isUnique: unique)
         let sorted = SortedIndex(spec: spec, root: .none, reader: reader, table: name)
         if mayBeImplied, unique, try keysEqualValues(of: columns) {
@@ -64,7 +68,8 @@ extension Table {
         guard let position = indexes.firstIndex(where: { $0.spec.key == index }) else {
             throw StrataError.invalidArgument("table '\(name)' has no index \(index)")
         }
-        if indexes[position].spec.columns == [primaryKey].compactMap({ $0 }) && indexes[position].spec.isUnique { primaryKey = nil }
+        let spec = indexes[position].spec
+        if spec.columns == [primaryKey].compactMap({ $0 }) && spec.isUnique && !spec.isFullText { primaryKey = nil }
         try indexes[position].destroy(in: writer)
         indexes.remove(at: position)
     }
@@ -225,6 +230,13 @@ extension Table {
             throw StrataError.invalidArgument("table '\(name)' has no index \(key)")
         }
         return index
+    }
+
+    /// The entries `index` holds for an object with the indexed `values`: one for a sorted index, a posting per
+    /// term and a length entry for a full-text index (none for text without tokens).
+    func indexEntries(_ index: SortedIndex, values: [StorageValue], key: ObjectKey) -> [[UInt8]] {
+        if index.spec.isFullText { return FullTextEntry.entries(for: values.first ?? .null, key: key) }
+        return [IndexKeyEncoding.entry(values: IndexKeyEncoding.encode(values), key: key)]
     }
 
     func indexValues(_ index: SortedIndex, row: [StorageValue]) throws -> [StorageValue] {

@@ -81,6 +81,11 @@ extension Table {
         // Entries of the indexes that store them (an implied index's entry is the object's key, checked below).
         var entries: [(SortedIndex, [UInt8])] = []
         for index in indexes where !index.isImplied {
+            if index.spec.isFullText {
+                let text = row[try position(of: index.spec.columns[0])]
+                for entry in FullTextEntry.entries(for: text, key: objectKey) { entries.append((index, entry)) }
+                continue
+            }
             // Encoded straight from the row into one array with room for the key: no array of values, no
             // concatenation per object.
             var entry: [UInt8] = []
@@ -164,20 +169,29 @@ extension Table {
         if old == value { return }
         // A new primary-key value no longer equals the object's key.
         for sorted in touched where sorted.isImplied { try sorted.materialize(in: try catalog.requireWriter("change table '\(name)'")) }
-        var oldEntries: [[UInt8]] = []
-        var newEntries: [[UInt8]] = []
+        var oldEntries: [[[UInt8]]] = []
+        var newEntries: [[[UInt8]]] = []
         for sorted in touched {
             let before = try indexValues(sorted, key: key, override: nil)
             let after = try indexValues(sorted, key: key, override: (column, value))
             if sorted.spec.isUnique { try checkUnique(sorted, values: after, excluding: key) }
-            oldEntries.append(IndexKeyEncoding.encode(before))
-            newEntries.append(IndexKeyEncoding.encode(after))
+            var removed = indexEntries(sorted, values: before, key: key)
+            var added = indexEntries(sorted, values: after, key: key)
+            if sorted.spec.isFullText {
+                // Postings whose bytes stay the same (a term at the same positions in text of the same length)
+                // are left in place.
+                let kept = Set(removed).intersection(added)
+                removed.removeAll { kept.contains($0) }
+                added.removeAll { kept.contains($0) }
+            }
+            oldEntries.append(removed)
+            newEntries.append(added)
         }
         if spec.type.isLink { try checkTargets(value, spec) }
         try writeRaw(key, index, value)
         for (offset, sorted) in touched.enumerated() {
-            try sorted.remove(oldEntries[offset], key: key)
-            try sorted.insert(newEntries[offset], key: key)
+            for entry in oldEntries[offset] { try sorted.remove(entry: entry) }
+            for entry in newEntries[offset] { try sorted.insert(entry: entry) }
         }
         if spec.type.isLink {
             var removed = Table.linkTargets(old)
@@ -198,7 +212,11 @@ extension Table {
         let writer = try catalog.requireWriter("delete from table '\(name)'")
         guard try contains(key) else { throw missing(key) }
         let specs = context.specs
-        for sorted in indexes { try sorted.remove(IndexKeyEncoding.encode(try indexValues(sorted, key: key, override: nil)), key: key) }
+        for sorted in indexes {
+            for entry in indexEntries(sorted, values: try indexValues(sorted, key: key, override: nil), key: key) {
+                try sorted.remove(entry: entry)
+            }
+        }
         for spec in specs where spec.type.isLink {
             for target in Table.linkTargets(try value(key, column: spec.key)) where !(spec.target == self.key && target == key) {
                 try removeBacklink(to: target, from: key, column: spec)

@@ -126,7 +126,7 @@ extension Table {
         for index in indexes {
             var expected: [[UInt8]] = []
             try forEachKey { key in
-                expected.append(IndexKeyEncoding.entry(values: IndexKeyEncoding.encode(try indexValues(index, key: key, override: nil)), key: key))
+                expected += indexEntries(index, values: try indexValues(index, key: key, override: nil), key: key)
                 return true
             }
             expected.sort { ByteOrder.compare($0, $1) < 0 }

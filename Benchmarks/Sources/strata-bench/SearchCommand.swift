@@ -1,0 +1,296 @@
+import ArgumentParser
+import CSQLite
+import Foundation
+import Strata
+import StrataStorage
+
+/// `strata-bench search`: full-text search in Strata and in SQLite FTS5 on the same reproducible corpus.
+///
+/// The corpus (`SearchCorpus`): `--documents` documents (200,000 by default) from a fixed seed, nine in ten of
+/// 8–40 words drawn with a Zipf distribution (s = 1) from 20,000 generated Latin-script words (some with
+/// accents), one in ten a run of Chinese: two-character words from 3,000 characters, also Zipf-distributed, without
+/// spaces. SQLite indexes the Latin part with `unicode61 remove_diacritics 2` and the Chinese part with `trigram`
+/// (two FTS5 tables); Strata keeps one `fullText` property for both. Then `--queries` queries of each kind: one
+/// word, two words, a prefix (`abc*`), a two-word phrase taken from a document, and the ten most relevant
+/// objects for one word (BM25 in both). Each query reads the ids of every match (SQLite steps through its rows,
+/// Strata evaluates `TEXT` through the index); the figures are microseconds per query, the build is seconds, and
+/// the size is the file's bytes after the build (content and index in both).
+struct SearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search", abstract: "Full-text search: Strata's TEXT and BM25 against SQLite FTS5.")
+
+    @Option(help: "Documents in the corpus.")
+    var documents = 200_000
+
+    @Option(help: "Queries of each kind.")
+    var queries = 1_000
+
+    @Flag(help: "Print {\"workloads\": [...]} instead of a table.")
+    var json = false
+
+    func run() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-bench-search-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let corpus = SearchCorpus(documents: documents, queries: queries)
+
+        var configuration = Configuration(schema: Bench.self)
+        configuration.fileURL = directory.appendingPathComponent("search.strata")
+        configuration.durability = .none
+        let db = try Database(configuration: configuration)
+        let strataBuild = try seconds {
+            try db.write {
+                for (id, body) in corpus.texts.enumerated() {
+                    let article = Article()
+                    article.id = id
+                    article.body = body
+                    db.add(article)
+                }
+            }
+        }
+        let sqlite = try FTSDatabase(path: directory.appendingPathComponent("search.sqlite").path)
+        let sqliteBuild = try seconds { try sqlite.insert(corpus.texts, isChinese: corpus.isChinese) }
+
+        var rows: [(id: String, unit: String, strata: Double, sqlite: Double)] = []
+        rows.append(("FTS-build", "s", strataBuild, sqliteBuild))
+        let kinds: [(String, [String], [String], Bool)] = [
+            ("FTS-one-word", corpus.oneWord, corpus.oneWord, false),
+            ("FTS-two-words", corpus.twoWords, corpus.twoWords, false),
+            ("FTS-prefix", corpus.prefixes, corpus.prefixes, false),
+            ("FTS-phrase", corpus.phrases.map { "\"\($0)\"" }, corpus.phrases.map { "\"\($0)\"" }, false),
+            ("FTS-chinese", corpus.chinese, corpus.chinese, true),
+        ]
+        let articles = db.objects(Article.self)
+        for (id, strataQueries, sqliteQueries, chinese) in kinds {
+            var strataMatches = 0, sqliteMatches = 0
+            let strataTime = try seconds {
+                for query in strataQueries { strataMatches += try articles.filter("body TEXT %@", query).count }
+            }
+            let sqliteTime = try seconds {
+                for query in sqliteQueries { sqliteMatches += try sqlite.matches(query, chinese: chinese) }
+            }
+            guard strataMatches > 0, sqliteMatches > 0 else { throw BenchmarkError("\(id): no query matched") }
+            rows.append((id, "µs/query", strataTime * 1e6 / Double(strataQueries.count),
+                         sqliteTime * 1e6 / Double(sqliteQueries.count)))
+            if !json { print("\(id): \(strataMatches) matches in Strata, \(sqliteMatches) in SQLite") }
+        }
+        let strataTop = try seconds {
+            for query in corpus.oneWord { _ = try articles.search(query, in: "body", limit: 10) }
+        }
+        let sqliteTop = try seconds { for query in corpus.oneWord { _ = try sqlite.top10(query) } }
+        rows.append(("FTS-top10", "µs/query", strataTop * 1e6 / Double(corpus.oneWord.count),
+                     sqliteTop * 1e6 / Double(corpus.oneWord.count)))
+        try sqlite.close()
+        let strataBytes = try fileSize(configuration.fileURL.path)
+        let sqliteBytes = try fileSize(directory.appendingPathComponent("search.sqlite").path)
+        rows.append(("FTS-size", "MiB", Double(strataBytes) / 1_048_576, Double(sqliteBytes) / 1_048_576))
+        try report(rows)
+    }
+
+    private func seconds(_ body: () throws -> Void) throws -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
+    private func fileSize(_ path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    }
+
+    private func report(_ rows: [(id: String, unit: String, strata: Double, sqlite: Double)]) throws {
+        if json {
+            let entries: [[String: Any]] = rows.map {
+                ["id": $0.id, "unit": $0.unit, "strata": $0.strata, "sqlite": $0.sqlite,
+                 "ratio": $0.sqlite > 0 ? $0.strata / $0.sqlite : NSNull()]
+            }
+            let data = try JSONSerialization.data(
+                withJSONObject: ["workloads": entries], options: [.prettyPrinted, .sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+            return
+        }
+        print("workload        unit        Strata        SQLite FTS5   Strata/SQLite")
+        for row in rows {
+            print(
+                row.id.padding(toLength: 16, withPad: " ", startingAt: 0)
+                    + row.unit.padding(toLength: 12, withPad: " ", startingAt: 0)
+                    + String(format: "%-14.2f%-14.2f%.2f", row.strata, row.sqlite, row.strata / max(row.sqlite, 1e-12)))
+        }
+    }
+}
+
+/// The benchmark's documents and queries, the same for every run (fixed seed).
+struct SearchCorpus {
+    private(set) var texts: [String] = []
+    private(set) var isChinese: [Bool] = []
+    private(set) var oneWord: [String] = []
+    private(set) var twoWords: [String] = []
+    private(set) var prefixes: [String] = []
+    private(set) var phrases: [String] = []
+    private(set) var chinese: [String] = []
+
+    init(documents: Int, queries: Int) {
+        var random = SplitMix(state: 28)
+        let words = Self.latinWords(20_000, &random)
+        let characters = (0..<3_000).map { Character(Unicode.Scalar(0x4E00 + $0 * 7)!) }
+        let chineseWords = (0..<6_000).map { _ in
+            String([characters.randomElement(using: &random)!, characters.randomElement(using: &random)!])
+        }
+        let zipf = Zipf(count: words.count)
+        let chineseZipf = Zipf(count: chineseWords.count)
+        for index in 0..<documents {
+            if index % 10 == 9 {
+                let length = Int.random(in: 6...30, using: &random)
+                texts.append((0..<length).map { _ in chineseWords[chineseZipf.sample(&random)] }.joined())
+                isChinese.append(true)
+            } else {
+                let length = Int.random(in: 8...40, using: &random)
+                texts.append((0..<length).map { _ in words[zipf.sample(&random)] }.joined(separator: " "))
+                isChinese.append(false)
+            }
+        }
+        // Query words from ranks 10 to 2,000: common enough to match, not stop words.
+        func queryWord() -> String { words[Int.random(in: 10..<2_000, using: &random)] }
+        for _ in 0..<queries {
+            oneWord.append(queryWord())
+            twoWords.append("\(queryWord()) \(words[Int.random(in: 0..<200, using: &random)])")
+            prefixes.append(String(queryWord().prefix(3)) + "*")
+            var latin = Int.random(in: 0..<documents, using: &random)
+            while isChinese[latin] { latin = (latin + 1) % documents }
+            let parts = texts[latin].split(separator: " ")
+            let start = Int.random(in: 0..<(parts.count - 1), using: &random)
+            phrases.append("\(parts[start]) \(parts[start + 1])")
+            var han = Int.random(in: 0..<documents, using: &random)
+            while !isChinese[han] { han = (han + 1) % documents }
+            let text = Array(texts[han])
+            let offset = Int.random(in: 0...(text.count - 3), using: &random)
+            chinese.append(String(text[offset..<offset + 3]))
+        }
+    }
+
+    /// Pronounceable words of 3–10 letters, one in eight with an accented letter.
+    private static func latinWords(_ count: Int, _ random: inout SplitMix) -> [String] {
+        let consonants = Array("bcdfghjklmnprstvz"), vowels = Array("aeiou"), accented = Array("éèàüöñç")
+        var seen = Set<String>()
+        var words: [String] = []
+        while words.count < count {
+            var word = ""
+            for _ in 0..<Int.random(in: 2...5, using: &random) {
+                word.append(consonants.randomElement(using: &random)!)
+                word.append(vowels.randomElement(using: &random)!)
+            }
+            if Int.random(in: 0..<8, using: &random) == 0 { word.append(accented.randomElement(using: &random)!) }
+            if seen.insert(word).inserted { words.append(word) }
+        }
+        return words
+    }
+}
+
+/// A Zipf distribution (s = 1) over ranks `0..<count`, sampled by binary search over the cumulative weights.
+struct Zipf {
+    private let cumulative: [Double]
+
+    init(count: Int) {
+        var total = 0.0
+        cumulative = (1...count).map { rank in
+            total += 1 / Double(rank)
+            return total
+        }
+    }
+
+    func sample(_ random: inout SplitMix) -> Int {
+        let target = Double.random(in: 0..<cumulative[cumulative.count - 1], using: &random)
+        var low = 0, high = cumulative.count - 1
+        while low < high {
+            let middle = (low + high) / 2
+            if cumulative[middle] <= target { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}
+
+/// SplitMix64: a small seeded generator, so the corpus is the same on every machine.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// SQLite with two FTS5 tables: `latin` (`unicode61 remove_diacritics 2`) and `chinese` (`trigram`).
+final class FTSDatabase {
+    private var db: OpaquePointer?
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    init(path: String) throws {
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK else {
+            throw BenchmarkError("sqlite3_open_v2(\(path)) failed")
+        }
+        try execute("PRAGMA journal_mode=DELETE")
+        try execute("PRAGMA synchronous=OFF")
+        try execute("CREATE VIRTUAL TABLE latin USING fts5(body, tokenize = \"unicode61 remove_diacritics 2\")")
+        try execute("CREATE VIRTUAL TABLE chinese USING fts5(body, tokenize = \"trigram\")")
+    }
+
+    func insert(_ texts: [String], isChinese: [Bool]) throws {
+        try execute("BEGIN")
+        let latin = try prepare("INSERT INTO latin (rowid, body) VALUES (?, ?)")
+        let chinese = try prepare("INSERT INTO chinese (rowid, body) VALUES (?, ?)")
+        defer {
+            sqlite3_finalize(latin)
+            sqlite3_finalize(chinese)
+        }
+        for (id, text) in texts.enumerated() {
+            let statement = isChinese[id] ? chinese : latin
+            sqlite3_bind_int64(statement, 1, Int64(id))
+            _ = text.withCString { sqlite3_bind_text(statement, 2, $0, -1, Self.transient) }
+            guard sqlite3_step(statement) == SQLITE_DONE else { throw error("insert") }
+            sqlite3_reset(statement)
+        }
+        try execute("COMMIT")
+    }
+
+    /// The number of matching rows, every rowid read.
+    func matches(_ query: String, chinese: Bool) throws -> Int {
+        let statement = try prepare("SELECT rowid FROM \(chinese ? "chinese" : "latin") WHERE body MATCH ?")
+        defer { sqlite3_finalize(statement) }
+        _ = query.withCString { sqlite3_bind_text(statement, 1, $0, -1, Self.transient) }
+        var count = 0
+        while sqlite3_step(statement) == SQLITE_ROW { count += sqlite3_column_int64(statement, 0) >= 0 ? 1 : 0 }
+        return count
+    }
+
+    /// The ten most relevant rows (FTS5's BM25 `rank`) with their text.
+    func top10(_ query: String) throws -> [String] {
+        let statement = try prepare("SELECT body FROM latin WHERE body MATCH ? ORDER BY rank LIMIT 10")
+        defer { sqlite3_finalize(statement) }
+        _ = query.withCString { sqlite3_bind_text(statement, 1, $0, -1, Self.transient) }
+        var bodies: [String] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            bodies.append(String(cString: sqlite3_column_text(statement, 0)))
+        }
+        return bodies
+    }
+
+    func close() throws {
+        sqlite3_close(db)
+        db = nil
+    }
+
+    private func execute(_ sql: String) throws {
+        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw error(sql) }
+    }
+
+    private func prepare(_ sql: String) throws -> OpaquePointer? {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { throw error(sql) }
+        return statement
+    }
+
+    private func error(_ what: String) -> BenchmarkError {
+        BenchmarkError("SQLite: \(what): \(String(cString: sqlite3_errmsg(db)))")
+    }
+}

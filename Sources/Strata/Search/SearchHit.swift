@@ -1,0 +1,13 @@
+/// One object found by ``Results/search(_:in:limit:)``: the object, how relevant its text is to the query, and
+/// where the query matched in that text.
+public struct SearchHit<Element: Object> {
+    /// The object.
+    public let object: Element
+    /// Its BM25 relevance to the query (higher is more relevant; comparable within one search only).
+    public let score: Double
+    /// The searched property's text, as it was when the search ran.
+    public let text: String
+    /// The ranges of ``text`` that the query's required words and phrases matched, in order, without overlaps
+    /// (for highlighting).
+    public let ranges: [Range<String.Index>]
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+/// Cuts text into the folded tokens of the full-text index, over all of Unicode.
+///
+/// The rules (docs/QUERIES.md, "Full-text search", describes them for users):
+/// - **Spaced scripts** (Latin, Greek, Cyrillic, Arabic, Hebrew, Hangul, Devanagari, ...) are cut into words by the
+///   word rules of Unicode text segmentation (UAX #29) for letters, digits and marks: letters and digits run
+///   together (`covid19` is one word), `_` joins them, `'` `’` `.` join two letters (`don't`, `U.S.A`) or two
+///   digits, `,` `;` join two digits (`3,14`, `1.000,5`), `·` joins two letters. Everything else separates
+///   words: spaces, other punctuation (`-`, `/`, `:`), symbols. Combining marks stay with their letter because the
+///   tokenizer walks grapheme clusters.
+/// - **Unspaced scripts** (Han, Hiragana, Katakana, Thai, Lao, Khmer, Myanmar): a run of such characters becomes
+///   one token per character, each the pair of that character and the next (overlapping bigrams), the last one
+///   the single character (the run's tail). A query run then matches exactly where it is a substring of a
+///   document run: its pairs at consecutive positions, and its tail as the first character of the next token.
+/// - **Emoji** are one token each.
+/// - **Folding**: each token is folded as `[cd]` folds (Unicode case folding and diacritics removed, over all of
+///   Unicode) and by width (full-width Latin and half-width Katakana become their usual forms). No stemming.
+/// - **Positions** count tokens: consecutive words, and consecutive characters of an unspaced run, are at
+///   consecutive positions, which is what phrases use.
+package enum TextTokenizer {
+    /// The tokens of `text`, in order.
+    package static func tokens(in text: String) -> [TextToken] {
+        var characters: [Character] = []
+        var starts: [String.Index] = []
+        var classes: [TextCharacterClass] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            characters.append(character)
+            starts.append(index)
+            classes.append(TextCharacterClass(character))
+            index = text.index(after: index)
+        }
+        starts.append(text.endIndex)
+        var tokens: [TextToken] = []
+        var position = 0
+        var i = 0
+        while i < characters.count {
+            switch classes[i] {
+            case .letter, .digit, .connector:
+                let end = wordEnd(from: i, classes: classes)
+                if classes[i..<end].contains(where: { $0 != .connector }) {
+                    let term = fold(String(text[starts[i]..<starts[end]]))
+                    if !term.isEmpty {
+                        tokens.append(TextToken(term: term, position: position, range: starts[i]..<starts[end],
+                                                isRunTail: false))
+                        position += 1
+                    }
+                }
+                i = end
+            case .unspaced:
+                var end = i + 1
+                while end < characters.count, classes[end] == .unspaced { end += 1 }
+                appendRun(characters[i..<end], starts: starts, from: i, position: &position, to: &tokens)
+                i = end
+            case .emoji:
+                tokens.append(TextToken(term: fold(String(characters[i])), position: position,
+                                        range: starts[i]..<starts[i + 1], isRunTail: false))
+                position += 1
+                i += 1
+            case .midNumberOrLetter, .midLetter, .midNumber, .separator:
+                i += 1
+            }
+        }
+        return tokens
+    }
+
+    /// `text` folded as the index folds terms: `[cd]` folding, then width folding.
+    package static func fold(_ text: String) -> String {
+        UnicodeFolding.fold(text, caseInsensitive: true, diacriticInsensitive: true, widthInsensitive: true)
+    }
+
+    /// The end of the word that starts at `start` (UAX #29 rules WB5 to WB13b for letters, digits and connectors).
+    private static func wordEnd(from start: Int, classes: [TextCharacterClass]) -> Int {
+        var end = start + 1
+        while end < classes.count {
+            let current = classes[end]
+            if current.isWordPart {
+                end += 1
+                continue
+            }
+            guard end + 1 < classes.count else { break }
+            let before = classes[end - 1], after = classes[end + 1]
+            let joinsLetters = before == .letter && after == .letter
+                && (current == .midLetter || current == .midNumberOrLetter)
+            let joinsDigits = before == .digit && after == .digit
+                && (current == .midNumber || current == .midNumberOrLetter)
+            guard joinsLetters || joinsDigits else { break }
+            end += 2
+        }
+        return end
+    }
+
+    /// The tokens of one run of an unspaced script: overlapping pairs, then the last character alone.
+    private static func appendRun(
+        _ run: ArraySlice<Character>, starts: [String.Index], from first: Int, position: inout Int,
+        to tokens: inout [TextToken]
+    ) {
+        let folded = foldEach(run)
+        for k in folded.indices {
+            let isTail = k == folded.count - 1
+            let term = isTail ? folded[k] : folded[k] + folded[k + 1]
+            let upper = starts[first + k + (isTail ? 1 : 2)]
+            tokens.append(TextToken(term: term, position: position, range: starts[first + k]..<upper,
+                                    isRunTail: isTail))
+            position += 1
+        }
+    }
+
+    /// Each character folded: the run at once when folding keeps one character per character, else one by one.
+    private static func foldEach(_ run: ArraySlice<Character>) -> [String] {
+        let whole = Array(fold(String(run)))
+        if whole.count == run.count { return whole.map { String($0) } }
+        return run.map { character in
+            let folded = fold(String(character))
+            return folded.isEmpty ? String(character) : folded
+        }
+    }
+}

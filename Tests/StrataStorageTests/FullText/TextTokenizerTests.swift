@@ -1,0 +1,59 @@
+import XCTest
+
+import StrataStorage
+
+/// The full-text tokenizer's rules: words of spaced scripts per UAX #29, folding as `[cd]` plus width,
+/// overlapping pairs for scripts without spaces, emoji, positions and source ranges.
+final class TextTokenizerTests: XCTestCase {
+    private func terms(_ text: String) -> [String] { TextTokenizer.tokens(in: text).map(\.term) }
+
+    func testLatinWordsAreFoldedByCaseDiacriticsAndWidth() {
+        XCTAssertEqual(terms("Émile's CAFÉ, naïve—Straße!"), ["emile's", "cafe", "naive", "strasse"])
+        XCTAssertEqual(terms("ＡＢＣ ｄｅｆ"), ["abc", "def"])
+        XCTAssertEqual(terms("ΣΟΦΟΣ σοφός"), ["σοφοσ", "σοφοσ"])
+        XCTAssertEqual(terms("Привет, Ёлка"), ["привет", "елка"])
+    }
+
+    func testUAX29JoinersBetweenLettersAndDigits() {
+        XCTAssertEqual(terms("don't stop"), ["don't", "stop"])
+        XCTAssertEqual(terms("U.S.A. 3.14 1,000,000 snake_case"), ["u.s.a", "3.14", "1,000,000", "snake_case"])
+        XCTAssertEqual(terms("covid19 x-ray a/b key:value"), ["covid19", "x", "ray", "a", "b", "key", "value"])
+        XCTAssertEqual(terms("end. start"), ["end", "start"])
+        XCTAssertEqual(terms("3, 4"), ["3", "4"])
+        XCTAssertEqual(terms("___ _x"), ["_x"])
+    }
+
+    func testOtherSpacedScriptsAndMarks() {
+        XCTAssertEqual(terms("مرحبا بالعالم ١٢٣"), ["مرحبا", "بالعالم", "١٢٣"])
+        XCTAssertEqual(terms("안녕하세요 세계"), ["안녕하세요", "세계"])
+        XCTAssertEqual(terms("नमस्ते दुनिया").count, 2)
+        XCTAssertEqual(terms("e\u{301}cole"), ["ecole"])
+    }
+
+    func testUnspacedRunsBecomeOverlappingPairsWithASingleTail() {
+        let tokens = TextTokenizer.tokens(in: "我爱数据库")
+        XCTAssertEqual(tokens.map(\.term), ["我爱", "爱数", "数据", "据库", "库"])
+        XCTAssertEqual(tokens.map(\.position), [0, 1, 2, 3, 4])
+        XCTAssertEqual(tokens.map(\.isRunTail), [false, false, false, false, true])
+        XCTAssertEqual(terms("字"), ["字"])
+        XCTAssertEqual(terms("ｶﾀｶﾅ"), ["カタ", "タカ", "カナ", "ナ"])
+        XCTAssertEqual(terms("ภาษาไทย").count, "ภาษาไทย".count)
+    }
+
+    func testMixedScriptsKeepPositionsInOrder() {
+        let tokens = TextTokenizer.tokens(in: "Swift の本 2024")
+        XCTAssertEqual(tokens.map(\.term), ["swift", "の本", "本", "2024"])
+        XCTAssertEqual(tokens.map(\.position), [0, 1, 2, 3])
+    }
+
+    func testEmojiAreTokensAndPunctuationIsNot() {
+        XCTAssertEqual(terms("I ❤️ 🍣 👩‍💻!!! ©"), ["i", "❤️", "🍣", "👩‍💻"])
+        XCTAssertEqual(terms(" \n\t—…"), [])
+    }
+
+    func testRangesCoverTheSourceCharacters() {
+        let text = "Héllo, 世界 wörld"
+        let tokens = TextTokenizer.tokens(in: text)
+        XCTAssertEqual(tokens.map { String(text[$0.range]) }, ["Héllo", "世界", "界", "wörld"])
+    }
+}
