@@ -78,7 +78,7 @@ final class MigrationRow: ObjectRow {
 
     /// The key of `object` for a link from `column`: it must be an object this migration handed out, of the
     /// column's target model (a custom step cannot add objects through a link; `Migration.create` does that).
-    func linkKey(to object: Object, column: Int) throws -> ObjectKey {
+    func linkKey(to object: ObjectBase, column: Int) throws -> ObjectKey {
         guard let row = object.managedAccessor as? MigrationRow, row.session === session,
             row.model.tableKey == model.linkTargets[column]?.tableKey
         else {
@@ -98,7 +98,7 @@ final class MigrationRow: ObjectRow {
     }
 
     /// None: an older version's models have no classes; the caller's type is used.
-    func linkedClass(_ column: Int) -> Object.Type? { nil }
+    func linkedClass(_ column: Int) -> ObjectBase.Type? { nil }
 
     func unstorable(_ detail: String) -> Error { session.failure(detail) }
 

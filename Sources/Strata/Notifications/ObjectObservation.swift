@@ -3,7 +3,7 @@ import StrataStorage
 
 /// An observer of one managed object: compares the changed columns of its row (and, for followed links, the
 /// objects they point to) between the snapshot it last reported and the delivery's.
-final class ObjectObservation<T: Object>: Observation {
+final class ObjectObservation<T: ObjectBase>: Observation {
     let database: Database
     private let model: ModelBinding
     private let key: ObjectKey

@@ -37,7 +37,7 @@ final class RowList<Row: ObjectRow, Element: ListElement>: ManagedListAccessor {
     private func element(from value: StorageValue) -> Element? {
         let persisted: PersistedValue
         if case .link(let key) = value,
-            let object = row.linkedObject(column, key: key, as: Element.self as? Object.Type)
+            let object = row.linkedObject(column, key: key, as: Element.self as? ObjectBase.Type)
         {
             persisted = .object(object)
         } else {
@@ -61,7 +61,7 @@ final class RowList<Row: ObjectRow, Element: ListElement>: ManagedListAccessor {
         for zero in zeros {
             if let element = Element.fromPersistedValue(zero) { return element }
         }
-        if let nowhere = row.linkedObject(column, key: ObjectKey(-1), as: Element.self as? Object.Type),
+        if let nowhere = row.linkedObject(column, key: ObjectKey(-1), as: Element.self as? ObjectBase.Type),
             let element = Element.fromPersistedValue(.object(nowhere))
         {
             return element
