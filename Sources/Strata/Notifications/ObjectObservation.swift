@@ -74,14 +74,10 @@ final class ObjectObservation<T: ObjectBase>: Observation {
                 newValue: try value(newTable.value(key, column: columnKey), column: column, in: delivery.database)))
         }
         for link in watched.links where !reported.contains(link.column) {
-            let targetChanges = try delivery.changes(of: link.target.tableKey, since: baseline)
-            guard !targetChanges.modifications.isEmpty else { continue }
+            let changed = try WatchedProperties.changedTargets(of: link, delivery, since: baseline)
+            guard !changed.isEmpty else { continue }
             let linked = try newTable.value(key, column: model.columns[link.column])
-            let touched = WatchedProperties.linkedKeys(linked).contains { target in
-                guard let columns = targetChanges.modifications[target] else { return false }
-                return !columns.isDisjoint(with: link.columns)
-            }
-            guard touched else { continue }
+            guard WatchedProperties.linkedKeys(linked).contains(where: changed.contains) else { continue }
             let current = try value(linked, column: link.column, in: delivery.database)
             changes.append(PropertyChange(
                 name: model.description.properties[link.column].name, oldValue: current, newValue: current))
