@@ -9,7 +9,8 @@ import StrataSchema
 /// - is not part of a cycle of embedded links (`A` embeds `B` embeds `A`): an object would own its own owner.
 ///
 /// Every link or list to an embedded model is an ownership slot; an embedded model may link to top-level models,
-/// hold embedded links itself, have indexes and declare linking objects.
+/// hold embedded links itself, have indexes and declare linking objects (its owners). What it may not be is the
+/// source of another model's linking objects (`LinkingObjects` holds top-level objects only).
 struct EmbeddedModelRules {
     private(set) var diagnostics: [Diagnostic] = []
     private let version: SchemaVersion
@@ -32,6 +33,17 @@ struct EmbeddedModelRules {
                 guard let target = SchemaVersion.storedLinkTarget(of: property.type), models[target]?.isEmbedded == true
                 else { continue }
                 linkedFrom[target, default: []].append("\(model.name).\(property.name)")
+            }
+        }
+        for model in version.models {
+            for property in model.properties {
+                guard case .linkingObjects(let source, let link) = property.type, models[source]?.isEmbedded == true
+                else { continue }
+                diagnostics.append(.error(
+                    "linkingObjects of '\(model.name).\(property.name)' names '\(source).\(link)', a link of the "
+                        + "embedded model '\(source)': embedded objects are reached through their owners, never "
+                        + "listed on their own; name a link of a top-level model",
+                    at: sourceMap[.propertyValue(model: model.name, property: property.name, field: "linkingObjects")]))
             }
         }
         for model in embedded {
