@@ -177,4 +177,24 @@ final class EmbeddedObjectTests: EmbeddedTestCase {
         try db.write { person.home = nil }
         XCTAssertEqual(try count("Address"), 2, "ownership still holds after reopening")
     }
+
+    func testStrataInfoShowsEmbeddedModelsAndACompactedCopyKeepsThem() throws {
+        try db.write { db.add(ada()) }
+        XCTAssertEqual(try db.verify().objects, 5)
+        db = nil
+        let strata = try BuiltExecutable(named: "strata")
+        let path = configuration.fileURL.path
+        let info = try strata.run(["info", path])
+        XCTAssertTrue(info.output.contains("Address (embedded): 3 object(s)"), info.output)
+        XCTAssertTrue(info.output.contains("Geo (embedded): 1 object(s)"), info.output)
+        XCTAssertTrue(info.output.contains("Resident: 1 object(s)"), info.output)
+        let copy = directory.url.appendingPathComponent("copy.strata").path
+        XCTAssertEqual(try strata.run(["compact", path, copy]).status, 0)
+        XCTAssertTrue(try strata.run(["info", copy]).output.contains("Address (embedded): 3 object(s)"))
+        configuration.fileURL = URL(fileURLWithPath: copy)
+        db = try Database(configuration: configuration)
+        let person = try XCTUnwrap(db.object(ofType: Resident.self, forPrimaryKey: 1))
+        try db.write { person.pastHomes.removeAll() }
+        XCTAssertEqual(try count("Address"), 1, "the copy's embedded table still owns its objects")
+    }
 }
