@@ -20,8 +20,11 @@ import Darwin
 ///   benchmark (build with `-c release`).
 /// - `verify PATH COUNT`: checks the file entry by entry, printing `version 1 intact COUNT` or
 ///   `version 3 migrated COUNT`; exits 1 naming the first difference.
+/// - `write-embedded-v1 PATH COUNT`, `migrate-embedded PATH`, `verify-embedded PATH COUNT`: the same for
+///   `Homestead`, whose version 2 makes a model embedded (``Homestead1To2``).
 let arguments = Array(CommandLine.arguments.dropFirst())
-let usage = "usage: strata-migration-helper write-v1 PATH COUNT | migrate PATH | verify PATH COUNT | bench PATH COUNT\n"
+let usage = "usage: strata-migration-helper write-v1 PATH COUNT | migrate PATH | verify PATH COUNT | bench PATH COUNT"
+    + " | write-embedded-v1 PATH COUNT | migrate-embedded PATH | verify-embedded PATH COUNT\n"
 
 /// The custom step of version 3: an entry's score is twice its amount.
 struct LedgerSteps: LedgerMigrations {
@@ -188,6 +191,15 @@ do {
         default: throw HelperFailure(description: "the file records version \(version), neither 1 nor 3")
         }
         say("version \(version) \(version == 1 ? "intact" : "migrated") \(count)")
+    case ("write-embedded-v1", 3):
+        guard let count = Int(arguments[2]) else { throw HelperFailure(description: usage) }
+        try Homestead1To2.write(path: arguments[1], count: count)
+        say("wrote \(count)")
+    case ("migrate-embedded", 2):
+        try Homestead1To2.migrate(path: arguments[1])
+    case ("verify-embedded", 3):
+        guard let count = Int(arguments[2]) else { throw HelperFailure(description: usage) }
+        try Homestead1To2.verify(path: arguments[1], count: count)
     default:
         FileHandle.standardError.write(Data(usage.utf8))
         exit(2)
