@@ -309,11 +309,16 @@ struct VersionStep {
     }
 
     /// Flags the models that become embedded, once the step's code has had its chance to give every object of
-    /// theirs exactly one owner.
+    /// theirs exactly one owner. When app code ran in the step, the models that were embedded already are checked
+    /// too: `Migration.create(_:value:)` can make an embedded object that nothing owns.
     ///
     /// - Throws: `StrataError.migrationFailed` naming the objects without an owner and those with several.
     private func embedModels() throws {
-        for case .changeEmbedded(let model, true) in plan.steps {
+        var becoming: [String] = []
+        for case .changeEmbedded(let model, true) in plan.steps { becoming.append(model) }
+        let codeRan = !plan.customModels.isEmpty || session.configuration.migrationBlock != nil
+        let staying = codeRan ? new.models.filter { $0.isEmbedded && !becoming.contains($0.name) }.map(\.name) : []
+        for model in becoming + staying {
             let table = try table(named: model)
             let orphans = try table.unownedObjects()
             let shared = try table.sharedObjects()
@@ -330,8 +335,9 @@ struct VersionStep {
                             .joined(separator: ", ")
                         + (shared.count > 10 ? ", …" : "") + ")")
                 }
+                let what = becoming.contains(model) ? "makes \(model) embedded" : "keeps \(model) embedded"
                 throw session.failure(
-                    "version \(new.version) makes \(model) embedded, but " + problems.joined(separator: " and ")
+                    "version \(new.version) \(what), but " + problems.joined(separator: " and ")
                         + ": an embedded object has exactly one owner; in the version's custom migration "
                         + "('migrate: custom' or the migration block), delete the orphans and give each owner a "
                         + "copy of its own (Migration.create(_:value:)), or keep \(model) a top-level model")

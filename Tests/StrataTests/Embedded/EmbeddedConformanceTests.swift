@@ -89,13 +89,17 @@ final class EmbeddedConformanceTests: EmbeddedTestCase {
         let cases = cases()
         XCTAssertGreaterThan(cases.count, 60)
         var selective = 0
+        var indexed = 0
         for (predicate, oracle) in cases {
             let expected = residents.filter(oracle).map(\.id)
-            let actual = try all.filter(predicate).map(\.id)
-            XCTAssertEqual(actual.sorted(), expected.sorted(), predicate)
+            let results = try all.filter(predicate)
+            XCTAssertEqual(results.map(\.id).sorted(), expected.sorted(), "\(predicate): \(results.explain)")
+            XCTAssertEqual(results.count, expected.count, predicate)
             if !expected.isEmpty && expected.count < residents.count { selective += 1 }
+            if results.explain.hasPrefix("index ") { indexed += 1 }
         }
         XCTAssertGreaterThan(selective, cases.count * 2 / 3, "too few predicates separate the residents")
+        XCTAssertGreaterThan(indexed, 10, "too few predicates go through the index of Address.city")
     }
 
     func testSortingByEmbeddedKeyPathsMatchesTheOracle() throws {

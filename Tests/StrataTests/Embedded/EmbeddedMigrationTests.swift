@@ -129,6 +129,21 @@ final class EmbeddedMigrationTests: XCTestCase {
         XCTAssertEqual(ana.rooms.first?.size, 12)
     }
 
+    func testAnEmbeddedObjectTheMigrationCodeLeavesWithoutAnOwnerIsRefused() throws {
+        try writeMovesVersion1()
+        var configuration = movesConfiguration(TestMovesMigrations(copiesShared: true))
+        configuration.migrationBlock = { migration in
+            try migration.enumerateObjects(ofType: "Flat") { _, flat in
+                guard let flat, let street = flat["street"] as? String, !street.contains("(") else { return }
+                try migration.delete(flat)
+            }
+            try migration.create("Room", value: ["size": 3])
+        }
+        XCTAssertThrowsError(try Database(configuration: configuration)) { error in
+            XCTAssertTrue("\(error)".contains("keeps Room embedded, but 1 Room objects have no owner"), "\(error)")
+        }
+    }
+
     func testStoppingBeingEmbeddedKeepsTheObjectsAndRemovingAnEmbeddedListDeletesItsObjects() throws {
         var configuration = Configuration(schema: Nests.self)
         configuration.fileURL = URL(fileURLWithPath: path)

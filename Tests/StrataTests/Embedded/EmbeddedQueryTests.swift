@@ -32,6 +32,19 @@ final class EmbeddedQueryTests: EmbeddedTestCase {
         XCTAssertEqual(ids(try people.filter("NONE pastHomes.city == 'Lyon'")), [3, 4])
     }
 
+    func testThePlannerUsesAnIndexOfAnEmbeddedProperty() throws {
+        let people = db.objects(Resident.self)
+        let inParis = try people.filter("home.city == 'Paris' AND name != 'x'")
+        XCTAssertTrue(inParis.explain.hasPrefix("index Resident.home.city == \"Paris\""), inParis.explain)
+        XCTAssertEqual(ids(inParis), [1])
+        let lyon = try people.filter("ANY pastHomes.city IN {'Lyon', 'Oslo'}")
+        XCTAssertTrue(lyon.explain.hasPrefix("index "), lyon.explain)
+        XCTAssertEqual(ids(lyon), [1, 2, 3], "a resident with two matching past homes is one result")
+        let none = try people.filter("NONE pastHomes.city == 'Lyon'")
+        XCTAssertFalse(none.explain.hasPrefix("index "), "NONE cannot use an index of matching elements")
+        XCTAssertEqual(ids(none), [3, 4])
+    }
+
     func testSortingByAnEmbeddedKeyPath() throws {
         let sorted = db.objects(Resident.self).sorted(byKeyPath: "home.city")
         XCTAssertEqual(ids(sorted), [3, 4, 2, 1], "no home sorts first, then Athens, Berlin, Paris")

@@ -18,6 +18,13 @@ extension Table {
         isEmbedded = embedded
     }
 
+    /// The table link column `column` points at (`nil` for a column that is no link): how a query reaches an
+    /// embedded table's index from its owner's table.
+    package func linkedTable(_ column: ColumnKey) -> Table? {
+        guard let spec = self.column(column), spec.type.isLink, let target = spec.target else { return nil }
+        return catalog.table(target)
+    }
+
     /// The table a link column points at when that table is embedded: the column's links are then owning.
     func embeddedTarget(of spec: ColumnSpec) -> Table? {
         guard spec.type.isLink, let target = spec.target, let table = catalog.table(target), table.isEmbedded else {
