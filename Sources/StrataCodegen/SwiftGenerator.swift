@@ -49,7 +49,8 @@ public struct SwiftGenerator: Sendable {
             // An embedded model is never the root of a query: its properties are reached through its parent's
             // (`$0.home.city`), which `QueryExpression` follows by name.
             if !model.isEmbedded {
-                QueryMembersEmitter(model: model, access: current.access == .public ? "public " : "").emit(into: &writer)
+                let access = current.access == .public ? "public " : ""
+                QueryMembersEmitter(model: model, access: access).emit(into: &writer)
             }
         }
 

@@ -30,7 +30,8 @@ enum Homestead1To2 {
         let barn = try farms.addColumn(named: "barn", type: .value(.link), target: barns.key)
         let size = try barns.addColumn(named: "size", type: .value(.int))
         try farms.setPrimaryKey(id)
-        let record = "{\"fingerprints\":{\"1\":\"\(Homestead.fingerprints[1] ?? "")\"},\"schema\":\"Homestead\",\"version\":1}"
+        let fingerprint = Homestead.fingerprints[1] ?? ""
+        let record = "{\"fingerprints\":{\"1\":\"\(fingerprint)\"},\"schema\":\"Homestead\",\"version\":1}"
         try catalog.setMetadata(Array(record.utf8), forKey: "strata.schema")
         for number in 0..<count {
             let key = try barns.insert([(size, .int(Int64(number % 50)))])
@@ -74,7 +75,8 @@ enum Homestead1To2 {
         else { throw HelperFailure(description: "version \(version) is neither intact version 1 nor version 2") }
         try farms.forEachKey { key in
             let number = try farms.int(key, column: id.key) ?? -1
-            guard let target = try farms.link(key, column: barn.key), try barns.int(target, column: size.key) == number % 50
+            guard let target = try farms.link(key, column: barn.key),
+                try barns.int(target, column: size.key) == number % 50
             else { throw HelperFailure(description: "farm \(number) differs from what version 1 wrote") }
             return true
         }

@@ -135,8 +135,8 @@ struct SchemaBinder {
             guard table.isEmbedded == model.isEmbedded else {
                 throw StrataError.schemaMismatch(
                     path: path,
-                    detail: "model \(model.name) is \(model.isEmbedded ? "" : "not ")embedded in the schema, but its table "
-                        + "is \(table.isEmbedded ? "" : "not ")embedded in the file")
+                    detail: "model \(model.name) is \(model.isEmbedded ? "" : "not ")embedded in the schema, but its "
+                        + "table is \(table.isEmbedded ? "" : "not ")embedded in the file")
             }
             let columns = try table.columnKeys(for: model, version: configuration.schema.version, path: path)
             bindings.append(

@@ -83,11 +83,13 @@ struct WatchedProperties: Hashable {
             own.insert(model.columns[column])
             guard parts.count > 1 else { continue }
             guard let target = model.linkTargets[column],
-                let link = Self.follow(parts.dropFirst(), into: links[column] ?? Link(column: column, target: target, columns: []))
+                let link = Self.follow(
+                    parts.dropFirst(), into: links[column] ?? Link(column: column, target: target, columns: []))
             else {
                 throw StrataError.invalidArgument(
                     "keyPaths: '\(keyPath)' of \(model.name) must name a property, or a property of an object one link "
-                        + "or list away (like 'favourite.name'), or further inside embedded objects (like 'home.geo.lat')")
+                        + "or list away (like 'favourite.name'), or further inside embedded objects "
+                        + "(like 'home.geo.lat')")
             }
             links[column] = link
         }

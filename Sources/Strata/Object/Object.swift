@@ -7,7 +7,8 @@
 /// - A managed object belongs to a database: each generated property reads and writes the store directly
 ///   through the object's `ManagedObjectAccessor`, so nothing is copied when you read one property.
 ///
-/// You never subclass `ObjectBase` (or `Object`, or `EmbeddedObject`) by hand: declare models in a `*.strata.yaml` file and let the build plugin
+/// You never subclass `ObjectBase` (or `Object`, or `EmbeddedObject`) by hand: declare models in a
+/// `*.strata.yaml` file and let the build plugin
 /// generate the classes.
 open class ObjectBase {
     /// The store reference a managed object reads and writes through; `nil` while the object is unmanaged.

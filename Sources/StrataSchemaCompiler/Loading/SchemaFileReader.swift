@@ -10,7 +10,9 @@ struct SchemaFileReader {
     /// Top-level keys of a schema file.
     static let topLevelKeys = ["schema", "version", "access", "models", "removedModels"]
     /// Keys of a model.
-    static let modelKeys = ["doc", "primaryKey", "properties", "indexes", "removed", "renamedFrom", "migrate", "embedded"]
+    static let modelKeys = [
+        "doc", "primaryKey", "properties", "indexes", "removed", "renamedFrom", "migrate", "embedded",
+    ]
 
     let document: YAMLDocument
     var sourceMap: SourceMap

@@ -32,8 +32,8 @@ struct TableRecord {
     func hasShape(of stored: TableRecord) -> Bool {
         guard key == stored.key, name == stored.name, primaryKey == stored.primaryKey,
             nextObjectKey == stored.nextObjectKey, nextColumnKey == stored.nextColumnKey,
-            nextIndexKey == stored.nextIndexKey, isEmbedded == stored.isEmbedded, sequences == stored.sequences, columns.count == stored.columns.count,
-            indexes.count == stored.indexes.count
+            nextIndexKey == stored.nextIndexKey, isEmbedded == stored.isEmbedded, sequences == stored.sequences,
+            columns.count == stored.columns.count, indexes.count == stored.indexes.count
         else { return false }
         if !columns.isEmpty {
             let mine = columns.withUnsafeBufferPointer { $0.baseAddress }
@@ -119,7 +119,8 @@ enum CatalogCodec {
         let version = try reader.u32()
         guard version == formatVersion || version == flaggedFormatVersion else {
             throw reader.damage(
-                "uses catalog format \(version); this version of Strata reads \(formatVersion) and \(flaggedFormatVersion)")
+                "uses catalog format \(version); this version of Strata reads \(formatVersion) and "
+                    + "\(flaggedFormatVersion)")
         }
         let flagged = version == flaggedFormatVersion
         var contents = Contents()
