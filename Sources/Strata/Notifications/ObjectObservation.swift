@@ -74,10 +74,9 @@ final class ObjectObservation<T: ObjectBase>: Observation {
                 newValue: try value(newTable.value(key, column: columnKey), column: column, in: delivery.database)))
         }
         for link in watched.links where !reported.contains(link.column) {
-            let changed = try WatchedProperties.changedTargets(of: link, delivery, since: baseline)
-            guard !changed.isEmpty else { continue }
             let linked = try newTable.value(key, column: model.columns[link.column])
-            guard WatchedProperties.linkedKeys(linked).contains(where: changed.contains) else { continue }
+            guard try WatchedProperties.touches(link, WatchedProperties.linkedKeys(linked), delivery, since: baseline)
+            else { continue }
             let current = try value(linked, column: link.column, in: delivery.database)
             changes.append(PropertyChange(
                 name: model.description.properties[link.column].name, oldValue: current, newValue: current))

@@ -135,6 +135,8 @@ struct WatchedProperties: Hashable {
     /// The objects of `link`'s target whose watched properties changed, counting changes inside the embedded
     /// objects they hold (found from the changed embedded objects up, through the store's backlinks).
     static func changedTargets(of link: Link, _ delivery: Delivery, since baseline: Database) throws -> Set<ObjectKey> {
+        let key = Delivery.ChangedTargetsKey(baseline: baseline.version, link: link)
+        if let known = delivery.changedTargets[key] { return known }
         let changes = try delivery.changes(of: link.target.tableKey, since: baseline)
         var changed = Set<ObjectKey>()
         for (target, columns) in changes.modifications where !columns.isDisjoint(with: link.columns) {
@@ -149,7 +151,22 @@ struct WatchedProperties: Hashable {
                 changed.formUnion(try innerTable.backlinks(of: key, from: link.target.tableKey, column: column))
             }
         }
+        delivery.changedTargets[key] = changed
         return changed
+    }
+
+    /// Whether one of `keys` (objects of `link`'s target) counts as changed. A link with no embedded objects to
+    /// follow looks each key up in its table's changes, as it always did; the others use
+    /// ``changedTargets(of:_:since:)``, kept by the delivery.
+    static func touches(
+        _ link: Link, _ keys: [ObjectKey], _ delivery: Delivery, since baseline: Database
+    ) throws -> Bool {
+        guard link.nested.isEmpty else {
+            let changed = try changedTargets(of: link, delivery, since: baseline)
+            return keys.contains(where: changed.contains)
+        }
+        let changes = try delivery.changes(of: link.target.tableKey, since: baseline)
+        return keys.contains { changes.modifications[$0].map { !$0.isDisjoint(with: link.columns) } ?? false }
     }
 
     /// Whether object `key` counts as modified: a watched column of its own changed, or a watched property of an
@@ -159,10 +176,10 @@ struct WatchedProperties: Hashable {
         guard !links.isEmpty else { return false }
         let table = try delivery.snapshot.table(for: model)
         for link in links {
-            let changed = try Self.changedTargets(of: link, delivery, since: baseline)
-            guard !changed.isEmpty else { continue }
+            let targetChanges = try delivery.changes(of: link.target.tableKey, since: baseline)
+            if link.nested.isEmpty, targetChanges.modifications.isEmpty { continue }
             let value = try table.value(key, column: model.columns[link.column])
-            if Self.linkedKeys(value).contains(where: changed.contains) { return true }
+            if try Self.touches(link, Self.linkedKeys(value), delivery, since: baseline) { return true }
         }
         return false
     }
