@@ -8,8 +8,10 @@ import StrataStorage
 final class ModelBinding: ModelLayout {
     /// Position in ``SchemaBinding/models``.
     let index: Int
+    /// Whether the model is `embedded: true`: its objects belong to a parent and are never queried on their own.
+    let isEmbedded: Bool
     /// The generated class.
-    let type: Object.Type
+    let type: ObjectBase.Type
     /// Column of the primary key, if any.
     let primaryKeyColumn: Int?
     /// For each link or list-of-links property (by column index), the model it points to; set once every
@@ -34,11 +36,12 @@ final class ModelBinding: ModelLayout {
     @exclusivity(unchecked) var spareRow: [StorageValue] = []
 
     init(
-        index: Int, type: Object.Type, version: Int, definition: ModelDefinition, tableKey: TableKey,
+        index: Int, type: ObjectBase.Type, version: Int, definition: ModelDefinition, tableKey: TableKey,
         columns: [ColumnKey]
     ) {
         self.index = index
         self.type = type
+        isEmbedded = definition.isEmbedded
         let description = ModelDescription(definition)
         self.primaryKeyColumn = description.primaryKeyColumn
         hasAutoIncrementPrimaryKey = Self.autoIncrements(description, definition)
@@ -93,7 +96,7 @@ final class SchemaBinding {
     ///
     /// A schema of a few models is scanned (comparing class identities is cheaper than hashing one, and `add`
     /// asks for every object); a larger one is looked up by hash.
-    func model(for type: Object.Type) -> ModelBinding? {
+    func model(for type: ObjectBase.Type) -> ModelBinding? {
         let identity = ObjectIdentifier(type)
         if let byType { return byType[identity] }
         guard let position = types.firstIndex(of: identity) else { return nil }

@@ -119,7 +119,7 @@ extension Optional: ListElement where Wrapped: ListElement {
     }
 }
 
-extension Object: ListElement {
+extension ObjectBase: ListElement {
     /// `.object(self)`
     public var persistedValue: PersistedValue { .object(self) }
     /// The object of an `.object` value, if it is an instance of this model.

@@ -31,10 +31,10 @@ extension Database {
 
     /// Creates or updates one object of `model` from `value`; returns its key.
     private func create(_ model: ModelBinding, from value: Any, policy: UpdatePolicy) throws -> ObjectKey {
-        if let object = value as? Object, object.managedAccessor == nil || object.database?.store !== store {
+        if let object = value as? ObjectBase, object.managedAccessor == nil || object.database?.store !== store {
             return try create(model, from: Self.dictionary(of: object), policy: policy)
         }
-        if let object = value as? Object, let row = object.managedAccessor as? ManagedRow, row.model === model {
+        if let object = value as? ObjectBase, let row = object.managedAccessor as? ManagedRow, row.model === model {
             return row.key
         }
         let fields = try fieldDictionary(value, model: model)
@@ -93,7 +93,7 @@ extension Database {
     }
 
     /// An unmanaged object's (or another database's object's) values by property name.
-    private static func dictionary(of object: Object) -> [String: Any] {
+    private static func dictionary(of object: ObjectBase) -> [String: Any] {
         let description = type(of: object).modelDescription
         var fields: [String: Any] = [:]
         for (property, value) in zip(description.properties, object.persistedValues()) {

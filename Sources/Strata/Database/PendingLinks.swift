@@ -16,7 +16,7 @@ final class PendingLinks {
     /// The position in `model.linkProperties` of the column being written.
     private(set) var column = 0
     /// The objects the current column links to, in order.
-    private(set) var targets: [Object?] = []
+    private(set) var targets: [ObjectBase?] = []
     /// The stored links of `targets` worked out so far.
     var resolved: [StorageValue] = []
     /// For a map column, the keys of `targets`, in the same order.

@@ -107,9 +107,9 @@ import StrataStorage
     // MARK: Links
 
     /// The object a to-one link in `column` points to, as an instance of `type`, or `nil`.
-    func link<Target: Object>(at column: Int, as type: Target.Type) -> Target?
+    func link<Target: ObjectBase>(at column: Int, as type: Target.Type) -> Target?
     /// Points the to-one link in `column` at `target` (adding it to the database if it is unmanaged), or clears it.
-    func setLink(_ target: Object?, at column: Int)
+    func setLink(_ target: ObjectBase?, at column: Int)
     /// The store reference of the object a to-one link in `column` points to: how the views of an older
     /// version follow links during a migration.
     func linkedAccessor(at column: Int) -> (any ManagedObjectAccessor)?

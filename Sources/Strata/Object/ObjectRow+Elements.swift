@@ -24,7 +24,7 @@ extension ObjectRow {
     func element<Element: ListElement>(from value: StorageValue, column: Int, as type: Element.Type) -> Element? {
         let persisted: PersistedValue
         if case .link(let key) = value,
-            let object = linkedObject(column, key: key, as: Element.self as? Object.Type)
+            let object = linkedObject(column, key: key, as: Element.self as? ObjectBase.Type)
         {
             persisted = .object(object)
         } else {
@@ -48,7 +48,7 @@ extension ObjectRow {
         for zero in zeros {
             if let element = Element.fromPersistedValue(zero) { return element }
         }
-        if let nowhere = linkedObject(column, key: ObjectKey(-1), as: Element.self as? Object.Type),
+        if let nowhere = linkedObject(column, key: ObjectKey(-1), as: Element.self as? ObjectBase.Type),
             let element = Element.fromPersistedValue(.object(nowhere))
         {
             return element

@@ -28,7 +28,7 @@ public enum PersistedValue {
     /// A `uuid`.
     case uuid(UUID)
     /// A to-one link to another object, managed or not.
-    case object(Object)
+    case object(ObjectBase)
     /// The elements of a list, in order, or of a set.
     case list([PersistedValue])
     /// The entries of a map.

@@ -71,6 +71,7 @@ enum SchemaLiteralEmitter {
             }
             if let old = model.renamedFrom { arguments.append("renamedFrom: \(SwiftLiteral.string(old))") }
             if model.needsCustomMigration { arguments.append("needsCustomMigration: true") }
+            if model.isEmbedded { arguments.append("isEmbedded: true") }
             arguments.append("location: \(location(model.location))")
             body.call("return ModelDefinition", arguments)
         }
@@ -177,6 +178,8 @@ enum SchemaLiteralEmitter {
                 "model: \(text(model))", "from: \(old.map(text) ?? "nil")", "to: \(new.map(text) ?? "nil")",
             ])
         case .custom(let model): return (".custom", ["model: \(text(model))"])
+        case .changeEmbedded(let model, let embedded):
+            return (".changeEmbedded", ["model: \(text(model))", "embedded: \(embedded)"])
         }
     }
 

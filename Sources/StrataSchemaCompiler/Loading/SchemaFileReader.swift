@@ -10,7 +10,9 @@ struct SchemaFileReader {
     /// Top-level keys of a schema file.
     static let topLevelKeys = ["schema", "version", "access", "models", "removedModels"]
     /// Keys of a model.
-    static let modelKeys = ["doc", "primaryKey", "properties", "indexes", "removed", "renamedFrom", "migrate"]
+    static let modelKeys = [
+        "doc", "primaryKey", "properties", "indexes", "removed", "renamedFrom", "migrate", "embedded",
+    ]
 
     let document: YAMLDocument
     var sourceMap: SourceMap
@@ -150,6 +152,13 @@ struct SchemaFileReader {
                 model.removedProperties = names.map(\.name)
             case "renamedFrom":
                 model.renamedFrom = scalarText(field, expecting: "the model's name in the previous version")
+            case "embedded":
+                if let flag = ScalarLiteral.bool(field.value) {
+                    model.isEmbedded = flag
+                } else {
+                    report("'embedded' of model '\(name)' must be true or false, not " + describe(field.value),
+                        at: field.valueLocation)
+                }
             case "migrate":
                 guard let text = scalarText(field, expecting: "'custom'") else { continue }
                 if text == "custom" {

@@ -33,6 +33,9 @@ struct VersionValidator {
             }
             version.models[index] = validate(model)
         }
+        var embeddedRules = EmbeddedModelRules(version: version, sourceMap: sourceMap, models: models)
+        embeddedRules.check()
+        diagnostics += embeddedRules.diagnostics
         return version
     }
 

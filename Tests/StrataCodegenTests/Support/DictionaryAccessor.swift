@@ -127,12 +127,12 @@ final class DictionaryAccessor: ManagedObjectAccessor {
 
     func setOptionalUUID(_ value: UUID?, at column: Int) { values[column] = value.map { .uuid($0) } ?? .null }
 
-    func link<Target: Object>(at column: Int, as type: Target.Type) -> Target? {
+    func link<Target: ObjectBase>(at column: Int, as type: Target.Type) -> Target? {
         if case .object(let object)? = values[column] { return object as? Target }
         return nil
     }
 
-    func setLink(_ target: Object?, at column: Int) { values[column] = target.map { .object($0) } ?? .null }
+    func setLink(_ target: ObjectBase?, at column: Int) { values[column] = target.map { .object($0) } ?? .null }
 
     func linkedAccessor(at column: Int) -> (any ManagedObjectAccessor)? {
         if case .object(let object)? = values[column] { return object.managedAccessor }

@@ -63,7 +63,7 @@ public enum QueryValue: Hashable, Sendable, CustomStringConvertible {
         case let value as Date: return .date(value)
         case let value as UUID: return .uuid(value)
         case let value as any RawRepresentable<String>: return .string(value.rawValue)
-        case let object as Object:
+        case let object as ObjectBase:
             guard let row = object.managedAccessor as? ManagedRow, !row.isInvalidated else {
                 throw StrataError.invalidPredicate(
                     predicate: predicate, offset: offset,

@@ -10,7 +10,11 @@ extension Catalog {
             throw StrataError.invalidArgument("a catalog copy needs an empty destination; it has tables")
         }
         var copies: [TableKey: Table] = [:]
-        for table in tables { copies[table.key] = try destination.createTable(named: table.name) }
+        for table in tables {
+            let copy = try destination.createTable(named: table.name)
+            try copy.setEmbedded(table.isEmbedded)
+            copies[table.key] = copy
+        }
         func copyOf(_ key: TableKey?) -> TableKey? { key.flatMap { copies[$0]?.key } }
 
         for table in tables {

@@ -103,10 +103,19 @@ extension Table {
         }
         for sorted in indexes where sorted.spec.columns.contains(column) { try removeIndex(sorted.spec.key) }
         if primaryKey == column { primaryKey = nil }
+        // The embedded objects the column owns lose their slots with it, and are deleted.
+        var owned: [ObjectKey] = []
+        if embeddedTarget(of: spec) != nil {
+            try forEachKey { object in
+                owned += Table.linkTargets(try value(object, column: column))
+                return true
+            }
+        }
         try dropColumn(at: index, writer: writer)
         if spec.type.isLink, let target = spec.target, let targetTable = catalog.table(target),
            let backlinks = targetTable.columns.firstIndex(where: { $0.type == .backlinks && $0.target == key && $0.origin == column }) {
             try targetTable.dropColumn(at: backlinks, writer: writer)
+            if targetTable.isEmbedded { try targetTable.deleteOrphans(owned) }
         }
     }
 
@@ -162,6 +171,7 @@ extension Table {
         record.sequences = sequences
         record.nextColumnKey = nextColumnKey
         record.nextIndexKey = nextIndexKey
+        record.isEmbedded = isEmbedded
         record.columns = context.specs
         record.clusterRoot = try tree.flush(in: writer)
         record.indexes = try indexes.map { ($0.spec, try $0.tree.flush(in: writer), $0.isImplied) }

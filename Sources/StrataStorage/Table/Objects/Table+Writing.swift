@@ -99,6 +99,9 @@ extension Table {
             // Only a set is rewritten: assigning any element would copy the caller's row on every insert.
             if case .set = specs[index].type { row[index] = Table.normalized(row[index], for: specs[index]) }
             try checkTargets(row[index], specs[index])
+            if let owned = embeddedTarget(of: specs[index]) {
+                try checkClaims(Table.linkTargets(row[index]), of: owned, by: objectKey, column: specs[index])
+            }
         }
         let rawKey = objectKey.rawValue
         try ByteOrder.withKey(rawKey) { ordered in
@@ -173,20 +176,27 @@ extension Table {
             oldEntries.append(IndexKeyEncoding.encode(before))
             newEntries.append(IndexKeyEncoding.encode(after))
         }
-        if spec.type.isLink { try checkTargets(value, spec) }
+        var removed: [ObjectKey] = []
+        var added: [ObjectKey] = []
+        let owned = spec.type.isLink ? embeddedTarget(of: spec) : nil
+        if spec.type.isLink {
+            try checkTargets(value, spec)
+            removed = Table.linkTargets(old)
+            for target in Table.linkTargets(value) {
+                if let match = removed.firstIndex(of: target) { removed.remove(at: match) } else { added.append(target) }
+            }
+            // Refused before anything changes: the write then leaves the table as it was.
+            if let owned { try checkClaims(added, of: owned, by: key, column: spec) }
+        }
         try writeRaw(key, index, value)
         for (offset, sorted) in touched.enumerated() {
             try sorted.remove(oldEntries[offset], key: key)
             try sorted.insert(newEntries[offset], key: key)
         }
         if spec.type.isLink {
-            var removed = Table.linkTargets(old)
-            var added: [ObjectKey] = []
-            for target in Table.linkTargets(value) {
-                if let match = removed.firstIndex(of: target) { removed.remove(at: match) } else { added.append(target) }
-            }
             for target in removed { try removeBacklink(to: target, from: key, column: spec) }
             for target in added { try addBacklink(to: target, from: key, column: spec) }
+            if let owned { try owned.deleteOrphans(removed) }
         }
         try trimIfNeeded()
     }
@@ -199,10 +209,14 @@ extension Table {
         guard try contains(key) else { throw missing(key) }
         let specs = context.specs
         for sorted in indexes { try sorted.remove(IndexKeyEncoding.encode(try indexValues(sorted, key: key, override: nil)), key: key) }
+        var orphans: [(table: Table, keys: [ObjectKey])] = []
         for spec in specs where spec.type.isLink {
-            for target in Table.linkTargets(try value(key, column: spec.key)) where !(spec.target == self.key && target == key) {
+            let targets = Table.linkTargets(try value(key, column: spec.key))
+            for target in targets where !(spec.target == self.key && target == key) {
                 try removeBacklink(to: target, from: key, column: spec)
             }
+            // The object's embedded objects go with it, once its row is gone.
+            if let owned = embeddedTarget(of: spec), !targets.isEmpty { orphans.append((owned, targets)) }
         }
         for spec in specs where spec.type == .backlinks {
             guard let originKey = spec.target, let origin = catalog.table(originKey), let originColumn = spec.origin else { continue }
@@ -221,6 +235,7 @@ extension Table {
                 if !external.isNone { writer.free(external) }
             }
         }
+        for (owned, targets) in orphans { try owned.deleteOrphans(targets) }
         try trimIfNeeded()
     }
 
