@@ -30,6 +30,12 @@ public enum StorageValue: Hashable, Sendable, CustomStringConvertible {
     case link(ObjectKey)
     /// A whole list (only as an insert value or a read of a list column).
     case list([StorageValue])
+    /// An exact decimal number.
+    case decimal(Decimal)
+    /// A 12-byte object identifier.
+    case objectId(ObjectId)
+    /// A link to an object of any table (what a mixed value holds when it links).
+    case typedLink(TableKey, ObjectKey)
 
     /// A short rendering for messages and test failures.
     public var description: String {
@@ -45,6 +51,9 @@ public enum StorageValue: Hashable, Sendable, CustomStringConvertible {
         case .uuid(let value): return value.uuidString
         case .link(let key): return "→\(key)"
         case .list(let values): return "[" + values.map(\.description).joined(separator: ", ") + "]"
+        case .decimal(let value): return "\(value)"
+        case .objectId(let value): return "oid(\(value))"
+        case .typedLink(let table, let key): return "→\(table):\(key)"
         }
     }
 
@@ -67,6 +76,9 @@ public enum StorageValue: Hashable, Sendable, CustomStringConvertible {
         case .timestamp: return .timestamp
         case .uuid: return .uuid
         case .link: return .link
+        case .decimal: return .decimal
+        case .objectId: return .objectId
+        case .typedLink: return .typedLink
         }
     }
 
@@ -82,6 +94,9 @@ public enum StorageValue: Hashable, Sendable, CustomStringConvertible {
         case .timestamp: return .timestamp(0)
         case .uuid: return .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
         case .link: return .null
+        case .decimal: return .decimal(0)
+        case .objectId: return .objectId(ObjectId(bytes: repeatElement(0, count: 12))!)
+        case .mixed, .typedLink: return .null
         }
     }
 }

@@ -84,7 +84,10 @@ extension Table {
             // concatenation per object.
             var entry: [UInt8] = []
             entry.reserveCapacity(48)
-            for column in index.spec.columns { IndexKeyEncoding.append(row[try position(of: column)], to: &entry) }
+            let mixed = index.mixed
+            for (offset, column) in index.spec.columns.enumerated() {
+                IndexKeyEncoding.append(row[try position(of: column)], mixed: !mixed.isEmpty && mixed[offset], to: &entry)
+            }
             if index.spec.isUnique, try index.firstKey(withPrefix: entry) != nil {
                 let values = try indexValues(index, row: row)
                 throw StrataError.duplicatePrimaryKey(type: name, key: values.map(\.description).joined(separator: ", "))
@@ -123,7 +126,7 @@ extension Table {
         nextObjectKey = max(nextObjectKey, rawKey == .max ? .max : rawKey + 1)
         for (index, entry) in entries { try index.insert(entry: entry) }
         for index in linkPositions {
-            for target in Table.linkTargets(row[index]) { try addBacklink(to: target, from: objectKey, column: specs[index]) }
+            for target in linkTargets(row[index], of: specs[index]) { try addBacklink(to: target, from: objectKey, column: specs[index]) }
         }
         try trimIfNeeded()
         return objectKey
@@ -149,7 +152,7 @@ extension Table {
         }
         try check(value, for: spec)
         let touched = indexes.filter { $0.spec.columns.contains(column) }
-        guard spec.type.isLink || !touched.isEmpty else {
+        guard spec.type.mayLink || !touched.isEmpty else {
             try writeRaw(key, index, value)
             try trimIfNeeded()
             return
@@ -164,19 +167,19 @@ extension Table {
             let before = try indexValues(sorted, key: key, override: nil)
             let after = try indexValues(sorted, key: key, override: (column, value))
             if sorted.spec.isUnique { try checkUnique(sorted, values: after, excluding: key) }
-            oldEntries.append(IndexKeyEncoding.encode(before))
-            newEntries.append(IndexKeyEncoding.encode(after))
+            oldEntries.append(sorted.encode(before))
+            newEntries.append(sorted.encode(after))
         }
-        if spec.type.isLink { try checkTargets(value, spec) }
+        if spec.type.mayLink { try checkTargets(value, spec) }
         try writeRaw(key, index, value)
         for (offset, sorted) in touched.enumerated() {
             try sorted.remove(oldEntries[offset], key: key)
             try sorted.insert(newEntries[offset], key: key)
         }
-        if spec.type.isLink {
-            var removed = Table.linkTargets(old)
-            var added: [ObjectKey] = []
-            for target in Table.linkTargets(value) {
+        if spec.type.mayLink {
+            var removed = linkTargets(old, of: spec)
+            var added: [LinkTarget] = []
+            for target in linkTargets(value, of: spec) {
                 if let match = removed.firstIndex(of: target) { removed.remove(at: match) } else { added.append(target) }
             }
             for target in removed { try removeBacklink(to: target, from: key, column: spec) }
@@ -192,9 +195,9 @@ extension Table {
         let writer = try catalog.requireWriter("delete from table '\(name)'")
         guard try contains(key) else { throw missing(key) }
         let specs = context.specs
-        for sorted in indexes { try sorted.remove(IndexKeyEncoding.encode(try indexValues(sorted, key: key, override: nil)), key: key) }
-        for spec in specs where spec.type.isLink {
-            for target in Table.linkTargets(try value(key, column: spec.key)) where !(spec.target == self.key && target == key) {
+        for sorted in indexes { try sorted.remove(sorted.encode(try indexValues(sorted, key: key, override: nil)), key: key) }
+        for spec in specs where spec.type.mayLink {
+            for target in linkTargets(try value(key, column: spec.key), of: spec) where !(target.table == self.key && target.key == key) {
                 try removeBacklink(to: target, from: key, column: spec)
             }
         }
@@ -203,7 +206,7 @@ extension Table {
             var sources = Table.linkTargets(try value(key, column: spec.key))
             sources = sources.enumerated().filter { $0.offset == 0 || sources[$0.offset - 1] != $0.element }.map(\.element)
             for source in sources where !(origin === self && source == key) {
-                try origin.unlink(source, column: originColumn, from: key)
+                try origin.unlink(source, column: originColumn, from: LinkTarget(table: self.key, key: key))
             }
         }
         try tree.update(ByteOrder.key(key.rawValue)) { cluster in
@@ -293,6 +296,18 @@ extension Table {
     }
 
     private func checkTargets(_ value: StorageValue, _ spec: ColumnSpec) throws {
+        if spec.type.isMixed {
+            for target in linkTargets(value, of: spec) {
+                guard let table = catalog.table(target.table) else {
+                    throw StrataError.invalidArgument("'\(name).\(spec.name)' cannot link to table \(target.table): there is no such table")
+                }
+                guard try table.contains(target.key) else {
+                    throw StrataError.invalidArgument(
+                        "'\(name).\(spec.name)' cannot link to \(target.key): table '\(table.name)' has no such object")
+                }
+            }
+            return
+        }
         guard let target = spec.target, let table = catalog.table(target) else {
             throw StrataError.invalidArgument("link column '\(spec.name)' of table '\(name)' has no target table")
         }
