@@ -19,10 +19,10 @@ extension PropertyType {
         }
     }
 
-    /// Whether the column holds nil: optional values and to-one links.
+    /// Whether the column holds nil: optional values, to-one links and mixed values.
     var isNullableColumn: Bool {
         switch self {
-        case .optional, .link: return true
+        case .optional, .link, .any: return true
         default: return false
         }
     }
@@ -47,6 +47,9 @@ extension PropertyType {
         case .link: return .link
         case .optional(let wrapped): return wrapped.valueKind
         case .list, .linkingObjects: return nil
+        case .decimal: return .decimal
+        case .objectId: return .objectId
+        case .any: return .mixed
         }
     }
 

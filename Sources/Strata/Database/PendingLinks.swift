@@ -4,7 +4,8 @@ import StrataStorage
 /// the explicit stack that adds a graph of unmanaged objects without recursion.
 ///
 /// The columns are written one at a time, in the model's order: ``targets`` are the objects the current column
-/// links to (`nil` for an empty link or a list element that is no object), ``resolved`` their keys so far.
+/// links to (`nil` for an empty link or a list element that is no object), ``resolved`` their keys so far. A mixed
+/// (`any`) column is written here too: its objects become typed links, its other values are stored as they are.
 final class PendingLinks {
     let model: ModelBinding
     let table: Table
@@ -36,6 +37,7 @@ final class PendingLinks {
         switch values[property] {
         case .object: stored = resolved.first ?? .null
         case .list: stored = .list(resolved)
+        case let value where isMixed: stored = ValueConversion.storageValue(value) ?? .null
         default: stored = .null
         }
         let columnKey = model.columns[property]
@@ -45,6 +47,23 @@ final class PendingLinks {
         }
         column += 1
         startColumn()
+    }
+
+    /// Whether the current column holds mixed values.
+    var isMixed: Bool { column < model.linkProperties.count && model.isMixed(model.linkProperties[column]) }
+
+    /// The stored form of the link to `target` (stored under `key`) from the current column: a typed link (its
+    /// table and key) from a mixed column, the key alone otherwise.
+    func link(to target: Object, key: ObjectKey, in database: Database) throws -> StorageValue {
+        guard isMixed else { return .link(key) }
+        return .typedLink(try database.model(of: target).tableKey, key)
+    }
+
+    /// What the current column stores at `position` where no object is: a mixed list's other value, or null.
+    func nonObject(at position: Int) -> StorageValue {
+        guard isMixed, case .list(let elements) = values[model.linkProperties[column]], elements.indices.contains(position)
+        else { return .null }
+        return ValueConversion.storageValue(elements[position]) ?? .null
     }
 
     /// Lists the targets of the column at `column`, if there is one.

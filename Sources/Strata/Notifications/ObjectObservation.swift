@@ -95,6 +95,12 @@ final class ObjectObservation<T: Object>: Observation {
         if case .link(let linked) = stored, let target = model.linkTargets[column] {
             return database.object(of: target, key: linked)
         }
+        if model.description.properties[column].type == .any {
+            if case .typedLink(let table, let linked) = stored, let target = database.schema.model(forTable: table) {
+                return AnyValue.object(database.object(of: target, key: linked))
+            }
+            return AnyValue.fromPersistedValue(ValueConversion.persistedValue(stored)) ?? AnyValue.none
+        }
         switch ValueConversion.persistedValue(stored) {
         case .null, .list, .object: return nil
         case .bool(let value): return value
@@ -105,6 +111,8 @@ final class ObjectObservation<T: Object>: Observation {
         case .data(let value): return value
         case .date(let value): return value
         case .uuid(let value): return value
+        case .decimal(let value): return value
+        case .objectId(let value): return value
         }
     }
 

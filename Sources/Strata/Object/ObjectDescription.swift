@@ -66,6 +66,8 @@ enum ObjectDescription {
         case .data(let bytes): return "<\(bytes.count) bytes>"
         case .date(let date): return String(describing: date)
         case .uuid(let uuid): return uuid.uuidString
+        case .decimal(let number): return "\(number)"
+        case .objectId(let id): return id.stringValue
         case .object(let object): return describe(object, depth: depth)
         case .list(let elements):
             return describe(elements: elements.lazy.map { describe($0, depth: depth) }, count: elements.count)
@@ -85,6 +87,8 @@ enum ObjectDescription {
         switch value {
         case .link(let key):
             return row.linkedObject(column, key: key, as: Object.self).map { .object($0) } ?? .null
+        case .typedLink(let table, let key):
+            return row.mixedObject(table: table, key: key).map { .object($0) } ?? .null
         case .list(let elements):
             return .list(elements.map { persisted($0, row: row, column: column) })
         default:

@@ -31,4 +31,8 @@ public enum PersistedValue {
     case object(Object)
     /// The elements of a list, in order.
     case list([PersistedValue])
+    /// A `decimal`.
+    case decimal(Decimal)
+    /// An `objectId`.
+    case objectId(ObjectId)
 }

@@ -26,7 +26,10 @@ final class RowList<Row: ObjectRow, Element: ListElement>: ManagedListAccessor {
     /// The stored form of `element`: a primitive as is, an object as a link (the row says which objects it links).
     private func storageValue(_ element: Element) throws -> StorageValue {
         let value = element.persistedValue
-        if case .object(let object) = value { return .link(try row.linkKey(to: object, column: column)) }
+        if case .object(let object) = value {
+            if row.isMixed(column) { return try row.mixedLink(to: object, column: column) }
+            return .link(try row.linkKey(to: object, column: column))
+        }
         guard let stored = ValueConversion.storageValue(value) else {
             throw row.unstorable("a value of type \(Element.self) cannot be stored in \(row.describe(column))")
         }
@@ -40,6 +43,8 @@ final class RowList<Row: ObjectRow, Element: ListElement>: ManagedListAccessor {
             let object = row.linkedObject(column, key: key, as: Element.self as? Object.Type)
         {
             persisted = .object(object)
+        } else if case .typedLink(let table, let key) = value {
+            persisted = row.mixedObject(table: table, key: key).map { .object($0) } ?? .null
         } else {
             persisted = ValueConversion.persistedValue(value)
         }

@@ -105,6 +105,9 @@ enum SchemaLiteralEmitter {
         case .list(let element): return ".list(\(typeLiteral(element)))"
         case .linkingObjects(let model, let property):
             return ".linkingObjects(model: \(SwiftLiteral.string(model)), property: \(SwiftLiteral.string(property)))"
+        case .decimal: return ".decimal"
+        case .objectId: return ".objectId"
+        case .any: return ".any"
         }
     }
 

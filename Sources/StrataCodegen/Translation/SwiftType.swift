@@ -24,6 +24,9 @@ enum SwiftType {
         case .list(let element):
             return "List<\(elementName(of: element, enumName: enumName, modelPrefix: modelPrefix))>"
         case .linkingObjects(let model, _): return "LinkingObjects<\(modelPrefix)\(SwiftIdentifier.escaped(model))>"
+        case .decimal: return "Decimal"
+        case .objectId: return "ObjectId"
+        case .any: return "AnyValue"
         }
     }
 
@@ -59,6 +62,7 @@ enum SwiftType {
         case .auto?:
             switch type.unwrapped {
             case .uuid: return "UUID()"
+            case .objectId: return "ObjectId.generate()"
             case .date: return "Date()"
             default: return zeroValue(of: type, enumCases: enumCases)
             }
@@ -73,6 +77,8 @@ enum SwiftType {
             case .enumeration: return "." + SwiftIdentifier.escaped(text)
             case .date: return SwiftLiteral.date(text) ?? zeroValue(of: type, enumCases: enumCases)
             case .uuid: return SwiftLiteral.uuid(text) ?? zeroValue(of: type, enumCases: enumCases)
+            case .decimal: return "Decimal(string: \(SwiftLiteral.string(text)))!"
+            case .objectId: return "try! ObjectId(string: \(SwiftLiteral.string(text)))"
             default: return SwiftLiteral.string(text)
             }
         }
@@ -91,6 +97,9 @@ enum SwiftType {
         case .enumeration(let cases): return "." + SwiftIdentifier.escaped((enumCases ?? cases).first ?? "")
         case .list: return "List()"
         case .linkingObjects: return ""
+        case .decimal: return "0"
+        case .objectId: return "ObjectId.zero"
+        case .any: return ".none"
         }
     }
 }

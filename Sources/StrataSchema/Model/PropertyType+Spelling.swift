@@ -20,6 +20,9 @@ extension PropertyType {
         case .optional(let wrapped): return wrapped.schemaSpelling + "?"
         case .list(let element): return "[\(element.schemaSpelling)]"
         case .linkingObjects(let model, let property): return "{ linkingObjects: \(model).\(property) }"
+        case .decimal: return "decimal"
+        case .objectId: return "objectId"
+        case .any: return "any"
         }
     }
 }

@@ -50,6 +50,13 @@ public indirect enum PropertyType: Hashable, Sendable {
     case list(PropertyType)
     /// `{ linkingObjects: Model.property }`: the inverse of a link or list, read-only, kept by the store.
     case linkingObjects(model: String, property: String)
+    /// `decimal`: an exact decimal number (`Decimal`), compared and sorted by value.
+    case decimal
+    /// `objectId`: a 12-byte `ObjectId` (seconds, random bytes, counter).
+    case objectId
+    /// `any`: a mixed value (`AnyValue`): null, a primitive of any other kind, or a link to an object of any
+    /// model. Always nullable without `?` (`any?` is read as `any`).
+    case any
 
     /// The type without its optional wrapper.
     public var unwrapped: PropertyType {
@@ -62,6 +69,9 @@ public indirect enum PropertyType: Hashable, Sendable {
         if case .optional = self { return true }
         return false
     }
+
+    /// Whether null is a value of this type: an optional, or `any` (which holds null itself).
+    public var isNullable: Bool { isOptional || self == .any }
 
     /// The model this type links to (through a to-one link, a list of links or linking objects), if any.
     public var linkedModel: String? {

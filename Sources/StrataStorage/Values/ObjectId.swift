@@ -52,6 +52,14 @@ public struct ObjectId: Hashable, Comparable, Sendable, Codable, CustomStringCon
         self.init(bytes: bytes)
     }
 
+    /// The identifier of 12 zero bytes: what a non-optional `objectId` property without a default holds.
+    public static let zero = ObjectId(high: 0, low: 0)
+
+    private init(high: UInt64, low: UInt32) {
+        self.high = high
+        self.low = low
+    }
+
     /// A new identifier: the current second, this process's random bytes and the next value of its counter.
     public static func generate() -> ObjectId { generate(at: Date()) }
 

@@ -5,8 +5,11 @@ enum QueryKind: Equatable, CustomStringConvertible {
     case bool, integer, floating, string, data, date, uuid
     /// A link to an object of the named model.
     case object(String)
+    case decimal, objectId
+    /// A mixed (`any`) value: any kind, compared by value (numbers across int, double and decimal).
+    case mixed
 
-    var isNumeric: Bool { self == .integer || self == .floating }
+    var isNumeric: Bool { self == .integer || self == .floating || self == .decimal }
 
     var description: String {
         switch self {
@@ -18,6 +21,9 @@ enum QueryKind: Equatable, CustomStringConvertible {
         case .date: return "date"
         case .uuid: return "uuid"
         case .object(let model): return model
+        case .decimal: return "decimal"
+        case .objectId: return "objectId"
+        case .mixed: return "any"
         }
     }
 }

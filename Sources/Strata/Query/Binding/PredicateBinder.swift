@@ -1,5 +1,6 @@
 import Foundation
 import StrataSchema
+import StrataStorage
 
 /// Resolves a parsed predicate against a model: finds each key path's properties, checks that every operator
 /// suits the types it compares and that every constant has the right type, and converts constants once.
@@ -123,7 +124,9 @@ struct PredicateBinder {
             throw error("only one side of a comparison can be a list", offset)
         }
         var matcher: StringMatcher?
-        if leftKind == .string, case .value(.string(let operand)) = right, op.isStringOperator || !options.isEmpty {
+        if leftKind == .string || leftKind == .mixed, case .value(.string(let operand)) = right,
+            op.isStringOperator || !options.isEmpty
+        {
             matcher = StringMatcher(op, operand, options: options)
         }
         return (right, matcher)
@@ -142,15 +145,16 @@ struct PredicateBinder {
         offset: Int
     ) throws {
         guard let kind = leftKind else { return }
-        if !options.isEmpty, kind != .string {
+        if !options.isEmpty, kind != .string, kind != .mixed {
             throw error("[c] and [d] apply to strings, but '\(left.text)' is \(kind)", offset)
         }
         let valid: Bool
         switch op {
         case .equal, .notEqual, .in: valid = true
-        case .less, .lessOrEqual, .greater, .greaterOrEqual, .between: valid = kind.isNumeric || kind == .date
-        case .beginsWith, .endsWith, .contains: valid = kind == .string || kind == .data
-        case .like: valid = kind == .string
+        case .less, .lessOrEqual, .greater, .greaterOrEqual, .between:
+            valid = kind.isNumeric || kind == .date || kind == .objectId || kind == .mixed
+        case .beginsWith, .endsWith, .contains: valid = kind == .string || kind == .data || kind == .mixed
+        case .like: valid = kind == .string || kind == .mixed
         }
         guard valid else {
             throw error("'\(op.rawValue)' does not apply to '\(left.text)', which is \(kind)", offset)
@@ -162,6 +166,7 @@ struct PredicateBinder {
         _ right: BoundOperand, _ source: PredicateOperand, leftKind: QueryKind?, op: ComparisonOperator, offset: Int
     ) throws -> BoundOperand {
         guard let leftKind else { return right }
+        if leftKind == .mixed { return mixedConstants(right, source) }
         try checkObjects(in: source, leftKind: leftKind, offset: offset)
         switch right {
         case .value(let value):
@@ -193,7 +198,28 @@ struct PredicateBinder {
     }
 
     private func compatible(_ a: QueryKind, _ b: QueryKind) -> Bool {
-        a == b || (a.isNumeric && b.isNumeric)
+        a == b || (a.isNumeric && b.isNumeric) || a == .mixed || b == .mixed
+    }
+
+    /// The constants compared with a mixed value, as they are (a mixed value may hold any kind), but for objects:
+    /// a mixed value links to an object of any model, so an object argument becomes its table and key.
+    private func mixedConstants(_ right: BoundOperand, _ source: PredicateOperand) -> BoundOperand {
+        func constant(_ value: QueryValue) -> QueryScalar {
+            if case .object(let model, let key) = value, let binding = schema.model(named: model) {
+                return .typedObject(binding.tableKey, ObjectKey(key))
+            }
+            return QueryScalar(value)
+        }
+        switch (right, source) {
+        case (.value, .value(let value)): return .value(constant(value))
+        case (.list, .value(.list(let items))): return .list(items.map(constant))
+        case (.list(let bound), .list(let items)) where bound.count == items.count:
+            return .list(zip(bound, items).map { scalar, item in
+                if case .value(let value) = item { return constant(value) }
+                return scalar
+            })
+        default: return right
+        }
     }
 
     /// A constant as a value of `kind`, or an error naming it.
@@ -206,6 +232,18 @@ struct PredicateBinder {
             throw error("'\(op.rawValue)' does not apply to objects; compare them with == or !=", offset)
         case (.int(let number), .floating): return .double(Double(number))
         case (.double, .integer): return value
+        case (.decimal, .decimal), (.objectId, .objectId), (.decimal, .integer), (.decimal, .floating): return value
+        case (.int, .decimal), (.double, .decimal):
+            guard let decimal = value.decimalValue else { throw error("cannot compare decimal with \(describe(value))", offset) }
+            return .decimal(decimal)
+        case (.string(let text), .decimal):
+            guard let decimal = Decimal(string: text), DecimalSyntax.isValid(text) else {
+                throw error("\"\(text)\" is not a decimal number", offset)
+            }
+            return .decimal(decimal)
+        case (.string(let text), .objectId):
+            guard let id = ObjectId(text) else { throw error("\"\(text)\" is not an ObjectId (24 hexadecimal digits)", offset) }
+            return .objectId(id)
         case (.string(let text), .uuid):
             guard let uuid = UUID(uuidString: text) else {
                 throw error("\"\(text)\" is not a UUID", offset)
@@ -226,7 +264,9 @@ struct PredicateBinder {
         case .data(let value): return "data of \(value.count) bytes"
         case .timestamp: return "a date"
         case .uuid(let value): return "the UUID \(value)"
-        case .object: return "an object"
+        case .object, .typedObject: return "an object"
+        case .decimal(let value): return "the decimal \(value)"
+        case .objectId(let value): return "the ObjectId \(value)"
         }
     }
 
@@ -418,6 +458,9 @@ struct PredicateBinder {
             let (elementKind, _) = try kind(of: element, name: name, in: model, offset: offset, binder: binder)
             return (elementKind, true)
         case .linkingObjects(let source, _): return (.object(source), true)
+        case .decimal: return (.decimal, false)
+        case .objectId: return (.objectId, false)
+        case .any: return (.mixed, false)
         }
     }
 
