@@ -74,6 +74,11 @@ extension Table {
         case .link(let current) where current == target.key:
             try writeRaw(source, index, .null)
         case let current where current == typed:
+            // A mixed column may be indexed (links and lists never are): its entry follows the value.
+            for sorted in indexes where sorted.spec.columns.contains(column) {
+                try sorted.remove(sorted.encode(try indexValues(sorted, key: source, override: nil)), key: source)
+                try sorted.insert(sorted.encode(try indexValues(sorted, key: source, override: (column, .null))), key: source)
+            }
             try writeRaw(source, index, .null)
         case .list(let elements):
             if elements.contains(typed) {
