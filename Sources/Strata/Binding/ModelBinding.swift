@@ -49,16 +49,9 @@ final class ModelBinding: ModelLayout {
     }
 
     private func bindValueColumns() {
-        let mixed = columns.indices.filter { isMixed($0) }
-        valueProperties = columns.indices.filter { linkTargets[$0] == nil && !mixed.contains($0) }
+        valueProperties = columns.indices.filter { linkTargets[$0] == nil && !isMixed($0) }
         valueColumns = valueProperties.map { columns[$0] }
-        linkProperties = columns.indices.filter { linkTargets[$0] != nil || mixed.contains($0) }
-    }
-
-    /// Whether the property in `column` holds mixed values (`any`, alone or in a list).
-    func isMixed(_ column: Int) -> Bool {
-        let type = description.properties[column].type
-        return type == .any || type == .list(.any)
+        linkProperties = columns.indices.filter { linkTargets[$0] != nil || isMixed($0) }
     }
 
     private static func autoIncrements(_ description: ModelDescription, _ definition: ModelDefinition) -> Bool {

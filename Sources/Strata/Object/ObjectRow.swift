@@ -93,11 +93,7 @@ extension ObjectRow {
     // MARK: Mixed values
 
     /// Whether column `column` holds mixed values (`any`, alone or in a list).
-    func isMixed(_ column: Int) -> Bool {
-        guard column >= 0, column < layout.description.properties.count else { return false }
-        let type = layout.description.properties[column].type
-        return type == .any || type == .list(.any)
-    }
+    func isMixed(_ column: Int) -> Bool { layout.isMixed(column) }
 
     /// A stored value of a mixed column as the value it holds (a link as its object, `.none` when the row knows
     /// no class for it).
