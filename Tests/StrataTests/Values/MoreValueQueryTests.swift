@@ -102,6 +102,18 @@ final class MoreValueQueryTests: XCTestCase {
         XCTAssertEqual(owners(try all.where { $0.balance.between(Decimal(0), Decimal(1)) }).sorted(), ["owner 2", "owner 6"])
     }
 
+    func testDecimalAggregatesAreExact() throws {
+        let all = db.objects(Account.self)
+        // 10.25 - 3 + 0.1 + 2.5 + 100 + 10.2 + 0 + 1000
+        XCTAssertEqual(all.sum(ofProperty: "balance") as Decimal, Decimal(string: "1120.05"))
+        XCTAssertEqual(all.min(ofProperty: "balance") as Decimal?, -3)
+        XCTAssertEqual(all.max(ofProperty: "balance") as Decimal?, 1000)
+        XCTAssertEqual(try XCTUnwrap(all.average(ofProperty: "balance")), 140.00625, accuracy: 1e-9)
+        let filtered = try all.filter("balance < 1")
+        XCTAssertEqual(filtered.sum(ofProperty: "balance") as Decimal, Decimal(string: "-2.9"), "-3 + 0.1 + 0, not 0")
+        XCTAssertEqual(filtered.sum(ofProperty: "balance") as Double, -2.9, accuracy: 1e-12)
+    }
+
     func testThePlannerUsesTheIndexes() throws {
         let balance = try db.objects(Account.self).filter("balance == 10.25")
         XCTAssertTrue(balance.explain.hasPrefix("index Account.balance"), balance.explain)
