@@ -19,11 +19,12 @@ final class ModelBinding: ModelLayout {
     var linkTargets: [Int: ModelBinding] = [:] {
         didSet { bindValueColumns() }
     }
-    /// The properties that are not links (by column index), in column order, and their store columns: what
-    /// `add` inserts in one call, before it stores links (which may need their targets added first).
+    /// The properties that are not links nor mixed values (by column index), in column order, and their store
+    /// columns: what `add` inserts in one call, before it stores links (which may need their targets added first).
     private(set) var valueProperties: [Int] = []
     private(set) var valueColumns: [ColumnKey] = []
-    /// The link and list-of-links properties (by column index), in column order.
+    /// The link, list-of-links and mixed (`any`, alone or in a list) properties (by column index), in column
+    /// order: written once the object's row exists, since a mixed value may link to an object to add first.
     private(set) var linkProperties: [Int] = []
     /// Whether the primary key is an `int` with `default: auto` (assigned from the table's sequence); worked out
     /// once, as `add` asks for every object.
@@ -51,9 +52,9 @@ final class ModelBinding: ModelLayout {
     }
 
     private func bindValueColumns() {
-        valueProperties = columns.indices.filter { linkTargets[$0] == nil }
+        valueProperties = columns.indices.filter { linkTargets[$0] == nil && !isMixed($0) }
         valueColumns = valueProperties.map { columns[$0] }
-        linkProperties = columns.indices.filter { linkTargets[$0] != nil }
+        linkProperties = columns.indices.filter { linkTargets[$0] != nil || isMixed($0) }
     }
 
     private static func autoIncrements(_ description: ModelDescription, _ definition: ModelDefinition) -> Bool {
@@ -91,6 +92,9 @@ final class SchemaBinding {
 
     /// The binding of the model named `name`.
     func model(named name: String) -> ModelBinding? { byName[name] }
+
+    /// The binding of the model stored in table `table` (how a mixed value's link finds its model).
+    func model(forTable table: TableKey) -> ModelBinding? { models.first { $0.tableKey == table } }
 
     /// The binding of a generated class.
     ///

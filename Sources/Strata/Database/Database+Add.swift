@@ -64,14 +64,14 @@ extension Database {
             if top.resolved.count < top.targets.count {
                 // The next target of the current link column: its key now, its own links before this column's next.
                 guard let target = top.targets[top.resolved.count] else {
-                    top.resolved.append(.null)
+                    top.resolved.append(top.nonObject(at: top.resolved.count))
                     continue
                 }
                 if let added = try storeRow(target, policy: policy) {
-                    top.resolved.append(.link(added.key))
+                    top.resolved.append(try top.link(to: target, key: added.key, in: self))
                     pending.append(added)
                 } else {
-                    top.resolved.append(.link(try managedKey(of: target)))
+                    top.resolved.append(try top.link(to: target, key: try managedKey(of: target), in: self))
                 }
                 continue
             }

@@ -76,6 +76,7 @@ extension Database {
         case let value as Int8: return .int(Int64(value))
         case let value as String: return .string(value)
         case let value as UUID: return .uuid(value)
+        case let value as ObjectId: return .objectId(value)
         default: return nil
         }
     }

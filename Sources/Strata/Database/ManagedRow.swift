@@ -159,6 +159,15 @@ final class ManagedRow: ObjectRow {
 
     func linkedClass(_ column: Int) -> ObjectBase.Type? { model.linkTargets[column]?.type }
 
+    func mixedLink(to object: Object, column: Int) throws -> StorageValue {
+        let key = try database.keyForLink(to: object)
+        return .typedLink(try database.model(of: object).tableKey, key)
+    }
+
+    func mixedObject(table: TableKey, key: ObjectKey) -> Object? {
+        database.schema.model(forTable: table).flatMap { database.object(of: $0, key: key) as? Object }
+    }
+
     func unstorable(_ detail: String) -> Error { StrataError.invalidArgument(detail) }
 
     /// Stops the program: the file does not hold what its schema says.

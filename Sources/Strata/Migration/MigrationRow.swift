@@ -149,6 +149,20 @@ final class MigrationRow: ObjectRow {
     /// None: an older version's models have no classes; the caller's type is used.
     func linkedClass(_ column: Int) -> ObjectBase.Type? { nil }
 
+    /// A link to one of this migration's objects, of any model.
+    func mixedLink(to object: Object, column: Int) throws -> StorageValue {
+        guard let row = object.managedAccessor as? MigrationRow, row.session === session else {
+            throw session.failure(
+                "the migration code stored an object in \(what).\(model.propertyName(column)) that is not one of this "
+                    + "migration's objects; use objects reached through the old or new objects, or Migration.create")
+        }
+        return .typedLink(row.model.tableKey, row.key)
+    }
+
+    /// None: the models a migration reads have no classes to make the object of a mixed value's link with; such
+    /// a value reads as `.none` in a custom step (the link itself is kept).
+    func mixedObject(table: TableKey, key: ObjectKey) -> Object? { nil }
+
     func unstorable(_ detail: String) -> Error { session.failure(detail) }
 
     /// Records the mismatch, which abandons the migration.

@@ -151,13 +151,14 @@ struct VersionStep {
         }
     }
 
-    /// Gives each existing object its own `auto` value: a random UUID, the next integer, or now.
+    /// Gives each existing object its own `auto` value: a random UUID, a new ObjectId, the next integer, or now.
     private func fillAuto(_ property: PropertyDefinition, column: ColumnKey, of table: Table) throws {
         let now = ValueConversion.timestamp(Date())
         try session.forEachObject(of: table) { key in
             let value: StorageValue
             switch property.type.unwrapped {
             case .uuid: value = .uuid(UUID())
+            case .objectId: value = .objectId(ObjectId.generate())
             case .integer: value = .int(try table.nextSequenceValue(ModelBinding.primaryKeySequence))
             case .date: value = .timestamp(now)
             default: return
@@ -281,6 +282,7 @@ struct VersionStep {
         case .string(let text): return text
         case .int(let number): return String(number)
         case .uuid(let uuid): return uuid.uuidString
+        case .objectId(let id): return id.stringValue
         default: return nil
         }
     }

@@ -90,6 +90,14 @@ final class ObjectObservation<T: ObjectBase>: Observation {
         if case .link(let linked) = stored, let target = model.linkTargets[column] {
             return database.object(of: target, key: linked)
         }
+        if model.description.properties[column].type == .any {
+            if case .typedLink(let table, let linked) = stored, let target = database.schema.model(forTable: table),
+                let object = database.object(of: target, key: linked) as? Object
+            {
+                return AnyValue.object(object)
+            }
+            return AnyValue.fromPersistedValue(ValueConversion.persistedValue(stored)) ?? AnyValue.none
+        }
         switch ValueConversion.persistedValue(stored) {
         case .null, .list, .object, .map: return nil
         case .bool(let value): return value
@@ -100,6 +108,8 @@ final class ObjectObservation<T: ObjectBase>: Observation {
         case .data(let value): return value
         case .date(let value): return value
         case .uuid(let value): return value
+        case .decimal(let value): return value
+        case .objectId(let value): return value
         }
     }
 

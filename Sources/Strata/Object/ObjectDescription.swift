@@ -66,6 +66,8 @@ enum ObjectDescription {
         case .data(let bytes): return "<\(bytes.count) bytes>"
         case .date(let date): return String(describing: date)
         case .uuid(let uuid): return uuid.uuidString
+        case .decimal(let number): return "\(number)"
+        case .objectId(let id): return id.stringValue
         // An embedded object is part of its parent (and cannot form a cycle): shown whole, at the parent's depth.
         case .object(let object): return describe(object, depth: object is EmbeddedObject ? depth - 1 : depth)
         case .list(let elements):
@@ -91,6 +93,8 @@ enum ObjectDescription {
         switch value {
         case .link(let key):
             return row.linkedObject(column, key: key, as: ObjectBase.self).map { .object($0) } ?? .null
+        case .typedLink(let table, let key):
+            return row.mixedObject(table: table, key: key).map { .object($0) } ?? .null
         case .list(let elements):
             return .list(elements.map { persisted($0, row: row, column: column) })
         case .map(let entries):

@@ -33,4 +33,8 @@ public enum PersistedValue {
     case list([PersistedValue])
     /// The entries of a map.
     case map([String: PersistedValue])
+    /// A `decimal`.
+    case decimal(Decimal)
+    /// An `objectId`.
+    case objectId(ObjectId)
 }

@@ -108,6 +108,9 @@ enum SchemaLiteralEmitter {
             return ".linkingObjects(model: \(SwiftLiteral.string(model)), property: \(SwiftLiteral.string(property)))"
         case .set(let element): return ".set(\(typeLiteral(element)))"
         case .map(let element): return ".map(\(typeLiteral(element)))"
+        case .decimal: return ".decimal"
+        case .objectId: return ".objectId"
+        case .any: return ".any"
         }
     }
 

@@ -138,7 +138,7 @@ struct SchemaFileReader {
             case "doc":
                 model.doc = scalarText(field, expecting: "the model's documentation as text")
             case "primaryKey":
-                model.primaryKey = scalarText(field, expecting: "the name of an int, string or uuid property")
+                model.primaryKey = scalarText(field, expecting: "the name of an int, string, uuid or objectId property")
             case "properties":
                 sawProperties = true
                 model.properties = readProperties(of: name, field)

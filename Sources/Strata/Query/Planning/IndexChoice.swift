@@ -185,6 +185,14 @@ struct IndexChoice {
         let rank: Int
         let lookup: Lookup
         switch (comparison.op, comparison.right) {
+        case (.equal, .value(let value)) where kind == .mixed:
+            // A mixed value equals a number of another kind with the same value: each kind is its own entry.
+            guard let stored = mixedCandidates(value) else { return nil }
+            (rank, lookup) = (stored.count == 1 ? 1 : 2, stored.count == 1 ? .equal(key, stored[0]) : .oneOf(key, stored))
+        case (.in, .list(let values)) where kind == .mixed:
+            let stored = values.compactMap(mixedCandidates)
+            guard stored.count == values.count else { return nil }
+            (rank, lookup) = (2, .oneOf(key, stored.flatMap { $0 }))
         case (.equal, .value(let value)):
             guard let stored = storageValue(value, kind) else { return nil }
             (rank, lookup) = (index.isUnique ? 0 : 1, .equal(key, stored))
@@ -192,15 +200,15 @@ struct IndexChoice {
             let stored = values.compactMap { storageValue($0, kind) }
             guard stored.count == values.count else { return nil }
             (rank, lookup) = (2, .oneOf(key, stored))
-        case (.beginsWith, .value(.string(let prefix))) where !prefix.isEmpty:
+        case (.beginsWith, .value(.string(let prefix))) where !prefix.isEmpty && kind == .string:
             (rank, lookup) = (3, .prefix(key, prefix))
         case (.between, .list(let bounds)):
-            guard kind == .integer || kind == .date, bounds.count == 2,
+            guard Self.hasOrderedIndex(kind), bounds.count == 2,
                   let low = storageValue(bounds[0], kind), let high = storageValue(bounds[1], kind) else { return nil }
             (rank, lookup) = (4, .range(key, from: low, lowerInclusive: true, to: high, upperInclusive: true))
         case (.less, .value(let value)), (.lessOrEqual, .value(let value)),
              (.greater, .value(let value)), (.greaterOrEqual, .value(let value)):
-            guard kind == .integer || kind == .date, let bound = storageValue(value, kind) else { return nil }
+            guard Self.hasOrderedIndex(kind), let bound = storageValue(value, kind) else { return nil }
             switch comparison.op {
             case .less: lookup = .range(key, from: nil, lowerInclusive: true, to: bound, upperInclusive: false)
             case .lessOrEqual: lookup = .range(key, from: nil, lowerInclusive: true, to: bound, upperInclusive: true)
@@ -245,7 +253,47 @@ struct IndexChoice {
         case (.string(let text), .string): return .string(text)
         case (.bool(let flag), .bool): return .bool(flag)
         case (.uuid(let uuid), .uuid): return .uuid(uuid)
+        case (.decimal(let number), .decimal): return number.isNaN ? nil : .decimal(number)
+        case (.objectId(let id), .objectId): return .objectId(id)
         default: return nil
+        }
+    }
+
+    /// Whether the index of a column of `kind` orders values as a range comparison does (ints, dates, decimals and
+    /// ObjectIds; a mixed index orders by kind first, so its ranges are scanned).
+    private static func hasOrderedIndex(_ kind: QueryKind) -> Bool {
+        kind == .integer || kind == .date || kind == .decimal || kind == .objectId
+    }
+
+    /// The stored values a mixed column equal to `value` may hold: a number as an int, a double and a decimal
+    /// where it is exactly one; `nil` for what the index cannot look up (nil, a NaN).
+    private static func mixedCandidates(_ value: QueryScalar) -> [StorageValue]? {
+        switch value {
+        case .null: return nil
+        case .bool(let flag): return [.bool(flag)]
+        case .string(let text): return [.string(text)]
+        case .data(let bytes): return [.binary(bytes)]
+        case .timestamp(let number): return [.timestamp(number)]
+        case .uuid(let uuid): return [.uuid(uuid)]
+        case .objectId(let id): return [.objectId(id)]
+        case .typedObject(let table, let key): return [.typedLink(table, key)]
+        case .object: return nil
+        case .int, .double, .decimal:
+            // Exactly the stored numbers `QueryScalar.equal` finds equal to `value`, one per kind.
+            guard let decimal = value.decimalValue, let number = value.number else { return nil }
+            var candidates: [StorageValue] = [.decimal(decimal)]
+            if QueryScalar.equal(.double(number), value) {
+                candidates.append(.double(number))
+                if Double(Float(number)) == number { candidates.append(.float(Float(number))) }
+            }
+            let integer: Int64?
+            switch value {
+            case .int(let exact): integer = exact
+            case .double(let double): integer = Int64(exactly: double)
+            default: integer = Int64("\(decimal)")
+            }
+            if let integer, QueryScalar.equal(.int(integer), value) { candidates.append(.int(integer)) }
+            return candidates
         }
     }
 }

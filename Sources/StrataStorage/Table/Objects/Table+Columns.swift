@@ -19,6 +19,8 @@ extension Table {
         switch type {
         case .backlinks:
             throw StrataError.invalidArgument("backlink columns are kept by the engine; add a link or list column instead")
+        case .value(.typedLink), .list(.typedLink), .set(.typedLink), .map(.typedLink):
+            throw StrataError.invalidArgument("column '\(self.name).\(name)' cannot hold typed links alone; use a mixed (any) column")
         case .value(.link), .list(.link), .set(.link), .map(.link):
             guard let target, let found = catalog.table(target) else {
                 throw StrataError.invalidArgument("link column '\(self.name).\(name)' needs the key of an existing target table")
@@ -116,6 +118,14 @@ extension Table {
            let backlinks = targetTable.columns.firstIndex(where: { $0.type == .backlinks && $0.target == key && $0.origin == column }) {
             try targetTable.dropColumn(at: backlinks, writer: writer)
             if targetTable.isEmbedded { try targetTable.deleteOrphans(owned) }
+        }
+        if spec.type.isMixed {
+            // A mixed column's backlinks may be in any table (made where its values first linked).
+            for targetTable in catalog.tables {
+                if let backlinks = targetTable.columns.firstIndex(where: { $0.type == .backlinks && $0.target == key && $0.origin == column }) {
+                    try targetTable.dropColumn(at: backlinks, writer: writer)
+                }
+            }
         }
     }
 
