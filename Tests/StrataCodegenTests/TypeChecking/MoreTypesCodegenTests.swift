@@ -3,8 +3,8 @@ import StrataCodegen
 import StrataSchemaCompiler
 import XCTest
 
-/// A schema with `decimal`, `objectId` and `any` in every form (optional, list, default, `auto`, primary key,
-/// index), generated and type-checked with app code that uses them, as an app's build would; and the accessor
+/// A schema with `decimal`, `objectId` and `any` in every form (optional, list, set, map, default, `auto`,
+/// primary key, index), generated and type-checked with app code that uses them, as an app's build would; and the accessor
 /// calls the generated properties make.
 final class MoreTypesCodegenTests: XCTestCase {
     static let schema = """
@@ -24,6 +24,12 @@ final class MoreTypesCodegenTests: XCTestCase {
               amounts: "[decimal]"
               codes: "[objectId]"
               items: "[any]"
+              coins: set<decimal>
+              seals: set<objectId>
+              charms: set<any>
+              prices: map<decimal>
+              stamps: map<objectId>
+              extras: map<any?>
           Box:
             properties:
               label: string
@@ -44,9 +50,17 @@ final class MoreTypesCodegenTests: XCTestCase {
             safe.items.append(.object(Box(label: "b")))
             safe.amounts.append(total)
             safe.codes.append(ObjectId.generate())
+            safe.coins.insert(total)
+            safe.seals.insert(id)
+            safe.charms.insert(.object(Box(label: "c")))
+            safe.prices["tea"] = Decimal(2)
+            safe.stamps["made"] = id
+            safe.extras["box"] = .object(Box(label: "d"))
+            safe.extras["none"] = AnyValue.none
             try db.write { db.add(safe) }
             _ = try db.objects(Safe.self).where { $0.total > Decimal(1) && $0.id == id && $0.content == AnyValue.int(1) }
             _ = try db.objects(Safe.self).filter("code == oid(507f1f77bcf86cd799439011) AND total > 1.5")
+            _ = try db.objects(Safe.self).filter("ANY extras.@allValues == 5 OR ANY coins > 1")
             _ = (cap, code, content)
         }
 
@@ -66,6 +80,8 @@ final class MoreTypesCodegenTests: XCTestCase {
             "var cap: Decimal?", "accessor.optionalDecimal(at: 3)", "var code: ObjectId?", "accessor.setOptionalObjectId(newValue, at: 4)",
             "try! ObjectId(string: \"507f1f77bcf86cd799439011\")", "var content: AnyValue", "accessor.anyValue(at: 6)",
             "accessor.setAnyValue(newValue, at: 6)", "content: AnyValue = .none", "List<Decimal>", "List<ObjectId>", "List<AnyValue>",
+            "MutableSet<Decimal>", "MutableSet<ObjectId>", "MutableSet<AnyValue>", "Map<String, Decimal>",
+            "Map<String, ObjectId>", "Map<String, AnyValue>",
             ".decimal", ".objectId", ".any",
         ] {
             XCTAssertTrue(text.contains(fragment), "the generated code lacks `\(fragment)`")

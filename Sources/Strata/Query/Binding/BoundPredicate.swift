@@ -131,10 +131,11 @@ struct BoundPath: Hashable {
         return false
     }
 
-    /// Whether its values can be nil: an optional property, a link, or linking objects.
+    /// Whether its values can be nil: an optional property, an `any` (which holds nil itself), a link, or
+    /// linking objects.
     var isNullable: Bool {
         guard let valueType else { return true }
-        if valueType.isOptional { return true }
+        if valueType.isNullable { return true }
         if case .link = valueType { return true }
         return false
     }
