@@ -20,8 +20,8 @@ class ModelLayout {
     let tableKey: TableKey
     /// The store column of each persisted property: column `i` holds ``ModelDescription/properties```[i]`.
     let columns: [ColumnKey]
-    /// For each column, whether it holds mixed values (`any`, alone or in a list, set or map): worked out once, as adding an
-    /// object asks for each of its links.
+    /// For each column, whether it holds mixed values (`any`, alone or in a list, set or map): worked out once, as
+    /// adding an object asks for each of its links.
     private let mixedColumns: [Bool]
 
     /// The layout of `definition` (described as `description`, built from it) in version `version`.

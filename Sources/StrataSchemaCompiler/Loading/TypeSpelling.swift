@@ -82,7 +82,8 @@ enum TypeSpelling {
         let element: Result<PropertyType, Problem>
         if inner.hasSuffix("?") {
             // `any` holds null itself: `map<any?>` is `map<any>`, as `any?` is `any`.
-            element = single(String(inner.dropLast()).trimmingSpaces, whole: spelling).map { $0 == .any ? .any : .optional($0) }
+            element = single(String(inner.dropLast()).trimmingSpaces, whole: spelling)
+                .map { $0 == .any ? .any : .optional($0) }
         } else {
             element = single(inner, whole: spelling)
         }

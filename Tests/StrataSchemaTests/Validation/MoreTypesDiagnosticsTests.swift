@@ -20,6 +20,10 @@ final class MoreTypesDiagnosticsTests: SchemaTestCase {
         XCTAssertEqual(try type(of: "value: any"), .any)
         XCTAssertEqual(try type(of: "value: any?"), .any, "any holds null itself: any? is any")
         XCTAssertEqual(try type(of: "values: \"[any?]\""), .list(.any))
+        XCTAssertEqual(try type(of: "extras: map<any?>"), .map(.any), "map<any?> is map<any>, as any? is any")
+        XCTAssertEqual(try type(of: "charms: set<any?>"), .set(.any))
+        XCTAssertEqual(try type(of: "coins: set<decimal>"), .set(.decimal))
+        XCTAssertEqual(try type(of: "stamps: map<objectId?>"), .map(.optional(.objectId)))
         XCTAssertEqual(PropertyType.any.schemaSpelling, "any")
         XCTAssertTrue(PropertyType.any.isNullable)
     }
