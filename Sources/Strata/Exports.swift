@@ -5,6 +5,10 @@ import StrataStorage
 // its types and generated code writes literals of them, so `import Strata` alone is enough for both. It has no
 // dependencies; the YAML loader, validation and version diffs are in StrataSchemaCompiler, which apps never link.
 
+/// A 12-byte object identifier (seconds, random bytes, counter) for `objectId` properties. See
+/// `StrataStorage.ObjectId`.
+public typealias ObjectId = StrataStorage.ObjectId
+
 /// Every failure Strata reports. See `StrataStorage.StrataError`.
 public typealias StrataError = StrataStorage.StrataError
 

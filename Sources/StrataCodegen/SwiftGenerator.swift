@@ -46,7 +46,12 @@ public struct SwiftGenerator: Sendable {
             writer.mark("\(model.name)")
             ModelClassEmitter(model: model, index: index, in: current, schemaTakenNames: schemaTakenNames).emit(into: &writer)
             writer.line()
-            QueryMembersEmitter(model: model, access: current.access == .public ? "public " : "").emit(into: &writer)
+            // An embedded model is never the root of a query: its properties are reached through its parent's
+            // (`$0.home.city`), which `QueryExpression` follows by name.
+            if !model.isEmbedded {
+                let access = current.access == .public ? "public " : ""
+                QueryMembersEmitter(model: model, access: access).emit(into: &writer)
+            }
         }
 
         let migrations = CustomMigrationsEmitter(history: history)

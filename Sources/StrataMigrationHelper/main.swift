@@ -23,9 +23,12 @@ import Darwin
 /// - `write-shelf-v1 PATH COUNT`, `migrate-shelf PATH`, `verify-shelf PATH COUNT`: the same for the `Shelf` schema,
 ///   whose version 2 turns lists into sets (dropping repeats) and fills a new map in a custom step; `verify-shelf`
 ///   prints `version 1 intact COUNT` or `version 2 migrated COUNT`.
+/// - `write-embedded-v1 PATH COUNT`, `migrate-embedded PATH`, `verify-embedded PATH COUNT`: the same for
+///   `Homestead`, whose version 2 makes a model embedded (``Homestead1To2``).
 let arguments = Array(CommandLine.arguments.dropFirst())
 let usage = "usage: strata-migration-helper write-v1 PATH COUNT | migrate PATH | verify PATH COUNT | bench PATH COUNT"
-    + " | write-shelf-v1 PATH COUNT | migrate-shelf PATH | verify-shelf PATH COUNT\n"
+    + " | write-shelf-v1 PATH COUNT | migrate-shelf PATH | verify-shelf PATH COUNT"
+    + " | write-embedded-v1 PATH COUNT | migrate-embedded PATH | verify-embedded PATH COUNT\n"
 
 /// The custom step of version 3: an entry's score is twice its amount.
 struct LedgerSteps: LedgerMigrations {
@@ -207,6 +210,15 @@ do {
         default: throw HelperFailure(description: "the file records version \(version), neither 1 nor 3")
         }
         say("version \(version) \(version == 1 ? "intact" : "migrated") \(count)")
+    case ("write-embedded-v1", 3):
+        guard let count = Int(arguments[2]) else { throw HelperFailure(description: usage) }
+        try Homestead1To2.write(path: arguments[1], count: count)
+        say("wrote \(count)")
+    case ("migrate-embedded", 2):
+        try Homestead1To2.migrate(path: arguments[1])
+    case ("verify-embedded", 3):
+        guard let count = Int(arguments[2]) else { throw HelperFailure(description: usage) }
+        try Homestead1To2.verify(path: arguments[1], count: count)
     default:
         FileHandle.standardError.write(Data(usage.utf8))
         exit(2)

@@ -36,7 +36,9 @@ struct InfoCommand: ParsableCommand {
             }
             for table in catalog.tables {
                 let columns = table.columns.filter { $0.type != .backlinks }.map(\.description).joined(separator: ", ")
-                print("  \(table.name): \(try table.count()) object(s); \(columns)")
+                // An embedded table's objects each belong to one link or list element of another table.
+                let kind = table.isEmbedded ? " (embedded)" : ""
+                print("  \(table.name)\(kind): \(try table.count()) object(s); \(columns)")
                 for index in table.fullTextIndexSpecs {
                     let column = index.columns.first.flatMap { table.column($0)?.name } ?? "?"
                     let size = try table.fullTextSize(index.key)

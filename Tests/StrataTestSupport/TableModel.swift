@@ -82,6 +82,7 @@ package struct TableModel: Equatable, Sendable {
         case (.int(let a), .int(let b)): return a < b
         case (.double(let a), .double(let b)): return a < b
         case (.link(let a), .link(let b)): return a.rawValue < b.rawValue
+        case (.decimal(let a), .decimal(let b)): return a < b
         default: return left.description < right.description
         }
     }
@@ -91,9 +92,27 @@ package struct TableModel: Equatable, Sendable {
         tables[table]?.objects[key]?[column]
     }
 
-    /// Deletes an object: every link to it becomes nil, every list drops it.
-    package mutating func delete(_ key: ObjectKey, from table: String) {
+    /// Deletes an object: every link to it becomes nil, every list drops it; with `tableKey` (the table's key in
+    /// the store), every mixed value linking to it (alone, in a list or in a map) becomes null.
+    package mutating func delete(_ key: ObjectKey, from table: String, tableKey: TableKey? = nil) {
         tables[table]!.objects[key] = nil
+        if let tableKey {
+            let typed = StorageValue.typedLink(tableKey, key)
+            for (name, model) in tables {
+                for column in model.columns where column.type.isMixed {
+                    for source in model.objects.keys {
+                        let value = model.objects[source]![column.name]
+                        if value == typed { tables[name]!.objects[source]![column.name] = .null }
+                        if case .list(let elements)? = value, elements.contains(typed) {
+                            tables[name]!.objects[source]![column.name] = .list(elements.map { $0 == typed ? .null : $0 })
+                        }
+                        if case .map(let entries)? = value, entries.values.contains(typed) {
+                            tables[name]!.objects[source]![column.name] = .map(entries.mapValues { $0 == typed ? .null : $0 })
+                        }
+                    }
+                }
+            }
+        }
         for (name, model) in tables {
             for column in model.columns where column.target == table {
                 for source in model.objects.keys {

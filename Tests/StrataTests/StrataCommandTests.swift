@@ -28,6 +28,30 @@ final class StrataCommandTests: DatabaseTestCase {
         XCTAssertEqual(try strata.run(["verify", copy]).status, 0)
     }
 
+    /// `info` names the new column kinds; `verify` and `compact` check and copy them (typed links included).
+    func testInfoShowsDecimalObjectIdAndAnyColumns() throws {
+        configuration = Configuration(schema: Wallet.self)
+        configuration.fileURL = directory.url.appendingPathComponent("wallet.strata")
+        configuration.durability = .none
+        let db = try openDatabase()
+        try db.write {
+            let account = Account(owner: "Ana", balance: Decimal(string: "10.25")!, tag: .string("vip"))
+            db.add(Memo(text: "m", about: .object(account)))
+        }
+        let strata = try BuiltExecutable(named: "strata")
+        let path = configuration.fileURL.path
+        let info = try strata.run(["info", path])
+        XCTAssertEqual(info.status, 0, info.errorOutput)
+        for column in ["id: objectId", "balance: decimal", "limit: decimal?", "ref: objectId?", "tag: any?", "extras: [any]",
+                       "ids: [objectId]", "about: any?"] {
+            XCTAssertTrue(info.output.contains(column), "'\(column)' missing from: \(info.output)")
+        }
+        XCTAssertEqual(try strata.run(["verify", path]).status, 0)
+        let copy = directory.url.appendingPathComponent("copy.strata").path
+        XCTAssertEqual(try strata.run(["compact", path, copy]).status, 0)
+        XCTAssertEqual(try strata.run(["verify", copy]).status, 0)
+    }
+
     func testAnEncryptedFileNeedsItsKeyFile() throws {
         let key = Data((0..<64).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 1) })
         configuration.encryptionKey = key

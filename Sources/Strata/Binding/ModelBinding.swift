@@ -8,8 +8,10 @@ import StrataStorage
 final class ModelBinding: ModelLayout {
     /// Position in ``SchemaBinding/models``.
     let index: Int
+    /// Whether the model is `embedded: true`: its objects belong to a parent and are never queried on their own.
+    let isEmbedded: Bool
     /// The generated class.
-    let type: Object.Type
+    let type: ObjectBase.Type
     /// Column of the primary key, if any.
     let primaryKeyColumn: Int?
     /// For each link or list-of-links property (by column index), the model it points to; set once every
@@ -17,11 +19,12 @@ final class ModelBinding: ModelLayout {
     var linkTargets: [Int: ModelBinding] = [:] {
         didSet { bindValueColumns() }
     }
-    /// The properties that are not links (by column index), in column order, and their store columns: what
-    /// `add` inserts in one call, before it stores links (which may need their targets added first).
+    /// The properties that are not links nor mixed values (by column index), in column order, and their store
+    /// columns: what `add` inserts in one call, before it stores links (which may need their targets added first).
     private(set) var valueProperties: [Int] = []
     private(set) var valueColumns: [ColumnKey] = []
-    /// The link and list-of-links properties (by column index), in column order.
+    /// The link, list-of-links and mixed (`any`, alone or in a list) properties (by column index), in column
+    /// order: written once the object's row exists, since a mixed value may link to an object to add first.
     private(set) var linkProperties: [Int] = []
     /// Whether the primary key is an `int` with `default: auto` (assigned from the table's sequence); worked out
     /// once, as `add` asks for every object.
@@ -34,11 +37,12 @@ final class ModelBinding: ModelLayout {
     @exclusivity(unchecked) var spareRow: [StorageValue] = []
 
     init(
-        index: Int, type: Object.Type, version: Int, definition: ModelDefinition, tableKey: TableKey,
+        index: Int, type: ObjectBase.Type, version: Int, definition: ModelDefinition, tableKey: TableKey,
         columns: [ColumnKey]
     ) {
         self.index = index
         self.type = type
+        isEmbedded = definition.isEmbedded
         let description = ModelDescription(definition)
         self.primaryKeyColumn = description.primaryKeyColumn
         hasAutoIncrementPrimaryKey = Self.autoIncrements(description, definition)
@@ -48,9 +52,9 @@ final class ModelBinding: ModelLayout {
     }
 
     private func bindValueColumns() {
-        valueProperties = columns.indices.filter { linkTargets[$0] == nil }
+        valueProperties = columns.indices.filter { linkTargets[$0] == nil && !isMixed($0) }
         valueColumns = valueProperties.map { columns[$0] }
-        linkProperties = columns.indices.filter { linkTargets[$0] != nil }
+        linkProperties = columns.indices.filter { linkTargets[$0] != nil || isMixed($0) }
     }
 
     private static func autoIncrements(_ description: ModelDescription, _ definition: ModelDefinition) -> Bool {
@@ -89,11 +93,14 @@ final class SchemaBinding {
     /// The binding of the model named `name`.
     func model(named name: String) -> ModelBinding? { byName[name] }
 
+    /// The binding of the model stored in table `table` (how a mixed value's link finds its model).
+    func model(forTable table: TableKey) -> ModelBinding? { models.first { $0.tableKey == table } }
+
     /// The binding of a generated class.
     ///
     /// A schema of a few models is scanned (comparing class identities is cheaper than hashing one, and `add`
     /// asks for every object); a larger one is looked up by hash.
-    func model(for type: Object.Type) -> ModelBinding? {
+    func model(for type: ObjectBase.Type) -> ModelBinding? {
         let identity = ObjectIdentifier(type)
         if let byType { return byType[identity] }
         guard let position = types.firstIndex(of: identity) else { return nil }

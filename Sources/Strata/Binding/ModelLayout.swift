@@ -20,6 +20,9 @@ class ModelLayout {
     let tableKey: TableKey
     /// The store column of each persisted property: column `i` holds ``ModelDescription/properties```[i]`.
     let columns: [ColumnKey]
+    /// For each column, whether it holds mixed values (`any`, alone or in a list, set or map): worked out once, as
+    /// adding an object asks for each of its links.
+    private let mixedColumns: [Bool]
 
     /// The layout of `definition` (described as `description`, built from it) in version `version`.
     init(
@@ -31,7 +34,16 @@ class ModelLayout {
         self.description = description ?? ModelDescription(definition)
         self.tableKey = tableKey
         self.columns = columns
+        mixedColumns = self.description.properties.map {
+            switch $0.type {
+            case .any, .list(.any), .set(.any), .map(.any): return true
+            default: return false
+            }
+        }
     }
+
+    /// Whether the property in `column` holds mixed values (`any`, alone or in a list, set or map).
+    func isMixed(_ column: Int) -> Bool { column >= 0 && column < mixedColumns.count && mixedColumns[column] }
 
     /// The model's name in its version.
     var name: String { description.name }

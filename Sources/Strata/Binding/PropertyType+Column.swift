@@ -25,10 +25,10 @@ extension PropertyType {
         }
     }
 
-    /// Whether the column holds nil: optional values and to-one links.
+    /// Whether the column holds nil: optional values, to-one links and mixed values.
     var isNullableColumn: Bool {
         switch self {
-        case .optional, .link: return true
+        case .optional, .link, .any: return true
         default: return false
         }
     }
@@ -52,6 +52,9 @@ extension PropertyType {
         case .link: return .link
         case .optional(let wrapped): return wrapped.valueKind
         case .list, .linkingObjects, .set, .map: return nil
+        case .decimal: return .decimal
+        case .objectId: return .objectId
+        case .any: return .mixed
         }
     }
 

@@ -11,10 +11,10 @@ struct SchemaBinder {
     ///
     /// - Throws: `StrataError.invalidArgument` when `objectTypes` names a class that is not in the schema, or
     ///   leaves out a model that one of them links to.
-    func selectedModels() throws -> [(Object.Type, ModelDefinition)] {
+    func selectedModels() throws -> [(ObjectBase.Type, ModelDefinition)] {
         let schema = configuration.schema
         let current = schema.history.current
-        var selected: [(Object.Type, ModelDefinition)] = []
+        var selected: [(ObjectBase.Type, ModelDefinition)] = []
         let types = configuration.objectTypes ?? schema.objectTypes
         for type in types {
             let name = type.modelDescription.name
@@ -38,9 +38,13 @@ struct SchemaBinder {
     }
 
     /// Creates the tables, columns and indexes of `models` in a new file and records the schema.
-    func createTables(in catalog: Catalog, models: [(Object.Type, ModelDefinition)]) throws {
+    func createTables(in catalog: Catalog, models: [(ObjectBase.Type, ModelDefinition)]) throws {
         var tables: [String: Table] = [:]
-        for (_, model) in models { tables[model.name] = try catalog.createTable(named: model.name) }
+        for (_, model) in models {
+            let table = try catalog.createTable(named: model.name)
+            if model.isEmbedded { try table.setEmbedded(true) }
+            tables[model.name] = table
+        }
         for (_, model) in models {
             guard let table = tables[model.name] else { continue }
             for property in model.persistedProperties {
@@ -125,11 +129,17 @@ struct SchemaBinder {
     }
 
     /// Binds each model to its table and columns, checking they have the types the schema says.
-    func bind(_ catalog: Catalog, models: [(Object.Type, ModelDefinition)]) throws -> SchemaBinding {
+    func bind(_ catalog: Catalog, models: [(ObjectBase.Type, ModelDefinition)]) throws -> SchemaBinding {
         var bindings: [ModelBinding] = []
         for (index, (type, model)) in models.enumerated() {
             guard let table = catalog.table(named: model.name) else {
                 throw StrataError.schemaMismatch(path: path, detail: "the file has no table for model \(model.name)")
+            }
+            guard table.isEmbedded == model.isEmbedded else {
+                throw StrataError.schemaMismatch(
+                    path: path,
+                    detail: "model \(model.name) is \(model.isEmbedded ? "" : "not ")embedded in the schema, but its "
+                        + "table is \(table.isEmbedded ? "" : "not ")embedded in the file")
             }
             let columns = try table.columnKeys(for: model, version: configuration.schema.version, path: path)
             bindings.append(

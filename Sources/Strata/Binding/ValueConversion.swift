@@ -39,6 +39,8 @@ enum ValueConversion {
         case .object: return nil
         case .list(let values): return storageList(values)
         case .map(let entries): return storageMap(entries)
+        case .decimal(let value): return .decimal(value)
+        case .objectId(let value): return .objectId(value)
         }
     }
 
@@ -64,7 +66,8 @@ enum ValueConversion {
         return .map(converted)
     }
 
-    /// A stored primitive as a persisted value; links are the caller's (they need the target model).
+    /// A stored primitive as a persisted value; links, also a mixed value's, are the caller's (they need the target
+    /// model).
     static func persistedValue(_ value: StorageValue) -> PersistedValue {
         switch value {
         case .null, .link: return .null
@@ -78,6 +81,9 @@ enum ValueConversion {
         case .uuid(let value): return .uuid(value)
         case .list(let values): return .list(values.map(persistedValue))
         case .map(let entries): return .map(entries.mapValues(persistedValue))
+        case .decimal(let value): return .decimal(value)
+        case .objectId(let value): return .objectId(value)
+        case .typedLink: return .null
         }
     }
 
@@ -87,7 +93,7 @@ enum ValueConversion {
         guard let defaultValue = property.defaultValue else { return nil }
         let type = property.type.unwrapped
         switch (defaultValue, type) {
-        case (.null, _): return property.type.isOptional ? .null : nil
+        case (.null, _): return property.type.isNullable ? .null : nil
         case (.bool(let value), .bool): return .bool(value)
         case (.integer(let value), .integer): return .int(value)
         case (.integer(let value), .double): return .double(Double(value))
@@ -96,6 +102,9 @@ enum ValueConversion {
         case (.double(let value), .float): return .float(Float(value))
         case (.string(let value), .string), (.string(let value), .enumeration): return .string(value)
         case (.string(let value), .uuid): return UUID(uuidString: value).map { .uuid($0) }
+        case (.integer(let value), .decimal): return .decimal(Decimal(value))
+        case (.string(let value), .decimal): return Decimal(string: value).map { .decimal($0) }
+        case (.string(let value), .objectId): return ObjectId(value).map { .objectId($0) }
         case (.string(let value), .date):
             return (try? Date(value, strategy: .iso8601)).map { .timestamp(timestamp($0)) }
         default: return nil

@@ -119,12 +119,72 @@ extension Optional: ListElement where Wrapped: ListElement {
     }
 }
 
-extension Object: ListElement {
+extension ObjectBase: ListElement {
     /// `.object(self)`
     public var persistedValue: PersistedValue { .object(self) }
     /// The object of an `.object` value, if it is an instance of this model.
     public static func fromPersistedValue(_ value: PersistedValue) -> Self? {
         if case .object(let object) = value { return object as? Self }
         return nil
+    }
+}
+
+extension Decimal: ListElement {
+    /// `.decimal(self)`
+    public var persistedValue: PersistedValue { .decimal(self) }
+    /// The number of a `.decimal` value.
+    public static func fromPersistedValue(_ value: PersistedValue) -> Decimal? {
+        if case .decimal(let number) = value { return number }
+        return nil
+    }
+}
+
+extension ObjectId: ListElement {
+    /// `.objectId(self)`
+    public var persistedValue: PersistedValue { .objectId(self) }
+    /// The identifier of an `.objectId` value.
+    public static func fromPersistedValue(_ value: PersistedValue) -> ObjectId? {
+        if case .objectId(let id) = value { return id }
+        return nil
+    }
+}
+
+/// A mixed value is stored as the value it holds (`.none` as `.null`, an object as `.object`).
+extension AnyValue: ListElement {
+    /// The held value's persisted value.
+    public var persistedValue: PersistedValue {
+        switch self {
+        case .none: return .null
+        case .bool(let value): return .bool(value)
+        case .int(let value): return .int(Int64(value))
+        case .double(let value): return .double(value)
+        case .string(let value): return .string(value)
+        case .data(let value): return .data(value)
+        case .date(let value): return .date(value)
+        case .uuid(let value): return .uuid(value)
+        case .decimal(let value): return .decimal(value)
+        case .objectId(let value): return .objectId(value)
+        case .object(let object): return .object(object)
+        }
+    }
+
+    /// The mixed value holding `value` (a `float` as `.double`); `nil` for a list, a map or an embedded object.
+    public static func fromPersistedValue(_ value: PersistedValue) -> AnyValue? {
+        switch value {
+        case .null: return AnyValue.none
+        case .bool(let value): return .bool(value)
+        case .int(let value): return .int(Int(value))
+        case .float(let value): return .double(Double(value))
+        case .double(let value): return .double(value)
+        case .string(let value): return .string(value)
+        case .data(let value): return .data(value)
+        case .date(let value): return .date(value)
+        case .uuid(let value): return .uuid(value)
+        case .decimal(let value): return .decimal(value)
+        case .objectId(let value): return .objectId(value)
+        // Mixed values never hold embedded objects (as in Realm): an embedded object is part of its owner.
+        case .object(let object): return (object as? Object).map { .object($0) }
+        case .list, .map: return nil
+        }
     }
 }

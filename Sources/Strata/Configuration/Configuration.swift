@@ -62,7 +62,7 @@ public struct Configuration: Sendable {
 
     /// The model classes this database uses: a subset of the schema's (default: all of them). A model in the set
     /// that links to a model outside it is an error at open.
-    public var objectTypes: [Object.Type]?
+    public var objectTypes: [ObjectBase.Type]?
 
     /// When the file's schema version differs from the code's, delete the file and start empty instead of
     /// migrating (for development, as in Realm). While another process has the file open, the open fails with

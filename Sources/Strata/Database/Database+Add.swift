@@ -27,17 +27,17 @@ extension Database {
 
     /// The key of `object` in this database, adding it first when it is unmanaged: how links and lists store
     /// objects.
-    func keyForLink(to object: Object) throws -> ObjectKey {
+    func keyForLink(to object: ObjectBase) throws -> ObjectKey {
         try store(object, policy: .error)
     }
 
     /// The managed instance for `key` of `model`.
-    func object(of model: ModelBinding, key: ObjectKey) -> Object {
+    func object(of model: ModelBinding, key: ObjectKey) -> ObjectBase {
         model.type.init(managedBy: ManagedRow(database: self, model: model, key: key))
     }
 
     /// The binding of an object's model, or an error naming it.
-    func model(of object: Object) throws -> ModelBinding {
+    func model(of object: ObjectBase) throws -> ModelBinding {
         guard let model = schema.model(for: type(of: object)) else {
             throw StrataError.invalidArgument(
                 "\(type(of: object)) is not a model of this database (schema \(configuration.schema.name)"
@@ -53,7 +53,7 @@ extension Database {
     /// (A links to B links to A) are added once each. The objects are visited depth first, in the order of their
     /// links (the order in which their rows, and so their keys, are made), with a stack of ``PendingLinks`` in
     /// place of recursion: a chain of 100,000 unmanaged objects must not overflow the thread's stack.
-    private func store(_ object: Object, policy: UpdatePolicy) throws -> ObjectKey {
+    private func store(_ object: ObjectBase, policy: UpdatePolicy) throws -> ObjectKey {
         guard let first = try storeRow(object, policy: policy) else { return try managedKey(of: object) }
         var pending = [first]
         while let top = pending.last {
@@ -64,14 +64,14 @@ extension Database {
             if top.resolved.count < top.targets.count {
                 // The next target of the current link column: its key now, its own links before this column's next.
                 guard let target = top.targets[top.resolved.count] else {
-                    top.resolved.append(.null)
+                    top.resolved.append(top.nonObject(at: top.resolved.count))
                     continue
                 }
                 if let added = try storeRow(target, policy: policy) {
-                    top.resolved.append(.link(added.key))
+                    top.resolved.append(try top.link(to: target, key: added.key, in: self))
                     pending.append(added)
                 } else {
-                    top.resolved.append(.link(try managedKey(of: target)))
+                    top.resolved.append(try top.link(to: target, key: try managedKey(of: target), in: self))
                 }
                 continue
             }
@@ -81,7 +81,7 @@ extension Database {
     }
 
     /// The key of an object this database manages already, or an error saying why it cannot be added.
-    private func managedKey(of object: Object) throws -> ObjectKey {
+    private func managedKey(of object: ObjectBase) throws -> ObjectKey {
         guard let accessor = object.managedAccessor else {
             throw StrataError.invalidArgument("a \(type(of: object)) that is not managed has no key")
         }
@@ -98,7 +98,7 @@ extension Database {
 
     /// Inserts or updates the row of `object` (its non-link properties) and makes it managed; returns its links,
     /// still to write, or `nil` when it was managed already (nothing to do).
-    private func storeRow(_ object: Object, policy: UpdatePolicy) throws -> PendingLinks? {
+    private func storeRow(_ object: ObjectBase, policy: UpdatePolicy) throws -> PendingLinks? {
         if object.managedAccessor != nil { return nil }
         let model = try model(of: object)
         let table = try table(for: model)

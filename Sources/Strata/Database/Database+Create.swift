@@ -31,10 +31,10 @@ extension Database {
 
     /// Creates or updates one object of `model` from `value`; returns its key.
     private func create(_ model: ModelBinding, from value: Any, policy: UpdatePolicy) throws -> ObjectKey {
-        if let object = value as? Object, object.managedAccessor == nil || object.database?.store !== store {
+        if let object = value as? ObjectBase, object.managedAccessor == nil || object.database?.store !== store {
             return try create(model, from: Self.dictionary(of: object), policy: policy)
         }
-        if let object = value as? Object, let row = object.managedAccessor as? ManagedRow, row.model === model {
+        if let object = value as? ObjectBase, let row = object.managedAccessor as? ManagedRow, row.model === model {
             return row.key
         }
         let fields = try fieldDictionary(value, model: model)
@@ -93,7 +93,7 @@ extension Database {
     }
 
     /// An unmanaged object's (or another database's object's) values by property name.
-    private static func dictionary(of object: Object) -> [String: Any] {
+    private static func dictionary(of object: ObjectBase) -> [String: Any] {
         let description = type(of: object).modelDescription
         var fields: [String: Any] = [:]
         for (property, value) in zip(description.properties, object.persistedValues()) {
@@ -107,6 +107,7 @@ extension Database {
         if property.defaultValue == .auto {
             switch property.type.unwrapped {
             case .uuid: return .uuid(UUID())
+            case .objectId: return .objectId(ObjectId.generate())
             case .date: return .timestamp(ValueConversion.timestamp(Date()))
             case .integer: return .int(try table.nextSequenceValue(ModelBinding.primaryKeySequence))
             default: break
@@ -135,7 +136,7 @@ extension Database {
                     + "be stored in it")
         }
         if Self.isNil(value) {
-            guard property.type.isOptional else { throw wrong() }
+            guard property.type.isNullable else { throw wrong() }
             return .null
         }
         switch property.type {
@@ -175,6 +176,9 @@ extension Database {
             if case .object(let object)? = value as? PersistedValue { return .link(try create(model, from: object, policy: policy)) }
             if case .null? = value as? PersistedValue { return .null }
             return .link(try create(model, from: value, policy: policy))
+        case .any:
+            guard let stored = try mixed(value, policy: policy) else { throw wrong() }
+            return stored
         default:
             if let persisted = value as? PersistedValue {
                 guard let stored = ValueConversion.storageValue(persisted) else { throw wrong() }
@@ -183,6 +187,27 @@ extension Database {
             guard let stored = Self.primitive(value, as: property.type.unwrapped) else { throw wrong() }
             return stored
         }
+    }
+
+    /// A value given to `create` for a mixed (`any`) property in the store's terms: an `AnyValue`, a primitive, or
+    /// an object (created, or updated with a policy, from an unmanaged one or another database's); `nil` for what a
+    /// mixed value cannot hold (a dictionary: it names no model).
+    private func mixed(_ value: Any, policy: UpdatePolicy) throws -> StorageValue? {
+        var value = value
+        if let held = value as? AnyValue {
+            guard case .object(let object) = held else { return ValueConversion.storageValue(held.persistedValue) }
+            value = object
+        }
+        if let persisted = value as? PersistedValue {
+            guard case .object(let object) = persisted else { return ValueConversion.storageValue(persisted) }
+            value = object
+        }
+        if let object = value as? Object {
+            let model = try model(of: object)
+            return .typedLink(model.tableKey, try create(model, from: object, policy: policy))
+        }
+        if let element = value as? any ListElement { return ValueConversion.storageValue(element.persistedValue) }
+        return nil
     }
 
     /// What a property of `type` holds, for messages: `holds one of 'low', 'high'` for an enum (the cases, which is
@@ -231,6 +256,15 @@ extension Database {
         case .date: return (value as? Date).map { .timestamp(ValueConversion.timestamp($0)) }
         case .data: return (value as? Data).map { .binary(Array($0)) }
         case .uuid: return (value as? UUID).map { .uuid($0) }
+        case .decimal:
+            if let number = value as? Decimal { return .decimal(number) }
+            if let int = value as? any BinaryInteger { return Int64(exactly: int).map { .decimal(Decimal($0)) } }
+            if let number = value as? Double, number.isFinite { return Decimal(string: "\(number)").map { .decimal($0) } }
+            if let text = value as? String, DecimalSyntax.isValid(text) { return Decimal(string: text).map { .decimal($0) } }
+            return nil
+        case .objectId:
+            if let id = value as? ObjectId { return .objectId(id) }
+            return (value as? String).flatMap { ObjectId($0) }.map { .objectId($0) }
         default: return nil
         }
     }

@@ -25,7 +25,7 @@ extension Results {
 /// message otherwise); frozen results are immutable and serialize their reads, so any thread may read them.
 extension Results: @unchecked Sendable {}
 
-extension Object {
+extension ObjectBase {
     /// Whether the object belongs to a frozen snapshot.
     public var isFrozen: Bool { database?.isFrozen ?? false }
 

@@ -15,6 +15,7 @@ extension Database {
         }
     }
 
+
     /// The object of `type` whose primary key is `key`, or `nil`; found through the primary-key index.
     ///
     /// - Parameter type: The model class.
@@ -39,7 +40,7 @@ extension Database {
     ///
     /// Not generic: a generic call from another module runs unspecialized, and every generic step (a closure
     /// returning `Element?`, a cast to `Element`) then costs a metadata lookup per call.
-    private func object(of type: Object.Type, primaryKey value: StorageValue?) -> Object? {
+    private func object(of type: Object.Type, primaryKey value: StorageValue?) -> ObjectBase? {
         withAccess("Database.object(ofType: \(type), forPrimaryKey:)") {
             autorefreshIfNeeded()
             guard let model = schema.model(for: type), model.primaryKeyColumn != nil else {
@@ -59,7 +60,7 @@ extension Database {
     }
 
     /// `object` as `Element`; the model's own class (the usual case) without a dynamic cast.
-    private static func cast<Element: Object>(_ object: Object?, to type: Element.Type) -> Element? {
+    private static func cast<Element: Object>(_ object: ObjectBase?, to type: Element.Type) -> Element? {
         guard let object else { return nil }
         if Swift.type(of: object) == type { return unsafeDowncast(object, to: type) }
         return object as? Element
@@ -75,6 +76,7 @@ extension Database {
         case let value as Int8: return .int(Int64(value))
         case let value as String: return .string(value)
         case let value as UUID: return .uuid(value)
+        case let value as ObjectId: return .objectId(value)
         default: return nil
         }
     }
@@ -83,7 +85,7 @@ extension Database {
 
     /// Deletes a managed object: it leaves every list that holds it and every link to it becomes `nil`. The
     /// instance (and every other instance of the same object) is then invalidated.
-    public func delete(_ object: Object) {
+    public func delete(_ object: ObjectBase) {
         requireWrite("delete an object")
         perform {
             guard let row = object.managedAccessor as? ManagedRow, row.database.store === store else {
@@ -98,7 +100,7 @@ extension Database {
 
     /// Deletes every object of `objects` (results, a list, linking objects or an array). The objects are
     /// collected first, so deleting the members of live results is safe.
-    public func delete<S: Sequence>(_ objects: S) where S.Element: Object {
+    public func delete<S: Sequence>(_ objects: S) where S.Element: ObjectBase {
         requireWrite("delete objects")
         for object in Array(objects) { delete(object) }
     }
@@ -115,7 +117,7 @@ extension Database {
     }
 }
 
-extension Object {
+extension ObjectBase {
     /// Whether the object was deleted from its database (or added in a write that was cancelled). An unmanaged
     /// object is never invalidated.
     public var isInvalidated: Bool {
@@ -127,7 +129,7 @@ extension Object {
     public var database: Database? { (managedAccessor as? ManagedRow)?.database }
 
     /// Whether `other` is the same stored object (instances of one object compare unequal with `===`).
-    public func isSameObject(as other: Object?) -> Bool {
+    public func isSameObject(as other: ObjectBase?) -> Bool {
         guard let other else { return false }
         if self === other { return true }
         guard let mine = managedAccessor as? ManagedRow, let theirs = other.managedAccessor as? ManagedRow else {

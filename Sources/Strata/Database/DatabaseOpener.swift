@@ -125,7 +125,7 @@ struct DatabaseOpener {
     }
 
     private func bind(
-        _ models: [(Object.Type, ModelDefinition)], binder: SchemaBinder, store: Store, read: ReadTransaction,
+        _ models: [(ObjectBase.Type, ModelDefinition)], binder: SchemaBinder, store: Store, read: ReadTransaction,
         catalog: Catalog
     ) throws -> Opened {
         Opened(store: store, schema: try binder.bind(catalog, models: models), read: read, catalog: catalog)

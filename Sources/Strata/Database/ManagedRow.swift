@@ -149,7 +149,7 @@ final class ManagedRow: ObjectRow {
     }
 
     /// The key of `object`, added to the database first when it is unmanaged.
-    func linkKey(to object: Object, column: Int) throws -> ObjectKey {
+    func linkKey(to object: ObjectBase, column: Int) throws -> ObjectKey {
         try database.keyForLink(to: object)
     }
 
@@ -157,7 +157,16 @@ final class ManagedRow: ObjectRow {
         model.linkTargets[column].map { ManagedRow(database: database, model: $0, key: key) }
     }
 
-    func linkedClass(_ column: Int) -> Object.Type? { model.linkTargets[column]?.type }
+    func linkedClass(_ column: Int) -> ObjectBase.Type? { model.linkTargets[column]?.type }
+
+    func mixedLink(to object: Object, column: Int) throws -> StorageValue {
+        let key = try database.keyForLink(to: object)
+        return .typedLink(try database.model(of: object).tableKey, key)
+    }
+
+    func mixedObject(table: TableKey, key: ObjectKey) -> Object? {
+        database.schema.model(forTable: table).flatMap { database.object(of: $0, key: key) as? Object }
+    }
 
     func unstorable(_ detail: String) -> Error { StrataError.invalidArgument(detail) }
 

@@ -4,7 +4,8 @@ import StrataStorage
 /// the explicit stack that adds a graph of unmanaged objects without recursion.
 ///
 /// The columns are written one at a time, in the model's order: ``targets`` are the objects the current column
-/// links to (`nil` for an empty link or a list element that is no object), ``resolved`` their keys so far.
+/// links to (`nil` for an empty link or a list element that is no object), ``resolved`` their keys so far. A mixed
+/// (`any`) column is written here too: its objects become typed links, its other values are stored as they are.
 final class PendingLinks {
     let model: ModelBinding
     let table: Table
@@ -16,7 +17,7 @@ final class PendingLinks {
     /// The position in `model.linkProperties` of the column being written.
     private(set) var column = 0
     /// The objects the current column links to, in order.
-    private(set) var targets: [Object?] = []
+    private(set) var targets: [ObjectBase?] = []
     /// The stored links of `targets` worked out so far.
     var resolved: [StorageValue] = []
     /// For a map column, the keys of `targets`, in the same order.
@@ -39,6 +40,7 @@ final class PendingLinks {
         case .object: stored = resolved.first ?? .null
         case .list: stored = .list(resolved)
         case .map: stored = .map(Dictionary(uniqueKeysWithValues: zip(mapKeys, resolved)))
+        case let value where isMixed: stored = ValueConversion.storageValue(value) ?? .null
         default: stored = .null
         }
         let columnKey = model.columns[property]
@@ -48,6 +50,30 @@ final class PendingLinks {
         }
         column += 1
         startColumn()
+    }
+
+    /// Whether the current column holds mixed values.
+    var isMixed: Bool { column < model.linkProperties.count && model.isMixed(model.linkProperties[column]) }
+
+    /// The stored form of the link to `target` (stored under `key`) from the current column: a typed link (its
+    /// table and key) from a mixed column, the key alone otherwise.
+    func link(to target: ObjectBase, key: ObjectKey, in database: Database) throws -> StorageValue {
+        guard isMixed else { return .link(key) }
+        return .typedLink(try database.model(of: target).tableKey, key)
+    }
+
+    /// What the current column stores at `position` where no object is: a mixed list's or map's other value, or
+    /// null.
+    func nonObject(at position: Int) -> StorageValue {
+        guard isMixed else { return .null }
+        switch values[model.linkProperties[column]] {
+        case .list(let elements) where elements.indices.contains(position):
+            return ValueConversion.storageValue(elements[position]) ?? .null
+        case .map(let entries) where mapKeys.indices.contains(position):
+            return entries[mapKeys[position]].flatMap { ValueConversion.storageValue($0) } ?? .null
+        default:
+            return .null
+        }
     }
 
     /// Lists the targets of the column at `column`, if there is one.

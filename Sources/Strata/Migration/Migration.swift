@@ -119,6 +119,7 @@ public final class Migration {
         where value[property.name] == nil && property.defaultValue == .auto {
             switch property.type.unwrapped {
             case .uuid: values.append((layout.columns[column], .uuid(UUID())))
+            case .objectId: values.append((layout.columns[column], .objectId(ObjectId.generate())))
             case .date: values.append((layout.columns[column], .timestamp(ValueConversion.timestamp(Date()))))
             case .integer:
                 values.append((layout.columns[column], .int(try table.nextSequenceValue(ModelBinding.primaryKeySequence))))

@@ -99,6 +99,9 @@ enum MigrationValue {
         case .binary(let bytes): return Data(bytes)
         case .timestamp(let nanoseconds): return ValueConversion.date(nanoseconds)
         case .uuid(let uuid): return uuid
+        case .decimal(let number): return number
+        case .objectId(let id): return id
+        case .typedLink: return nil
         }
     }
 
@@ -145,6 +148,14 @@ enum MigrationValue {
         case .date: return (value as? Date).map { .timestamp(ValueConversion.timestamp($0)) }
         case .data: return (value as? Data).map { .binary(Array($0)) }
         case .uuid: return (value as? UUID).map { .uuid($0) }
+        case .decimal: return (value as? Decimal).map { .decimal($0) } ?? integer(value).map { .decimal(Decimal($0)) }
+        case .objectId: return (value as? ObjectId).map { .objectId($0) }
+        case .any:
+            if let mixed = value as? AnyValue {
+                if case .object = mixed { return nil }
+                return ValueConversion.storageValue(mixed.persistedValue)
+            }
+            return (value as? any ListElement).flatMap { ValueConversion.storageValue($0.persistedValue) }
         default: return nil
         }
     }

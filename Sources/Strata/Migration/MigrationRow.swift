@@ -78,7 +78,10 @@ final class MigrationRow: ObjectRow {
 
     /// The key of `object` for a link from `column`: it must be an object this migration handed out, of the
     /// column's target model (a custom step cannot add objects through a link; `Migration.create` does that).
-    func linkKey(to object: Object, column: Int) throws -> ObjectKey {
+    func linkKey(to object: ObjectBase, column: Int) throws -> ObjectKey {
+        if object.managedAccessor == nil, object is EmbeddedObject, let target = model.linkTargets[column] {
+            return try insertEmbedded(object, as: target)
+        }
         guard let row = object.managedAccessor as? MigrationRow, row.session === session,
             row.model.tableKey == model.linkTargets[column]?.tableKey
         else {
@@ -86,6 +89,52 @@ final class MigrationRow: ObjectRow {
                 "the migration code linked \(what).\(model.propertyName(column)) to an object that is not one of "
                     + "this migration's objects of the link's model; link to objects reached through the old or new "
                     + "objects, or create new ones with Migration.create(_:value:)")
+        }
+        return row.key
+    }
+
+    /// Stores an unmanaged embedded object (and the unmanaged embedded objects it holds) as a new object of
+    /// `layout`, the model a link of this row's version points at; returns its key. The object must be of the
+    /// code's class for that model in the same shape (a custom step into the newest version).
+    private func insertEmbedded(_ object: ObjectBase, as layout: VersionModel) throws -> ObjectKey {
+        let description = type(of: object).modelDescription
+        guard description.name == layout.name,
+            description.properties.map(\.name) == layout.description.properties.map(\.name)
+        else {
+            throw session.failure(
+                "the migration code put a new \(description.name) in \(what), whose link holds \(layout.name) objects "
+                    + "of version \(layout.version); create it with Migration.create(_:value:) instead")
+        }
+        let table = try session.table(layout.tableKey, for: layout.name)
+        var row: [(ColumnKey, StorageValue)] = []
+        for (column, value) in object.persistedValues().enumerated() {
+            let stored: StorageValue?
+            switch value {
+            case .object(let nested): stored = .link(try linkedKey(nested, from: layout, column: column))
+            case .list(let elements) where layout.linkTargets[column] != nil:
+                stored = .list(try elements.map { element in
+                    guard case .object(let nested) = element else { return .null }
+                    return .link(try linkedKey(nested, from: layout, column: column))
+                })
+            default: stored = ValueConversion.storageValue(value)
+            }
+            if let stored { row.append((layout.columns[column], stored)) }
+        }
+        return try table.insert(row)
+    }
+
+    /// The key for a link from `layout`'s `column` to `object` inside an embedded object being stored.
+    private func linkedKey(_ object: ObjectBase, from layout: VersionModel, column: Int) throws -> ObjectKey {
+        guard let target = layout.linkTargets[column] else {
+            throw session.failure("\(layout.name).\(layout.propertyName(column)) is no link")
+        }
+        if object.managedAccessor == nil, object is EmbeddedObject { return try insertEmbedded(object, as: target) }
+        guard let row = object.managedAccessor as? MigrationRow, row.session === session,
+            row.model.tableKey == target.tableKey
+        else {
+            throw session.failure(
+                "the migration code linked \(layout.name).\(layout.propertyName(column)) to an object that is not one "
+                    + "of this migration's objects of the link's model")
         }
         return row.key
     }
@@ -98,7 +147,21 @@ final class MigrationRow: ObjectRow {
     }
 
     /// None: an older version's models have no classes; the caller's type is used.
-    func linkedClass(_ column: Int) -> Object.Type? { nil }
+    func linkedClass(_ column: Int) -> ObjectBase.Type? { nil }
+
+    /// A link to one of this migration's objects, of any model.
+    func mixedLink(to object: Object, column: Int) throws -> StorageValue {
+        guard let row = object.managedAccessor as? MigrationRow, row.session === session else {
+            throw session.failure(
+                "the migration code stored an object in \(what).\(model.propertyName(column)) that is not one of this "
+                    + "migration's objects; use objects reached through the old or new objects, or Migration.create")
+        }
+        return .typedLink(row.model.tableKey, row.key)
+    }
+
+    /// None: the models a migration reads have no classes to make the object of a mixed value's link with; such
+    /// a value reads as `.none` in a custom step (the link itself is kept).
+    func mixedObject(table: TableKey, key: ObjectKey) -> Object? { nil }
 
     func unstorable(_ detail: String) -> Error { session.failure(detail) }
 

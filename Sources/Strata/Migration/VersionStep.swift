@@ -17,6 +17,8 @@ import StrataStorage
 /// 5. Primary keys and indexes are rebuilt to match the new version; duplicate new keys fail the step.
 /// 6. The app's custom steps run, then its untyped migration block.
 /// 7. What was set aside is dropped.
+/// 8. Models that become embedded are checked (every object must have exactly one owner) and flagged. Models that
+///    stop being embedded are unflagged in phase 1, so that nothing of the step deletes their objects for them.
 struct VersionStep {
     let session: MigrationSession
     let plan: MigrationPlan
@@ -38,6 +40,7 @@ struct VersionStep {
     ///   app's migration code throws. The caller rolls the transaction back.
     func run() throws {
         let oldLayout = try VersionLayout(old, catalog: catalog, path: session.path)
+        try releaseEmbeddedModels()
         try setAsideRemovedModels()
         try renameModels()
         try setAsideRemovedProperties()
@@ -54,6 +57,7 @@ struct VersionStep {
             try session.throwPendingError()
         }
         try dropSetAside()
+        try embedModels()
     }
 
     // MARK: Looking up
@@ -122,7 +126,7 @@ struct VersionStep {
             guard let model = new.model(named: name) else {
                 throw session.failure("the plan adds model \(name), which version \(new.version) does not declare")
             }
-            _ = try catalog.createTable(named: name)
+            try catalog.createTable(named: name).setEmbedded(model.isEmbedded)
             added.append(model)
         }
         let tables = tablesByName()
@@ -147,13 +151,14 @@ struct VersionStep {
         }
     }
 
-    /// Gives each existing object its own `auto` value: a random UUID, the next integer, or now.
+    /// Gives each existing object its own `auto` value: a random UUID, a new ObjectId, the next integer, or now.
     private func fillAuto(_ property: PropertyDefinition, column: ColumnKey, of table: Table) throws {
         let now = ValueConversion.timestamp(Date())
         try session.forEachObject(of: table) { key in
             let value: StorageValue
             switch property.type.unwrapped {
             case .uuid: value = .uuid(UUID())
+            case .objectId: value = .objectId(ObjectId.generate())
             case .integer: value = .int(try table.nextSequenceValue(ModelBinding.primaryKeySequence))
             case .date: value = .timestamp(now)
             default: return
@@ -285,6 +290,7 @@ struct VersionStep {
         case .string(let text): return text
         case .int(let number): return String(number)
         case .uuid(let uuid): return uuid.uuidString
+        case .objectId(let id): return id.stringValue
         default: return nil
         }
     }
@@ -305,6 +311,52 @@ struct VersionStep {
                     model: model, toVersion: plan.toVersion, old: oldRow, new: newRow)
                 try session.throwPendingError()
             }
+        }
+    }
+
+    // MARK: Phases 1 and 8: models that stop or start being embedded
+
+    private func releaseEmbeddedModels() throws {
+        for case .changeEmbedded(let model, false) in plan.steps {
+            try table(named: model).setEmbedded(false)
+        }
+    }
+
+    /// Flags the models that become embedded, once the step's code has had its chance to give every object of
+    /// theirs exactly one owner. When app code ran in the step, the models that were embedded already are checked
+    /// too: `Migration.create(_:value:)` can make an embedded object that nothing owns.
+    ///
+    /// - Throws: `StrataError.migrationFailed` naming the objects without an owner and those with several.
+    private func embedModels() throws {
+        var becoming: [String] = []
+        for case .changeEmbedded(let model, true) in plan.steps { becoming.append(model) }
+        let codeRan = !plan.customModels.isEmpty || session.configuration.migrationBlock != nil
+        let staying = codeRan ? new.models.filter { $0.isEmbedded && !becoming.contains($0.name) }.map(\.name) : []
+        for model in becoming + staying {
+            let table = try table(named: model)
+            let orphans = try table.unownedObjects()
+            let shared = try table.sharedObjects()
+            guard orphans.isEmpty, shared.isEmpty else {
+                var problems: [String] = []
+                if !orphans.isEmpty {
+                    problems.append("\(orphans.count) \(model) objects have no owner (object keys "
+                        + orphans.prefix(10).map { "\($0.rawValue)" }.joined(separator: ", ")
+                        + (orphans.count > 10 ? ", …" : "") + ")")
+                }
+                if !shared.isEmpty {
+                    problems.append("\(shared.count) have several owners ("
+                        + shared.prefix(10).map { "object \($0.key.rawValue): \($0.owners) owners" }
+                            .joined(separator: ", ")
+                        + (shared.count > 10 ? ", …" : "") + ")")
+                }
+                let what = becoming.contains(model) ? "makes \(model) embedded" : "keeps \(model) embedded"
+                throw session.failure(
+                    "version \(new.version) \(what), but " + problems.joined(separator: " and ")
+                        + ": an embedded object has exactly one owner; in the version's custom migration "
+                        + "('migrate: custom' or the migration block), delete the orphans and give each owner a "
+                        + "copy of its own (Migration.create(_:value:)), or keep \(model) a top-level model")
+            }
+            try table.setEmbedded(true)
         }
     }
 

@@ -3,7 +3,7 @@ import StrataStorage
 
 /// An observer of one managed object: compares the changed columns of its row (and, for followed links, the
 /// objects they point to) between the snapshot it last reported and the delivery's.
-final class ObjectObservation<T: Object>: Observation {
+final class ObjectObservation<T: ObjectBase>: Observation {
     let database: Database
     private let model: ModelBinding
     private let key: ObjectKey
@@ -74,14 +74,9 @@ final class ObjectObservation<T: Object>: Observation {
                 newValue: try value(newTable.value(key, column: columnKey), column: column, in: delivery.database)))
         }
         for link in watched.links where !reported.contains(link.column) {
-            let targetChanges = try delivery.changes(of: link.target.tableKey, since: baseline)
-            guard !targetChanges.modifications.isEmpty else { continue }
             let linked = try newTable.value(key, column: model.columns[link.column])
-            let touched = WatchedProperties.linkedKeys(linked).contains { target in
-                guard let columns = targetChanges.modifications[target] else { return false }
-                return !columns.isDisjoint(with: link.columns)
-            }
-            guard touched else { continue }
+            guard try WatchedProperties.touches(link, WatchedProperties.linkedKeys(linked), delivery, since: baseline)
+            else { continue }
             let current = try value(linked, column: link.column, in: delivery.database)
             changes.append(PropertyChange(
                 name: model.description.properties[link.column].name, oldValue: current, newValue: current))
@@ -95,6 +90,14 @@ final class ObjectObservation<T: Object>: Observation {
         if case .link(let linked) = stored, let target = model.linkTargets[column] {
             return database.object(of: target, key: linked)
         }
+        if model.description.properties[column].type == .any {
+            if case .typedLink(let table, let linked) = stored, let target = database.schema.model(forTable: table),
+                let object = database.object(of: target, key: linked) as? Object
+            {
+                return AnyValue.object(object)
+            }
+            return AnyValue.fromPersistedValue(ValueConversion.persistedValue(stored)) ?? AnyValue.none
+        }
         switch ValueConversion.persistedValue(stored) {
         case .null, .list, .object, .map: return nil
         case .bool(let value): return value
@@ -105,6 +108,8 @@ final class ObjectObservation<T: Object>: Observation {
         case .data(let value): return value
         case .date(let value): return value
         case .uuid(let value): return value
+        case .decimal(let value): return value
+        case .objectId(let value): return value
         }
     }
 

@@ -31,6 +31,15 @@ final class Delivery {
     /// Results changes computed in this delivery, by query identity (query and watched properties) and baseline
     /// version: observers of equal queries from the same version get the same change.
     var resultsChanges: [SharedResultsChangeKey: (keys: [ObjectKey], changes: IndexChanges)] = [:]
+    /// The objects of a followed link's target that count as changed because of changes inside their embedded
+    /// objects (``WatchedProperties/changedTargets(of:_:since:)``), by baseline version and link: computed once
+    /// per delivery, not once per object tested.
+    var changedTargets: [ChangedTargetsKey: Set<ObjectKey>] = [:]
+
+    struct ChangedTargetsKey: Hashable {
+        var baseline: UInt64
+        var link: WatchedProperties.Link
+    }
 
     private struct TableChangesKey: Hashable {
         var baseline: UInt64

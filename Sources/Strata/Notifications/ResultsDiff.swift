@@ -217,9 +217,8 @@ struct ResultsDiff {
         let inserted = Set(result.changes.insertions)
         var modified = Set(result.changes.modifications)
         for link in watched.links {
-            let targetChanges = try delivery.changes(of: link.target.tableKey, since: baseline)
             let targetTable = try delivery.snapshot.table(for: link.target)
-            for (target, columns) in targetChanges.modifications where !columns.isDisjoint(with: link.columns) {
+            for target in try WatchedProperties.changedTargets(of: link, delivery, since: baseline).sorted() {
                 let owners = try targetTable.backlinks(of: target, from: model.tableKey, column: model.columns[link.column])
                 for owner in Set(owners) {
                     let index = try lowerBound(in: result.keys, values: try sortValues(owner, new), key: owner, evaluator: new)

@@ -2,12 +2,14 @@ import Foundation
 import StrataStorage
 
 /// Which changes of an object count for an observer: its own properties (all of them, or those `keyPaths:`
-/// names) and, one link down, properties of the objects its links and lists point to.
+/// names) and, one link down, properties of the objects its links and lists point to; through embedded objects,
+/// every level down (an embedded object is part of its parent, so a change inside `home.geo` is a change of
+/// `home`).
 ///
 /// With no key paths, every property counts, and so does every property of the objects the object links to
 /// directly (Realm reports those as modifications too). `"name"` watches one property; `"favourite.name"`
-/// watches the link itself and the `name` of the object it points to. Linking-objects properties are never
-/// watched: they are not stored in the object.
+/// watches the link itself and the `name` of the object it points to; `"home.geo.lat"` goes further only through
+/// embedded objects. Linking-objects properties are never watched: they are not stored in the object.
 ///
 /// `Hashable` (part of a ``ResultsIdentity``): a model binding counts by its table.
 struct WatchedProperties: Hashable {
@@ -18,16 +20,28 @@ struct WatchedProperties: Hashable {
         /// The target's columns that count (all its properties when no key path names them; never its
         /// backlinks, which change when another object links to the same target).
         var columns: Set<ColumnKey>
+        /// The target's links to embedded objects followed further (by the target's column numbers).
+        var nested: [Link] = []
 
         static func == (left: Link, right: Link) -> Bool {
             left.column == right.column && left.target.tableKey == right.target.tableKey
-                && left.columns == right.columns
+                && left.columns == right.columns && left.nested == right.nested
         }
 
         func hash(into hasher: inout Hasher) {
             hasher.combine(column)
             hasher.combine(target.tableKey)
             hasher.combine(columns)
+            hasher.combine(nested)
+        }
+
+        /// Every property of `target` at `column`, and of the embedded objects it holds, every level down.
+        static func whole(column: Int, target: ModelBinding) -> Link {
+            let nested = target.linkTargets.keys.sorted().compactMap { inner -> Link? in
+                guard let embedded = target.linkTargets[inner], embedded.isEmbedded else { return nil }
+                return whole(column: inner, target: embedded)
+            }
+            return Link(column: column, target: target, columns: Set(target.columns), nested: nested)
         }
     }
 
@@ -55,7 +69,7 @@ struct WatchedProperties: Hashable {
         guard let keyPaths else {
             own = Set(model.columns)
             links = model.linkTargets.keys.sorted().compactMap { column in
-                model.linkTargets[column].map { Link(column: column, target: $0, columns: Set($0.columns)) }
+                model.linkTargets[column].map { Link.whole(column: column, target: $0) }
             }
             return
         }
@@ -68,18 +82,34 @@ struct WatchedProperties: Hashable {
             }
             own.insert(model.columns[column])
             guard parts.count > 1 else { continue }
-            guard parts.count == 2, let target = model.linkTargets[column], let targetColumn = target.column(named: parts[1])
+            guard let target = model.linkTargets[column],
+                let link = Self.follow(
+                    parts.dropFirst(), into: links[column] ?? Link(column: column, target: target, columns: []))
             else {
                 throw StrataError.invalidArgument(
                     "keyPaths: '\(keyPath)' of \(model.name) must name a property, or a property of an object one link "
-                        + "or list away (like 'favourite.name')")
+                        + "or list away (like 'favourite.name'), or further inside embedded objects "
+                        + "(like 'home.geo.lat')")
             }
-            var link = links[column] ?? Link(column: column, target: target, columns: [])
-            link.columns.insert(target.columns[targetColumn])
             links[column] = link
         }
         self.own = own
         self.links = links.keys.sorted().compactMap { links[$0] }
+    }
+
+    /// `link` also watching the property `parts` names in its target (`["city"]`, or `["geo", "lat"]` through an
+    /// embedded link); `nil` when `parts` names no such property.
+    private static func follow(_ parts: ArraySlice<String>, into link: Link) -> Link? {
+        guard let first = parts.first, let column = link.target.column(named: first) else { return nil }
+        var link = link
+        link.columns.insert(link.target.columns[column])
+        guard parts.count > 1 else { return link }
+        guard let inner = link.target.linkTargets[column], inner.isEmbedded else { return nil }
+        let position = link.nested.firstIndex { $0.column == column }
+        let start = position.map { link.nested[$0] } ?? Link(column: column, target: inner, columns: [])
+        guard let followed = follow(parts.dropFirst(), into: start) else { return nil }
+        if let position { link.nested[position] = followed } else { link.nested.append(followed) }
+        return link
     }
 
     private static func unknown(_ keyPath: String, model: ModelBinding) -> StrataError {
@@ -93,11 +123,50 @@ struct WatchedProperties: Hashable {
     /// Whether the linked tables' changes can matter at all (a followed target has an object whose watched
     /// columns changed).
     func linkedTablesChanged(_ delivery: Delivery, since baseline: Database) throws -> Bool {
-        for link in links {
-            let changes = try delivery.changes(of: link.target.tableKey, since: baseline)
-            if changes.modifications.values.contains(where: { !$0.isDisjoint(with: link.columns) }) { return true }
+        try links.contains { try Self.tablesChanged($0, delivery, since: baseline) }
+    }
+
+    private static func tablesChanged(_ link: Link, _ delivery: Delivery, since baseline: Database) throws -> Bool {
+        let changes = try delivery.changes(of: link.target.tableKey, since: baseline)
+        if changes.modifications.values.contains(where: { !$0.isDisjoint(with: link.columns) }) { return true }
+        return try link.nested.contains { try tablesChanged($0, delivery, since: baseline) }
+    }
+
+    /// The objects of `link`'s target whose watched properties changed, counting changes inside the embedded
+    /// objects they hold (found from the changed embedded objects up, through the store's backlinks).
+    static func changedTargets(of link: Link, _ delivery: Delivery, since baseline: Database) throws -> Set<ObjectKey> {
+        let key = Delivery.ChangedTargetsKey(baseline: baseline.version, link: link)
+        if let known = delivery.changedTargets[key] { return known }
+        let changes = try delivery.changes(of: link.target.tableKey, since: baseline)
+        var changed = Set<ObjectKey>()
+        for (target, columns) in changes.modifications where !columns.isDisjoint(with: link.columns) {
+            changed.insert(target)
         }
-        return false
+        for nested in link.nested {
+            let inner = try changedTargets(of: nested, delivery, since: baseline)
+            guard !inner.isEmpty else { continue }
+            let innerTable = try delivery.snapshot.table(for: nested.target)
+            let column = link.target.columns[nested.column]
+            for key in inner where try innerTable.contains(key) {
+                changed.formUnion(try innerTable.backlinks(of: key, from: link.target.tableKey, column: column))
+            }
+        }
+        delivery.changedTargets[key] = changed
+        return changed
+    }
+
+    /// Whether one of `keys` (objects of `link`'s target) counts as changed. A link with no embedded objects to
+    /// follow looks each key up in its table's changes, as it always did; the others use
+    /// ``changedTargets(of:_:since:)``, kept by the delivery.
+    static func touches(
+        _ link: Link, _ keys: [ObjectKey], _ delivery: Delivery, since baseline: Database
+    ) throws -> Bool {
+        guard link.nested.isEmpty else {
+            let changed = try changedTargets(of: link, delivery, since: baseline)
+            return keys.contains(where: changed.contains)
+        }
+        let changes = try delivery.changes(of: link.target.tableKey, since: baseline)
+        return keys.contains { changes.modifications[$0].map { !$0.isDisjoint(with: link.columns) } ?? false }
     }
 
     /// Whether object `key` counts as modified: a watched column of its own changed, or a watched property of an
@@ -108,12 +177,9 @@ struct WatchedProperties: Hashable {
         let table = try delivery.snapshot.table(for: model)
         for link in links {
             let targetChanges = try delivery.changes(of: link.target.tableKey, since: baseline)
-            guard !targetChanges.modifications.isEmpty else { continue }
+            if link.nested.isEmpty, targetChanges.modifications.isEmpty { continue }
             let value = try table.value(key, column: model.columns[link.column])
-            for target in Self.linkedKeys(value) {
-                guard let columns = targetChanges.modifications[target] else { continue }
-                if !columns.isDisjoint(with: link.columns) { return true }
-            }
+            if try Self.touches(link, Self.linkedKeys(value), delivery, since: baseline) { return true }
         }
         return false
     }

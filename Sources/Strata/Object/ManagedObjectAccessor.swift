@@ -104,12 +104,41 @@ import StrataStorage
     /// Writes an optional uuid value to `column`; `nil` clears it.
     func setOptionalUUID(_ value: UUID?, at column: Int)
 
+    // MARK: Decimal
+
+    /// Reads a `decimal` from `column`.
+    func decimal(at column: Int) -> Decimal
+    /// Writes a `decimal` to `column`.
+    func setDecimal(_ value: Decimal, at column: Int)
+    /// Reads an optional decimal value from `column`; `nil` when the column holds none.
+    func optionalDecimal(at column: Int) -> Decimal?
+    /// Writes an optional decimal value to `column`; `nil` clears it.
+    func setOptionalDecimal(_ value: Decimal?, at column: Int)
+
+    // MARK: ObjectId
+
+    /// Reads an `objectId` from `column`.
+    func objectId(at column: Int) -> ObjectId
+    /// Writes an `objectId` to `column`.
+    func setObjectId(_ value: ObjectId, at column: Int)
+    /// Reads an optional objectId value from `column`; `nil` when the column holds none.
+    func optionalObjectId(at column: Int) -> ObjectId?
+    /// Writes an optional objectId value to `column`; `nil` clears it.
+    func setOptionalObjectId(_ value: ObjectId?, at column: Int)
+
+    // MARK: Any
+
+    /// Reads an `any` (mixed) value from `column`: `.none` for null, `.object` for a link to an object of any model.
+    func anyValue(at column: Int) -> AnyValue
+    /// Writes an `any` value to `column` (an unmanaged object is added to the database).
+    func setAnyValue(_ value: AnyValue, at column: Int)
+
     // MARK: Links
 
     /// The object a to-one link in `column` points to, as an instance of `type`, or `nil`.
-    func link<Target: Object>(at column: Int, as type: Target.Type) -> Target?
+    func link<Target: ObjectBase>(at column: Int, as type: Target.Type) -> Target?
     /// Points the to-one link in `column` at `target` (adding it to the database if it is unmanaged), or clears it.
-    func setLink(_ target: Object?, at column: Int)
+    func setLink(_ target: ObjectBase?, at column: Int)
     /// The store reference of the object a to-one link in `column` points to: how the views of an older
     /// version follow links during a migration.
     func linkedAccessor(at column: Int) -> (any ManagedObjectAccessor)?
@@ -196,4 +225,16 @@ extension ObjectRow {
 
     /// The UUID a non-optional uuid column reads as when it holds none (never written by Strata itself).
     static var zeroUUID: UUID { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
+
+    func decimal(at column: Int) -> Decimal { optionalDecimal(at: column) ?? 0 }
+    func setDecimal(_ value: Decimal, at column: Int) { write(column) { .decimal(value) } }
+    func optionalDecimal(at column: Int) -> Decimal? { read(column) { try $0.decimal(key, column: $1) } }
+    func setOptionalDecimal(_ value: Decimal?, at column: Int) { write(column) { value.map { .decimal($0) } ?? .null } }
+
+    func objectId(at column: Int) -> ObjectId { optionalObjectId(at: column) ?? .zero }
+    func setObjectId(_ value: ObjectId, at column: Int) { write(column) { .objectId(value) } }
+    func optionalObjectId(at column: Int) -> ObjectId? { read(column) { try $0.objectId(key, column: $1) } }
+    func setOptionalObjectId(_ value: ObjectId?, at column: Int) {
+        write(column) { value.map { .objectId($0) } ?? .null }
+    }
 }

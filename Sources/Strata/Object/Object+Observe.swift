@@ -4,9 +4,9 @@ import Foundation
 /// block receives the model's own type (`ObjectChange<Person>`), which a class method cannot spell.
 public protocol ObservableModel: AnyObject {}
 
-extension Object: ObservableModel {}
+extension ObjectBase: ObservableModel {}
 
-extension ObservableModel where Self: Object {
+extension ObservableModel where Self: ObjectBase {
     /// Calls `block` after every commit (of any thread or process) that changes a watched property of this
     /// object (`.change` with each property's name, old and new value) or deletes it (`.deleted`, the last
     /// call), until the token is invalidated or released. There is no initial call.

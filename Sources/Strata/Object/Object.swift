@@ -1,4 +1,5 @@
-/// The base class of every model the schema compiler generates.
+/// The base class of every model the schema compiler generates: ``Object`` for top-level models,
+/// ``EmbeddedObject`` for `embedded: true` ones.
 ///
 /// An object is either *unmanaged* or *managed*:
 /// - An unmanaged object (one you create with a model's initializer) is a plain Swift object: its values live
@@ -6,9 +7,10 @@
 /// - A managed object belongs to a database: each generated property reads and writes the store directly
 ///   through the object's `ManagedObjectAccessor`, so nothing is copied when you read one property.
 ///
-/// You never subclass `Object` by hand: declare models in a `*.strata.yaml` file and let the build plugin
+/// You never subclass `ObjectBase` (or `Object`, or `EmbeddedObject`) by hand: declare models in a
+/// `*.strata.yaml` file and let the build plugin
 /// generate the classes.
-open class Object {
+open class ObjectBase {
     /// The store reference a managed object reads and writes through; `nil` while the object is unmanaged.
     ///
     /// Generated accessors check it on every access. The object layer sets it when it adds the object to a
@@ -46,4 +48,19 @@ open class Object {
     /// objects are not part of it. An `auto` integer primary key that was never set reads as `.null`: the
     /// runtime assigns the next integer when it adds the object.
     @_spi(StrataGenerated) open func persistedValues() -> [PersistedValue] { [] }
+}
+
+/// The base class of every top-level model the schema compiler generates: objects with an identity of their own,
+/// which a database adds (``Database/add(_:update:)``), queries (``Database/objects(_:)``) and deletes. Embedded
+/// models derive from ``EmbeddedObject`` instead, so that none of those compile for them.
+open class Object: ObjectBase {
+    /// Creates an unmanaged object.
+    public override init() {
+        super.init()
+    }
+
+    /// Creates a managed instance over a store reference (see ``ObjectBase/init(managedBy:)``).
+    @_spi(StrataGenerated) public required init(managedBy accessor: any ManagedObjectAccessor) {
+        super.init(managedBy: accessor)
+    }
 }

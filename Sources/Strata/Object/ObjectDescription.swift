@@ -19,7 +19,7 @@ enum ObjectDescription {
     static let listLimit = 10
 
     /// `object` described, as a value `depth` links away from the object printed.
-    static func describe(_ object: Object, depth: Int = 0) -> String {
+    static func describe(_ object: ObjectBase, depth: Int = 0) -> String {
         let model = type(of: object).modelDescription
         let row = object.managedAccessor as? any ObjectRow
         let name = row?.layout.name ?? model.name
@@ -66,7 +66,10 @@ enum ObjectDescription {
         case .data(let bytes): return "<\(bytes.count) bytes>"
         case .date(let date): return String(describing: date)
         case .uuid(let uuid): return uuid.uuidString
-        case .object(let object): return describe(object, depth: depth)
+        case .decimal(let number): return "\(number)"
+        case .objectId(let id): return id.stringValue
+        // An embedded object is part of its parent (and cannot form a cycle): shown whole, at the parent's depth.
+        case .object(let object): return describe(object, depth: object is EmbeddedObject ? depth - 1 : depth)
         case .list(let elements):
             return describe(elements: elements.lazy.map { describe($0, depth: depth) }, count: elements.count)
         case .map(let entries):
@@ -89,7 +92,9 @@ enum ObjectDescription {
     private static func persisted<Row: ObjectRow>(_ value: StorageValue, row: Row, column: Int) -> PersistedValue {
         switch value {
         case .link(let key):
-            return row.linkedObject(column, key: key, as: Object.self).map { .object($0) } ?? .null
+            return row.linkedObject(column, key: key, as: ObjectBase.self).map { .object($0) } ?? .null
+        case .typedLink(let table, let key):
+            return row.mixedObject(table: table, key: key).map { .object($0) } ?? .null
         case .list(let elements):
             return .list(elements.map { persisted($0, row: row, column: column) })
         case .map(let entries):
@@ -100,9 +105,9 @@ enum ObjectDescription {
     }
 }
 
-extension Object: CustomDebugStringConvertible {
+extension ObjectBase: CustomDebugStringConvertible {
     /// The model's name and the values of its stored properties: `Person { id = 1; name = Ana; … }`. What
     /// `print(object)` and string interpolation show (a model may declare a property called `description`, so
-    /// `Object` leaves that name to it).
+    /// `ObjectBase` leaves that name to it).
     public var debugDescription: String { ObjectDescription.describe(self) }
 }

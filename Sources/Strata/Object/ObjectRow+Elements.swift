@@ -10,10 +10,16 @@ import StrataStorage
 /// ``ListElement`` is a list, set and map element with no code here.
 extension ObjectRow {
     /// The stored form of `element` for column `column`: a primitive as is, an object as a link (the row says
-    /// which objects it links).
+    /// which objects it links), or as a typed link (table and key) in a mixed (`any`) collection.
     func storedElement<Element: ListElement>(_ element: Element, column: Int) throws -> StorageValue {
         let value = element.persistedValue
-        if case .object(let object) = value { return .link(try linkKey(to: object, column: column)) }
+        if case .object(let object) = value {
+            guard isMixed(column) else { return .link(try linkKey(to: object, column: column)) }
+            guard let linked = object as? Object else {
+                throw unstorable("an embedded object cannot be stored in the mixed collection \(describe(column))")
+            }
+            return try mixedLink(to: linked, column: column)
+        }
         guard let stored = ValueConversion.storageValue(value) else {
             throw unstorable("a value of type \(Element.self) cannot be stored in \(describe(column))")
         }
@@ -24,9 +30,11 @@ extension ObjectRow {
     func element<Element: ListElement>(from value: StorageValue, column: Int, as type: Element.Type) -> Element? {
         let persisted: PersistedValue
         if case .link(let key) = value,
-            let object = linkedObject(column, key: key, as: Element.self as? Object.Type)
+            let object = linkedObject(column, key: key, as: Element.self as? ObjectBase.Type)
         {
             persisted = .object(object)
+        } else if case .typedLink(let table, let key) = value {
+            persisted = mixedObject(table: table, key: key).map { .object($0) } ?? .null
         } else {
             persisted = ValueConversion.persistedValue(value)
         }
@@ -43,12 +51,12 @@ extension ObjectRow {
     func placeholderElement<Element: ListElement>(column: Int, as type: Element.Type) -> Element {
         let zeros: [PersistedValue] = [
             .null, .int(0), .bool(false), .float(0), .double(0), .string(""), .data(Data()),
-            .date(ValueConversion.date(0)), .uuid(Self.zeroUUID),
+            .date(ValueConversion.date(0)), .uuid(Self.zeroUUID), .decimal(0), .objectId(.zero),
         ]
         for zero in zeros {
             if let element = Element.fromPersistedValue(zero) { return element }
         }
-        if let nowhere = linkedObject(column, key: ObjectKey(-1), as: Element.self as? Object.Type),
+        if let nowhere = linkedObject(column, key: ObjectKey(-1), as: Element.self as? ObjectBase.Type),
             let element = Element.fromPersistedValue(.object(nowhere))
         {
             return element

@@ -40,12 +40,20 @@ protocol ObjectRow: ManagedObjectAccessor {
     /// what a migration allows, one of its own objects of the link's model).
     ///
     /// - Throws: What the row's way of reporting makes of a link it cannot store.
-    func linkKey(to object: Object, column: Int) throws -> ObjectKey
+    func linkKey(to object: ObjectBase, column: Int) throws -> ObjectKey
     /// The row of object `key` of the model that column `column` links to; `nil` for a column that is no link.
     func linkedRow(_ column: Int, key: ObjectKey) -> Self?
     /// The generated class of the model that column `column` links to, when the row knows it (a database binds
     /// every model to its class; the models of a migration's older versions have none).
-    func linkedClass(_ column: Int) -> Object.Type?
+    func linkedClass(_ column: Int) -> ObjectBase.Type?
+    /// The stored form of a link from the mixed (`any`) column `column` to `object`: its table and key (what a
+    /// database stores, adding an unmanaged object first; what a migration allows, one of its own objects).
+    ///
+    /// - Throws: What the row's way of reporting makes of a link it cannot store.
+    func mixedLink(to object: Object, column: Int) throws -> StorageValue
+    /// The object a mixed value links to, as an instance of the class of the table's model; `nil` when the row
+    /// knows no class for it (the models of a migration's older versions have none).
+    func mixedObject(table: TableKey, key: ObjectKey) -> Object?
     /// The error a value that no column can store is reported with (`detail` says which and where).
     func unstorable(_ detail: String) -> Error
     /// Reports that column `column` holds a value of another kind than the code reads (a damaged file);
@@ -59,19 +67,19 @@ extension ObjectRow {
 
     /// An instance, of `type` unless the row knows the model's class, over the linked object `key` of
     /// `column`; `nil` for a column that is no link, or when neither class is known.
-    func linkedObject(_ column: Int, key: ObjectKey, as type: Object.Type?) -> Object? {
+    func linkedObject(_ column: Int, key: ObjectKey, as type: ObjectBase.Type?) -> ObjectBase? {
         guard let row = linkedRow(column, key: key), let type = linkedClass(column) ?? type else { return nil }
         return type.init(managedBy: row)
     }
 
     // MARK: Links
 
-    func link<Target: Object>(at column: Int, as type: Target.Type) -> Target? {
+    func link<Target: ObjectBase>(at column: Int, as type: Target.Type) -> Target? {
         guard let linked = read(column, { try $0.link(key, column: $1) }) else { return nil }
         return linkedObject(column, key: linked, as: type) as? Target
     }
 
-    func setLink(_ target: Object?, at column: Int) {
+    func setLink(_ target: ObjectBase?, at column: Int) {
         write(column) {
             guard let target else { return .null }
             return .link(try linkKey(to: target, column: column))
@@ -81,6 +89,30 @@ extension ObjectRow {
     func linkedAccessor(at column: Int) -> (any ManagedObjectAccessor)? {
         read(column) { try $0.link(key, column: $1) }.flatMap { linkedRow(column, key: $0) }
     }
+
+    // MARK: Mixed values
+
+    /// Whether column `column` holds mixed values (`any`, alone or in a list).
+    func isMixed(_ column: Int) -> Bool { layout.isMixed(column) }
+
+    /// A stored value of a mixed column as the value it holds (a link as its object, `.none` when the row knows
+    /// no class for it).
+    func mixedValue(_ stored: StorageValue) -> AnyValue {
+        if case .typedLink(let table, let key) = stored { return mixedObject(table: table, key: key).map { .object($0) } ?? .none }
+        return AnyValue.fromPersistedValue(ValueConversion.persistedValue(stored)) ?? .none
+    }
+
+    /// A mixed value in the store's terms for column `column` (an object as a link to its table and key).
+    func mixedStorage(_ value: AnyValue, column: Int) throws -> StorageValue {
+        if case .object(let object) = value { return try mixedLink(to: object, column: column) }
+        return ValueConversion.storageValue(value.persistedValue) ?? .null
+    }
+
+    func anyValue(at column: Int) -> AnyValue {
+        read(column) { try $0.value(key, column: $1) }.map(mixedValue) ?? .none
+    }
+
+    func setAnyValue(_ value: AnyValue, at column: Int) { write(column) { try mixedStorage(value, column: column) } }
 
     // MARK: Lists
 

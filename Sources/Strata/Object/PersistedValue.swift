@@ -28,9 +28,13 @@ public enum PersistedValue {
     /// A `uuid`.
     case uuid(UUID)
     /// A to-one link to another object, managed or not.
-    case object(Object)
+    case object(ObjectBase)
     /// The elements of a list, in order, or of a set.
     case list([PersistedValue])
     /// The entries of a map.
     case map([String: PersistedValue])
+    /// A `decimal`.
+    case decimal(Decimal)
+    /// An `objectId`.
+    case objectId(ObjectId)
 }

@@ -50,6 +50,13 @@ final class RowSet<Row: ObjectRow, Element: ListElement>: ManagedSetAccessor {
         let value = element.persistedValue
         // An unmanaged object, or one of another database, is in no stored set.
         if case .object(let object) = value {
+            if row.isMixed(column) {
+                // A set<any> holds typed links: the object's own (a managed object of this database only).
+                guard object.managedAccessor != nil, let linked = object as? Object,
+                    let stored = try? row.mixedLink(to: linked, column: column)
+                else { return false }
+                return row.readList(column) { try $0.setContains(row.key, column: $1, stored) } ?? false
+            }
             guard let linked = object.managedAccessor as? Row,
                 row.linkedRow(column, key: linked.key)?.layout.name == linked.layout.name
             else { return false }

@@ -16,12 +16,15 @@ public enum AggregateResult: Sendable {
     case double(Double)
     /// A minimum or maximum of dates.
     case date(Date)
+    /// An exact decimal (the sum, average, minimum or maximum of a `decimal` property).
+    case decimal(Decimal)
 
     var number: Double {
         switch self {
         case .int(let value): return Double(value)
         case .double(let value): return value
         case .date(let value): return value.timeIntervalSince1970
+        case .decimal(let value): return Double("\(value)") ?? .nan
         }
     }
 
@@ -30,6 +33,7 @@ public enum AggregateResult: Sendable {
         case .int(let value): return value
         case .double(let value): return value.isFinite ? Int64(exactly: value.rounded(.towardZero)) ?? 0 : 0
         case .date(let value): return Int64(value.timeIntervalSince1970)
+        case .decimal: return number.isFinite ? Int64(exactly: number.rounded(.towardZero)) ?? 0 : 0
         }
     }
 }
@@ -61,6 +65,17 @@ extension Double: AggregatableValue {
 extension Float: AggregatableValue {
     /// Converts an aggregate.
     public init(aggregate: AggregateResult) { self = Float(aggregate.number) }
+}
+extension Decimal: AggregatableValue {
+    /// The aggregate as a decimal: exact for a `decimal` property, a double through its shortest text.
+    public init(aggregate: AggregateResult) {
+        switch aggregate {
+        case .decimal(let value): self = value
+        case .int(let value): self = Decimal(value)
+        case .double(let value): self = value.isFinite ? Decimal(string: "\(value)") ?? .nan : .nan
+        case .date(let value): self = Decimal(string: "\(value.timeIntervalSince1970)") ?? .nan
+        }
+    }
 }
 extension Date: AggregatableValue {
     /// Converts an aggregate (a number is seconds since 1970).
@@ -136,6 +151,7 @@ extension Results {
         case .int(let value): return .int(value)
         case .double(let value): return .double(value)
         case .timestamp(let value): return .date(ValueConversion.date(value))
+        case .decimal(let value): return .decimal(value)
         default: return nil
         }
     }

@@ -29,6 +29,9 @@ extension Results {
         case .timestamp(let value): return ValueConversion.date(value).formatted(.iso8601)
         case .uuid(let value): return value.uuidString
         case .object(let key): return "\(key)"
+        case .decimal(let value): return "\(value)"
+        case .objectId(let value): return value.stringValue
+        case .typedObject(let table, let key): return "\(table):\(key)"
         }
     }
 }

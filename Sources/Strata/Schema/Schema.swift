@@ -15,7 +15,7 @@ public protocol Schema: SendableMetatype {
     /// opening it with a history that differs (an old version edited after release) is refused.
     static var fingerprints: [Int: String] { get }
     /// The model classes of the newest version, in the order the schema file lists them.
-    static var objectTypes: [Object.Type] { get }
+    static var objectTypes: [ObjectBase.Type] { get }
 }
 
 extension Schema {
@@ -26,7 +26,7 @@ extension Schema {
     /// of a stored table's objects without reflection.
     ///
     /// - Complexity: O(*n*) in the number of models.
-    public static func objectType(named name: String) -> Object.Type? {
+    public static func objectType(named name: String) -> ObjectBase.Type? {
         objectTypes.first { $0.modelDescription.name == name }
     }
 }

@@ -40,7 +40,7 @@ struct ModelClassEmitter {
     func emit(into writer: inout SwiftWriter) {
         let summary = "The `\(model.name)` model, as version \(version) of the `\(schemaName)` schema declares it."
         writer.doc(model.doc ?? summary)
-        writer.block("\(access)final class \(className): Object") { body in
+        writer.block("\(access)final class \(className): \(model.isEmbedded ? "EmbeddedObject" : "Object")") { body in
             emitEnums(into: &body)
             body.doc("The model's description, built once from the schema's newest version.")
             body.line("private static let model = ModelDescription(\(schemaName).V\(version).schema.models[\(index)])")

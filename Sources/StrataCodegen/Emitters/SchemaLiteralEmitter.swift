@@ -71,6 +71,7 @@ enum SchemaLiteralEmitter {
             }
             if let old = model.renamedFrom { arguments.append("renamedFrom: \(SwiftLiteral.string(old))") }
             if model.needsCustomMigration { arguments.append("needsCustomMigration: true") }
+            if model.isEmbedded { arguments.append("isEmbedded: true") }
             arguments.append("location: \(location(model.location))")
             body.call("return ModelDefinition", arguments)
         }
@@ -108,6 +109,9 @@ enum SchemaLiteralEmitter {
             return ".linkingObjects(model: \(SwiftLiteral.string(model)), property: \(SwiftLiteral.string(property)))"
         case .set(let element): return ".set(\(typeLiteral(element)))"
         case .map(let element): return ".map(\(typeLiteral(element)))"
+        case .decimal: return ".decimal"
+        case .objectId: return ".objectId"
+        case .any: return ".any"
         }
     }
 
@@ -178,6 +182,8 @@ enum SchemaLiteralEmitter {
                 "model: \(text(model))", "from: \(old.map(text) ?? "nil")", "to: \(new.map(text) ?? "nil")",
             ])
         case .custom(let model): return (".custom", ["model: \(text(model))"])
+        case .changeEmbedded(let model, let embedded):
+            return (".changeEmbedded", ["model: \(text(model))", "embedded: \(embedded)"])
         }
     }
 

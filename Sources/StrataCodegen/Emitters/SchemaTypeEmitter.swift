@@ -45,7 +45,7 @@ struct SchemaTypeEmitter {
             body.line()
             body.doc("The model classes of the newest version.")
             let types = current.models.map { SwiftIdentifier.escaped($0.name) + ".self" }
-            body.line("\(access)static var objectTypes: [Object.Type] { [\(types.joined(separator: ", "))] }")
+            body.line("\(access)static var objectTypes: [ObjectBase.Type] { [\(types.joined(separator: ", "))] }")
         }
     }
 }

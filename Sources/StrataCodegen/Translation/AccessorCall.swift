@@ -1,7 +1,8 @@
 import StrataSchema
 
 /// The generated call to the accessor method family that reads and writes a scalar type: `int`, `bool`, `float`,
-/// `double`, `string`, `data`, `date` or `uuid`, with conversions for narrow integers and enumerations.
+/// `double`, `string`, `data`, `date`, `uuid`, `decimal`, `objectId` or `anyValue` (for `any`, which is never
+/// optional: null is one of its values), with conversions for narrow integers and enumerations.
 enum AccessorCall {
     /// Reads a scalar (optional or not) from `column` through `accessor`.
     ///
@@ -58,12 +59,15 @@ enum AccessorCall {
         case .data: return "data"
         case .date: return "date"
         case .uuid: return "uuid"
+        case .decimal: return "decimal"
+        case .objectId: return "objectId"
+        case .any: return "anyValue"
         // Links, lists, sets, maps and linking objects have their own accessor methods; callers never come here with them.
         case .link, .optional, .list, .linkingObjects, .set, .map: return "string"
         }
     }
 
-    /// `int` → `Int`, `uuid` → `UUID`.
+    /// `int` → `Int`, `uuid` → `UUID`, `objectId` → `ObjectId`.
     private static func upper(_ method: String) -> String {
         method == "uuid" ? "UUID" : SwiftIdentifier.upperCamel(method)
     }

@@ -24,6 +24,9 @@ enum SwiftType {
         case .list(let element):
             return "List<\(elementName(of: element, enumName: enumName, modelPrefix: modelPrefix))>"
         case .linkingObjects(let model, _): return "LinkingObjects<\(modelPrefix)\(SwiftIdentifier.escaped(model))>"
+        case .decimal: return "Decimal"
+        case .objectId: return "ObjectId"
+        case .any: return "AnyValue"
         case .set(let element):
             return "MutableSet<\(elementName(of: element, enumName: enumName, modelPrefix: modelPrefix))>"
         case .map(let element):
@@ -76,6 +79,7 @@ enum SwiftType {
         case .auto?:
             switch type.unwrapped {
             case .uuid: return "UUID()"
+            case .objectId: return "ObjectId.generate()"
             case .date: return "Date()"
             default: return zeroValue(of: type, enumCases: enumCases)
             }
@@ -90,6 +94,8 @@ enum SwiftType {
             case .enumeration: return "." + SwiftIdentifier.escaped(text)
             case .date: return SwiftLiteral.date(text) ?? zeroValue(of: type, enumCases: enumCases)
             case .uuid: return SwiftLiteral.uuid(text) ?? zeroValue(of: type, enumCases: enumCases)
+            case .decimal: return "Decimal(string: \(SwiftLiteral.string(text)))!"
+            case .objectId: return "try! ObjectId(string: \(SwiftLiteral.string(text)))"
             default: return SwiftLiteral.string(text)
             }
         }
@@ -110,6 +116,9 @@ enum SwiftType {
         case .set: return "MutableSet()"
         case .map: return "Map()"
         case .linkingObjects: return ""
+        case .decimal: return "0"
+        case .objectId: return "ObjectId.zero"
+        case .any: return ".none"
         }
     }
 }

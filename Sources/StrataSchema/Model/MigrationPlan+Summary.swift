@@ -41,6 +41,12 @@ extension MigrationStep {
             }
         case .custom(let model):
             return "run the app's custom migration for \(model)"
+        case .changeEmbedded(let model, let embedded):
+            return embedded
+                ? "make \(model) an embedded model (each object must have exactly one owner; orphans and objects "
+                    + "with several owners are refused)"
+                : "make \(model) a top-level model (its objects keep their values and stop being deleted with "
+                    + "their owners)"
         }
     }
 

@@ -47,4 +47,8 @@ public enum MigrationStep: Hashable, Sendable {
     case changePrimaryKey(model: String, from: String?, to: String?)
     /// `migrate: custom`: the app's code runs for this model.
     case custom(model: String)
+    /// `embedded: true` added (`embedded` is `true`) or removed: once the step's custom code has run, every object
+    /// of a model becoming embedded must have exactly one owner (the migration fails naming the orphans and the
+    /// objects with several owners).
+    case changeEmbedded(model: String, embedded: Bool)
 }

@@ -16,6 +16,9 @@ public struct ModelDefinition: Hashable, Sendable {
     public var renamedFrom: String?
     /// `migrate: custom`: the step into this version needs app code for this model.
     public var needsCustomMigration: Bool
+    /// `embedded: true`: the model's objects have no identity of their own; each belongs to exactly one parent
+    /// object (through a link or a list element of the parent) and is deleted with it.
+    public var isEmbedded: Bool
     /// Where the model's key is in the file.
     public var location: SourceLocation
 
@@ -23,7 +26,7 @@ public struct ModelDefinition: Hashable, Sendable {
     public init(
         name: String, doc: String? = nil, primaryKey: String? = nil, properties: [PropertyDefinition],
         compoundIndexes: [[String]] = [], removedProperties: [String] = [], renamedFrom: String? = nil,
-        needsCustomMigration: Bool = false, location: SourceLocation
+        needsCustomMigration: Bool = false, isEmbedded: Bool = false, location: SourceLocation
     ) {
         self.name = name
         self.doc = doc
@@ -33,6 +36,7 @@ public struct ModelDefinition: Hashable, Sendable {
         self.removedProperties = removedProperties
         self.renamedFrom = renamedFrom
         self.needsCustomMigration = needsCustomMigration
+        self.isEmbedded = isEmbedded
         self.location = location
     }
 

@@ -22,6 +22,9 @@ extension PropertyType {
         case .linkingObjects(let model, let property): return "{ linkingObjects: \(model).\(property) }"
         case .set(let element): return "set<\(element.schemaSpelling)>"
         case .map(let element): return "map<\(element.schemaSpelling)>"
+        case .decimal: return "decimal"
+        case .objectId: return "objectId"
+        case .any: return "any"
         }
     }
 }

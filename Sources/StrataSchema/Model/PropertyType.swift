@@ -56,6 +56,13 @@ public indirect enum PropertyType: Hashable, Sendable {
     /// `map<T>`: values of a primitive `T` or `T?`, or optional links (`map<Person?>`, whose element is
     /// `.optional(.link("Person"))`), under string keys.
     case map(PropertyType)
+    /// `decimal`: an exact decimal number (`Decimal`), compared and sorted by value.
+    case decimal
+    /// `objectId`: a 12-byte `ObjectId` (seconds, random bytes, counter).
+    case objectId
+    /// `any`: a mixed value (`AnyValue`): null, a primitive of any other kind, or a link to an object of any
+    /// model. Always nullable without `?` (`any?` is read as `any`).
+    case any
 
     /// The type without its optional wrapper.
     public var unwrapped: PropertyType {
@@ -76,6 +83,9 @@ public indirect enum PropertyType: Hashable, Sendable {
         if case .optional = self { return true }
         return false
     }
+
+    /// Whether null is a value of this type: an optional, or `any` (which holds null itself).
+    public var isNullable: Bool { isOptional || self == .any }
 
     /// The model this type links to (through a to-one link, a list, set or map of links or linking objects), if any.
     public var linkedModel: String? {

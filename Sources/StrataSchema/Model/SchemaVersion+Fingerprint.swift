@@ -27,6 +27,8 @@ extension SchemaVersion {
             lines.append(" primaryKey \(model.primaryKey.map(quoted) ?? "-")")
             lines.append(" renamedFrom \(model.renamedFrom.map(quoted) ?? "-")")
             lines.append(" migrate \(model.needsCustomMigration ? "custom" : "-")")
+            // Only when set, so that the fingerprints of every schema written before embedded models stay as they were.
+            if model.isEmbedded { lines.append(" embedded") }
             lines.append(" removed " + model.removedProperties.sorted().map(quoted).joined(separator: ","))
             let indexes = model.compoundIndexes.map { $0.map(quoted).joined(separator: ",") }.sorted()
             lines.append(" indexes " + indexes.map { "[\($0)]" }.joined(separator: ","))

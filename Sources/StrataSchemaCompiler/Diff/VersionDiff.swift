@@ -306,6 +306,9 @@ struct VersionDiff {
         if oldKey != model.primaryKey {
             keyChanges.append(.changePrimaryKey(model: model.name, from: oldKey, to: model.primaryKey))
         }
+        if oldModel.isEmbedded != model.isEmbedded {
+            keyChanges.append(.changeEmbedded(model: model.name, embedded: model.isEmbedded))
+        }
     }
 
     // MARK: - Keys copied from the previous file

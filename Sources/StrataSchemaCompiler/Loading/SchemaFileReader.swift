@@ -10,7 +10,9 @@ struct SchemaFileReader {
     /// Top-level keys of a schema file.
     static let topLevelKeys = ["schema", "version", "access", "models", "removedModels"]
     /// Keys of a model.
-    static let modelKeys = ["doc", "primaryKey", "properties", "indexes", "removed", "renamedFrom", "migrate"]
+    static let modelKeys = [
+        "doc", "primaryKey", "properties", "indexes", "removed", "renamedFrom", "migrate", "embedded",
+    ]
 
     let document: YAMLDocument
     var sourceMap: SourceMap
@@ -136,7 +138,7 @@ struct SchemaFileReader {
             case "doc":
                 model.doc = scalarText(field, expecting: "the model's documentation as text")
             case "primaryKey":
-                model.primaryKey = scalarText(field, expecting: "the name of an int, string or uuid property")
+                model.primaryKey = scalarText(field, expecting: "the name of an int, string, uuid or objectId property")
             case "properties":
                 sawProperties = true
                 model.properties = readProperties(of: name, field)
@@ -150,6 +152,13 @@ struct SchemaFileReader {
                 model.removedProperties = names.map(\.name)
             case "renamedFrom":
                 model.renamedFrom = scalarText(field, expecting: "the model's name in the previous version")
+            case "embedded":
+                if let flag = ScalarLiteral.bool(field.value) {
+                    model.isEmbedded = flag
+                } else {
+                    report("'embedded' of model '\(name)' must be true or false, not " + describe(field.value),
+                        at: field.valueLocation)
+                }
             case "migrate":
                 guard let text = scalarText(field, expecting: "'custom'") else { continue }
                 if text == "custom" {

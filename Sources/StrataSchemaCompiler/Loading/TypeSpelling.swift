@@ -10,7 +10,8 @@ enum TypeSpelling {
     static let primitives: [(name: String, type: PropertyType)] = [
         ("bool", .bool), ("int", .integer(.int)), ("int64", .integer(.int64)), ("int32", .integer(.int32)),
         ("int16", .integer(.int16)), ("int8", .integer(.int8)), ("float", .float), ("double", .double),
-        ("string", .string), ("date", .date), ("data", .data), ("uuid", .uuid),
+        ("string", .string), ("date", .date), ("data", .data), ("uuid", .uuid), ("decimal", .decimal),
+        ("objectId", .objectId), ("any", .any),
     ]
 
     /// Why a spelling cannot be read; the message is complete and says what to write instead.
@@ -38,7 +39,8 @@ enum TypeSpelling {
             if base.hasSuffix("?") {
                 return .failure(Problem(message: "cannot read type '\(spelling)': write a single '?' ('\(base)')"))
             }
-            return single(base, whole: spelling).map { .optional($0) }
+            // `any` holds null itself: `any?` is the same type.
+            return single(base, whole: spelling).map { $0 == .any ? .any : .optional($0) }
         }
         return single(spelling, whole: spelling)
     }
@@ -51,6 +53,7 @@ enum TypeSpelling {
                 + "list of a model"))
         }
         if spelling.hasSuffix("?") {
+            if String(spelling.dropLast()).trimmingSpaces == "any" { return .success(.any) }
             return .failure(Problem(message:
                 "list elements cannot be nil ('\(whole)'): write '[\(spelling.dropLast())]'"))
         }
@@ -78,7 +81,9 @@ enum TypeSpelling {
         }
         let element: Result<PropertyType, Problem>
         if inner.hasSuffix("?") {
-            element = single(String(inner.dropLast()).trimmingSpaces, whole: spelling).map { .optional($0) }
+            // `any` holds null itself: `map<any?>` is `map<any>`, as `any?` is `any`.
+            element = single(String(inner.dropLast()).trimmingSpaces, whole: spelling)
+                .map { $0 == .any ? .any : .optional($0) }
         } else {
             element = single(inner, whole: spelling)
         }

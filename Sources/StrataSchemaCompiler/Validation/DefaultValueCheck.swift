@@ -2,7 +2,7 @@ import StrataSchema
 
 /// Checks a property's `default:` against its type and normalizes it, so that code generation sees one
 /// spelling per value: integers for floating-point properties become `.double`, dates become full ISO 8601
-/// (`2024-01-31T00:00:00Z`), UUIDs upper-case.
+/// (`2024-01-31T00:00:00Z`), UUIDs upper-case, decimals as text (`"1.5"`), ObjectIds lower-case.
 struct DefaultValueCheck {
     let property: PropertyDefinition
     let model: ModelDefinition
@@ -34,6 +34,9 @@ struct DefaultValueCheck {
         case .optional(.link), .link:
             if value == .null { return value }
             return refuse("a link starts as nil and has no other default: remove 'default'")
+        case .any:
+            if value == .null { return value }
+            return refuse("an any property starts as null and has no other default: remove 'default'")
         default:
             break
         }
@@ -68,8 +71,25 @@ struct DefaultValueCheck {
             return checkedFloatingPoint(Double(number), for: type)
         case (.float, .double(let number)), (.double, .double(let number)):
             return checkedFloatingPoint(number, for: type)
-        case (.date, .auto), (.uuid, .auto):
+        case (.date, .auto), (.uuid, .auto), (.objectId, .auto):
             return value
+        case (.decimal, .integer(let number)):
+            return .string("\(number)")
+        case (.decimal, .double(let number)):
+            guard number.isFinite else { return refuse("\(number) is not a decimal number: write a finite number") }
+            return .string(DecimalText.normalized("\(number)") ?? "\(number)")
+        case (.decimal, .string(let text)):
+            guard let decimal = DecimalText.normalized(text) else {
+                return refuse("'\(text)' is not a decimal number: write it like 0, -12 or \"10.25\" (quoted to keep "
+                    + "every digit)")
+            }
+            return .string(decimal)
+        case (.objectId, .string(let text)):
+            guard let id = ObjectIdText.normalized(text) else {
+                return refuse("'\(text)' is not an ObjectId: write 24 hexadecimal digits, such as "
+                    + "507f1f77bcf86cd799439011, or 'auto' for a new one")
+            }
+            return .string(id)
         case (.date, .string(let text)):
             guard let iso = ISO8601Text.normalized(text) else {
                 return refuse("'\(text)' is not a date: write it in ISO 8601, such as 2024-01-31 or "
@@ -96,8 +116,8 @@ struct DefaultValueCheck {
         case (.enumeration(let cases), _):
             return refuse("an enum default is one of its cases (\(cases.joined(separator: ", ")))")
         case (_, .auto):
-            return refuse("'auto' means a random UUID, the current date or the next integer primary key, and "
-                + "means nothing for '\(type.readableName)'"
+            return refuse("'auto' means a random UUID, a new ObjectId, the current date or the next integer primary "
+                + "key, and means nothing for '\(type.readableName)'"
                 + (type == .string ? ": write \"auto\" in quotes if you mean the text" : ": remove 'default'"))
         case (.string, _):
             return refuse("the property is a string, but the default is \(describe(value)): write it in quotes, "

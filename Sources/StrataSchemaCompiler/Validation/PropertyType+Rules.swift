@@ -8,13 +8,15 @@ extension PropertyType {
         case .bool, .integer, .string, .date, .uuid, .enumeration: return true
         case .optional(let wrapped): return !wrapped.isLink && wrapped.isIndexable
         case .float, .double, .data, .link, .list, .linkingObjects, .set, .map: return false
+        case .decimal, .objectId, .any: return true
         }
     }
 
-    /// Whether a property of this type can be a model's primary key (`int*`, `string` or `uuid`, not optional).
+    /// Whether a property of this type can be a model's primary key (`int*`, `string`, `uuid` or `objectId`, not
+    /// optional).
     public var canBePrimaryKey: Bool {
         switch self {
-        case .integer, .string, .uuid: return true
+        case .integer, .string, .uuid, .objectId: return true
         default: return false
         }
     }

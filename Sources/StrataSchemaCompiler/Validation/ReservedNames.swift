@@ -5,12 +5,13 @@ enum ReservedNames {
     /// unqualified, so a schema or model may not take them: a model called `Date` would hide Foundation's `Date`
     /// in every generated file of the target, one called `Element` would make `Query where Element == Element`.
     static let typeNames: Set<String> = [
-        "Any", "Array", "Bool", "CaseIterable", "Configuration", "CustomMigrations", "Data", "Database", "Date",
-        "Dictionary", "Double", "Element", "Float", "Foundation", "Int", "Int8", "Int16", "Int32", "Int64",
-        "LinkingObjects", "List", "ManagedObjectAccessor", "Migration", "MigrationPlan", "ModelDefinition",
-        "ModelDescription", "Object", "Optional", "PersistedValue", "PropertyDefinition", "Protocol", "Query",
-        "QueryExpression", "Results", "Schema", "SchemaHistory", "SchemaVersion", "SchemaWithoutCustomMigrations",
-        "Self", "Sendable", "Set", "SourceLocation", "Strata", "String", "Swift", "Type", "UUID", "UnmanagedValues",
+        "Any", "AnyValue", "Array", "Bool", "CaseIterable", "Configuration", "CustomMigrations", "Data", "Database",
+        "Date", "Decimal", "Dictionary", "Double", "Element", "EmbeddedObject", "Float", "Foundation", "Int", "Int8",
+        "Int16", "Int32", "Int64", "LinkingObjects", "List", "ManagedObjectAccessor", "Migration", "MigrationPlan",
+        "ModelDefinition", "ModelDescription", "Object", "ObjectBase", "ObjectId", "Optional", "PersistedValue",
+        "PropertyDefinition", "Protocol", "Query", "QueryExpression", "Results", "Schema", "SchemaHistory",
+        "SchemaVersion", "SchemaWithoutCustomMigrations", "Self", "Sendable", "Set", "SourceLocation", "Strata",
+        "String", "Swift", "Type", "UUID", "UnmanagedValues",
     ]
 
     /// Members of the generated schema type (`Library.version`, `Library.V2`) and contextual keywords, which a

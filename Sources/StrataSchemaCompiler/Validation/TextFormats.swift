@@ -79,6 +79,57 @@ enum UUIDText {
     }
 }
 
+/// ObjectIds written as text.
+enum ObjectIdText {
+    /// 24 hexadecimal digits, lower-cased; `nil` when the text is not that.
+    static func normalized(_ text: String) -> String? {
+        let characters = Array(text.trimmingSpaces)
+        guard characters.count == 24, characters.allSatisfy(\.isHexDigit) else { return nil }
+        return String(characters).lowercased()
+    }
+}
+
+/// Decimal numbers written as text: an optional `-`, digits with an optional fraction, an optional exponent.
+enum DecimalText {
+    /// The number without a leading `+`, spaces or a lone trailing point; `nil` when the text is not a decimal
+    /// number (at most 38 significant digits, as `Decimal` holds).
+    static func normalized(_ text: String) -> String? {
+        var characters = Substring(text.trimmingSpaces)
+        if characters.first == "+" { characters = characters.dropFirst() }
+        var result = ""
+        if characters.first == "-" {
+            result = "-"
+            characters = characters.dropFirst()
+        }
+        let mantissa = characters.prefix { $0 != "e" && $0 != "E" }
+        let exponent = characters.dropFirst(mantissa.count)
+        let parts = mantissa.split(separator: ".", omittingEmptySubsequences: false)
+        guard !mantissa.isEmpty, parts.count <= 2, parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
+              !parts[0].isEmpty || (parts.count == 2 && !parts[1].isEmpty) else { return nil }
+        let digits = parts.joined().drop { $0 == "0" }
+        guard digits.count <= 38 else { return nil }
+        result += parts[0].isEmpty ? "0" : String(parts[0])
+        if parts.count == 2, !parts[1].isEmpty { result += "." + parts[1] }
+        if !exponent.isEmpty {
+            var power = exponent.dropFirst()
+            var sign = ""
+            if power.first == "-" || power.first == "+" {
+                sign = power.first == "-" ? "-" : ""
+                power = power.dropFirst()
+            }
+            guard !power.isEmpty, power.count <= 3, power.allSatisfy(\.isASCIIDigit), let value = Int(power), value <= 127
+            else { return nil }
+            result += "e" + sign + String(power)
+        }
+        return result
+    }
+}
+
+extension Character {
+    /// Whether this is one of `0`-`9`.
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
 /// Data written as base64 text.
 enum Base64Text {
     /// Whether `text` is base64 (standard alphabet, padded); the empty string is empty data.

@@ -33,6 +33,9 @@ struct VersionValidator {
             }
             version.models[index] = validate(model)
         }
+        var embeddedRules = EmbeddedModelRules(version: version, sourceMap: sourceMap, models: models)
+        embeddedRules.check()
+        diagnostics += embeddedRules.diagnostics
         return version
     }
 
@@ -240,7 +243,8 @@ struct VersionValidator {
                     + "'indexed' or 'transient'", at: key("indexed"))
             } else if !property.type.isIndexable {
                 error("property \(qualified) of type '\(property.type.readableName)' cannot be indexed: indexes are "
-                    + "for bool, int, string, date, uuid and enum properties (optional or not); remove 'indexed'",
+                    + "for bool, int, string, date, uuid, decimal, objectId, any and enum properties (optional or "
+                    + "not); remove 'indexed'",
                     at: key("indexed"))
             }
         }
@@ -285,7 +289,7 @@ struct VersionValidator {
                 + "a value: write '\(wrapped.schemaSpelling)'", at: location)
         } else if !property.type.canBePrimaryKey {
             error("primary key '\(name)' of model '\(model.name)' has type '\(property.type.readableName)', which "
-                + "cannot be a primary key: use an int, string or uuid property", at: location)
+                + "cannot be a primary key: use an int, string, uuid or objectId property", at: location)
         }
     }
 
@@ -308,8 +312,8 @@ struct VersionValidator {
                         + "stored: remove it from the index", at: location)
                 } else if !property.type.isIndexable {
                     error("index of model '\(model.name)' names '\(name)' of type '\(property.type.readableName)', "
-                        + "which cannot be indexed: indexes are for bool, int, string, date, uuid and enum "
-                        + "properties", at: location)
+                        + "which cannot be indexed: indexes are for bool, int, string, date, uuid, decimal, "
+                        + "objectId, any and enum properties", at: location)
                 }
             }
         }

@@ -568,7 +568,7 @@ nonisolated public enum Bookshop: Schema {
     public static let fingerprints = [1: V1.fingerprint, 2: V2.fingerprint, 3: V3.fingerprint]
 
     /// The model classes of the newest version.
-    public static var objectTypes: [Object.Type] { [Client.self, Order.self] }
+    public static var objectTypes: [ObjectBase.Type] { [Client.self, Order.self] }
 }
 
 // MARK: - Bookshop version 1
@@ -1219,7 +1219,7 @@ nonisolated enum Notebook: Schema, SchemaWithoutCustomMigrations {
     static let fingerprints = [1: V1.fingerprint]
 
     /// The model classes of the newest version.
-    static var objectTypes: [Object.Type] { [Note.self, Blank.self] }
+    static var objectTypes: [ObjectBase.Type] { [Note.self, Blank.self] }
 }
 
 // MARK: - Notebook version 1

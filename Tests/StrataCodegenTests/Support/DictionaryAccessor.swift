@@ -127,12 +127,38 @@ final class DictionaryAccessor: ManagedObjectAccessor {
 
     func setOptionalUUID(_ value: UUID?, at column: Int) { values[column] = value.map { .uuid($0) } ?? .null }
 
-    func link<Target: Object>(at column: Int, as type: Target.Type) -> Target? {
+    func decimal(at column: Int) -> Decimal { optionalDecimal(at: column) ?? 0 }
+
+    func setDecimal(_ value: Decimal, at column: Int) { values[column] = .decimal(value) }
+
+    func optionalDecimal(at column: Int) -> Decimal? {
+        if case .decimal(let value)? = values[column] { return value }
+        return nil
+    }
+
+    func setOptionalDecimal(_ value: Decimal?, at column: Int) { values[column] = value.map { .decimal($0) } ?? .null }
+
+    func objectId(at column: Int) -> ObjectId { optionalObjectId(at: column) ?? .zero }
+
+    func setObjectId(_ value: ObjectId, at column: Int) { values[column] = .objectId(value) }
+
+    func optionalObjectId(at column: Int) -> ObjectId? {
+        if case .objectId(let value)? = values[column] { return value }
+        return nil
+    }
+
+    func setOptionalObjectId(_ value: ObjectId?, at column: Int) { values[column] = value.map { .objectId($0) } ?? .null }
+
+    func anyValue(at column: Int) -> AnyValue { values[column].flatMap(AnyValue.fromPersistedValue) ?? .none }
+
+    func setAnyValue(_ value: AnyValue, at column: Int) { values[column] = value.persistedValue }
+
+    func link<Target: ObjectBase>(at column: Int, as type: Target.Type) -> Target? {
         if case .object(let object)? = values[column] { return object as? Target }
         return nil
     }
 
-    func setLink(_ target: Object?, at column: Int) { values[column] = target.map { .object($0) } ?? .null }
+    func setLink(_ target: ObjectBase?, at column: Int) { values[column] = target.map { .object($0) } ?? .null }
 
     func linkedAccessor(at column: Int) -> (any ManagedObjectAccessor)? {
         if case .object(let object)? = values[column] { return object.managedAccessor }

@@ -13,7 +13,7 @@ final class KeyAndIndexDiagnosticsTests: SchemaTestCase {
 
     func testDoublePrimaryKeyIsRefused() {
         assertSingleError(item(primaryKey: "price", properties: "price: double"), line: 5, column: 17,
-            contains: ["primary key 'price' of model 'Item' has type 'double'", "use an int, string or uuid"])
+            contains: ["primary key 'price' of model 'Item' has type 'double'", "use an int, string, uuid or objectId"])
     }
 
     func testEnumPrimaryKeyIsRefused() {

@@ -41,8 +41,17 @@ final class TableModelTests: XCTestCase {
         .init(name: "grades", type: .map(.int)),
         .init(name: "shelf", type: .set(.link), target: "Book"),
         .init(name: "picks", type: .map(.link), target: "Book"),
+        .init(name: "amount", type: .value(.decimal)),
+        .init(name: "oid", type: .value(.objectId)),
+        .init(name: "mixed", type: .value(.mixed)),
+        .init(name: "mixes", type: .list(.mixed)),
+        .init(name: "coins", type: .set(.decimal)),
+        .init(name: "stamps", type: .map(.objectId)),
+        .init(name: "extras", type: .map(.mixed)),
     ]
-    private static let nullable: Set<String> = ["age", "note", "born", "token", "ratio"]
+    private static let nullable: Set<String> = ["age", "note", "born", "token", "ratio", "amount", "mixed"]
+    /// Columns whose values may link to any table (their backlinks are checked by brute force).
+    private static let mixedColumns = ["mixed", "mixes", "extras"]
     private static let bookColumns: [TableModel.Column] = [
         .init(name: "title", type: .value(.string)),
         .init(name: "owner", type: .value(.link), target: "Person"),
@@ -64,7 +73,8 @@ final class TableModelTests: XCTestCase {
         let person = try h.catalog.createTable(named: "Person")
         let book = try h.catalog.createTable(named: "Book")
         for column in Self.personColumns where column.target == nil {
-            try person.addColumn(named: column.name, type: column.type, nullable: Self.nullable.contains(column.name))
+            try person.addColumn(named: column.name, type: column.type, nullable: Self.nullable.contains(column.name),
+                                 elementsNullable: column.type.isMixed)
             h.model.addColumn(column, to: "Person", fill: .null)
         }
         for column in Self.bookColumns where column.target == nil {
@@ -80,6 +90,7 @@ final class TableModelTests: XCTestCase {
         try person.setPrimaryKey(person.column(named: "id")!.key)
         try person.addIndex(on: [person.column(named: "name")!.key])
         try person.addIndex(on: [person.column(named: "hired")!.key, person.column(named: "age")!.key])
+        for name in ["amount", "oid", "mixed"] { try person.addIndex(on: [person.column(named: name)!.key]) }
         try commit(&h)
         for round in 0..<rounds {
             for _ in 0..<operationsPerRound { try randomOperation(&h) }
@@ -137,7 +148,47 @@ final class TableModelTests: XCTestCase {
             let count = Int.random(in: 0...3, using: &h.random)
             return .map(Dictionary((0..<count).map { _ in (randomKey(&h), randomLink(column.target!, &h).map { .link($0) } ?? .null) },
                                    uniquingKeysWith: { $1 }))
+        case .value(.decimal): return .decimal(randomDecimal(&h))
+        case .value(.objectId): return .objectId(randomObjectId(&h))
+        case .value(.mixed): return randomMixed(&h)
+        case .list(.mixed): return .list((0..<Int.random(in: 0...4, using: &h.random)).map { _ in randomMixed(&h) })
+        case .set(.decimal): return .list((0..<Int.random(in: 0...5, using: &h.random)).map { _ in .decimal(randomDecimal(&h)) })
+        case .map(.objectId):
+            let count = Int.random(in: 0...3, using: &h.random)
+            return .map(Dictionary((0..<count).map { _ in (randomKey(&h), .objectId(randomObjectId(&h))) }, uniquingKeysWith: { $1 }))
+        case .map(.mixed):
+            let count = Int.random(in: 0...4, using: &h.random)
+            return .map(Dictionary((0..<count).map { _ in (randomKey(&h), randomMixed(&h)) }, uniquingKeysWith: { $1 }))
         default: return .null
+        }
+    }
+
+    private func randomDecimal(_ h: inout Harness) -> Decimal {
+        let texts = ["0", "1", "-1", "10.25", "-0.001", "1e20", "-3.5e-7", "123456789012345678901234567890.12345678", "2.50"]
+        if Int.random(in: 0..<3, using: &h.random) == 0 { return Decimal(string: texts[Int.random(in: 0..<texts.count, using: &h.random)])! }
+        return Decimal(Int.random(in: -100_000...100_000, using: &h.random)) / 100
+    }
+
+    private func randomObjectId(_ h: inout Harness) -> ObjectId {
+        ObjectId(bytes: (0..<12).map { _ in UInt8.random(in: 0...3, using: &h.random) })!
+    }
+
+    /// A mixed value of a random kind, a link to a Person or a Book among them.
+    private func randomMixed(_ h: inout Harness) -> StorageValue {
+        switch Int.random(in: 0..<11, using: &h.random) {
+        case 0: return .null
+        case 1: return .int(Int64.random(in: -5...5, using: &h.random))
+        case 2: return .double(Double(Int.random(in: -10...10, using: &h.random)) / 2)
+        case 3: return .string(randomString(&h))
+        case 4: return .decimal(randomDecimal(&h))
+        case 5: return .objectId(randomObjectId(&h))
+        case 6: return .bool(Bool.random(using: &h.random))
+        case 7: return .timestamp(Int64.random(in: -1000...1000, using: &h.random))
+        case 8: return .binary([0, 1, UInt8.random(in: 0...255, using: &h.random)])
+        default:
+            let table = Bool.random(using: &h.random) ? "Person" : "Book"
+            guard let key = randomLink(table, &h) else { return .null }
+            return .typedLink(h.catalog.table(named: table)!.key, key)
         }
     }
 
@@ -206,7 +257,7 @@ final class TableModelTests: XCTestCase {
             let table = Bool.random(using: &h.random) ? "Person" : "Book"
             guard let key = randomLink(table, &h) else { return }
             try h.catalog.table(named: table)!.delete(key)
-            h.model.delete(key, from: table)
+            h.model.delete(key, from: table, tableKey: h.catalog.table(named: table)!.key)
         case 95..<97:
             let age = person.column(named: "age")!.key
             if let index = person.index(on: [age]) { try person.removeIndex(index.key) } else { try person.addIndex(on: [age]) }
@@ -234,24 +285,25 @@ final class TableModelTests: XCTestCase {
             let keys = h.model.tables["Book"]!.objects.keys.sorted()
             for key in keys where Int.random(in: 0..<10, using: &h.random) != 0 {
                 try book.delete(key)
-                h.model.delete(key, from: "Book")
+                h.model.delete(key, from: "Book", tableKey: book.key)
             }
         }
     }
 
     private func randomListOperation(_ h: inout Harness, _ person: Table) throws {
         guard let key = randomLink("Person", &h) else { return }
-        let name = ["tags", "scores", "loans"][Int.random(in: 0..<3, using: &h.random)]
+        let name = ["tags", "scores", "loans", "mixes"][Int.random(in: 0..<4, using: &h.random)]
         let column = Self.personColumns.first { $0.name == name }!
         let columnKey = person.column(named: name)!.key
         guard case .list(var elements)? = h.model.value(key, in: "Person", column: name) else { return XCTFail("no list") }
         let element: StorageValue
         switch randomValue(column, &h) {
         case .list(let fresh) where !fresh.isEmpty: element = fresh[0]
-        default: element = name == "loans" ? .null : .int(0)
+        default: element = name == "loans" || name == "mixes" ? .null : .int(0)
         }
         switch Int.random(in: 0..<6, using: &h.random) {
-        case 0 where !element.isNull && (name != "tags" || element.kind == .string) && (name != "scores" || element.kind == .int):
+        case 0 where (!element.isNull || name == "mixes") && (name != "tags" || element.kind == .string)
+            && (name != "scores" || element.kind == .int):
             let index = Int.random(in: 0...elements.count, using: &h.random)
             try person.listInsert(key, column: columnKey, element, at: index)
             elements.insert(element, at: index)
@@ -264,7 +316,7 @@ final class TableModelTests: XCTestCase {
             let to = Int.random(in: 0..<elements.count, using: &h.random)
             try person.listMove(key, column: columnKey, from: from, to: to)
             elements.insert(elements.remove(at: from), at: to)
-        case 3 where !elements.isEmpty && !element.isNull && element.kind == elements[0].kind:
+        case 3 where !elements.isEmpty && (name == "mixes" || (!element.isNull && element.kind == elements[0].kind)):
             let index = Int.random(in: 0..<elements.count, using: &h.random)
             try person.listSet(key, column: columnKey, at: index, to: element)
             elements[index] = element
@@ -339,6 +391,26 @@ final class TableModelTests: XCTestCase {
             }
         }
         let person = h.catalog.table(named: "Person")!
+        for target in ["Person", "Book"] {
+            let table = h.catalog.table(named: target)!
+            for column in Self.mixedColumns {
+                let origin = person.column(named: column)!.key
+                var expected: [ObjectKey: [ObjectKey]] = [:]
+                for (source, values) in h.model.tables["Person"]!.objects {
+                    let held: [StorageValue]
+                    switch values[column] {
+                    case .list(let elements)?: held = elements
+                    case .map(let entries)?: held = Array(entries.values)
+                    default: held = values[column].map { [$0] } ?? []
+                    }
+                    for case .typedLink(table.key, let linked) in held { expected[linked, default: []].append(source) }
+                }
+                for key in h.model.tables[target]!.objects.keys {
+                    let actual = (try? table.backlinks(of: key, from: person.key, column: origin)) ?? []
+                    XCTAssertEqual(actual, (expected[key] ?? []).sorted(), "mixed backlinks of \(target) \(key) from Person.\(column), \(context)")
+                }
+            }
+        }
         for (key, values) in h.model.tables["Person"]!.objects {
             XCTAssertEqual(try person.find(primaryKey: values["id"]!), key, context)
         }

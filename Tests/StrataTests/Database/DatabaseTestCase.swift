@@ -11,9 +11,14 @@ class DatabaseTestCase: XCTestCase {
 
     override func setUpWithError() throws {
         directory = try TemporaryDirectory()
-        configuration = Configuration(schema: Zoo.self)
+        configuration = makeConfiguration()
         configuration.fileURL = directory.url.appendingPathComponent("test.strata")
         configuration.durability = .none
+    }
+
+    /// The configuration of the test's schema (`Zoo`; subclasses may use another).
+    func makeConfiguration() -> Configuration {
+        Configuration(schema: Zoo.self)
     }
 
     override func tearDown() {

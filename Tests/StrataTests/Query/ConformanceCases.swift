@@ -1,4 +1,5 @@
 import Foundation
+import Strata
 import StrataTestSupport
 
 /// One predicate of the conformance suite with the oracle's answer for a plain employee.
@@ -13,7 +14,7 @@ struct ConformanceCase {
 /// AND/OR/NOT combinations of those.
 enum ConformanceCases {
     static func all(staff: PlainStaff) -> [ConformanceCase] {
-        let atoms = numbers() + strings() + others(staff) + collections() + setsAndMaps() + RealmCases.all()
+        let atoms = numbers() + strings() + others(staff) + collections() + setsAndMaps() + RealmCases.all() + moreKinds()
         return atoms + combinations(of: atoms)
     }
 
@@ -238,6 +239,82 @@ enum ConformanceCases {
         ]
     }
 
+    /// `decimal`, `objectId` and `any`: ordering by value, literals (`decimal(…)`, `oid(…)`), arguments, and mixed
+    /// values compared across numeric kinds, as strings, and as links.
+    static func moreKinds() -> [ConformanceCase] {
+        var cases: [ConformanceCase] = []
+        func order(_ a: Decimal, _ op: String, _ b: Decimal) -> Bool {
+            switch op {
+            case "==": return a == b
+            case "!=": return a != b
+            case "<": return a < b
+            case "<=": return a <= b
+            case ">": return a > b
+            default: return a >= b
+            }
+        }
+        for op in orderings {
+            for operand in ["0", "-12.25", "10.5", "1e20"] {
+                let value = Decimal(string: operand)!
+                cases.append(ConformanceCase(predicate: "balance \(op) \(operand)", arguments: []) { e, _ in order(e.balance, op, value) })
+                cases.append(ConformanceCase(predicate: "balance \(op) %@", arguments: [value]) { e, _ in order(e.balance, op, value) })
+            }
+            cases.append(ConformanceCase(predicate: "balance \(op) decimal(-0.0010)", arguments: []) { e, _ in
+                order(e.balance, op, Decimal(string: "-0.001")!)
+            })
+            let code = ObjectId(bytes: Array(repeating: 0, count: 11) + [9])!
+            cases.append(ConformanceCase(predicate: "code \(op) %@", arguments: [code]) { e, _ in
+                guard let mine = e.code else { return op == "!=" }
+                switch op {
+                case "==": return mine == code
+                case "!=": return mine != code
+                case "<": return mine < code
+                case "<=": return mine <= code
+                case ">": return mine > code
+                default: return mine >= code
+                }
+            })
+            for operand in ["1", "0.5", "2", "-1.5"] {
+                let value = Decimal(string: operand)!
+                cases.append(ConformanceCase(predicate: "extra \(op) \(operand)", arguments: []) { e, _ in
+                    guard let number = e.extra.number else { return op == "!=" }
+                    return order(number, op, value)
+                })
+            }
+        }
+        let oid = ObjectId(bytes: Array(repeating: 0, count: 11) + [3])!
+        cases += [
+            ConformanceCase(predicate: "balance BETWEEN {-10, 10}", arguments: []) { e, _ in e.balance >= -10 && e.balance <= 10 },
+            ConformanceCase(predicate: "balance IN {0, 12.25, -0.001}", arguments: []) { e, _ in
+                [0, Decimal(string: "12.25")!, Decimal(string: "-0.001")!].contains(e.balance)
+            },
+            ConformanceCase(predicate: "code == oid(\(oid.stringValue))", arguments: []) { e, _ in e.code == oid },
+            ConformanceCase(predicate: "code == nil", arguments: []) { e, _ in e.code == nil },
+            ConformanceCase(predicate: "code IN %@", arguments: [[oid, ObjectId(bytes: Array(repeating: 0, count: 11) + [4])!]]) { e, _ in
+                e.code == oid || e.code?.bytes.last == 4
+            },
+            ConformanceCase(predicate: "extra == nil", arguments: []) { e, s in
+                if case .none = e.extra { return true }
+                if case .team(let index) = e.extra { return s.teams[index].isDeleted }
+                return false
+            },
+            ConformanceCase(predicate: "extra == 'gold'", arguments: []) { e, _ in if case .string("gold") = e.extra { true } else { false } },
+            ConformanceCase(predicate: "extra ==[c] 'GOLD'", arguments: []) { e, _ in
+                if case .string(let text) = e.extra { text.lowercased() == "gold" } else { false }
+            },
+            ConformanceCase(predicate: "extra BEGINSWITH 's'", arguments: []) { e, _ in
+                if case .string(let text) = e.extra { text.hasPrefix("s") } else { false }
+            },
+            ConformanceCase(predicate: "extra == true", arguments: []) { e, _ in if case .bool(true) = e.extra { true } else { false } },
+            ConformanceCase(predicate: "extra IN {1, 'silver', 1.5}", arguments: []) { e, _ in
+                if case .string("silver") = e.extra { return true }
+                return e.extra.number == 1 || e.extra.number == Decimal(string: "1.5")
+            },
+            ConformanceCase(predicate: "extra == %@", arguments: [AnyValue.decimal(Decimal(string: "-1")!)]) { e, _ in e.extra.number == -1 },
+        ]
+        return cases
+    }
+
     /// Random AND / OR / NOT combinations of the atoms, from a fixed seed.
     static func combinations(of atoms: [ConformanceCase]) -> [ConformanceCase] {
         var random = SeededGenerator(seed: 42)
@@ -259,7 +336,7 @@ enum ConformanceCases {
                     !a.expected($0, $1) && (b.expected($0, $1) || c.expected($0, $1))
                 })
             default:
-                cases.append(ConformanceCase(predicate: "\(a.predicate) AND \(b.predicate) AND NOT \(c.predicate)",
+                cases.append(ConformanceCase(predicate: "(\(a.predicate)) AND (\(b.predicate)) AND NOT (\(c.predicate))",
                                              arguments: a.arguments + b.arguments + c.arguments) {
                     a.expected($0, $1) && b.expected($0, $1) && !c.expected($0, $1)
                 })

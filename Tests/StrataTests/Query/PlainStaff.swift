@@ -1,4 +1,5 @@
 import Foundation
+import Strata
 import StrataTestSupport
 
 /// The query tests' data as plain Swift values: what the brute-force oracle evaluates predicates on, built
@@ -25,7 +26,32 @@ struct PlainEmployee {
     var levels: [String: Int] = [:]
     /// A set of employees: distinct indices.
     var pals: [Int] = []
+    var balance: Decimal = 0
+    var code: ObjectId?
+    var extra: PlainMixed = .none
     var isDeleted = false
+}
+
+/// A mixed (`any`) value of the plain data set.
+enum PlainMixed {
+    case none
+    case int(Int)
+    case double(Double)
+    case decimal(Decimal)
+    case string(String)
+    case bool(Bool)
+    /// A link to the team at this index.
+    case team(Int)
+
+    /// The value's number as an exact decimal (a double through its shortest text, as queries compare them).
+    var number: Decimal? {
+        switch self {
+        case .int(let value): return Decimal(value)
+        case .double(let value): return Decimal(string: "\(value)")
+        case .decimal(let value): return value
+        default: return nil
+        }
+    }
 }
 
 /// A team of the plain data set.
@@ -115,6 +141,25 @@ struct PlainStaff {
             }
             if index > 0 {
                 employees[index].pals = Array(Set((0..<collections.below(4)).map { _ in collections.below(index) }))
+            }
+        }
+        // The decimal, ObjectId and mixed values come from a generator of their own, so the other values stay
+        // what they were before these properties existed.
+        var more = SeededGenerator(seed: seed &+ 1000)
+        let texts = ["gold", "Gold", "silver", ""]
+        for index in employees.indices {
+            employees[index].balance = more.below(10) == 0
+                ? Decimal(string: ["1e20", "-0.001", "123456789012345678901234567.5"][more.below(3)])!
+                : Decimal(more.below(400) - 200) / 4
+            employees[index].code = more.below(4) == 0 ? nil : ObjectId(bytes: Array(repeating: 0, count: 11) + [UInt8(more.below(20))])
+            switch more.below(8) {
+            case 0: employees[index].extra = .none
+            case 1: employees[index].extra = .int(more.below(7) - 3)
+            case 2: employees[index].extra = .double(Double(more.below(9) - 4) / 2)
+            case 3: employees[index].extra = .decimal(Decimal(more.below(9) - 4) / 2)
+            case 4, 5: employees[index].extra = .string(texts[more.below(texts.count)])
+            case 6: employees[index].extra = .bool(more.below(2) == 0)
+            default: employees[index].extra = .team(more.below(teams.count))
             }
         }
         return PlainStaff(employees: employees, teams: teams)

@@ -62,6 +62,17 @@ class StaffTestCase: XCTestCase {
                 if let photo = employee.photo { fields["photo"] = photo }
                 if let team = employee.team { fields["team"] = teams[team] }
                 if let mentor = employee.mentor { fields["mentor"] = created[mentor] }
+                fields["balance"] = employee.balance
+                if let code = employee.code { fields["code"] = code }
+                switch employee.extra {
+                case .none: break
+                case .int(let value): fields["extra"] = AnyValue.int(value)
+                case .double(let value): fields["extra"] = AnyValue.double(value)
+                case .decimal(let value): fields["extra"] = AnyValue.decimal(value)
+                case .string(let value): fields["extra"] = AnyValue.string(value)
+                case .bool(let value): fields["extra"] = AnyValue.bool(value)
+                case .team(let team): fields["extra"] = AnyValue.object(teams[team])
+                }
                 created.append(db.create(T.self, value: fields))
             }
         }

@@ -6,21 +6,34 @@ enum QueryKind: Equatable, CustomStringConvertible {
     case bool, integer, floating, string, data, date, uuid
     /// A link to an object of the named model.
     case object(String)
+    case decimal, objectId
+    /// A mixed (`any`) value: any kind, compared by value (numbers across int, double and decimal).
+    case mixed
 
-    var isNumeric: Bool { self == .integer || self == .floating }
+    var isNumeric: Bool { self == .integer || self == .floating || self == .decimal }
 
-    /// Whether `<`, `<=`, `>`, `>=` order its values: numbers, dates, and strings and data (by Unicode scalars and by
-    /// bytes, which UTF-8 byte order gives for both).
+    /// Whether `<`, `<=`, `>`, `>=` order its values: numbers (decimals too), dates, strings and data (by Unicode
+    /// scalars and by bytes, which UTF-8 byte order gives for both), ObjectIds (by their bytes), and mixed values
+    /// (as in Realm: values of comparable kinds compare, others never match).
     var isOrdered: Bool {
         switch self {
         case .integer, .floating, .date, .string, .data: return true
         case .bool, .uuid, .object: return false
+        case .decimal, .objectId, .mixed: return true
         }
     }
 
     /// Whether the text operators (`BEGINSWITH`, `ENDSWITH`, `CONTAINS`, `LIKE`) and `[c]`/`[d]` apply: strings,
-    /// and data (its bytes; with `[c]`, `[d]` or `LIKE`, read as UTF-8 text).
-    var isTextual: Bool { self == .string || self == .data }
+    /// data (its bytes; with `[c]`, `[d]` or `LIKE`, read as UTF-8 text), and mixed values (as in Realm: a mixed
+    /// value that holds a string matches, any other never does).
+    var isTextual: Bool {
+        switch self {
+        case .string, .data: return true
+        case .bool, .integer, .floating, .date, .uuid, .object: return false
+        case .decimal, .objectId: return false
+        case .mixed: return true
+        }
+    }
 
     var description: String {
         switch self {
@@ -32,6 +45,9 @@ enum QueryKind: Equatable, CustomStringConvertible {
         case .date: return "date"
         case .uuid: return "uuid"
         case .object(let model): return model
+        case .decimal: return "decimal"
+        case .objectId: return "objectId"
+        case .mixed: return "any"
         }
     }
 }
@@ -115,10 +131,11 @@ struct BoundPath: Hashable {
         return false
     }
 
-    /// Whether its values can be nil: an optional property, a link, or linking objects.
+    /// Whether its values can be nil: an optional property, an `any` (which holds nil itself), a link, or
+    /// linking objects.
     var isNullable: Bool {
         guard let valueType else { return true }
-        if valueType.isOptional { return true }
+        if valueType.isNullable { return true }
         if case .link = valueType { return true }
         return false
     }

@@ -1,5 +1,6 @@
 import Foundation
 import StrataSchema
+import StrataStorage
 
 /// Resolves a parsed predicate against a model: finds each key path's properties, checks that every operator
 /// suits the types it compares and that every constant has the right type, and converts constants once.
@@ -134,7 +135,8 @@ struct PredicateBinder {
         var matcher: StringMatcher?
         if op.isStringOperator || !options.isEmpty {
             switch (leftKind, right) {
-            case (.string, .value(.string(let operand))): matcher = StringMatcher(op, operand, options: options)
+            case (.string, .value(.string(let operand))), (.mixed, .value(.string(let operand))):
+                matcher = StringMatcher(op, operand, options: options)
             case (.data, .value(.data(let operand))): matcher = StringMatcher(op, data: operand, options: options)
             default: break
             }
@@ -155,14 +157,14 @@ struct PredicateBinder {
         offset: Int
     ) throws {
         guard let kind = leftKind else { return }
-        if !options.isEmpty, kind != .string, kind != .data {
+        if !options.isEmpty, !kind.isTextual {
             throw error("[c] and [d] apply to strings and data, but '\(left.text)' is \(kind)", offset)
         }
         let valid: Bool
         switch op {
         case .equal, .notEqual, .in: valid = true
         case .less, .lessOrEqual, .greater, .greaterOrEqual: valid = kind.isOrdered
-        case .between: valid = kind.isNumeric || kind == .date
+        case .between: valid = kind.isNumeric || kind == .date || kind == .objectId || kind == .mixed
         case .beginsWith, .endsWith, .contains, .like: valid = kind.isTextual
         case .text: valid = kind == .string
         }
@@ -177,6 +179,7 @@ struct PredicateBinder {
         storesFloat: Bool, offset: Int
     ) throws -> BoundOperand {
         guard let leftKind else { return right }
+        if leftKind == .mixed { return mixedConstants(right, source) }
         try checkObjects(in: source, leftKind: leftKind, offset: offset)
         switch right {
         case .value(let value):
@@ -210,7 +213,28 @@ struct PredicateBinder {
     }
 
     private func compatible(_ a: QueryKind, _ b: QueryKind) -> Bool {
-        a == b || (a.isNumeric && b.isNumeric)
+        a == b || (a.isNumeric && b.isNumeric) || a == .mixed || b == .mixed
+    }
+
+    /// The constants compared with a mixed value, as they are (a mixed value may hold any kind), but for objects:
+    /// a mixed value links to an object of any model, so an object argument becomes its table and key.
+    private func mixedConstants(_ right: BoundOperand, _ source: PredicateOperand) -> BoundOperand {
+        func constant(_ value: QueryValue) -> QueryScalar {
+            if case .object(let model, let key) = value, let binding = schema.model(named: model) {
+                return .typedObject(binding.tableKey, ObjectKey(key))
+            }
+            return QueryScalar(value)
+        }
+        switch (right, source) {
+        case (.value, .value(let value)): return .value(constant(value))
+        case (.list, .value(.list(let items))): return .list(items.map(constant))
+        case (.list(let bound), .list(let items)) where bound.count == items.count:
+            return .list(zip(bound, items).map { scalar, item in
+                if case .value(let value) = item { return constant(value) }
+                return scalar
+            })
+        default: return right
+        }
     }
 
     /// A constant as a value of `kind`, or an error naming it. A number compared with `float` values is rounded to
@@ -230,6 +254,18 @@ struct PredicateBinder {
             throw error("'\(op.rawValue)' does not apply to objects; compare them with == or !=", offset)
         case (.int(let number), .floating): return .double(Double(number))
         case (.double, .integer): return value
+        case (.decimal, .decimal), (.objectId, .objectId), (.decimal, .integer), (.decimal, .floating): return value
+        case (.int, .decimal), (.double, .decimal):
+            guard let decimal = value.decimalValue else { throw error("cannot compare decimal with \(describe(value))", offset) }
+            return .decimal(decimal)
+        case (.string(let text), .decimal):
+            guard let decimal = Decimal(string: text), DecimalSyntax.isValid(text) else {
+                throw error("\"\(text)\" is not a decimal number", offset)
+            }
+            return .decimal(decimal)
+        case (.string(let text), .objectId):
+            guard let id = ObjectId(text) else { throw error("\"\(text)\" is not an ObjectId (24 hexadecimal digits)", offset) }
+            return .objectId(id)
         case (.string(let text), .uuid):
             guard let uuid = UUID(uuidString: text) else {
                 throw error("\"\(text)\" is not a UUID", offset)
@@ -250,7 +286,9 @@ struct PredicateBinder {
         case .data(let value): return "data of \(value.count) bytes"
         case .timestamp: return "a date"
         case .uuid(let value): return "the UUID \(value)"
-        case .object: return "an object"
+        case .object, .typedObject: return "an object"
+        case .decimal(let value): return "the decimal \(value)"
+        case .objectId(let value): return "the ObjectId \(value)"
         }
     }
 
@@ -481,6 +519,9 @@ struct PredicateBinder {
         case .optional(let wrapped): return kind(of: wrapped)
         case .list(let element), .set(let element), .map(let element): return (kind(of: element).0, true)
         case .linkingObjects(let source, _): return (.object(source), true)
+        case .decimal: return (.decimal, false)
+        case .objectId: return (.objectId, false)
+        case .any: return (.mixed, false)
         }
     }
 

@@ -4,8 +4,9 @@ import StrataStorage
 /// One value a query compares while it runs: a stored value read from an object, or a constant of the
 /// predicate, in one representation so both sides compare the same way.
 ///
-/// Integers, floats and doubles compare as numbers with each other; dates are nanoseconds since 1970 (as the
-/// store keeps them); an object is its key in its model's table.
+/// Integers, floats, doubles and decimals compare as numbers with each other; dates are nanoseconds since 1970 (as
+/// the store keeps them); an object is its key in its model's table, or its table and key when a mixed value
+/// links to it.
 ///
 /// The constants of a predicate arrive as ``QueryValue`` (the public, written form) and are converted once, when
 /// the predicate is bound; ``QueryValue`` says why the two are kept apart.
@@ -19,6 +20,10 @@ enum QueryScalar: Hashable {
     case timestamp(Int64)
     case uuid(UUID)
     case object(ObjectKey)
+    case decimal(Decimal)
+    case objectId(ObjectId)
+    /// An object a mixed value links to: its table and its key.
+    case typedObject(TableKey, ObjectKey)
 
     /// A stored value (a list is not a scalar: callers expand lists first).
     init(_ value: StorageValue) {
@@ -33,6 +38,9 @@ enum QueryScalar: Hashable {
         case .timestamp(let value): self = .timestamp(value)
         case .uuid(let value): self = .uuid(value)
         case .link(let key): self = .object(key)
+        case .decimal(let value): self = .decimal(value)
+        case .objectId(let value): self = .objectId(value)
+        case .typedLink(let table, let key): self = .typedObject(table, key)
         }
     }
 
@@ -48,6 +56,8 @@ enum QueryScalar: Hashable {
         case .date(let value): self = .timestamp(ValueConversion.timestamp(value))
         case .uuid(let value): self = .uuid(value)
         case .object(_, let key): self = .object(ObjectKey(key))
+        case .decimal(let value): self = .decimal(value)
+        case .objectId(let value): self = .objectId(value)
         }
     }
 
@@ -61,7 +71,27 @@ enum QueryScalar: Hashable {
         switch self {
         case .int(let value): return Double(value)
         case .double(let value): return value
+        case .decimal(let value): return Double("\(value)")
         default: return nil
+        }
+    }
+
+    /// The value as an exact decimal, for comparisons with decimals: integers exactly, doubles through their
+    /// shortest text (`0.1` is `0.1`, as written); `nil` for NaN, infinities and other kinds.
+    var decimalValue: Decimal? {
+        switch self {
+        case .int(let value): return Decimal(value)
+        case .double(let value): return value.isFinite ? Decimal(string: "\(value)") : nil
+        case .decimal(let value): return value.isNaN ? nil : value
+        default: return nil
+        }
+    }
+
+    /// Whether the value is a number (int, double or decimal).
+    var isNumber: Bool {
+        switch self {
+        case .int, .double, .decimal: return true
+        default: return false
         }
     }
 
@@ -73,6 +103,10 @@ enum QueryScalar: Hashable {
         case (.int, .double), (.double, .int), (.double, .double):
             guard let a = left.number, let b = right.number, !a.isNaN, !b.isNaN else { return nil }
             return a < b ? -1 : (a == b ? 0 : 1)
+        case (.decimal, _) where right.isNumber, (_, .decimal) where left.isNumber:
+            guard let a = left.decimalValue, let b = right.decimalValue else { return nil }
+            return a < b ? -1 : (a == b ? 0 : 1)
+        case (.objectId(let a), .objectId(let b)): return a < b ? -1 : (a == b ? 0 : 1)
         case (.timestamp(let a), .timestamp(let b)): return a < b ? -1 : (a == b ? 0 : 1)
         case (.string(let a), .string(let b)):
             // UTF-8 byte order, as the index stores strings: no normalization, so the two always agree.
@@ -88,6 +122,9 @@ enum QueryScalar: Hashable {
     static func equal(_ left: QueryScalar, _ right: QueryScalar) -> Bool {
         switch (left, right) {
         case (.int, .double), (.double, .int): return left.number == right.number
+        case (.decimal, _) where right.isNumber, (_, .decimal) where left.isNumber:
+            guard let a = left.decimalValue, let b = right.decimalValue else { return false }
+            return a == b
         case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)
         default: return left == right
         }
@@ -101,6 +138,9 @@ enum QueryScalar: Hashable {
         case (.bool(let a), .bool(let b)): return a == b ? 0 : (a ? 1 : -1)
         case (.uuid(let a), .uuid(let b)): return a.uuidString < b.uuidString ? -1 : (a == b ? 0 : 1)
         case (.object(let a), .object(let b)): return a < b ? -1 : (a == b ? 0 : 1)
+        case (.typedObject(let tableA, let a), .typedObject(let tableB, let b)):
+            if tableA != tableB { return tableA.rawValue < tableB.rawValue ? -1 : 1 }
+            return a < b ? -1 : (a == b ? 0 : 1)
         default: return left.rank - right.rank
         }
     }
@@ -109,12 +149,14 @@ enum QueryScalar: Hashable {
         switch self {
         case .null: return 0
         case .bool: return 1
-        case .int, .double: return 2
+        case .int, .double, .decimal: return 2
         case .timestamp: return 3
         case .string: return 4
         case .data: return 5
         case .uuid: return 6
         case .object: return 7
+        case .objectId: return 8
+        case .typedObject: return 9
         }
     }
 

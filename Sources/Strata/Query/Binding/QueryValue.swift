@@ -34,6 +34,10 @@ public enum QueryValue: Hashable, Sendable, CustomStringConvertible {
     case list([QueryValue])
     /// A managed object passed as an argument (`mentor == %@`): its model and its key in that model's table.
     case object(model: String, key: Int64)
+    /// `Decimal`, or `decimal(…)` in the predicate.
+    case decimal(Decimal)
+    /// `ObjectId`, or `oid(…)` in the predicate.
+    case objectId(ObjectId)
 
     /// Converts a Swift argument (`%@`, `%d`, `%f`) into a query value.
     ///
@@ -62,8 +66,11 @@ public enum QueryValue: Hashable, Sendable, CustomStringConvertible {
         case let value as Data: return .data(value)
         case let value as Date: return .date(value)
         case let value as UUID: return .uuid(value)
+        case let value as Decimal: return .decimal(value)
+        case let value as ObjectId: return .objectId(value)
+        case let value as AnyValue: return try argument(value, predicate: predicate, offset: offset)
         case let value as any RawRepresentable<String>: return .string(value.rawValue)
-        case let object as Object:
+        case let object as ObjectBase:
             guard let row = object.managedAccessor as? ManagedRow, !row.isInvalidated else {
                 throw StrataError.invalidPredicate(
                     predicate: predicate, offset: offset,
@@ -95,6 +102,25 @@ public enum QueryValue: Hashable, Sendable, CustomStringConvertible {
         case .uuid(let value): return value.uuidString
         case .list(let values): return "{" + values.map(\.description).joined(separator: ", ") + "}"
         case .object(let model, let key): return "\(model)(O\(key))"
+        case .decimal(let value): return "decimal(\(value))"
+        case .objectId(let value): return "oid(\(value))"
+        }
+    }
+
+    /// A mixed value as the query value it holds (`.none` is `nil`).
+    private static func argument(_ value: AnyValue, predicate: String, offset: Int) throws -> QueryValue {
+        switch value {
+        case .none: return .null
+        case .bool(let value): return .bool(value)
+        case .int(let value): return .int(Int64(value))
+        case .double(let value): return .double(value)
+        case .string(let value): return .string(value)
+        case .data(let value): return .data(value)
+        case .date(let value): return .date(value)
+        case .uuid(let value): return .uuid(value)
+        case .decimal(let value): return .decimal(value)
+        case .objectId(let value): return .objectId(value)
+        case .object(let object): return try argument(object, predicate: predicate, offset: offset)
         }
     }
 }

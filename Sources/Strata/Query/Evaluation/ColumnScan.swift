@@ -103,7 +103,7 @@ indirect enum ColumnScan {
             if operand.isNull {
                 guard comparison.op == .equal || comparison.op == .notEqual else { return .constant(false) }
                 switch path.kind {
-                case .object, .uuid, .data: return nil
+                case .object, .uuid, .data, .decimal, .objectId, .mixed: return nil
                 default:
                     return .null(column: columnKey, kind: path.kind, isNull: comparison.op == .equal, text: text)
                 }

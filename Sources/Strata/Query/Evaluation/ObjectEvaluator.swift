@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import StrataStorage
 
 /// Evaluates a bound predicate on one object at a time, reading its values (and those of the objects it links
@@ -164,6 +169,10 @@ final class ObjectEvaluator {
     static func aggregate(_ function: AggregateFunction, _ values: [QueryScalar], integers: Bool) -> QueryScalar {
         switch function {
         case .count: return .int(Int64(values.count))
+        case .sum where values.contains(where: Self.isDecimal):
+            return .decimal(values.reduce(Decimal(0)) { $0 + ($1.decimalValue ?? 0) })
+        case .avg where values.contains(where: Self.isDecimal):
+            return .decimal(values.reduce(Decimal(0)) { $0 + ($1.decimalValue ?? 0) } / Decimal(values.count))
         case .sum:
             if integers {
                 return .int(values.reduce(Int64(0)) { total, value in
@@ -193,6 +202,12 @@ final class ObjectEvaluator {
         }
         if path.endsOnObjects, current.isNull { return nil }
         return current
+    }
+
+    /// Whether `value` is a decimal (whose sums and averages are exact decimals).
+    private static func isDecimal(_ value: QueryScalar) -> Bool {
+        if case .decimal = value { return true }
+        return false
     }
 
     private func start(of path: BoundPath, _ scope: Scope) -> QueryScalar {

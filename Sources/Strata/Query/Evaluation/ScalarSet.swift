@@ -30,6 +30,9 @@ struct ScalarSet {
     private let integers: [Int64]
     /// The list's doubles, which equal integers of the same number.
     private let doubles: [Double]
+    /// The list's numbers when one of them is a decimal (which equals ints and doubles of the same value); empty
+    /// otherwise.
+    private let decimalNumbers: [QueryScalar]
 
     /// The set for a comparison `op right` with `options`, or `nil` when it is not an `IN` with a list, or compares
     /// strings with options (`[c]`, `[d]`), which a string matcher decides.
@@ -38,12 +41,19 @@ struct ScalarSet {
         members = Set(values.lazy.map(Member.init))
         integers = values.compactMap { if case .int(let number) = $0 { return number } else { return nil } }
         doubles = values.compactMap { if case .double(let number) = $0 { return number } else { return nil } }
+        let hasDecimal = values.contains { if case .decimal = $0 { return true } else { return false } }
+        decimalNumbers = hasDecimal ? values.filter(\.isNumber) : []
     }
 
     /// Whether `value` equals an element of the list, as ``QueryScalar/equal(_:_:)`` says.
     func contains(_ value: QueryScalar) -> Bool {
         if members.contains(Member(value: value)) { return true }
+        if value.isNumber, !decimalNumbers.isEmpty, decimalNumbers.contains(where: { QueryScalar.equal(value, $0) }) {
+            return true
+        }
         switch value {
+        case .decimal: return (integers.map { QueryScalar.int($0) } + doubles.map { QueryScalar.double($0) })
+            .contains { QueryScalar.equal(value, $0) }
         case .int(let number): return doubles.contains { Double(number) == $0 }
         case .double(let number): return integers.contains { Double($0) == number }
         default: return false

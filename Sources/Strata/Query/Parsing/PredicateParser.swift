@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Parses an NSPredicate-style string into a `ParsedPredicate`: the tree, with each `%@ %d %f %K` placeholder left
 /// as an argument slot numbered left to right, so that the parse of a format string can be kept and reused with
 /// other arguments (see `PredicateCache`).
@@ -229,6 +235,11 @@ struct PredicateParser {
         case .symbol("{"):
             return try parseList()
         case .identifier(let word):
+            if ["OID", "DECIMAL"].contains(word.uppercased()), position + 1 < tokens.count,
+                case .symbol("(") = tokens[position + 1].kind
+            {
+                return try parseTypedLiteral(word.uppercased())
+            }
             switch word.uppercased() {
             case "NIL", "NULL":
                 advance()
@@ -250,6 +261,35 @@ struct PredicateParser {
         default:
             throw error("expected a property name or a value, found '\(token.text)'")
         }
+    }
+
+    /// Reads `oid(507f1f77bcf86cd799439011)` (an ObjectId) or `decimal(10.25)` (an exact decimal), the word being
+    /// the current token; the text inside may also be quoted.
+    private mutating func parseTypedLiteral(_ word: String) throws -> PredicateOperand {
+        let start = current
+        advance()  // the word
+        advance()  // (
+        var text = ""
+        while !isSymbol(")") {
+            switch current.kind {
+            case .end: throw error("expected ')' to close \(start.text)(…)", at: current)
+            case .string(let quoted): text += quoted
+            default: text += current.text
+            }
+            advance()
+        }
+        advance()  // )
+        if word == "OID" {
+            guard let id = ObjectId(text) else {
+                throw error("'\(text)' is not an ObjectId: write 24 hexadecimal digits, as in oid(507f1f77bcf86cd799439011)",
+                            at: start)
+            }
+            return .value(.objectId(id))
+        }
+        guard DecimalSyntax.isValid(text), let decimal = Decimal(string: text) else {
+            throw error("'\(text)' is not a decimal number, as in decimal(10.25)", at: start)
+        }
+        return .value(.decimal(decimal))
     }
 
     /// Reads `.name`, `.%K`, `.@count`, `.@sum.name`, and a map's `['key']`, `.@allKeys` and `.@allValues`, after

@@ -14,6 +14,17 @@ struct IndexChoice {
     /// the predicate is that lone comparison. ``text(in:)`` finds the comparison there, so planning (on every
     /// evaluation) copies no comparison out of the predicate for a text that is rarely asked for.
     private let term: Int?
+    /// For a comparison of a property of an embedded object (`home.city`, `ANY pastHomes.city`, `home.geo.lat`):
+    /// the embedded table whose index is read, and the links from the tested object down to it, outermost first.
+    /// The index's keys are embedded objects; each has exactly one owner, found through its backlinks.
+    private var embedded: (table: Table, hops: [Hop])?
+
+    /// One link on the way down to an embedded object: the table it points at, the table and column it starts from.
+    private struct Hop {
+        let target: Table
+        let origin: TableKey
+        let column: ColumnKey
+    }
 
     /// The reads of an index the planner uses.
     private enum Lookup {
@@ -40,7 +51,26 @@ struct IndexChoice {
 
     /// The keys the index returns: a superset of the objects the comparison selects, in key order.
     func keys(in table: Table) throws -> [ObjectKey] {
-        Self.sortedWithoutRepeats(try read(table, limit: .max))
+        Self.sortedWithoutRepeats(try owners(of: try read(indexed(table), limit: .max)))
+    }
+
+    /// The table whose index the lookup reads: the tested object's, or the embedded table it reaches.
+    private func indexed(_ table: Table) -> Table { embedded?.table ?? table }
+
+    /// The tested objects that own `keys` (objects of the embedded table), through the hops from the innermost up;
+    /// `keys` themselves for a lookup of the tested object's own column.
+    private func owners(of keys: [ObjectKey]) throws -> [ObjectKey] {
+        guard let embedded else { return keys }
+        var current = keys
+        for hop in embedded.hops.reversed() {
+            var above: [ObjectKey] = []
+            above.reserveCapacity(current.count)
+            for key in current {
+                above += try hop.target.backlinks(of: key, from: hop.origin, column: hop.column)
+            }
+            current = above
+        }
+        return current
     }
 
     /// ``keys(in:)`` when there are at most `limit`; otherwise `nil`.
@@ -50,13 +80,16 @@ struct IndexChoice {
     /// when more follow the index counts its matches from its subtree counts (two descents) before reading more;
     /// an `IN` or range lookup, which cannot stop early, is counted first.
     func keys(in table: Table, atMost limit: Int) throws -> [ObjectKey]? {
+        // An embedded object has one owner, so the index's entries count the owners it leads to (a list may hold
+        // several matching elements of one owner: then fewer owners, never more).
+        let table = indexed(table)
         switch lookup {
         case .equal, .prefix:
             let probe = Swift.min(limit + 1, Self.probeSize)
             let first = try read(table, limit: probe)
             // The first few entries answer most lookups that narrow a query.
             if first.count < probe || probe > limit {
-                return first.count > limit ? nil : Self.sortedWithoutRepeats(first)
+                return first.count > limit ? nil : Self.sortedWithoutRepeats(try owners(of: first))
             }
         case .oneOf, .range:
             break
@@ -66,14 +99,14 @@ struct IndexChoice {
         }
         if let count = try count(in: table), count > limit { return nil }
         let keys = try read(table, limit: limit + 1)
-        return keys.count > limit ? nil : Self.sortedWithoutRepeats(keys)
+        return keys.count > limit ? nil : Self.sortedWithoutRepeats(try owners(of: keys))
     }
 
     /// How many entries ``keys(in:atMost:)`` reads before asking the index for a count.
     static let probeSize = 256
 
-    /// How many objects the lookup returns, counted by the index without reading them; `nil` for an index that
-    /// cannot count.
+    /// How many entries the lookup returns, counted by the index of `table` without reading them; `nil` for an
+    /// index that cannot count.
     private func count(in table: Table) throws -> Int? {
         switch lookup {
         case .equal(let index, let value): return try table.lookupCount(index, equal: [value])
@@ -152,15 +185,31 @@ struct IndexChoice {
             else { return nil }
             return IndexChoice(rank: 1, lookup: .fullText(index.key, query), term: term)
         }
-        guard case .path(let path) = comparison.left, let (model, column) = path.rootColumn,
-              comparison.options.isEmpty,
-              let index = table.index(on: [model.columns[column]])
-        else { return nil }
+        guard case .path(let path) = comparison.left, comparison.options.isEmpty else { return nil }
+        let model: ModelBinding
+        let column: Int
+        var embedded: (table: Table, hops: [Hop])?
+        if let own = path.rootColumn {
+            (model, column) = own
+        } else if let reached = embeddedColumn(path, comparison: comparison, table: table) {
+            (model, column, embedded) = (reached.model, reached.column, (reached.table, reached.hops))
+        } else {
+            return nil
+        }
+        guard let index = (embedded?.table ?? table).index(on: [model.columns[column]]) else { return nil }
         let kind = path.kind
         let key = index.key
         let rank: Int
         let lookup: Lookup
         switch (comparison.op, comparison.right) {
+        case (.equal, .value(let value)) where kind == .mixed:
+            // A mixed value equals a number of another kind with the same value: each kind is its own entry.
+            guard let stored = mixedCandidates(value) else { return nil }
+            (rank, lookup) = (stored.count == 1 ? 1 : 2, stored.count == 1 ? .equal(key, stored[0]) : .oneOf(key, stored))
+        case (.in, .list(let values)) where kind == .mixed:
+            let stored = values.compactMap(mixedCandidates)
+            guard stored.count == values.count else { return nil }
+            (rank, lookup) = (2, .oneOf(key, stored.flatMap { $0 }))
         case (.equal, .value(let value)):
             guard let stored = storageValue(value, kind) else { return nil }
             (rank, lookup) = (index.isUnique ? 0 : 1, .equal(key, stored))
@@ -168,15 +217,15 @@ struct IndexChoice {
             let stored = values.compactMap { storageValue($0, kind) }
             guard stored.count == values.count else { return nil }
             (rank, lookup) = (2, .oneOf(key, stored))
-        case (.beginsWith, .value(.string(let prefix))) where !prefix.isEmpty:
+        case (.beginsWith, .value(.string(let prefix))) where !prefix.isEmpty && kind == .string:
             (rank, lookup) = (3, .prefix(key, prefix))
         case (.between, .list(let bounds)):
-            guard kind == .integer || kind == .date, bounds.count == 2,
+            guard Self.hasOrderedIndex(kind), bounds.count == 2,
                   let low = storageValue(bounds[0], kind), let high = storageValue(bounds[1], kind) else { return nil }
             (rank, lookup) = (4, .range(key, from: low, lowerInclusive: true, to: high, upperInclusive: true))
         case (.less, .value(let value)), (.lessOrEqual, .value(let value)),
              (.greater, .value(let value)), (.greaterOrEqual, .value(let value)):
-            guard kind == .integer || kind == .date, let bound = storageValue(value, kind) else { return nil }
+            guard Self.hasOrderedIndex(kind), let bound = storageValue(value, kind) else { return nil }
             switch comparison.op {
             case .less: lookup = .range(key, from: nil, lowerInclusive: true, to: bound, upperInclusive: false)
             case .lessOrEqual: lookup = .range(key, from: nil, lowerInclusive: true, to: bound, upperInclusive: true)
@@ -187,7 +236,29 @@ struct IndexChoice {
         default:
             return nil
         }
-        return IndexChoice(rank: rank, lookup: lookup, term: term)
+        return IndexChoice(rank: rank, lookup: lookup, term: term, embedded: embedded)
+    }
+
+    /// The property a path reads inside embedded objects (`home.city`, `ANY pastHomes.city`, `home.geo.lat`): its
+    /// model and column, the embedded table holding it, and the links down to it. `nil` for any other path, and
+    /// for `ALL` and `NONE`, which an index of matching elements cannot answer.
+    private static func embeddedColumn(
+        _ path: BoundPath, comparison: BoundComparison, table: Table
+    ) -> (model: ModelBinding, column: Int, table: Table, hops: [Hop])? {
+        guard path.root == .object, path.steps.count > 1, comparison.quantifier == .anyElement else { return nil }
+        var hops: [Hop] = []
+        var current = table
+        for step in path.steps.dropLast() {
+            guard case .property(let model, let column) = step, let target = model.linkTargets[column],
+                target.isEmbedded, let next = current.linkedTable(model.columns[column])
+            else { return nil }
+            hops.append(Hop(target: next, origin: current.key, column: model.columns[column]))
+            current = next
+        }
+        guard case .property(let model, let column)? = path.steps.last, model.linkTargets[column] == nil else {
+            return nil
+        }
+        return (model, column, current, hops)
     }
 
     /// A constant as the index stores values of `kind`; `nil` when the index cannot look it up (nil, or an
@@ -199,7 +270,47 @@ struct IndexChoice {
         case (.string(let text), .string): return .string(text)
         case (.bool(let flag), .bool): return .bool(flag)
         case (.uuid(let uuid), .uuid): return .uuid(uuid)
+        case (.decimal(let number), .decimal): return number.isNaN ? nil : .decimal(number)
+        case (.objectId(let id), .objectId): return .objectId(id)
         default: return nil
+        }
+    }
+
+    /// Whether the index of a column of `kind` orders values as a range comparison does (ints, dates, decimals and
+    /// ObjectIds; a mixed index orders by kind first, so its ranges are scanned).
+    private static func hasOrderedIndex(_ kind: QueryKind) -> Bool {
+        kind == .integer || kind == .date || kind == .decimal || kind == .objectId
+    }
+
+    /// The stored values a mixed column equal to `value` may hold: a number as an int, a double and a decimal
+    /// where it is exactly one; `nil` for what the index cannot look up (nil, a NaN).
+    private static func mixedCandidates(_ value: QueryScalar) -> [StorageValue]? {
+        switch value {
+        case .null: return nil
+        case .bool(let flag): return [.bool(flag)]
+        case .string(let text): return [.string(text)]
+        case .data(let bytes): return [.binary(bytes)]
+        case .timestamp(let number): return [.timestamp(number)]
+        case .uuid(let uuid): return [.uuid(uuid)]
+        case .objectId(let id): return [.objectId(id)]
+        case .typedObject(let table, let key): return [.typedLink(table, key)]
+        case .object: return nil
+        case .int, .double, .decimal:
+            // Exactly the stored numbers `QueryScalar.equal` finds equal to `value`, one per kind.
+            guard let decimal = value.decimalValue, let number = value.number else { return nil }
+            var candidates: [StorageValue] = [.decimal(decimal)]
+            if QueryScalar.equal(.double(number), value) {
+                candidates.append(.double(number))
+                if Double(Float(number)) == number { candidates.append(.float(Float(number))) }
+            }
+            let integer: Int64?
+            switch value {
+            case .int(let exact): integer = exact
+            case .double(let double): integer = Int64(exactly: double)
+            default: integer = Int64("\(decimal)")
+            }
+            if let integer, QueryScalar.equal(.int(integer), value) { candidates.append(.int(integer)) }
+            return candidates
         }
     }
 }

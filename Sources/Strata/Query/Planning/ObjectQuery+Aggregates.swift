@@ -12,6 +12,8 @@ extension ObjectQuery {
         guard case .table = source, distinctPaths.isEmpty, function != .count, let (pathModel, column) = path.rootColumn,
               pathModel === model
         else { return nil }
+        // Column views exist for ints, dates and floating point; decimals are aggregated object by object, exactly.
+        guard path.kind == .integer || path.kind == .date || path.kind == .floating else { return nil }
         let evaluator = ObjectEvaluator(database: database)
         let table = try evaluator.table(model)
         let scan: ColumnScan

@@ -312,6 +312,34 @@ extension Data: QueryConstant {
     /// `.data`
     public var queryValue: QueryValue { .data(self) }
 }
+extension Decimal: QueryConstant {
+    /// `.decimal`
+    public var queryValue: QueryValue { .decimal(self) }
+}
+extension ObjectId: QueryConstant {
+    /// `.objectId`
+    public var queryValue: QueryValue { .objectId(self) }
+}
+extension AnyValue: QueryConstant {
+    /// The held value's query value (`.none` is `.null`; an object is its model and key, `.null` while unmanaged).
+    public var queryValue: QueryValue {
+        switch self {
+        case .none: return .null
+        case .bool(let value): return .bool(value)
+        case .int(let value): return .int(Int64(value))
+        case .double(let value): return .double(value)
+        case .string(let value): return .string(value)
+        case .data(let value): return .data(value)
+        case .date(let value): return .date(value)
+        case .uuid(let value): return .uuid(value)
+        case .decimal(let value): return .decimal(value)
+        case .objectId(let value): return .objectId(value)
+        case .object(let object):
+            guard let row = object.managedAccessor as? ManagedRow else { return .null }
+            return .object(model: row.model.name, key: row.key.rawValue)
+        }
+    }
+}
 extension Optional: QueryConstant where Wrapped: QueryConstant {
     /// The wrapped value's, or `.null`.
     public var queryValue: QueryValue { self?.queryValue ?? .null }

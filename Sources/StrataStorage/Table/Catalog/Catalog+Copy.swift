@@ -10,7 +10,11 @@ extension Catalog {
             throw StrataError.invalidArgument("a catalog copy needs an empty destination; it has tables")
         }
         var copies: [TableKey: Table] = [:]
-        for table in tables { copies[table.key] = try destination.createTable(named: table.name) }
+        for table in tables {
+            let copy = try destination.createTable(named: table.name)
+            try copy.setEmbedded(table.isEmbedded)
+            copies[table.key] = copy
+        }
         func copyOf(_ key: TableKey?) -> TableKey? { key.flatMap { copies[$0]?.key } }
 
         for table in tables {
@@ -25,7 +29,7 @@ extension Catalog {
         // Objects first, links second: a link may point at an object of a table copied later.
         for table in tables {
             guard let copy = copies[table.key] else { continue }
-            let values = table.columns.filter { $0.type != .backlinks && !$0.type.isLink }
+            let values = table.columns.filter { $0.type != .backlinks && !$0.type.mayLink }
             try table.forEachKey { key in
                 let row = try values.map { spec -> (ColumnKey, StorageValue) in
                     (try column(named: spec.name, in: copy), try table.value(key, column: spec.key))
@@ -36,10 +40,10 @@ extension Catalog {
         }
         for table in tables {
             guard let copy = copies[table.key] else { continue }
-            for spec in table.columns where spec.type.isLink {
+            for spec in table.columns where spec.type.mayLink {
                 let target = try column(named: spec.name, in: copy)
                 try table.forEachKey { key in
-                    let value = try table.value(key, column: spec.key)
+                    let value = Catalog.retarget(try table.value(key, column: spec.key)) { copyOf($0) ?? $0 }
                     if value != .null, value != .list([]), value != .map([:]) { try copy.set(key, column: target, to: value) }
                     return true
                 }
@@ -65,6 +69,16 @@ extension Catalog {
             for (name, value) in table.sequences { try copy.raiseSequence(name, toAtLeast: value) }
         }
         for key in try metadataKeys() { try destination.setMetadata(try metadata(forKey: key), forKey: key) }
+    }
+
+    /// `value` with the table keys of its typed links (alone or in a list) mapped through `table`.
+    private static func retarget(_ value: StorageValue, _ table: (TableKey) -> TableKey) -> StorageValue {
+        switch value {
+        case .typedLink(let origin, let key): return .typedLink(table(origin), key)
+        case .list(let elements): return .list(elements.map { retarget($0, table) })
+        case .map(let entries): return .map(entries.mapValues { retarget($0, table) })
+        default: return value
+        }
     }
 
     private func column(named name: String, in table: Table) throws -> ColumnKey {

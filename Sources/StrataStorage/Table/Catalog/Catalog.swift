@@ -112,11 +112,23 @@ public final class Catalog {
         guard let table = table(named: name) else { throw StrataError.invalidArgument("there is no table named '\(name)' to remove") }
         for column in table.columns where column.type == .backlinks {
             guard let origin = column.target, origin != table.key, let source = self.table(origin) else { continue }
-            let link = source.column(column.origin ?? ColumnKey(rawValue: 0))?.name ?? "?"
-            throw StrataError.invalidArgument("table '\(name)' is still the target of '\(source.name).\(link)'; "
+            let link = source.column(column.origin ?? ColumnKey(rawValue: 0))
+            // Mixed values linking here become null, as when their objects are deleted.
+            if let link, link.type.isMixed { continue }
+            throw StrataError.invalidArgument("table '\(name)' is still the target of '\(source.name).\(link?.name ?? "?")'; "
                 + "remove that column before removing the table")
         }
-        for column in table.columns where column.type.isLink && column.target != table.key {
+        for column in table.columns where column.type == .backlinks {
+            guard let origin = column.target, origin != table.key, let source = self.table(origin),
+                  let link = column.origin, source.column(link)?.type.isMixed == true else { continue }
+            try table.forEachKey { key in
+                for holder in Table.linkTargets(try table.value(key, column: column.key)) {
+                    try source.unlink(holder, column: link, from: LinkTarget(table: table.key, key: key))
+                }
+                return true
+            }
+        }
+        for column in table.columns where (column.type.isLink && column.target != table.key) || column.type.isMixed {
             try table.removeColumn(column.key)
         }
         try table.destroy(in: writer)

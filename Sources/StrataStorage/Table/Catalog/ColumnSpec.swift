@@ -37,6 +37,7 @@ public struct ColumnSpec: Hashable, Sendable, CustomStringConvertible {
         case .value(.double): return .float64
         case .value(.uuid): return .fixed16
         case .value(.string), .value(.binary), .list, .backlinks, .set, .map: return .variable
+        case .value(.decimal), .value(.objectId), .value(.mixed), .value(.typedLink): return .variable
         }
     }
 

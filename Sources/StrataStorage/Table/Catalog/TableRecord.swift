@@ -10,6 +10,9 @@ struct TableRecord {
     var columns: [ColumnSpec] = []
     var clusterRoot: NodeRef = .none
     var indexes: [(spec: IndexSpec, root: NodeRef, implied: Bool)] = []
+    /// Whether the table holds embedded objects: each is owned by exactly one link or list element pointing at it,
+    /// and deleted when that owner lets go of it (see `Table+Embedded.swift`).
+    var isEmbedded = false
     /// Where the catalog node this record was read from (or written to) holds its roots; `nil` for a record not
     /// from a node.
     var rootOffsets: RootOffsets?
@@ -29,8 +32,8 @@ struct TableRecord {
     func hasShape(of stored: TableRecord) -> Bool {
         guard key == stored.key, name == stored.name, primaryKey == stored.primaryKey,
             nextObjectKey == stored.nextObjectKey, nextColumnKey == stored.nextColumnKey,
-            nextIndexKey == stored.nextIndexKey, sequences == stored.sequences, columns.count == stored.columns.count,
-            indexes.count == stored.indexes.count
+            nextIndexKey == stored.nextIndexKey, isEmbedded == stored.isEmbedded, sequences == stored.sequences,
+            columns.count == stored.columns.count, indexes.count == stored.indexes.count
         else { return false }
         if !columns.isEmpty {
             let mine = columns.withUnsafeBufferPointer { $0.baseAddress }
@@ -44,7 +47,10 @@ struct TableRecord {
 enum CatalogCodec {
     static let magic: UInt32 = 0x3154_4353  // "SCT1"
     static let metadataMagic: UInt32 = 0x3144_4D53  // "SMD1"
+    /// The format written when no table has flags: files without embedded tables keep the bytes they always had.
     static let formatVersion: UInt32 = 1
+    /// The format with a `u32` of flags per table (bit 0: embedded), written only when a table has one.
+    static let flaggedFormatVersion: UInt32 = 2
 
     struct Contents {
         var nextTableKey: UInt32 = 1
@@ -60,8 +66,9 @@ enum CatalogCodec {
     /// Encodes `contents`, recording in each table record where its roots went (`TableRecord.rootOffsets`).
     static func encode(_ contents: inout Contents) -> ByteWriter {
         var out = ByteWriter(capacity: 256)
+        let flagged = contents.tables.contains(where: \.isEmbedded)
         out.u32(magic)
-        out.u32(formatVersion)
+        out.u32(flagged ? flaggedFormatVersion : formatVersion)
         out.u32(contents.nextTableKey)
         out.u32(UInt32(contents.tables.count))
         out.u64(contents.metadata.rawValue)
@@ -76,6 +83,7 @@ enum CatalogCodec {
             out.u32(table.primaryKey?.rawValue ?? 0)
             out.u32(table.nextColumnKey)
             out.u32(table.nextIndexKey)
+            if flagged { out.u32(table.isEmbedded ? 1 : 0) }
             out.u32(UInt32(table.sequences.count))
             for (name, value) in table.sequences.sorted(by: { $0.key < $1.key }) {
                 out.string(name)
@@ -109,9 +117,12 @@ enum CatalogCodec {
         var reader = ByteReader(raw, ref: ref, what: "catalog")
         guard try reader.u32() == magic else { throw reader.damage("is not a table catalog (wrong magic)") }
         let version = try reader.u32()
-        guard version == formatVersion else {
-            throw reader.damage("uses catalog format \(version); this version of Strata reads \(formatVersion)")
+        guard version == formatVersion || version == flaggedFormatVersion else {
+            throw reader.damage(
+                "uses catalog format \(version); this version of Strata reads \(formatVersion) and "
+                    + "\(flaggedFormatVersion)")
         }
+        let flagged = version == flaggedFormatVersion
         var contents = Contents()
         contents.nextTableKey = try reader.u32()
         let tableCount = try reader.count(minimumItemSize: 40, label: "table count")
@@ -125,6 +136,11 @@ enum CatalogCodec {
             table.primaryKey = primary == 0 ? nil : ColumnKey(rawValue: primary)
             table.nextColumnKey = try reader.u32()
             table.nextIndexKey = try reader.u32()
+            if flagged {
+                let flags = try reader.u32()
+                guard flags & ~1 == 0 else { throw reader.damage("table '\(table.name)' has unknown flags \(flags)") }
+                table.isEmbedded = flags & 1 != 0
+            }
             for _ in 0..<(try reader.count(minimumItemSize: 12, label: "sequence count")) {
                 let name = try reader.string()
                 table.sequences[name] = try reader.i64()

@@ -6,7 +6,7 @@ final class ClusterContext {
     private(set) var keys: [ColumnKey] = []
     /// Each column's block kind, in storage order.
     private(set) var blockKinds: [BlockEncoding] = []
-    /// Positions of link and list-of-links columns (the ones with backlinks to keep).
+    /// Positions of link, list-of-links and mixed columns (the ones with backlinks to keep).
     private(set) var linkPositions: [Int] = []
     /// The row a new object starts from: each column's default (backlinks empty), built once, not per insert.
     private(set) var defaultRow: [StorageValue] = []
@@ -22,7 +22,7 @@ final class ClusterContext {
     private func cache() {
         keys = specs.map(\.key)
         blockKinds = specs.map(\.blockEncoding)
-        linkPositions = specs.indices.filter { specs[$0].type.isLink }
+        linkPositions = specs.indices.filter { specs[$0].type.mayLink }
         defaultRow = specs.map { $0.type == .backlinks ? .null : $0.defaultValue }
         valueChecks = specs.map { spec in
             guard case .value(let kind) = spec.type else { return nil }

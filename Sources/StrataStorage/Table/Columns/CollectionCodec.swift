@@ -3,7 +3,7 @@
 ///
 /// A set is `count u32`, `count` offsets `u32` (from the first element's byte), then its elements, each written as
 /// a list element (`ValueCodec.encodeList`), in element order: the order of their index-key encodings
-/// (`IndexKeyEncoding`, null first), with no two elements equal there. A map is the same with entries
+/// (`IndexKeyEncoding` as for a mixed column: the kind byte first, null first), with no two elements equal there. A map is the same with entries
 /// `keyLength u32, key UTF-8, element` in ascending key bytes. An empty set or map is stored as no bytes.
 ///
 /// Element order is the index-key order, so every kind the index encoding knows can be a set element with no code
@@ -11,10 +11,12 @@
 enum CollectionCodec {
     // MARK: Order
 
-    /// The key whose byte order is the element order of a set.
+    /// The key whose byte order is the element order of a set. Encoded as a mixed value (with its kind), so the
+    /// elements of a `set<any>` that share bytes but not a kind (`1` and a timestamp `1`, a string and binary)
+    /// stay distinct; in a set of one kind that byte is the same for every element and changes no order.
     static func orderKey(_ element: StorageValue) -> [UInt8] {
         var bytes: [UInt8] = []
-        IndexKeyEncoding.append(element, to: &bytes)
+        IndexKeyEncoding.append(element, mixed: true, to: &bytes)
         return bytes
     }
 

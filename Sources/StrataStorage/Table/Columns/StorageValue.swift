@@ -32,6 +32,12 @@ public enum StorageValue: Hashable, Sendable, CustomStringConvertible {
     case list([StorageValue])
     /// A whole map of a map column: its values by key.
     case map([String: StorageValue])
+    /// An exact decimal number.
+    case decimal(Decimal)
+    /// A 12-byte object identifier.
+    case objectId(ObjectId)
+    /// A link to an object of any table (what a mixed value holds when it links).
+    case typedLink(TableKey, ObjectKey)
 
     /// A short rendering for messages and test failures.
     public var description: String {
@@ -51,6 +57,9 @@ public enum StorageValue: Hashable, Sendable, CustomStringConvertible {
             if entries.isEmpty { return "[:]" }
             return "[" + entries.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \($0.value)" }
                 .joined(separator: ", ") + "]"
+        case .decimal(let value): return "\(value)"
+        case .objectId(let value): return "oid(\(value))"
+        case .typedLink(let table, let key): return "→\(table):\(key)"
         }
     }
 
@@ -73,6 +82,9 @@ public enum StorageValue: Hashable, Sendable, CustomStringConvertible {
         case .timestamp: return .timestamp
         case .uuid: return .uuid
         case .link: return .link
+        case .decimal: return .decimal
+        case .objectId: return .objectId
+        case .typedLink: return .typedLink
         }
     }
 
@@ -88,6 +100,9 @@ public enum StorageValue: Hashable, Sendable, CustomStringConvertible {
         case .timestamp: return .timestamp(0)
         case .uuid: return .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
         case .link: return .null
+        case .decimal: return .decimal(0)
+        case .objectId: return .objectId(ObjectId(bytes: repeatElement(0, count: 12))!)
+        case .mixed, .typedLink: return .null
         }
     }
 }

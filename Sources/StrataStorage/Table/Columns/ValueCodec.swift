@@ -29,6 +29,7 @@ enum ValueCodec {
         case .float: return .float(Float(bitPattern: UInt32(truncatingIfNeeded: word)))
         case .double: return .double(Double(bitPattern: word))
         case .string, .binary, .uuid: return .null
+        case .decimal, .objectId, .mixed, .typedLink: return .null
         }
     }
 
@@ -40,6 +41,14 @@ enum ValueCodec {
             return text.withUTF8 { Array($0) }
         case (.binary, .binary(let data)): return data
         case (.uuid, .uuid(let id)): return withUnsafeBytes(of: id.uuid) { Array($0) }
+        case (.decimal, .decimal(let number)): return DecimalCoding.encode(number)
+        case (.objectId, .objectId(let id)): return id.bytes
+        case (.typedLink, .typedLink(let table, let key)):
+            var writer = ByteWriter(capacity: 12)
+            writer.u32(table.rawValue)
+            writer.i64(key.rawValue)
+            return writer.bytes
+        case (.mixed, _): return mixedBytes(value)
         default: return nil
         }
     }
@@ -56,6 +65,14 @@ enum ValueCodec {
             var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
             withUnsafeMutableBytes(of: &raw) { $0.copyMemory(from: bytes) }
             return .uuid(UUID(uuid: raw))
+        case .decimal: return DecimalCoding.decode(bytes).map { .decimal($0) }
+        case .objectId: return ObjectId(bytes: bytes).map { .objectId($0) }
+        case .typedLink:
+            guard bytes.count == 12 else { return nil }
+            let table = bytes.loadUnaligned(fromByteOffset: 0, as: UInt32.self).littleEndian
+            let key = bytes.loadUnaligned(fromByteOffset: 4, as: Int64.self).littleEndian
+            return .typedLink(TableKey(rawValue: table), ObjectKey(key))
+        case .mixed: return mixedValue(bytes)
         default: return nil
         }
     }
@@ -63,7 +80,39 @@ enum ValueCodec {
     /// Whether `value` may be stored in a column or list of `kind` (`nullable` allows `.null`).
     static func accepts(_ value: StorageValue, kind: ValueKind, nullable: Bool) -> Bool {
         if value.isNull { return nullable || kind == .link }
+        if kind == .mixed { return value.kind.map(mixedHolds) ?? false }
         return value.kind == kind
+    }
+
+    // MARK: Mixed values
+
+    /// Whether a mixed value may hold a value of `kind`: any kind but a plain link (which needs a target table) and
+    /// a mixed value itself.
+    static func mixedHolds(_ kind: ValueKind) -> Bool { kind != .link && kind != .mixed }
+
+    /// A mixed value's bytes: its kind's raw value, then 8 little-endian bytes for a word kind or the kind's own
+    /// bytes (to the end) for a byte kind. `nil` for null, a list or a kind a mixed value cannot hold.
+    static func mixedBytes(_ value: StorageValue) -> [UInt8]? {
+        guard let kind = value.kind, mixedHolds(kind) else { return nil }
+        var writer = ByteWriter(capacity: 16)
+        writer.u8(kind.rawValue)
+        if kind.isWord {
+            writer.u64(word(value, kind: kind) ?? 0)
+        } else {
+            writer.append(bytes(value, kind: kind) ?? [])
+        }
+        return writer.bytes
+    }
+
+    /// The value of bytes written by `mixedBytes`; `nil` when they describe none.
+    static func mixedValue(_ raw: UnsafeRawBufferPointer) -> StorageValue? {
+        guard let tag = raw.first, let kind = ValueKind(rawValue: tag), mixedHolds(kind) else { return nil }
+        let payload = UnsafeRawBufferPointer(rebasing: raw[1...])
+        if kind.isWord {
+            guard payload.count == 8 else { return nil }
+            return value(word: payload.loadUnaligned(as: UInt64.self).littleEndian, kind: kind)
+        }
+        return value(bytes: payload, kind: kind)
     }
 
     // MARK: Lists

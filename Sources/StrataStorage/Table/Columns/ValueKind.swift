@@ -18,6 +18,14 @@ public enum ValueKind: UInt8, Hashable, Sendable, CaseIterable, CustomStringConv
     case uuid = 8
     /// An object key of the column's target table.
     case link = 9
+    /// An exact decimal number (`Decimal`), stored in an ordered encoding (`DecimalCoding`).
+    case decimal = 10
+    /// A 12-byte `ObjectId`.
+    case objectId = 11
+    /// A mixed value (schema `any`): a value of any other kind but `link`, or a `typedLink`, stored with its kind.
+    case mixed = 12
+    /// A link to an object of any table (table key and object key): only held by `mixed` columns and lists.
+    case typedLink = 13
 
     /// The lowercase name used in messages.
     public var description: String {
@@ -31,6 +39,10 @@ public enum ValueKind: UInt8, Hashable, Sendable, CaseIterable, CustomStringConv
         case .timestamp: return "timestamp"
         case .uuid: return "uuid"
         case .link: return "link"
+        case .decimal: return "decimal"
+        case .objectId: return "objectId"
+        case .mixed: return "any"
+        case .typedLink: return "typedLink"
         }
     }
 
@@ -39,6 +51,7 @@ public enum ValueKind: UInt8, Hashable, Sendable, CaseIterable, CustomStringConv
         switch self {
         case .int, .bool, .float, .double, .timestamp, .link: return true
         case .string, .binary, .uuid: return false
+        case .decimal, .objectId, .mixed, .typedLink: return false
         }
     }
 }
@@ -77,6 +90,19 @@ public enum ColumnType: Hashable, Sendable, CustomStringConvertible {
         default: return false
         }
     }
+
+    /// Whether the column holds mixed values (`any`, alone or in a list, set or map), which may link to an object
+    /// of any table.
+    public var isMixed: Bool {
+        switch self {
+        case .value(.mixed), .list(.mixed), .set(.mixed), .map(.mixed): return true
+        default: return false
+        }
+    }
+
+    /// Whether values of the column can link to objects: links, lists of links and mixed values. The engine keeps
+    /// backlinks for every link such a column holds.
+    public var mayLink: Bool { isLink || isMixed }
 
     var code: UInt8 {
         switch self {

@@ -10,15 +10,19 @@ import Foundation
 ///
 /// `null` is `00`; any other value is `01` followed by: ints, timestamps and links as 8 big-endian bytes with the
 /// sign bit flipped; bools as one byte; UUIDs as their 16 bytes; floats and doubles as their IEEE bits made
-/// sortable; strings and binary as their bytes with `00` escaped as `00 FF`, ended by `00 00`.
+/// sortable; strings and binary as their bytes with `00` escaped as `00 FF`, ended by `00 00`; decimals as their
+/// ordered encoding (`DecimalCoding`); ObjectIds as their 12 bytes; typed links as the table key (4 big-endian
+/// bytes) and the object key as above. A value of a mixed (`any`) column has its kind's raw value between the `01`
+/// and the value's bytes, so values of different kinds never share a prefix (they sort by kind, then by value).
 enum IndexKeyEncoding {
-    /// Appends the encoding of `value` to `bytes`.
-    static func append(_ value: StorageValue, to bytes: inout [UInt8]) {
+    /// Appends the encoding of `value` to `bytes`; `mixed` when the value is in a mixed (`any`) column.
+    static func append(_ value: StorageValue, mixed: Bool = false, to bytes: inout [UInt8]) {
         guard !value.isNull else {
             bytes.append(0)
             return
         }
         bytes.append(1)
+        if mixed, let kind = value.kind { bytes.append(kind.rawValue) }
         switch value {
         case .int(let number), .timestamp(let number): bytes += ByteOrder.key(number)
         case .link(let key): bytes += ByteOrder.key(key.rawValue)
@@ -29,17 +33,25 @@ enum IndexKeyEncoding {
         case .string(var text):
             text.withUTF8 { appendEscaped($0, to: &bytes, terminated: true) }
         case .binary(let data): appendEscaped(data, to: &bytes, terminated: true)
+        case .decimal(let number): bytes += DecimalCoding.encode(number)
+        case .objectId(let id): bytes += id.bytes
+        case .typedLink(let table, let key):
+            withUnsafeBytes(of: table.rawValue.bigEndian) { bytes += $0 }
+            bytes += ByteOrder.key(key.rawValue)
         case .null, .list, .map: break
         }
     }
 
-    /// The encoding of several values (a compound index's columns, in order).
-    static func encode(_ values: [StorageValue]) -> [UInt8] {
+    /// The encoding of several values (a compound index's columns, in order); `mixed[i]` tells whether the i-th
+    /// column is a mixed one (an empty `mixed`: none is).
+    static func encode(_ values: [StorageValue], mixed: [Bool] = []) -> [UInt8] {
         var bytes: [UInt8] = []
         // Sized once (every lookup and insert encodes): growing from empty reallocated for a string's bytes and
         // again for its terminator. Escaped zeros, rare, may still grow it.
-        bytes.reserveCapacity(values.reduce(0) { $0 + byteCountEstimate($1) })
-        for value in values { append(value, to: &bytes) }
+        bytes.reserveCapacity(values.reduce(0) { $0 + byteCountEstimate($1) } + mixed.count)
+        for (offset, value) in values.enumerated() {
+            append(value, mixed: offset < mixed.count && mixed[offset], to: &bytes)
+        }
         return bytes
     }
 
@@ -49,6 +61,8 @@ enum IndexKeyEncoding {
         case .string(let text): return 3 + text.utf8.count
         case .binary(let data): return 3 + data.count
         case .uuid: return 17
+        case .decimal: return 24
+        case .objectId: return 13
         case .bool: return 2
         case .null, .list, .map: return 1
         default: return 9
@@ -56,8 +70,8 @@ enum IndexKeyEncoding {
     }
 
     /// The bytes every entry of a string starting with `prefix` begins with (no terminator).
-    static func stringPrefix(_ prefix: String, after leading: [StorageValue] = []) -> [UInt8] {
-        var bytes = encode(leading)
+    static func stringPrefix(_ prefix: String, after leading: [StorageValue] = [], mixed: [Bool] = []) -> [UInt8] {
+        var bytes = encode(leading, mixed: mixed)
         bytes.append(1)
         appendEscaped(prefix.utf8, to: &bytes, terminated: false)
         return bytes

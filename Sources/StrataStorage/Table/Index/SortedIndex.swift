@@ -41,11 +41,22 @@ final class SortedIndex {
     /// Whether the index is implied by the object keys, with no nodes of its own.
     var isImplied: Bool { impliedBy != nil }
 
-    init(spec: IndexSpec, root: NodeRef, reader: NodeReader, table: String, impliedBy: NodeTree<ClusterBuffer>? = nil) {
+    /// For each indexed column, whether it holds mixed (`any`) values, whose entries carry their kind; empty when
+    /// none does.
+    let mixed: [Bool]
+
+    init(
+        spec: IndexSpec, root: NodeRef, reader: NodeReader, table: String, impliedBy: NodeTree<ClusterBuffer>? = nil,
+        mixed: [Bool] = []
+    ) {
         self.spec = spec
+        self.mixed = mixed.contains(true) ? mixed : []
         nodes = NodeTree(root: root, reader: reader, context: (), what: "index \(spec.key) of table '\(table)'")
         self.impliedBy = impliedBy
     }
+
+    /// The encoding of `values` (the index's leading columns) as this index's entries begin.
+    func encode(_ values: [StorageValue]) -> [UInt8] { IndexKeyEncoding.encode(values, mixed: mixed) }
 
     /// Adds an entry (nothing to do for an implied index: the object's key is its entry).
     func insert(_ values: [UInt8], key: ObjectKey) throws {

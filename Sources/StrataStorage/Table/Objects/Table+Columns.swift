@@ -19,6 +19,8 @@ extension Table {
         switch type {
         case .backlinks:
             throw StrataError.invalidArgument("backlink columns are kept by the engine; add a link or list column instead")
+        case .value(.typedLink), .list(.typedLink), .set(.typedLink), .map(.typedLink):
+            throw StrataError.invalidArgument("column '\(self.name).\(name)' cannot hold typed links alone; use a mixed (any) column")
         case .value(.link), .list(.link), .set(.link), .map(.link):
             guard let target, let found = catalog.table(target) else {
                 throw StrataError.invalidArgument("link column '\(self.name).\(name)' needs the key of an existing target table")
@@ -103,10 +105,27 @@ extension Table {
         }
         for sorted in indexes where sorted.spec.columns.contains(column) { try removeIndex(sorted.spec.key) }
         if primaryKey == column { primaryKey = nil }
+        // The embedded objects the column owns lose their slots with it, and are deleted.
+        var owned: [ObjectKey] = []
+        if embeddedTarget(of: spec) != nil {
+            try forEachKey { object in
+                owned += Table.linkTargets(try value(object, column: column))
+                return true
+            }
+        }
         try dropColumn(at: index, writer: writer)
         if spec.type.isLink, let target = spec.target, let targetTable = catalog.table(target),
            let backlinks = targetTable.columns.firstIndex(where: { $0.type == .backlinks && $0.target == key && $0.origin == column }) {
             try targetTable.dropColumn(at: backlinks, writer: writer)
+            if targetTable.isEmbedded { try targetTable.deleteOrphans(owned) }
+        }
+        if spec.type.isMixed {
+            // A mixed column's backlinks may be in any table (made where its values first linked).
+            for targetTable in catalog.tables {
+                if let backlinks = targetTable.columns.firstIndex(where: { $0.type == .backlinks && $0.target == key && $0.origin == column }) {
+                    try targetTable.dropColumn(at: backlinks, writer: writer)
+                }
+            }
         }
     }
 
@@ -162,6 +181,7 @@ extension Table {
         record.sequences = sequences
         record.nextColumnKey = nextColumnKey
         record.nextIndexKey = nextIndexKey
+        record.isEmbedded = isEmbedded
         record.columns = context.specs
         record.clusterRoot = try tree.flush(in: writer)
         record.indexes = try indexes.map { ($0.spec, try $0.tree.flush(in: writer), $0.isImplied) }

@@ -30,15 +30,16 @@ extension Table {
             let spec = context.specs[try position(of: column)]
             switch spec.type {
             case .value(.int), .value(.bool), .value(.string), .value(.timestamp), .value(.uuid): break
+            case .value(.decimal), .value(.objectId), .value(.mixed): break
             default:
                 throw StrataError.invalidArgument("column '\(name).\(spec.name)' of type \(spec.type) cannot be indexed; "
-                    + "index bool, int, string, timestamp or uuid columns")
+                    + "index bool, int, string, timestamp, uuid, decimal, objectId or any columns")
             }
         }
         if let existing = index(on: columns), existing.isUnique == unique { return existing.key }
         // A full-text index on the column is another kind of index and stays.
         let spec = IndexSpec(key: IndexKey(rawValue: nextIndexKey), columns: columns, isUnique: unique)
-        let sorted = SortedIndex(spec: spec, root: .none, reader: reader, table: name)
+        let sorted = SortedIndex(spec: spec, root: .none, reader: reader, table: name, mixed: Table.mixedFlags(columns, context.specs))
         if mayBeImplied, unique, try keysEqualValues(of: columns) {
             sorted.impliedBy = tree
             nextIndexKey += 1
@@ -49,7 +50,7 @@ extension Table {
             try forEachKey { key in
                 let values = try indexValues(sorted, key: key, override: nil)
                 if unique { try checkUnique(sorted, values: values, excluding: nil) }
-                try sorted.insert(IndexKeyEncoding.encode(values), key: key)
+                try sorted.insert(sorted.encode(values), key: key)
                 if sorted.nodes.loadedLeaves > Catalog.loadedLeafLimit { _ = try sorted.nodes.flush(in: writer) }
                 return true
             }
@@ -74,7 +75,7 @@ extension Table {
         indexes.remove(at: position)
     }
 
-    /// Makes `column` (int, string or uuid) the primary key, building its unique index; `nil` removes it.
+    /// Makes `column` (int, string, uuid or objectId) the primary key, building its unique index; `nil` removes it.
     /// - Throws: `StrataError.duplicatePrimaryKey` naming a value two objects share.
     public func setPrimaryKey(_ column: ColumnKey?) throws {
         try catalog.requireWriter("set the primary key of table '\(name)'")
@@ -85,9 +86,10 @@ extension Table {
         guard let column else { return }
         let spec = context.specs[try position(of: column)]
         switch spec.type {
-        case .value(.int), .value(.string), .value(.uuid): break
+        case .value(.int), .value(.string), .value(.uuid), .value(.objectId): break
         default:
-            throw StrataError.invalidArgument("'\(name).\(spec.name)' of type \(spec.type) cannot be a primary key; use int, string or uuid")
+            throw StrataError.invalidArgument(
+                "'\(name).\(spec.name)' of type \(spec.type) cannot be a primary key; use int, string, uuid or objectId")
         }
         try addIndex(on: [column], unique: true, mayBeImplied: true)
         primaryKey = column
@@ -104,22 +106,21 @@ extension Table {
             guard case .int(let number) = value, try contains(ObjectKey(number)) else { return nil }
             return ObjectKey(number)
         }
-        var prefix: [UInt8] = []
-        IndexKeyEncoding.append(value, to: &prefix)
-        return try index.firstKey(withPrefix: prefix)
+        return try index.firstKey(withPrefix: index.encode([value]))
     }
 
     /// Objects whose indexed values equal `values` (all the index's columns, or a leading part of them), in index
     /// order; at most `limit` of them (a query planner reads a few to tell a selective lookup from a wide one).
     public func lookup(_ index: IndexKey, equal values: [StorageValue], limit: Int = .max) throws -> [ObjectKey] {
-        try sortedIndex(index).keys(withPrefix: IndexKeyEncoding.encode(values), limit: limit)
+        let sorted = try sortedIndex(index)
+        return try sorted.keys(withPrefix: sorted.encode(values), limit: limit)
     }
 
     /// Objects whose indexed value is any of `candidates` (`IN`), in the order of `candidates`.
     package func lookup(_ index: IndexKey, in candidates: [StorageValue]) throws -> [ObjectKey] {
         let sorted = try sortedIndex(index)
         var result: [ObjectKey] = []
-        for candidate in Set(candidates) { result += try sorted.keys(withPrefix: IndexKeyEncoding.encode([candidate])) }
+        for candidate in Set(candidates) { result += try sorted.keys(withPrefix: sorted.encode([candidate])) }
         return result
     }
 
@@ -130,7 +131,7 @@ extension Table {
         to upper: StorageValue?, upperInclusive: Bool = false
     ) throws -> [ObjectKey] {
         let sorted = try sortedIndex(index)
-        let (head, lowerBound, upperBytes) = Self.rangeBytes(leading: leading, lower: lower, upper: upper)
+        let (head, lowerBound, upperBytes) = Self.rangeBytes(sorted, leading: leading, lower: lower, upper: upper)
         let lowerBytes = lowerBound ?? head + [1]
         var result: [ObjectKey] = []
         try sorted.forEachEntry(from: lowerBytes) { entry in
@@ -153,18 +154,21 @@ extension Table {
     package func lookup(
         _ index: IndexKey, leading: [StorageValue] = [], prefix: String, limit: Int = .max
     ) throws -> [ObjectKey] {
-        try sortedIndex(index).keys(withPrefix: IndexKeyEncoding.stringPrefix(prefix, after: leading), limit: limit)
+        let sorted = try sortedIndex(index)
+        return try sorted.keys(withPrefix: IndexKeyEncoding.stringPrefix(prefix, after: leading, mixed: sorted.mixed), limit: limit)
     }
 
     /// How many objects ``lookup(_:equal:limit:)`` would return, counted without reading them (two descents of
     /// the index); `nil` when the index cannot count (an index implied by the object keys).
     package func lookupCount(_ index: IndexKey, equal values: [StorageValue]) throws -> Int? {
-        try sortedIndex(index).count(withPrefix: IndexKeyEncoding.encode(values))
+        let sorted = try sortedIndex(index)
+        return try sorted.count(withPrefix: sorted.encode(values))
     }
 
     /// How many objects ``lookup(_:leading:prefix:limit:)`` would return, counted without reading them.
     package func lookupCount(_ index: IndexKey, leading: [StorageValue] = [], prefix: String) throws -> Int? {
-        try sortedIndex(index).count(withPrefix: IndexKeyEncoding.stringPrefix(prefix, after: leading))
+        let sorted = try sortedIndex(index)
+        return try sorted.count(withPrefix: IndexKeyEncoding.stringPrefix(prefix, after: leading, mixed: sorted.mixed))
     }
 
     /// How many objects ``lookup(_:in:)`` would return, counted without reading them (two descents per value).
@@ -183,22 +187,27 @@ extension Table {
         _ index: IndexKey, leading: [StorageValue] = [], from lower: StorageValue?, lowerInclusive: Bool = true,
         to upper: StorageValue?, upperInclusive: Bool = false
     ) throws -> Int? {
-        let (head, lowerBytes, upperBytes) = Self.rangeBytes(leading: leading, lower: lower, upper: upper)
+        let sorted = try sortedIndex(index)
+        let (head, lowerBytes, upperBytes) = Self.rangeBytes(sorted, leading: leading, lower: lower, upper: upper)
         // As the lookup reads: entries with the bound's bytes are the bound's own, in or out with it; no lower
         // bound starts after the nulls (`head + [1]`); no upper bound ends with `head`'s entries.
         let start = lowerBytes.map { lowerInclusive ? $0 : SortedIndex.firstBytes(after: $0) } ?? head + [1]
         let end = upperBytes.map { upperInclusive ? SortedIndex.firstBytes(after: $0) : $0 }
             ?? SortedIndex.firstBytes(after: head)
         guard let start else { return 0 }
-        return try sortedIndex(index).count(from: start, before: end)
+        return try sorted.count(from: start, before: end)
     }
 
     /// A range lookup's bounds as the index stores them: the `leading` values' encoding, and each bound after it.
     private static func rangeBytes(
-        leading: [StorageValue], lower: StorageValue?, upper: StorageValue?
+        _ index: SortedIndex, leading: [StorageValue], lower: StorageValue?, upper: StorageValue?
     ) -> (head: [UInt8], lower: [UInt8]?, upper: [UInt8]?) {
-        (IndexKeyEncoding.encode(leading), lower.map { IndexKeyEncoding.encode(leading + [$0]) },
-         upper.map { IndexKeyEncoding.encode(leading + [$0]) })
+        (index.encode(leading), lower.map { index.encode(leading + [$0]) }, upper.map { index.encode(leading + [$0]) })
+    }
+
+    /// For each of `columns`, whether it is a mixed (`any`) column of `specs`.
+    static func mixedFlags(_ columns: [ColumnKey], _ specs: [ColumnSpec]) -> [Bool] {
+        columns.map { column in specs.first { $0.key == column }?.type == .value(.mixed) }
     }
 
     // MARK: Internals
@@ -236,7 +245,7 @@ extension Table {
     /// term and a length entry for a full-text index (none for text without tokens).
     func indexEntries(_ index: SortedIndex, values: [StorageValue], key: ObjectKey) -> [[UInt8]] {
         if index.spec.isFullText { return FullTextEntry.entries(for: values.first ?? .null, key: key) }
-        return [IndexKeyEncoding.entry(values: IndexKeyEncoding.encode(values), key: key)]
+        return [IndexKeyEncoding.entry(values: index.encode(values), key: key)]
     }
 
     func indexValues(_ index: SortedIndex, row: [StorageValue]) throws -> [StorageValue] {
@@ -251,7 +260,7 @@ extension Table {
     }
 
     func checkUnique(_ index: SortedIndex, values: [StorageValue], excluding: ObjectKey?) throws {
-        let holders = try index.keys(withPrefix: IndexKeyEncoding.encode(values), limit: 2)
+        let holders = try index.keys(withPrefix: index.encode(values), limit: 2)
         if holders.contains(where: { $0 != excluding }) {
             throw StrataError.duplicatePrimaryKey(type: name, key: values.map(\.description).joined(separator: ", "))
         }

@@ -23,24 +23,31 @@ extension Table {
         context.specs.first { $0.type == .backlinks && $0.target == origin && $0.origin == column }
     }
 
-    func addBacklink(to target: ObjectKey, from source: ObjectKey, column: ColumnSpec) throws {
+    func addBacklink(to target: LinkTarget, from source: ObjectKey, column: ColumnSpec) throws {
         try changeBacklinks(of: target, column: column) { keys in
             keys.insert(source.rawValue, at: keys.partitionIndex { $0 > source.rawValue })
         }
     }
 
-    func removeBacklink(to target: ObjectKey, from source: ObjectKey, column: ColumnSpec) throws {
+    func removeBacklink(to target: LinkTarget, from source: ObjectKey, column: ColumnSpec) throws {
         try changeBacklinks(of: target, column: column) { keys in
             if let index = keys.firstIndex(of: source.rawValue) { keys.remove(at: index) }
         }
     }
 
-    private func changeBacklinks(of target: ObjectKey, column: ColumnSpec, _ change: (inout [Int64]) -> Void) throws {
-        guard let targetKey = column.target, let table = catalog.table(targetKey),
-              let spec = table.backlinkColumn(origin: key, column: column.key) else {
-            throw StrataError.invalidArgument("link column '\(name).\(column.name)' has no backlinks in its target table")
+    private func changeBacklinks(of link: LinkTarget, column: ColumnSpec, _ change: (inout [Int64]) -> Void) throws {
+        let target = link.key
+        guard let table = catalog.table(link.table) else {
+            throw StrataError.invalidArgument("'\(name).\(column.name)' links to table \(link.table), which does not exist")
         }
         let writer = try catalog.requireWriter("update backlinks")
+        var mirror = table.backlinkColumn(origin: key, column: column.key)
+        if mirror == nil, column.type.isMixed {
+            mirror = try table.addMixedBacklinks(origin: self, column: column, writer: writer)
+        }
+        guard let spec = mirror else {
+            throw StrataError.invalidArgument("link column '\(name).\(column.name)' has no backlinks in its target table")
+        }
         let index = try table.position(of: spec.key)
         var found = false
         try table.tree.update(ByteOrder.key(target.rawValue)) { cluster in
@@ -58,23 +65,83 @@ extension Table {
     }
 
     /// Removes every link from `source`'s column `column` to `target` (nils a link and map values; drops list and
-    /// set elements), without
-    /// touching `target`'s backlinks: used while `target` is being deleted.
-    func unlink(_ source: ObjectKey, column: ColumnKey, from target: ObjectKey) throws {
+    /// set elements; nils mixed values and mixed list elements, which stay in their list; drops mixed set
+    /// elements), without touching `target`'s backlinks: used while `target` is being deleted.
+    func unlink(_ source: ObjectKey, column: ColumnKey, from target: LinkTarget) throws {
         let index = try position(of: column)
+        let typed = StorageValue.typedLink(target.table, target.key)
         switch try value(source, column: column) {
-        case .link(let current) where current == target:
+        case .link(let current) where current == target.key:
+            try writeRaw(source, index, .null)
+        case let current where current == typed:
+            // A mixed column may be indexed (links and lists never are): its entry follows the value.
+            for sorted in indexes where sorted.spec.columns.contains(column) {
+                try sorted.remove(sorted.encode(try indexValues(sorted, key: source, override: nil)), key: source)
+                try sorted.insert(sorted.encode(try indexValues(sorted, key: source, override: (column, .null))), key: source)
+            }
             try writeRaw(source, index, .null)
         case .list(let elements):
-            let kept = elements.filter { $0 != .link(target) }
-            if kept.count != elements.count { try writeRaw(source, index, .list(kept)) }
+            if elements.contains(typed) {
+                // A mixed list keeps the element's place; a set (of distinct values) drops it.
+                if case .set = self.column(column)?.type {
+                    try writeRaw(source, index, .list(elements.filter { $0 != typed }))
+                } else {
+                    try writeRaw(source, index, .list(elements.map { $0 == typed ? .null : $0 }))
+                }
+            } else {
+                let kept = elements.filter { $0 != .link(target.key) }
+                if kept.count != elements.count { try writeRaw(source, index, .list(kept)) }
+            }
         case .map(var entries):
             // A map keeps its keys: the values that linked to `target` become nil.
-            let keys = entries.filter { $0.value == .link(target) }.map(\.key)
+            let keys = entries.filter { $0.value == .link(target.key) || $0.value == typed }.map(\.key)
             guard !keys.isEmpty else { break }
             for key in keys { entries[key] = .null }
             try writeRaw(source, index, .map(entries))
         default: break
         }
     }
+
+    /// Adds the backlinks column for the mixed column `column` of `origin` to this table: made the first time a
+    /// mixed value links here, so a table nothing links to through mixed values carries no such column.
+    private func addMixedBacklinks(origin: Table, column: ColumnSpec, writer: NodeWriter) throws -> ColumnSpec {
+        let spec = ColumnSpec(
+            key: ColumnKey(rawValue: nextColumnKey), name: "@backlinks(\(origin.key.rawValue).\(column.key.rawValue))",
+            type: .backlinks, isNullable: false, elementsNullable: false, target: origin.key, origin: column.key,
+            defaultValue: .null)
+        nextColumnKey += 1
+        try appendColumn(spec, writer: writer)
+        return spec
+    }
+
+    /// The objects a value of the link, list-of-links or mixed column `spec` links to (in list order, or key order
+    /// for a map, with repeats); none for a column of another type.
+    func linkTargets(_ value: StorageValue, of spec: ColumnSpec) -> [LinkTarget] {
+        if spec.type.isLink {
+            guard let table = spec.target else { return [] }
+            return Table.linkTargets(value).map { LinkTarget(table: table, key: $0) }
+        }
+        guard spec.type.isMixed else { return [] }
+        switch value {
+        case .typedLink(let table, let key): return [LinkTarget(table: table, key: key)]
+        case .list(let elements):
+            return elements.compactMap {
+                if case .typedLink(let table, let key) = $0 { return LinkTarget(table: table, key: key) } else { return nil }
+            }
+        case .map(let entries):
+            return entries.sorted { $0.key < $1.key }.compactMap {
+                if case .typedLink(let table, let key) = $0.value { return LinkTarget(table: table, key: key) }
+                return nil
+            }
+        default: return []
+        }
+    }
+}
+
+/// An object a link points at: its table and its key.
+struct LinkTarget: Hashable {
+    /// The table holding the object.
+    var table: TableKey
+    /// The object's key.
+    var key: ObjectKey
 }

@@ -21,7 +21,7 @@ extension Table {
     /// Whether ``setUnindexedValues(_:)`` can write `column`: it is not indexed and holds no links, so a change
     /// touches one cluster and nothing else.
     package func acceptsUnindexedValues(in column: ColumnKey) -> Bool {
-        guard let spec = self.column(column), spec.type != .backlinks, !spec.type.isLink else { return false }
+        guard let spec = self.column(column), spec.type != .backlinks, !spec.type.mayLink else { return false }
         return !indexes.contains { $0.spec.columns.contains(column) }
     }
 

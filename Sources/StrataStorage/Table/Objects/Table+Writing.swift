@@ -90,7 +90,10 @@ extension Table {
             // concatenation per object.
             var entry: [UInt8] = []
             entry.reserveCapacity(48)
-            for column in index.spec.columns { IndexKeyEncoding.append(row[try position(of: column)], to: &entry) }
+            let mixed = index.mixed
+            for (offset, column) in index.spec.columns.enumerated() {
+                IndexKeyEncoding.append(row[try position(of: column)], mixed: !mixed.isEmpty && mixed[offset], to: &entry)
+            }
             if index.spec.isUnique, try index.firstKey(withPrefix: entry) != nil {
                 let values = try indexValues(index, row: row)
                 throw StrataError.duplicatePrimaryKey(type: name, key: values.map(\.description).joined(separator: ", "))
@@ -104,6 +107,9 @@ extension Table {
             // Only a set is rewritten: assigning any element would copy the caller's row on every insert.
             if case .set = specs[index].type { row[index] = Table.normalized(row[index], for: specs[index]) }
             try checkTargets(row[index], specs[index])
+            if let owned = embeddedTarget(of: specs[index]) {
+                try checkClaims(Table.linkTargets(row[index]), of: owned, by: objectKey, column: specs[index])
+            }
         }
         let rawKey = objectKey.rawValue
         try ByteOrder.withKey(rawKey) { ordered in
@@ -133,7 +139,7 @@ extension Table {
         nextObjectKey = max(nextObjectKey, rawKey == .max ? .max : rawKey + 1)
         for (index, entry) in entries { try index.insert(entry: entry) }
         for index in linkPositions {
-            for target in Table.linkTargets(row[index]) { try addBacklink(to: target, from: objectKey, column: specs[index]) }
+            for target in linkTargets(row[index], of: specs[index]) { try addBacklink(to: target, from: objectKey, column: specs[index]) }
         }
         try trimIfNeeded()
         return objectKey
@@ -160,7 +166,7 @@ extension Table {
         try check(value, for: spec)
         let value = Table.normalized(value, for: spec)
         let touched = indexes.filter { $0.spec.columns.contains(column) }
-        guard spec.type.isLink || !touched.isEmpty else {
+        guard spec.type.mayLink || !touched.isEmpty else {
             try writeRaw(key, index, value)
             try trimIfNeeded()
             return
@@ -187,20 +193,27 @@ extension Table {
             oldEntries.append(removed)
             newEntries.append(added)
         }
-        if spec.type.isLink { try checkTargets(value, spec) }
+        var removed: [LinkTarget] = []
+        var added: [LinkTarget] = []
+        let owned = spec.type.isLink ? embeddedTarget(of: spec) : nil
+        if spec.type.mayLink {
+            try checkTargets(value, spec)
+            removed = linkTargets(old, of: spec)
+            for target in linkTargets(value, of: spec) {
+                if let match = removed.firstIndex(of: target) { removed.remove(at: match) } else { added.append(target) }
+            }
+            // Refused before anything changes: the write then leaves the table as it was.
+            if let owned { try checkClaims(added.map(\.key), of: owned, by: key, column: spec) }
+        }
         try writeRaw(key, index, value)
         for (offset, sorted) in touched.enumerated() {
             for entry in oldEntries[offset] { try sorted.remove(entry: entry) }
             for entry in newEntries[offset] { try sorted.insert(entry: entry) }
         }
-        if spec.type.isLink {
-            var removed = Table.linkTargets(old)
-            var added: [ObjectKey] = []
-            for target in Table.linkTargets(value) {
-                if let match = removed.firstIndex(of: target) { removed.remove(at: match) } else { added.append(target) }
-            }
+        if spec.type.mayLink {
             for target in removed { try removeBacklink(to: target, from: key, column: spec) }
             for target in added { try addBacklink(to: target, from: key, column: spec) }
+            if let owned { try owned.deleteOrphans(removed.map(\.key)) }
         }
         try trimIfNeeded()
     }
@@ -217,17 +230,21 @@ extension Table {
                 try sorted.remove(entry: entry)
             }
         }
-        for spec in specs where spec.type.isLink {
-            for target in Table.linkTargets(try value(key, column: spec.key)) where !(spec.target == self.key && target == key) {
+        var orphans: [(table: Table, keys: [ObjectKey])] = []
+        for spec in specs where spec.type.mayLink {
+            let targets = linkTargets(try value(key, column: spec.key), of: spec)
+            for target in targets where !(target.table == self.key && target.key == key) {
                 try removeBacklink(to: target, from: key, column: spec)
             }
+            // The object's embedded objects go with it, once its row is gone.
+            if let owned = embeddedTarget(of: spec), !targets.isEmpty { orphans.append((owned, targets.map(\.key))) }
         }
         for spec in specs where spec.type == .backlinks {
             guard let originKey = spec.target, let origin = catalog.table(originKey), let originColumn = spec.origin else { continue }
             var sources = Table.linkTargets(try value(key, column: spec.key))
             sources = sources.enumerated().filter { $0.offset == 0 || sources[$0.offset - 1] != $0.element }.map(\.element)
             for source in sources where !(origin === self && source == key) {
-                try origin.unlink(source, column: originColumn, from: key)
+                try origin.unlink(source, column: originColumn, from: LinkTarget(table: self.key, key: key))
             }
         }
         try tree.update(ByteOrder.key(key.rawValue)) { cluster in
@@ -239,6 +256,7 @@ extension Table {
                 if !external.isNone { writer.free(external) }
             }
         }
+        for (owned, targets) in orphans { try owned.deleteOrphans(targets) }
         try trimIfNeeded()
     }
 
@@ -339,6 +357,18 @@ extension Table {
     }
 
     private func checkTargets(_ value: StorageValue, _ spec: ColumnSpec) throws {
+        if spec.type.isMixed {
+            for target in linkTargets(value, of: spec) {
+                guard let table = catalog.table(target.table) else {
+                    throw StrataError.invalidArgument("'\(name).\(spec.name)' cannot link to table \(target.table): there is no such table")
+                }
+                guard try table.contains(target.key) else {
+                    throw StrataError.invalidArgument(
+                        "'\(name).\(spec.name)' cannot link to \(target.key): table '\(table.name)' has no such object")
+                }
+            }
+            return
+        }
         guard let target = spec.target, let table = catalog.table(target) else {
             throw StrataError.invalidArgument("link column '\(spec.name)' of table '\(name)' has no target table")
         }

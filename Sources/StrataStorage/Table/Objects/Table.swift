@@ -27,6 +27,9 @@ public final class Table {
     var sequences: [String: Int64]
     var nextColumnKey: UInt32
     var nextIndexKey: UInt32
+    /// Whether the table holds embedded objects, each owned by exactly one link or list element (see
+    /// `Table+Embedded.swift`); changed with ``setEmbedded(_:)``.
+    package internal(set) var isEmbedded: Bool
     @exclusivity(unchecked) var indexes: [SortedIndex]
 
     let context: ClusterContext
@@ -75,12 +78,14 @@ public final class Table {
         sequences = record.sequences
         nextColumnKey = record.nextColumnKey
         nextIndexKey = record.nextIndexKey
+        isEmbedded = record.isEmbedded
         context = ClusterContext(specs: record.columns)
         self.catalog = catalog
         readsOnly = catalog.writer == nil
         tree = NodeTree(root: record.clusterRoot, reader: catalog.reader, context: context, what: "clusters of table '\(record.name)'")
         indexes = record.indexes.map { [tree] in
-            SortedIndex(spec: $0.spec, root: $0.root, reader: catalog.reader, table: record.name, impliedBy: $0.implied ? tree : nil)
+            SortedIndex(spec: $0.spec, root: $0.root, reader: catalog.reader, table: record.name, impliedBy: $0.implied ? tree : nil,
+                        mixed: Table.mixedFlags($0.spec.columns, record.columns))
         }
     }
 

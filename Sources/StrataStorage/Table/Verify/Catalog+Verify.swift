@@ -13,15 +13,21 @@ extension Catalog {
             try table.verifyClusters()
             for spec in table.columns where spec.type.isLink {
                 guard let targetKey = spec.target, let target = self.table(targetKey),
-                      let mirror = target.backlinkColumn(origin: table.key, column: spec.key) else {
+                      target.backlinkColumn(origin: table.key, column: spec.key) != nil else {
                     throw table.broken("link column '\(spec.name)' has no target table or no backlinks column")
                 }
+            }
+            for spec in table.columns where spec.type.mayLink {
                 try table.forEachKey { source in
-                    for destination in Table.linkTargets(try table.value(source, column: spec.key)) {
-                        guard try target.contains(destination) else {
-                            throw table.broken("object \(source) links through '\(spec.name)' to missing \(destination)")
+                    for destination in table.linkTargets(try table.value(source, column: spec.key), of: spec) {
+                        guard let target = self.table(destination.table), try target.contains(destination.key) else {
+                            throw table.broken("object \(source) links through '\(spec.name)' to missing \(destination.key) "
+                                + "of table \(destination.table)")
                         }
-                        expectedBacklinks[targetKey, default: [:]][mirror.key, default: [:]][destination, default: []]
+                        guard let mirror = target.backlinkColumn(origin: table.key, column: spec.key) else {
+                            throw table.broken("'\(spec.name)' links to table '\(target.name)', which has no backlinks column for it")
+                        }
+                        expectedBacklinks[destination.table, default: [:]][mirror.key, default: [:]][destination.key, default: []]
                             .append(source.rawValue)
                     }
                     return true

@@ -1,0 +1,96 @@
+/// Ownership of embedded objects.
+///
+/// A table flagged embedded (``Table/setEmbedded(_:)``) holds objects that belong to exactly one *slot*: a link, a
+/// list element, or any other link value of a column that points at the table (every such column is an ownership
+/// column; the engine needs no flag on the column). The engine keeps the rule in the two places a link changes:
+///
+/// - a write that would make a second slot point at an owned object (in another column, another object, or twice in
+///   one list) is refused before anything changes, naming the object, its owner and the slot;
+/// - an embedded object that loses its slot (the link set to another value or nil, the element removed, the list
+///   cleared or replaced, the owner deleted) is deleted in the same write, and its own embedded objects with it.
+///
+/// An embedded object is created without an owner (inserted, then linked): the object layer links it at once.
+extension Table {
+    /// Flags the table as holding embedded objects (or clears the flag); the objects are not checked (a migration
+    /// that makes a model embedded checks them itself, with ``unownedObjects()`` and ``sharedObjects()``).
+    package func setEmbedded(_ embedded: Bool) throws {
+        try catalog.requireWriter("change whether table '\(name)' is embedded")
+        isEmbedded = embedded
+    }
+
+    /// The table link column `column` points at (`nil` for a column that is no link): how a query reaches an
+    /// embedded table's index from its owner's table.
+    package func linkedTable(_ column: ColumnKey) -> Table? {
+        guard let spec = self.column(column), spec.type.isLink, let target = spec.target else { return nil }
+        return catalog.table(target)
+    }
+
+    /// The table a link column points at when that table is embedded: the column's links are then owning.
+    func embeddedTarget(of spec: ColumnSpec) -> Table? {
+        guard spec.type.isLink, let target = spec.target, let table = catalog.table(target), table.isEmbedded else {
+            return nil
+        }
+        return table
+    }
+
+    /// Refuses `targets`, new links of column `spec` of object `source` to objects of the embedded table `target`,
+    /// when one of them is owned already or appears twice.
+    func checkClaims(_ targets: [ObjectKey], of target: Table, by source: ObjectKey, column spec: ColumnSpec) throws {
+        var seen: Set<ObjectKey> = []
+        for claimed in targets {
+            let slot = "\(name).\(spec.name) of object \(source.rawValue)"
+            guard seen.insert(claimed).inserted else {
+                throw StrataError.invalidArgument(
+                    "embedded \(target.name) object \(claimed.rawValue) cannot be put twice in \(slot): an embedded "
+                        + "object has exactly one owner; add a new, unmanaged \(target.name) instead")
+            }
+            if let owner = try target.owner(of: claimed) {
+                throw StrataError.invalidArgument(
+                    "embedded \(target.name) object \(claimed.rawValue) already belongs to \(owner); it cannot also "
+                        + "be put in \(slot): an embedded object has exactly one owner; assign a new, unmanaged "
+                        + "\(target.name) (a copy) instead")
+            }
+        }
+    }
+
+    /// Deletes the objects of `targets`, objects of this embedded table that just lost a slot, that no slot holds
+    /// any more (with their own embedded objects).
+    func deleteOrphans(_ targets: [ObjectKey]) throws {
+        for orphan in targets where try contains(orphan) && backlinkCount(of: orphan) == 0 {
+            try delete(orphan)
+        }
+    }
+
+    /// `Model.property of object k`: the first slot holding `key`, or `nil` when none does.
+    func owner(of key: ObjectKey) throws -> String? {
+        for spec in context.specs where spec.type == .backlinks {
+            guard let sources = Table.linkTargets(try value(key, column: spec.key)).first else { continue }
+            let origin = spec.target.flatMap { catalog.table($0) }
+            let column = spec.origin.flatMap { origin?.column($0) }
+            return "\(origin?.name ?? "table \(spec.target?.rawValue ?? 0)").\(column?.name ?? "?") of object "
+                + "\(sources.rawValue)"
+        }
+        return nil
+    }
+
+    /// The objects no slot holds, in key order: what a model that becomes embedded may not have.
+    package func unownedObjects() throws -> [ObjectKey] {
+        var found: [ObjectKey] = []
+        try forEachKey { key in
+            if try backlinkCount(of: key) == 0 { found.append(key) }
+            return true
+        }
+        return found
+    }
+
+    /// The objects more than one slot holds, in key order, with how many.
+    package func sharedObjects() throws -> [(key: ObjectKey, owners: Int)] {
+        var found: [(key: ObjectKey, owners: Int)] = []
+        try forEachKey { key in
+            let count = try backlinkCount(of: key)
+            if count > 1 { found.append((key, count)) }
+            return true
+        }
+        return found
+    }
+}
