@@ -5,7 +5,7 @@ import Yams
 extension SchemaFileReader {
     /// Keys of a property in long form.
     static let propertyKeys = [
-        "type", "enum", "linkingObjects", "optional", "default", "indexed", "renamedFrom", "transient", "doc",
+        "type", "enum", "linkingObjects", "optional", "default", "indexed", "unique", "renamedFrom", "transient", "doc",
     ]
 
     mutating func readProperties(of model: String, _ entry: Entry) -> [PropertyDefinition] {
@@ -88,6 +88,8 @@ extension SchemaFileReader {
                 }
             case "indexed":
                 property.isIndexed = bool(field, qualified: qualified) ?? false
+            case "unique":
+                property.isUnique = bool(field, qualified: qualified) ?? false
             case "transient":
                 property.isTransient = bool(field, qualified: qualified) ?? false
             case "renamedFrom":
