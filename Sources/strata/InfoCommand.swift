@@ -39,6 +39,11 @@ struct InfoCommand: ParsableCommand {
                 // An embedded table's objects each belong to one link or list element of another table.
                 let kind = table.isEmbedded ? " (embedded)" : ""
                 print("  \(table.name)\(kind): \(try table.count()) object(s); \(columns)")
+                // Uniqueness rules are the unique indexes other than the primary key's (delete rules live in the
+                // app's schema, not in the file).
+                let rules = table.indexSpecs.filter { $0.isUnique && $0.columns != [table.primaryKey].compactMap { $0 } }
+                    .map { spec in spec.columns.map { table.column($0)?.name ?? "\($0)" }.joined(separator: " + ") }
+                if !rules.isEmpty { print("    unique: " + rules.joined(separator: "; ")) }
             }
         }
     }

@@ -172,6 +172,14 @@ final class UniquenessTests: XCTestCase {
         XCTAssertNoThrow(try db.verify())
     }
 
+    func testStrataInfoListsTheRules() throws {
+        let db = try open()
+        try db.write { db.add(Member(id: 1, email: "ana@x", city: "Oslo", badge: 1)) }
+        let info = try BuiltExecutable(named: "strata").run(["info", path])
+        XCTAssertEqual(info.status, 0, info.errorOutput)
+        XCTAssertTrue(info.output.contains("    unique: email; city + badge"), info.output)
+    }
+
     // MARK: Migration
 
     private func writeVersion1(_ rows: [(Int, String?, String, Int)]) throws {
