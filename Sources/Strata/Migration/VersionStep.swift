@@ -56,6 +56,7 @@ struct VersionStep {
             try block(migration)
             try session.throwPendingError()
         }
+        try buildUniqueIndexes()
         try dropSetAside()
         try embedModels()
     }
@@ -242,7 +243,17 @@ struct VersionStep {
             for columns in wanted where table.index(on: columns) == nil {
                 try table.addIndex(on: columns)
             }
-            for (rule, columns) in zip(rules, unique) where table.index(on: columns)?.isUnique != true {
+        }
+    }
+
+    /// Builds the unique indexes of uniqueness rules the new version adds, after the step's code has run (so that
+    /// it can make values unique first); duplicates fail the migration, named.
+    private func buildUniqueIndexes() throws {
+        for model in new.models {
+            let table = try table(named: model.name)
+            for rule in model.uniquenessRules {
+                let columns = try rule.map { try column($0, of: table).key }
+                guard table.index(on: columns)?.isUnique != true else { continue }
                 try checkUniqueness(of: rule, columns: columns, in: model, table: table)
                 try table.addIndex(on: columns, unique: true)
             }

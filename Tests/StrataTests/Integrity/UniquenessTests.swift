@@ -220,6 +220,24 @@ final class UniquenessTests: XCTestCase {
         XCTAssertEqual(try FileContents.render(path: path), before, "a refused migration leaves the file as it was")
     }
 
+    func testTheMigrationBlockCanMakeValuesUniqueBeforeTheRuleIsChecked() throws {
+        try writeVersion1([(1, "a", "Oslo", 1), (2, "a", "Rome", 1), (3, nil, "Oslo", 1)])
+        var configuration = configuration()
+        configuration.migrationBlock = { migration in
+            try migration.enumerateObjects(ofType: "Member") { _, new in
+                guard let new, let id = new["id"] as? Int else { return }
+                new["email"] = "m\(id)"
+                new["badge"] = id
+            }
+        }
+        let db = try Database(configuration: configuration)
+        XCTAssertEqual(emails(db), ["m1", "m2", "m3"])
+        XCTAssertThrowsError(try db.write { db.add(Member(id: 4, email: "m1", city: "Bonn", badge: 9)) }) {
+            self.assertViolation($0, properties: ["email"], value: "\"m1\"", holder: 1)
+        }
+        XCTAssertNoThrow(try db.verify())
+    }
+
     func testMigrationAddingRulesToUniqueDataBuildsThem() throws {
         try writeVersion1([(1, "a", "Oslo", 1), (2, nil, "Oslo", 2), (3, nil, "Rome", 1)])
         let db = try open()
