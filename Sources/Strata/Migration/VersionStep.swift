@@ -285,7 +285,8 @@ struct VersionStep {
         }
         throw session.failure(
             "\(names) becomes unique, but "
-                + (duplicates.count == 1 ? "a value is" : "\(duplicates.count) values are") + " held by several objects: "
+                + (duplicates.count == 1 ? "a value is" : "\(duplicates.count) values are")
+                + " held by several objects: "
                 + groups.joined(separator: "; ")
                 + "; make the values unique in a custom step of version \(new.version), or in the app before updating")
     }

@@ -28,8 +28,9 @@ public struct ModelDefinition: Hashable, Sendable {
     /// Creates a model definition.
     public init(
         name: String, doc: String? = nil, primaryKey: String? = nil, properties: [PropertyDefinition],
-        compoundIndexes: [[String]] = [], uniqueGroups: [[String]] = [], removedProperties: [String] = [], renamedFrom: String? = nil,
-        needsCustomMigration: Bool = false, isEmbedded: Bool = false, location: SourceLocation
+        compoundIndexes: [[String]] = [], uniqueGroups: [[String]] = [], removedProperties: [String] = [],
+        renamedFrom: String? = nil, needsCustomMigration: Bool = false, isEmbedded: Bool = false,
+        location: SourceLocation
     ) {
         self.name = name
         self.doc = doc

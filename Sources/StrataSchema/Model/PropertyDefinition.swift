@@ -23,7 +23,8 @@ public struct PropertyDefinition: Hashable, Sendable {
     /// Creates a property definition.
     public init(
         name: String, type: PropertyType, defaultValue: DefaultValue? = nil, isIndexed: Bool = false,
-        isUnique: Bool = false, renamedFrom: String? = nil, isTransient: Bool = false, doc: String? = nil, location: SourceLocation
+        isUnique: Bool = false, renamedFrom: String? = nil, isTransient: Bool = false, doc: String? = nil,
+        location: SourceLocation
     ) {
         self.name = name
         self.type = type

@@ -146,7 +146,8 @@ final class UniquenessTests: XCTestCase {
         for _ in 0..<400 {
             let id = Int(generator.next() % 12)
             let email: String? = generator.next() % 3 == 0 ? nil : "e\(generator.next() % 8)"
-            let row = (email: email, city: ["Oslo", "Rome"][Int(generator.next() % 2)], badge: Int(generator.next() % 4))
+            let city = ["Oslo", "Rome"][Int(generator.next() % 2)]
+            let row = (email: email, city: city, badge: Int(generator.next() % 4))
             let expectFailure = collides(id, row)
             do {
                 try db.write {
