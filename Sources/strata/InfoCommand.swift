@@ -45,6 +45,12 @@ struct InfoCommand: ParsableCommand {
                     print("    full-text index on \(column): \(size.entries) entries, "
                         + "\(bytes(UInt64(size.bytes))) of entry bytes")
                 }
+                // Uniqueness rules are the unique indexes other than the primary key's (delete rules live in the
+                // app's schema, not in the file).
+                let key = [table.primaryKey].compactMap { $0 }
+                let rules = table.indexSpecs.filter { $0.isUnique && $0.columns != key }
+                    .map { spec in spec.columns.map { table.column($0)?.name ?? "\($0)" }.joined(separator: " + ") }
+                if !rules.isEmpty { print("    unique: " + rules.joined(separator: "; ")) }
             }
         }
     }

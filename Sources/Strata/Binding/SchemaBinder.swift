@@ -71,20 +71,27 @@ struct SchemaBinder {
             defaultValue: ValueConversion.defaultValue(for: property))
     }
 
-    /// The primary key and the `indexed` / `indexes` indexes of `model`.
+    /// The primary key, the `indexed` / `indexes` indexes and the uniqueness rules' unique indexes of `model`.
     func addIndexes(of model: ModelDefinition, to table: Table) throws {
         if let primaryKey = model.primaryKey, let column = table.column(named: primaryKey) {
             try table.setPrimaryKey(column.key)
         }
+        // A uniqueness rule's index answers queries too: no plain index beside it on the same properties.
+        let unique = Set(model.uniquenessRules)
         for property in model.persistedProperties where property.isIndexed && property.name != model.primaryKey {
+            if unique.contains([property.name]) { continue }
             if let column = table.column(named: property.name) { try table.addIndex(on: [column.key]) }
         }
-        for compound in model.compoundIndexes {
+        for compound in model.compoundIndexes where !unique.contains(compound) {
             let keys = compound.compactMap { table.column(named: $0)?.key }
             if keys.count == compound.count { try table.addIndex(on: keys) }
         }
         for property in model.persistedProperties where property.isFullText {
             if let column = table.column(named: property.name) { try table.addFullTextIndex(on: column.key) }
+        }
+        for rule in model.uniquenessRules {
+            let keys = rule.compactMap { table.column(named: $0)?.key }
+            if keys.count == rule.count { try table.addIndex(on: keys, unique: true) }
         }
     }
 

@@ -56,6 +56,7 @@ struct VersionStep {
             try block(migration)
             try session.throwPendingError()
         }
+        try buildUniqueIndexes()
         try dropSetAside()
         try embedModels()
     }
@@ -225,6 +226,8 @@ struct VersionStep {
         for model in new.models {
             let table = try table(named: model.name)
             try rebuildPrimaryKey(of: model, in: table)
+            let rules = model.uniquenessRules
+            let unique = try rules.map { try $0.map { try column($0, of: table).key } }
             var wanted: [[ColumnKey]] = []
             for property in model.persistedProperties where property.isIndexed && property.name != model.primaryKey {
                 wanted.append([try column(property.name, of: table).key])
@@ -232,8 +235,11 @@ struct VersionStep {
             for compound in model.compoundIndexes {
                 wanted.append(try compound.map { try column($0, of: table).key })
             }
-            for index in table.indexSpecs where !index.isUnique && !wanted.contains(index.columns) {
-                try table.removeIndex(index.key)
+            wanted.removeAll { unique.contains($0) }
+            let primaryKey = table.primaryKey.map { [$0] }
+            for index in table.indexSpecs where index.columns != primaryKey || !index.isUnique {
+                let kept = index.isUnique ? unique.contains(index.columns) : wanted.contains(index.columns)
+                if !kept { try table.removeIndex(index.key) }
             }
             for columns in wanted where table.index(on: columns) == nil {
                 try table.addIndex(on: columns)
@@ -247,6 +253,51 @@ struct VersionStep {
                 try table.addFullTextIndex(on: column)
             }
         }
+    }
+
+    /// Builds the unique indexes of uniqueness rules the new version adds, after the step's code has run (so that
+    /// it can make values unique first); duplicates fail the migration, named.
+    private func buildUniqueIndexes() throws {
+        for model in new.models {
+            let table = try table(named: model.name)
+            for rule in model.uniquenessRules {
+                let columns = try rule.map { try column($0, of: table).key }
+                guard table.index(on: columns)?.isUnique != true else { continue }
+                try checkUniqueness(of: rule, columns: columns, in: model, table: table)
+                try table.addIndex(on: columns, unique: true)
+            }
+        }
+    }
+
+    /// Fails the migration naming the objects that share values of a uniqueness rule the new version adds (nulls
+    /// never collide): the first ten groups of duplicates, each with its value and up to ten object keys.
+    private func checkUniqueness(
+        of rule: [String], columns: [ColumnKey], in model: ModelDefinition, table: Table
+    ) throws {
+        var holders: [[StorageValue]: [ObjectKey]] = [:]
+        var order: [[StorageValue]] = []
+        try session.forEachObject(of: table) { key in
+            let values = try columns.map { try table.value(key, column: $0) }
+            if values.contains(where: \.isNull) { return }
+            if holders[values] == nil { order.append(values) }
+            holders[values, default: []].append(key)
+        }
+        let duplicates = order.filter { holders[$0]!.count > 1 }
+        guard !duplicates.isEmpty else { return }
+        let names = rule.map { "\(model.name).\($0)" }.joined(separator: " + ")
+        let groups = duplicates.prefix(10).map { values in
+            let keys = holders[values]!
+            let value = values.count == 1 ? values[0].description : "(" + values.map(\.description)
+                .joined(separator: ", ") + ")"
+            return "\(value) is held by \(keys.count) objects (object keys "
+                + keys.prefix(10).map { "\($0.rawValue)" }.joined(separator: ", ") + ")"
+        }
+        throw session.failure(
+            "\(names) becomes unique, but "
+                + (duplicates.count == 1 ? "a value is" : "\(duplicates.count) values are")
+                + " held by several objects: "
+                + groups.joined(separator: "; ")
+                + "; make the values unique in a custom step of version \(new.version), or in the app before updating")
     }
 
     private func rebuildPrimaryKey(of model: ModelDefinition, in table: Table) throws {

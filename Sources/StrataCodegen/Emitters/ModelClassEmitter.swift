@@ -70,8 +70,24 @@ struct ModelClassEmitter {
         }
     }
 
+    /// A property's doc comment: its `doc:`, then a paragraph per integrity rule on it (docs/SCHEMA.md,
+    /// "Uniqueness"), so that the rules show where the app reads and writes the property.
+    static func documentation(of property: PropertyDefinition, in model: ModelDefinition) -> String? {
+        var paragraphs = property.doc.map { [$0] } ?? []
+        if property.isUnique, property.name != model.primaryKey {
+            paragraphs.append("Unique: no two `\(model.name)` objects hold equal values here (nil never collides); "
+                + "a write that would fails and keeps nothing.")
+        }
+        for group in model.uniqueGroups where group.contains(property.name) {
+            let others = group.filter { $0 != property.name }.map { "`\($0)`" }.joined(separator: ", ")
+            paragraphs.append("Unique together with \(others): no two `\(model.name)` objects hold equal values in "
+                + "all of them (a nil never collides); a write that would fails and keeps nothing.")
+        }
+        return paragraphs.isEmpty ? nil : paragraphs.joined(separator: "\n\n")
+    }
+
     private func emitProperty(_ property: GeneratedProperty, into writer: inout SwiftWriter) {
-        writer.doc(property.definition.doc)
+        writer.doc(Self.documentation(of: property.definition, in: model))
         let declaration = "\(access)var \(property.name): \(property.swiftType())"
         switch property.storage {
         case .transient:

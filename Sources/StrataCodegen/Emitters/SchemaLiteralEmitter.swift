@@ -66,6 +66,10 @@ enum SchemaLiteralEmitter {
                 arguments.append("compoundIndexes: [" + model.compoundIndexes.map(SwiftLiteral.stringArray)
                     .joined(separator: ", ") + "]")
             }
+            if !model.uniqueGroups.isEmpty {
+                arguments.append("uniqueGroups: [" + model.uniqueGroups.map(SwiftLiteral.stringArray)
+                    .joined(separator: ", ") + "]")
+            }
             if !model.removedProperties.isEmpty {
                 arguments.append("removedProperties: \(SwiftLiteral.stringArray(model.removedProperties))")
             }
@@ -82,6 +86,7 @@ enum SchemaLiteralEmitter {
         var arguments = ["name: \(SwiftLiteral.string(property.name))", "type: \(typeLiteral(property.type))"]
         if let value = property.defaultValue { arguments.append("defaultValue: \(defaultLiteral(value))") }
         if property.isIndexed { arguments.append("isIndexed: true") }
+        if property.isUnique { arguments.append("isUnique: true") }
         if let old = property.renamedFrom { arguments.append("renamedFrom: \(SwiftLiteral.string(old))") }
         if property.isTransient { arguments.append("isTransient: true") }
         if let doc = property.doc { arguments.append("doc: \(SwiftLiteral.string(doc))") }
@@ -184,6 +189,10 @@ enum SchemaLiteralEmitter {
         case .custom(let model): return (".custom", ["model: \(text(model))"])
         case .changeEmbedded(let model, let embedded):
             return (".changeEmbedded", ["model: \(text(model))", "embedded: \(embedded)"])
+        case .checkUniqueness(let model, let properties):
+            return (".checkUniqueness", [
+                "model: \(text(model))", "properties: \(SwiftLiteral.stringArray(properties))",
+            ])
         }
     }
 

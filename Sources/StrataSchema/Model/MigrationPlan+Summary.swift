@@ -47,6 +47,10 @@ extension MigrationStep {
                     + "with several owners are refused)"
                 : "make \(model) a top-level model (its objects keep their values and stop being deleted with "
                     + "their owners)"
+        case .checkUniqueness(let model, let properties):
+            let names = properties.map { "\(model).\($0)" }.joined(separator: " + ")
+            return "make \(names) unique (existing objects are checked: equal values fail the migration, naming "
+                + "the duplicates)"
         }
     }
 

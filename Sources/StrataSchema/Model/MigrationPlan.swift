@@ -51,4 +51,7 @@ public enum MigrationStep: Hashable, Sendable {
     /// of a model becoming embedded must have exactly one owner (the migration fails naming the orphans and the
     /// objects with several owners).
     case changeEmbedded(model: String, embedded: Bool)
+    /// `unique: true` or `unique: [[a, b]]` added: the existing objects are checked for equal values there (the
+    /// migration fails naming the duplicates, the file untouched) before the unique index is built.
+    case checkUniqueness(model: String, properties: [String])
 }

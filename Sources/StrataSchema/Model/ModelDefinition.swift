@@ -10,6 +10,9 @@ public struct ModelDefinition: Hashable, Sendable {
     public var properties: [PropertyDefinition]
     /// `indexes:`: compound indexes, each a list of property names.
     public var compoundIndexes: [[String]]
+    /// `unique:` on the model: groups of properties whose values together are unique among the model's objects
+    /// (a group in which any value is null never collides); each is kept by a unique index.
+    public var uniqueGroups: [[String]]
     /// `removed:`: properties dropped since the previous version.
     public var removedProperties: [String]
     /// `renamedFrom:`: the model's name in the previous version.
@@ -25,14 +28,16 @@ public struct ModelDefinition: Hashable, Sendable {
     /// Creates a model definition.
     public init(
         name: String, doc: String? = nil, primaryKey: String? = nil, properties: [PropertyDefinition],
-        compoundIndexes: [[String]] = [], removedProperties: [String] = [], renamedFrom: String? = nil,
-        needsCustomMigration: Bool = false, isEmbedded: Bool = false, location: SourceLocation
+        compoundIndexes: [[String]] = [], uniqueGroups: [[String]] = [], removedProperties: [String] = [],
+        renamedFrom: String? = nil, needsCustomMigration: Bool = false, isEmbedded: Bool = false,
+        location: SourceLocation
     ) {
         self.name = name
         self.doc = doc
         self.primaryKey = primaryKey
         self.properties = properties
         self.compoundIndexes = compoundIndexes
+        self.uniqueGroups = uniqueGroups
         self.removedProperties = removedProperties
         self.renamedFrom = renamedFrom
         self.needsCustomMigration = needsCustomMigration
@@ -43,6 +48,12 @@ public struct ModelDefinition: Hashable, Sendable {
     /// The property named `name`, if the model has one.
     public func property(named name: String) -> PropertyDefinition? {
         properties.first { $0.name == name }
+    }
+
+    /// Every uniqueness rule of the model as lists of property names: each `unique: true` property alone, then
+    /// each `unique:` group. The primary key is unique without being listed here.
+    public var uniquenessRules: [[String]] {
+        properties.filter { $0.isUnique && $0.name != primaryKey }.map { [$0.name] } + uniqueGroups
     }
 
     /// The properties the store keeps: everything but transient properties and linking objects.

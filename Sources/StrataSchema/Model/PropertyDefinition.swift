@@ -8,6 +8,9 @@ public struct PropertyDefinition: Hashable, Sendable {
     public var defaultValue: DefaultValue?
     /// `indexed: true`
     public var isIndexed: Bool
+    /// `unique: true`: no two objects of the model hold equal values here (nulls never collide); kept by a unique
+    /// index, so the property is indexed too.
+    public var isUnique: Bool
     /// `renamedFrom:`: the property's name in the previous version.
     public var renamedFrom: String?
     /// `transient: true`: generated as a plain stored var, never persisted.
@@ -22,13 +25,14 @@ public struct PropertyDefinition: Hashable, Sendable {
     /// Creates a property definition.
     public init(
         name: String, type: PropertyType, defaultValue: DefaultValue? = nil, isIndexed: Bool = false,
-        renamedFrom: String? = nil, isTransient: Bool = false, doc: String? = nil, location: SourceLocation,
-        isFullText: Bool = false
+        isUnique: Bool = false, renamedFrom: String? = nil, isTransient: Bool = false, doc: String? = nil,
+        location: SourceLocation, isFullText: Bool = false
     ) {
         self.name = name
         self.type = type
         self.defaultValue = defaultValue
         self.isIndexed = isIndexed
+        self.isUnique = isUnique
         self.renamedFrom = renamedFrom
         self.isTransient = isTransient
         self.doc = doc

@@ -32,6 +32,11 @@ extension SchemaVersion {
             lines.append(" removed " + model.removedProperties.sorted().map(quoted).joined(separator: ","))
             let indexes = model.compoundIndexes.map { $0.map(quoted).joined(separator: ",") }.sorted()
             lines.append(" indexes " + indexes.map { "[\($0)]" }.joined(separator: ","))
+            // Only when set, as `embedded`: fingerprints of schemas without uniqueness rules stay as they were.
+            if !model.uniqueGroups.isEmpty {
+                let groups = model.uniqueGroups.map { $0.map(quoted).joined(separator: ",") }.sorted()
+                lines.append(" unique " + groups.map { "[\($0)]" }.joined(separator: ","))
+            }
             for property in model.properties.sorted(by: { $0.name < $1.name }) {
                 var line = " property \(quoted(property.name)) \(canonical(property.type))"
                 line += " default=\(property.defaultValue.map(canonical) ?? "-")"
@@ -39,6 +44,7 @@ extension SchemaVersion {
                 line += " renamedFrom=\(property.renamedFrom.map(quoted) ?? "-")"
                 // Only when set, so the fingerprints of versions without full-text indexes stay as they were.
                 if property.isFullText { line += " fullText=true" }
+                if property.isUnique { line += " unique" }
                 lines.append(line)
             }
         }

@@ -185,7 +185,7 @@ struct VersionDiff {
             }
         }
         checkRemovedProperties(of: oldModel, model, properties: newAll, renamed: renamed)
-        let inCompoundIndexes = Set(model.compoundIndexes.joined())
+        let inCompoundIndexes = Set(model.compoundIndexes.joined()).union(model.uniquenessRules.joined())
         var convertedIndexed = false
         for pair in pairs {
             if convert(pair.old, to: pair.new, in: model, renamedModels: renamedModels),
@@ -299,8 +299,14 @@ struct VersionDiff {
         }
         let oldCompound = Set(oldModel.compoundIndexes.map { $0.map(rename) })
         let compoundChanged = oldCompound != Set(model.compoundIndexes)
-        if flagsChanged || compoundChanged || convertedIndexed {
+        let oldUnique = Set(oldModel.uniquenessRules.map { $0.map(rename) })
+        let added = model.uniquenessRules.filter { !oldUnique.contains($0) }
+        let uniqueChanged = !added.isEmpty || oldUnique != Set(model.uniquenessRules)
+        if flagsChanged || compoundChanged || convertedIndexed || uniqueChanged {
             indexChanges.append(.rebuildIndexes(model: model.name))
+        }
+        for rule in added {
+            indexChanges.append(.checkUniqueness(model: model.name, properties: rule))
         }
         let oldKey = oldModel.primaryKey.map(rename)
         if oldKey != model.primaryKey {

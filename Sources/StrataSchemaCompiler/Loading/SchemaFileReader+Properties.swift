@@ -5,8 +5,8 @@ import Yams
 extension SchemaFileReader {
     /// Keys of a property in long form.
     static let propertyKeys = [
-        "type", "enum", "linkingObjects", "optional", "default", "indexed", "fullText", "renamedFrom", "transient",
-        "doc",
+        "type", "enum", "linkingObjects", "optional", "default", "indexed", "unique", "fullText", "renamedFrom",
+        "transient", "doc",
     ]
 
     mutating func readProperties(of model: String, _ entry: Entry) -> [PropertyDefinition] {
@@ -91,6 +91,8 @@ extension SchemaFileReader {
                 property.isIndexed = bool(field, qualified: qualified) ?? false
             case "fullText":
                 property.isFullText = bool(field, qualified: qualified) ?? false
+            case "unique":
+                property.isUnique = bool(field, qualified: qualified) ?? false
             case "transient":
                 property.isTransient = bool(field, qualified: qualified) ?? false
             case "renamedFrom":

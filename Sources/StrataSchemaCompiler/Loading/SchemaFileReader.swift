@@ -11,7 +11,7 @@ struct SchemaFileReader {
     static let topLevelKeys = ["schema", "version", "access", "models", "removedModels"]
     /// Keys of a model.
     static let modelKeys = [
-        "doc", "primaryKey", "properties", "indexes", "removed", "renamedFrom", "migrate", "embedded",
+        "doc", "primaryKey", "properties", "indexes", "unique", "removed", "renamedFrom", "migrate", "embedded",
     ]
 
     let document: YAMLDocument
@@ -144,6 +144,8 @@ struct SchemaFileReader {
                 model.properties = readProperties(of: name, field)
             case "indexes":
                 model.compoundIndexes = readIndexes(of: name, field)
+            case "unique":
+                model.uniqueGroups = readIndexes(of: name, field)
             case "removed":
                 let names = nameList(field, what: "property name")
                 for (index, removed) in names.enumerated() {
@@ -178,34 +180,40 @@ struct SchemaFileReader {
         return model
     }
 
+    /// `indexes: [[a, b]]` or `unique: [[a, b]]`: lists of property names (`entry.name` says which).
     private mutating func readIndexes(of model: String, _ entry: Entry) -> [[String]] {
+        let isUnique = entry.name == "unique"
+        let what = isUnique ? "a uniqueness rule" : "an index"
         guard case .sequence(let indexes) = entry.value else {
-            report("'indexes' in model '\(model)' must be a list of lists of property names, "
-                + "such as 'indexes: [[author, title]]'", at: entry.valueLocation)
+            report("'\(entry.name)' in model '\(model)' must be a list of lists of property names, "
+                + "such as '\(entry.name): [[author, title]]'", at: entry.valueLocation)
             return []
         }
         var result: [[String]] = []
         for index in indexes {
             let location = document.location(of: index, or: entry.valueLocation)
             if case .sequence(let names) = index, names.isEmpty {
-                report("an index in model '\(model)' lists no property: remove the empty '[]'", at: location)
+                report("\(what) in model '\(model)' lists no property: remove the empty '[]'", at: location)
                 continue
             }
             guard case .sequence(let names) = index else {
                 let written = index.scalar?.string ?? "…"
-                report("each entry of 'indexes' in model '\(model)' is a list of property names: write "
-                    + "'[\(written)]' (and 'indexed: true' on a property for a single-property index)", at: location)
+                let single = isUnique ? "'unique: true'" : "'indexed: true'"
+                report("each entry of '\(entry.name)' in model '\(model)' is a list of property names: write "
+                    + "'[\(written)]' (and \(single) on a property for a single property)", at: location)
                 continue
             }
             var compound: [String] = []
             for nameNode in names {
                 let nameLocation = document.location(of: nameNode, or: location)
                 guard case .scalar(let scalar) = nameNode else {
-                    report("an index lists property names, not " + describe(nameNode), at: nameLocation)
+                    report("\(what) lists property names, not " + describe(nameNode), at: nameLocation)
                     continue
                 }
-                sourceMap.record(.compoundIndexEntry(model: model, index: result.count, entry: compound.count),
-                    at: nameLocation)
+                let element: SourceMap.Element = isUnique
+                    ? .uniqueGroupEntry(model: model, index: result.count, entry: compound.count)
+                    : .compoundIndexEntry(model: model, index: result.count, entry: compound.count)
+                sourceMap.record(element, at: nameLocation)
                 compound.append(scalar.string)
             }
             if !compound.isEmpty { result.append(compound) }

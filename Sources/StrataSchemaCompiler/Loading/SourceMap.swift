@@ -21,6 +21,8 @@ struct SourceMap: Sendable {
         case removedProperty(model: String, index: Int)
         /// One property name inside a compound index.
         case compoundIndexEntry(model: String, index: Int, entry: Int)
+        /// One property name inside a model's `unique:` group.
+        case uniqueGroupEntry(model: String, index: Int, entry: Int)
         /// A property's key (the property name).
         case property(model: String, property: String)
         /// The value of a property's field (`type`, `default`, `indexed`, `renamedFrom`, `enum`, ...).
@@ -60,6 +62,7 @@ struct SourceMap: Sendable {
         case .modelKey(let model, _): return self[.model(model)]
         case .removedProperty(let model, _): return self[.modelValue(model: model, field: "removed")]
         case .compoundIndexEntry(let model, _, _): return self[.modelValue(model: model, field: "indexes")]
+        case .uniqueGroupEntry(let model, _, _): return self[.modelValue(model: model, field: "unique")]
         case .property(let model, _): return self[.model(model)]
         case .propertyValue(let model, let property, let field):
             return locations[.propertyKey(model: model, property: property, field: field)]

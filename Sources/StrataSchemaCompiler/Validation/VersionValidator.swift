@@ -98,6 +98,7 @@ struct VersionValidator {
         let properties = NameLookup(propertiesOf: model)
         checkPrimaryKey(of: model, properties: properties)
         checkCompoundIndexes(of: model, properties: properties)
+        checkUniqueGroups(of: model, properties: properties)
         checkRemovedAndRenamed(in: model, properties: properties)
         return model
     }
@@ -257,6 +258,17 @@ struct VersionValidator {
                     + "'fullText' is for string and string? properties; remove 'fullText'", at: key("fullText"))
             }
         }
+        if property.isUnique {
+            if property.isTransient {
+                error("property \(qualified) is transient, so it is not stored and cannot be unique: remove "
+                    + "'unique' or 'transient'", at: key("unique"))
+            } else if !property.type.isIndexable {
+                error("property \(qualified) of type '\(property.type.readableName)' cannot be unique: uniqueness "
+                    + "is kept by an index, and indexes are for bool, int, string, date, uuid, decimal, objectId, any "
+                    + "and enum properties (optional or not), not lists, sets, maps or links; remove 'unique'",
+                    at: key("unique"))
+            }
+        }
         if case .linkingObjects = property.type {
             for field in ["transient", "renamedFrom"] where sourceMap.contains(
                 .propertyKey(model: model.name, property: property.name, field: field)) {
@@ -314,6 +326,33 @@ struct VersionValidator {
                     error("index of model '\(model.name)' names '\(name)' of type '\(property.type.readableName)', "
                         + "which cannot be indexed: indexes are for bool, int, string, date, uuid, decimal, "
                         + "objectId, any and enum properties", at: location)
+                }
+            }
+        }
+    }
+
+    /// `unique: [[a, b]]`: each group names distinct, stored, indexable properties of the model.
+    private mutating func checkUniqueGroups(of model: ModelDefinition, properties: NameLookup<PropertyDefinition>) {
+        for (index, names) in model.uniqueGroups.enumerated() {
+            var seen: Set<String> = []
+            for (entry, name) in names.enumerated() {
+                let location = sourceMap[.uniqueGroupEntry(model: model.name, index: index, entry: entry)]
+                guard let property = properties[name] else {
+                    error("uniqueness rule of model '\(model.name)' names '\(name)', which is not one of its "
+                        + "properties" + Suggestion.didYouMean(name, among: model.properties.map(\.name)),
+                        at: location)
+                    continue
+                }
+                if !seen.insert(name).inserted {
+                    error("uniqueness rule of model '\(model.name)' lists '\(name)' twice: remove one", at: location)
+                } else if property.isTransient {
+                    error("uniqueness rule of model '\(model.name)' names transient property '\(name)', which is "
+                        + "never stored: remove it from the rule", at: location)
+                } else if !property.type.isIndexable {
+                    error("uniqueness rule of model '\(model.name)' names '\(name)' of type "
+                        + "'\(property.type.readableName)', which cannot be indexed: uniqueness is for bool, int, "
+                        + "string, date, uuid, decimal, objectId, any and enum properties, not lists, sets, maps or "
+                        + "links", at: location)
                 }
             }
         }

@@ -45,6 +45,10 @@ public enum StrataError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Migrating the file from one schema version to the next failed (duplicate new primary keys, a value that
     /// cannot be converted, the app's migration code threw); the file was left exactly as it was.
     case migrationFailed(path: String, fromVersion: Int, toVersion: Int, detail: String)
+    /// A write would give two objects of `type` equal values in properties kept unique (`unique: true` or
+    /// `unique: [[a, b]]`): `value` is the value (the values, in the order of `properties`) and `holder` the key of
+    /// the object that already holds it. Nothing was changed.
+    case uniquenessViolation(type: String, properties: [String], value: String, holder: Int64)
 
     /// The file name the table layer gives in its errors. It reads nodes through `NodeReader` and does not know
     /// which file they come from; `inFile(_:)` puts the real path in where the file is known.
@@ -96,6 +100,11 @@ public enum StrataError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .migrationFailed(path, fromVersion, toVersion, detail):
             return "migrating '\(path)' from version \(fromVersion) to \(toVersion) failed, so the file was left at "
                 + "version \(fromVersion), unchanged: \(detail)"
+        case let .uniquenessViolation(type, properties, value, holder):
+            let names = properties.map { "\(type).\($0)" }.joined(separator: " + ")
+            let what = properties.count == 1 ? "is unique" : "are unique together"
+            return "\(names) \(what), and object \(holder) of type '\(type)' already holds \(value); "
+                + "nothing was changed"
         case let .invalidPredicate(predicate, offset, message):
             return "invalid predicate at offset \(offset): \(message)\n  \(predicate)\n  "
                 + String(repeating: " ", count: predicate.utf8.prefix(offset).count { $0 & 0xC0 != 0x80 }) + "^"

@@ -35,6 +35,24 @@ final class RenderingTests: XCTestCase {
         XCTAssertEqual(SwiftIdentifier.label("inout"), "`inout`")
     }
 
+    func testUniquenessRulesAreDocumentedOnTheirProperties() {
+        let at = SourceLocation(path: "M.strata.yaml", line: 1, column: 1)
+        let model = ModelDefinition(name: "Member", primaryKey: "id", properties: [
+            PropertyDefinition(name: "id", type: .integer(.int64), isUnique: true, location: at),
+            PropertyDefinition(name: "email", type: .string, isUnique: true, doc: "Where mail goes.", location: at),
+            PropertyDefinition(name: "city", type: .string, location: at),
+            PropertyDefinition(name: "badge", type: .integer(.int64), location: at),
+            PropertyDefinition(name: "note", type: .string, location: at),
+        ], uniqueGroups: [["city", "badge"]], location: at)
+        let doc = { ModelClassEmitter.documentation(of: model.property(named: $0)!, in: model) }
+        XCTAssertEqual(doc("email"), "Where mail goes.\n\nUnique: no two `Member` objects hold equal values here "
+            + "(nil never collides); a write that would fails and keeps nothing.")
+        XCTAssertEqual(doc("city")?.hasPrefix("Unique together with `badge`: no two `Member` objects"), true)
+        XCTAssertEqual(doc("badge")?.hasPrefix("Unique together with `city`:"), true)
+        XCTAssertNil(doc("id"), "the primary key is unique without saying so")
+        XCTAssertNil(doc("note"))
+    }
+
     func testDocCommentsWrapAtWordsWithinTheLineWidth() {
         var writer = SwiftWriter()
         writer.doc(String(repeating: "word ", count: 40) + "\n\nsecond paragraph")

@@ -116,6 +116,21 @@ final class MigrationPlanTests: SchemaTestCase {
             plan(property: "notes: { type: string, fullText: true }", "notes: { type: string, fullText: true }"), [])
     }
 
+    func testAddedUniquenessRulesAreCheckedAndRemovedOnesNeedOnlyARebuild() {
+        XCTAssertEqual(plan(property: "name: string", "name: { type: string, unique: true }"), [
+            .rebuildIndexes(model: "Item"), .checkUniqueness(model: "Item", properties: ["name"]),
+        ])
+        XCTAssertEqual(plan(Examples.shop(1, Examples.item(["id: int", "a: string"])),
+            Examples.shop(2, Examples.item(["id: int", "a: string"], extra: ["unique: [[id, a]]"]))), [
+            .rebuildIndexes(model: "Item"), .checkUniqueness(model: "Item", properties: ["id", "a"]),
+        ])
+        XCTAssertEqual(plan(property: "name: { type: string, unique: true }", "name: string"),
+            [.rebuildIndexes(model: "Item")])
+        XCTAssertEqual(MigrationStep.checkUniqueness(model: "Item", properties: ["id", "a"]).summary,
+            "make Item.id + Item.a unique (existing objects are checked: equal values fail the migration, naming "
+                + "the duplicates)")
+    }
+
     func testCompoundIndexChangeRebuildsIndexes() {
         XCTAssertEqual(plan(Examples.shop(1, Examples.item(["id: int", "a: string"])),
             Examples.shop(2, Examples.item(["id: int", "a: string"], extra: ["indexes: [[id, a]]"]))),

@@ -49,7 +49,7 @@ extension Table {
         do {
             try forEachKey { key in
                 let values = try indexValues(sorted, key: key, override: nil)
-                if unique { try checkUnique(sorted, values: values, excluding: nil) }
+                if unique { try checkUnique(sorted, values: values, excluding: nil, primaryKey: mayBeImplied) }
                 try sorted.insert(sorted.encode(values), key: key)
                 if sorted.nodes.loadedLeaves > Catalog.loadedLeafLimit { _ = try sorted.nodes.flush(in: writer) }
                 return true
@@ -259,10 +259,42 @@ extension Table {
         }
     }
 
-    func checkUnique(_ index: SortedIndex, values: [StorageValue], excluding: ObjectKey?) throws {
+    /// Throws when an object other than `excluding` holds `values` in unique `index`. `primaryKey` says whether the
+    /// index is the primary key's (by default, whether it is now; `setPrimaryKey` builds it before it is).
+    func checkUnique(
+        _ index: SortedIndex, values: [StorageValue], excluding: ObjectKey?, primaryKey: Bool? = nil
+    ) throws {
+        let isKey = primaryKey ?? isPrimaryKeyIndex(index)
+        if !isKey, values.contains(where: \.isNull) { return }
         let holders = try index.keys(withPrefix: index.encode(values), limit: 2)
-        if holders.contains(where: { $0 != excluding }) {
-            throw StrataError.duplicatePrimaryKey(type: name, key: values.map(\.description).joined(separator: ", "))
+        if let holder = holders.first(where: { $0 != excluding }) {
+            throw uniquenessError(index, values: values, holder: holder, primaryKey: isKey)
         }
+    }
+
+    /// Whether `index` is the primary key's: its values always collide, where a uniqueness rule's (any other
+    /// unique index) never collide when one of them is null.
+    func isPrimaryKeyIndex(_ index: SortedIndex) -> Bool {
+        guard let primaryKey else { return false }
+        return index.spec.isUnique && index.spec.columns.count == 1 && index.spec.columns[0] == primaryKey
+    }
+
+    /// Whether a unique index refuses a second object with `values`: always for the primary key, and for a
+    /// uniqueness rule unless a value is null (nulls never collide).
+    func refusesEqual(_ index: SortedIndex, values: [StorageValue]) -> Bool {
+        isPrimaryKeyIndex(index) || !values.contains(where: \.isNull)
+    }
+
+    /// The error for `values` already held by `holder` in unique `index`: `duplicatePrimaryKey` for the primary
+    /// key, `uniquenessViolation` naming the columns, the values and the holder for a uniqueness rule.
+    func uniquenessError(
+        _ index: SortedIndex, values: [StorageValue], holder: ObjectKey, primaryKey: Bool? = nil
+    ) -> StrataError {
+        let rendered = values.map(\.description).joined(separator: ", ")
+        if primaryKey ?? isPrimaryKeyIndex(index) { return StrataError.duplicatePrimaryKey(type: name, key: rendered) }
+        let names = index.spec.columns.map { column($0)?.name ?? "\($0)" }
+        return StrataError.uniquenessViolation(
+            type: name, properties: names, value: values.count == 1 ? rendered : "(\(rendered))",
+            holder: holder.rawValue)
     }
 }

@@ -94,9 +94,12 @@ extension Table {
             for (offset, column) in index.spec.columns.enumerated() {
                 IndexKeyEncoding.append(row[try position(of: column)], mixed: !mixed.isEmpty && mixed[offset], to: &entry)
             }
-            if index.spec.isUnique, try index.firstKey(withPrefix: entry) != nil {
+            if index.spec.isUnique, let holder = try index.firstKey(withPrefix: entry) {
+                // Values are worked out only on a collision: a uniqueness rule lets values with a null collide.
                 let values = try indexValues(index, row: row)
-                throw StrataError.duplicatePrimaryKey(type: name, key: values.map(\.description).joined(separator: ", "))
+                if refusesEqual(index, values: values) {
+                    throw uniquenessError(index, values: values, holder: holder)
+                }
             }
             ByteOrder.withKey(objectKey.rawValue) { entry.append(contentsOf: $0) }
             entries.append((index, entry))
@@ -155,7 +158,8 @@ extension Table {
 
     /// Sets one column of an object, keeping indexes and backlinks exact.
     /// - Throws: `StrataError.invalidArgument` for a wrong type, a missing object or link target, a backlinks
-    ///   column; `StrataError.duplicatePrimaryKey` when a unique index would hold the value twice.
+    ///   column; `StrataError.duplicatePrimaryKey` when the primary key's index would hold the value twice,
+    ///   `StrataError.uniquenessViolation` when another unique index would (values with a null never collide).
     public func set(_ key: ObjectKey, column: ColumnKey, to value: StorageValue) throws {
         try catalog.requireWriter("change table '\(name)'")
         let index = try position(of: column)
