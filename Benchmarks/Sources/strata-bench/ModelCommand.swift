@@ -76,6 +76,16 @@ struct ModelPhaseCommand: ParsableCommand {
         let data = CensusData(count: count)
         // The answers, computed before any timing; every timed query checks its count against them.
         let expected = data.expectedCounts()
+        var figures = try measure(data, expected, in: url)
+        figures["M-size"] = try Double(directorySize(url)) / 1_048_576
+        if engine == .strata {
+            figures.merge(try StrataModelSplits.cityIndex(in: url, runs: runs)) { _, new in new }
+        }
+        print(try ChildProcess.encode(figures))
+    }
+
+    /// The timed rows (and Strata's query splits); the engine is closed and released on return.
+    private func measure(_ data: CensusData, _ expected: [String: Int], in url: URL) throws -> [String: Double] {
         var figures: [String: Double] = [:]
         let database = try engine.open(in: url)
         var started = DispatchTime.now().uptimeNanoseconds
@@ -100,9 +110,11 @@ struct ModelPhaseCommand: ParsableCommand {
         }
         figures["M-nickname"] = nicknameTimes.median.map { 1 / $0 }
         figures["M-city"] = cityTimes.median.map { 1 / $0 }
+        if let strata = database as? StrataModelEngine {
+            figures.merge(try StrataModelSplits.queries(on: strata, runs: runs)) { _, new in new }
+        }
         try database.close()
-        figures["M-size"] = try Double(directorySize(url)) / 1_048_576
-        print(try ChildProcess.encode(figures))
+        return figures
     }
 
     private func seconds(since start: UInt64) -> Double {

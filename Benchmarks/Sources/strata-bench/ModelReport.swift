@@ -9,6 +9,12 @@ struct ModelReport {
         rounds.compactMap { $0[engine]?[id] }.median
     }
 
+    /// Strata's timing splits (`StrataModelSplits`): medians over rounds, by id.
+    private var splits: [String: Double] {
+        let ids = Set(rounds.flatMap { $0[.strata]?.keys.filter { $0.hasPrefix("split-") } ?? [] })
+        return Dictionary(uniqueKeysWithValues: ids.compactMap { id in median(.strata, id).map { (id, $0) } })
+    }
+
     /// The SQLite layout with the better median figure on `workload`.
     private func bestSQLite(_ workload: ModelWorkload) -> ModelEngineKind? {
         let layouts = [ModelEngineKind.sqliteTables, .sqliteJSON].compactMap { layout in
@@ -43,11 +49,18 @@ struct ModelReport {
         lines.append("SQL JSON: address and nicknames as JSON text, json_extract index on the city, json_each")
         lines.append("vs: the faster SQLite layout on the row; advantage > 1: Strata ahead of it")
         lines.append("figures: medians of \(rounds.count) round(s); advantage: median of each round's ratio")
+        let splits = self.splits
+        if !splits.isEmpty {
+            lines.append("Strata's splits (median ms of one query; index keys: addresses the city index returns):")
+            for (id, value) in splits.sorted(by: { $0.key < $1.key }) {
+                lines.append("  " + pad(id, 24) + String(format: "%.2f", value))
+            }
+        }
         return lines.joined(separator: "\n")
     }
 
     /// `{"workloads": [{"id": "M-insert", "unit": …, "strata": …, "sqlite_tables": …, "sqlite_json": …,
-    /// "sqlite_layout": "sqlite-tables", "advantage": …}]}`
+    /// "sqlite_layout": "sqlite-tables", "advantage": …}], "strata_splits": {"split-city-ms": …}}`
     var json: String {
         let entries: [[String: Any]] = ModelWorkload.all.map { workload in
             let best = bestSQLite(workload)
@@ -60,8 +73,8 @@ struct ModelReport {
                 "advantage": best.flatMap { advantage(workload, over: $0) } ?? NSNull(),
             ]
         }
-        let data = (try? JSONSerialization.data(
-            withJSONObject: ["workloads": entries], options: [.prettyPrinted, .sortedKeys])) ?? Data()
+        let object: [String: Any] = ["workloads": entries, "strata_splits": splits]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 

@@ -31,6 +31,11 @@ final class StrataModelEngine: ModelEngine {
         try database.objects(Person.self).filter("home.city == %@", city).count
     }
 
+    /// The number of people matching `predicate` with one argument (for `StrataModelSplits`).
+    func count(_ predicate: String, _ argument: Any) throws -> Int {
+        try database.objects(Person.self).filter(predicate, argument).count
+    }
+
     func close() throws {
         database.invalidate()
     }
