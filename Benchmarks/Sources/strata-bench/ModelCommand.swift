@@ -14,7 +14,7 @@ struct ModelCommand: ParsableCommand {
     var count = 1_000_000
 
     @Option(help: "Rounds of queries; each round asks every queried nickname and city once.")
-    var runs = 10
+    var runs = 5
 
     @Option(help: "Rounds of the whole command; the report shows medians.")
     var repeats = 1

@@ -74,7 +74,8 @@ struct ModelReport {
             ]
         }
         let object: [String: Any] = ["workloads": entries, "strata_splits": splits]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+        let options: JSONSerialization.WritingOptions = [.prettyPrinted, .sortedKeys]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: options)) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 

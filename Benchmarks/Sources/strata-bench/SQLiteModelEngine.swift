@@ -86,7 +86,8 @@ final class SQLiteModelEngine: ModelEngine {
     func countNickname(_ nickname: String) throws -> Int {
         switch layout {
         case .tables:
-            try count("SELECT count(*) FROM person WHERE id IN (SELECT person_id FROM nickname WHERE name = ?)", nickname)
+            try count(
+                "SELECT count(*) FROM person WHERE id IN (SELECT person_id FROM nickname WHERE name = ?)", nickname)
         case .json:
             try count(
                 "SELECT count(*) FROM person WHERE EXISTS (SELECT 1 FROM json_each(person.nicknames) WHERE value = ?)",
