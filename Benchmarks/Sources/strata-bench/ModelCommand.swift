@@ -71,6 +71,9 @@ struct ModelPhaseCommand: ParsableCommand {
     @Option var count: Int
     @Option var runs: Int
 
+    /// People per insert split (`StrataModelSplits.inserts`): enough for a steady rate, a fraction of the time.
+    static let insertSplitCount = 200_000
+
     func run() throws {
         let url = URL(fileURLWithPath: directory)
         let data = CensusData(count: count)
@@ -80,6 +83,8 @@ struct ModelPhaseCommand: ParsableCommand {
         figures["M-size"] = try Double(directorySize(url)) / 1_048_576
         if engine == .strata {
             figures.merge(try StrataModelSplits.cityIndex(in: url, runs: runs)) { _, new in new }
+            let splitCount = min(count, ModelPhaseCommand.insertSplitCount)
+            figures.merge(try StrataModelSplits.inserts(count: splitCount, in: url)) { _, new in new }
         }
         print(try ChildProcess.encode(figures))
     }

@@ -51,7 +51,7 @@ struct ModelReport {
         lines.append("figures: medians of \(rounds.count) round(s); advantage: median of each round's ratio")
         let splits = self.splits
         if !splits.isEmpty {
-            lines.append("Strata's splits (median ms of one query; index keys: addresses the city index returns):")
+            lines.append("Strata's splits (-ms: median ms of one query; -us: µs per person inserted; -keys: a count):")
             for (id, value) in splits.sorted(by: { $0.key < $1.key }) {
                 lines.append("  " + pad(id, 24) + String(format: "%.2f", value))
             }

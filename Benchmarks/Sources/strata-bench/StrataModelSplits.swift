@@ -1,8 +1,10 @@
 import Foundation
+import Strata
 import StrataStorage
 
 /// Timing splits behind Strata's `model` rows, printed under the table (docs/BENCHMARKS.md, "Embedded objects and
-/// sets"): what part of a query is the index, the scan or the set, measured as separate queries on the same file.
+/// sets"): what part of a query is the index, the scan or the set, measured as separate queries on the same file,
+/// and what part of an insert is the address or the set, measured as inserts without them.
 enum StrataModelSplits {
     /// Median milliseconds of each comparison query through the public API, on the open database.
     static func queries(on engine: StrataModelEngine, runs: Int) throws -> [String: Double] {
@@ -55,5 +57,37 @@ enum StrataModelSplits {
             times.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
         }
         return ["split-city-index-ms": times.median ?? 0, "split-city-index-keys": Double(found)]
+    }
+
+    /// Microseconds per person of inserting `count` people in one transaction into a fresh file, three ways: with
+    /// neither address nor nicknames, with the address only, with the nicknames only (M-insert has both).
+    static func inserts(count: Int, in directory: URL) throws -> [String: Double] {
+        let data = CensusData(count: count)
+        let variants: [(id: String, home: Bool, nicknames: Bool)] = [
+            ("split-insert-plain-us", false, false), ("split-insert-home-us", true, false),
+            ("split-insert-nicknames-us", false, true),
+        ]
+        var splits: [String: Double] = [:]
+        for variant in variants {
+            let own = directory.appendingPathComponent(variant.id, isDirectory: true)
+            try FileManager.default.createDirectory(at: own, withIntermediateDirectories: true)
+            var configuration = Configuration(schema: Census.self)
+            configuration.fileURL = own.appendingPathComponent("census.strata")
+            configuration.durability = .batched
+            let database = try Database(configuration: configuration)
+            let started = DispatchTime.now().uptimeNanoseconds
+            try database.write {
+                for i in 0..<count {
+                    database.add(
+                        Person(
+                            id: i, name: data.name(i),
+                            home: variant.home ? Address(street: data.street(i), city: data.city(i)) : nil,
+                            nicknames: variant.nicknames ? data.nicknames(i) : []))
+                }
+            }
+            splits[variant.id] = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e3 / Double(count)
+            database.invalidate()
+        }
+        return splits
     }
 }
