@@ -53,7 +53,7 @@ struct ModelReport {
         if !splits.isEmpty {
             lines.append("Strata's splits (-ms: median ms of one query; -us: µs per person inserted; -keys: a count):")
             for (id, value) in splits.sorted(by: { $0.key < $1.key }) {
-                lines.append("  " + pad(id, 24) + String(format: "%.2f", value))
+                lines.append("  " + pad(id, 27) + String(format: "%.2f", value))
             }
         }
         return lines.joined(separator: "\n")
