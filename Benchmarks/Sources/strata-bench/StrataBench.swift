@@ -9,8 +9,8 @@ struct StrataBench: ParsableCommand {
         commandName: "strata-bench",
         abstract: "Strata and SQLite side by side on the workloads of docs/BENCHMARKS.md.",
         subcommands: [
-            Compare.self, CompilerCommand.self, ListsCommand.self, MigrationCommand.self, NotificationsCommand.self,
-            PhaseCommand.self, ProfileCommand.self,
+            Compare.self, CompilerCommand.self, ListsCommand.self, MigrationCommand.self, ModelCommand.self,
+            ModelPhaseCommand.self, NotificationsCommand.self, PhaseCommand.self, ProfileCommand.self,
         ],
         defaultSubcommand: Compare.self
     )
