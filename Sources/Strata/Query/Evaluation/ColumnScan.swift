@@ -147,7 +147,8 @@ indirect enum ColumnScan {
     /// anything else (other kinds, `ALL`, nil, options), which stays an object-by-object check.
     private static func setMembership(_ comparison: BoundComparison) -> ColumnScan? {
         guard case .path(let path) = comparison.left, path.root == .object, path.steps.count == 1,
-            case .property(let model, let column) = path.steps[0], case .set = model.description.properties[column].type,
+            case .property(let model, let column) = path.steps[0],
+            case .set = model.description.properties[column].type,
             comparison.op == .equal, comparison.options.isEmpty,
             comparison.quantifier == .anyElement || comparison.quantifier == .noElement,
             case .value(let operand) = comparison.right
