@@ -51,6 +51,50 @@ final class SetAndMapQueryTests: PantryTestCase {
         XCTAssertEqual(try cooks.filter("scores['math'] > 10").explain.contains("scores['math'] > 10"), true)
     }
 
+    /// `ANY set == x`, `x IN set` and `NONE set == x` run as column scans that binary-search each stored set in
+    /// place; their results must be those of the object-by-object check, at both ends of a set, between its
+    /// elements, on prefixes and on negative numbers.
+    func testSetMembershipScansColumns() throws {
+        let db = try openDatabase()
+        try fill(db)
+        let many = (0..<40).map { "n\($0 * 2)" }
+        try db.write {
+            db.add(Cook(id: 4, name: "Di", nicknames: many + ["", "Be", "Beef", "a\u{0}b"],
+                        luckyNumbers: [-5, 0, Int.max, Int.min, 42]))
+        }
+        let cooks = db.objects(Cook.self)
+        let cases: [(String, [Any], [String])] = [
+            ("ANY nicknames == %@", ["Bee"], ["Bea"]),
+            ("%@ IN nicknames", ["B"], ["Bea"]),
+            ("ANY nicknames == %@", ["Be"], ["Di"]),
+            ("ANY nicknames == %@", [""], ["Di"]),
+            ("ANY nicknames == %@", ["a\u{0}b"], ["Di"]),
+            ("ANY nicknames == %@", ["a"], []),
+            ("ANY nicknames == %@", ["n0"], ["Di"]),
+            ("ANY nicknames == %@", ["n78"], ["Di"]),
+            ("ANY nicknames == %@", ["n41"], []),
+            ("ANY nicknames == %@", ["bee"], []),
+            ("NONE nicknames == %@", ["Bee"], ["Al", "Cy", "Di"]),
+            ("NONE nicknames == %@", ["zzz"], ["Al", "Bea", "Cy", "Di"]),
+            ("ANY luckyNumbers == %@", [-5], ["Di"]),
+            ("ANY luckyNumbers == %@", [Int.min], ["Di"]),
+            ("ANY luckyNumbers == %@", [Int.max], ["Di"]),
+            ("%@ IN luckyNumbers", [9], ["Bea"]),
+            ("ANY luckyNumbers == %@", [2], []),
+            ("NONE luckyNumbers == %@", [1], ["Bea", "Cy", "Di"]),
+            ("ANY luckyNumbers == 1 OR ANY nicknames == 'Bee'", [], ["Al", "Bea"]),
+            ("NOT (ANY nicknames == 'Al') AND name != 'Cy'", [], ["Bea", "Di"]),
+        ]
+        for (format, arguments, expected) in cases {
+            let results = try cooks.filter(format, arguments: arguments)
+            XCTAssertEqual(names(results), expected, "\(format) \(arguments)")
+            XCTAssertFalse(results.explain.contains("per object"), "\(format): \(results.explain)")
+        }
+        XCTAssertTrue(try cooks.filter("ANY nicknames ==[c] 'bee'").explain.contains("per object"),
+                      "options keep the object-by-object check")
+        XCTAssertEqual(names(try cooks.filter("ANY nicknames ==[c] 'bee'")), ["Bea"])
+    }
+
     func testTypedMembers() throws {
         let db = try openDatabase()
         try fill(db)

@@ -28,6 +28,9 @@ indirect enum ColumnScan {
     case null(column: ColumnKey, kind: QueryKind, isNull: Bool, text: String)
     /// Anything else, evaluated per object.
     case perObject(BoundPredicate)
+    /// `ANY set == constant` (or, `negated`, `NONE set == constant`) over a set column: each object's encoded set
+    /// binary-searched in place for the probe, no element decoded.
+    case setContains(column: ColumnKey, probe: SetProbe, negated: Bool, text: String)
 
     /// Compiles `predicate` for a scan of `model`'s table.
     init(_ predicate: BoundPredicate) {
@@ -69,6 +72,7 @@ indirect enum ColumnScan {
     }
 
     private static func compile(_ comparison: BoundComparison) -> ColumnScan? {
+        if let membership = setMembership(comparison) { return membership }
         guard case .path(let path) = comparison.left, let (model, column) = path.rootColumn else { return nil }
         let property = model.description.properties[column]
         let columnKey = model.columns[column]
@@ -136,6 +140,31 @@ indirect enum ColumnScan {
             }
         default: return nil
         }
+    }
+
+    /// `ANY set == constant` (also `constant IN set`) and `NONE set == constant` over a set column of the tested
+    /// object whose elements compare in place: strings and data without options, ints, dates and bools. `nil` for
+    /// anything else (other kinds, `ALL`, nil, options), which stays an object-by-object check.
+    private static func setMembership(_ comparison: BoundComparison) -> ColumnScan? {
+        guard case .path(let path) = comparison.left, path.root == .object, path.steps.count == 1,
+            case .property(let model, let column) = path.steps[0],
+            case .set = model.description.properties[column].type,
+            comparison.op == .equal, comparison.options.isEmpty,
+            comparison.quantifier == .anyElement || comparison.quantifier == .noElement,
+            case .value(let operand) = comparison.right
+        else { return nil }
+        let probe: SetProbe?
+        switch (path.kind, operand) {
+        case (.string, .string(let text)): probe = SetProbe(.string(text), kind: .string)
+        case (.data, .data(let bytes)): probe = SetProbe(.binary(bytes), kind: .binary)
+        case (.integer, .int(let number)): probe = SetProbe(.int(number), kind: .int)
+        case (.date, .timestamp(let number)): probe = SetProbe(.timestamp(number), kind: .timestamp)
+        case (.bool, .bool(let flag)): probe = SetProbe(.bool(flag), kind: .bool)
+        default: return nil
+        }
+        guard let probe else { return nil }
+        return .setContains(column: model.columns[column], probe: probe,
+                            negated: comparison.quantifier == .noElement, text: comparison.text)
     }
 
     /// `IN` a list of ints (timestamps for a date) or, without options, of strings, as one hash lookup per row;
@@ -321,6 +350,12 @@ indirect enum ColumnScan {
                 if try evaluator.matches(predicate, key: cluster.key(at: row)) { mask.set(row) }
             }
             return mask
+        case .setContains(let column, let probe, let negated, _):
+            let hits = try cluster.setColumn(column).rows(containing: probe, within: within)
+            guard negated else { return hits }
+            var result = within
+            result.subtract(hits)
+            return result
         }
     }
 
@@ -333,7 +368,7 @@ indirect enum ColumnScan {
         case .or(let terms): return terms.map(\.parenthesized).joined(separator: " OR ")
         case .int(_, _, _, _, let text), .intRange(_, _, _, let text), .intSet(_, _, let text),
              .stringSet(_, _, let text), .double(_, _, _, _, let text), .bool(_, _, _, let text),
-             .string(_, _, _, let text), .null(_, _, _, let text):
+             .string(_, _, _, let text), .null(_, _, _, let text), .setContains(_, _, _, let text):
             return text
         case .perObject(let predicate): return "per object: \(predicate.text)"
         }

@@ -82,6 +82,28 @@ enum CollectionCodec {
         } != nil
     }
 
+    /// Whether the encoded set holds `probe`'s element, by binary search over its offsets that compares each
+    /// visited element's stored bytes or number in place: nothing is decoded into a Swift value or allocated. The
+    /// set's kind must be the probe's.
+    static func setContains(_ raw: UnsafeRawBufferPointer, probe: SetProbe) throws -> Bool {
+        guard raw.count > 0 else { return false }
+        switch probe.form {
+        case .word(let wanted):
+            return try binarySearch(raw, what: "set") { reader in
+                guard try reader.u8() != 0 else { return -1 }  // A null element sorts first.
+                let stored = Int64(bitPattern: try reader.u64())
+                return stored == wanted ? 0 : (stored < wanted ? -1 : 1)
+            } != nil
+        case .bytes(let wanted):
+            return try wanted.withUnsafeBytes { wanted in
+                try binarySearch(raw, what: "set") { reader in
+                    guard try reader.u8() != 0 else { return -1 }
+                    return ByteOrder.compare(try reader.slice(Int(try reader.u32())), wanted)
+                } != nil
+            }
+        }
+    }
+
     /// The number of elements or entries of an encoded set or map, from its header.
     static func count(_ raw: UnsafeRawBufferPointer) -> Int {
         guard raw.count >= 4 else { return 0 }

@@ -40,6 +40,15 @@ public struct ScannedCluster {
         }
         return StringColumnView(block, reader: table.reader)
     }
+
+    /// A set column, each object's set read in place.
+    public func setColumn(_ column: ColumnKey) throws -> SetColumnView {
+        let block = try block(column, [.variable], "a set column")
+        guard case .set(let kind) = table.column(column)?.type else {
+            throw StrataError.invalidArgument("column \(column) of table '\(table.name)' is not a set column")
+        }
+        return SetColumnView(block, reader: table.reader, kind: kind)
+    }
 }
 
 extension Table {
