@@ -109,19 +109,10 @@ public enum QueryValue: Hashable, Sendable, CustomStringConvertible {
 
     /// A mixed value as the query value it holds (`.none` is `nil`).
     private static func argument(_ value: AnyValue, predicate: String, offset: Int) throws -> QueryValue {
-        switch value {
-        case .none: return .null
-        case .bool(let value): return .bool(value)
-        case .int(let value): return .int(Int64(value))
-        case .double(let value): return .double(value)
-        case .string(let value): return .string(value)
-        case .data(let value): return .data(value)
-        case .date(let value): return .date(value)
-        case .uuid(let value): return .uuid(value)
-        case .decimal(let value): return .decimal(value)
-        case .objectId(let value): return .objectId(value)
-        case .object(let object): return try argument(object, predicate: predicate, offset: offset)
-        }
+        // An object must be managed to be an argument (its `queryValue` would be `.null`); every other value is
+        // its constant's query value.
+        if case .object(let object) = value { return try argument(object, predicate: predicate, offset: offset) }
+        return value.queryValue
     }
 }
 
