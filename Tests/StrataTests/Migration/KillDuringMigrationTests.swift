@@ -16,45 +16,13 @@ final class KillDuringMigrationTests: XCTestCase {
     private let entries = 20_000
 
     func testKilledMigrationLeavesTheOldVersionIntactAndRunsAgainCleanly() throws {
-        let helper = try BuiltExecutable(named: "strata-migration-helper")
-        let directory = try TemporaryDirectory()
-        let path = directory.url.appendingPathComponent("ledger.strata").path
-        let written = try helper.run(["write-v1", path, String(entries)], timeout: 600)
-        XCTAssertEqual(written.status, 0, written.errorOutput)
-
+        let loop = MigrationKillLoop(
+            write: "write-v1", migrate: "migrate", verify: "verify", fileName: "ledger.strata", count: entries,
+            newVersion: 3)
         let kills = ProcessInfo.processInfo.environment["STRATA_LONG_TESTS"] == "1" ? 10 : 2
         var generator = SystemRandomNumberGenerator()
-        var killedMidway = 0
-        for attempt in 0..<kills {
-            // Progress comes every 1,024 objects, about 40 times in all: kill after a random number of the first half.
-            let reportsBeforeKill = Int.random(in: 1...20, using: &generator)
-            let (process, stdout, _) = try helper.start(["migrate", path])
-            var output = waitForReports(reportsBeforeKill, from: stdout)
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            output += String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            let check = try helper.run(["verify", path, String(entries)], timeout: 600)
-            XCTAssertEqual(check.status, 0, "after kill \(attempt) at report \(reportsBeforeKill): \(check.errorOutput)")
-            let state = check.output.trimmingCharacters(in: .whitespacesAndNewlines)
-            if output.contains("migrated \(entries) objects") {
-                // The migration committed before the kill landed: the file must then be fully migrated.
-                XCTAssertEqual(state, "version 3 migrated \(entries)")
-                try FileManager.default.removeItem(atPath: path)
-                let again = try helper.run(["write-v1", path, String(entries)], timeout: 600)
-                XCTAssertEqual(again.status, 0, again.errorOutput)
-            } else {
-                XCTAssertEqual(state, "version 1 intact \(entries)", "a killed migration must leave version 1 as it was")
-                killedMidway += 1
-            }
-        }
-        XCTAssertGreaterThan(killedMidway, 0, "no kill landed during a migration (each run finished first)")
-
-        let migrated = try helper.run(["migrate", path], timeout: 600)
-        XCTAssertEqual(migrated.status, 0, migrated.errorOutput)
-        XCTAssertTrue(migrated.output.contains("migrated \(entries) objects"), migrated.output)
-        let check = try helper.run(["verify", path, String(entries)], timeout: 600)
-        XCTAssertEqual(check.status, 0, check.errorOutput)
-        XCTAssertEqual(check.output.trimmingCharacters(in: .whitespacesAndNewlines), "version 3 migrated \(entries)")
+        // Progress comes every 1,024 objects, about 40 times in all: kill after a random number of the first half.
+        try loop.run(kills: kills) { _ in Int.random(in: 1...20, using: &generator) }
     }
 
     /// A migration that runs out of disk (a real full disk, `SmallFileSystem`) fails with `diskFull` and leaves
@@ -80,19 +48,5 @@ final class KillDuringMigrationTests: XCTestCase {
         XCTAssertEqual(migrated.status, 0, migrated.errorOutput)
         let check = try helper.run(["verify", path, String(entries)], timeout: 600)
         XCTAssertEqual(check.output.trimmingCharacters(in: .whitespacesAndNewlines), "version 3 migrated \(entries)")
-    }
-
-    /// Reads the child's output until it printed `count` progress lines (or ended, or 5 minutes passed), and
-    /// returns what it read.
-    private func waitForReports(_ count: Int, from stdout: Pipe) -> String {
-        var text = ""
-        let deadline = Date().addingTimeInterval(300)
-        while Date() < deadline {
-            let chunk = stdout.fileHandleForReading.availableData
-            if chunk.isEmpty { break }  // the child closed its output: it ended
-            text += String(decoding: chunk, as: UTF8.self)
-            if text.components(separatedBy: "progress ").count - 1 >= count { break }
-        }
-        return text
     }
 }
