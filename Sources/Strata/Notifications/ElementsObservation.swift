@@ -56,16 +56,13 @@ final class ElementsObservation<Collection>: Observation {
                 return
             }
             guard baseline.version != delivery.version else { return }
-            let ownerChanges = try delivery.changes(of: owner.tableKey, since: baseline)
-            let columnChanged = ownerChanges.deletions.contains(key)
-                || ownerChanges.modifications[key]?.contains(owner.columns[column]) == true
-            var elementChanges = TableChanges()
-            if let watched { elementChanges = try delivery.changes(of: watched.model.tableKey, since: baseline) }
-            let linkedChanged = try watched?.linkedTablesChanged(delivery, since: baseline) ?? false
-            guard columnChanged || !elementChanges.modifications.isEmpty || linkedChanged else {
+            guard let changed = try CollectionColumnChanges.of(
+                column: column, key: key, owner: owner, watched: watched, delivery: delivery, since: baseline)
+            else {
                 self.baseline = delivery.snapshot
                 return
             }
+            let (columnChanged, elementChanges) = (changed.columnChanged, changed.elementChanges)
             let newElements = columnChanged ? try elements(in: delivery.snapshot) : elements
             let changes = try SequenceDiff.changes(from: elements, to: newElements) { index in
                 guard let watched, case .link(let element) = newElements[index] else { return false }
