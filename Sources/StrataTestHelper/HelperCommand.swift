@@ -19,6 +19,8 @@ import StrataTestSupport
 /// - `compact-loop PATH`: forever opens the store asking to compact it (`StoreOptions.compactOnOpen`), commits
 ///   one `StepTable` step, prints `committed STEP` and closes it (the parent kills it at a random moment, often
 ///   while it compacts).
+/// - `step-loop PATH`: opens the store once and commits `StepTable` steps forever (every kind of value, sets,
+///   maps and embedded rows), printing `committed STEP` after each acknowledged one (the parent kills it).
 /// - `stall-recovery PATH`: opens the store as its first opener and stops when recovery opens the data file,
 ///   printing `recovering` and waiting to be killed: a first opener that dies before it has recovered the file.
 enum HelperCommand {
@@ -53,6 +55,9 @@ enum HelperCommand {
             say("woke \(woke)")
         case "compact-loop":
             try compactLoop(path: path)
+        case "step-loop":
+            let store = try Store.open(path: path)
+            while true { say("committed \(try StepTable.advance(store))") }
         case "stall-recovery":
             // A store opened through a `StorageIO` takes its path as given; other openers resolve symbolic links
             // (`/var` is `/private/var` on macOS), and the lock file must be theirs.

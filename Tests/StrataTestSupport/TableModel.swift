@@ -69,6 +69,8 @@ package struct TableModel: Equatable, Sendable {
         guard case .set = column.type, case .list(let elements) = value else { return value }
         var unique: [StorageValue] = []
         for element in elements where !unique.contains(element) { unique.append(element) }
+        // A `set<any>` mixes kinds: its model order is by description (tests compare it without order).
+        if column.type == .set(.mixed) { return .list(unique.sorted { $0.description < $1.description }) }
         return .list(unique.sorted(by: Self.precedes))
     }
 
@@ -93,7 +95,8 @@ package struct TableModel: Equatable, Sendable {
     }
 
     /// Deletes an object: every link to it becomes nil, every list drops it; with `tableKey` (the table's key in
-    /// the store), every mixed value linking to it (alone, in a list or in a map) becomes null.
+    /// the store), every mixed value linking to it (alone, in a list or in a map) becomes null, and every `set<any>`
+    /// drops it.
     package mutating func delete(_ key: ObjectKey, from table: String, tableKey: TableKey? = nil) {
         tables[table]!.objects[key] = nil
         if let tableKey {
@@ -104,7 +107,10 @@ package struct TableModel: Equatable, Sendable {
                         let value = model.objects[source]![column.name]
                         if value == typed { tables[name]!.objects[source]![column.name] = .null }
                         if case .list(let elements)? = value, elements.contains(typed) {
-                            tables[name]!.objects[source]![column.name] = .list(elements.map { $0 == typed ? .null : $0 })
+                            // A `set<any>` drops the element; an `[any]` list keeps it as null.
+                            let kept: [StorageValue] = column.type == .set(.mixed)
+                                ? elements.filter { $0 != typed } : elements.map { $0 == typed ? .null : $0 }
+                            tables[name]!.objects[source]![column.name] = .list(kept)
                         }
                         if case .map(let entries)? = value, entries.values.contains(typed) {
                             tables[name]!.objects[source]![column.name] = .map(entries.mapValues { $0 == typed ? .null : $0 })
