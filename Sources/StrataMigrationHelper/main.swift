@@ -21,14 +21,18 @@ import Darwin
 /// - `verify PATH COUNT`: checks the file entry by entry, printing `version 1 intact COUNT` or
 ///   `version 3 migrated COUNT`; exits 1 naming the first difference.
 /// - `write-shelf-v1 PATH COUNT`, `migrate-shelf PATH`, `verify-shelf PATH COUNT`: the same for the `Shelf` schema,
-///   whose version 2 turns lists into sets (dropping repeats) and fills a new map in a custom step; `verify-shelf`
-///   prints `version 1 intact COUNT` or `version 2 migrated COUNT`.
+///   whose version 2 turns lists into sets (dropping repeats; an `[any]` list into a `set<any>`), drops a
+///   `map<any?>` and fills new maps in a custom step; `verify-shelf` prints `version 1 intact COUNT` or
+///   `version 2 migrated COUNT`.
 /// - `write-embedded-v1 PATH COUNT`, `migrate-embedded PATH`, `verify-embedded PATH COUNT`: the same for
 ///   `Homestead`, whose version 2 makes a model embedded (``Homestead1To2``).
+/// - `write-unembed-v1 PATH COUNT`, `migrate-unembed PATH`, `verify-unembed PATH COUNT`: the same for `Paddock`,
+///   whose version 2 makes an embedded model top-level (``Paddock1To2``).
 let arguments = Array(CommandLine.arguments.dropFirst())
 let usage = "usage: strata-migration-helper write-v1 PATH COUNT | migrate PATH | verify PATH COUNT | bench PATH COUNT"
     + " | write-shelf-v1 PATH COUNT | migrate-shelf PATH | verify-shelf PATH COUNT"
-    + " | write-embedded-v1 PATH COUNT | migrate-embedded PATH | verify-embedded PATH COUNT\n"
+    + " | write-embedded-v1 PATH COUNT | migrate-embedded PATH | verify-embedded PATH COUNT"
+    + " | write-unembed-v1 PATH COUNT | migrate-unembed PATH | verify-unembed PATH COUNT\n"
 
 /// The custom step of version 3: an entry's score is twice its amount.
 struct LedgerSteps: LedgerMigrations {
@@ -219,6 +223,15 @@ do {
     case ("verify-embedded", 3):
         guard let count = Int(arguments[2]) else { throw HelperFailure(description: usage) }
         try Homestead1To2.verify(path: arguments[1], count: count)
+    case ("write-unembed-v1", 3):
+        guard let count = Int(arguments[2]) else { throw HelperFailure(description: usage) }
+        try Paddock1To2.write(path: arguments[1], count: count)
+        say("wrote \(count)")
+    case ("migrate-unembed", 2):
+        try Paddock1To2.migrate(path: arguments[1])
+    case ("verify-unembed", 3):
+        guard let count = Int(arguments[2]) else { throw HelperFailure(description: usage) }
+        try Paddock1To2.verify(path: arguments[1], count: count)
     default:
         FileHandle.standardError.write(Data(usage.utf8))
         exit(2)

@@ -48,6 +48,7 @@ struct ColumnConversion {
         case (.int(let number), .double): return .double(Double(number))
         case (.float(let number), .double): return .double(Double(number))
         case (.null, _): return .null
+        case (_, .mixed): return value  // a mixed value holds any kind (an `[any]` list becoming a `set<any>`)
         default:
             guard value.kind == kind else {
                 throw ConversionFailure(detail: "\(value) cannot become a \(kind) without losing information")
