@@ -15,6 +15,7 @@ struct ConformanceCase {
 enum ConformanceCases {
     static func all(staff: PlainStaff) -> [ConformanceCase] {
         let atoms = numbers() + strings() + others(staff) + collections() + setsAndMaps() + RealmCases.all() + moreKinds()
+            + mixedCollections()
         return atoms + combinations(of: atoms)
     }
 
@@ -311,6 +312,73 @@ enum ConformanceCases {
                 return e.extra.number == 1 || e.extra.number == Decimal(string: "1.5")
             },
             ConformanceCase(predicate: "extra == %@", arguments: [AnyValue.decimal(Decimal(string: "-1")!)]) { e, _ in e.extra.number == -1 },
+        ]
+        return cases
+    }
+
+    /// The `set<any>` (`charms`) and `map<any?>` (`extras`): numbers compared across int, double and decimal,
+    /// strings with options, nil elements and values, counts, keys and values; links to a deleted team are gone from
+    /// the set and nil in the map.
+    static func mixedCollections() -> [ConformanceCase] {
+        func text(_ value: PlainMixed) -> String? { if case .string(let text) = value { text } else { nil } }
+        func number(_ value: PlainMixed?, _ op: String, _ operand: Decimal) -> Bool {
+            guard let number = value?.number else { return false }
+            switch op {
+            case "==": return number == operand
+            case "<": return number < operand
+            default: return number >= operand
+            }
+        }
+        var cases: [ConformanceCase] = []
+        for op in ["==", "<", ">="] {
+            for operand in ["1", "0.5", "-1", "0"] {
+                let value = Decimal(string: operand)!
+                cases.append(ConformanceCase(predicate: "ANY charms \(op) \(operand)", arguments: []) { e, s in
+                    s.charms(of: e).contains { number($0, op, value) }
+                })
+                cases.append(ConformanceCase(predicate: "ANY extras.@allValues \(op) \(operand)", arguments: []) { e, s in
+                    s.extras(of: e).values.contains { number($0, op, value) }
+                })
+            }
+            cases.append(ConformanceCase(predicate: "extras['a'] \(op) 0.5", arguments: []) { e, s in
+                number(s.extras(of: e)["a"], op, Decimal(string: "0.5")!)
+            })
+        }
+        cases += [
+            ConformanceCase(predicate: "ANY charms == 'gold'", arguments: []) { e, s in s.charms(of: e).contains(.string("gold")) },
+            ConformanceCase(predicate: "ANY charms ==[c] 'GOLD'", arguments: []) { e, s in
+                s.charms(of: e).contains { text($0)?.lowercased() == "gold" }
+            },
+            ConformanceCase(predicate: "'silver' IN charms", arguments: []) { e, s in s.charms(of: e).contains(.string("silver")) },
+            ConformanceCase(predicate: "ANY charms BEGINSWITH 'g'", arguments: []) { e, s in
+                s.charms(of: e).contains { text($0)?.hasPrefix("g") == true }
+            },
+            ConformanceCase(predicate: "ANY charms == nil", arguments: []) { e, s in s.charms(of: e).contains(PlainMixed.none) },
+            ConformanceCase(predicate: "ANY charms == true", arguments: []) { e, s in s.charms(of: e).contains(.bool(true)) },
+            ConformanceCase(predicate: "NONE charms < 0", arguments: []) { e, s in !s.charms(of: e).contains { number($0, "<", 0) } },
+            ConformanceCase(predicate: "ALL charms >= -1", arguments: []) { e, s in
+                s.charms(of: e).allSatisfy { number($0, ">=", -1) }
+            },
+            ConformanceCase(predicate: "charms.@count == 0", arguments: []) { e, s in s.charms(of: e).isEmpty },
+            ConformanceCase(predicate: "charms.@count >= 3", arguments: []) { e, s in s.charms(of: e).count >= 3 },
+            ConformanceCase(predicate: "extras['a'] == nil", arguments: []) { e, s in (s.extras(of: e)["a"] ?? PlainMixed.none) == PlainMixed.none },
+            ConformanceCase(predicate: "extras['b'] == 'gold'", arguments: []) { e, s in s.extras(of: e)["b"] == .string("gold") },
+            ConformanceCase(predicate: "extras['b'] BEGINSWITH[c] 'g'", arguments: []) { e, s in
+                s.extras(of: e)["b"].flatMap(text)?.lowercased().hasPrefix("g") == true
+            },
+            ConformanceCase(predicate: "ANY extras.@allValues == 'silver'", arguments: []) { e, s in
+                s.extras(of: e).values.contains(.string("silver"))
+            },
+            ConformanceCase(predicate: "ANY extras.@allValues == false", arguments: []) { e, s in
+                s.extras(of: e).values.contains(.bool(false))
+            },
+            ConformanceCase(predicate: "ANY extras.@allValues == nil", arguments: []) { e, s in s.extras(of: e).values.contains(PlainMixed.none) },
+            ConformanceCase(predicate: "ANY extras.@allKeys == 'A'", arguments: []) { e, s in s.extras(of: e).keys.contains("A") },
+            ConformanceCase(predicate: "ANY extras.@allKeys ==[c] 'a'", arguments: []) { e, s in
+                s.extras(of: e).keys.contains { $0.lowercased() == "a" }
+            },
+            ConformanceCase(predicate: "extras.@count == 0", arguments: []) { e, s in s.extras(of: e).isEmpty },
+            ConformanceCase(predicate: "extras.@count >= 2", arguments: []) { e, s in s.extras(of: e).count >= 2 },
         ]
         return cases
     }

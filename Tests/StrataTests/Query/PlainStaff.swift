@@ -29,11 +29,15 @@ struct PlainEmployee {
     var balance: Decimal = 0
     var code: ObjectId?
     var extra: PlainMixed = .none
+    /// A `set<any>`: distinct values (of kind and value: `1` and `1.0` are two).
+    var charms: [PlainMixed] = []
+    /// A `map<any?>`.
+    var extras: [String: PlainMixed] = [:]
     var isDeleted = false
 }
 
 /// A mixed (`any`) value of the plain data set.
-enum PlainMixed {
+enum PlainMixed: Equatable {
     case none
     case int(Int)
     case double(Double)
@@ -84,6 +88,19 @@ struct PlainStaff {
         employee.pals.map { employees[$0] }.filter { !$0.isDeleted }
     }
 
+    /// The `set<any>` as the store holds it: a link to a deleted team is gone.
+    func charms(of employee: PlainEmployee) -> [PlainMixed] {
+        employee.charms.filter { if case .team(let index) = $0 { !teams[index].isDeleted } else { true } }
+    }
+
+    /// The `map<any?>` as the store holds it: a link to a deleted team is nil, its key kept.
+    func extras(of employee: PlainEmployee) -> [String: PlainMixed] {
+        employee.extras.mapValues { value -> PlainMixed in
+            if case .team(let index) = value, teams[index].isDeleted { return .none }
+            return value
+        }
+    }
+
     func team(of employee: PlainEmployee) -> PlainTeam? {
         guard let index = employee.team, !teams[index].isDeleted else { return nil }
         return teams[index]
@@ -100,6 +117,22 @@ struct PlainStaff {
     ]
     static let skills = ["swift", "Swift", "rust", "Ωmega", "café", "CAFE", ""]
     static let levelKeys = ["math", "art", "Art", "mé", ""]
+
+    static let mixedKeys = ["a", "b", "c", "A"]
+
+    /// A mixed value of a random kind: small numbers of three kinds that can be equal, short strings, a bool,
+    /// nil or a link to one of `teams` teams.
+    private static func drawMixed(_ random: inout SeededGenerator, teams: Int) -> PlainMixed {
+        switch random.below(9) {
+        case 0: return .none
+        case 1: return .int(random.below(5) - 2)
+        case 2: return .double(Double(random.below(5) - 2) / 2)
+        case 3: return .decimal(Decimal(random.below(5) - 2) / 2)
+        case 4, 5: return .string(["gold", "Gold", "silver", ""][random.below(4)])
+        case 6: return .bool(random.below(2) == 0)
+        default: return .team(random.below(teams))
+        }
+    }
 
     /// The rating drawn as `step`: `step / 2`, but `1.1` for 3.
     private static func rating(_ step: Int) -> Float { step == 3 ? 1.1 : Float(step) / 2 }
@@ -160,6 +193,17 @@ struct PlainStaff {
             case 4, 5: employees[index].extra = .string(texts[more.below(texts.count)])
             case 6: employees[index].extra = .bool(more.below(2) == 0)
             default: employees[index].extra = .team(more.below(teams.count))
+            }
+        }
+        // The sets and maps of mixed values, from a generator of their own too.
+        var mixed = SeededGenerator(seed: seed &+ 2000)
+        for index in employees.indices {
+            for _ in 0..<mixed.below(5) {
+                let charm = drawMixed(&mixed, teams: teams.count)
+                if !employees[index].charms.contains(charm) { employees[index].charms.append(charm) }
+            }
+            for _ in 0..<mixed.below(4) {
+                employees[index].extras[mixedKeys[mixed.below(mixedKeys.count)]] = drawMixed(&mixed, teams: teams.count)
             }
         }
         return PlainStaff(employees: employees, teams: teams)

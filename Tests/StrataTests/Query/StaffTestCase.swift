@@ -64,15 +64,9 @@ class StaffTestCase: XCTestCase {
                 if let mentor = employee.mentor { fields["mentor"] = created[mentor] }
                 fields["balance"] = employee.balance
                 if let code = employee.code { fields["code"] = code }
-                switch employee.extra {
-                case .none: break
-                case .int(let value): fields["extra"] = AnyValue.int(value)
-                case .double(let value): fields["extra"] = AnyValue.double(value)
-                case .decimal(let value): fields["extra"] = AnyValue.decimal(value)
-                case .string(let value): fields["extra"] = AnyValue.string(value)
-                case .bool(let value): fields["extra"] = AnyValue.bool(value)
-                case .team(let team): fields["extra"] = AnyValue.object(teams[team])
-                }
+                if let extra = anyValue(employee.extra, teams: teams) { fields["extra"] = extra }
+                fields["charms"] = employee.charms.map { anyValue($0, teams: teams) ?? AnyValue.none }
+                fields["extras"] = employee.extras.mapValues { anyValue($0, teams: teams) ?? AnyValue.none }
                 created.append(db.create(T.self, value: fields))
             }
         }
@@ -81,6 +75,19 @@ class StaffTestCase: XCTestCase {
             for (index, team) in staff.teams.enumerated() where team.isDeleted { db.delete(teams[index]) }
         }
         return created
+    }
+}
+
+/// The stored form of a plain mixed value (`nil` for none), its team link to the stored `teams`.
+private func anyValue(_ value: PlainMixed, teams: [Team]) -> AnyValue? {
+    switch value {
+    case .none: return nil
+    case .int(let value): return .int(value)
+    case .double(let value): return .double(value)
+    case .decimal(let value): return .decimal(value)
+    case .string(let value): return .string(value)
+    case .bool(let value): return .bool(value)
+    case .team(let team): return .object(teams[team])
     }
 }
 
