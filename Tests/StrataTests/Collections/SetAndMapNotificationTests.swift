@@ -42,6 +42,12 @@ final class SetAndMapNotificationTests: PantryTestCase {
     /// One dish as a set of dishes is compared: its name is its identity, its price what a modification changes.
     private static func describe(_ dish: Dish?) -> String { dish.map { "\($0.name)=\($0.price)" } ?? "nil" }
 
+    /// One mixed value as the `set<any>` and `map<any?>` are compared: a dish by its name, others by their value.
+    private static func describe(_ value: AnyValue) -> String {
+        if case .object(let object) = value { return (object as? Dish).map { "dish \($0.name)" } ?? "object" }
+        return "\(value)"
+    }
+
     func testRandomCommitsGiveChangeSetsThatRebuildSetsAndMaps() throws {
         try run(seed: 3, commits: 120)
     }
@@ -63,6 +69,8 @@ final class SetAndMapNotificationTests: PantryTestCase {
         var previousDishes: [String]?
         var previousScores: [String: Int]?
         var previousSignature: [String: String]?
+        var previousCharms: [String]?
+        var previousExtras: [String: String]?
         queue.sync {
             let cook = observerDatabase.object(ofType: Cook.self, forPrimaryKey: 1)!
             tokens.append(cook.nicknames.observe { change in
@@ -134,6 +142,39 @@ final class SetAndMapNotificationTests: PantryTestCase {
                 case .error(let error): self.fail("signature: \(error)")
                 }
             })
+            tokens.append(cook.charms.observe { change in
+                switch change {
+                case .initial(let set): previousCharms = set.map(Self.describe)
+                case .update(let set, let deletions, let insertions, let modifications):
+                    let new = set.map(Self.describe)
+                    var applied = previousCharms ?? []
+                    for index in deletions.reversed() { applied.remove(at: index) }
+                    for index in insertions { applied.insert(new[index], at: index) }
+                    if applied != new { self.fail("charms: \(previousCharms ?? []) -\(deletions) +\(insertions) gives \(applied), not \(new)") }
+                    if modifications.contains(where: { $0 >= new.count || insertions.contains($0) }) {
+                        self.fail("charms: modifications \(modifications) outside what stayed in \(new)")
+                    }
+                    previousCharms = new
+                case .error(let error): self.fail("charms: \(error)")
+                }
+            })
+            tokens.append(cook.extras.observe { change in
+                switch change {
+                case .initial(let map): previousExtras = Dictionary(uniqueKeysWithValues: map.map { ($0.key, Self.describe($0.value)) })
+                case .update(let map, let deletions, let insertions, let modifications):
+                    let new = Dictionary(uniqueKeysWithValues: map.map { ($0.key, Self.describe($0.value)) })
+                    let old = previousExtras ?? [:]
+                    var applied = old
+                    for key in deletions { applied[key] = nil }
+                    for key in insertions + modifications { applied[key] = new[key] }
+                    if applied != new { self.fail("extras: \(old) → \(new) by -\(deletions) +\(insertions) ~\(modifications)") }
+                    if Set(insertions) != Set(new.keys).subtracting(old.keys) { self.fail("extras: insertions \(insertions)") }
+                    let changed = Set(new.keys.filter { old[$0] != nil && old[$0] != new[$0] })
+                    if changed != Set(modifications) { self.fail("extras: modifications \(modifications), changed \(changed)") }
+                    previousExtras = new
+                case .error(let error): self.fail("extras: \(error)")
+                }
+            })
             tokens.append(observerDatabase.observe { [weak self] _, database in
                 guard let self else { return }
                 let version = database.version
@@ -143,7 +184,7 @@ final class SetAndMapNotificationTests: PantryTestCase {
         // The initial calls arrive asynchronously; the database observer sees only later commits.
         let deadline = Date(timeIntervalSinceNow: 20)
         while queue.sync(execute: { previousNicknames == nil || previousDishes == nil || previousScores == nil
-            || previousSignature == nil }) {
+            || previousSignature == nil || previousCharms == nil || previousExtras == nil }) {
             guard Date() < deadline else { return XCTFail("no initial call within 20 s") }
             usleep(500)
         }
@@ -157,7 +198,9 @@ final class SetAndMapNotificationTests: PantryTestCase {
                     let dishes = Array(db.objects(Dish.self))
                     let dish = dishes.isEmpty ? nil : dishes[random.below(dishes.count)]
                     let key = ["x", "y", "z", "Z", "é"][random.below(5)]
-                    switch random.below(9) {
+                    let charms: [AnyValue] = [.int(1), .double(1), .string("1"), .none, .decimal(2), .bool(true)]
+                    let charm = dish.map { AnyValue.object($0) } ?? charms[random.below(charms.count)]
+                    switch random.below(13) {
                     case 0: cook.nicknames.insert(names[random.below(names.count)])
                     case 1: cook.nicknames.remove(names[random.below(names.count)])
                     case 2: if let dish { cook.dishes.insert(dish) }
@@ -166,6 +209,10 @@ final class SetAndMapNotificationTests: PantryTestCase {
                     case 5: cook.scores[key] = nil
                     case 6: cook.signature[key] = .some(random.below(4) == 0 ? nil : dish)
                     case 7: dish?.price = Double(random.below(4))
+                    case 9: cook.charms.insert(random.below(3) == 0 ? charm : charms[random.below(charms.count)])
+                    case 10: cook.charms.remove(random.below(3) == 0 ? charm : charms[random.below(charms.count)])
+                    case 11: cook.extras[key] = charms[random.below(charms.count)]
+                    case 12: cook.extras[key] = nil
                     default:
                         if let dish, random.below(3) == 0 {
                             let name = dish.name
@@ -180,7 +227,9 @@ final class SetAndMapNotificationTests: PantryTestCase {
             waitForDelivery(of: db.version)
         }
         queue.sync {
-            XCTAssertEqual(previousNicknames, Array(observerDatabase.object(ofType: Cook.self, forPrimaryKey: 1)!.nicknames))
+            let observed = observerDatabase.object(ofType: Cook.self, forPrimaryKey: 1)!
+            XCTAssertEqual(previousNicknames, Array(observed.nicknames))
+            XCTAssertEqual(previousCharms, observed.charms.map(Self.describe))
         }
         XCTAssertEqual(lock.withLock { failures }, [])
         XCTAssertGreaterThan(lock.withLock { updates }, commits / 10, "the set changed in some commits")
