@@ -37,6 +37,13 @@ struct EmbeddedModelRules {
         }
         for model in version.models {
             for property in model.properties {
+                if case .set(.link(let target)) = property.type, models[target]?.isEmbedded == true {
+                    diagnostics.append(.error(
+                        "property '\(model.name).\(property.name)' is a set of the embedded model '\(target)': a set "
+                            + "keeps objects by identity, which embedded objects do not have; use a list "
+                            + "('[\(target)]') or a map ('map<\(target)?>')",
+                        at: sourceMap[.propertyValue(model: model.name, property: property.name, field: "type")]))
+                }
                 guard case .linkingObjects(let source, let link) = property.type, models[source]?.isEmbedded == true
                 else { continue }
                 diagnostics.append(.error(

@@ -3,7 +3,8 @@ import StrataSchemaCompiler
 import XCTest
 
 /// `embedded: true`: loaded, fingerprinted only when set, diffed into a step, and refused with positions where
-/// Realm refuses it (a primary key, no owner, a cycle of embedded links, linking objects from an embedded model).
+/// Realm refuses it (a primary key, no owner, a cycle of embedded links, linking objects from an embedded model, a
+/// set of embedded objects).
 final class EmbeddedModelDiagnosticsTests: SchemaTestCase {
     private func schema(_ models: String, version: Int = 1) -> String {
         "schema: Homes\nversion: \(version)\nmodels:\n" + models
@@ -56,6 +57,13 @@ final class EmbeddedModelDiagnosticsTests: SchemaTestCase {
             schema("  Person:\n    properties:\n      name: string\n  Address:\n    embedded: true\n"
                 + "    properties:\n      city: string\n"),
             line: 8, column: 5, contains: ["embedded model 'Address' is not reached by any link", "home: Address?"])
+    }
+
+    func testASetOfAnEmbeddedModelIsRefusedAtTheProperty() {
+        assertSingleError(
+            schema("  Person:\n    properties:\n      homes: set<Address>\n      home: Address?\n"
+                + "  Address:\n    embedded: true\n    properties:\n      city: string\n"),
+            line: 6, column: 14, contains: ["'Person.homes' is a set of the embedded model 'Address'", "[Address]"])
     }
 
     func testACycleOfEmbeddedLinksIsRefused() {
