@@ -52,6 +52,33 @@ final class StrataCommandTests: DatabaseTestCase {
         XCTAssertEqual(try strata.run(["verify", copy]).status, 0)
     }
 
+    /// `info` names set and map columns with their element kinds (`map<any?>` is `map<any>`); `verify` and
+    /// `compact` check and copy them, links inside `any` elements included.
+    func testInfoShowsSetAndMapColumnsOfTheNewKinds() throws {
+        configuration = Configuration(schema: Ledger.self)
+        configuration.fileURL = directory.url.appendingPathComponent("ledger.strata")
+        configuration.durability = .none
+        let db = try openDatabase()
+        try db.write {
+            let gem = Gem(name: "ruby")
+            db.add(Pouch(id: 1, coins: [1, 2], charms: [.int(1), .object(gem), .none], extras: ["gem": .object(gem)]))
+        }
+        let strata = try BuiltExecutable(named: "strata")
+        let path = configuration.fileURL.path
+        let info = try strata.run(["info", path])
+        XCTAssertEqual(info.status, 0, info.errorOutput)
+        for column in ["coins: set<decimal>", "seals: set<objectId>", "charms: set<any>", "prices: map<decimal>",
+                       "stamps: map<objectId>", "extras: map<any>"] {
+            XCTAssertTrue(info.output.contains(column), "'\(column)' missing from: \(info.output)")
+        }
+        XCTAssertEqual(try strata.run(["verify", path]).status, 0)
+        let copy = directory.url.appendingPathComponent("copy.strata").path
+        XCTAssertEqual(try strata.run(["compact", path, copy]).status, 0)
+        let verified = try strata.run(["verify", copy])
+        XCTAssertEqual(verified.status, 0, verified.errorOutput)
+        XCTAssertTrue(verified.output.contains("2 object(s)"), "a pouch and a gem: \(verified.output)")
+    }
+
     func testAnEncryptedFileNeedsItsKeyFile() throws {
         let key = Data((0..<64).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 1) })
         configuration.encryptionKey = key

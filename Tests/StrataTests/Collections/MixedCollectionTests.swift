@@ -120,4 +120,26 @@ final class MixedCollectionTests: XCTestCase {
         XCTAssertEqual(try pouches.filter("ANY prices.@allValues < decimal(10)").map(\.id), [2])
         XCTAssertEqual(try pouches.filter("ANY stamps.@allValues == oid(507f1f77bcf86cd799439011)").map(\.id), [1])
     }
+
+    func testCreateFromAnArrayFillsSetsAndMapsOfTheNewKinds() throws {
+        let db = try open()
+        let seal = try ObjectId(string: "507f1f77bcf86cd799439011")
+        let pouch = try db.write {
+            // In the schema's property order: id, coins, seals, charms, prices, stamps, extras.
+            db.create(Pouch.self, value: [
+                7, [Decimal(string: "2.5")!, 1, 2.5], [seal, seal], [1, 1.0, "1", AnyValue.none, 1],
+                ["tea": Decimal(string: "9.99")!], ["a": seal], ["n": 5, "s": "x", "none": AnyValue.none],
+            ] as [Any])
+        }
+        XCTAssertEqual(pouch.id, 7)
+        XCTAssertEqual(Array(pouch.coins), [1, Decimal(string: "2.5")!], "2.5 given twice, as a decimal and a double")
+        XCTAssertEqual(Array(pouch.seals), [seal])
+        XCTAssertEqual(pouch.charms.count, 4, "1, 1.0, \"1\" and none: the repeated 1 once")
+        XCTAssertTrue(pouch.charms.contains(.double(1)) && pouch.charms.contains(.none))
+        XCTAssertEqual(pouch.prices["tea"], Decimal(string: "9.99"))
+        XCTAssertEqual(pouch.stamps["a"], seal)
+        XCTAssertEqual(pouch.extras.keys, ["n", "none", "s"])
+        XCTAssertEqual(pouch.extras["n"], .int(5))
+        XCTAssertEqual(pouch.extras["none"], AnyValue.none)
+    }
 }

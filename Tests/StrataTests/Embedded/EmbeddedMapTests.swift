@@ -66,4 +66,21 @@ final class EmbeddedMapTests: EmbeddedTestCase {
         XCTAssertEqual(try count("Address"), 1, "the replaced map's addresses are deleted")
         XCTAssertEqual(try count("Geo"), 0, "with what they embed")
     }
+
+    func testCreateFromAnArrayFillsEmbeddedObjectsFromArraysAndDictionaries() throws {
+        try db.write {
+            // In the schema's property order: id, name, home, pastHomes, holidayHomes, friend.
+            db.create(Resident.self, value: [
+                4, "Di", ["7 Quay", "Gent"],
+                [["street": "8", "city": "Ypres"], ["9", "Mons", ["lat": 3.0, "lon": 4.0]]],
+                ["x": ["street": "10", "city": "Liège"]],
+            ] as [Any])
+        }
+        let di = try XCTUnwrap(db.object(ofType: Resident.self, forPrimaryKey: 4))
+        XCTAssertEqual(di.home?.street, "7 Quay")
+        XCTAssertEqual(di.pastHomes.map(\.city), ["Ypres", "Mons"])
+        XCTAssertEqual(di.pastHomes[1].geo?.lat, 3.0)
+        XCTAssertEqual(di.holidayHomes["x"]??.city, "Liège")
+        XCTAssertEqual(try count("Address"), 4)
+    }
 }
