@@ -76,14 +76,15 @@ final class PowerLossTests: PagerTestCase {
         defer { store.close() }
         var random = SeededGenerator(seed: 24)
         let commits = longTests ? 120 : 24
-        var images = 0
+        var checked = 0
         for step in 1...Int64(commits) {
             capture.lock.withLock { capture.events.removeAll() }
             XCTAssertEqual(try StepTable.advance(store), step)
             let events = capture.lock.withLock { capture.events }
             XCTAssertEqual(events.count, 1, "a .full commit syncs exactly once")
             for event in events {
-                for image in CrashImage.images(durable: event.durable, pending: event.pending, count: 8, using: &random) {
+                let images = CrashImage.images(durable: event.durable, pending: event.pending, count: 8, using: &random)
+                for image in images {
                     let storage = MemoryStorage(capacity: 1 << 28)
                     try storage.setContents(image, ofFile: "db")
                     let opened = try Store.open(path: "db", options: StoreOptions(io: storage))
@@ -91,11 +92,11 @@ final class PowerLossTests: PagerTestCase {
                     let found = try StepTable.read(opened)
                     XCTAssertTrue(found == step - 1 || found == step, "step \(step): the image opened at step \(found)")
                     _ = try opened.verifyAll()
-                    images += 1
+                    checked += 1
                 }
             }
         }
-        XCTAssertEqual(images, commits * 8)
+        XCTAssertEqual(checked, commits * 8)
     }
 
     func testTornMetaSlotFallsBackToPreviousVersion() throws {

@@ -150,7 +150,10 @@ final class SetAndMapNotificationTests: PantryTestCase {
                     var applied = previousCharms ?? []
                     for index in deletions.reversed() { applied.remove(at: index) }
                     for index in insertions { applied.insert(new[index], at: index) }
-                    if applied != new { self.fail("charms: \(previousCharms ?? []) -\(deletions) +\(insertions) gives \(applied), not \(new)") }
+                    if applied != new {
+                        let old = previousCharms ?? []
+                        self.fail("charms: \(old) -\(deletions) +\(insertions) gives \(applied), not \(new)")
+                    }
                     if modifications.contains(where: { $0 >= new.count || insertions.contains($0) }) {
                         self.fail("charms: modifications \(modifications) outside what stayed in \(new)")
                     }
@@ -160,17 +163,24 @@ final class SetAndMapNotificationTests: PantryTestCase {
             })
             tokens.append(cook.extras.observe { change in
                 switch change {
-                case .initial(let map): previousExtras = Dictionary(uniqueKeysWithValues: map.map { ($0.key, Self.describe($0.value)) })
+                case .initial(let map):
+                    previousExtras = Dictionary(uniqueKeysWithValues: map.map { ($0.key, Self.describe($0.value)) })
                 case .update(let map, let deletions, let insertions, let modifications):
                     let new = Dictionary(uniqueKeysWithValues: map.map { ($0.key, Self.describe($0.value)) })
                     let old = previousExtras ?? [:]
                     var applied = old
                     for key in deletions { applied[key] = nil }
                     for key in insertions + modifications { applied[key] = new[key] }
-                    if applied != new { self.fail("extras: \(old) → \(new) by -\(deletions) +\(insertions) ~\(modifications)") }
-                    if Set(insertions) != Set(new.keys).subtracting(old.keys) { self.fail("extras: insertions \(insertions)") }
+                    if applied != new {
+                        self.fail("extras: \(old) → \(new) by -\(deletions) +\(insertions) ~\(modifications)")
+                    }
+                    if Set(insertions) != Set(new.keys).subtracting(old.keys) {
+                        self.fail("extras: insertions \(insertions)")
+                    }
                     let changed = Set(new.keys.filter { old[$0] != nil && old[$0] != new[$0] })
-                    if changed != Set(modifications) { self.fail("extras: modifications \(modifications), changed \(changed)") }
+                    if changed != Set(modifications) {
+                        self.fail("extras: modifications \(modifications), changed \(changed)")
+                    }
                     previousExtras = new
                 case .error(let error): self.fail("extras: \(error)")
                 }

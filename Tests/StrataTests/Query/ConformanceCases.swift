@@ -336,7 +336,9 @@ enum ConformanceCases {
                 cases.append(ConformanceCase(predicate: "ANY charms \(op) \(operand)", arguments: []) { e, s in
                     s.charms(of: e).contains { number($0, op, value) }
                 })
-                cases.append(ConformanceCase(predicate: "ANY extras.@allValues \(op) \(operand)", arguments: []) { e, s in
+                cases.append(ConformanceCase(
+                    predicate: "ANY extras.@allValues \(op) \(operand)", arguments: []
+                ) { e, s in
                     s.extras(of: e).values.contains { number($0, op, value) }
                 })
             }
@@ -345,24 +347,38 @@ enum ConformanceCases {
             })
         }
         cases += [
-            ConformanceCase(predicate: "ANY charms == 'gold'", arguments: []) { e, s in s.charms(of: e).contains(.string("gold")) },
+            ConformanceCase(predicate: "ANY charms == 'gold'", arguments: []) { e, s in
+                s.charms(of: e).contains(.string("gold"))
+            },
             ConformanceCase(predicate: "ANY charms ==[c] 'GOLD'", arguments: []) { e, s in
                 s.charms(of: e).contains { text($0)?.lowercased() == "gold" }
             },
-            ConformanceCase(predicate: "'silver' IN charms", arguments: []) { e, s in s.charms(of: e).contains(.string("silver")) },
+            ConformanceCase(predicate: "'silver' IN charms", arguments: []) { e, s in
+                s.charms(of: e).contains(.string("silver"))
+            },
             ConformanceCase(predicate: "ANY charms BEGINSWITH 'g'", arguments: []) { e, s in
                 s.charms(of: e).contains { text($0)?.hasPrefix("g") == true }
             },
-            ConformanceCase(predicate: "ANY charms == nil", arguments: []) { e, s in s.charms(of: e).contains(PlainMixed.none) },
-            ConformanceCase(predicate: "ANY charms == true", arguments: []) { e, s in s.charms(of: e).contains(.bool(true)) },
-            ConformanceCase(predicate: "NONE charms < 0", arguments: []) { e, s in !s.charms(of: e).contains { number($0, "<", 0) } },
+            ConformanceCase(predicate: "ANY charms == nil", arguments: []) { e, s in
+                s.charms(of: e).contains(PlainMixed.none)
+            },
+            ConformanceCase(predicate: "ANY charms == true", arguments: []) { e, s in
+                s.charms(of: e).contains(.bool(true))
+            },
+            ConformanceCase(predicate: "NONE charms < 0", arguments: []) { e, s in
+                !s.charms(of: e).contains { number($0, "<", 0) }
+            },
             ConformanceCase(predicate: "ALL charms >= -1", arguments: []) { e, s in
                 s.charms(of: e).allSatisfy { number($0, ">=", -1) }
             },
             ConformanceCase(predicate: "charms.@count == 0", arguments: []) { e, s in s.charms(of: e).isEmpty },
             ConformanceCase(predicate: "charms.@count >= 3", arguments: []) { e, s in s.charms(of: e).count >= 3 },
-            ConformanceCase(predicate: "extras['a'] == nil", arguments: []) { e, s in (s.extras(of: e)["a"] ?? PlainMixed.none) == PlainMixed.none },
-            ConformanceCase(predicate: "extras['b'] == 'gold'", arguments: []) { e, s in s.extras(of: e)["b"] == .string("gold") },
+            ConformanceCase(predicate: "extras['a'] == nil", arguments: []) { e, s in
+                (s.extras(of: e)["a"] ?? PlainMixed.none) == PlainMixed.none
+            },
+            ConformanceCase(predicate: "extras['b'] == 'gold'", arguments: []) { e, s in
+                s.extras(of: e)["b"] == .string("gold")
+            },
             ConformanceCase(predicate: "extras['b'] BEGINSWITH[c] 'g'", arguments: []) { e, s in
                 s.extras(of: e)["b"].flatMap(text)?.lowercased().hasPrefix("g") == true
             },
@@ -372,8 +388,12 @@ enum ConformanceCases {
             ConformanceCase(predicate: "ANY extras.@allValues == false", arguments: []) { e, s in
                 s.extras(of: e).values.contains(.bool(false))
             },
-            ConformanceCase(predicate: "ANY extras.@allValues == nil", arguments: []) { e, s in s.extras(of: e).values.contains(PlainMixed.none) },
-            ConformanceCase(predicate: "ANY extras.@allKeys == 'A'", arguments: []) { e, s in s.extras(of: e).keys.contains("A") },
+            ConformanceCase(predicate: "ANY extras.@allValues == nil", arguments: []) { e, s in
+                s.extras(of: e).values.contains(PlainMixed.none)
+            },
+            ConformanceCase(predicate: "ANY extras.@allKeys == 'A'", arguments: []) { e, s in
+                s.extras(of: e).keys.contains("A")
+            },
             ConformanceCase(predicate: "ANY extras.@allKeys ==[c] 'a'", arguments: []) { e, s in
                 s.extras(of: e).keys.contains { $0.lowercased() == "a" }
             },
