@@ -83,9 +83,11 @@ final class DeleteRuleDiagnosticsTests: SchemaTestCase {
             + "changes: the new rule applies to later deletes)")
         let versions = history?.versions ?? []
         XCTAssertEqual(versions.count, 2)
-        var unchanged = versions.first
-        unchanged?.models[0].properties[1].deleteRule = .deny
-        XCTAssertEqual(unchanged?.fingerprint, versions.first?.fingerprint,
-            "rules are not stored: a rule changed in place keeps the version's fingerprint")
+        var edited = versions.first
+        edited?.models[0].properties[1].deleteRule = .deny
+        XCTAssertNotEqual(edited?.fingerprint, versions.first?.fingerprint,
+            "a rule changed in place is an edited version: the change goes in a new version")
+        edited?.models[0].properties[1].deleteRule = .nullify
+        XCTAssertEqual(edited?.fingerprint, versions.first?.fingerprint, "nullify is the default, written or not")
     }
 }

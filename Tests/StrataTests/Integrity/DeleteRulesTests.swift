@@ -270,4 +270,20 @@ final class DeleteRulesTests: XCTestCase {
         try db.write { db.deleteAll() }
         XCTAssertEqual(remaining, [])
     }
+
+    // MARK: strata info
+
+    func testStrataInfoListsEachModelsDeleteRules() throws {
+        try db.write { db.add(Warden(name: "w")) }
+        let path = directory.url.appendingPathComponent("graph.strata").path
+        db = nil
+        let info = try BuiltExecutable(named: "strata").run(["info", path])
+        XCTAssertEqual(info.status, 0, info.errorOutput)
+        XCTAssertTrue(info.output.contains("    onDelete: guarded deny; owned cascade\n"), info.output)
+        XCTAssertTrue(info.output.contains("    onDelete: pin deny; target cascade\n"), info.output)
+        XCTAssertTrue(info.output.contains("    onDelete: contents cascade\n"), info.output)
+        XCTAssertTrue(info.output.contains("    onDelete: itemsCascade cascade; itemsDeny deny; memberOfCascade "
+            + "cascade; membersCascade cascade; membersDeny deny; nextCascade cascade; nextDeny deny; slotOfDeny "
+            + "deny; slotsCascade cascade; slotsDeny deny; spare cascade\n"), info.output)
+    }
 }
