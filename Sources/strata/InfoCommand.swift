@@ -31,8 +31,10 @@ struct InfoCommand: ParsableCommand {
         defer { reader.end() }
         try store.namingFile {
             let catalog = try Catalog(reader: reader)
+            var deleteRules: [String: String] = [:]
             if let record = try catalog.metadata(forKey: "strata.schema") {
                 print("  schema record: \(String(decoding: record, as: UTF8.self))")
+                deleteRules = (try? JSONDecoder().decode(RecordedRules.self, from: Data(record)))?.deleteRules ?? [:]
             }
             for table in catalog.tables {
                 let columns = table.columns.filter { $0.type != .backlinks }.map(\.description).joined(separator: ", ")
@@ -45,12 +47,16 @@ struct InfoCommand: ParsableCommand {
                     print("    full-text index on \(column): \(size.entries) entries, "
                         + "\(bytes(UInt64(size.bytes))) of entry bytes")
                 }
-                // Uniqueness rules are the unique indexes other than the primary key's (delete rules live in the
-                // app's schema, not in the file).
+                // Uniqueness rules are the unique indexes other than the primary key's.
                 let key = [table.primaryKey].compactMap { $0 }
                 let rules = table.indexSpecs.filter { $0.isUnique && $0.columns != key }
                     .map { spec in spec.columns.map { table.column($0)?.name ?? "\($0)" }.joined(separator: " + ") }
                 if !rules.isEmpty { print("    unique: " + rules.joined(separator: "; ")) }
+                // Delete rules change no data: the schema record lists those of the file's version.
+                let prefix = table.name + "."
+                let onDelete = deleteRules.filter { $0.key.hasPrefix(prefix) }
+                    .map { "\($0.key.dropFirst(prefix.count)) \($0.value)" }.sorted()
+                if !onDelete.isEmpty { print("    onDelete: " + onDelete.joined(separator: "; ")) }
             }
         }
     }
@@ -58,4 +64,10 @@ struct InfoCommand: ParsableCommand {
     private func bytes(_ count: UInt64) -> String {
         count >= 1 << 20 ? String(format: "%.1f MiB", Double(count) / 1_048_576) : "\(count) B"
     }
+}
+
+/// The part of the schema record `strata info` lists per table: the version's `cascade` and `deny` rules by
+/// `Model.property`.
+private struct RecordedRules: Decodable {
+    var deleteRules: [String: String]?
 }

@@ -82,8 +82,12 @@ final class SchemaBinding {
     /// The most models ``model(for:)`` scans rather than hashes.
     private static let scannedModelCount = 8
 
+    /// The schema's delete rules (`onDelete:`), which every delete applies.
+    let deleteRules: DeleteRules
+
     init(models: [ModelBinding]) {
         self.models = models
+        deleteRules = DeleteRules(models: models.map(\.definition))
         types = models.map { ObjectIdentifier($0.type) }
         byName = Dictionary(uniqueKeysWithValues: models.map { ($0.name, $0) })
         byType = models.count > Self.scannedModelCount

@@ -100,7 +100,8 @@ struct SchemaBinder {
         let schema = configuration.schema
         return SchemaRecord(
             schema: schema.name, version: schema.version,
-            fingerprints: Dictionary(uniqueKeysWithValues: schema.fingerprints.map { (String($0.key), $0.value) }))
+            fingerprints: Dictionary(uniqueKeysWithValues: schema.fingerprints.map { (String($0.key), $0.value) }),
+            deleteRules: SchemaRecord.deleteRules(of: schema.history.current))
     }
 
     /// Checks that the file's record describes the code's schema at its newest version.

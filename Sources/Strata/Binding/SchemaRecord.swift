@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import StrataSchema
 import StrataStorage
 
 /// What a database file records about the schema it holds, in the catalog's metadata: the schema's name, its
@@ -18,6 +19,29 @@ struct SchemaRecord: Codable, Equatable {
     var version: Int
     /// Fingerprints by version ("1", "2", …), of every version the file was created at or migrated through.
     var fingerprints: [String: String]
+    /// The `cascade` and `deny` rules of `version` by `Model.property` (docs/SCHEMA.md "Delete rules"), for
+    /// `strata info`; absent when the version has none. Rules are part of the fingerprint, so they match `version`.
+    var deleteRules: [String: String]?
+
+    /// The record of `version` of schema `schema`, with `fingerprints` and the version's delete rules.
+    init(schema: String, version: Int, fingerprints: [String: String], deleteRules: [String: String]? = nil) {
+        self.schema = schema
+        self.version = version
+        self.fingerprints = fingerprints
+        self.deleteRules = deleteRules
+    }
+
+    /// The rules ``deleteRules`` records for `version`: every property whose `onDelete:` is not `nullify`.
+    static func deleteRules(of version: SchemaVersion) -> [String: String]? {
+        var rules: [String: String] = [:]
+        for model in version.models {
+            for property in model.properties {
+                guard let rule = property.deleteRule, rule != .nullify else { continue }
+                rules["\(model.name).\(property.name)"] = rule.rawValue
+            }
+        }
+        return rules.isEmpty ? nil : rules
+    }
 
     /// The record in `catalog`, or `nil` in a new file.
     ///

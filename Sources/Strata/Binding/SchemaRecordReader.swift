@@ -20,6 +20,7 @@ struct SchemaRecordReader {
         var schema: String?
         var version: Int?
         var fingerprints: [String: String]?
+        var deleteRules: [String: String]?
         guard consume(UInt8(ascii: "{")) else { return nil }
         if consume(UInt8(ascii: "}")) { return nil }
         repeat {
@@ -34,12 +35,15 @@ struct SchemaRecordReader {
             case "fingerprints" where fingerprints == nil:
                 guard let value = stringObject() else { return nil }
                 fingerprints = value
+            case "deleteRules" where deleteRules == nil:
+                guard let value = stringObject() else { return nil }
+                deleteRules = value
             default:
                 return nil
             }
         } while consume(UInt8(ascii: ","))
         guard consume(UInt8(ascii: "}")), atEnd(), let schema, let version, let fingerprints else { return nil }
-        return SchemaRecord(schema: schema, version: version, fingerprints: fingerprints)
+        return SchemaRecord(schema: schema, version: version, fingerprints: fingerprints, deleteRules: deleteRules)
     }
 
     /// An object whose values are all strings (`{}` included); `nil` for a repeated key, as JSONDecoder would

@@ -85,27 +85,72 @@ extension Database {
 
     /// Deletes a managed object: it leaves every list that holds it and every link to it becomes `nil`. The
     /// instance (and every other instance of the same object) is then invalidated.
+    ///
+    /// The schema's delete rules apply (`onDelete:`, docs/SCHEMA.md "Delete rules"): `cascade` properties delete
+    /// what they reach, transitively, and a `deny` property that reaches an object the delete keeps fails the write
+    /// with `StrataError.deleteDenied` before anything is deleted.
     public func delete(_ object: ObjectBase) {
         requireWrite("delete an object")
         perform {
-            guard let row = object.managedAccessor as? ManagedRow, row.database.store === store else {
-                throw StrataError.invalidArgument(
-                    "delete(_:) takes an object of this database; this \(type(of: object)) is unmanaged or "
-                        + "belongs to another database")
-            }
+            let row = try deletedRow(object)
             let table = try table(for: row.model)
-            if try table.contains(row.key) { try table.delete(row.key) }
+            guard try table.contains(row.key) else { return }
+            if schema.deleteRules.isEmpty {
+                try table.delete(row.key)
+            } else {
+                try schema.deleteRules.delete([(row.model.name, row.key)], in: catalog())
+            }
         }
     }
 
     /// Deletes every object of `objects` (results, a list, linking objects or an array). The objects are
-    /// collected first, so deleting the members of live results is safe.
+    /// collected first, so deleting the members of live results is safe; the delete rules apply to all of them as
+    /// one delete (a `deny` is satisfied when the objects it reaches are among them).
     public func delete<S: Sequence>(_ objects: S) where S.Element: ObjectBase {
         requireWrite("delete objects")
-        for object in Array(objects) { delete(object) }
+        let objects = Array(objects)
+        guard !schema.deleteRules.isEmpty else {
+            for object in objects { delete(object) }
+            return
+        }
+        perform {
+            let roots = try objects.map { object in
+                let row = try deletedRow(object)
+                return (model: row.model.name, key: row.key)
+            }
+            try schema.deleteRules.delete(roots, in: catalog())
+        }
     }
 
-    /// Deletes every object of every model.
+    /// The managed row of an object to delete.
+    private func deletedRow(_ object: ObjectBase) throws -> ManagedRow {
+        guard let row = object.managedAccessor as? ManagedRow, row.database.store === store else {
+            throw StrataError.invalidArgument(
+                "delete(_:) takes an object of this database; this \(type(of: object)) is unmanaged or "
+                    + "belongs to another database")
+        }
+        return row
+    }
+
+    /// Deletes every object of model `type`, with the schema's delete rules applied to all of them as one delete
+    /// (what they cascade to goes too; a `deny` fails the write unless everything it reaches goes as well).
+    public func deleteAll<T: Object>(_ type: T.Type) {
+        requireWrite("delete all objects of \(type)")
+        perform {
+            guard let model = schema.model(for: type) else {
+                throw StrataError.invalidArgument("deleteAll(_:) takes a model of this database's schema, not \(type)")
+            }
+            let table = try table(for: model)
+            let keys = try table.keys()
+            if schema.deleteRules.isEmpty {
+                for key in keys where try table.contains(key) { try table.delete(key) }
+            } else {
+                try schema.deleteRules.delete(keys.map { (model.name, $0) }, in: catalog())
+            }
+        }
+    }
+
+    /// Deletes every object of every model (the delete rules have nothing to deny: everything goes).
     public func deleteAll() {
         requireWrite("delete all objects")
         perform {

@@ -27,6 +27,8 @@ public final class Migration {
     let new: VersionLayout
     let oldSchema: SchemaVersion
     let newSchema: SchemaVersion
+    /// The new version's delete rules, which ``delete(_:)`` and ``deleteData(forType:)`` apply.
+    private(set) lazy var deleteRules = DeleteRules(models: newSchema.models)
 
     init(session: MigrationSession, old: VersionLayout, new: VersionLayout, oldSchema: SchemaVersion,
          newSchema: SchemaVersion) {
@@ -131,7 +133,7 @@ public final class Migration {
             session: session, model: layout, key: key, isWritable: true, versionModels: new.models))
     }
 
-    /// Deletes `object` (links to it become nil and it leaves every list).
+    /// Deletes `object` (links to it become nil and it leaves every list), with the new version's delete rules.
     ///
     /// - Throws: `StrataError.migrationFailed` when the object is an old object of a model the step keeps
     ///   (delete its new object instead) or belongs to another migration.
@@ -140,7 +142,13 @@ public final class Migration {
             throw session.failure("the migration block deleted an object of another migration")
         }
         let table = try session.table(object.row.model.tableKey, for: object.typeName)
-        if try table.contains(object.row.key) { try table.delete(object.row.key) }
+        guard try table.contains(object.row.key) else { return }
+        // The new version's delete rules apply, as in the app's deletes.
+        if deleteRules.isEmpty || table.name != object.typeName {
+            try table.delete(object.row.key)
+        } else {
+            try deleteRules.delete([(object.typeName, object.row.key)], in: session.catalog)
+        }
     }
 
     /// Copies the values of the old version's property `oldName` into the new version's property `newName` for
@@ -172,7 +180,8 @@ public final class Migration {
         }
     }
 
-    /// Deletes every object of `typeName` (in either version).
+    /// Deletes every object of `typeName` (in either version); for a model of the new version, with its delete
+    /// rules (what the objects cascade to goes too; a `deny` that reaches kept objects fails the migration).
     ///
     /// - Returns: Whether such a model exists.
     /// - Throws: A storage failure.
@@ -180,6 +189,12 @@ public final class Migration {
     public func deleteData(forType typeName: String) throws -> Bool {
         guard let layout = newModel(typeName) ?? oldModel(typeName) else { return false }
         let table = try session.table(layout.tableKey, for: typeName)
+        if let model = newModel(typeName), !deleteRules.isEmpty, table.name == model.name {
+            // A model the new version keeps: its objects go as one delete under the new version's rules.
+            try deleteRules.delete(try table.keys().map { (model.name, $0) }, in: session.catalog)
+            session.advance()
+            return true
+        }
         while try table.count() > 0 {
             try table.delete(try table.key(at: 0))
             session.advance()

@@ -55,6 +55,7 @@ struct SchemaMigration {
             stepIndex += 1
         }
         record.version = target
+        record.deleteRules = SchemaRecord.deleteRules(of: schema.history.current)
         try record.write(to: catalog)
         session.finish()
     }

@@ -6,8 +6,7 @@ import StrataStorage
 public protocol QueryableObjectCollection {
     /// The model of the collection's objects.
     associatedtype Element: Object
-    /// Live results over the collection's objects, in its order; `nil` while the collection is unmanaged (or,
-    /// for now, for linking objects declared through a list, which can be read but not queried).
+    /// Live results over the collection's objects, in its order; `nil` while the collection is unmanaged.
     var queryResults: Results<Element>? { get }
 }
 
@@ -17,7 +16,7 @@ extension QueryableObjectCollection {
         guard let results = queryResults else {
             throw StrataError.invalidArgument(
                 "\(what) on \(Self.self) needs a managed collection: add its object to a database first, or filter "
-                    + "the array (linking objects declared through a list can be read but not yet queried)")
+                    + "the array")
         }
         return results
     }
@@ -54,17 +53,15 @@ extension MutableSet: QueryableObjectCollection where Element: Object {
 }
 
 extension LinkingObjects: QueryableObjectCollection {
-    /// Live results over the linking objects; `nil` for an unmanaged object's (or, for now, an inverse through a
-    /// list).
+    /// Live results over the linking objects, direct inverses and inverses declared through a list alike; `nil`
+    /// for an unmanaged object's.
     public var queryResults: Results<Element>? {
-        // Queries run over direct inverses; an inverse through a list is read, not queried, for now.
-        guard let storage = managedStorage as? ManagedLinkingObjects<Element>, storage.intermediate == nil else {
-            return nil
-        }
+        guard let storage = managedStorage as? ManagedLinkingObjects<Element> else { return nil }
         return Results(database: storage.target.database, model: storage.source,
                        query: ObjectQuery(source: .linkingObjects(
                            target: storage.target.model, key: storage.target.key, source: storage.source,
-                           column: storage.sourceColumn)))
+                           column: storage.sourceColumn,
+                           hop: storage.intermediate.map { LinkHop(model: $0.model, column: $0.column) })))
     }
 }
 
@@ -127,8 +124,7 @@ extension QueryableObjectCollection {
     /// The collection's objects, in its order, read the throwing way (see ``Results/fetch()``): a damaged file
     /// is thrown as `StrataError.corruptFile` instead of stopping the program as iteration does.
     ///
-    /// - Throws: `StrataError.corruptFile`; `StrataError.invalidArgument` for an unmanaged collection (or linking
-    ///   objects declared through a list, which can be iterated but not yet queried).
+    /// - Throws: `StrataError.corruptFile`; `StrataError.invalidArgument` for an unmanaged collection.
     public func fetch() throws -> [Element] {
         try requireResults("fetch()").fetch()
     }

@@ -71,7 +71,7 @@ struct ModelClassEmitter {
     }
 
     /// A property's doc comment: its `doc:`, then a paragraph per integrity rule on it (docs/SCHEMA.md,
-    /// "Uniqueness"), so that the rules show where the app reads and writes the property.
+    /// "Uniqueness" and "Delete rules"), so that the rules show where the app reads and writes the property.
     static func documentation(of property: PropertyDefinition, in model: ModelDefinition) -> String? {
         var paragraphs = property.doc.map { [$0] } ?? []
         if property.isUnique, property.name != model.primaryKey {
@@ -83,7 +83,24 @@ struct ModelClassEmitter {
             paragraphs.append("Unique together with \(others): no two `\(model.name)` objects hold equal values in "
                 + "all of them (a nil never collides); a write that would fails and keeps nothing.")
         }
+        if let rule = deleteRuleDocumentation(of: property, in: model) { paragraphs.append(rule) }
         return paragraphs.isEmpty ? nil : paragraphs.joined(separator: "\n\n")
+    }
+
+    /// The paragraph for an `onDelete:` rule other than the default (docs/SCHEMA.md, "Delete rules").
+    private static func deleteRuleDocumentation(of property: PropertyDefinition, in model: ModelDefinition) -> String? {
+        var reached = "the objects this property reaches"
+        if case .linkingObjects = property.type { reached = "the objects that link here through this property's inverse" }
+        switch property.deleteRule {
+        case .cascade:
+            return "On delete: cascade. Deleting a `\(model.name)` also deletes \(reached), with their own rules, in "
+                + "the same write."
+        case .deny:
+            return "On delete: deny. Deleting a `\(model.name)` fails, keeping nothing of the write, while \(reached) "
+                + "include any that the same delete keeps."
+        case .nullify?, nil:
+            return nil
+        }
     }
 
     private func emitProperty(_ property: GeneratedProperty, into writer: inout SwiftWriter) {

@@ -92,6 +92,7 @@ enum SchemaLiteralEmitter {
         if let doc = property.doc { arguments.append("doc: \(SwiftLiteral.string(doc))") }
         arguments.append("location: \(location(property.location))")
         if property.isFullText { arguments.append("isFullText: true") }
+        if let rule = property.deleteRule { arguments.append("deleteRule: .\(rule.rawValue)") }
         return arguments
     }
 
@@ -189,6 +190,11 @@ enum SchemaLiteralEmitter {
         case .custom(let model): return (".custom", ["model: \(text(model))"])
         case .changeEmbedded(let model, let embedded):
             return (".changeEmbedded", ["model: \(text(model))", "embedded: \(embedded)"])
+        case .changeDeleteRule(let model, let property, let from, let to):
+            return (".changeDeleteRule", [
+                "model: \(text(model))", "property: \(text(property))",
+                "from: \(from.map { ".\($0.rawValue)" } ?? "nil")", "to: \(to.map { ".\($0.rawValue)" } ?? "nil")",
+            ])
         case .checkUniqueness(let model, let properties):
             return (".checkUniqueness", [
                 "model: \(text(model))", "properties: \(SwiftLiteral.stringArray(properties))",

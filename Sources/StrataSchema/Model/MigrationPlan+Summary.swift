@@ -51,6 +51,9 @@ extension MigrationStep {
             let names = properties.map { "\(model).\($0)" }.joined(separator: " + ")
             return "make \(names) unique (existing objects are checked: equal values fail the migration, naming "
                 + "the duplicates)"
+        case .changeDeleteRule(let model, let property, let from, let to):
+            return "change the delete rule of \(model).\(property) from \((from ?? .nullify).rawValue) to "
+                + "\((to ?? .nullify).rawValue) (no data changes: the new rule applies to later deletes)"
         }
     }
 

@@ -54,4 +54,6 @@ public enum MigrationStep: Hashable, Sendable {
     /// `unique: true` or `unique: [[a, b]]` added: the existing objects are checked for equal values there (the
     /// migration fails naming the duplicates, the file untouched) before the unique index is built.
     case checkUniqueness(model: String, properties: [String])
+    /// `onDelete:` changed (`nil` is the default, `nullify`): nothing to migrate, the rule applies to later deletes.
+    case changeDeleteRule(model: String, property: String, from: DeleteRule?, to: DeleteRule?)
 }

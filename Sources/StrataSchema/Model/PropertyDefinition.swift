@@ -11,6 +11,8 @@ public struct PropertyDefinition: Hashable, Sendable {
     /// `unique: true`: no two objects of the model hold equal values here (nulls never collide); kept by a unique
     /// index, so the property is indexed too.
     public var isUnique: Bool
+    /// `onDelete:` on a link, list, set, map or linkingObjects property; `nil` is the default, `nullify`.
+    public var deleteRule: DeleteRule?
     /// `renamedFrom:`: the property's name in the previous version.
     public var renamedFrom: String?
     /// `transient: true`: generated as a plain stored var, never persisted.
@@ -26,13 +28,14 @@ public struct PropertyDefinition: Hashable, Sendable {
     public init(
         name: String, type: PropertyType, defaultValue: DefaultValue? = nil, isIndexed: Bool = false,
         isUnique: Bool = false, renamedFrom: String? = nil, isTransient: Bool = false, doc: String? = nil,
-        location: SourceLocation, isFullText: Bool = false
+        location: SourceLocation, isFullText: Bool = false, deleteRule: DeleteRule? = nil
     ) {
         self.name = name
         self.type = type
         self.defaultValue = defaultValue
         self.isIndexed = isIndexed
         self.isUnique = isUnique
+        self.deleteRule = deleteRule
         self.renamedFrom = renamedFrom
         self.isTransient = isTransient
         self.doc = doc

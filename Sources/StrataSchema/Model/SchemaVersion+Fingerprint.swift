@@ -45,6 +45,9 @@ extension SchemaVersion {
                 // Only when set, so the fingerprints of versions without full-text indexes stay as they were.
                 if property.isFullText { line += " fullText=true" }
                 if property.isUnique { line += " unique" }
+                // Rules change no data, but a version is what the file records (`strata info` lists its rules):
+                // a changed rule goes in a new version, whose plan changes nothing.
+                if let rule = property.deleteRule, rule != .nullify { line += " onDelete=\(rule.rawValue)" }
                 lines.append(line)
             }
         }

@@ -315,6 +315,13 @@ struct VersionDiff {
         if oldModel.isEmbedded != model.isEmbedded {
             keyChanges.append(.changeEmbedded(model: model.name, embedded: model.isEmbedded))
         }
+        // Delete rules are not stored: a change is listed for the plan's text, and the migration does nothing.
+        for property in model.properties {
+            guard let old = oldModel.properties.first(where: { rename($0.name) == property.name }),
+                (old.deleteRule ?? .nullify) != (property.deleteRule ?? .nullify) else { continue }
+            keyChanges.append(.changeDeleteRule(
+                model: model.name, property: property.name, from: old.deleteRule, to: property.deleteRule))
+        }
     }
 
     // MARK: - Keys copied from the previous file

@@ -6,7 +6,7 @@ extension SchemaFileReader {
     /// Keys of a property in long form.
     static let propertyKeys = [
         "type", "enum", "linkingObjects", "optional", "default", "indexed", "unique", "fullText", "renamedFrom",
-        "transient", "doc",
+        "transient", "doc", "onDelete",
     ]
 
     mutating func readProperties(of model: String, _ entry: Entry) -> [PropertyDefinition] {
@@ -91,6 +91,14 @@ extension SchemaFileReader {
                 property.isIndexed = bool(field, qualified: qualified) ?? false
             case "fullText":
                 property.isFullText = bool(field, qualified: qualified) ?? false
+            case "onDelete":
+                guard let text = scalarText(field, expecting: "nullify, cascade or deny") else { continue }
+                if let rule = DeleteRule(rawValue: text) {
+                    property.deleteRule = rule
+                } else {
+                    report("'onDelete' of property \(qualified) is nullify, cascade or deny, not '\(text)'",
+                        at: field.valueLocation)
+                }
             case "unique":
                 property.isUnique = bool(field, qualified: qualified) ?? false
             case "transient":

@@ -258,6 +258,9 @@ struct VersionValidator {
                     + "'fullText' is for string and string? properties; remove 'fullText'", at: key("fullText"))
             }
         }
+        if let rule = property.deleteRule {
+            checkDeleteRule(rule, of: property, in: model, at: key("onDelete"))
+        }
         if property.isUnique {
             if property.isTransient {
                 error("property \(qualified) is transient, so it is not stored and cannot be unique: remove "
@@ -328,6 +331,26 @@ struct VersionValidator {
                         + "objectId, any and enum properties", at: location)
                 }
             }
+        }
+    }
+
+    /// `onDelete:` is for stored links, lists, sets and maps of objects and for linkingObjects (direct or through a
+    /// list), and not for links to embedded objects (which always cascade).
+    private mutating func checkDeleteRule(
+        _ rule: DeleteRule, of property: PropertyDefinition, in model: ModelDefinition, at location: SourceLocation
+    ) {
+        let qualified = "'\(model.name).\(property.name)'"
+        guard let target = property.type.linkedModel else {
+            error("'onDelete' of property \(qualified) is for links, lists, sets and maps of objects and for "
+                + "linkingObjects, not for '\(property.type.readableName)': remove 'onDelete'", at: location)
+            return
+        }
+        if property.isTransient {
+            error("property \(qualified) is transient, so it is not stored and deleting cannot follow it: remove "
+                + "'onDelete' or 'transient'", at: location)
+        } else if !property.type.isLinkingObjects, models[target]?.isEmbedded == true {
+            error("'onDelete' of property \(qualified) links to embedded model '\(target)', whose objects are always "
+                + "deleted with their owner: remove 'onDelete'", at: location)
         }
     }
 

@@ -49,6 +49,9 @@ public enum StrataError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `unique: [[a, b]]`): `value` is the value (the values, in the order of `properties`) and `holder` the key of
     /// the object that already holds it. Nothing was changed.
     case uniquenessViolation(type: String, properties: [String], value: String, holder: Int64)
+    /// A delete was refused: property `property` of model `type` has `onDelete: deny` and reaches `count` objects
+    /// that the same delete does not delete. Nothing was deleted.
+    case deleteDenied(type: String, property: String, count: Int)
 
     /// The file name the table layer gives in its errors. It reads nodes through `NodeReader` and does not know
     /// which file they come from; `inFile(_:)` puts the real path in where the file is known.
@@ -105,6 +108,9 @@ public enum StrataError: Error, Hashable, Sendable, CustomStringConvertible {
             let what = properties.count == 1 ? "is unique" : "are unique together"
             return "\(names) \(what), and object \(holder) of type '\(type)' already holds \(value); "
                 + "nothing was changed"
+        case let .deleteDenied(type, property, count):
+            return "the delete is denied by \(type).\(property) (onDelete: deny), which reaches \(count) object(s) "
+                + "the delete keeps; delete or unlink them first. Nothing was deleted"
         case let .invalidPredicate(predicate, offset, message):
             return "invalid predicate at offset \(offset): \(message)\n  \(predicate)\n  "
                 + String(repeating: " ", count: predicate.utf8.prefix(offset).count { $0 & 0xC0 != 0x80 }) + "^"

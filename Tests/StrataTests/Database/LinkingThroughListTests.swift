@@ -21,10 +21,37 @@ final class LinkingThroughListTests: XCTestCase {
         XCTAssertEqual(emma.borrowers.map(\.id), [1])
         try db.write { db.delete(bo) }
         XCTAssertEqual(dune.borrowers.map(\.id), [1])
-        XCTAssertThrowsError(try dune.borrowers.filter("id > 0")) { error in
-            XCTAssertTrue("\(error)".contains("can be read but not yet queried"), "\(error)")
-        }
         try db.write { ana.lendings.removeAll() }
         XCTAssertTrue(dune.borrowers.isEmpty)
+    }
+
+    func testInverseThroughAListIsFilteredAndSortedLikeADirectInverse() throws {
+        let directory = try TemporaryDirectory()
+        var configuration = Configuration(schema: Circulation.self)
+        configuration.fileURL = directory.url.appendingPathComponent("lending.strata")
+        let db = try Database(configuration: configuration)
+        let dune = Volume(isbn: "dune")
+        let emma = Volume(isbn: "emma")
+        let readers = [
+            Reader(id: 3, lendings: [Lending(volume: dune)]),
+            Reader(id: 1, lendings: [Lending(volume: emma), Lending(volume: dune), Lending(volume: dune)]),
+            Reader(id: 4, lendings: [Lending(volume: emma)]),
+            Reader(id: 2, lendings: [Lending(volume: dune)]),
+        ]
+        try db.write { db.add(readers) }
+        XCTAssertEqual(try dune.borrowers.filter("id > 1").map(\.id), dune.borrowers.map(\.id).filter { $0 > 1 })
+        XCTAssertEqual(Set(try dune.borrowers.filter("id > 1").map(\.id)), [2, 3])
+        XCTAssertEqual(try dune.borrowers.where { $0.id < 3 }.map(\.id).sorted(), [1, 2])
+        XCTAssertEqual(dune.borrowers.sorted(byKeyPath: "id").map(\.id), [1, 2, 3])
+        XCTAssertEqual(dune.borrowers.sorted(byKeyPath: "id", ascending: false).map(\.id), [3, 2, 1])
+        XCTAssertEqual(try dune.borrowers.fetchCount(), 3, "a reader who borrowed twice is one borrower")
+        XCTAssertEqual(dune.borrowers.max(ofProperty: "id") as Int?, 3)
+        XCTAssertEqual(try emma.borrowers.filter("ANY lendings.volume.isbn == 'dune'").map(\.id), [1])
+        let live = try dune.borrowers.filter("id >= 2")
+        try db.write { readers[3].lendings.first?.volume = emma }
+        XCTAssertEqual(live.map(\.id), [3], "the results follow a change of the middle link")
+        XCTAssertEqual(emma.borrowers.sorted(byKeyPath: "id").map(\.id), [1, 2, 4])
+        try db.write { db.delete(readers[0]) }
+        XCTAssertEqual(live.map(\.id), [])
     }
 }

@@ -7,18 +7,20 @@ enum QuerySource: Hashable {
     case table
     /// The objects of one object's list of links, in list order.
     case list(owner: ModelBinding, key: ObjectKey, column: Int)
-    /// The objects whose link or list (`column` of `source`) points to one object of `target`.
-    case linkingObjects(target: ModelBinding, key: ObjectKey, source: ModelBinding, column: Int)
+    /// The objects whose link or list (`column` of `source`) points to one object of `target`; with `hop`, an
+    /// inverse declared through a list (`Book.borrowers: { linkingObjects: Person.loans }`): the objects whose
+    /// link or list points to an object of the hop's model that links to the target.
+    case linkingObjects(target: ModelBinding, key: ObjectKey, source: ModelBinding, column: Int, hop: LinkHop?)
 
     static func == (left: QuerySource, right: QuerySource) -> Bool {
         switch (left, right) {
         case (.table, .table): return true
         case (.list(let owner, let key, let column), .list(let otherOwner, let otherKey, let otherColumn)):
             return key == otherKey && column == otherColumn && owner.tableKey == otherOwner.tableKey
-        case (.linkingObjects(let target, let key, let source, let column),
-              .linkingObjects(let otherTarget, let otherKey, let otherSource, let otherColumn)):
+        case (.linkingObjects(let target, let key, let source, let column, let hop),
+              .linkingObjects(let otherTarget, let otherKey, let otherSource, let otherColumn, let otherHop)):
             return key == otherKey && column == otherColumn && target.tableKey == otherTarget.tableKey
-                && source.tableKey == otherSource.tableKey
+                && source.tableKey == otherSource.tableKey && hop == otherHop
         default: return false
         }
     }
@@ -32,13 +34,30 @@ enum QuerySource: Hashable {
             hasher.combine(owner.tableKey)
             hasher.combine(key)
             hasher.combine(column)
-        case .linkingObjects(let target, let key, let source, let column):
+        case .linkingObjects(let target, let key, let source, let column, let hop):
             hasher.combine(2)
             hasher.combine(target.tableKey)
             hasher.combine(key)
             hasher.combine(source.tableKey)
             hasher.combine(column)
+            hasher.combine(hop)
         }
+    }
+}
+
+/// The middle link of an inverse declared through a list: column `column` of `model` (`Loan.book` for
+/// `Book.borrowers: { linkingObjects: Person.loans }`). Two hops are equal when they name the same table's column.
+struct LinkHop: Hashable {
+    let model: ModelBinding
+    let column: Int
+
+    static func == (left: LinkHop, right: LinkHop) -> Bool {
+        left.column == right.column && left.model.tableKey == right.model.tableKey
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(model.tableKey)
+        hasher.combine(column)
     }
 }
 
@@ -214,12 +233,29 @@ struct ObjectQuery: Hashable {
                 if case .link(let linked) = value { return linked }
                 return nil
             }
-        case .linkingObjects(let target, let key, let source, let column):
+        case .linkingObjects(let target, let key, let source, let column, let hop):
             let table = try evaluator.table(target)
             guard try table.contains(key) else { return [] }
+            guard let hop else {
+                var seen = Set<ObjectKey>()
+                return try table.backlinks(of: key, from: source.tableKey, column: source.columns[column])
+                    .filter { seen.insert($0).inserted }
+            }
+            // Through the hop: its objects that link to the target, then the sources that link to those, each
+            // source once, in the order first reached (as reading the linking objects gives them).
+            let middle = try evaluator.table(hop.model)
+            var seenMiddle = Set<ObjectKey>()
             var seen = Set<ObjectKey>()
-            return try table.backlinks(of: key, from: source.tableKey, column: source.columns[column])
-                .filter { seen.insert($0).inserted }
+            var found: [ObjectKey] = []
+            for link in try table.backlinks(of: key, from: hop.model.tableKey, column: hop.model.columns[hop.column])
+            where seenMiddle.insert(link).inserted {
+                guard try middle.contains(link) else { continue }
+                for origin in try middle.backlinks(of: link, from: source.tableKey, column: source.columns[column])
+                where seen.insert(origin).inserted {
+                    found.append(origin)
+                }
+            }
+            return found
         }
     }
 
@@ -273,8 +309,10 @@ struct ObjectQuery: Hashable {
         case .list(let owner, let key, let column):
             parts.append("list \(owner.name).\(owner.description.properties[column].name) of \(key)")
             if let predicate { parts.append("per object (\(predicate.text))") }
-        case .linkingObjects(let target, let key, let source, let column):
-            parts.append("linking objects \(source.name).\(source.description.properties[column].name) → \(target.name) \(key)")
+        case .linkingObjects(let target, let key, let source, let column, let hop):
+            let through = hop.map { " → \($0.model.name).\($0.model.description.properties[$0.column].name)" } ?? ""
+            parts.append("linking objects \(source.name).\(source.description.properties[column].name)\(through) → "
+                + "\(target.name) \(key)")
             if let predicate { parts.append("per object (\(predicate.text))") }
         }
         if !distinctPaths.isEmpty { parts.append("distinct by " + distinctPaths.map(\.text).joined(separator: ", ")) }

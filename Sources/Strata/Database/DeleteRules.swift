@@ -1,0 +1,250 @@
+import StrataSchema
+import StrataStorage
+
+/// The delete rules of one schema version (`onDelete:`, docs/SCHEMA.md "Delete rules") and the deletes that
+/// apply them.
+///
+/// A delete runs in three passes, all inside the caller's write:
+///
+/// 1. the set: its roots, then, transitively, what each object of the set reaches through its `cascade` properties
+///    and its links to embedded objects (so that the embedded objects' own rules apply); an object reached twice,
+///    or through a cycle, is in the set once;
+/// 2. the checks: every `deny` property of every object of the set must reach only objects of the set, or the
+///    delete throws `StrataError.deleteDenied` before anything changed;
+/// 3. the deletes, in the order the objects joined the set (owners before what they own), each of which nullifies
+///    every remaining link to the object as a plain delete does.
+struct DeleteRules: Sendable {
+    /// One `cascade` or `deny` property (`nullify` is what every delete does anyway), or a link to an embedded
+    /// model (which always cascades).
+    struct Rule: Sendable {
+        /// The property's name.
+        let property: String
+        /// What deleting an object of the model does to the objects the property reaches.
+        let rule: DeleteRule
+        /// The model the property reaches.
+        let target: String
+        /// For linkingObjects, the links followed backwards from the model to `target`, nearest first:
+        /// `[Person.favourite]` for a direct inverse on `Book`, `[Loan.book, Person.loans]` for `Book.borrowers`
+        /// declared through `Person.loans`. Empty for a link, list, set or map.
+        let inverse: [Hop]
+    }
+
+    /// One link followed backwards: the objects of `model` whose `property` points at the current objects.
+    struct Hop: Sendable {
+        /// The model holding the link.
+        let model: String
+        /// The link, list, set or map property.
+        let property: String
+    }
+
+    /// The rules by model name; empty when no property has a `cascade` or `deny` rule.
+    let rules: [String: [Rule]]
+
+    /// The rules of `models` (one schema version).
+    init(models: [ModelDefinition]) {
+        let byName = Dictionary(models.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let hasRules = models.contains { model in
+            model.properties.contains { ($0.deleteRule ?? .nullify) != .nullify }
+        }
+        // Links to embedded models alone change nothing: the engine deletes embedded objects with their owners.
+        guard hasRules else {
+            rules = [:]
+            return
+        }
+        var rules: [String: [Rule]] = [:]
+        for model in models {
+            for property in model.properties {
+                guard let rule = Self.rule(for: property, in: model.name, models: byName) else { continue }
+                rules[model.name, default: []].append(rule)
+            }
+        }
+        self.rules = rules
+    }
+
+    /// The rule of one property, or `nil` when deleting does nothing more than nullify through it.
+    private static func rule(
+        for property: PropertyDefinition, in model: String, models: [String: ModelDefinition]
+    ) -> Rule? {
+        guard let target = property.type.linkedModel else { return nil }
+        if case .linkingObjects(let source, _) = property.type {
+            guard let rule = property.deleteRule, rule != .nullify,
+                let path = SchemaVersion.linkingObjectsKeyPath(of: property, in: model, modelNamed: { models[$0] })
+            else { return nil }
+            // The path runs from `source` to `model`; followed backwards, the last link comes first.
+            var hops: [Hop] = []
+            var owner = source
+            for name in path {
+                hops.append(Hop(model: owner, property: name))
+                guard let next = models[owner]?.property(named: name)?.type.linkedModel else { return nil }
+                owner = next
+            }
+            return Rule(property: property.name, rule: rule, target: target, inverse: hops.reversed())
+        }
+        guard !property.isTransient else { return nil }
+        if models[target]?.isEmbedded == true {
+            return Rule(property: property.name, rule: .cascade, target: target, inverse: [])
+        }
+        guard let rule = property.deleteRule, rule != .nullify else { return nil }
+        return Rule(property: property.name, rule: rule, target: target, inverse: [])
+    }
+
+    /// Whether no property has a `cascade` or `deny` rule: every delete is then a plain delete.
+    var isEmpty: Bool { rules.isEmpty }
+
+    /// Deletes `roots` (model name and object key; objects already gone are skipped) with every rule applied.
+    ///
+    /// - Throws: `StrataError.deleteDenied` naming the first `deny` property (models by name, properties in their
+    ///   model's order) that reaches objects this delete keeps, and how many; nothing is deleted then.
+    func delete(_ roots: [(model: String, key: ObjectKey)], in catalog: Catalog) throws {
+        var run = DeleteRun(rules: self, catalog: catalog)
+        try run.collect(roots)
+        try run.checkDenials()
+        try run.deleteAll()
+    }
+}
+
+/// One delete under ``DeleteRules``: the set of objects it removes and the tables and columns it reads.
+private struct DeleteRun {
+    /// A ``DeleteRules/Rule`` with its tables and columns looked up.
+    struct ResolvedRule {
+        let rule: DeleteRules.Rule
+        /// The property's column, for a link, list, set or map.
+        let column: ColumnKey?
+        /// For linkingObjects: per hop, the table whose backlinks are read, and the linking table and column.
+        let inverse: [(table: Table, origin: TableKey, column: ColumnKey)]
+    }
+
+    let rules: DeleteRules
+    let catalog: Catalog
+    /// Tables by model name.
+    private var tables: [String: Table] = [:]
+    /// Resolved rules by model name.
+    private var resolved: [String: [ResolvedRule]] = [:]
+    /// The objects the delete removes, by model name.
+    private var doomed: [String: Set<ObjectKey>] = [:]
+    /// The same objects in the order they joined the set.
+    private var order: [(model: String, key: ObjectKey)] = []
+
+    init(rules: DeleteRules, catalog: Catalog) {
+        self.rules = rules
+        self.catalog = catalog
+    }
+
+    /// Pass 1: the roots that exist, and transitively what they cascade to.
+    mutating func collect(_ roots: [(model: String, key: ObjectKey)]) throws {
+        for root in roots where try table(root.model).contains(root.key) {
+            if doomed[root.model, default: []].insert(root.key).inserted { order.append(root) }
+        }
+        var next = 0
+        while next < order.count {
+            let (model, key) = order[next]
+            next += 1
+            for rule in try rules(of: model) where rule.rule.rule == .cascade {
+                for target in try reached(by: rule, from: key, in: table(model))
+                where doomed[rule.rule.target, default: []].insert(target).inserted {
+                    order.append((rule.rule.target, target))
+                }
+            }
+        }
+    }
+
+    /// Pass 2: every `deny` of the set reaches only objects of the set.
+    mutating func checkDenials() throws {
+        for model in doomed.keys.sorted() {
+            let denials = try rules(of: model).filter { $0.rule.rule == .deny }
+            guard !denials.isEmpty, let keys = doomed[model] else { continue }
+            let table = try table(model)
+            for rule in denials {
+                let kept = doomed[rule.rule.target] ?? []
+                var outside: Set<ObjectKey> = []
+                for key in keys.sorted() {
+                    for target in try reached(by: rule, from: key, in: table) where !kept.contains(target) {
+                        outside.insert(target)
+                    }
+                }
+                if !outside.isEmpty {
+                    throw StrataError.deleteDenied(type: model, property: rule.rule.property, count: outside.count)
+                }
+            }
+        }
+    }
+
+    /// Pass 3: the deletes, owners first.
+    mutating func deleteAll() throws {
+        for (model, key) in order {
+            let table = try table(model)
+            // An embedded object went with its owner already.
+            if try table.contains(key) { try table.delete(key) }
+        }
+    }
+
+    /// The objects of the rule's target model that `rule` reaches from object `key` of `table`.
+    private func reached(by rule: ResolvedRule, from key: ObjectKey, in table: Table) throws -> [ObjectKey] {
+        if let column = rule.column {
+            return Self.links(in: try table.value(key, column: column))
+        }
+        var current = [key]
+        for hop in rule.inverse {
+            var seen: Set<ObjectKey> = []
+            var found: [ObjectKey] = []
+            for object in current where try hop.table.contains(object) {
+                for origin in try hop.table.backlinks(of: object, from: hop.origin, column: hop.column)
+                where seen.insert(origin).inserted {
+                    found.append(origin)
+                }
+            }
+            current = found
+        }
+        return current
+    }
+
+    /// The objects a link, list, set or map value points at.
+    private static func links(in value: StorageValue) -> [ObjectKey] {
+        switch value {
+        case .link(let key): return [key]
+        case .list(let elements):
+            return elements.compactMap { if case .link(let key) = $0 { key } else { nil } }
+        case .map(let entries):
+            return entries.values.compactMap { if case .link(let key) = $0 { key } else { nil } }
+        default: return []
+        }
+    }
+
+    /// The table of model `name`.
+    private mutating func table(_ name: String) throws -> Table {
+        if let table = tables[name] { return table }
+        guard let table = catalog.table(named: name) else {
+            throw StrataError.invalidArgument("deleting with the delete rules: no table for model \(name)")
+        }
+        tables[name] = table
+        return table
+    }
+
+    /// The rules of model `name`, their tables and columns looked up.
+    private mutating func rules(of name: String) throws -> [ResolvedRule] {
+        if let found = resolved[name] { return found }
+        var found: [ResolvedRule] = []
+        for rule in rules.rules[name] ?? [] {
+            if rule.inverse.isEmpty {
+                guard let column = try table(name).column(named: rule.property) else { continue }
+                found.append(ResolvedRule(rule: rule, column: column.key, inverse: []))
+                continue
+            }
+            var inverse: [(table: Table, origin: TableKey, column: ColumnKey)] = []
+            var current = try table(name)
+            for hop in rule.inverse {
+                let origin = try table(hop.model)
+                guard let column = origin.column(named: hop.property) else {
+                    throw StrataError.invalidArgument(
+                        "deleting with the delete rules of \(name).\(rule.property): no column \(hop.model)."
+                            + "\(hop.property)")
+                }
+                inverse.append((current, origin.key, column.key))
+                current = origin
+            }
+            found.append(ResolvedRule(rule: rule, column: nil, inverse: inverse))
+        }
+        resolved[name] = found
+        return found
+    }
+}
