@@ -1,8 +1,8 @@
 /// The sources of the Contacts consumer package (`ContactsConsumerTests`): the schema language's whole example and
 /// an app that uses every type it brings through the public API.
 enum ContactsConsumerSources {
-    /// docs/SCHEMA.md's example of decimals, ObjectIds, mixed values, sets, maps, embedded models, uniqueness, delete
-    /// rules and full-text search, as version 1 of its own schema.
+    /// docs/SCHEMA.md's whole example (decimals, ObjectIds, mixed values, sets, maps, embedded models, uniqueness,
+    /// delete rules and full-text search), as version 1 of its own schema.
     static let schema = #"""
         schema: Contacts
         version: 1

@@ -2,8 +2,8 @@ import Foundation
 import StrataTestSupport
 import XCTest
 
-/// An app package built from the schema language's Contacts example (docs/SCHEMA.md, "More types, collections and
-/// rules"), exactly as written there, with `StrataPlugin` (warnings as errors): the example compiles, and the app
+/// An app package built from the schema language's Contacts example (docs/SCHEMA.md, "A whole example"), exactly
+/// as written there, with `StrataPlugin` (warnings as errors): the example compiles, and the app
 /// exercises every type it brings through the public API: an embedded `Address` by link and list, a `set<string>`,
 /// a `map<int>`, a `map<any?>`, an `any`, a `decimal`, `objectId` primary keys, a full-text `TEXT` query, the
 /// contract's filter over all of them, uniqueness rules and the `deny` and `cascade` delete rules.
@@ -26,5 +26,15 @@ final class ContactsConsumerTests: XCTestCase {
         XCTAssertTrue(run.succeeded, run.description)
         XCTAssertFalse(run.output.contains("FAILED"), run.description)
         XCTAssertTrue(run.output.contains("contacts ok: 1 people, 0 companies"), run.description)
+    }
+
+    /// The package's schema is docs/SCHEMA.md's whole example, character for character.
+    func testTheSchemaIsTheDocumentedExample() throws {
+        let root = ConsumerPackage.repositoryRoot(from: #filePath)
+        let page = try String(contentsOf: root.appendingPathComponent("docs/SCHEMA.md"), encoding: .utf8)
+        let section = try XCTUnwrap(page.components(separatedBy: "## A whole example").dropFirst().first)
+        let block = try XCTUnwrap(section.components(separatedBy: "```yaml\n").dropFirst().first?
+            .components(separatedBy: "```").first)
+        XCTAssertEqual(block, ContactsConsumerSources.schema)
     }
 }
