@@ -45,12 +45,17 @@ final class SortedIndex {
     /// none does.
     let mixed: [Bool]
 
+    /// Whether the index's one column is a set, indexed by element: one entry per element (the element's
+    /// encoding, then the object key), so an object appears once under each value its set holds.
+    let indexesElements: Bool
+
     init(
         spec: IndexSpec, root: NodeRef, reader: NodeReader, table: String, impliedBy: NodeTree<ClusterBuffer>? = nil,
-        mixed: [Bool] = []
+        mixed: [Bool] = [], indexesElements: Bool = false
     ) {
         self.spec = spec
         self.mixed = mixed.contains(true) ? mixed : []
+        self.indexesElements = indexesElements
         nodes = NodeTree(root: root, reader: reader, context: (), what: "index \(spec.key) of table '\(table)'")
         self.impliedBy = impliedBy
     }
