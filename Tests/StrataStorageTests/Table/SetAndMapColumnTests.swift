@@ -100,7 +100,7 @@ final class SetAndMapColumnTests: XCTestCase {
         try fixture.catalog.verify()
     }
 
-    func testColumnsAreNamedAndRefusedAsIndexesButIndexableSets() throws {
+    func testColumnsAreNamedAndRefusedAsIndexes() throws {
         XCTAssertEqual(person.column(tags)?.type.description, "set<string>")
         XCTAssertEqual(person.column(picks)?.type.description, "map<link>")
         XCTAssertEqual(person.column(picks)?.elementsNullable, true, "a map's links become nil")
