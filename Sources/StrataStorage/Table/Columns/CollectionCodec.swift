@@ -23,6 +23,7 @@ enum CollectionCodec {
     /// `elements` in set order, without repeats (the first of equal elements is kept).
     static func normalizedSet(_ elements: [StorageValue]) -> [StorageValue] {
         guard elements.count > 1 else { return elements }
+        if let strings = normalizedStrings(elements) { return strings }
         let keyed = elements.enumerated().map { (key: orderKey($0.element), offset: $0.offset, value: $0.element) }
             .sorted { $0.key.lexicographicallyPrecedes($1.key) || ($0.key == $1.key && $0.offset < $1.offset) }
         var result: [StorageValue] = []
@@ -31,6 +32,28 @@ enum CollectionCodec {
         for entry in keyed where entry.key != previous {
             result.append(entry.value)
             previous = entry.key
+        }
+        return result
+    }
+
+    /// ``normalizedSet(_:)`` of elements that are all strings, compared by their UTF-8 bytes where they lie: the
+    /// order of their index keys (escaping `00` as `00 FF` and ending with `00 00` keeps the bytes' order), without
+    /// building a key per element. `nil` when an element is not a string.
+    private static func normalizedStrings(_ elements: [StorageValue]) -> [StorageValue]? {
+        var strings: [String] = []
+        strings.reserveCapacity(elements.count)
+        for element in elements {
+            guard case .string(let text) = element else { return nil }
+            strings.append(text)
+        }
+        strings.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        var result: [StorageValue] = []
+        result.reserveCapacity(strings.count)
+        var previous: String?
+        for text in strings {
+            if let previous, previous.utf8.elementsEqual(text.utf8) { continue }
+            result.append(.string(text))
+            previous = text
         }
         return result
     }

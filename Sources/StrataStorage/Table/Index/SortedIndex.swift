@@ -83,9 +83,8 @@ final class SortedIndex {
     /// before the next leaf (as many as keep it within one split of its size limit).
     func mergePending() throws {
         guard !pending.isEmpty else { return }
-        var batch = pending
+        let batch = SortedIndex.sorted(pending)
         pending = []
-        batch.sort { ByteOrder.compare($0, $1) < 0 }
         // In a write transaction the reader is the writer: merged leaves are written out as they pile up, as
         // `Table` does after single inserts, to bound memory.
         let writer = nodes.reader as? NodeWriter
@@ -96,6 +95,29 @@ final class SortedIndex {
             }
             if let writer, nodes.loadedLeaves > Catalog.loadedLeafLimit { _ = try nodes.flush(in: writer) }
         }
+    }
+
+    /// `entries` in byte order. Sorted by their first 16 bytes as two big-endian words (zero-padded), held in an
+    /// array of plain tuples, and by all their bytes only where those tie: sorting the arrays themselves retained
+    /// and released each one at every move, and compared through `memcmp` calls, which took a quarter of a bulk
+    /// insert's time when a set's index added five entries per object.
+    static func sorted(_ entries: [[UInt8]]) -> [[UInt8]] {
+        guard entries.count > 1 else { return entries }
+        var order: [(high: UInt64, low: UInt64, index: Int)] = []
+        order.reserveCapacity(entries.count)
+        for (index, entry) in entries.enumerated() {
+            entry.withUnsafeBytes { bytes in
+                var words: (UInt64, UInt64) = (0, 0)
+                withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes.prefix(16))) }
+                order.append((UInt64(bigEndian: words.0), UInt64(bigEndian: words.1), index))
+            }
+        }
+        order.sort { left, right in
+            if left.high != right.high { return left.high < right.high }
+            if left.low != right.low { return left.low < right.low }
+            return ByteOrder.compare(entries[left.index], entries[right.index]) < 0
+        }
+        return order.map { entries[$0.index] }
     }
 
     /// Frees the index's nodes (pending entries are dropped with them).
