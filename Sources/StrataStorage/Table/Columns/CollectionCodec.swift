@@ -78,11 +78,26 @@ enum CollectionCodec {
     static func encodeSet(_ elements: [StorageValue], kind: ValueKind) -> [UInt8] {
         let ordered = normalizedSet(elements)
         guard !ordered.isEmpty else { return [] }
-        return encodeTable(ordered.map { element in
-            var writer = ByteWriter(capacity: 9)
-            ValueCodec.appendElement(element, kind: kind, to: &writer)
-            return writer.bytes
-        })
+        // Written in one buffer, each offset filled in as its element starts (the bytes of `encodeTable`, without
+        // an array per element); a string's UTF-8 bytes are copied from where they lie.
+        var writer = ByteWriter(capacity: 4 + ordered.count * 20)
+        writer.u32(UInt32(ordered.count))
+        let table = writer.bytes.count
+        writer.zeros(ordered.count * 4)
+        let start = writer.bytes.count
+        for (position, element) in ordered.enumerated() {
+            writer.patchU32(UInt32(writer.bytes.count - start), at: table + position * 4)
+            if kind == .string, case .string(var text) = element {
+                writer.u8(1)
+                text.withUTF8 { utf8 in
+                    writer.u32(UInt32(utf8.count))
+                    writer.append(utf8)
+                }
+            } else {
+                ValueCodec.appendElement(element, kind: kind, to: &writer)
+            }
+        }
+        return writer.bytes
     }
 
     /// Decodes a set written by `encodeSet`, in set order.
