@@ -11,13 +11,13 @@ enum StrataModelSplits {
         let nickname = CensusData.queriedNicknames[0]
         let city = CensusData.queriedCities[0]
         let queries: [(id: String, predicate: String, argument: Any)] = [
-            // Every object's set read and compared: the nickname query itself.
+            // The nickname query itself: counted from the nicknames' index (an indexed set).
             ("split-nickname-ms", "ANY nicknames == %@", nickname),
             // Every object's set read for its size only: the set's cost without the string comparisons.
             ("split-set-count-ms", "nicknames.@count == %@", CensusData.nicknamesPerPerson),
             // A plain string column compared in every object: the scan floor of the same table.
             ("split-name-scan-ms", "name == %@", "person-none"),
-            // The city through the index and each address's owner.
+            // The city through the index and each address's owner (its backlink read in place).
             ("split-city-ms", "home.city == %@", city),
             // The street, unindexed: every person's embedded address read through its link.
             ("split-street-scan-ms", "home.street == %@", "none"),

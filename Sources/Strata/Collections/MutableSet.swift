@@ -25,9 +25,18 @@ public final class MutableSet<Element: ListElement> {
 
     /// Creates an unmanaged set holding the distinct elements of `elements`, in their first order.
     public init<Elements: Sequence>(_ elements: Elements) where Elements.Element == Element {
-        self.elements = []
         managed = nil
-        for element in elements { insert(element) }
+        // Each element's identity worked out once: inserting one by one worked out every kept element's again
+        // for each new one.
+        var kept: [Element] = []
+        var identities: [ElementIdentity] = []
+        for element in elements {
+            let identity = ElementIdentity(element)
+            guard !identities.contains(identity) else { continue }
+            identities.append(identity)
+            kept.append(element)
+        }
+        self.elements = kept
     }
 
     /// Creates a managed set over a store reference: the object layer calls this.

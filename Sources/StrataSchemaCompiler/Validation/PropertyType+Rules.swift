@@ -12,6 +12,17 @@ extension PropertyType {
         }
     }
 
+    /// Whether this is a set whose elements an index can hold, one entry per element (`indexed: true` on a
+    /// `set<T>` of bool, int, string, date, uuid, decimal, objectId or enum values, optional or not): a Strata
+    /// extension over Realm. Such a set is indexed alone, never in `indexes` or with `unique`.
+    public var isIndexableSet: Bool {
+        guard case .set(let element) = self else { return false }
+        switch element.unwrapped {
+        case .bool, .integer, .string, .date, .uuid, .enumeration, .decimal, .objectId: return true
+        default: return false
+        }
+    }
+
     /// Whether a property of this type can be a model's primary key (`int*`, `string`, `uuid` or `objectId`, not
     /// optional).
     public var canBePrimaryKey: Bool {

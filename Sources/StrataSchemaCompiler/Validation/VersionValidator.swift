@@ -242,10 +242,10 @@ struct VersionValidator {
             if property.isTransient {
                 error("property \(qualified) is transient, so it is not stored and cannot be indexed: remove "
                     + "'indexed' or 'transient'", at: key("indexed"))
-            } else if !property.type.isIndexable {
+            } else if !property.type.isIndexable && !property.type.isIndexableSet {
                 error("property \(qualified) of type '\(property.type.readableName)' cannot be indexed: indexes are "
                     + "for bool, int, string, date, uuid, decimal, objectId, any and enum properties (optional or "
-                    + "not); remove 'indexed'",
+                    + "not), and sets of those but any; remove 'indexed'",
                     at: key("indexed"))
             }
         }

@@ -70,8 +70,16 @@ final class SetAndMapSchemaTests: SchemaTestCase {
     }
 
     func testIndexesPrimaryKeysAndDefaultsAreRefused() {
-        assertSingleError(Examples.minimal(properties: "id: int\n      tags: { type: set<string>, indexed: true }"),
-            line: 7, column: 34, contains: ["set<string>", "cannot be indexed"])
+        // A set of indexable values may be indexed by element (docs/SCHEMA.md, "Indexed sets"); not uniquely, not
+        // in a compound index, and not a set of doubles.
+        let indexed = compile(Examples.minimal(properties: "id: int\n      tags: { type: set<string?>, indexed: true }"))
+        XCTAssertTrue(indexed.diagnostics.filter { $0.severity == .error }.isEmpty, indexed.diagnostics.description)
+        assertSingleError(Examples.minimal(properties: "id: int\n      tags: { type: set<double>, indexed: true }"),
+            line: 7, column: 34, contains: ["set<double>", "cannot be indexed"])
+        assertSingleError(Examples.minimal(properties: "id: int\n      tags: { type: map<string>, indexed: true }"),
+            line: 7, column: 34, contains: ["map<string>", "cannot be indexed"])
+        assertSingleError(Examples.minimal(properties: "id: int\n      tags: { type: set<string>, unique: true }"),
+            line: 7, column: 34, contains: ["set<string>", "cannot be unique"])
         assertSingleError(Examples.minimal(properties: "id: int\n      tags: { type: map<int>, default: 1 }"),
             line: 7, column: 40, contains: ["a map starts empty and has no default"])
         let key = compile(Examples.minimal(properties: "tags: set<string>", extra: "    primaryKey: tags"))

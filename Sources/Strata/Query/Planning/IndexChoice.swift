@@ -18,12 +18,17 @@ struct IndexChoice {
     /// the embedded table whose index is read, and the links from the tested object down to it, outermost first.
     /// The index's keys are embedded objects; each has exactly one owner, found through its backlinks.
     private var embedded: (table: Table, hops: [Hop])?
+    /// Whether the index is a set's, with one entry per element (`ANY nicknames == "x"`): an object appears once
+    /// per matching element, so only an equality's entries count objects.
+    private var byElement = false
 
     /// One link on the way down to an embedded object: the table it points at, the table and column it starts from.
     private struct Hop {
         let target: Table
         let origin: TableKey
         let column: ColumnKey
+        /// Whether the column is a single link (not a list or map): its owners then each own one object below.
+        let isSingle: Bool
     }
 
     /// The reads of an index the planner uses.
@@ -59,18 +64,47 @@ struct IndexChoice {
 
     /// The tested objects that own `keys` (objects of the embedded table), through the hops from the innermost up;
     /// `keys` themselves for a lookup of the tested object's own column.
+    ///
+    /// Each hop reads the backlinks of all its keys at once, in place (`Table.backlinks(of:from:column:)` over
+    /// the keys in ascending order, so most are found in the cluster read for the one before).
     private func owners(of keys: [ObjectKey]) throws -> [ObjectKey] {
         guard let embedded else { return keys }
         var current = keys
         for hop in embedded.hops.reversed() {
-            var above: [ObjectKey] = []
-            above.reserveCapacity(current.count)
-            for key in current {
-                above += try hop.target.backlinks(of: key, from: hop.origin, column: hop.column)
-            }
-            current = above
+            current = try hop.target.backlinks(of: Self.ascending(current), from: hop.origin, column: hop.column)
         }
         return current
+    }
+
+    /// `keys` in ascending order (as an equality's entries already are).
+    private static func ascending(_ keys: [ObjectKey]) -> [ObjectKey] {
+        var previous = Int64.min
+        for key in keys {
+            guard key.rawValue >= previous else { return keys.sorted() }
+            previous = key.rawValue
+        }
+        return keys
+    }
+
+    /// How many tested objects ``keys(in:)`` returns, worked out without listing them where that is exact: the
+    /// index's count of its entries for a lookup on the tested object's own column (for a set's index, of an
+    /// equality only: one entry per object holding the value); for a comparison inside an object embedded through
+    /// one single link (`home.city`), how many of the matching embedded objects that link owns (each owner owns
+    /// one, so owners are not repeated), their backlinks read in place. `nil` when the keys must be listed.
+    func matchCount(in table: Table) throws -> Int? {
+        if case .fullText = lookup { return nil }
+        guard let embedded else {
+            if byElement, !Self.isEquality(lookup) { return nil }
+            return try count(in: table)
+        }
+        guard embedded.hops.count == 1, let hop = embedded.hops.first, hop.isSingle else { return nil }
+        let keys = try read(embedded.table, limit: .max)
+        return try hop.target.linkedCount(of: Self.ascending(keys), from: hop.origin, column: hop.column)
+    }
+
+    private static func isEquality(_ lookup: Lookup) -> Bool {
+        if case .equal = lookup { return true }
+        return false
     }
 
     /// ``keys(in:)`` when there are at most `limit`; otherwise `nil`.
@@ -189,8 +223,11 @@ struct IndexChoice {
         let model: ModelBinding
         let column: Int
         var embedded: (table: Table, hops: [Hop])?
+        var byElement = false
         if let own = path.rootColumn {
             (model, column) = own
+        } else if let set = setColumn(path, comparison: comparison) {
+            (model, column, byElement) = (set.model, set.column, true)
         } else if let reached = embeddedColumn(path, comparison: comparison, table: table) {
             (model, column, embedded) = (reached.model, reached.column, (reached.table, reached.hops))
         } else {
@@ -236,7 +273,18 @@ struct IndexChoice {
         default:
             return nil
         }
-        return IndexChoice(rank: rank, lookup: lookup, term: term, embedded: embedded)
+        return IndexChoice(rank: rank, lookup: lookup, term: term, embedded: embedded, byElement: byElement)
+    }
+
+    /// The set property of the tested object that `ANY set …` (and `constant IN set`) compares, whose index (one
+    /// entry per element, `indexed: true` on a set) lists each object under every element it holds: the objects
+    /// with a matching element are the lookup's keys, without repeats. `nil` for any other path, and for `ALL` and
+    /// `NONE`, which an index of matching elements cannot answer.
+    private static func setColumn(_ path: BoundPath, comparison: BoundComparison) -> (model: ModelBinding, column: Int)? {
+        guard path.root == .object, path.steps.count == 1, comparison.quantifier == .anyElement,
+            case .property(let model, let column) = path.steps[0], case .set = model.description.properties[column].type
+        else { return nil }
+        return (model, column)
     }
 
     /// The property a path reads inside embedded objects (`home.city`, `ANY pastHomes.city`, `home.geo.lat`): its
@@ -252,7 +300,8 @@ struct IndexChoice {
             guard case .property(let model, let column) = step, let target = model.linkTargets[column],
                 target.isEmbedded, let next = current.linkedTable(model.columns[column])
             else { return nil }
-            hops.append(Hop(target: next, origin: current.key, column: model.columns[column]))
+            let isSingle = current.column(model.columns[column])?.type == .value(.link)
+            hops.append(Hop(target: next, origin: current.key, column: model.columns[column], isSingle: isSingle))
             current = next
         }
         guard case .property(let model, let column)? = path.steps.last, model.linkTargets[column] == nil else {

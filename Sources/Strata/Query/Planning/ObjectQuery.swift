@@ -133,6 +133,12 @@ struct ObjectQuery: Hashable {
             return try evaluate(in: database, model: model).count
         }
         let table = try evaluator.table(model)
+        // A lookup that decides alone is planned as one whatever it matches: counted by the index where it can.
+        if let (choice, rest) = IndexChoice.best(for: predicate, model: model, table: table), rest == nil,
+            let counted = try choice.matchCount(in: table)
+        {
+            return counted
+        }
         let scan: ColumnScan
         switch try plan(predicate, table: table, model: model) {
         case .index(_, let keys, nil): return keys.count

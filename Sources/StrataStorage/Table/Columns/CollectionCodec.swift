@@ -23,6 +23,7 @@ enum CollectionCodec {
     /// `elements` in set order, without repeats (the first of equal elements is kept).
     static func normalizedSet(_ elements: [StorageValue]) -> [StorageValue] {
         guard elements.count > 1 else { return elements }
+        if let strings = normalizedStrings(elements) { return strings }
         let keyed = elements.enumerated().map { (key: orderKey($0.element), offset: $0.offset, value: $0.element) }
             .sorted { $0.key.lexicographicallyPrecedes($1.key) || ($0.key == $1.key && $0.offset < $1.offset) }
         var result: [StorageValue] = []
@@ -31,6 +32,28 @@ enum CollectionCodec {
         for entry in keyed where entry.key != previous {
             result.append(entry.value)
             previous = entry.key
+        }
+        return result
+    }
+
+    /// ``normalizedSet(_:)`` of elements that are all strings, compared by their UTF-8 bytes where they lie: the
+    /// order of their index keys (escaping `00` as `00 FF` and ending with `00 00` keeps the bytes' order), without
+    /// building a key per element. `nil` when an element is not a string.
+    private static func normalizedStrings(_ elements: [StorageValue]) -> [StorageValue]? {
+        var strings: [String] = []
+        strings.reserveCapacity(elements.count)
+        for element in elements {
+            guard case .string(let text) = element else { return nil }
+            strings.append(text)
+        }
+        strings.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        var result: [StorageValue] = []
+        result.reserveCapacity(strings.count)
+        var previous: String?
+        for text in strings {
+            if let previous, previous.utf8.elementsEqual(text.utf8) { continue }
+            result.append(.string(text))
+            previous = text
         }
         return result
     }
@@ -55,11 +78,26 @@ enum CollectionCodec {
     static func encodeSet(_ elements: [StorageValue], kind: ValueKind) -> [UInt8] {
         let ordered = normalizedSet(elements)
         guard !ordered.isEmpty else { return [] }
-        return encodeTable(ordered.map { element in
-            var writer = ByteWriter(capacity: 9)
-            ValueCodec.appendElement(element, kind: kind, to: &writer)
-            return writer.bytes
-        })
+        // Written in one buffer, each offset filled in as its element starts (the bytes of `encodeTable`, without
+        // an array per element); a string's UTF-8 bytes are copied from where they lie.
+        var writer = ByteWriter(capacity: 4 + ordered.count * 20)
+        writer.u32(UInt32(ordered.count))
+        let table = writer.bytes.count
+        writer.zeros(ordered.count * 4)
+        let start = writer.bytes.count
+        for (position, element) in ordered.enumerated() {
+            writer.patchU32(UInt32(writer.bytes.count - start), at: table + position * 4)
+            if kind == .string, case .string(var text) = element {
+                writer.u8(1)
+                text.withUTF8 { utf8 in
+                    writer.u32(UInt32(utf8.count))
+                    writer.append(utf8)
+                }
+            } else {
+                ValueCodec.appendElement(element, kind: kind, to: &writer)
+            }
+        }
+        return writer.bytes
     }
 
     /// Decodes a set written by `encodeSet`, in set order.

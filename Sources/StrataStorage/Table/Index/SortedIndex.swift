@@ -45,12 +45,17 @@ final class SortedIndex {
     /// none does.
     let mixed: [Bool]
 
+    /// Whether the index's one column is a set, indexed by element: one entry per element (the element's
+    /// encoding, then the object key), so an object appears once under each value its set holds.
+    let indexesElements: Bool
+
     init(
         spec: IndexSpec, root: NodeRef, reader: NodeReader, table: String, impliedBy: NodeTree<ClusterBuffer>? = nil,
-        mixed: [Bool] = []
+        mixed: [Bool] = [], indexesElements: Bool = false
     ) {
         self.spec = spec
         self.mixed = mixed.contains(true) ? mixed : []
+        self.indexesElements = indexesElements
         nodes = NodeTree(root: root, reader: reader, context: (), what: "index \(spec.key) of table '\(table)'")
         self.impliedBy = impliedBy
     }
@@ -78,9 +83,8 @@ final class SortedIndex {
     /// before the next leaf (as many as keep it within one split of its size limit).
     func mergePending() throws {
         guard !pending.isEmpty else { return }
-        var batch = pending
+        let batch = SortedIndex.sorted(pending)
         pending = []
-        batch.sort { ByteOrder.compare($0, $1) < 0 }
         // In a write transaction the reader is the writer: merged leaves are written out as they pile up, as
         // `Table` does after single inserts, to bound memory.
         let writer = nodes.reader as? NodeWriter
@@ -91,6 +95,32 @@ final class SortedIndex {
             }
             if let writer, nodes.loadedLeaves > Catalog.loadedLeafLimit { _ = try nodes.flush(in: writer) }
         }
+    }
+
+    /// `entries` in byte order. Sorted by their first 24 bytes as three big-endian words (zero-padded, which
+    /// keeps a shorter entry before the longer ones it begins), held in an array of plain tuples, and by all their
+    /// bytes only where those tie: sorting the arrays themselves retained and released each one at every move, and
+    /// compared through `memcmp` calls, which took a quarter of a bulk insert's time when a set's index added five
+    /// entries per object. Most entries (a short value and the object key) fit in the 24 bytes.
+    static func sorted(_ entries: [[UInt8]]) -> [[UInt8]] {
+        guard entries.count > 1 else { return entries }
+        var order: [(first: UInt64, second: UInt64, third: UInt64, index: Int)] = []
+        order.reserveCapacity(entries.count)
+        for (index, entry) in entries.enumerated() {
+            entry.withUnsafeBytes { bytes in
+                var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+                withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes.prefix(24))) }
+                order.append((UInt64(bigEndian: words.0), UInt64(bigEndian: words.1), UInt64(bigEndian: words.2), index))
+            }
+        }
+        order.sort { left, right in
+            if left.first != right.first { return left.first < right.first }
+            if left.second != right.second { return left.second < right.second }
+            if left.third != right.third { return left.third < right.third }
+            let (a, b) = (entries[left.index], entries[right.index])
+            return a.count > 24 || b.count > 24 ? ByteOrder.compare(a, b) < 0 : a.count < b.count
+        }
+        return order.map { entries[$0.index] }
     }
 
     /// Frees the index's nodes (pending entries are dropped with them).

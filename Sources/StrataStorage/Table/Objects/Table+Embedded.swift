@@ -36,10 +36,12 @@ extension Table {
     /// Refuses `targets`, new links of column `spec` of object `source` to objects of the embedded table `target`,
     /// when one of them is owned already or appears twice.
     func checkClaims(_ targets: [ObjectKey], of target: Table, by source: ObjectKey, column spec: ColumnSpec) throws {
+        // A single link (the common case) cannot repeat itself: no set to build.
         var seen: Set<ObjectKey> = []
         for claimed in targets {
-            let slot = "\(name).\(spec.name) of object \(source.rawValue)"
-            guard seen.insert(claimed).inserted else {
+            // Named only when refused: building it for every link cost a string per embedded object written.
+            var slot: String { "\(name).\(spec.name) of object \(source.rawValue)" }
+            guard targets.count == 1 || seen.insert(claimed).inserted else {
                 throw StrataError.invalidArgument(
                     "embedded \(target.name) object \(claimed.rawValue) cannot be put twice in \(slot): an embedded "
                         + "object has exactly one owner; add a new, unmanaged \(target.name) instead")

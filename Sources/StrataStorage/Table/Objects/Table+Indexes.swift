@@ -9,9 +9,14 @@ extension Table {
     }
 
     /// Adds an ordered index over `columns` (a compound index when several) and fills it from the table.
+    ///
+    /// A set column of bool, int, string, timestamp, uuid, decimal or objectId elements can be indexed alone and
+    /// not uniquely: the index then holds one entry per element (see ``SortedIndex/indexesElements``), and an
+    /// equality lookup returns the objects whose set holds the value.
     /// - Parameter unique: whether values (together) must be unique.
-    /// - Throws: `StrataError.invalidArgument` for a column that cannot be indexed (lists, links, float, double,
-    ///   binary); `StrataError.duplicatePrimaryKey` when `unique` and two objects share values (nothing changes).
+    /// - Throws: `StrataError.invalidArgument` for a column that cannot be indexed (lists, maps, links, float,
+    ///   double, binary; a set in a compound or unique index); `StrataError.duplicatePrimaryKey` when `unique` and
+    ///   two objects share values (nothing changes).
     /// - Complexity: O(n log n).
     @discardableResult
     public func addIndex(on columns: [ColumnKey], unique: Bool = false) throws -> IndexKey {
@@ -31,15 +36,23 @@ extension Table {
             switch spec.type {
             case .value(.int), .value(.bool), .value(.string), .value(.timestamp), .value(.uuid): break
             case .value(.decimal), .value(.objectId), .value(.mixed): break
+            case .set(let kind) where Table.indexableElementKinds.contains(kind):
+                guard columns.count == 1, !unique else {
+                    throw StrataError.invalidArgument("set column '\(name).\(spec.name)' can only be indexed alone and "
+                        + "not uniquely: its index holds one entry per element")
+                }
             default:
                 throw StrataError.invalidArgument("column '\(name).\(spec.name)' of type \(spec.type) cannot be indexed; "
-                    + "index bool, int, string, timestamp, uuid, decimal, objectId or any columns")
+                    + "index bool, int, string, timestamp, uuid, decimal, objectId or any columns, or sets of those "
+                    + "(not of any)")
             }
         }
         if let existing = index(on: columns), existing.isUnique == unique { return existing.key }
         // A full-text index on the column is another kind of index and stays.
         let spec = IndexSpec(key: IndexKey(rawValue: nextIndexKey), columns: columns, isUnique: unique)
-        let sorted = SortedIndex(spec: spec, root: .none, reader: reader, table: name, mixed: Table.mixedFlags(columns, context.specs))
+        let sorted = SortedIndex(
+            spec: spec, root: .none, reader: reader, table: name, mixed: Table.mixedFlags(columns, context.specs),
+            indexesElements: Table.isElementIndex(columns, context.specs))
         if mayBeImplied, unique, try keysEqualValues(of: columns) {
             sorted.impliedBy = tree
             nextIndexKey += 1
@@ -50,7 +63,7 @@ extension Table {
             try forEachKey { key in
                 let values = try indexValues(sorted, key: key, override: nil)
                 if unique { try checkUnique(sorted, values: values, excluding: nil, primaryKey: mayBeImplied) }
-                try sorted.insert(sorted.encode(values), key: key)
+                for entry in indexEntries(sorted, values: values, key: key) { try sorted.insert(entry: entry) }
                 if sorted.nodes.loadedLeaves > Catalog.loadedLeafLimit { _ = try sorted.nodes.flush(in: writer) }
                 return true
             }
@@ -205,6 +218,17 @@ extension Table {
         (index.encode(leading), lower.map { index.encode(leading + [$0]) }, upper.map { index.encode(leading + [$0]) })
     }
 
+    /// The element kinds of a set column that an index can hold (``addIndex(on:unique:)``).
+    static let indexableElementKinds: Set<ValueKind> = [.bool, .int, .string, .timestamp, .uuid, .decimal, .objectId]
+
+    /// Whether `columns` is one set column of `specs`: an index over it holds one entry per element.
+    static func isElementIndex(_ columns: [ColumnKey], _ specs: [ColumnSpec]) -> Bool {
+        guard columns.count == 1, let spec = specs.first(where: { $0.key == columns[0] }), case .set = spec.type else {
+            return false
+        }
+        return true
+    }
+
     /// For each of `columns`, whether it is a mixed (`any`) column of `specs`.
     static func mixedFlags(_ columns: [ColumnKey], _ specs: [ColumnSpec]) -> [Bool] {
         columns.map { column in specs.first { $0.key == column }?.type == .value(.mixed) }
@@ -245,7 +269,33 @@ extension Table {
     /// term and a length entry for a full-text index (none for text without tokens).
     func indexEntries(_ index: SortedIndex, values: [StorageValue], key: ObjectKey) -> [[UInt8]] {
         if index.spec.isFullText { return FullTextEntry.entries(for: values.first ?? .null, key: key) }
+        if index.indexesElements { return Table.elementEntries(values.first ?? .null, key: key) }
         return [IndexKeyEncoding.entry(values: index.encode(values), key: key)]
+    }
+
+    /// The entries of an index over a set column for an object whose set is `value`: one per distinct element,
+    /// in index order (none for an empty set).
+    static func elementEntries(_ value: StorageValue, key: ObjectKey) -> [[UInt8]] {
+        guard case .list(let elements) = value, !elements.isEmpty else { return [] }
+        var entries: [[UInt8]] = []
+        entries.reserveCapacity(elements.count)
+        for element in elements {
+            var entry: [UInt8] = []
+            entry.reserveCapacity(32)
+            IndexKeyEncoding.append(element, to: &entry)
+            ByteOrder.withKey(key.rawValue) { entry.append(contentsOf: $0) }
+            entries.append(entry)
+        }
+        guard entries.count > 1 else { return entries }
+        // A stored set holds distinct elements already; a row on its way in may not, and equal elements encode
+        // equally.
+        entries.sort { ByteOrder.compare($0, $1) < 0 }
+        var previous: [UInt8]?
+        entries.removeAll { entry in
+            defer { previous = entry }
+            return entry == previous
+        }
+        return entries
     }
 
     func indexValues(_ index: SortedIndex, row: [StorageValue]) throws -> [StorageValue] {

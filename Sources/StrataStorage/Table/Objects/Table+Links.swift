@@ -9,6 +9,66 @@ extension Table {
         return Table.linkTargets(try value(key, column: spec.key))
     }
 
+    /// The objects whose column `column` of table `origin` links to any of `keys`, once per link, in the order of
+    /// `keys` (each key's backlinks ascending): ``backlinks(of:from:column:)`` for many objects at once.
+    ///
+    /// Each backlink list is read where it lies, without decoding it into an array of its own; `keys` in ascending
+    /// order (as an index returns the objects of one value) find most rows in the cluster read for the one before.
+    /// - Complexity: O(keys + links), plus a descent per cluster the keys fall in.
+    package func backlinks(of keys: [ObjectKey], from origin: TableKey, column: ColumnKey) throws -> [ObjectKey] {
+        var result: [ObjectKey] = []
+        result.reserveCapacity(keys.count)
+        try forEachBacklinkList(of: keys, from: origin, column: column) { raw in
+            guard raw.count >= 4 else { return }
+            let count = Int(raw.loadUnaligned(as: UInt32.self).littleEndian)
+            guard raw.count >= 4 + count * 8 else { throw backlinksDamage(raw.count, count) }
+            for offset in 0..<count {
+                result.append(ObjectKey(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: 4 + offset * 8, as: Int64.self))))
+            }
+        }
+        return result
+    }
+
+    /// How many of `keys` at least one object links to through column `column` of table `origin`, read as
+    /// ``backlinks(of:from:column:)`` reads, without collecting the linking objects.
+    package func linkedCount(of keys: [ObjectKey], from origin: TableKey, column: ColumnKey) throws -> Int {
+        var total = 0
+        try forEachBacklinkList(of: keys, from: origin, column: column) { raw in
+            if raw.count >= 4, raw.loadUnaligned(as: UInt32.self) != 0 { total += 1 }
+        }
+        return total
+    }
+
+    /// Runs `body` on the stored backlinks (`ValueCodec.encodeBacklinks`'s bytes, empty for none) of each of
+    /// `keys` in the column mirroring `column` of `origin`.
+    private func forEachBacklinkList(
+        of keys: [ObjectKey], from origin: TableKey, column: ColumnKey, _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        guard let spec = backlinkColumn(origin: origin, column: column) else {
+            throw StrataError.invalidArgument("no link column \(column) of table \(origin) points at table '\(name)'")
+        }
+        let index = try position(of: spec.key)
+        for key in keys {
+            switch try locate(key) {
+            case .none: throw missing(key)
+            case .loaded(let cluster, let row):
+                let buffer = cluster.columns[index]
+                if buffer.isNull(row) { try body(UnsafeRawBufferPointer(start: nil, count: 0)); continue }
+                try blobBytes(buffer.blobs[row]).withUnsafeBytes(body)
+            case .stored(let view, let row):
+                let block = try storedBlock(view, index)
+                if block.isNull(row) { try body(UnsafeRawBufferPointer(start: nil, count: 0)); continue }
+                try withBlob(block, row, body)
+            }
+        }
+    }
+
+    private func backlinksDamage(_ length: Int, _ count: Int) -> StrataError {
+        StrataError.corruptFile(
+            path: StrataError.unnamedFile, location: "table '\(name)', backlinks",
+            detail: "\(length) bytes cannot hold \(count) backlinks")
+    }
+
     /// How many links point at `key`, over every link and list column of every table.
     package func backlinkCount(of key: ObjectKey) throws -> Int {
         var total = 0

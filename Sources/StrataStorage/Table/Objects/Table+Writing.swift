@@ -86,6 +86,11 @@ extension Table {
                 for entry in FullTextEntry.entries(for: text, key: objectKey) { entries.append((index, entry)) }
                 continue
             }
+            if index.indexesElements {
+                let set = row[try position(of: index.spec.columns[0])]
+                for entry in Table.elementEntries(set, key: objectKey) { entries.append((index, entry)) }
+                continue
+            }
             // Encoded straight from the row into one array with room for the key: no array of values, no
             // concatenation per object.
             var entry: [UInt8] = []
@@ -187,9 +192,9 @@ extension Table {
             if sorted.spec.isUnique { try checkUnique(sorted, values: after, excluding: key) }
             var removed = indexEntries(sorted, values: before, key: key)
             var added = indexEntries(sorted, values: after, key: key)
-            if sorted.spec.isFullText {
-                // Postings whose bytes stay the same (a term at the same positions in text of the same length)
-                // are left in place.
+            if sorted.spec.isFullText || sorted.indexesElements {
+                // Postings whose bytes stay the same (a term at the same positions in text of the same length),
+                // and the elements a set keeps, are left in place.
                 let kept = Set(removed).intersection(added)
                 removed.removeAll { kept.contains($0) }
                 added.removeAll { kept.contains($0) }

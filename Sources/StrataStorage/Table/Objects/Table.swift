@@ -85,7 +85,8 @@ public final class Table {
         tree = NodeTree(root: record.clusterRoot, reader: catalog.reader, context: context, what: "clusters of table '\(record.name)'")
         indexes = record.indexes.map { [tree] in
             SortedIndex(spec: $0.spec, root: $0.root, reader: catalog.reader, table: record.name, impliedBy: $0.implied ? tree : nil,
-                        mixed: Table.mixedFlags($0.spec.columns, record.columns))
+                        mixed: Table.mixedFlags($0.spec.columns, record.columns),
+                        indexesElements: Table.isElementIndex($0.spec.columns, record.columns))
         }
     }
 
