@@ -87,6 +87,10 @@ struct SnapshotEmitter {
             body.line()
             body.doc("Writes the snapshot in its JSON form.")
             body.block("\(access)func encode(to encoder: any Encoder) throws") { inner in
+                if persisted.isEmpty {
+                    inner.line("_ = encoder.container(keyedBy: SnapshotCodingKey.self)")
+                    return
+                }
                 inner.line("var container = encoder.container(keyedBy: SnapshotCodingKey.self)")
                 for property in persisted {
                     inner.line("try container.encodeSnapshot(\(property.name), forKey: "
@@ -107,6 +111,10 @@ struct SnapshotEmitter {
     private func emitSnapshotMethods(into writer: inout SwiftWriter) {
         writer.doc("The object's persisted values now, as a value.")
         writer.block("\(access)func snapshot() -> Snapshot") { body in
+            if persisted.isEmpty {
+                body.line("Snapshot()")
+                return
+            }
             body.line("if let accessor = managedAccessor { return Self.snapshot(row: accessor) }")
             body.line("var snapshot = Snapshot()")
             for property in persisted {
@@ -117,6 +125,10 @@ struct SnapshotEmitter {
         writer.line()
         writer.doc("The snapshot of a managed `\(model.name)`, read straight from its row.")
         writer.block("\(hookAccess)static func snapshot(row accessor: any ManagedObjectAccessor) -> Snapshot") { body in
+            if persisted.isEmpty {
+                body.line("Snapshot()")
+                return
+            }
             body.line("var snapshot = Snapshot()")
             for property in persisted {
                 body.line("snapshot.\(property.name) = \(rowRead(property))")

@@ -1610,7 +1610,7 @@ nonisolated extension Blank: SnapshotConvertible {
 
         /// Writes the snapshot in its JSON form.
         func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: SnapshotCodingKey.self)
+            _ = encoder.container(keyedBy: SnapshotCodingKey.self)
         }
 
         /// Writes the snapshot in its JSON form (as a nested value).
@@ -1622,15 +1622,12 @@ nonisolated extension Blank: SnapshotConvertible {
 
     /// The object's persisted values now, as a value.
     func snapshot() -> Snapshot {
-        if let accessor = managedAccessor { return Self.snapshot(row: accessor) }
-        var snapshot = Snapshot()
-        return snapshot
+        Snapshot()
     }
 
     /// The snapshot of a managed `Blank`, read straight from its row.
     static func snapshot(row accessor: any ManagedObjectAccessor) -> Snapshot {
-        var snapshot = Snapshot()
-        return snapshot
+        Snapshot()
     }
 
     /// Creates an unmanaged `Blank` holding `snapshot`'s values; add it to a database, with an update policy to update
