@@ -4,7 +4,8 @@ import StrataSchemaCompiler
 /// Turns validated schema histories into one Swift source file: pure, schema in, text out.
 ///
 /// For each history the file holds, in order:
-/// 1. a `final class` per model of the newest version (``ModelClassEmitter``);
+/// 1. a `final class` per model of the newest version (``ModelClassEmitter``), and its `Snapshot`
+///    (``SnapshotEmitter``);
 /// 2. the schema type, `enum Library: Schema` (``SchemaTypeEmitter``);
 /// 3. a namespace per version, `Library.V1`…, with its full description, fingerprint and incoming migration plan,
 ///    plus typed views of an older version's objects (``VersionNamespaceEmitter``);
@@ -45,6 +46,8 @@ public struct SwiftGenerator: Sendable {
         for (index, model) in current.models.enumerated() {
             writer.mark("\(model.name)")
             ModelClassEmitter(model: model, index: index, in: current, schemaTakenNames: schemaTakenNames).emit(into: &writer)
+            writer.line()
+            SnapshotEmitter(model: model, in: current, schemaTakenNames: schemaTakenNames).emit(into: &writer)
             writer.line()
             // An embedded model is never the root of a query: its properties are reached through its parent's
             // (`$0.home.city`), which `QueryExpression` follows by name.

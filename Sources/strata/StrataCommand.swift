@@ -5,7 +5,7 @@ import ArgumentParser
 struct StrataCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata",
-        abstract: "Inspect, check and compact Strata database files.",
-        subcommands: [InfoCommand.self, VerifyCommand.self, CompactCommand.self]
+        abstract: "Inspect, check, compact, export and import Strata database files.",
+        subcommands: [InfoCommand.self, VerifyCommand.self, CompactCommand.self, ExportCommand.self, ImportCommand.self]
     )
 }

@@ -58,6 +58,7 @@ final class PluginIntegrationTests: XCTestCase {
         """
 
     private static let main = """
+        import Foundation
         import Strata
 
         struct AppShopMigrations: ShopMigrations {
@@ -81,6 +82,11 @@ final class PluginIntegrationTests: XCTestCase {
         print("schemas \\(Shop.name) v\\(Shop.version) steps \\(shop.customMigrations.steps.count), \\(Notes.name) v\\(Notes.version)")
         print("library \\(Library.objectTypes.count) models, \\(library.customMigrations.steps.count) custom step")
         print(Shop.history.plans[0].summary)
+        // A snapshot is a Sendable, Codable value in either default isolation.
+        let snapshot = Customer(fullName: "Bo", points: 7).snapshot()
+        let restored = try JSONDecoder().decode(Customer.Snapshot.self, from: JSONEncoder().encode(snapshot))
+        let describe: @Sendable () -> String = { "snapshot \\(restored.fullName) \\(restored.level.rawValue)" }
+        print(describe() + " \\(restored == snapshot)")
 
         """
 
@@ -112,6 +118,7 @@ final class PluginIntegrationTests: XCTestCase {
         ])
         XCTAssertTrue(run.output.contains("library 4 models, 1 custom step"), run.description)
         XCTAssertTrue(run.output.contains("rename property Customer.name to fullName"), run.description)
+        XCTAssertTrue(run.output.contains("snapshot Bo bronze true"), run.description)
 
         // The generated code compiles, and the app runs, in a target whose code is main-actor isolated by default
         // (Xcode 26's default for new app targets).
@@ -121,6 +128,7 @@ final class PluginIntegrationTests: XCTestCase {
         let mainActorRun = try package.run()
         XCTAssertTrue(mainActorRun.succeeded, mainActorRun.description)
         XCTAssertTrue(mainActorRun.output.hasPrefix("customer Ana 120 bronze orders 1"), mainActorRun.description)
+        XCTAssertTrue(mainActorRun.output.contains("snapshot Bo bronze true"), mainActorRun.description)
         try package.setMainActorIsolationByDefault(false)
 
         // Opening a schema that has custom steps without the app's migrations does not compile.

@@ -39,6 +39,9 @@ extension Database {
     /// The binding of an object's model, or an error naming it.
     func model(of object: ObjectBase) throws -> ModelBinding {
         guard let model = schema.model(for: type(of: object)) else {
+            // A mixed value's link from a snapshot is a plain `Object` naming its model (looked up only here, off
+            // the path of every add).
+            if let named = object.managedAccessor as? SnapshotReference { return try resolve(named).model }
             throw StrataError.invalidArgument(
                 "\(type(of: object)) is not a model of this database (schema \(configuration.schema.name)"
                     + (configuration.objectTypes == nil ? ")" : ", restricted by objectTypes)"))
@@ -86,6 +89,7 @@ extension Database {
             throw StrataError.invalidArgument("a \(type(of: object)) that is not managed has no key")
         }
         guard let row = accessor as? ManagedRow else {
+            if let named = accessor as? SnapshotReference { return try resolve(named).key }
             throw StrataError.invalidArgument("a \(type(of: object)) managed by a migration cannot be added")
         }
         guard row.database.store === store else {

@@ -370,6 +370,245 @@ nonisolated public final class Client: Object {
     private var unmanaged: UnmanagedValues
 }
 
+nonisolated extension Client: SnapshotConvertible {
+    /// The persisted values of a `Client` as a value that crosses actors and tasks: links by key, embedded objects as
+    /// their snapshots. Its JSON is the one `Database.exportJSON` writes.
+    nonisolated public struct Snapshot: Sendable, Hashable, Codable, SnapshotCodable {
+        /// `id`.
+        public var id: Int
+        /// The name printed on invoices.
+        public var fullName: String
+        /// `nickname`.
+        public var nickname: String?
+        /// `points`.
+        public var points: Int64
+        /// `age`.
+        public var age: Int8
+        /// `shoeSize`.
+        public var shoeSize: Int16?
+        /// `visits`.
+        public var visits: Int32
+        /// `balance`.
+        public var balance: Double
+        /// `ratio`.
+        public var ratio: Float
+        /// `active`.
+        public var active: Bool
+        /// `joined`.
+        public var joined: Date
+        /// `birthday`.
+        public var birthday: Date?
+        /// `avatar`.
+        public var avatar: Data?
+        /// `token`.
+        public var token: UUID
+        /// `externalID`.
+        public var externalID: UUID
+        /// `tier`.
+        public var tier: Tier
+        /// `tags`.
+        public var tags: [String]
+        /// `scores`.
+        public var scores: [Int?]
+        /// `orders`.
+        public var orders: [UUID]
+        /// `favourite`.
+        public var favourite: UUID?
+        /// `class`.
+        public var `class`: String
+
+        /// Creates a snapshot; every value defaults to the property's default or its type's zero value.
+        public init(
+            id: Int = 0,
+            fullName: String = "",
+            nickname: String? = nil,
+            points: Int64 = 0,
+            age: Int8 = 18,
+            shoeSize: Int16? = nil,
+            visits: Int32 = 0,
+            balance: Double = 0,
+            ratio: Float = 0.5,
+            active: Bool = true,
+            joined: Date = Date(),
+            birthday: Date? = nil,
+            avatar: Data? = nil,
+            token: UUID = UUID(),
+            externalID: UUID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+            tier: Tier = .gold,
+            tags: [String] = [],
+            scores: [Int?] = [],
+            orders: [UUID] = [],
+            favourite: UUID? = nil,
+            `class`: String = "a \"quoted\"\\ value"
+        ) {
+            self.id = id
+            self.fullName = fullName
+            self.nickname = nickname
+            self.points = points
+            self.age = age
+            self.shoeSize = shoeSize
+            self.visits = visits
+            self.balance = balance
+            self.ratio = ratio
+            self.active = active
+            self.joined = joined
+            self.birthday = birthday
+            self.avatar = avatar
+            self.token = token
+            self.externalID = externalID
+            self.tier = tier
+            self.tags = tags
+            self.scores = scores
+            self.orders = orders
+            self.favourite = favourite
+            self.`class` = `class`
+        }
+
+        /// Reads a snapshot from its JSON form.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: SnapshotCodingKey.self)
+            id = try container.decodeSnapshot(Int.self, forKey: "id")
+            fullName = try container.decodeSnapshot(String.self, forKey: "fullName")
+            nickname = try container.decodeSnapshot(String?.self, forKey: "nickname")
+            points = try container.decodeSnapshot(Int64.self, forKey: "points")
+            age = try container.decodeSnapshot(Int8.self, forKey: "age")
+            shoeSize = try container.decodeSnapshot(Int16?.self, forKey: "shoeSize")
+            visits = try container.decodeSnapshot(Int32.self, forKey: "visits")
+            balance = try container.decodeSnapshot(Double.self, forKey: "balance")
+            ratio = try container.decodeSnapshot(Float.self, forKey: "ratio")
+            active = try container.decodeSnapshot(Bool.self, forKey: "active")
+            joined = try container.decodeSnapshot(Date.self, forKey: "joined")
+            birthday = try container.decodeSnapshot(Date?.self, forKey: "birthday")
+            avatar = try container.decodeSnapshot(Data?.self, forKey: "avatar")
+            token = try container.decodeSnapshot(UUID.self, forKey: "token")
+            externalID = try container.decodeSnapshot(UUID.self, forKey: "externalID")
+            tier = try container.decodeSnapshot(Tier.self, forKey: "tier")
+            tags = try container.decodeSnapshot([String].self, forKey: "tags")
+            scores = try container.decodeSnapshot([Int?].self, forKey: "scores")
+            orders = try container.decodeSnapshot([UUID].self, forKey: "orders")
+            favourite = try container.decodeSnapshot(UUID?.self, forKey: "favourite")
+            `class` = try container.decodeSnapshot(String.self, forKey: "class")
+        }
+
+        /// Writes the snapshot in its JSON form.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: SnapshotCodingKey.self)
+            try container.encodeSnapshot(id, forKey: "id")
+            try container.encodeSnapshot(fullName, forKey: "fullName")
+            try container.encodeSnapshot(nickname, forKey: "nickname")
+            try container.encodeSnapshot(points, forKey: "points")
+            try container.encodeSnapshot(age, forKey: "age")
+            try container.encodeSnapshot(shoeSize, forKey: "shoeSize")
+            try container.encodeSnapshot(visits, forKey: "visits")
+            try container.encodeSnapshot(balance, forKey: "balance")
+            try container.encodeSnapshot(ratio, forKey: "ratio")
+            try container.encodeSnapshot(active, forKey: "active")
+            try container.encodeSnapshot(joined, forKey: "joined")
+            try container.encodeSnapshot(birthday, forKey: "birthday")
+            try container.encodeSnapshot(avatar, forKey: "avatar")
+            try container.encodeSnapshot(token, forKey: "token")
+            try container.encodeSnapshot(externalID, forKey: "externalID")
+            try container.encodeSnapshot(tier, forKey: "tier")
+            try container.encodeSnapshot(tags, forKey: "tags")
+            try container.encodeSnapshot(scores, forKey: "scores")
+            try container.encodeSnapshot(orders, forKey: "orders")
+            try container.encodeSnapshot(favourite, forKey: "favourite")
+            try container.encodeSnapshot(`class`, forKey: "class")
+        }
+
+        /// Writes the snapshot in its JSON form (as a nested value).
+        public func encodeSnapshot(to encoder: any Encoder) throws { try encode(to: encoder) }
+
+        /// Reads the snapshot from its JSON form (as a nested value).
+        public init(snapshotFrom decoder: any Decoder) throws { try self.init(from: decoder) }
+    }
+
+    /// The object's persisted values now, as a value.
+    public func snapshot() -> Snapshot {
+        if let accessor = managedAccessor { return Self.snapshot(row: accessor) }
+        var snapshot = Snapshot()
+        snapshot.id = id
+        snapshot.fullName = fullName
+        snapshot.nickname = nickname
+        snapshot.points = points
+        snapshot.age = age
+        snapshot.shoeSize = shoeSize
+        snapshot.visits = visits
+        snapshot.balance = balance
+        snapshot.ratio = ratio
+        snapshot.active = active
+        snapshot.joined = joined
+        snapshot.birthday = birthday
+        snapshot.avatar = avatar
+        snapshot.token = token
+        snapshot.externalID = externalID
+        snapshot.tier = tier
+        snapshot.tags = Array(tags)
+        snapshot.scores = Array(scores)
+        snapshot.orders = orders.map { $0.id }
+        snapshot.favourite = favourite.map { $0.id }
+        snapshot.`class` = `class`
+        return snapshot
+    }
+
+    /// The snapshot of a managed `Client`, read straight from its row.
+    @_spi(StrataGenerated) public static func snapshot(row accessor: any ManagedObjectAccessor) -> Snapshot {
+        var snapshot = Snapshot()
+        snapshot.id = Int(accessor.int(at: 0))
+        snapshot.fullName = accessor.string(at: 1)
+        snapshot.nickname = accessor.optionalString(at: 2)
+        snapshot.points = accessor.int(at: 3)
+        snapshot.age = Int8(clamping: accessor.int(at: 4))
+        snapshot.shoeSize = accessor.optionalInt(at: 5).map { Int16(clamping: $0) }
+        snapshot.visits = Int32(clamping: accessor.int(at: 6))
+        snapshot.balance = accessor.double(at: 7)
+        snapshot.ratio = accessor.float(at: 8)
+        snapshot.active = accessor.bool(at: 9)
+        snapshot.joined = accessor.date(at: 10)
+        snapshot.birthday = accessor.optionalDate(at: 11)
+        snapshot.avatar = accessor.optionalData(at: 12)
+        snapshot.token = accessor.uuid(at: 13)
+        snapshot.externalID = accessor.uuid(at: 14)
+        snapshot.tier = Tier(rawValue: accessor.string(at: 15)) ?? .gold
+        snapshot.tags = Array(accessor.list(at: 16, of: String.self))
+        snapshot.scores = Array(accessor.list(at: 17, of: Int?.self))
+        snapshot.orders = accessor.linkedAccessors(at: 18).map { $0.uuid(at: 0) }
+        snapshot.favourite = accessor.linkedAccessor(at: 19).map { $0.uuid(at: 0) }
+        snapshot.`class` = accessor.string(at: 20)
+        return snapshot
+    }
+
+    /// Creates an unmanaged `Client` holding `snapshot`'s values; add it to a database, with an update policy to update
+    /// the stored object with the same primary key. Its links name stored objects, which adding it looks up (a key no
+    /// stored object has fails the write).
+    public convenience init(snapshot: Snapshot) {
+        self.init()
+        self.id = snapshot.id
+        self.fullName = snapshot.fullName
+        self.nickname = snapshot.nickname
+        self.points = snapshot.points
+        self.age = snapshot.age
+        self.shoeSize = snapshot.shoeSize
+        self.visits = snapshot.visits
+        self.balance = snapshot.balance
+        self.ratio = snapshot.ratio
+        self.active = snapshot.active
+        self.joined = snapshot.joined
+        self.birthday = snapshot.birthday
+        self.avatar = snapshot.avatar
+        self.token = snapshot.token
+        self.externalID = snapshot.externalID
+        self.tier = snapshot.tier
+        self.tags = List(snapshot.tags)
+        self.scores = List(snapshot.scores)
+        self.orders = List(snapshot.orders.map(Order.snapshotReference))
+        self.favourite = snapshot.favourite.map(Order.snapshotReference)
+        self.`class` = snapshot.`class`
+    }
+}
+
+nonisolated extension Client.Tier: SnapshotCodable {}
+
 /// The properties of `Client` in typed queries: `where { $0.id … }`.
 nonisolated extension Query where Element == Client {
     /// `Client.id` in a typed query.
@@ -527,6 +766,90 @@ nonisolated public final class Order: Object {
     }
 
     private var unmanaged: UnmanagedValues
+}
+
+nonisolated extension Order: SnapshotConvertible {
+    /// The persisted values of a `Order` as a value that crosses actors and tasks: links by key, embedded objects as
+    /// their snapshots. Its JSON is the one `Database.exportJSON` writes.
+    nonisolated public struct Snapshot: Sendable, Hashable, Codable, SnapshotCodable {
+        /// `id`.
+        public var id: UUID
+        /// `total`.
+        public var total: Double
+        /// `placed`.
+        public var placed: Date
+        /// `reference`.
+        public var reference: UUID
+
+        /// Creates a snapshot; every value defaults to the property's default or its type's zero value.
+        public init(
+            id: UUID = UUID(),
+            total: Double = 0,
+            placed: Date = Date(timeIntervalSince1970: 1704067200.0),
+            reference: UUID = UUID(uuid: (0xE6, 0x21, 0xE1, 0xF8, 0xC3, 0x6C, 0x49, 0x5A, 0x93, 0xFC, 0x0C, 0x24, 0x7A, 0x3E, 0x6E, 0x5F))
+        ) {
+            self.id = id
+            self.total = total
+            self.placed = placed
+            self.reference = reference
+        }
+
+        /// Reads a snapshot from its JSON form.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: SnapshotCodingKey.self)
+            id = try container.decodeSnapshot(UUID.self, forKey: "id")
+            total = try container.decodeSnapshot(Double.self, forKey: "total")
+            placed = try container.decodeSnapshot(Date.self, forKey: "placed")
+            reference = try container.decodeSnapshot(UUID.self, forKey: "reference")
+        }
+
+        /// Writes the snapshot in its JSON form.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: SnapshotCodingKey.self)
+            try container.encodeSnapshot(id, forKey: "id")
+            try container.encodeSnapshot(total, forKey: "total")
+            try container.encodeSnapshot(placed, forKey: "placed")
+            try container.encodeSnapshot(reference, forKey: "reference")
+        }
+
+        /// Writes the snapshot in its JSON form (as a nested value).
+        public func encodeSnapshot(to encoder: any Encoder) throws { try encode(to: encoder) }
+
+        /// Reads the snapshot from its JSON form (as a nested value).
+        public init(snapshotFrom decoder: any Decoder) throws { try self.init(from: decoder) }
+    }
+
+    /// The object's persisted values now, as a value.
+    public func snapshot() -> Snapshot {
+        if let accessor = managedAccessor { return Self.snapshot(row: accessor) }
+        var snapshot = Snapshot()
+        snapshot.id = id
+        snapshot.total = total
+        snapshot.placed = placed
+        snapshot.reference = reference
+        return snapshot
+    }
+
+    /// The snapshot of a managed `Order`, read straight from its row.
+    @_spi(StrataGenerated) public static func snapshot(row accessor: any ManagedObjectAccessor) -> Snapshot {
+        var snapshot = Snapshot()
+        snapshot.id = accessor.uuid(at: 0)
+        snapshot.total = accessor.double(at: 1)
+        snapshot.placed = accessor.date(at: 2)
+        snapshot.reference = accessor.uuid(at: 3)
+        return snapshot
+    }
+
+    /// Creates an unmanaged `Order` holding `snapshot`'s values; add it to a database, with an update policy to update
+    /// the stored object with the same primary key. Its links name stored objects, which adding it looks up (a key no
+    /// stored object has fails the write).
+    public convenience init(snapshot: Snapshot) {
+        self.init()
+        self.id = snapshot.id
+        self.total = snapshot.total
+        self.placed = snapshot.placed
+        self.reference = snapshot.reference
+    }
 }
 
 /// The properties of `Order` in typed queries: `where { $0.id … }`.
@@ -1156,6 +1479,79 @@ nonisolated final class Note: Object {
     private var unmanaged: UnmanagedValues
 }
 
+nonisolated extension Note: SnapshotConvertible {
+    /// The persisted values of a `Note` as a value that crosses actors and tasks: links by key, embedded objects as
+    /// their snapshots. Its JSON is the one `Database.exportJSON` writes.
+    nonisolated struct Snapshot: Sendable, Hashable, Codable, SnapshotCodable {
+        /// `text`.
+        var text: String
+        /// `pinned`.
+        var pinned: Bool?
+        /// `mood`.
+        var mood: Mood?
+
+        /// Creates a snapshot; every value defaults to the property's default or its type's zero value.
+        init(text: String = "", pinned: Bool? = nil, mood: Mood? = nil) {
+            self.text = text
+            self.pinned = pinned
+            self.mood = mood
+        }
+
+        /// Reads a snapshot from its JSON form.
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: SnapshotCodingKey.self)
+            text = try container.decodeSnapshot(String.self, forKey: "text")
+            pinned = try container.decodeSnapshot(Bool?.self, forKey: "pinned")
+            mood = try container.decodeSnapshot(Mood?.self, forKey: "mood")
+        }
+
+        /// Writes the snapshot in its JSON form.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: SnapshotCodingKey.self)
+            try container.encodeSnapshot(text, forKey: "text")
+            try container.encodeSnapshot(pinned, forKey: "pinned")
+            try container.encodeSnapshot(mood, forKey: "mood")
+        }
+
+        /// Writes the snapshot in its JSON form (as a nested value).
+        func encodeSnapshot(to encoder: any Encoder) throws { try encode(to: encoder) }
+
+        /// Reads the snapshot from its JSON form (as a nested value).
+        init(snapshotFrom decoder: any Decoder) throws { try self.init(from: decoder) }
+    }
+
+    /// The object's persisted values now, as a value.
+    func snapshot() -> Snapshot {
+        if let accessor = managedAccessor { return Self.snapshot(row: accessor) }
+        var snapshot = Snapshot()
+        snapshot.text = text
+        snapshot.pinned = pinned
+        snapshot.mood = mood
+        return snapshot
+    }
+
+    /// The snapshot of a managed `Note`, read straight from its row.
+    static func snapshot(row accessor: any ManagedObjectAccessor) -> Snapshot {
+        var snapshot = Snapshot()
+        snapshot.text = accessor.string(at: 0)
+        snapshot.pinned = accessor.optionalBool(at: 1)
+        snapshot.mood = accessor.optionalString(at: 2).flatMap { Mood(rawValue: $0) }
+        return snapshot
+    }
+
+    /// Creates an unmanaged `Note` holding `snapshot`'s values; add it to a database, with an update policy to update
+    /// the stored object with the same primary key. Its links name stored objects, which adding it looks up (a key no
+    /// stored object has fails the write).
+    convenience init(snapshot: Snapshot) {
+        self.init()
+        self.text = snapshot.text
+        self.pinned = snapshot.pinned
+        self.mood = snapshot.mood
+    }
+}
+
+nonisolated extension Note.Mood: SnapshotCodable {}
+
 /// The properties of `Note` in typed queries: `where { $0.text … }`.
 nonisolated extension Query where Element == Note {
     /// `Note.text` in a typed query.
@@ -1198,6 +1594,48 @@ nonisolated final class Blank: Object {
     }
 
     private var unmanaged: UnmanagedValues
+}
+
+nonisolated extension Blank: SnapshotConvertible {
+    /// The persisted values of a `Blank` as a value that crosses actors and tasks: links by key, embedded objects as
+    /// their snapshots. Its JSON is the one `Database.exportJSON` writes.
+    nonisolated struct Snapshot: Sendable, Hashable, Codable, SnapshotCodable {
+
+        /// Creates a snapshot; every value defaults to the property's default or its type's zero value.
+        init() {}
+
+        /// Reads a snapshot from its JSON form.
+        init(from decoder: any Decoder) throws {
+        }
+
+        /// Writes the snapshot in its JSON form.
+        func encode(to encoder: any Encoder) throws {
+            _ = encoder.container(keyedBy: SnapshotCodingKey.self)
+        }
+
+        /// Writes the snapshot in its JSON form (as a nested value).
+        func encodeSnapshot(to encoder: any Encoder) throws { try encode(to: encoder) }
+
+        /// Reads the snapshot from its JSON form (as a nested value).
+        init(snapshotFrom decoder: any Decoder) throws { try self.init(from: decoder) }
+    }
+
+    /// The object's persisted values now, as a value.
+    func snapshot() -> Snapshot {
+        Snapshot()
+    }
+
+    /// The snapshot of a managed `Blank`, read straight from its row.
+    static func snapshot(row accessor: any ManagedObjectAccessor) -> Snapshot {
+        Snapshot()
+    }
+
+    /// Creates an unmanaged `Blank` holding `snapshot`'s values; add it to a database, with an update policy to update
+    /// the stored object with the same primary key. Its links name stored objects, which adding it looks up (a key no
+    /// stored object has fails the write).
+    convenience init(snapshot: Snapshot) {
+        self.init()
+    }
 }
 
 

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import Strata
+import StrataStorage
+
+/// `strata import FILE Model JSONFILE`: adds or updates a model's objects from a JSON array in the form
+/// `strata export` writes, in one write transaction: a bad value fails the import, naming its JSON path, and
+/// leaves the file as it was.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Add or update a model's objects from a JSON array (the form strata export writes); all or nothing.")
+
+    @Argument(help: "The database file (NAME.strata).")
+    var file: String
+
+    @Argument(help: "The model the objects belong to.")
+    var model: String
+
+    @Argument(help: "The JSON file: an array of objects.")
+    var jsonFile: String
+
+    @OptionGroup var keyFile: KeyFileOption
+
+    func run() throws {
+        guard let data = FileManager.default.contents(atPath: jsonFile) else {
+            throw ValidationError("cannot read the JSON file '\(jsonFile)'")
+        }
+        var parser = JSONParser(Array(data))
+        let document = try parser.parse()
+        guard FileManager.default.fileExists(atPath: file) else {
+            throw ValidationError("no database exists at '\(file)'; strata imports into existing databases only")
+        }
+        let store = try Store.open(path: file, options: try keyFile.storeOptions())
+        defer { store.close() }
+        let count = try store.namingFile { () throws -> Int in
+            let transaction = try store.beginWrite()
+            do {
+                let catalog = try Catalog(writer: transaction)
+                let table = try TableChoice.table(named: model, in: catalog)
+                let count = try RowJSONReader(catalog: catalog).importObjects(document, into: table)
+                try catalog.flush()
+                try transaction.commit()
+                return count
+            } catch {
+                transaction.rollback()
+                throw error
+            }
+        }
+        print("Imported \(count) \(model) object(s) into \(file)")
+    }
+}
