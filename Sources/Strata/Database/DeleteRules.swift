@@ -12,7 +12,7 @@ import StrataStorage
 /// 2. the checks: every `deny` property of every object of the set must reach only objects of the set, or the
 ///    delete throws `StrataError.deleteDenied` before anything changed;
 /// 3. the deletes, in the order the objects joined the set (owners before what they own), each of which nullifies
-///    every remaining link to the object as a plain delete does.
+///    every link to the object from outside the set as a plain delete does (links inside the set go with it).
 struct DeleteRules: Sendable {
     /// One `cascade` or `deny` property (`nullify` is what every delete does anyway), or a link to an embedded
     /// model (which always cascades).
@@ -169,12 +169,16 @@ private struct DeleteRun {
         }
     }
 
-    /// Pass 3: the deletes, owners first.
+    /// Pass 3: the deletes, owners first. Links between objects of the set are not unlinked one by one (both
+    /// ends go); every other link to them is nullified as by a plain delete.
     mutating func deleteAll() throws {
+        var byTable: [TableKey: Set<ObjectKey>] = [:]
+        for (model, keys) in doomed { byTable[try table(model).key, default: []].formUnion(keys) }
+        let isDeleted = { (table: TableKey, key: ObjectKey) in byTable[table]?.contains(key) ?? false }
         for (model, key) in order {
             let table = try table(model)
-            // An embedded object went with its owner already.
-            if try table.contains(key) { try table.delete(key) }
+            // An embedded object may have gone with its owner already.
+            if try table.contains(key) { try table.delete(key, alongWith: isDeleted) }
         }
     }
 

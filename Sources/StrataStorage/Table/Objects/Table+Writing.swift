@@ -231,6 +231,15 @@ extension Table {
     /// backlinks, so O(links)), drops its index entries and its outgoing backlinks.
     /// - Throws: `StrataError.invalidArgument` when the object does not exist.
     public func delete(_ key: ObjectKey) throws {
+        try delete(key, alongWith: nil)
+    }
+
+    /// Deletes an object as one of many that the caller deletes together: links between the object and objects
+    /// for which `alongWith` is true (each deleted by the caller before the write ends) are left as they are
+    /// rather than unlinked one by one, since both ends go. A cascade of n objects then costs n row removals
+    /// instead of also rewriting the backlinks and lists that the cascade deletes anyway.
+    /// - Throws: `StrataError.invalidArgument` when the object does not exist.
+    package func delete(_ key: ObjectKey, alongWith deleted: ((TableKey, ObjectKey) -> Bool)?) throws {
         let writer = try catalog.requireWriter("delete from table '\(name)'")
         guard try contains(key) else { throw missing(key) }
         let specs = context.specs
@@ -243,6 +252,7 @@ extension Table {
         for spec in specs where spec.type.mayLink {
             let targets = linkTargets(try value(key, column: spec.key), of: spec)
             for target in targets where !(target.table == self.key && target.key == key) {
+                if let deleted, deleted(target.table, target.key) { continue }
                 try removeBacklink(to: target, from: key, column: spec)
             }
             // The object's embedded objects go with it, once its row is gone.
@@ -253,6 +263,7 @@ extension Table {
             var sources = Table.linkTargets(try value(key, column: spec.key))
             sources = sources.enumerated().filter { $0.offset == 0 || sources[$0.offset - 1] != $0.element }.map(\.element)
             for source in sources where !(origin === self && source == key) {
+                if let deleted, deleted(originKey, source) { continue }
                 try origin.unlink(source, column: originColumn, from: LinkTarget(table: self.key, key: key))
             }
         }
