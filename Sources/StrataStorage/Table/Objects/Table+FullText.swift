@@ -13,6 +13,14 @@ extension Table {
     /// - Complexity: O(n log n) over the tokens of the table's texts.
     @discardableResult
     public func addFullTextIndex(on column: ColumnKey) throws -> IndexKey {
+        try addFullTextIndex(on: column, postingBlocks: true)
+    }
+
+    /// ``addFullTextIndex(on:)`` in either layout: posting blocks, or (`postingBlocks: false`) the one entry per
+    /// (term, object) of files written before them, which tests use to check that such indexes are still read
+    /// and kept exact.
+    @discardableResult
+    package func addFullTextIndex(on column: ColumnKey, postingBlocks: Bool) throws -> IndexKey {
         let writer = try catalog.requireWriter("add a full-text index to table '\(name)'")
         let spec = context.specs[try position(of: column)]
         guard spec.type == .value(.string) else {
@@ -23,7 +31,7 @@ extension Table {
         if let existing = fullTextIndex(on: column) { return existing.key }
         let indexSpec = IndexSpec(
             key: IndexKey(rawValue: nextIndexKey), columns: [column], isUnique: false, isFullText: true,
-            isPostingBlocks: true)
+            isPostingBlocks: postingBlocks)
         let index = SortedIndex(spec: indexSpec, root: .none, reader: reader, table: name)
         do {
             try forEachKey { key in
