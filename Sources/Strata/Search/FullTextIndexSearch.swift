@@ -104,10 +104,20 @@ struct FullTextIndexSearch {
         if clause.terms.count == 1, !withCounts {
             return ClauseMatch(keys: try table.fullTextKeys(index, term: first.text, prefix: first.isPrefix))
         }
+        // A phrase: the objects holding every word (keys only), then those objects' positions alone.
+        var among: [ObjectKey]?
+        if clause.terms.count > 1 {
+            var keys = try table.fullTextKeys(index, term: first.text, prefix: first.isPrefix)
+            for term in clause.terms.dropFirst() where !keys.isEmpty {
+                keys = Self.intersection(keys, try table.fullTextKeys(index, term: term.text, prefix: term.isPrefix))
+            }
+            if keys.isEmpty { return ClauseMatch() }
+            among = keys
+        }
         // Candidates: the first term's postings, each with the positions where the clause may start.
-        var candidates = try table.fullTextPostings(index, term: first.text, prefix: first.isPrefix)
+        var candidates = try table.fullTextPostings(index, term: first.text, prefix: first.isPrefix, among: among)
         for (offset, term) in clause.terms.enumerated().dropFirst() where !candidates.isEmpty {
-            let next = try table.fullTextPostings(index, term: term.text, prefix: term.isPrefix)
+            let next = try table.fullTextPostings(index, term: term.text, prefix: term.isPrefix, among: among)
             var kept: [FullTextPosting] = []
             var row = 0
             for var candidate in candidates {

@@ -14,10 +14,26 @@ struct PostingChanges {
         /// Where each change's positions end in `positions`.
         var positionEnds: [Int32] = []
         var positions: [Int32] = []
+
+        mutating func append(key: Int64, length: Int, positions found: [Int32]) {
+            keys.append(key)
+            lengths.append(Int32(truncatingIfNeeded: length))
+            positions += found
+            positionEnds.append(Int32(truncatingIfNeeded: positions.count))
+        }
+    }
+
+    /// An encoded term as a dictionary key, hashed in one call over its bytes (not byte by byte).
+    struct Term: Hashable {
+        var bytes: [UInt8]
+
+        func hash(into hasher: inout Hasher) {
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
     }
 
     /// The changes by encoded term (`FullTextEntry.termPrefix`).
-    private var terms: [[UInt8]: TermChanges] = [:]
+    private var terms: [Term: TermChanges] = [:]
     /// The number of changes held.
     private(set) var count = 0
 
@@ -47,13 +63,8 @@ struct PostingChanges {
                     }
                 }
             }
-            let term = Array(raw[0..<end])
-            var changes = terms.removeValue(forKey: term) ?? TermChanges()
-            changes.keys.append(key)
-            changes.lengths.append(Int32(truncatingIfNeeded: length))
-            changes.positions += found
-            changes.positionEnds.append(Int32(truncatingIfNeeded: changes.positions.count))
-            terms[term] = changes
+            terms[Term(bytes: Array(raw[0..<end])), default: TermChanges()]
+                .append(key: key, length: length, positions: found)
             count += 1
             return true
         }
@@ -91,7 +102,7 @@ struct PostingChanges {
                     (changes.keys[index],
                      PostingBlock.Posting(key: changes.keys[index], length: Int(changes.lengths[index]), positions: positions)))
             }
-            result.append((term, last))
+            result.append((term.bytes, last))
         }
         result.sort { ByteOrder.compare($0.term, $1.term) < 0 }
         return result

@@ -52,8 +52,11 @@ extension Table {
 
     /// The postings of `term` (already folded, as `TextTokenizer.fold` folds) in a full-text index, in object-key
     /// order; with `prefix`, of every term that starts with `term`, one posting per object with their positions
-    /// merged.
-    package func fullTextPostings(_ index: IndexKey, term: String, prefix: Bool) throws -> [FullTextPosting] {
+    /// merged. With `among` (ascending keys), only the postings of those objects: a posting-block index then
+    /// decodes only the blocks that may hold one of them (a phrase's words, once their keys are intersected).
+    package func fullTextPostings(
+        _ index: IndexKey, term: String, prefix: Bool, among: [ObjectKey]? = nil
+    ) throws -> [FullTextPosting] {
         let sorted = try fullTextSortedIndex(index)
         let start = prefix ? FullTextEntry.termStartPrefix(term) : FullTextEntry.termPrefix(term)
         // One list per term, each in key order.
@@ -61,17 +64,31 @@ extension Table {
         if sorted.keepsPostingBlocks {
             var previousTerm: [UInt8] = []
             var damaged = false
+            // The next of `among` that a block may hold (back to the first at each new term).
+            var next = 0
             try sorted.forEachPostingBlock(withPrefix: start) { entry, termEnd in
-                guard let block = PostingBlock.decode(UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...])) else {
-                    damaged = true
-                    return false
-                }
                 // A new term starts a new list (blocks of one term follow each other).
                 if lists.isEmpty || !previousTerm.elementsEqual(entry[0..<termEnd]) {
                     lists.append([])
                     previousTerm = Array(entry[0..<termEnd])
+                    next = 0
+                }
+                if let among {
+                    // A block whose bound is below the next wanted key holds none of them: not decoded.
+                    let bound = ByteOrder.int64(fromKey: UnsafeRawBufferPointer(rebasing: entry[termEnd..<termEnd + 8]))
+                    // Past the last wanted key: done with this term (a prefix's next terms start again).
+                    if next >= among.count { return prefix }
+                    if among[next].rawValue > bound { return true }
+                }
+                guard let block = PostingBlock.decode(UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...])) else {
+                    damaged = true
+                    return false
                 }
                 for posting in block.postings {
+                    if let among {
+                        while next < among.count, among[next].rawValue < posting.key { next += 1 }
+                        guard next < among.count, among[next].rawValue == posting.key else { continue }
+                    }
                     lists[lists.count - 1].append(
                         FullTextPosting(key: ObjectKey(posting.key), documentLength: posting.length, positions: posting.positions))
                 }
@@ -95,6 +112,10 @@ extension Table {
                 return true
             }
             if damaged { throw damagedFullText(index) }
+            if let among {
+                let wanted = Set(among)
+                lists = lists.map { $0.filter { wanted.contains($0.key) } }
+            }
         }
         return Self.mergedPostings(lists)
     }
