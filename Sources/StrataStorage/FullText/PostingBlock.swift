@@ -104,6 +104,48 @@ struct PostingBlock: Equatable {
         return PostingBlock(postings: postings)
     }
 
+    /// Calls `body` with each posting of `payload` whose key `wanted` accepts (asked in key order), decoding the
+    /// positions of those only; `false` for damaged bytes.
+    static func forEachPosting(
+        of payload: UnsafeRawBufferPointer, where wanted: (Int64) -> Bool, _ body: (Posting) -> Void
+    ) -> Bool {
+        var offset = 0
+        guard let count = FullTextEntry.readVarint(payload, &offset), count > 0, count <= payload.count else {
+            return false
+        }
+        var keys: [Int64] = []
+        keys.reserveCapacity(count)
+        var key: Int64 = 0
+        for index in 0..<count {
+            guard let gap = readKey(payload, &offset), index == 0 || gap > 0 else { return false }
+            key &+= gap
+            keys.append(key)
+        }
+        var lengths: [Int] = [], frequencies: [Int] = []
+        lengths.reserveCapacity(count)
+        frequencies.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let length = FullTextEntry.readVarint(payload, &offset),
+                let frequency = FullTextEntry.readVarint(payload, &offset), frequency <= payload.count
+            else { return false }
+            lengths.append(length)
+            frequencies.append(frequency)
+        }
+        for index in 0..<count {
+            let isWanted = wanted(keys[index])
+            var positions: [Int] = []
+            if isWanted { positions.reserveCapacity(frequencies[index]) }
+            var position = 0
+            for _ in 0..<frequencies[index] {
+                guard let gap = FullTextEntry.readVarint(payload, &offset) else { return false }
+                position += gap
+                if isWanted { positions.append(position) }
+            }
+            if isWanted { body(Posting(key: keys[index], length: lengths[index], positions: positions)) }
+        }
+        return offset == payload.count
+    }
+
     /// The object keys of `payload` only (its first section), appended to `keys`; `false` for damaged bytes.
     static func appendKeys(of payload: UnsafeRawBufferPointer, to keys: inout [Int64]) -> Bool {
         var offset = 0

@@ -1,10 +1,11 @@
 /// The full-text changes of a write transaction not yet written into a posting-block index's blocks: per term,
 /// the objects whose posting is set or removed, in the order the table made the changes.
 ///
-/// `Table` hands a full-text index one ``FullTextEntry`` per (term, object) to insert or remove; a posting-block
-/// index collects them here and writes each term's blocks once per batch (`SortedIndex.applyPostingChanges`),
-/// instead of one tree insert per entry. Postings are kept flat (keys, lengths, positions in shared arrays) so a
-/// bulk insert's batch costs about 20 bytes a posting.
+/// `Table` hands a posting-block index each inserted object's text (``recordText(_:key:)``: tokenized once, each
+/// token appended to its term's changes) and, for changes and deletes, one ``FullTextEntry`` per (term, object)
+/// to insert or remove (``record(_:present:)``). The index writes each term's blocks once per batch
+/// (`SortedIndex.applyPostingChanges`) instead of one tree insert per posting. Postings are kept flat (keys,
+/// lengths, positions in shared arrays per term) so a bulk insert's batch costs about 20 bytes a posting.
 struct PostingChanges {
     /// One term's changes, in the order they were made.
     struct TermChanges {
@@ -14,37 +15,64 @@ struct PostingChanges {
         /// Where each change's positions end in `positions`.
         var positionEnds: [Int32] = []
         var positions: [Int32] = []
+        /// The ``PostingChanges/texts`` count when a text last added a posting here (so that text's next
+        /// occurrence of the term extends that posting).
+        var lastText = -1
 
         mutating func append(key: Int64, length: Int, positions found: [Int32]) {
             keys.append(key)
             lengths.append(Int32(truncatingIfNeeded: length))
             positions += found
             positionEnds.append(Int32(truncatingIfNeeded: positions.count))
+            lastText = -1
+        }
+
+        /// Adds an occurrence at `position` of the term in text number `text` (of object `key`, `length` tokens).
+        mutating func add(position: Int, key: Int64, length: Int, text: Int) {
+            if lastText != text {
+                keys.append(key)
+                lengths.append(Int32(truncatingIfNeeded: length))
+                positionEnds.append(Int32(truncatingIfNeeded: positions.count))
+                lastText = text
+            }
+            positions.append(Int32(truncatingIfNeeded: position))
+            positionEnds[positionEnds.count - 1] += 1
         }
     }
 
-    /// An encoded term as a dictionary key, hashed in one call over its bytes (not byte by byte).
-    struct Term: Hashable {
-        var bytes: [UInt8]
-
-        func hash(into hasher: inout Hasher) {
-            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
-        }
-    }
-
-    /// The changes by encoded term (`FullTextEntry.termPrefix`).
-    private var terms: [Term: TermChanges] = [:]
-    /// The number of changes held.
+    /// The changes by folded term; the empty term's are the document lengths.
+    private var terms: [String: TermChanges] = [:]
+    /// The number of changes held (postings set or removed).
     private(set) var count = 0
+    /// How many texts ``recordText(_:key:)`` has taken.
+    private var texts = 0
 
     /// Whether no change is held.
     var isEmpty: Bool { count == 0 }
+
+    /// Records the postings of a newly inserted object's text (none for `nil` or text without tokens), as the
+    /// entries `FullTextEntry.entries(for:key:)` gives would, without making them.
+    mutating func recordText(_ text: StorageValue, key: ObjectKey) {
+        guard case .string(let string) = text else { return }
+        let tokens = TextTokenizer.tokens(in: string)
+        guard !tokens.isEmpty else { return }
+        texts += 1
+        let length = tokens.count
+        for token in tokens {
+            terms[token.term, default: TermChanges()]
+                .add(position: token.position, key: key.rawValue, length: length, text: texts)
+        }
+        terms["", default: TermChanges()].append(key: key.rawValue, length: length, positions: [])
+        count += length + 1
+    }
 
     /// Records that `entry` (a posting or length entry) is now in the index (`present`) or no longer is; `false`
     /// for bytes that are not a full-text entry.
     mutating func record(_ entry: [UInt8], present: Bool) -> Bool {
         entry.withUnsafeBytes { raw in
-            guard let end = FullTextEntry.termEnd(of: raw), raw.count >= end + 8 else { return false }
+            guard let end = FullTextEntry.termEnd(of: raw), raw.count >= end + 8,
+                let term = end == FullTextEntry.lengthPrefix.count ? "" : FullTextEntry.term(of: raw)
+            else { return false }
             let key = ByteOrder.int64(fromKey: UnsafeRawBufferPointer(rebasing: raw[end..<end + 8]))
             var offset = end + 8
             var length = -1
@@ -53,7 +81,7 @@ struct PostingChanges {
                 guard let tokens = FullTextEntry.readVarint(raw, &offset) else { return false }
                 length = tokens
                 // A posting (not the empty term's length entry) carries its frequency and positions.
-                if end > 3 {
+                if !term.isEmpty {
                     guard let frequency = FullTextEntry.readVarint(raw, &offset) else { return false }
                     var position = 0
                     for _ in 0..<frequency {
@@ -63,8 +91,7 @@ struct PostingChanges {
                     }
                 }
             }
-            terms[Term(bytes: Array(raw[0..<end])), default: TermChanges()]
-                .append(key: key, length: length, positions: found)
+            terms[term, default: TermChanges()].append(key: key, length: length, positions: found)
             count += 1
             return true
         }
@@ -76,8 +103,8 @@ struct PostingChanges {
         count = 0
     }
 
-    /// Takes every change out: per term (in byte order), the last change of each object in key order, a
-    /// posting to set or `nil` to remove.
+    /// Takes every change out: per encoded term (`FullTextEntry.termPrefix`, in byte order), the last change of
+    /// each object in key order, a posting to set or `nil` to remove.
     mutating func take() -> [(term: [UInt8], changes: [(key: Int64, posting: PostingBlock.Posting?)])] {
         let taken = terms
         removeAll()
@@ -102,7 +129,7 @@ struct PostingChanges {
                     (changes.keys[index],
                      PostingBlock.Posting(key: changes.keys[index], length: Int(changes.lengths[index]), positions: positions)))
             }
-            result.append((term.bytes, last))
+            result.append((FullTextEntry.termPrefix(term), last))
         }
         result.sort { ByteOrder.compare($0.term, $1.term) < 0 }
         return result

@@ -124,6 +124,13 @@ final class SortedIndex {
         _ = try tree.update(entry) { $0.remove(entry) }
     }
 
+    /// Collects the postings of a newly inserted object's text for a posting-block index (its entries, without
+    /// making them one by one).
+    func insertText(_ text: StorageValue, key: ObjectKey) throws {
+        postingChanges.recordText(text, key: key)
+        if postingChanges.count >= SortedIndex.postingChangeLimit { try applyPostingChanges() }
+    }
+
     /// Collects a full-text entry's change for the posting blocks, written once `postingChanges` is full or the
     /// index is read or flushed.
     private func recordPosting(_ entry: [UInt8], present: Bool) throws {

@@ -35,8 +35,12 @@ extension Table {
         let index = SortedIndex(spec: indexSpec, root: .none, reader: reader, table: name)
         do {
             try forEachKey { key in
-                for entry in FullTextEntry.entries(for: try value(key, column: column), key: key) {
-                    try index.insert(entry: entry)
+                if postingBlocks {
+                    try index.insertText(try value(key, column: column), key: key)
+                } else {
+                    for entry in FullTextEntry.entries(for: try value(key, column: column), key: key) {
+                        try index.insert(entry: entry)
+                    }
                 }
                 if index.nodes.loadedLeaves > Catalog.loadedLeafLimit { _ = try index.nodes.flush(in: writer) }
                 return true
@@ -80,19 +84,17 @@ extension Table {
                     if next >= among.count { return prefix }
                     if among[next].rawValue > bound { return true }
                 }
-                guard let block = PostingBlock.decode(UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...])) else {
-                    damaged = true
-                    return false
-                }
-                for posting in block.postings {
-                    if let among {
-                        while next < among.count, among[next].rawValue < posting.key { next += 1 }
-                        guard next < among.count, among[next].rawValue == posting.key else { continue }
-                    }
+                let payload = UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...])
+                let decoded = PostingBlock.forEachPosting(of: payload) { key in
+                    guard let among else { return true }
+                    while next < among.count, among[next].rawValue < key { next += 1 }
+                    return next < among.count && among[next].rawValue == key
+                } _: { posting in
                     lists[lists.count - 1].append(
                         FullTextPosting(key: ObjectKey(posting.key), documentLength: posting.length, positions: posting.positions))
                 }
-                return true
+                if !decoded { damaged = true }
+                return decoded
             }
             if damaged { throw damagedFullText(index) }
         } else {
