@@ -44,7 +44,8 @@ struct InfoCommand: ParsableCommand {
                 for index in table.fullTextIndexSpecs {
                     let column = index.columns.first.flatMap { table.column($0)?.name } ?? "?"
                     let size = try table.fullTextSize(index.key)
-                    print("    full-text index on \(column): \(size.entries) entries, "
+                    let unit = index.isPostingBlocks ? "posting blocks" : "entries (one per term and object)"
+                    print("    full-text index on \(column): \(size.entries) \(unit), "
                         + "\(bytes(UInt64(size.bytes))) of entry bytes")
                 }
                 // Uniqueness rules are the unique indexes other than the primary key's.

@@ -12,7 +12,8 @@ import StrataStorage
 /// spaces. SQLite indexes the Latin part with `unicode61 remove_diacritics 2` and the Chinese part with `trigram`
 /// (two FTS5 tables); Strata keeps one `fullText` property for both. Then `--queries` queries of each kind: one
 /// word, two words, a prefix (`abc*`), a two-word phrase taken from a document, and the ten most relevant
-/// objects for one word (BM25 in both). Each query reads the ids of every match (SQLite steps through its rows,
+/// objects for one word (BM25 in both), and the ten newest matches of one word (`prefix(10)` of results sorted
+/// by id, descending; `ORDER BY rowid DESC LIMIT 10`). Each query reads the ids of every match (SQLite steps through its rows,
 /// Strata evaluates `TEXT` through the index); the figures are microseconds per query, the build is seconds, and
 /// the size is the file's bytes after the build (content and index in both).
 struct SearchCommand: ParsableCommand {
@@ -80,6 +81,22 @@ struct SearchCommand: ParsableCommand {
         let sqliteTop = try seconds { for query in corpus.oneWord { _ = try sqlite.top10(query) } }
         rows.append(("FTS-top10", "µs/query", strataTop * 1e6 / Double(corpus.oneWord.count),
                      sqliteTop * 1e6 / Double(corpus.oneWord.count)))
+        // `Results.prefix(_:)` on sorted results: the ten newest matches, kept by a bounded heap (no full sort).
+        var strataNewest = 0, sqliteNewest = 0
+        let strataNewestTime = try seconds {
+            for query in corpus.oneWord {
+                strataNewest += try articles.filter("body TEXT %@", query).sorted(byKeyPath: "id", ascending: false)
+                    .prefix(10).map(\.id).count
+            }
+        }
+        let sqliteNewestTime = try seconds {
+            for query in corpus.oneWord { sqliteNewest += try sqlite.newest10(query).count }
+        }
+        guard strataNewest == sqliteNewest else {
+            throw BenchmarkError("FTS-newest10: \(strataNewest) objects in Strata, \(sqliteNewest) in SQLite")
+        }
+        rows.append(("FTS-newest10", "µs/query", strataNewestTime * 1e6 / Double(corpus.oneWord.count),
+                     sqliteNewestTime * 1e6 / Double(corpus.oneWord.count)))
         try sqlite.close()
         let strataBytes = try fileSize(configuration.fileURL.path)
         let sqliteBytes = try fileSize(directory.appendingPathComponent("search.sqlite").path)
@@ -273,6 +290,16 @@ final class FTSDatabase {
             bodies.append(String(cString: sqlite3_column_text(statement, 0)))
         }
         return bodies
+    }
+
+    /// The ids of the ten matching rows with the highest ids.
+    func newest10(_ query: String) throws -> [Int64] {
+        let statement = try prepare("SELECT rowid FROM latin WHERE body MATCH ? ORDER BY rowid DESC LIMIT 10")
+        defer { sqlite3_finalize(statement) }
+        _ = query.withCString { sqlite3_bind_text(statement, 1, $0, -1, Self.transient) }
+        var ids: [Int64] = []
+        while sqlite3_step(statement) == SQLITE_ROW { ids.append(sqlite3_column_int64(statement, 0)) }
+        return ids
     }
 
     func close() throws {

@@ -47,7 +47,8 @@ struct ResultsDiff {
 
     /// Whether the query qualifies for the incremental road (see the type's description).
     var isIncremental: Bool {
-        guard case .table = query.source, query.distinctPaths.isEmpty else { return false }
+        // A limit makes an object's entry depend on the others' (one leaving lets the next in): evaluated again.
+        guard case .table = query.source, query.distinctPaths.isEmpty, query.limit == nil else { return false }
         // A sort by a link puts nil links last, which only the full evaluation orders (`ObjectQuery.sort`).
         guard query.sortKeys.allSatisfy({ readsOwnColumn($0.path) && !$0.path.endsOnObjects }) else { return false }
         return query.filters.allSatisfy(readsOwnColumns)

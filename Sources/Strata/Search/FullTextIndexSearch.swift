@@ -18,28 +18,37 @@ struct FullTextIndexSearch {
     /// BM25's length normalization.
     static let b = 0.75
 
-    /// One clause's occurrences in one object.
-    private struct Occurrence {
-        var count: Int
-        var documentLength: Int
+    /// Where one clause occurs: objects in ascending key order, with (when asked for) how many times and the
+    /// object's token count, in parallel arrays.
+    private struct ClauseMatch {
+        var keys: [ObjectKey] = []
+        var counts: [Int] = []
+        var lengths: [Int] = []
     }
 
     /// The keys of the objects that match, in ascending order.
+    ///
+    /// A single word reads only its posting blocks' keys; the clauses' key lists are intersected smallest first,
+    /// each by a galloping merge (so a short list skips through a long one), and the excluded ones subtracted.
     func keys() throws -> [ObjectKey] {
-        try matches().map(\.key).sorted()
+        try matches(withCounts: false).keys
     }
 
     /// The objects that match with their scores, best first (ties in key order).
     func ranked() throws -> [(key: ObjectKey, score: Double)] {
+        let (keys, clauses, frequencies) = try matches(withCounts: true)
+        guard !keys.isEmpty else { return [] }
         let (documents, averageLength) = try table.fullTextStatistics(index)
-        let scored = try matches().map { match -> (key: ObjectKey, score: Double) in
+        var scored: [(key: ObjectKey, score: Double)] = []
+        scored.reserveCapacity(keys.count)
+        for (row, key) in keys.enumerated() {
             var score = 0.0
-            for (frequency, occurrence) in zip(match.frequencies, match.occurrences) {
+            for (clause, frequency) in zip(clauses, frequencies) {
                 score += Self.score(
-                    frequency: frequency, documents: documents, occurrences: occurrence.count,
-                    length: occurrence.documentLength, averageLength: averageLength)
+                    frequency: frequency, documents: documents, occurrences: clause.counts[row],
+                    length: clause.lengths[row], averageLength: averageLength)
             }
-            return (match.key, score)
+            scored.append((key, score))
         }
         return scored.sorted { $0.score != $1.score ? $0.score > $1.score : $0.key < $1.key }
     }
@@ -53,66 +62,148 @@ struct FullTextIndexSearch {
         return idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * norm))
     }
 
-    /// The matching objects, each with every required clause's document frequency and occurrence.
-    private func matches() throws -> [(key: ObjectKey, frequencies: [Int], occurrences: [Occurrence])] {
-        guard !query.matchesNothing else { return [] }
-        var perClause: [[ObjectKey: Occurrence]] = []
+    /// The matching objects in key order; with `withCounts`, each required clause's occurrences in them (rows
+    /// parallel to the keys) and its document frequency.
+    private func matches(
+        withCounts: Bool
+    ) throws -> (keys: [ObjectKey], clauses: [ClauseMatch], frequencies: [Int]) {
+        guard !query.matchesNothing else { return ([], [], []) }
+        var found: [ClauseMatch] = []
         for clause in query.required {
-            let found = try occurrences(of: clause)
-            if found.isEmpty { return [] }
-            perClause.append(found)
+            let match = try occurrences(of: clause, withCounts: withCounts)
+            if match.keys.isEmpty { return ([], [], []) }
+            found.append(match)
         }
-        var excluded = Set<ObjectKey>()
-        for clause in query.excluded { excluded.formUnion(try occurrences(of: clause).keys) }
-        let smallest = perClause.indices.min { perClause[$0].count < perClause[$1].count } ?? 0
-        var result: [(key: ObjectKey, frequencies: [Int], occurrences: [Occurrence])] = []
-        let frequencies = perClause.map(\.count)
-        for key in perClause[smallest].keys where !excluded.contains(key) {
-            var found: [Occurrence] = []
-            for clause in perClause {
-                guard let occurrence = clause[key] else { break }
-                found.append(occurrence)
+        let frequencies = found.map(\.keys.count)
+        var keys = found.map(\.keys).min { $0.count < $1.count } ?? []
+        for match in found where keys.count > 0 { keys = Self.intersection(keys, match.keys) }
+        for clause in query.excluded where !keys.isEmpty {
+            keys = Self.subtracting(keys, try occurrences(of: clause, withCounts: false).keys)
+        }
+        guard withCounts else { return (keys, [], []) }
+        // Each clause's rows narrowed to the matching keys.
+        let narrowed = found.map { match -> ClauseMatch in
+            var result = ClauseMatch()
+            result.keys = keys
+            result.counts.reserveCapacity(keys.count)
+            result.lengths.reserveCapacity(keys.count)
+            var row = 0
+            for key in keys {
+                row = Self.firstIndex(in: match.keys, notBelow: key, from: row)
+                result.counts.append(match.counts[row])
+                result.lengths.append(match.lengths[row])
             }
-            if found.count == perClause.count { result.append((key, frequencies, found)) }
+            return result
+        }
+        return (keys, narrowed, frequencies)
+    }
+
+    /// The objects where `clause` occurs; with `withCounts` (or for a phrase), how often and their token counts.
+    private func occurrences(of clause: FullTextQuery.Clause, withCounts: Bool) throws -> ClauseMatch {
+        guard let first = clause.terms.first else { return ClauseMatch() }
+        if clause.terms.count == 1, !withCounts {
+            return ClauseMatch(keys: try table.fullTextKeys(index, term: first.text, prefix: first.isPrefix))
+        }
+        // A phrase: the objects holding every word (keys only), then those objects' positions alone.
+        var among: [ObjectKey]?
+        if clause.terms.count > 1 {
+            var keys = try table.fullTextKeys(index, term: first.text, prefix: first.isPrefix)
+            for term in clause.terms.dropFirst() where !keys.isEmpty {
+                keys = Self.intersection(keys, try table.fullTextKeys(index, term: term.text, prefix: term.isPrefix))
+            }
+            if keys.isEmpty { return ClauseMatch() }
+            among = keys
+        }
+        // Candidates: the first term's postings, each with the positions where the clause may start.
+        var candidates = try table.fullTextPostings(index, term: first.text, prefix: first.isPrefix, among: among)
+        for (offset, term) in clause.terms.enumerated().dropFirst() where !candidates.isEmpty {
+            let next = try table.fullTextPostings(index, term: term.text, prefix: term.isPrefix, among: among)
+            var kept: [FullTextPosting] = []
+            var row = 0
+            for var candidate in candidates {
+                row = Self.firstIndex(in: next, notBelow: candidate.key, from: row)
+                guard row < next.count, next[row].key == candidate.key else { continue }
+                candidate.positions = Self.startsFollowed(candidate.positions, by: next[row].positions, at: offset)
+                if !candidate.positions.isEmpty { kept.append(candidate) }
+            }
+            candidates = kept
+        }
+        var match = ClauseMatch()
+        match.keys.reserveCapacity(candidates.count)
+        match.counts.reserveCapacity(candidates.count)
+        match.lengths.reserveCapacity(candidates.count)
+        for candidate in candidates {
+            match.keys.append(candidate.key)
+            match.counts.append(candidate.positions.count)
+            match.lengths.append(candidate.documentLength)
+        }
+        return match
+    }
+
+    /// The starts (ascending) for which `following` (ascending) holds the position `offset` further on.
+    private static func startsFollowed(_ starts: [Int], by following: [Int], at offset: Int) -> [Int] {
+        var kept: [Int] = []
+        var index = 0
+        for start in starts {
+            while index < following.count, following[index] < start + offset { index += 1 }
+            if index < following.count, following[index] == start + offset { kept.append(start) }
+        }
+        return kept
+    }
+
+    /// The keys in both ascending lists, by a galloping merge over the longer one.
+    static func intersection(_ left: [ObjectKey], _ right: [ObjectKey]) -> [ObjectKey] {
+        let (short, long) = left.count <= right.count ? (left, right) : (right, left)
+        var result: [ObjectKey] = []
+        result.reserveCapacity(short.count)
+        var index = 0
+        for key in short {
+            index = firstIndex(in: long, notBelow: key, from: index)
+            if index == long.count { break }
+            if long[index] == key { result.append(key) }
         }
         return result
     }
 
-    /// The objects where `clause` occurs, with how often.
-    private func occurrences(of clause: FullTextQuery.Clause) throws -> [ObjectKey: Occurrence] {
-        guard let first = clause.terms.first else { return [:] }
-        let firstPostings = try table.fullTextPostings(index, term: first.text, prefix: first.isPrefix)
-        guard clause.terms.count > 1 else {
-            var result: [ObjectKey: Occurrence] = [:]
-            result.reserveCapacity(firstPostings.count)
-            for posting in firstPostings {
-                result[posting.key] = Occurrence(count: posting.positions.count, documentLength: posting.documentLength)
-            }
-            return result
-        }
-        var candidates = Dictionary(firstPostings.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-        var following: [[ObjectKey: Set<Int>]] = []
-        for term in clause.terms.dropFirst() {
-            var positions: [ObjectKey: Set<Int>] = [:]
-            for posting in try table.fullTextPostings(index, term: term.text, prefix: term.isPrefix)
-            where candidates[posting.key] != nil {
-                positions[posting.key] = Set(posting.positions)
-            }
-            candidates = candidates.filter { positions[$0.key] != nil }
-            if candidates.isEmpty { return [:] }
-            following.append(positions)
-        }
-        var result: [ObjectKey: Occurrence] = [:]
-        for (key, posting) in candidates {
-            let starts = posting.positions.filter { start in
-                following.enumerated().allSatisfy { offset, positions in
-                    positions[key]?.contains(start + offset + 1) ?? false
-                }
-            }
-            if !starts.isEmpty {
-                result[key] = Occurrence(count: starts.count, documentLength: posting.documentLength)
-            }
+    /// The keys of ascending `keys` not in ascending `removed`.
+    static func subtracting(_ keys: [ObjectKey], _ removed: [ObjectKey]) -> [ObjectKey] {
+        var result: [ObjectKey] = []
+        result.reserveCapacity(keys.count)
+        var index = 0
+        for key in keys {
+            index = firstIndex(in: removed, notBelow: key, from: index)
+            if index == removed.count || removed[index] != key { result.append(key) }
         }
         return result
+    }
+
+    /// The first index at or after `start` of ascending `keys` whose key is not below `key` (`keys.count` when
+    /// none), found by doubling steps then a binary search: O(log distance).
+    static func firstIndex(in keys: [ObjectKey], notBelow key: ObjectKey, from start: Int) -> Int {
+        firstIndex(count: keys.count, notBelow: key, from: start) { keys[$0] }
+    }
+
+    private static func firstIndex(in postings: [FullTextPosting], notBelow key: ObjectKey, from start: Int) -> Int {
+        firstIndex(count: postings.count, notBelow: key, from: start) { postings[$0].key }
+    }
+
+    private static func firstIndex(
+        count: Int, notBelow key: ObjectKey, from start: Int, _ keyAt: (Int) -> ObjectKey
+    ) -> Int {
+        guard start < count, keyAt(start) < key else { return start }
+        var low = start, step = 1
+        var high = start + step
+        while high < count, keyAt(high) < key {
+            low = high
+            step *= 2
+            high = low + step
+        }
+        high = Swift.min(high, count)
+        // keyAt(low) < key, and keyAt(high) >= key or high == count.
+        while low + 1 < high {
+            let middle = (low + high) / 2
+            if keyAt(middle) < key { low = middle } else { high = middle }
+        }
+        return high
     }
 }

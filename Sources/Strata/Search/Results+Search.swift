@@ -35,7 +35,9 @@ extension Results {
             if let failure = self.query.failure { throw failure }
             // Every object of the table needs no filtering; otherwise the results' own keys narrow the hits.
             var isWholeTable = false
-            if case .table = self.query.source, self.query.filters.isEmpty, self.query.distinctPaths.isEmpty {
+            if case .table = self.query.source, self.query.filters.isEmpty, self.query.distinctPaths.isEmpty,
+                self.query.limit == nil
+            {
                 isWholeTable = true
             }
             let selected = isWholeTable ? [] : Set(try self.query.evaluate(in: database, model: model))

@@ -125,6 +125,40 @@ final class FullTextOracleTests: XCTestCase {
         try check(db, &random, rounds: 60)
     }
 
+    /// Enough documents that common words have several posting blocks (128 objects each): queries cross block
+    /// boundaries, and deletes and updates land in the middle of blocks, in one transaction and across several.
+    func testTextQueriesMatchTheBruteForceMatcherAcrossPostingBlocks() throws {
+        var random = SeededGenerator(seed: 128)
+        var db: Database! = try open()
+        func add(_ ids: Range<Int>) throws {
+            try db.write {
+                for id in ids {
+                    let document = Document()
+                    document.id = id
+                    document.body = Self.document(&random) + " " + Self.document(&random)
+                    document.rank = id % 10
+                    db.add(document)
+                }
+            }
+        }
+        try add(0..<900)
+        try check(db, &random, rounds: 6)
+        try db.write {
+            for document in Array(db.objects(Document.self)) {
+                if document.id % 3 == 1 {
+                    db.delete(document)
+                } else if document.id % 7 == 2 {
+                    document.body = Self.document(&random)
+                }
+            }
+        }
+        try add(900..<1_100)
+        try check(db, &random, rounds: 6)
+        db = nil
+        db = try open()
+        try check(db, &random, rounds: 6)
+    }
+
     func testQueriesOfUnspacedScriptsFindWordsInsideSentences() throws {
         let db = try open()
         try db.write {

@@ -9,8 +9,8 @@ extension ObjectQuery {
         _ function: AggregateFunction, of path: BoundPath, in database: Database, model: ModelBinding
     ) throws -> QueryScalar? {
         if let failure { throw failure }
-        guard case .table = source, distinctPaths.isEmpty, function != .count, let (pathModel, column) = path.rootColumn,
-              pathModel === model
+        guard case .table = source, distinctPaths.isEmpty, limit == nil, function != .count,
+              let (pathModel, column) = path.rootColumn, pathModel === model
         else { return nil }
         // Column views exist for ints, dates and floating point; decimals are aggregated object by object, exactly.
         guard path.kind == .integer || path.kind == .date || path.kind == .floating else { return nil }

@@ -61,6 +61,13 @@ struct LinkHop: Hashable {
     }
 }
 
+/// One object being sorted: where it was before the sort (for ties), its key and its sort values.
+struct SortRow {
+    var position: Int
+    var key: ObjectKey
+    var values: [QueryScalar?]
+}
+
 /// One resolved sort key.
 struct SortKey: Hashable {
     var path: BoundPath
@@ -96,6 +103,8 @@ struct ObjectQuery: Hashable {
     var filters: [BoundPredicate] = []
     var sortKeys: [SortKey] = []
     var distinctPaths: [BoundPath] = []
+    /// At most this many objects, taken after filters, distinct and sort (`Results.prefix(_:)`); `nil` for all.
+    var limit: Int?
     /// The first error of a `sorted`/`distinct` call that named a key path the model does not have: evaluating
     /// the query throws it (see `Results.keyPathError`).
     var failure: StrataError?
@@ -114,17 +123,25 @@ struct ObjectQuery: Hashable {
         if let failure { throw failure }
         // Made only when an object is read one by one: a lookup the index answers alone reads none.
         var evaluator: ObjectEvaluator?
-        var keys = try filteredKeys(in: database, model: model, evaluator: &evaluator)
+        // Unsorted and without distinct, a limit stops the filtering after that many objects.
+        let stop = sortKeys.isEmpty && distinctPaths.isEmpty ? limit : nil
+        var keys = try filteredKeys(in: database, model: model, evaluator: &evaluator, atMost: stop)
         guard !distinctPaths.isEmpty || !sortKeys.isEmpty else { return keys }
         let reader = evaluator ?? ObjectEvaluator(database: database)
-        if !distinctPaths.isEmpty { keys = try distinct(keys, reader) }
-        if !sortKeys.isEmpty { keys = try sort(keys, reader) }
+        if !distinctPaths.isEmpty { keys = try distinct(keys, reader, atMost: sortKeys.isEmpty ? limit : nil) }
+        if !sortKeys.isEmpty { keys = try sort(keys, reader, limit: limit) }
         return keys
     }
 
     /// How many objects the query selects, without building the list of keys when a scan can count rows.
     func count(in database: Database, model: ModelBinding) throws -> Int {
         if let failure { throw failure }
+        if let limit {
+            // The order does not change how many there are: the unsorted keys, which stop at the limit.
+            var unsorted = self
+            unsorted.sortKeys = []
+            return Swift.min(limit, try unsorted.evaluate(in: database, model: model).count)
+        }
         let evaluator = ObjectEvaluator(database: database)
         if case .table = source, distinctPaths.isEmpty, predicate == nil {
             return try evaluator.table(model).count()
@@ -188,9 +205,10 @@ struct ObjectQuery: Hashable {
 
     // MARK: - Filtering
 
-    /// The keys the source and filters select; `evaluator` is made (once) when an object must be read one by one.
+    /// The keys the source and filters select (the first `atMost` of them when given); `evaluator` is made (once)
+    /// when an object must be read one by one.
     private func filteredKeys(
-        in database: Database, model: ModelBinding, evaluator made: inout ObjectEvaluator?
+        in database: Database, model: ModelBinding, evaluator made: inout ObjectEvaluator?, atMost: Int?
     ) throws -> [ObjectKey] {
         func evaluator() -> ObjectEvaluator {
             if let made { return made }
@@ -198,16 +216,25 @@ struct ObjectQuery: Hashable {
             made = evaluator
             return evaluator
         }
+        let limit = atMost ?? .max
         switch source {
         case .table:
             let table = try database.table(for: model)
-            guard let predicate else { return try table.keys() }
+            guard let predicate else {
+                guard atMost != nil else { return try table.keys() }
+                var keys: [ObjectKey] = []
+                try table.forEachKey { key in
+                    guard keys.count < limit else { return false }
+                    keys.append(key)
+                    return true
+                }
+                return keys
+            }
             let scan: ColumnScan
             switch try plan(predicate, table: table, model: model) {
-            case .index(_, let keys, nil): return keys
+            case .index(_, let keys, nil): return Array(keys.prefix(limit))
             case .index(_, let keys, let rest?):
-                let evaluator = evaluator()
-                return try keys.filter { try evaluator.matches(rest, key: $0) }
+                return try Self.matching(keys, rest, evaluator(), atMost: limit)
             case .scan(let compiled, _): scan = compiled
             }
             let evaluator = evaluator()
@@ -215,15 +242,28 @@ struct ObjectQuery: Hashable {
             try table.forEachCluster { cluster in
                 let rows = try scan.rows(of: cluster, within: RowMask(count: cluster.count, filled: true), evaluator: evaluator)
                 rows.forEachSetRow { keys.append(cluster.key(at: $0)) }
-                return true
+                return keys.count < limit
             }
+            if keys.count > limit { keys.removeLast(keys.count - limit) }
             return keys
         case .list, .linkingObjects:
             let evaluator = evaluator()
             let keys = try sourceKeys(evaluator)
-            guard let predicate else { return keys }
-            return try keys.filter { try evaluator.matches(predicate, key: $0) }
+            guard let predicate else { return Array(keys.prefix(limit)) }
+            return try Self.matching(keys, predicate, evaluator, atMost: limit)
         }
+    }
+
+    /// The first `limit` of `keys` whose objects satisfy `predicate`, in order.
+    private static func matching(
+        _ keys: [ObjectKey], _ predicate: BoundPredicate, _ evaluator: ObjectEvaluator, atMost limit: Int
+    ) throws -> [ObjectKey] {
+        var found: [ObjectKey] = []
+        for key in keys {
+            if found.count >= limit { break }
+            if try evaluator.matches(predicate, key: key) { found.append(key) }
+        }
+        return found
     }
 
     /// The objects of a list or linking-objects source, before filters (none when the owner was deleted).
@@ -267,28 +307,41 @@ struct ObjectQuery: Hashable {
 
     // MARK: - Distinct and sort
 
-    /// The first object of each distinct combination of the paths' values, in the current order.
-    private func distinct(_ keys: [ObjectKey], _ evaluator: ObjectEvaluator) throws -> [ObjectKey] {
+    /// The first object of each distinct combination of the paths' values, in the current order (the first
+    /// `limit` such objects when given).
+    private func distinct(_ keys: [ObjectKey], _ evaluator: ObjectEvaluator, atMost limit: Int?) throws -> [ObjectKey] {
         var seen = Set<[QueryScalar]>()
-        return try keys.filter { key in
+        var found: [ObjectKey] = []
+        for key in keys {
+            if let limit, found.count >= limit { break }
             let values = try distinctPaths.map { try evaluator.values(of: $0, from: .object(key)).first ?? .null }
-            return seen.insert(values).inserted
+            if seen.insert(values).inserted { found.append(key) }
         }
+        return found
     }
 
-    /// `keys` ordered by the sort keys; ties keep their order (the sort is stable).
-    private func sort(_ keys: [ObjectKey], _ evaluator: ObjectEvaluator) throws -> [ObjectKey] {
-        let rows = try keys.enumerated().map { position, key in
-            (position, key, try sortKeys.map { $0.collated(try evaluator.sortValue(of: $0.path, from: key)) })
-        }
+    /// `keys` ordered by the sort keys; ties keep their order (the sort is stable). With `limit`, only the first
+    /// `limit` of that order, kept in a bounded heap as the keys go by: O(n log limit), the rest is never sorted.
+    private func sort(_ keys: [ObjectKey], _ evaluator: ObjectEvaluator, limit: Int?) throws -> [ObjectKey] {
         let ascending = sortKeys.map(\.ascending)
-        return rows.sorted { left, right in
+        let before = { (left: SortRow, right: SortRow) -> Bool in
             for (index, isAscending) in ascending.enumerated() {
-                let order = SortKey.order(left.2[index], right.2[index])
+                let order = SortKey.order(left.values[index], right.values[index])
                 if order != 0 { return isAscending ? order < 0 : order > 0 }
             }
-            return left.0 < right.0
-        }.map(\.1)
+            return left.position < right.position
+        }
+        let row = { (position: Int, key: ObjectKey) throws -> SortRow in
+            SortRow(
+                position: position, key: key,
+                values: try sortKeys.map { $0.collated(try evaluator.sortValue(of: $0.path, from: key)) })
+        }
+        guard let limit, limit < keys.count else {
+            return try keys.enumerated().map { try row($0, $1) }.sorted(by: before).map(\.key)
+        }
+        var best = BoundedHeap<SortRow>(capacity: limit, before: before)
+        for (position, key) in keys.enumerated() { best.offer(try row(position, key)) }
+        return best.sorted().map(\.key)
     }
 
     // MARK: - Explain
@@ -325,6 +378,7 @@ struct ObjectQuery: Hashable {
         if !sortKeys.isEmpty {
             parts.append("sorted by " + sortKeys.map { $0.path.text + ($0.ascending ? "" : " DESC") }.joined(separator: ", "))
         }
+        if let limit { parts.append(sortKeys.isEmpty ? "first \(limit)" : "top \(limit) by a bounded heap") }
         return parts.joined(separator: ", ")
     }
 }

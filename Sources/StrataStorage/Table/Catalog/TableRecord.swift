@@ -102,7 +102,8 @@ enum CatalogCodec {
             out.u32(UInt32(table.indexes.count))
             for (spec, root, implied) in table.indexes {
                 out.u32(spec.key.rawValue)
-                out.u8((spec.isUnique ? 1 : 0) | (implied ? 2 : 0) | (spec.isFullText ? 4 : 0))
+                out.u8((spec.isUnique ? 1 : 0) | (implied ? 2 : 0) | (spec.isFullText ? 4 : 0)
+                    | (spec.isPostingBlocks ? 8 : 0))
                 out.u32(UInt32(spec.columns.count))
                 for column in spec.columns { out.u32(column.rawValue) }
                 offsets.indexes.append(out.bytes.count)
@@ -173,7 +174,9 @@ enum CatalogCodec {
                     throw reader.damage("has an implied index \(key) of table '\(table.name)' that is not a unique "
                         + "one-column index without nodes")
                 }
-                let spec = IndexSpec(key: key, columns: columns, isUnique: flags & 1 != 0, isFullText: flags & 4 != 0)
+                let spec = IndexSpec(
+                    key: key, columns: columns, isUnique: flags & 1 != 0, isFullText: flags & 4 != 0,
+                    isPostingBlocks: flags & 12 == 12)
                 table.indexes.append((spec, root, implied))
             }
             table.rootOffsets = offsets

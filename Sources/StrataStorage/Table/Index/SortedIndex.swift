@@ -9,6 +9,10 @@ public struct IndexSpec: Hashable, Sendable {
     /// Whether this is a full-text index over one string column (`FullTextEntry` describes its entries); such
     /// indexes are listed by `Table.fullTextIndexSpecs`, never by `Table.indexSpecs`.
     public var isFullText: Bool = false
+    /// Whether a full-text index keeps its postings in blocks (`PostingBlock`), as every full-text index made
+    /// since that layout does; `false` for one entry per (term, object) (`FullTextEntry`), which files written
+    /// before it hold and which is read and kept up to date as it is.
+    public var isPostingBlocks: Bool = false
 }
 
 /// An ordered index of (values, object key) entries in a `NodeTree`, kept exact by `Table` on every change.
@@ -26,6 +30,10 @@ final class SortedIndex {
     private var pending: [[UInt8]] = []
     /// The most entries `pending` holds before they are merged (about 10 MB of short entries).
     static let pendingLimit = 1 << 18
+    /// The full-text changes of a posting-block index not written into its blocks yet (see `PostingChanges`).
+    var postingChanges = PostingChanges()
+    /// The most changes `postingChanges` holds before they are written (about 20 MB).
+    static let postingChangeLimit = 1 << 20
 
     /// The index's nodes with every pending entry merged: what reads, removals and flushes work on.
     var tree: NodeTree<IndexLeaf> {
@@ -71,6 +79,7 @@ final class SortedIndex {
     /// Adds a whole entry (the values' encoding followed by the object key).
     func insert(entry: [UInt8]) throws {
         guard impliedBy == nil else { return }
+        if keepsPostingBlocks { return try recordPosting(entry, present: true) }
         guard spec.isUnique else {
             pending.append(entry)
             if pending.count >= SortedIndex.pendingLimit { try mergePending() }
@@ -82,6 +91,7 @@ final class SortedIndex {
     /// Merges the pending entries into the tree, in order: each descent hands a leaf every entry that sorts
     /// before the next leaf (as many as keep it within one split of its size limit).
     func mergePending() throws {
+        if keepsPostingBlocks { try applyPostingChanges() }
         guard !pending.isEmpty else { return }
         let batch = SortedIndex.sorted(pending)
         pending = []
@@ -126,6 +136,7 @@ final class SortedIndex {
     /// Frees the index's nodes (pending entries are dropped with them).
     func destroy(in writer: NodeWriter) throws {
         pending = []
+        postingChanges.removeAll()
         try nodes.destroy(in: writer) { _, _ in [] }
     }
 
@@ -139,7 +150,24 @@ final class SortedIndex {
     /// Removes a whole entry (the values' encoding followed by the object key, or a full-text entry).
     func remove(entry: [UInt8]) throws {
         guard impliedBy == nil else { return }
+        if keepsPostingBlocks { return try recordPosting(entry, present: false) }
         _ = try tree.update(entry) { $0.remove(entry) }
+    }
+
+    /// Collects the postings of a newly inserted object's text for a posting-block index (its entries, without
+    /// making them one by one).
+    func insertText(_ text: StorageValue, key: ObjectKey) throws {
+        postingChanges.recordText(text, key: key)
+        if postingChanges.count >= SortedIndex.postingChangeLimit { try applyPostingChanges() }
+    }
+
+    /// Collects a full-text entry's change for the posting blocks, written once `postingChanges` is full or the
+    /// index is read or flushed.
+    private func recordPosting(_ entry: [UInt8], present: Bool) throws {
+        guard postingChanges.record(entry, present: present) else {
+            throw StrataError.invalidArgument("index \(spec.key) was handed bytes that are not a full-text entry")
+        }
+        if postingChanges.count >= SortedIndex.postingChangeLimit { try applyPostingChanges() }
     }
 
     /// Visits entries ≥ `lower` in order until `body` returns `false`.

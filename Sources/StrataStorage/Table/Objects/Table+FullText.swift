@@ -13,6 +13,14 @@ extension Table {
     /// - Complexity: O(n log n) over the tokens of the table's texts.
     @discardableResult
     public func addFullTextIndex(on column: ColumnKey) throws -> IndexKey {
+        try addFullTextIndex(on: column, postingBlocks: true)
+    }
+
+    /// ``addFullTextIndex(on:)`` in either layout: posting blocks, or (`postingBlocks: false`) the one entry per
+    /// (term, object) of files written before them, which tests use to check that such indexes are still read
+    /// and kept exact.
+    @discardableResult
+    package func addFullTextIndex(on column: ColumnKey, postingBlocks: Bool) throws -> IndexKey {
         let writer = try catalog.requireWriter("add a full-text index to table '\(name)'")
         let spec = context.specs[try position(of: column)]
         guard spec.type == .value(.string) else {
@@ -22,12 +30,17 @@ extension Table {
         }
         if let existing = fullTextIndex(on: column) { return existing.key }
         let indexSpec = IndexSpec(
-            key: IndexKey(rawValue: nextIndexKey), columns: [column], isUnique: false, isFullText: true)
+            key: IndexKey(rawValue: nextIndexKey), columns: [column], isUnique: false, isFullText: true,
+            isPostingBlocks: postingBlocks)
         let index = SortedIndex(spec: indexSpec, root: .none, reader: reader, table: name)
         do {
             try forEachKey { key in
-                for entry in FullTextEntry.entries(for: try value(key, column: column), key: key) {
-                    try index.insert(entry: entry)
+                if postingBlocks {
+                    try index.insertText(try value(key, column: column), key: key)
+                } else {
+                    for entry in FullTextEntry.entries(for: try value(key, column: column), key: key) {
+                        try index.insert(entry: entry)
+                    }
                 }
                 if index.nodes.loadedLeaves > Catalog.loadedLeafLimit { _ = try index.nodes.flush(in: writer) }
                 return true
@@ -43,35 +56,117 @@ extension Table {
 
     /// The postings of `term` (already folded, as `TextTokenizer.fold` folds) in a full-text index, in object-key
     /// order; with `prefix`, of every term that starts with `term`, one posting per object with their positions
-    /// merged.
-    package func fullTextPostings(_ index: IndexKey, term: String, prefix: Bool) throws -> [FullTextPosting] {
+    /// merged. With `among` (ascending keys), only the postings of those objects: a posting-block index then
+    /// decodes only the blocks that may hold one of them (a phrase's words, once their keys are intersected).
+    package func fullTextPostings(
+        _ index: IndexKey, term: String, prefix: Bool, among: [ObjectKey]? = nil
+    ) throws -> [FullTextPosting] {
         let sorted = try fullTextSortedIndex(index)
         let start = prefix ? FullTextEntry.termStartPrefix(term) : FullTextEntry.termPrefix(term)
-        var postings: [FullTextPosting] = []
+        // One list per term, each in key order.
+        var lists: [[FullTextPosting]] = []
+        if sorted.keepsPostingBlocks {
+            var previousTerm: [UInt8] = []
+            var damaged = false
+            // The next of `among` that a block may hold (back to the first at each new term).
+            var next = 0
+            try sorted.forEachPostingBlock(withPrefix: start) { entry, termEnd in
+                // A new term starts a new list (blocks of one term follow each other).
+                if lists.isEmpty || !previousTerm.elementsEqual(entry[0..<termEnd]) {
+                    lists.append([])
+                    previousTerm = Array(entry[0..<termEnd])
+                    next = 0
+                }
+                if let among {
+                    // A block whose bound is below the next wanted key holds none of them: not decoded.
+                    let bound = ByteOrder.int64(fromKey: UnsafeRawBufferPointer(rebasing: entry[termEnd..<termEnd + 8]))
+                    // Past the last wanted key: done with this term (a prefix's next terms start again).
+                    if next >= among.count { return prefix }
+                    if among[next].rawValue > bound { return true }
+                }
+                let payload = UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...])
+                let decoded = PostingBlock.forEachPosting(of: payload) { key in
+                    guard let among else { return true }
+                    while next < among.count, among[next].rawValue < key { next += 1 }
+                    return next < among.count && among[next].rawValue == key
+                } _: { posting in
+                    lists[lists.count - 1].append(
+                        FullTextPosting(key: ObjectKey(posting.key), documentLength: posting.length, positions: posting.positions))
+                }
+                if !decoded { damaged = true }
+                return decoded
+            }
+            if damaged { throw damagedFullText(index) }
+        } else {
+            var damaged = false
+            var previousTerm: [UInt8] = []
+            try sorted.forEachEntry(from: start) { entry in
+                guard SortedIndex.hasPrefix(entry, start) else { return false }
+                guard let posting = FullTextEntry.posting(of: entry), let end = FullTextEntry.termEnd(of: entry) else {
+                    damaged = true
+                    return false
+                }
+                if lists.isEmpty || !previousTerm.elementsEqual(entry[0..<end]) {
+                    lists.append([])
+                    previousTerm = Array(entry[0..<end])
+                }
+                lists[lists.count - 1].append(posting)
+                return true
+            }
+            if damaged { throw damagedFullText(index) }
+            if let among {
+                let wanted = Set(among)
+                lists = lists.map { $0.filter { wanted.contains($0.key) } }
+            }
+        }
+        return Self.mergedPostings(lists)
+    }
+
+    /// One posting per object of several lists in key order, the positions of an object's postings merged.
+    private static func mergedPostings(_ lists: [[FullTextPosting]]) -> [FullTextPosting] {
+        guard lists.count > 1 else { return lists.first ?? [] }
+        var all = lists.flatMap { $0 }
+        all.sort { $0.key.rawValue < $1.key.rawValue }
+        var merged: [FullTextPosting] = []
+        merged.reserveCapacity(all.count)
+        for posting in all {
+            if let last = merged.last, last.key == posting.key {
+                merged[merged.count - 1].positions = (last.positions + posting.positions).sorted()
+            } else {
+                merged.append(posting)
+            }
+        }
+        return merged
+    }
+
+    /// The object keys of the postings of `term` in a full-text index, ascending, without decoding lengths or
+    /// positions (a posting-block index reads the keys' section of each block only). With `prefix`, of every
+    /// term that starts with `term`.
+    package func fullTextKeys(_ index: IndexKey, term: String, prefix: Bool) throws -> [ObjectKey] {
+        let sorted = try fullTextSortedIndex(index)
+        guard sorted.keepsPostingBlocks else {
+            return try fullTextPostings(index, term: term, prefix: prefix).map(\.key)
+        }
+        let start = prefix ? FullTextEntry.termStartPrefix(term) : FullTextEntry.termPrefix(term)
+        var keys: [Int64] = []
         var damaged = false
-        try sorted.forEachEntry(from: start) { entry in
-            guard SortedIndex.hasPrefix(entry, start) else { return false }
-            guard let posting = FullTextEntry.posting(of: entry) else {
+        try sorted.forEachPostingBlock(withPrefix: start) { entry, termEnd in
+            guard PostingBlock.appendKeys(of: UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...]), to: &keys)
+            else {
                 damaged = true
                 return false
             }
-            postings.append(posting)
             return true
         }
-        if damaged {
-            throw StrataError.invalidArgument("full-text index \(index) of table '\(name)' holds damaged entries")
+        if damaged { throw damagedFullText(index) }
+        if prefix {
+            keys.sort()
+            var unique: [ObjectKey] = []
+            unique.reserveCapacity(keys.count)
+            for key in keys where unique.last?.rawValue != key { unique.append(ObjectKey(key)) }
+            return unique
         }
-        guard prefix, postings.count > 1 else { return postings }
-        var merged: [ObjectKey: FullTextPosting] = [:]
-        for posting in postings {
-            if var existing = merged[posting.key] {
-                existing.positions = (existing.positions + posting.positions).sorted()
-                merged[posting.key] = existing
-            } else {
-                merged[posting.key] = posting
-            }
-        }
-        return merged.values.sorted { $0.key.rawValue < $1.key.rawValue }
+        return keys.map { ObjectKey($0) }
     }
 
     /// How many objects have text with at least one token in a full-text index, and their average token count
@@ -80,8 +175,33 @@ extension Table {
         _ index: IndexKey, sample: Int = 4096
     ) throws -> (documents: Int, averageLength: Double) {
         let sorted = try fullTextSortedIndex(index)
-        let documents = try sorted.count(withPrefix: FullTextEntry.lengthPrefix) ?? 0
         var total = 0, seen = 0
+        if sorted.keepsPostingBlocks {
+            var documents = 0
+            var damaged = false
+            try sorted.forEachPostingBlock(withPrefix: FullTextEntry.lengthPrefix) { entry, termEnd in
+                let payload = UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...])
+                if seen < sample {
+                    guard let block = PostingBlock.decode(payload) else {
+                        damaged = true
+                        return false
+                    }
+                    for posting in block.postings.prefix(sample - seen) { total += posting.length }
+                    seen += Swift.min(block.postings.count, sample - seen)
+                    documents += block.postings.count
+                } else {
+                    guard let count = PostingBlock.count(of: payload) else {
+                        damaged = true
+                        return false
+                    }
+                    documents += count
+                }
+                return true
+            }
+            if damaged { throw damagedFullText(index) }
+            return (documents, seen == 0 ? 0 : Double(total) / Double(seen))
+        }
+        let documents = try sorted.count(withPrefix: FullTextEntry.lengthPrefix) ?? 0
         try sorted.forEachEntry(from: FullTextEntry.lengthPrefix) { entry in
             guard SortedIndex.hasPrefix(entry, FullTextEntry.lengthPrefix), seen < sample,
                 let found = FullTextEntry.length(of: entry)
@@ -93,7 +213,8 @@ extension Table {
         return (documents, seen == 0 ? 0 : Double(total) / Double(seen))
     }
 
-    /// The number of entries and the encoded bytes of a full-text index's entries (what `strata info` shows).
+    /// The number of entries (posting blocks, or entries of the older layout) and their encoded bytes in a
+    /// full-text index (what `strata info` shows).
     package func fullTextSize(_ index: IndexKey) throws -> (entries: Int, bytes: Int) {
         let sorted = try fullTextSortedIndex(index)
         var entries = 0, bytes = 0
@@ -103,6 +224,75 @@ extension Table {
             return true
         }
         return (entries, bytes)
+    }
+
+    /// The entries of a full-text index in the one-per-(term, object) form of ``FullTextEntry``, in order: what
+    /// `verify` compares with the entries the objects' text gives. A posting-block index's blocks are decoded and
+    /// checked on the way: keys that ascend, each block's keys above the previous block's bound and at most its
+    /// own (a block keeps its bound when its last object is removed), an open block only last.
+    func fullTextEntries(_ index: SortedIndex) throws -> [[UInt8]] {
+        guard index.keepsPostingBlocks else {
+            var entries: [[UInt8]] = []
+            try index.forEachEntry(from: []) { entry in
+                entries.append(Array(entry))
+                return true
+            }
+            return entries
+        }
+        var entries: [[UInt8]] = []
+        var problem: String?
+        var previousTerm: [UInt8] = []
+        var previousBound: Int64?
+        var previousWasOpen = false
+        try index.forEachPostingBlock(withPrefix: []) { entry, termEnd in
+            let term = Array(entry[0..<termEnd])
+            let boundBytes = UnsafeRawBufferPointer(rebasing: entry[termEnd..<termEnd + 8])
+            let isOpen = boundBytes.elementsEqual(PostingBlock.openBound)
+            let bound = ByteOrder.int64(fromKey: boundBytes)
+            guard let block = PostingBlock.decode(UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...])) else {
+                problem = "a posting block that does not decode"
+                return false
+            }
+            let isSameTerm = term == previousTerm
+            if isSameTerm, previousWasOpen {
+                problem = "a block after its term's open block"
+                return false
+            }
+            let first = block.postings[0].key, last = block.postings[block.postings.count - 1].key
+            if (!isOpen && last > bound) || (isSameTerm && previousBound.map { first <= $0 } ?? false) {
+                problem = "a posting block whose keys and bound disagree"
+                return false
+            }
+            let isLengths = termEnd == FullTextEntry.lengthPrefix.count
+            for posting in block.postings {
+                var bytes = term + ByteOrder.key(posting.key)
+                FullTextEntry.appendVarint(posting.length, to: &bytes)
+                if !isLengths {
+                    FullTextEntry.appendVarint(posting.positions.count, to: &bytes)
+                    var previous = 0
+                    for position in posting.positions {
+                        FullTextEntry.appendVarint(position - previous, to: &bytes)
+                        previous = position
+                    }
+                } else if !posting.positions.isEmpty {
+                    problem = "a document length with positions"
+                    return false
+                }
+                entries.append(bytes)
+            }
+            previousTerm = term
+            previousBound = bound
+            previousWasOpen = isOpen
+            return true
+        }
+        if let problem {
+            throw StrataError.invalidArgument("full-text index \(index.spec.key) of table '\(name)' holds \(problem)")
+        }
+        return entries
+    }
+
+    private func damagedFullText(_ index: IndexKey) -> StrataError {
+        StrataError.invalidArgument("full-text index \(index) of table '\(name)' holds damaged entries")
     }
 
     private func fullTextSortedIndex(_ key: IndexKey) throws -> SortedIndex {

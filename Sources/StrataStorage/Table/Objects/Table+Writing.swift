@@ -80,9 +80,15 @@ extension Table {
         }
         // Entries of the indexes that store them (an implied index's entry is the object's key, checked below).
         var entries: [(SortedIndex, [UInt8])] = []
+        // Texts for posting-block indexes, which take a text whole rather than an entry per term.
+        var texts: [(SortedIndex, StorageValue)] = []
         for index in indexes where !index.isImplied {
             if index.spec.isFullText {
                 let text = row[try position(of: index.spec.columns[0])]
+                if index.keepsPostingBlocks {
+                    texts.append((index, text))
+                    continue
+                }
                 for entry in FullTextEntry.entries(for: text, key: objectKey) { entries.append((index, entry)) }
                 continue
             }
@@ -146,6 +152,7 @@ extension Table {
         // refused as a duplicate instead of overflowing.
         nextObjectKey = max(nextObjectKey, rawKey == .max ? .max : rawKey + 1)
         for (index, entry) in entries { try index.insert(entry: entry) }
+        for (index, text) in texts { try index.insertText(text, key: objectKey) }
         for index in linkPositions {
             for target in linkTargets(row[index], of: specs[index]) { try addBacklink(to: target, from: objectKey, column: specs[index]) }
         }

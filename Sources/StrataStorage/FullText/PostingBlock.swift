@@ -1,0 +1,213 @@
+/// One block of a term's postings in a posting-block full-text index: up to ``maxPostings`` objects in key order,
+/// stored as one entry of the index tree.
+///
+/// The entry is the term's index-key encoding (as in ``FullTextEntry``), an 8-byte **bound** (the block's last
+/// object key, big-endian with the sign flipped; all `FF` for a term's open last block), then the payload:
+///
+/// - a varint `n` (1 or more), the number of objects;
+/// - `n` varints: the first object key, then each key's gap from the previous one (the keys ascend);
+/// - `n` pairs of varints: the object's token count (BM25's document length) and the term's frequency `f`;
+/// - for each object in turn, its `f` positions, each a varint gap from the previous one (the first from 0).
+///
+/// The empty term's blocks (`01 00 00`) are the document lengths: frequency 0 and no positions. Blocks of a term
+/// sort by bound, so the first block whose bound is at least an object key is the one that holds that key (or
+/// would take it): one descent of the tree finds it, and a term's blocks are its postings in key order. A reader
+/// that only intersects keys decodes the first section; positions are decoded for phrases only.
+/// docs/FILE-FORMAT.md describes the same bytes.
+struct PostingBlock: Equatable {
+    /// One object's occurrences of the block's term.
+    struct Posting: Equatable {
+        /// The object's key.
+        var key: Int64
+        /// The object's token count.
+        var length: Int
+        /// The term's positions in the object's text, ascending (empty in the length blocks).
+        var positions: [Int]
+    }
+
+    /// The most postings a block holds.
+    static let maxPostings = 128
+    /// The payload bytes past which a block is closed before it reaches ``maxPostings`` (long texts with many
+    /// positions): entries stay well within an index leaf, which also keeps branch keys short.
+    static let maxPayloadBytes = 700
+    /// The bound of a term's open last block, past every object key.
+    static let openBound: [UInt8] = ByteOrder.key(Int64.max)
+
+    var postings: [Posting]
+
+    /// The encoded payload.
+    func payload() -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(postings.count * 6 + 4)
+        FullTextEntry.appendVarint(postings.count, to: &bytes)
+        var previous: Int64 = 0
+        for (offset, posting) in postings.enumerated() {
+            Self.appendKey(offset == 0 ? posting.key : posting.key - previous, to: &bytes)
+            previous = posting.key
+        }
+        for posting in postings {
+            FullTextEntry.appendVarint(posting.length, to: &bytes)
+            FullTextEntry.appendVarint(posting.positions.count, to: &bytes)
+        }
+        for posting in postings {
+            var last = 0
+            for position in posting.positions {
+                FullTextEntry.appendVarint(position - last, to: &bytes)
+                last = position
+            }
+        }
+        return bytes
+    }
+
+    /// The index entry of this block of the term encoded as `term`, with `bound` (8 bytes).
+    func entry(term: [UInt8], bound: [UInt8]) -> [UInt8] {
+        term + bound + payload()
+    }
+
+    /// The postings of `payload`, or `nil` for damaged bytes (keys that do not ascend, counts that overrun).
+    static func decode(_ payload: UnsafeRawBufferPointer) -> PostingBlock? {
+        var offset = 0
+        guard let count = FullTextEntry.readVarint(payload, &offset), count > 0, count <= payload.count else {
+            return nil
+        }
+        var postings: [Posting] = []
+        postings.reserveCapacity(count)
+        var key: Int64 = 0
+        for index in 0..<count {
+            guard let gap = readKey(payload, &offset), index == 0 || gap > 0 else { return nil }
+            let (sum, overflow) = key.addingReportingOverflow(gap)
+            guard !overflow else { return nil }
+            key = sum
+            postings.append(Posting(key: key, length: 0, positions: []))
+        }
+        var frequencies: [Int] = []
+        frequencies.reserveCapacity(count)
+        for index in 0..<count {
+            guard let length = FullTextEntry.readVarint(payload, &offset),
+                let frequency = FullTextEntry.readVarint(payload, &offset), frequency >= 0, frequency <= payload.count
+            else { return nil }
+            postings[index].length = length
+            frequencies.append(frequency)
+        }
+        for index in 0..<count where frequencies[index] > 0 {
+            var positions: [Int] = []
+            positions.reserveCapacity(frequencies[index])
+            var position = 0
+            for _ in 0..<frequencies[index] {
+                guard let gap = FullTextEntry.readVarint(payload, &offset) else { return nil }
+                position += gap
+                positions.append(position)
+            }
+            postings[index].positions = positions
+        }
+        guard offset == payload.count else { return nil }
+        return PostingBlock(postings: postings)
+    }
+
+    /// Calls `body` with each posting of `payload` whose key `wanted` accepts (asked in key order), decoding the
+    /// positions of those only; `false` for damaged bytes.
+    static func forEachPosting(
+        of payload: UnsafeRawBufferPointer, where wanted: (Int64) -> Bool, _ body: (Posting) -> Void
+    ) -> Bool {
+        var offset = 0
+        guard let count = FullTextEntry.readVarint(payload, &offset), count > 0, count <= payload.count else {
+            return false
+        }
+        var keys: [Int64] = []
+        keys.reserveCapacity(count)
+        var key: Int64 = 0
+        for index in 0..<count {
+            guard let gap = readKey(payload, &offset), index == 0 || gap > 0 else { return false }
+            key &+= gap
+            keys.append(key)
+        }
+        var lengths: [Int] = [], frequencies: [Int] = []
+        lengths.reserveCapacity(count)
+        frequencies.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let length = FullTextEntry.readVarint(payload, &offset),
+                let frequency = FullTextEntry.readVarint(payload, &offset), frequency <= payload.count
+            else { return false }
+            lengths.append(length)
+            frequencies.append(frequency)
+        }
+        for index in 0..<count {
+            let isWanted = wanted(keys[index])
+            var positions: [Int] = []
+            if isWanted { positions.reserveCapacity(frequencies[index]) }
+            var position = 0
+            for _ in 0..<frequencies[index] {
+                guard let gap = FullTextEntry.readVarint(payload, &offset) else { return false }
+                position += gap
+                if isWanted { positions.append(position) }
+            }
+            if isWanted { body(Posting(key: keys[index], length: lengths[index], positions: positions)) }
+        }
+        return offset == payload.count
+    }
+
+    /// The object keys of `payload` only (its first section), appended to `keys`; `false` for damaged bytes.
+    static func appendKeys(of payload: UnsafeRawBufferPointer, to keys: inout [Int64]) -> Bool {
+        var offset = 0
+        guard let count = FullTextEntry.readVarint(payload, &offset), count > 0, count <= payload.count else {
+            return false
+        }
+        var key: Int64 = 0
+        for index in 0..<count {
+            guard let gap = readKey(payload, &offset), index == 0 || gap > 0 else { return false }
+            key &+= gap
+            keys.append(key)
+        }
+        return true
+    }
+
+    /// The number of objects in `payload`, or `nil` for damaged bytes.
+    static func count(of payload: UnsafeRawBufferPointer) -> Int? {
+        var offset = 0
+        return FullTextEntry.readVarint(payload, &offset)
+    }
+
+    /// `postings` (ascending keys) cut into blocks of at most ``maxPostings`` postings and about
+    /// ``maxPayloadBytes`` bytes.
+    static func chunks(_ postings: ArraySlice<Posting>) -> [PostingBlock] {
+        var blocks: [PostingBlock] = []
+        var current: [Posting] = []
+        var bytes = 0
+        for posting in postings {
+            let size = 4 + posting.positions.count * 2
+            if !current.isEmpty, current.count >= maxPostings || bytes + size > maxPayloadBytes {
+                blocks.append(PostingBlock(postings: current))
+                current = []
+                bytes = 0
+            }
+            current.append(posting)
+            bytes += size
+        }
+        if !current.isEmpty { blocks.append(PostingBlock(postings: current)) }
+        return blocks
+    }
+
+    /// Appends an object key or key gap (0 or more) as a varint.
+    private static func appendKey(_ value: Int64, to bytes: inout [UInt8]) {
+        var rest = UInt64(bitPattern: value)
+        while rest >= 0x80 {
+            bytes.append(UInt8(rest & 0x7F) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+
+    /// Reads an object key or key gap (its 64 bits); `nil` past the end or for more than 10 bytes.
+    private static func readKey(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> Int64? {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < bytes.count, shift < 64 {
+            let byte = bytes[offset]
+            offset += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return Int64(bitPattern: value) }
+            shift += 7
+        }
+        return nil
+    }
+}

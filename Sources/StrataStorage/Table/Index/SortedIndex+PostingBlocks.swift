@@ -1,0 +1,101 @@
+/// A full-text index in the posting-block layout (``PostingBlock``): its entries are blocks of a term's postings,
+/// written from the changes a write transaction collects (``PostingChanges``).
+extension SortedIndex {
+    /// Whether the index keeps posting blocks (`IndexSpec.isPostingBlocks`); otherwise a full-text index keeps one
+    /// entry per (term, object), the layout of files written before posting blocks.
+    var keepsPostingBlocks: Bool { spec.isFullText && spec.isPostingBlocks }
+
+    /// Writes the collected changes into the blocks, term by term: for each run of changed objects, the block that
+    /// holds (or would take) the first of them is decoded once, changed, cut again into blocks of at most
+    /// ``PostingBlock/maxPostings`` and written back; objects past a term's last block start a new open block.
+    func applyPostingChanges() throws {
+        guard !postingChanges.isEmpty else { return }
+        let batch = postingChanges.take()
+        let writer = nodes.reader as? NodeWriter
+        for (term, changes) in batch {
+            var start = 0
+            while start < changes.count {
+                start = try apply(changes, from: start, term: term)
+            }
+            if let writer, nodes.loadedLeaves > Catalog.loadedLeafLimit { _ = try nodes.flush(in: writer) }
+        }
+    }
+
+    /// Applies the changes from `start` that fall in one block of `term`; returns where the next block's changes start.
+    private func apply(
+        _ changes: [(key: Int64, posting: PostingBlock.Posting?)], from start: Int, term: [UInt8]
+    ) throws -> Int {
+        let target = term + ByteOrder.key(changes[start].key)
+        var found: [UInt8]?
+        try target.withUnsafeBytes { lower in
+            try nodes.forEachLeaf(from: target) { location in
+                try IndexLeafEntries(location, reader: nodes.reader).forEach(from: lower) { entry in
+                    if SortedIndex.hasPrefix(entry, term), entry.count > term.count + 8 { found = Array(entry) }
+                    return false
+                }
+            }
+        }
+        var postings: [PostingBlock.Posting] = []
+        var bound = PostingBlock.openBound
+        var end = changes.count
+        if let found {
+            bound = Array(found[term.count..<term.count + 8])
+            let payload = found[(term.count + 8)...]
+            guard let block = payload.withUnsafeBytes({ PostingBlock.decode($0) }) else {
+                throw StrataError.invalidArgument("full-text index \(spec.key) holds a damaged posting block")
+            }
+            postings = block.postings
+            if bound != PostingBlock.openBound {
+                let last = bound.withUnsafeBytes { ByteOrder.int64(fromKey: $0) }
+                end = changes[start...].firstIndex { $0.key > last } ?? changes.count
+            }
+            _ = try nodes.update(found) { $0.remove(found) }
+        }
+        postings = Self.merged(postings, changes[start..<end])
+        let blocks = PostingBlock.chunks(postings[...])
+        for (offset, block) in blocks.enumerated() {
+            let blockBound = offset == blocks.count - 1 ? bound : ByteOrder.key(block.postings[block.postings.count - 1].key)
+            let entry = block.entry(term: term, bound: blockBound)
+            try nodes.update(entry) { $0.insert(entry) }
+        }
+        return end
+    }
+
+    /// `postings` (ascending keys) with `changes` (ascending keys) applied: a posting set or replaced, or removed.
+    private static func merged(
+        _ postings: [PostingBlock.Posting], _ changes: ArraySlice<(key: Int64, posting: PostingBlock.Posting?)>
+    ) -> [PostingBlock.Posting] {
+        var result: [PostingBlock.Posting] = []
+        result.reserveCapacity(postings.count + changes.count)
+        var index = 0
+        for change in changes {
+            while index < postings.count, postings[index].key < change.key {
+                result.append(postings[index])
+                index += 1
+            }
+            if index < postings.count, postings[index].key == change.key { index += 1 }
+            if let posting = change.posting { result.append(posting) }
+        }
+        result += postings[index...]
+        return result
+    }
+
+    /// Visits the posting blocks whose term starts with `prefix` (the encoded term, or a term prefix), in order,
+    /// with the offset where each entry's bound starts, until `body` returns `false`.
+    func forEachPostingBlock(
+        withPrefix prefix: [UInt8], _ body: (_ entry: UnsafeRawBufferPointer, _ termEnd: Int) throws -> Bool
+    ) throws {
+        var damaged = false
+        try forEachEntry(from: prefix) { entry in
+            guard SortedIndex.hasPrefix(entry, prefix) else { return false }
+            guard let end = FullTextEntry.termEnd(of: entry), entry.count > end + 8 else {
+                damaged = true
+                return false
+            }
+            return try body(entry, end)
+        }
+        if damaged {
+            throw StrataError.invalidArgument("full-text index \(spec.key) holds an entry that is not a posting block")
+        }
+    }
+}

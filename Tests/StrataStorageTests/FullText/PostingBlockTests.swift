@@ -1,0 +1,113 @@
+import StrataStorage
+import StrataTestSupport
+import XCTest
+
+/// The posting-block layout against a model of the texts: long posting lists over many blocks, objects inserted
+/// in the middle of blocks, removed from the middle and the ends, across commits; and the older one-entry-per-
+/// posting layout kept beside it, which must give the same postings.
+final class PostingBlockTests: XCTestCase {
+    private var fixture: TableFixture!
+
+    override func setUpWithError() throws { fixture = try TableFixture() }
+    override func tearDown() { fixture = nil }
+
+    /// A small vocabulary, so common words have hundreds of postings (several blocks each).
+    private static let words = ["alpha", "beta", "gamma", "délta", "epsilon", "数据库", "zeta", "eta", "theta"]
+
+    private static func text(_ random: inout SeededGenerator) -> StorageValue {
+        if Int.random(in: 0..<20, using: &random) == 0 { return .null }
+        let count = Int.random(in: 0...12, using: &random)
+        return .string((0..<count).map { _ in words.randomElement(using: &random)! }.joined(separator: " "))
+    }
+
+    /// The postings the texts' tokens give for `term` (the tokenizer's rules), by object.
+    private static func expected(_ tokens: [ObjectKey: [TextToken]], _ term: String, prefix: Bool) -> [ObjectKey: [Int]] {
+        var result: [ObjectKey: [Int]] = [:]
+        for (key, tokens) in tokens {
+            let positions = tokens
+                .filter { prefix ? $0.term.utf8.starts(with: term.utf8) : $0.term == term }.map(\.position)
+            if !positions.isEmpty { result[key] = positions.sorted() }
+        }
+        return result
+    }
+
+    private func postings(_ table: Table, _ index: IndexKey, _ term: String, prefix: Bool) throws -> [ObjectKey: [Int]] {
+        let found = try table.fullTextPostings(index, term: term, prefix: prefix)
+        XCTAssertEqual(found.map(\.key), found.map(\.key).sorted(), "postings in key order")
+        XCTAssertEqual(try table.fullTextKeys(index, term: term, prefix: prefix), found.map(\.key))
+        return Dictionary(uniqueKeysWithValues: found.map { ($0.key, $0.positions) })
+    }
+
+    private func check(
+        _ table: Table, _ indexes: [IndexKey], _ texts: [ObjectKey: StorageValue], file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws {
+        let terms = Self.words.flatMap { TextTokenizer.tokens(in: $0).map(\.term) } + ["de", "数"]
+        var tokens: [ObjectKey: [TextToken]] = [:]
+        for (key, value) in texts {
+            if case .string(let text) = value { tokens[key] = TextTokenizer.tokens(in: text) }
+        }
+        for index in indexes {
+            for term in terms {
+                for prefix in [false, true] {
+                    XCTAssertEqual(
+                        try postings(table, index, term, prefix: prefix), Self.expected(tokens, term, prefix: prefix),
+                        "\(term)\(prefix ? "*" : "") in \(index)", file: file, line: line)
+                }
+            }
+            let documents = tokens.values.filter { !$0.isEmpty }.count
+            XCTAssertEqual(try table.fullTextStatistics(index).documents, documents, file: file, line: line)
+        }
+        try fixture.catalog.verify()
+    }
+
+    func testLongPostingListsStayExactThroughInsertsUpdatesAndDeletesInTheMiddleOfBlocks() throws {
+        var table = try fixture.catalog.createTable(named: "Note")
+        let body = try table.addColumn(named: "body", type: .value(.string), nullable: true)
+        let old = try table.addColumn(named: "old", type: .value(.string), nullable: true)
+        let blocks = try table.addFullTextIndex(on: body)
+        let entries = try table.addFullTextIndex(on: old, postingBlocks: false)
+        XCTAssertEqual(table.fullTextIndex(on: body)?.isPostingBlocks, true)
+        XCTAssertEqual(table.fullTextIndex(on: old)?.isPostingBlocks, false)
+        var random = SeededGenerator(seed: 128)
+        var texts: [ObjectKey: StorageValue] = [:]
+        func insert(_ count: Int) throws {
+            for _ in 0..<count {
+                let text = Self.text(&random)
+                texts[try table.insert([(body, text), (old, text)])] = text
+            }
+        }
+        // More than a block (128) of postings per common word, in one transaction, read half way.
+        try insert(700)
+        try check(table, [blocks, entries], texts)
+        try insert(300)
+        try fixture.commit()
+        table = try XCTUnwrap(fixture.catalog.table(named: "Note"))
+        try check(table, [blocks, entries], texts)
+        for round in 0..<4 {
+            // Deletes from the middle of blocks (every 7th object, shifted each round) and updates.
+            for (offset, key) in texts.keys.sorted(by: { $0.rawValue < $1.rawValue }).enumerated() {
+                if offset % 7 == round {
+                    try table.delete(key)
+                    texts[key] = nil
+                } else if offset % 11 == round {
+                    let text = Self.text(&random)
+                    try table.set(key, column: body, to: text)
+                    try table.set(key, column: old, to: text)
+                    texts[key] = text
+                }
+            }
+            try insert(150)
+            try fixture.commit()
+            table = try XCTUnwrap(fixture.catalog.table(named: "Note"))
+            try check(table, [blocks, entries], texts)
+        }
+        // Emptying the table empties both indexes.
+        for key in texts.keys { try table.delete(key) }
+        texts = [:]
+        try fixture.commit()
+        table = try XCTUnwrap(fixture.catalog.table(named: "Note"))
+        try check(table, [blocks, entries], texts)
+        XCTAssertEqual(try table.fullTextSize(blocks).entries, 0)
+    }
+}
