@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import StrataSchema
 import StrataStorage
 
@@ -48,6 +49,9 @@ public final class Database {
     private(set) var changeStamp: UInt64 = 0
     /// The observers of this database and its collections and objects, created by the first `observe`.
     var notifier: Notifier?
+    /// Asked by every property and results read whether it runs inside Swift's observation tracking (see
+    /// ``ObservationProbe``).
+    let observationProbe = ObservationRegistrar()
     /// The predicate strings `filter` bound to this database's models, rebound per call to new arguments.
     let bindingTemplates = BindingTemplates()
     /// The catalog whose tables ``tables`` holds. Held (not compared by address) so that a newer catalog at the

@@ -30,6 +30,7 @@ public struct Results<Element: Object> {
     /// The keys the query selects now, computed at most once per database change.
     var keys: [ObjectKey] {
         // An unknown sort or distinct key path (`keyPathError`): no objects, rather than a stop.
+        if ObservationProbe.isTracking(database.observationProbe) { track(\.observedElements) }
         if query.failure != nil { return [] }
         return database.withAccess("reading Results<\(Element.self)>") {
             cache.keys(stamp: database.changeStamp) {
@@ -75,6 +76,7 @@ extension Results: RandomAccessCollection {
 
     /// The number of objects; counted by a column scan (no keys, no objects) when the keys are not cached yet.
     public var count: Int {
+        if ObservationProbe.isTracking(database.observationProbe) { track(\.count) }
         if query.failure != nil { return 0 }
         return database.withAccess("counting Results<\(Element.self)>") {
             if let cached = cache.cachedKeys(stamp: database.changeStamp) { return cached.count }
@@ -104,6 +106,8 @@ extension Results: RandomAccessCollection {
 final class KeyCache {
     private var stamp: UInt64?
     private var cached: [ObjectKey] = []
+    /// The results' Swift observation tracking, made by their first read inside `withObservationTracking`.
+    var tracking: ResultsTracking?
 
     func keys(stamp current: UInt64, _ compute: () -> [ObjectKey]) -> [ObjectKey] {
         if stamp == current { return cached }
