@@ -79,7 +79,7 @@ final class ManagedRow: ObjectRow {
     /// reports misuse and damage with their messages.
     @inline(__always)
     func read<T>(_ column: Int, _ body: (Table, ColumnKey) throws -> T?) -> T? {
-        if ObservationProbe.isTracking(database.observationProbe) { track(column) }
+        if database.observationArmed, ObservationProbe.isTracking(database.observationProbe) { track(column) }
         if database.frozenLock == nil, tableStamp == database.changeStamp, let table,
             database.confinement.isCurrentThreadAllowed
         {
@@ -128,7 +128,7 @@ final class ManagedRow: ObjectRow {
 
     /// Reads the list in column `column` with `body`, stopping with a message on a failure.
     func readList<T>(_ column: Int, _ body: (Table, ColumnKey) throws -> T?) -> T? {
-        if ObservationProbe.isTracking(database.observationProbe) { track(column) }
+        if database.observationArmed, ObservationProbe.isTracking(database.observationProbe) { track(column) }
         return database.withAccess("reading the list \(describe(column))") {
             do {
                 return try body(try database.table(for: model), model.columns[column])

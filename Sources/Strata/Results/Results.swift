@@ -30,7 +30,6 @@ public struct Results<Element: Object> {
     /// The keys the query selects now, computed at most once per database change.
     var keys: [ObjectKey] {
         // An unknown sort or distinct key path (`keyPathError`): no objects, rather than a stop.
-        if ObservationProbe.isTracking(database.observationProbe) { track(\.observedElements) }
         if query.failure != nil { return [] }
         return database.withAccess("reading Results<\(Element.self)>") {
             cache.keys(stamp: database.changeStamp) {
@@ -72,7 +71,10 @@ extension Results: RandomAccessCollection {
     /// The number of objects.
     ///
     /// - Complexity: O(1) once evaluated; the first access after a change evaluates the query.
-    public var endIndex: Int { keys.count }
+    public var endIndex: Int {
+        if ObservationProbe.isTracking(database.observationProbe) { track(\.observedElements) }
+        return keys.count
+    }
 
     /// The number of objects; counted by a column scan (no keys, no objects) when the keys are not cached yet.
     public var count: Int {

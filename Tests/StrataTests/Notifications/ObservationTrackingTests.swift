@@ -16,10 +16,15 @@ final class ObservationTrackingTests: NotificationTestCase {
         let fired = Counter()
         // Tracking follows the object read: it is kept (as a view keeps the objects it shows).
         let tracked = onQueue {
-            let ana = observerDatabase.object(ofType: Person.self, forPrimaryKey: 1)!
-            let name = withObservationTracking { ana.name } onChange: { fired.add() }
+            var ana: Person?
+            let name = withObservationTracking {
+                ana = observerDatabase.object(ofType: Person.self, forPrimaryKey: 1)
+                return ana?.name
+            } onChange: {
+                fired.add()
+            }
             XCTAssertEqual(name, "Ana")
-            return ana
+            return ana!
         }
         startBarrier()
         let version = try runOnNewThread { [configuration] in
@@ -43,7 +48,12 @@ final class ObservationTrackingTests: NotificationTestCase {
         }
         let fired = Counter()
         let tracked = onQueue {
+            // Looked up before any tracking: its reads are tracked once the database has been read under tracking
+            // (here through `objects(_:)`), as a SwiftUI view's list read does.
             let ana = observerDatabase.object(ofType: Person.self, forPrimaryKey: 1)!
+            XCTAssertFalse(observerDatabase.observationArmed)
+            withObservationTracking { _ = observerDatabase.objects(Person.self) } onChange: {}
+            XCTAssertTrue(observerDatabase.observationArmed)
             _ = withObservationTracking { ana.name } onChange: { fired.add() }
             return ana
         }
@@ -96,11 +106,15 @@ final class ObservationTrackingTests: NotificationTestCase {
         let heard = expectation(description: "the other process's change of the text")
         let writerSeen = expectation(description: "the other process's change of the writer, delivered")
         let (note, token) = queue.sync {
-            let note = database.object(ofType: Note.self, forPrimaryKey: id)!
-            _ = withObservationTracking { note.text } onChange: {
+            var found: Note?
+            _ = withObservationTracking {
+                found = database.object(ofType: Note.self, forPrimaryKey: id)
+                return found?.text
+            } onChange: {
                 textFired.add()
                 heard.fulfill()
             }
+            let note = found!
             // Registered after the tracking's own observation: one delivery runs them in that order, so when this
             // block runs the tracking has seen the same commit.
             let token = note.observe(keyPaths: ["writer"]) { change in
@@ -120,7 +134,8 @@ final class ObservationTrackingTests: NotificationTestCase {
         queue.sync { withExtendedLifetime((database, note, token)) {} }
     }
 
-    /// Reads outside tracking set nothing up: no registrar for the object, no observation, no notifier.
+    /// Reads outside tracking set nothing up: no registrar for the object, no observation, no notifier, and the
+    /// database's property reads do not even ask whether they are tracked until a tracked read arms them.
     func testReadsOutsideTrackingSetNothingUp() throws {
         let db = try openDatabase()
         try db.write { for i in 0..<20 { db.add(Person(id: i, name: "p\(i)", age: i)) } }
@@ -131,11 +146,16 @@ final class ObservationTrackingTests: NotificationTestCase {
         XCTAssertEqual(people.count, 20)
         XCTAssertNil(db.notifier, "a read outside tracking started an observation")
         XCTAssertNil(people.cache.tracking)
+        XCTAssertFalse(db.observationArmed)
         let first = try XCTUnwrap(people.first)
         _ = first.name
         XCTAssertFalse((first.managedAccessor as? ManagedRow)?.isTracked ?? true)
-        _ = withObservationTracking { first.name } onChange: {}
+        let tracked = withObservationTracking { db.object(ofType: Person.self, forPrimaryKey: 3)! } onChange: {}
+        XCTAssertTrue(db.observationArmed)
+        XCTAssertFalse((first.managedAccessor as? ManagedRow)?.isTracked ?? true)
+        _ = withObservationTracking { first.name + tracked.name } onChange: {}
         XCTAssertTrue((first.managedAccessor as? ManagedRow)?.isTracked ?? false)
+        XCTAssertTrue((tracked.managedAccessor as? ManagedRow)?.isTracked ?? false)
     }
 }
 

@@ -6,8 +6,13 @@ import Glibc
 import Darwin
 #endif
 
-/// Tells a property read whether it runs inside Swift's observation tracking (`withObservationTracking`, a
-/// SwiftUI view's body), so that reads outside tracking cost one call and allocate nothing.
+/// Tells a read whether it runs inside Swift's observation tracking (`withObservationTracking`, a SwiftUI view's
+/// body), so that reads outside tracking allocate nothing and take no lock.
+///
+/// Asking costs a call into Observation (its thread-local lookup, some reference counting: about as much as a
+/// property read itself). Results reads (`count`, iteration), `objects(_:)` and primary-key lookups always ask;
+/// property reads ask only once their database is armed (``Database/observationArmed``), which the first of those
+/// found inside tracking does. A database never read under tracking pays a flag test per property read.
 ///
 /// Observation gives no public way to ask "is tracking active?". A read asks its database's probe registrar to
 /// record an access to ``ProbeSubject/keyPath``: outside tracking that returns at once; inside, Observation adds
@@ -22,6 +27,8 @@ enum ObservationProbe {
     /// Whether the caller runs inside observation tracking. `registrar` is the database's probe registrar.
     @inline(__always)
     static func isTracking(_ registrar: ObservationRegistrar) -> Bool {
+        // A flag left raised by Observation's own hashing of the key path (see `TrackingFlag`) is not an answer.
+        _ = TrackingFlag.take()
         registrar.access(ProbeSubject.shared, keyPath: ProbeSubject.keyPath)
         return TrackingFlag.take()
     }
@@ -49,9 +56,8 @@ struct ProbeMark: Hashable, Sendable {
 }
 
 /// One flag per thread (a POSIX thread-specific value), raised by ``ProbeMark`` and taken by the read that
-/// asked. A flag raised by some other hashing of the key path (Observation's own bookkeeping when it installs or
-/// fires a tracking) only makes the next read on that thread take the tracking path once, which costs a little
-/// and changes nothing else: recording an access outside tracking does nothing.
+/// asked. Observation also hashes the key path on its own (when it installs or fires a tracking), which leaves
+/// the flag raised: the probe lowers it before asking.
 enum TrackingFlag {
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
@@ -71,5 +77,13 @@ enum TrackingFlag {
         guard pthread_getspecific(key) != nil else { return false }
         _ = pthread_setspecific(key, nil)
         return true
+    }
+}
+
+extension Database {
+    /// Arms property reads (``observationArmed``) when the caller runs inside observation tracking.
+    @inline(__always)
+    func armObservationIfTracking() {
+        if !observationArmed, ObservationProbe.isTracking(observationProbe) { observationArmed = true }
     }
 }

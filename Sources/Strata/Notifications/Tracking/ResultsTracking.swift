@@ -41,6 +41,7 @@ extension Results: Observable {
     @inline(never)
     func track(_ keyPath: KeyPath<Results<Element>, Int>) {
         database.confinement.check("reading Results<\(Element.self)>")
+        database.observationArmed = true
         let tracking = cache.tracking ?? ResultsTracking()
         cache.tracking = tracking
         tracking.access(self, keyPath: keyPath)
