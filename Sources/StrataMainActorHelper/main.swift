@@ -47,9 +47,12 @@ nonisolated func configuration(_ path: String) -> Configuration {
         if case .update(let results, _, _, _) = change { observed.continuation.yield(results.count) }
     }
     var updates = notes.changes.makeAsyncIterator()
-    guard case .initial = await updates.next() else { throw StrataError.invalidArgument("no initial results") }
+    guard case .initial = await updates.next(isolation: MainActor.shared) else {
+        throw StrataError.invalidArgument("no initial results")
+    }
     try await addNoteElsewhere("from another task")
-    guard case .update(let results, _, let insertions, _) = await updates.next(), insertions.count == 1,
+    guard case .update(let results, _, let insertions, _) = await updates.next(isolation: MainActor.shared),
+        insertions.count == 1,
         results.count == 3
     else { throw StrataError.invalidArgument("no update for the other task's note") }
     var counts = observed.stream.makeAsyncIterator()
