@@ -7,7 +7,8 @@ import Strata
 // `strata-main-actor-helper top-level PATH` opens the database in top-level code;
 // `strata-main-actor-helper main-actor-function PATH` opens it inside an `@MainActor` async function.
 // Each reads and writes across awaits, observes its results through `changes` and through `observe`, sees a
-// commit made by another task, and prints `ok NOTES` (the number of notes at the end).
+// commit made by another task, writes with `asyncWrite` while another task writes, and prints `ok NOTES` (the
+// number of notes at the end).
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count == 2 else {
@@ -46,15 +47,35 @@ nonisolated func configuration(_ path: String) -> Configuration {
         if case .update(let results, _, _, _) = change { observed.continuation.yield(results.count) }
     }
     var updates = notes.changes.makeAsyncIterator()
-    guard case .initial = await updates.next() else { throw StrataError.invalidArgument("no initial results") }
+    guard case .initial = await updates.next(isolation: MainActor.shared) else {
+        throw StrataError.invalidArgument("no initial results")
+    }
     try await addNoteElsewhere("from another task")
-    guard case .update(let results, _, let insertions, _) = await updates.next(), insertions.count == 1,
+    guard case .update(let results, _, let insertions, _) = await updates.next(isolation: MainActor.shared),
+        insertions.count == 1,
         results.count == 3
     else { throw StrataError.invalidArgument("no update for the other task's note") }
     var counts = observed.stream.makeAsyncIterator()
     guard await counts.next() == 3 else { throw StrataError.invalidArgument("the observer saw no update") }
     token.invalidate()
-    try db.write { db.create(Note.self, value: ["text": "at the end"]) }
+    // An async write on the main actor, while a task elsewhere holds the writer for a moment: it waits suspended
+    // (the main actor stays free), then runs its block on the main actor.
+    let holding = AsyncStream<Void>.makeStream()
+    let holder = Task.detached {
+        let other = try Database(configuration: configuration(path))
+        try other.write {
+            holding.continuation.yield()
+            usleep(50_000)
+        }
+    }
+    var held = holding.stream.makeAsyncIterator()
+    _ = await held.next()
+    let text = try await db.asyncWrite { () -> String in
+        MainActor.assertIsolated("asyncWrite ran its block off the main actor")
+        return db.create(Note.self, value: ["text": "at the end"]).text
+    }
+    try await holder.value
+    guard text == "at the end" else { throw StrataError.invalidArgument("asyncWrite returned '\(text)'") }
     return notes.count
 }
 

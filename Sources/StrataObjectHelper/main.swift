@@ -8,6 +8,8 @@ import Strata
 ///   with.
 /// - `add-notes PATH WRITER COUNT`: adds COUNT notes with `auto` primary keys, one write each, then prints
 ///   `added COUNT`.
+/// - `edit-note PATH ID PROPERTY VALUE`: sets the `text` (or, for any other PROPERTY, the `writer`) of note ID in
+///   one write, then prints `edited ID` (the observation-tracking tests).
 /// - `read-damaged PATH`: reads the text of the first note of the first notebook through the property getter, which
 ///   cannot throw, so that the test can check the message a damaged file stops the program with (the message is
 ///   a `fatalError`'s, which release builds keep).
@@ -15,7 +17,7 @@ import Strata
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 2 else {
     FileHandle.standardError.write(Data(("usage: strata-object-helper misuse KIND PATH | add-notes PATH WRITER COUNT | "
-        + "read-damaged PATH | iterate-damaged PATH\n").utf8))
+        + "edit-note PATH ID PROPERTY VALUE | read-damaged PATH | iterate-damaged PATH\n").utf8))
     exit(2)
 }
 
@@ -123,6 +125,18 @@ do {
             try db.write { db.create(Note.self, value: ["text": "note \(n)", "writer": writer]) }
         }
         print("added \(count)")
+    case "edit-note" where arguments.count >= 5:
+        let db = try open(arguments[1])
+        guard let id = Int(arguments[2]), let note = db.object(ofType: Note.self, forPrimaryKey: id) else {
+            throw StrataError.invalidArgument("no note \(arguments[2]) in \(arguments[1])")
+        }
+        try db.write {
+            switch arguments[3] {
+            case "text": note.text = arguments[4]
+            default: note.writer = Int(arguments[4]) ?? 0
+            }
+        }
+        print("edited \(id)")
     case "read-damaged":
         let db = try open(arguments[1])
         // Reached through the notebook's list, so that the getter is the first read of the note's cluster.

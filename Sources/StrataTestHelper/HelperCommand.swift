@@ -21,6 +21,9 @@ import StrataTestSupport
 ///   while it compacts).
 /// - `step-loop PATH`: opens the store once and commits `StepTable` steps forever (every kind of value, sets,
 ///   maps and embedded rows), printing `committed STEP` after each acknowledged one (the parent kills it).
+/// - `hold-writer PATH RELEASE`: begins a write transaction (taking the writer lock), prints `holding VERSION`,
+///   waits until the file RELEASE exists, rolls the write back and prints `released` (the async-write tests:
+///   writers of the parent process wait for it).
 /// - `stall-recovery PATH`: opens the store as its first opener and stops when recovery opens the data file,
 ///   printing `recovering` and waiting to be killed: a first opener that dies before it has recovered the file.
 enum HelperCommand {
@@ -64,6 +67,14 @@ enum HelperCommand {
             let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
             _ = try Store.open(path: resolved, options: StoreOptions(io: StallingStorage(stallingAt: resolved)))
             throw StrataError.invalidArgument("'\(path)' was opened by another process first: nothing to stall")
+        case "hold-writer":
+            guard arguments.count > 2 else { throw usage() }
+            let store = try Store.open(path: path)
+            let writer = try store.beginWrite()
+            say("holding \(writer.version)")
+            while !FileManager.default.fileExists(atPath: arguments[2]) { usleep(5_000) }
+            writer.rollback()
+            say("released")
         case "pin":
             let store = try Store.open(path: path)
             let reader = try store.beginRead()
@@ -147,6 +158,6 @@ enum HelperCommand {
 
     static func usage() -> StrataError {
         .invalidArgument(
-            "usage: strata-test-helper commit-loop|read-check|write-steps|pin|commit-after|wait-commit|compact-loop|stall-recovery PATH [ARGUMENT…]")
+            "usage: strata-test-helper commit-loop|read-check|write-steps|pin|commit-after|wait-commit|compact-loop|stall-recovery|hold-writer PATH [ARGUMENT…]")
     }
 }

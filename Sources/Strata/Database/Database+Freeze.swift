@@ -13,7 +13,8 @@ extension Database {
 }
 
 extension Results {
-    /// The same query over a frozen snapshot of its database: immutable, `Sendable`, readable from any thread.
+    /// The same query over a frozen snapshot of its database: immutable and readable from any thread. To hand it
+    /// to another task or actor, wrap it in ``FrozenResults`` (which the compiler lets cross).
     ///
     /// - Throws: `StrataError.transactionMisuse` inside a write transaction.
     public func freeze() throws -> Results<Element> {
@@ -21,9 +22,6 @@ extension Results {
     }
 }
 
-/// Results may cross threads: live results check that they are read on their database's thread (and stop with a
-/// message otherwise); frozen results are immutable and serialize their reads, so any thread may read them.
-extension Results: @unchecked Sendable {}
 
 extension ObjectBase {
     /// Whether the object belongs to a frozen snapshot.

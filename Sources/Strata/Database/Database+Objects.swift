@@ -5,6 +5,7 @@ extension Database {
     /// Every object of `type`, as lazy, live ``Results``.
     public func objects<Element: Object>(_ type: Element.Type) -> Results<Element> {
         withAccess("Database.objects(\(type))") {
+            armObservationIfTracking()
             autorefreshIfNeeded()
             guard let model = schema.model(for: type) else {
                 preconditionFailure(
@@ -42,6 +43,7 @@ extension Database {
     /// returning `Element?`, a cast to `Element`) then costs a metadata lookup per call.
     private func object(of type: Object.Type, primaryKey value: StorageValue?) -> ObjectBase? {
         withAccess("Database.object(ofType: \(type), forPrimaryKey:)") {
+            armObservationIfTracking()
             autorefreshIfNeeded()
             guard let model = schema.model(for: type), model.primaryKeyColumn != nil else {
                 preconditionFailure("Strata: \(type) has no primary key; declare `primaryKey:` in its schema")

@@ -55,6 +55,12 @@ extension Database {
     }
 
     func startWrite(_ what: String) throws {
+        _ = try startWrite(what, waiting: true)
+    }
+
+    /// Begins a write transaction, waiting for any other writer or, when `waiting` is false, returning `false` at
+    /// once when another thread or process holds the writer lock.
+    func startWrite(_ what: String, waiting: Bool) throws -> Bool {
         confinement.check("Database.\(what)")
         guard writeTransaction == nil, pendingError == nil else {
             throw StrataError.transactionMisuse(
@@ -63,7 +69,7 @@ extension Database {
         guard !isReadOnly else {
             throw StrataError.readOnly(path: isFrozen ? "a frozen snapshot" : store.path)
         }
-        let transaction = try store.beginWrite()
+        guard let transaction = waiting ? try store.beginWrite() : try store.tryBeginWrite() else { return false }
         do {
             writeCatalog = try Catalog(writer: transaction)
         } catch {
@@ -75,6 +81,7 @@ extension Database {
         readTransaction = nil
         forgetTables()
         noteChange()
+        return true
     }
 
     /// Commits the write transaction: its changes become durable (as `Configuration.durability` says) and

@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import StrataSchema
 import StrataStorage
 
@@ -48,6 +49,13 @@ public final class Database {
     private(set) var changeStamp: UInt64 = 0
     /// The observers of this database and its collections and objects, created by the first `observe`.
     var notifier: Notifier?
+    /// Asked by results reads, lookups and (once ``observationArmed``) property reads whether they run inside
+    /// Swift's observation tracking (see ``ObservationProbe``).
+    let observationProbe = ObservationRegistrar()
+    /// Whether property reads ask ``observationProbe``: set for good by the first read of results, `objects(_:)`
+    /// or a primary-key lookup inside observation tracking, so that a database never read under tracking (a
+    /// background import, a benchmark) pays one flag test per property read, not the probe's call.
+    @exclusivity(unchecked) var observationArmed = false
     /// The predicate strings `filter` bound to this database's models, rebound per call to new arguments.
     let bindingTemplates = BindingTemplates()
     /// The catalog whose tables ``tables`` holds. Held (not compared by address) so that a newer catalog at the

@@ -23,6 +23,11 @@ final class ManagedRow: ObjectRow {
     /// the row is used by its database's thread only, and these are read and assigned whole.
     @exclusivity(unchecked) private var table: Unmanaged<Table>?
     @exclusivity(unchecked) private var tableStamp: UInt64
+    /// The object's Swift observation tracking, made by its first read inside `withObservationTracking`.
+    private var tracking: RowTracking?
+
+    /// Whether the object was read inside observation tracking (its registrar and observations exist).
+    var isTracked: Bool { tracking != nil }
 
     init(database: Database, model: ModelBinding, key: ObjectKey) {
         self.database = database
@@ -74,6 +79,7 @@ final class ManagedRow: ObjectRow {
     /// reports misuse and damage with their messages.
     @inline(__always)
     func read<T>(_ column: Int, _ body: (Table, ColumnKey) throws -> T?) -> T? {
+        if database.observationArmed, ObservationProbe.isTracking(database.observationProbe) { track(column) }
         if database.frozenLock == nil, tableStamp == database.changeStamp, let table,
             database.confinement.isCurrentThreadAllowed
         {
@@ -111,9 +117,19 @@ final class ManagedRow: ObjectRow {
         }
     }
 
+    /// Records a read of `column` inside Swift's observation tracking (see ``RowTracking``).
+    @inline(never)
+    private func track(_ column: Int) {
+        database.confinement.check("reading \(describe(column))")
+        let tracking = self.tracking ?? RowTracking()
+        self.tracking = tracking
+        tracking.access(self, column: column)
+    }
+
     /// Reads the list in column `column` with `body`, stopping with a message on a failure.
     func readList<T>(_ column: Int, _ body: (Table, ColumnKey) throws -> T?) -> T? {
-        database.withAccess("reading the list \(describe(column))") {
+        if database.observationArmed, ObservationProbe.isTracking(database.observationProbe) { track(column) }
+        return database.withAccess("reading the list \(describe(column))") {
             do {
                 return try body(try database.table(for: model), model.columns[column])
             } catch {

@@ -5,6 +5,11 @@ import Foundation
 ///
 /// A token may be invalidated from any thread; a delivery already running on the observer's queue finishes,
 /// and none starts after `invalidate()` returns on that queue.
+///
+/// Why `@unchecked Sendable`: its one mutable field (`stop`) is read and cleared under `lock`, and the
+/// observation it names is only used by the observed database's own `commitWrite(withoutNotifying:)`, on that
+/// database's thread; the notifier it stops guards its own state. `TokenSendabilityTests` invalidates one token
+/// from eight threads at once while commits are delivered.
 public final class NotificationToken: @unchecked Sendable {
     private let lock = NSLock()
     private var stop: (() -> Void)?

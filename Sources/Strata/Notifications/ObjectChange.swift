@@ -1,5 +1,5 @@
 /// One property of an observed object that a commit changed.
-public struct PropertyChange: @unchecked Sendable {
+public struct PropertyChange {
     /// The property's name, as the schema declares it.
     public let name: String
     /// The value before the change: a `String`, `Int`, `Double`, … as the property's type, an `Object` of a
@@ -18,7 +18,3 @@ public enum ObjectChange<T> {
     /// The observation could not start or continue; the block is not called again.
     case error(Error)
 }
-
-/// Object changes cross threads only with frozen objects (``ObservableModel/changes``), which any thread reads;
-/// a live object checks its thread on every access.
-extension ObjectChange: @unchecked Sendable {}

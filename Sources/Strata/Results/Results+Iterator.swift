@@ -49,6 +49,7 @@ extension Results {
 
     /// An iterator over the objects the query selects now.
     public func makeIterator() -> Iterator {
-        Iterator(database: database, model: model, keys: keys)
+        if ObservationProbe.isTracking(database.observationProbe) { track(\.observedElements) }
+        return Iterator(database: database, model: model, keys: keys)
     }
 }

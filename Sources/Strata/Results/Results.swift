@@ -71,10 +71,14 @@ extension Results: RandomAccessCollection {
     /// The number of objects.
     ///
     /// - Complexity: O(1) once evaluated; the first access after a change evaluates the query.
-    public var endIndex: Int { keys.count }
+    public var endIndex: Int {
+        if ObservationProbe.isTracking(database.observationProbe) { track(\.observedElements) }
+        return keys.count
+    }
 
     /// The number of objects; counted by a column scan (no keys, no objects) when the keys are not cached yet.
     public var count: Int {
+        if ObservationProbe.isTracking(database.observationProbe) { track(\.count) }
         if query.failure != nil { return 0 }
         return database.withAccess("counting Results<\(Element.self)>") {
             if let cached = cache.cachedKeys(stamp: database.changeStamp) { return cached.count }
@@ -104,6 +108,8 @@ extension Results: RandomAccessCollection {
 final class KeyCache {
     private var stamp: UInt64?
     private var cached: [ObjectKey] = []
+    /// The results' Swift observation tracking, made by their first read inside `withObservationTracking`.
+    var tracking: ResultsTracking?
 
     func keys(stamp current: UInt64, _ compute: () -> [ObjectKey]) -> [ObjectKey] {
         if stamp == current { return cached }

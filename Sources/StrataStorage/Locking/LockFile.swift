@@ -195,9 +195,6 @@ final class LockFile: @unchecked Sendable {
 
     // MARK: Locks
 
-    /// Waits for the cross-process writer lock.
-    func lockWriter() throws { _ = try handle.lock(byte: Self.writerByte, exclusive: true, wait: true) }
-
     /// Takes the writer lock, waiting for it or not; returns whether it was taken.
     func lockWriter(waiting: Bool) throws -> Bool {
         try handle.lock(byte: Self.writerByte, exclusive: true, wait: waiting)

@@ -13,6 +13,23 @@ extension Store {
     ///   `transactionMisuse` (closed), `corruptFile` (the free list or commit record of the current version is
     ///   damaged), `io`.
     public func beginWrite() throws -> WriteTransaction {
+        // Waiting always takes the locks, so the transaction is never nil.
+        guard let transaction = try beginWrite(waiting: true) else { throw closedError() }
+        return transaction
+    }
+
+    /// Begins the write transaction if no other thread or process writes now, without waiting: `nil` when the
+    /// writer lock is taken. For callers that must not block their thread (`Database.asyncWrite`, which polls
+    /// with `Task.sleep` between tries).
+    ///
+    /// - Throws: What ``beginWrite()`` throws.
+    public func tryBeginWrite() throws -> WriteTransaction? {
+        try beginWrite(waiting: false)
+    }
+
+    /// Begins the write transaction, waiting for the writer gate and the file's writer lock or, when `waiting` is
+    /// false, returning `nil` at once when either is taken.
+    private func beginWrite(waiting: Bool) throws -> WriteTransaction? {
         guard !options.readOnly else { throw StrataError.readOnly(path: path) }
         try stateLock.withLock {
             guard !isClosed else { throw closedError() }
@@ -23,10 +40,20 @@ extension Store {
             }
             openTransactions += 1
         }
-        writerGate.enter()
+        if waiting {
+            writerGate.enter()
+        } else if !writerGate.tryEnter() {
+            endWrite(unlockingFile: false)
+            return nil
+        }
         stateLock.withLock { writerThread = pthread_self() }
         do {
-            try lockFile.lockWriter()
+            guard try lockFile.lockWriter(waiting: waiting) else {
+                stateLock.withLock { writerThread = nil }
+                writerGate.leave()
+                endWrite(unlockingFile: false)
+                return nil
+            }
         } catch {
             stateLock.withLock { writerThread = nil }
             writerGate.leave()

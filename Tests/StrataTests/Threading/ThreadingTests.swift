@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 
 @testable import Strata
@@ -60,9 +61,10 @@ final class ThreadingTests: DatabaseTestCase {
         try db.write { for i in 0..<10 { db.add(Person(id: i, name: "p\(i)")) } }
         let frozen = try db.objects(Person.self).freeze()
         XCTAssertTrue(frozen.isFrozen)
+        let shared = try FrozenResults(frozen)
         try db.write { db.delete(db.objects(Person.self)) }
         XCTAssertEqual(db.objects(Person.self).count, 0)
-        let names = try runOnNewThread { frozen.map(\.name) }
+        let names = try runOnNewThread { shared.map(\.name) }
         XCTAssertEqual(names.count, 10)
         XCTAssertEqual(frozen.count, 10)
         let frozenAna = try XCTUnwrap(frozen.first)
@@ -75,11 +77,49 @@ final class ThreadingTests: DatabaseTestCase {
     func testConcurrentReadersOfOneFrozenSnapshot() throws {
         let db = try openDatabase()
         try db.write { for i in 0..<200 { db.add(Person(id: i, name: "p\(i)", age: i)) } }
-        let frozen = try db.objects(Person.self).freeze()
+        let frozen = try FrozenResults(db.objects(Person.self))
         let sums = try (0..<4).map { _ in
             try runOnNewThread { frozen.reduce(0) { $0 + $1.age } }
         }
         XCTAssertEqual(Set(sums), [199 * 200 / 2])
+    }
+
+    /// What makes `FrozenResults` `Sendable`: eight threads read one at the same time (iterating, counting,
+    /// subscripting, filtering), while the live database goes on changing, and all see the frozen version.
+    func testFrozenResultsAreReadByManyThreadsAtOnce() throws {
+        let db = try openDatabase()
+        try db.write { for i in 0..<300 { db.add(Person(id: i, name: "p\(i)", age: i)) } }
+        let shared = try FrozenResults(db.objects(Person.self))
+        XCTAssertTrue(shared.results.isFrozen)
+        let sums = Mutex<[Int]>([])
+        let writer = Thread { [configuration] in
+            guard let other = try? Database(configuration: configuration!) else { return }
+            for i in 300..<400 { try? other.write { other.add(Person(id: i, name: "late", age: 1)) } }
+        }
+        writer.start()
+        DispatchQueue.concurrentPerform(iterations: 8) { round in
+            var sum = 0
+            for _ in 0..<5 {
+                sum = shared.reduce(0) { $0 + $1.age }
+                XCTAssertEqual(shared.count, 300)
+                XCTAssertEqual(shared[round].age, round)
+                XCTAssertEqual(try? shared.results.filter("age < 10").count, 10)
+            }
+            sums.withLock { $0.append(sum) }
+        }
+        XCTAssertEqual(sums.withLock { $0 }, Array(repeating: 299 * 300 / 2, count: 8))
+    }
+
+    /// Live results are frozen when wrapped: commits after the wrap do not show.
+    func testFrozenResultsOfLiveResultsAreFrozen() throws {
+        let db = try openDatabase()
+        try db.write { db.add(Person(id: 1, name: "Ana")) }
+        let shared = try FrozenResults(db.objects(Person.self))
+        try db.write { db.add(Person(id: 2, name: "Bo")) }
+        XCTAssertEqual(shared.map(\.id), [1])
+        db.beginWrite()
+        XCTAssertThrowsError(try FrozenResults(db.objects(Person.self)))
+        db.cancelWrite()
     }
 
     func testFrozenObject() throws {
