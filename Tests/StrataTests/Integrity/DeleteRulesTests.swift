@@ -121,21 +121,21 @@ final class DeleteRulesTests: XCTestCase {
     }
 
     func testAHundredThousandObjectsCascadeInOneDelete() throws {
-        let root = Crate(label: 0)
+        let root = Carton(label: 0)
         try db.write {
             for parent in 1...1_000 {
-                root.contents.append(Crate(label: parent, contents: (1..<100).map { Crate(label: parent * 1_000 + $0) }))
+                root.contents.append(Carton(label: parent, contents: (1..<100).map { Carton(label: parent * 1_000 + $0) }))
             }
             db.add(root)
-            db.add(Crate(label: -1))
+            db.add(Carton(label: -1))
         }
-        XCTAssertEqual(db.objects(Crate.self).count, 100_002)
+        XCTAssertEqual(db.objects(Carton.self).count, 100_002)
         // Processor time as well as the clock's: on a loaded machine the first says what the delete costs.
         let started = (Date(), clock())
         try db.write { db.delete(root) }
         let seconds = Date().timeIntervalSince(started.0)
         let processor = Double(clock() - started.1) / Double(CLOCKS_PER_SEC)
-        XCTAssertEqual(db.objects(Crate.self).map(\.label), [-1])
+        XCTAssertEqual(db.objects(Carton.self).map(\.label), [-1])
         print("cascade of 100,001 objects in one delete: \(String(format: "%.2f", seconds)) s, "
             + "\(String(format: "%.2f", processor)) s of processor time")
         XCTAssertNoThrow(try db.verify())
