@@ -1,0 +1,1 @@
+// Replaced by passing PostgresClient directly.
