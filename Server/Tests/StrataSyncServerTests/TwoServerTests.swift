@@ -27,7 +27,8 @@ final class TwoServerTests: XCTestCase {
                         try await Task.sleep(for: .milliseconds(200))
                         let first = UploadRequest(
                             clientId: "phone", changes: [StoreHarness.createNote("n1", seq: 1, hlc: Fixtures.hlc(1000, "phone"))])
-                        XCTAssertEqual(try await httpA.send(.post, "/v1/upload", token: alice, json: first).status, .ok)
+                        let uploaded = try await httpA.send(.post, "/v1/upload", token: alice, json: first)
+                        XCTAssertEqual(uploaded.status, .ok, uploaded.text)
                         let seen = try httpB.decode(DownloadResponse.self, try await waiting.text)
                         XCTAssertEqual(seen.changes.map(\.change), first.changes)
 

@@ -29,8 +29,9 @@ struct WriteAuthorizer {
             guard let given, given.parameter == user else {
                 throw refuse("a new \(model) must have \(field) = \"\(user)\" (the token's user)")
             }
-        case .set where given != nil:
-            guard given?.parameter == user else {
+        case .set:
+            guard let given else { break }
+            guard given.parameter == user else {
                 throw refuse("\(field) is the owner; user \(user) may not give the object to someone else")
             }
         default:

@@ -24,11 +24,12 @@ struct HTTPHarness {
 extension TestClientProtocol {
     /// Sends `body` (encoded as JSON) to `uri` with `token`, and returns the status and body text.
     func send(
-        _ method: HTTPRequest.Method, _ uri: String, token: String?, json body: (some Encodable)? = String?.none
+        _ method: HTTPRequest.Method, _ uri: String, token: String?, json body: (any Encodable)? = nil
     ) async throws -> (status: HTTPResponse.Status, text: String) {
         var headers: HTTPFields = [.contentType: "application/json"]
         if let token { headers[.authorization] = "Bearer \(token)" }
-        let buffer = try body.map { ByteBuffer(data: try JSONEncoder().encode($0)) }
+        var buffer: ByteBuffer?
+        if let body { buffer = ByteBuffer(data: try JSONEncoder().encode(body)) }
         return try await execute(uri: uri, method: method, headers: headers, body: buffer) { response in
             (response.status, String(buffer: response.body))
         }

@@ -1,4 +1,5 @@
 import Logging
+import XCTest
 import PostgresNIO
 
 @testable import StrataSyncServer
@@ -30,6 +31,15 @@ struct StoreHarness {
     /// Rows of `sql` where `S.` stands for the test's PostgreSQL schema.
     func rows(_ sql: String) async throws -> [[String?]] {
         try await TestPostgres.rows(sql.replacingOccurrences(of: "S.", with: "\"\(schema)\"."), client)
+    }
+
+    /// Asserts that `sql` (with `S.` for the test's schema) returns `expected`.
+    func expectRows(
+        _ sql: String, _ expected: [[String?]], _ message: String = "", file: StaticString = #filePath,
+        line: UInt = #line
+    ) async throws {
+        let actual = try await rows(sql)
+        XCTAssertEqual(actual, expected, message, file: file, line: line)
     }
 
     /// A note's create change.
