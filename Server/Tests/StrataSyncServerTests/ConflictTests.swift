@@ -31,7 +31,7 @@ final class ConflictTests: XCTestCase {
         for order in [[early, late], [late, early]] {
             try await TestPostgres.withDatabase { client, schema in
                 let harness = try await run(order, in: schema, client: client)
-                try await harness.expectRows("SELECT title FROM S.\"Note\""), [["late"]])
+                try await harness.expectRows("SELECT title FROM S.\"Note\"", [["late"]])
             }
         }
     }
@@ -42,7 +42,7 @@ final class ConflictTests: XCTestCase {
         for order in [[a, b], [b, a]] {
             try await TestPostgres.withDatabase { client, schema in
                 let harness = try await run(order, in: schema, client: client)
-                try await harness.expectRows("SELECT title FROM S.\"Note\""), [["from b"]])
+                try await harness.expectRows("SELECT title FROM S.\"Note\"", [["from b"]])
             }
         }
     }
@@ -61,10 +61,10 @@ final class ConflictTests: XCTestCase {
         for order in [[delete, update], [update, delete]] {
             try await TestPostgres.withDatabase { client, schema in
                 let harness = try await run(order, in: schema, client: client)
-                try await harness.expectRows("SELECT count(*)::text FROM S.\"Note\""), [["0"]])
-                try await harness.expectRows("SELECT count(*)::text FROM S.\"Note.tags\""), [["0"]])
+                try await harness.expectRows("SELECT count(*)::text FROM S.\"Note\"", [["0"]])
+                try await harness.expectRows("SELECT count(*)::text FROM S.\"Note.tags\"", [["0"]])
                 // Both are in the log: every client applies the same rules to the same changes.
-                try await harness.expectRows("SELECT count(*)::text FROM S.strata_sync_changes"), [["4"]])
+                try await harness.expectRows("SELECT count(*)::text FROM S.strata_sync_changes", [["4"]])
             }
         }
         // A create with a later clock than the delete starts a new life.
@@ -73,7 +73,7 @@ final class ConflictTests: XCTestCase {
             try await harness.upload(
                 [StoreHarness.createNote("n1", seq: 2, hlc: Fixtures.hlc(4000, "c0"), title: "again")],
                 client: "c0", user: "alice")
-            try await harness.expectRows("SELECT title FROM S.\"Note\""), [["again"]])
+            try await harness.expectRows("SELECT title FROM S.\"Note\"", [["again"]])
         }
     }
 
@@ -120,8 +120,8 @@ final class ConflictTests: XCTestCase {
         for order in [[c1, c2], [c2, c1]] {
             try await TestPostgres.withDatabase { client, schema in
                 let harness = try await run(order, in: schema, client: client)
-                try await harness.expectRows("SELECT value FROM S.\"Note.labels\" ORDER BY 1"), [["b"]])
-                try await harness.expectRows("SELECT key, value::text FROM S.\"Note.scores\" ORDER BY 1"),
+                try await harness.expectRows("SELECT value FROM S.\"Note.labels\" ORDER BY 1", [["b"]])
+                try await harness.expectRows("SELECT key, value::text FROM S.\"Note.scores\" ORDER BY 1",
                     [["x", "1"], ["y", "2"]])
             }
         }

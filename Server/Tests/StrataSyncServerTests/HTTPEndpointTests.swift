@@ -81,7 +81,7 @@ final class HTTPEndpointTests: XCTestCase {
                 let ok = try await http.send(.get, "/v1/download?after=0", token: valid)
                 XCTAssertEqual(ok.status, .ok)
             }
-            try await server.harness.expectRows("SELECT count(*)::text FROM S.strata_sync_clients"), [["0"]])
+            try await server.harness.expectRows("SELECT count(*)::text FROM S.strata_sync_clients", [["0"]])
         }
     }
 

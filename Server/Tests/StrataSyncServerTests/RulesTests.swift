@@ -49,8 +49,8 @@ final class RulesTests: XCTestCase {
                     op: .set, property: "ownerId", value: .string("alice"))],
                 client: "b1", user: "bob", saying: "may not give the object to someone else")
 
-            try await harness.expectRows("SELECT title FROM S.\"Note\" WHERE id = 'alice-note'"), [["secret"]])
-            try await harness.expectRows("SELECT count(*)::text FROM S.strata_sync_changes"),
+            try await harness.expectRows("SELECT title FROM S.\"Note\" WHERE id = 'alice-note'", [["secret"]])
+            try await harness.expectRows("SELECT count(*)::text FROM S.strata_sync_changes",
                 [[String(Int(before[0][0]!)! + 1)]])
 
             // Downloads never carry objects outside the rules.

@@ -48,9 +48,9 @@ final class UploadDownloadTests: XCTestCase {
                     "hello", "alice", "1", "4.5", "false", "86400.000000", "AAEC", uuid.lowercased(), "12.50",
                     #"{"a": [1, true]}"#, "plain", "5f2b8c1a9d3e4f5a6b7c8d9e",
                 ])
-            try await harness.expectRows("SELECT value, position FROM S.\"Note.tags\""), [["red", "m"]])
-            try await harness.expectRows("SELECT value FROM S.\"Note.labels\""), [["work"]])
-            try await harness.expectRows("SELECT key, value::text FROM S.\"Note.scores\""), [["math", "7"]])
+            try await harness.expectRows("SELECT value, position FROM S.\"Note.tags\"", [["red", "m"]])
+            try await harness.expectRows("SELECT value FROM S.\"Note.labels\"", [["work"]])
+            try await harness.expectRows("SELECT key, value::text FROM S.\"Note.scores\"", [["math", "7"]])
 
             let download = try await harness.store.download(after: 0, user: "alice", limit: 100)
             XCTAssertEqual(download.changes.map(\.change), changes)
@@ -82,9 +82,9 @@ final class UploadDownloadTests: XCTestCase {
             XCTAssertEqual(retried.accepted, 1)
             XCTAssertEqual(retried.duplicates, 2)
             XCTAssertEqual(retried.acknowledged, 3)
-            try await harness.expectRows("SELECT count(*)::text FROM S.strata_sync_changes"), [["3"]])
-            try await harness.expectRows("SELECT count(*)::text FROM S.\"Note.tags\""), [["1"]])
-            try await harness.expectRows("SELECT title FROM S.\"Note\""), [["after"]])
+            try await harness.expectRows("SELECT count(*)::text FROM S.strata_sync_changes", [["3"]])
+            try await harness.expectRows("SELECT count(*)::text FROM S.\"Note.tags\"", [["1"]])
+            try await harness.expectRows("SELECT title FROM S.\"Note\"", [["after"]])
         }
     }
 
@@ -115,7 +115,7 @@ final class UploadDownloadTests: XCTestCase {
                     XCTAssertTrue(error.message.hasPrefix("change 0 (seq 1"), error.message)
                 }
             }
-            try await harness.expectRows("SELECT count(*)::text FROM S.strata_sync_changes"), [["0"]])
+            try await harness.expectRows("SELECT count(*)::text FROM S.strata_sync_changes", [["0"]])
         }
     }
 }

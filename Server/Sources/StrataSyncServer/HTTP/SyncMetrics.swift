@@ -19,22 +19,24 @@ public struct SyncMetrics: Sendable {
     /// Creates the counters.
     public init() {
         let registry = self.registry
-        uploads = registry.makeCounter(name: "strata_sync_uploads_total", help: "Upload requests accepted.")
-        downloads = registry.makeCounter(name: "strata_sync_downloads_total", help: "Download requests answered.")
-        changesAccepted = registry.makeCounter(
-            name: "strata_sync_changes_accepted_total", help: "Changes appended to the change log.")
-        changesDownloaded = registry.makeCounter(
-            name: "strata_sync_changes_downloaded_total", help: "Changes sent to clients.")
+        uploads = registry.makeCounter(descriptor: Self.descriptor("uploads_total", "Upload requests accepted."))
+        downloads = registry.makeCounter(descriptor: Self.descriptor("downloads_total", "Download requests answered."))
+        changesAccepted = registry.makeCounter(descriptor: Self.descriptor("changes_accepted_total", "Changes appended to the change log."))
+        changesDownloaded = registry.makeCounter(descriptor: Self.descriptor("changes_downloaded_total", "Changes sent to clients."))
         errors = { status in
             registry.makeCounter(
-                name: "strata_sync_errors_total", labels: [("status", String(status))],
-                help: "Requests refused or failed, by HTTP status.")
+                descriptor: Self.descriptor("errors_total", "Requests refused or failed, by HTTP status."),
+                labels: [("status", String(status))])
         }
     }
 
     /// Counts a refused or failed request.
     func recordError(status: Int) {
         errors(status).increment()
+    }
+
+    private static func descriptor(_ name: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "strata", subsystem: "sync", metricName: name, helpText: help)
     }
 
     /// The Prometheus text exposition of every counter.

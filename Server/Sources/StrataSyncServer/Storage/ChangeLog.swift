@@ -40,7 +40,7 @@ struct ChangeLog {
     func read(after: Int64, upTo: Int64, user: String, rules: AccessRules, limit: Int) async throws -> [ServerChange] {
         let rows = try await sql.rows(
             """
-            SELECT seq::text, client_id, client_seq::text, hlc, model, object_key::text, op, property, value::text,
+            SELECT seq::text AS server_seq, client_id, client_seq::text, hlc, model, object_key::text, op, property, value::text,
                 element, position, map_key
             FROM \(meta.changes)
             WHERE seq > $1::bigint AND seq <= $2::bigint

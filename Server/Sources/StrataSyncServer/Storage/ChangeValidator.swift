@@ -66,7 +66,8 @@ struct ChangeValidator {
             guard let type = table.column(named: name) else {
                 throw SyncError(.badRequest, "\(table.model) has no scalar property \(name)")
             }
-            guard let value = change.value else { throw SyncError(.badRequest, "set needs 'value'") }
+            // A missing value is JSON null, which decoding an optional field cannot tell apart.
+            let value = change.value ?? .null
             validated.values = [(name, type, try type.parameter(value, context: "\(table.model).\(name)"))]
         case .listInsert, .listRemove, .setAdd, .setRemove, .mapSet, .mapRemove:
             let name = try property(of: change)
@@ -89,12 +90,9 @@ struct ChangeValidator {
             if kind == .map, change.key == nil {
                 throw SyncError(.badRequest, "\(change.op.rawValue) needs 'key', the map key")
             }
-            if [.listInsert, .setAdd, .setRemove, .mapSet].contains(change.op) {
-                guard let value = change.value else {
-                    throw SyncError(.badRequest, "\(change.op.rawValue) needs 'value'")
-                }
+            if ([.listInsert, .setAdd, .setRemove, .mapSet] as [SyncOperation]).contains(change.op) {
                 validated.elementParameter = try collection.element.parameter(
-                    value, context: "an element of \(table.model).\(name)")
+                    change.value ?? .null, context: "an element of \(table.model).\(name)")
             }
         }
     }

@@ -12,19 +12,18 @@ struct SQLSession {
     /// Where queries log.
     let logger: Logger
 
-    /// Runs `sql` with text parameters `$1...`.
+    /// Runs `sql` with text parameters `$1...`, ignoring what it returns (which need not be text).
     func execute(_ sql: String, _ parameters: [String?] = []) async throws {
-        _ = try await rows(sql, parameters)
+        let sequence = try await connection.query(
+            PostgresQuery(unsafeSQL: sql, binds: Self.bindings(parameters)), logger: logger)
+        for try await _ in sequence {}
     }
 
     /// Runs `sql` with text parameters and returns its rows, each column as text (`nil` for null).
     /// Every selected column must be text (cast with `::text`).
     func rows(_ sql: String, _ parameters: [String?] = []) async throws -> [[String?]] {
-        var bindings = PostgresBindings(capacity: parameters.count)
-        for parameter in parameters {
-            if let parameter { bindings.append(parameter) } else { bindings.appendNull() }
-        }
-        let sequence = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
+        let sequence = try await connection.query(
+            PostgresQuery(unsafeSQL: sql, binds: Self.bindings(parameters)), logger: logger)
         var result: [[String?]] = []
         for try await row in sequence {
             var columns: [String?] = []
@@ -39,5 +38,13 @@ struct SQLSession {
     /// The first column of the first row, or `nil` when there is no row or it is null.
     func value(_ sql: String, _ parameters: [String?] = []) async throws -> String? {
         try await rows(sql, parameters).first?.first ?? nil
+    }
+
+    private static func bindings(_ parameters: [String?]) -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: parameters.count)
+        for parameter in parameters {
+            if let parameter { bindings.append(parameter) } else { bindings.appendNull() }
+        }
+        return bindings
     }
 }

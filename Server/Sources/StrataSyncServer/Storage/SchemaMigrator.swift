@@ -17,8 +17,7 @@ struct SchemaMigrator {
     /// - Throws: `SyncSchemaError` when the database follows a newer version than the files, or PostgreSQL's error
     ///   when a statement fails.
     func migrate(_ schema: SyncSchema, client: PostgresClient) async throws {
-        try await client.withTransaction(logger: logger) { connection in
-            let sql = SQLSession(connection: connection, logger: logger)
+        try await Transaction.run(client, logger: logger) { sql in
             try await sql.execute("SELECT pg_advisory_xact_lock(\(meta.migrationLockKey))")
             for statement in meta.createStatements { try await sql.execute(statement) }
             try await checkVersions(schema, sql)

@@ -51,8 +51,7 @@ public struct SyncStore: Sendable {
         let validator = ChangeValidator(schema: schema, clientID: request.clientId)
         let validated = try request.changes.enumerated().map { try validator.validate($1, index: $0) }
         let (meta, rules, logger) = (self.meta, self.rules, self.logger)
-        return try await client.withTransaction(logger: logger) { connection in
-            let sql = SQLSession(connection: connection, logger: logger)
+        return try await Transaction.run(client, logger: logger) { sql in
             let log = ChangeLog(meta: meta, sql: sql)
             try await log.lockForAppend()
             let row = try await sql.rows(

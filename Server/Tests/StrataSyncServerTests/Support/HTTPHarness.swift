@@ -29,7 +29,7 @@ extension TestClientProtocol {
         var headers: HTTPFields = [.contentType: "application/json"]
         if let token { headers[.authorization] = "Bearer \(token)" }
         var buffer: ByteBuffer?
-        if let body { buffer = ByteBuffer(data: try JSONEncoder().encode(body)) }
+        if let body { buffer = ByteBuffer(bytes: Array(try JSONEncoder().encode(body))) }
         return try await execute(uri: uri, method: method, headers: headers, body: buffer) { response in
             (response.status, String(buffer: response.body))
         }

@@ -1,1 +1,0 @@
-// Replaced by passing PostgresClient directly.
