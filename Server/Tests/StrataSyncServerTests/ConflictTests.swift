@@ -8,7 +8,8 @@ final class ConflictTests: XCTestCase {
     private let note = JSONValue.string("n1")
 
     private func setTitle(_ title: String, seq: Int64, wall: Int64, client: String) -> SyncChange {
-        SyncChange(seq: seq, hlc: Fixtures.hlc(wall, client), model: "Note", object: note, op: .set,
+        SyncChange(
+            seq: seq, hlc: Fixtures.hlc(wall, client), model: "Note", object: note, op: .set,
             property: "title", value: .string(title))
     }
 
@@ -17,7 +18,8 @@ final class ConflictTests: XCTestCase {
         -> StoreHarness
     {
         let harness = try await StoreHarness.make(client, schema: schema)
-        try await harness.upload([StoreHarness.createNote("n1", seq: 1, hlc: Fixtures.hlc(100, "c0"))],
+        try await harness.upload(
+            [StoreHarness.createNote("n1", seq: 1, hlc: Fixtures.hlc(100, "c0"))],
             client: "c0", user: "alice")
         for (clientID, changes) in batches {
             try await harness.upload(changes, client: clientID, user: "alice")
@@ -48,13 +50,16 @@ final class ConflictTests: XCTestCase {
     }
 
     func testDeleteWinsOverConcurrentUpdates() async throws {
-        let delete = ("c1", [SyncChange(seq: 1, hlc: Fixtures.hlc(2000, "c1"), model: "Note", object: note, op: .delete)])
+        let delete = (
+            "c1", [SyncChange(seq: 1, hlc: Fixtures.hlc(2000, "c1"), model: "Note", object: note, op: .delete)]
+        )
         // The update's clock is later than the delete's: it is concurrent (its client had not seen the delete).
         let update = (
             "c2",
             [
                 setTitle("edited", seq: 1, wall: 3000, client: "c2"),
-                SyncChange(seq: 2, hlc: Fixtures.hlc(3001, "c2"), model: "Note", object: note, op: .listInsert,
+                SyncChange(
+                    seq: 2, hlc: Fixtures.hlc(3001, "c2"), model: "Note", object: note, op: .listInsert,
                     property: "tags", value: .string("x"), element: "e1", position: "a"),
             ]
         )
@@ -80,9 +85,15 @@ final class ConflictTests: XCTestCase {
     func testConcurrentListInsertsBothSurviveInOneOrder() async throws {
         // Both clients insert at the same position (between the same neighbours) without seeing each other.
         func insert(_ value: String, client: String, wall: Int64) -> (String, [SyncChange]) {
-            (client, [SyncChange(seq: 1, hlc: Fixtures.hlc(wall, client), model: "Note", object: note,
-                op: .listInsert, property: "tags", value: .string(value), element: Fixtures.hlc(wall, client),
-                position: "m")])
+            (
+                client,
+                [
+                    SyncChange(
+                        seq: 1, hlc: Fixtures.hlc(wall, client), model: "Note", object: note,
+                        op: .listInsert, property: "tags", value: .string(value), element: Fixtures.hlc(wall, client),
+                        position: "m")
+                ]
+            )
         }
         let a = insert("from a", client: "ca", wall: 2000)
         let b = insert("from b", client: "cb", wall: 2000)
@@ -100,20 +111,25 @@ final class ConflictTests: XCTestCase {
         let c1 = (
             "c1",
             [
-                SyncChange(seq: 1, hlc: Fixtures.hlc(2000, "c1"), model: "Note", object: note, op: .setAdd,
+                SyncChange(
+                    seq: 1, hlc: Fixtures.hlc(2000, "c1"), model: "Note", object: note, op: .setAdd,
                     property: "labels", value: .string("a")),
-                SyncChange(seq: 2, hlc: Fixtures.hlc(2001, "c1"), model: "Note", object: note, op: .mapSet,
+                SyncChange(
+                    seq: 2, hlc: Fixtures.hlc(2001, "c1"), model: "Note", object: note, op: .mapSet,
                     property: "scores", value: .integer(1), key: "x"),
             ]
         )
         let c2 = (
             "c2",
             [
-                SyncChange(seq: 1, hlc: Fixtures.hlc(2500, "c2"), model: "Note", object: note, op: .setAdd,
+                SyncChange(
+                    seq: 1, hlc: Fixtures.hlc(2500, "c2"), model: "Note", object: note, op: .setAdd,
                     property: "labels", value: .string("b")),
-                SyncChange(seq: 2, hlc: Fixtures.hlc(2600, "c2"), model: "Note", object: note, op: .setRemove,
+                SyncChange(
+                    seq: 2, hlc: Fixtures.hlc(2600, "c2"), model: "Note", object: note, op: .setRemove,
                     property: "labels", value: .string("a")),
-                SyncChange(seq: 3, hlc: Fixtures.hlc(2700, "c2"), model: "Note", object: note, op: .mapSet,
+                SyncChange(
+                    seq: 3, hlc: Fixtures.hlc(2700, "c2"), model: "Note", object: note, op: .mapSet,
                     property: "scores", value: .integer(2), key: "y"),
             ]
         )
@@ -121,7 +137,8 @@ final class ConflictTests: XCTestCase {
             try await TestPostgres.withDatabase { client, schema in
                 let harness = try await run(order, in: schema, client: client)
                 try await harness.expectRows("SELECT value FROM S.\"Note.labels\" ORDER BY 1", [["b"]])
-                try await harness.expectRows("SELECT key, value::text FROM S.\"Note.scores\" ORDER BY 1",
+                try await harness.expectRows(
+                    "SELECT key, value::text FROM S.\"Note.scores\" ORDER BY 1",
                     [["x", "1"], ["y", "2"]])
             }
         }

@@ -26,10 +26,13 @@ final class HTTPEndpointTests: XCTestCase {
 
                 let refused = try await http.send(
                     .post, "/v1/upload", token: token,
-                    json: UploadRequest(clientId: "c1", changes: [
-                        SyncChange(seq: 2, hlc: Fixtures.hlc(1001, "c1"), model: "Note", object: .string("n1"),
-                            op: .set, property: "count", value: .string("many"))
-                    ]))
+                    json: UploadRequest(
+                        clientId: "c1",
+                        changes: [
+                            SyncChange(
+                                seq: 2, hlc: Fixtures.hlc(1001, "c1"), model: "Note", object: .string("n1"),
+                                op: .set, property: "count", value: .string("many"))
+                        ]))
                 XCTAssertEqual(refused.status, .badRequest)
                 XCTAssertTrue(refused.text.contains("Note.count is int"), refused.text)
                 let garbage = try await http.send(.post, "/v1/upload", token: token, json: ["nope": 1])
@@ -64,8 +67,10 @@ final class HTTPEndpointTests: XCTestCase {
                 (forged, "signature does not match"),
                 (unsigned, "token refused"),
                 (try await Fixtures.token(user: "alice", expiresIn: -60), "expired"),
-                (try await Fixtures.token(user: "alice", key: Array("another-key-another-key-another-key".utf8)),
-                    "signature does not match"),
+                (
+                    try await Fixtures.token(user: "alice", key: Array("another-key-another-key-another-key".utf8)),
+                    "signature does not match"
+                ),
                 ("not-a-jwt", "token refused"),
             ]
             try await server.application().test(.live) { http in

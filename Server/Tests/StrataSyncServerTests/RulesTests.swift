@@ -5,7 +5,8 @@ import XCTest
 /// The rules file decides who writes and reads which objects; a refused upload keeps nothing.
 final class RulesTests: XCTestCase {
     private func expectRefusal(
-        _ harness: StoreHarness, _ changes: [SyncChange], client: String, user: String, kind: SyncError.Kind = .forbidden,
+        _ harness: StoreHarness, _ changes: [SyncChange], client: String, user: String,
+        kind: SyncError.Kind = .forbidden,
         saying expected: String, file: StaticString = #filePath, line: UInt = #line
     ) async throws {
         do {
@@ -13,7 +14,8 @@ final class RulesTests: XCTestCase {
             XCTFail("the upload was accepted", file: file, line: line)
         } catch let error as SyncError {
             XCTAssertEqual(error.kind, kind, file: file, line: line)
-            XCTAssertTrue(error.message.contains(expected), "\(error.message) lacks '\(expected)'", file: file, line: line)
+            XCTAssertTrue(
+                error.message.contains(expected), "\(error.message) lacks '\(expected)'", file: file, line: line)
         }
     }
 
@@ -30,13 +32,18 @@ final class RulesTests: XCTestCase {
                 harness,
                 [
                     StoreHarness.createNote("bob-note", seq: 1, hlc: Fixtures.hlc(2000, "b1"), owner: "bob"),
-                    SyncChange(seq: 2, hlc: Fixtures.hlc(2001, "b1"), model: "Note", object: .string("alice-note"),
+                    SyncChange(
+                        seq: 2, hlc: Fixtures.hlc(2001, "b1"), model: "Note", object: .string("alice-note"),
                         op: .set, property: "title", value: .string("hacked")),
-                ], client: "b1", user: "bob", saying: "change 1 (seq 2, Note \"alice-note\"): the object belongs to another user")
+                ], client: "b1", user: "bob",
+                saying: "change 1 (seq 2, Note \"alice-note\"): the object belongs to another user")
             try await expectRefusal(
                 harness,
-                [SyncChange(seq: 1, hlc: Fixtures.hlc(2002, "b1"), model: "Note", object: .string("alice-note"),
-                    op: .delete)], client: "b1", user: "bob", saying: "belongs to another user")
+                [
+                    SyncChange(
+                        seq: 1, hlc: Fixtures.hlc(2002, "b1"), model: "Note", object: .string("alice-note"),
+                        op: .delete)
+                ], client: "b1", user: "bob", saying: "belongs to another user")
             try await expectRefusal(
                 harness, [StoreHarness.createNote("fake", seq: 1, hlc: Fixtures.hlc(2003, "b1"), owner: "alice")],
                 client: "b1", user: "bob", saying: "must have ownerId = \"bob\"")
@@ -45,12 +52,16 @@ final class RulesTests: XCTestCase {
                 client: "b1", user: "bob")
             try await expectRefusal(
                 harness,
-                [SyncChange(seq: 2, hlc: Fixtures.hlc(2005, "b1"), model: "Note", object: .string("bob-note"),
-                    op: .set, property: "ownerId", value: .string("alice"))],
+                [
+                    SyncChange(
+                        seq: 2, hlc: Fixtures.hlc(2005, "b1"), model: "Note", object: .string("bob-note"),
+                        op: .set, property: "ownerId", value: .string("alice"))
+                ],
                 client: "b1", user: "bob", saying: "may not give the object to someone else")
 
             try await harness.expectRows("SELECT title FROM S.\"Note\" WHERE id = 'alice-note'", [["secret"]])
-            try await harness.expectRows("SELECT count(*)::text FROM S.strata_sync_changes",
+            try await harness.expectRows(
+                "SELECT count(*)::text FROM S.strata_sync_changes",
                 [[String(Int(before[0][0]!)! + 1)]])
 
             // Downloads never carry objects outside the rules.
@@ -71,10 +82,13 @@ final class RulesTests: XCTestCase {
                   Tag: { shared: read, writers: [admin] }
                 """
             let harness = try await StoreHarness.make(client, schema: schema, rules: rules)
-            let tag = SyncChange(seq: 1, hlc: Fixtures.hlc(1000, "b1"), model: "Tag",
-                object: .string("6F9619FF-8B86-D011-B42D-00C04FC964FF"), op: .create, value: .object(["name": .string("x")]))
+            let tag = SyncChange(
+                seq: 1, hlc: Fixtures.hlc(1000, "b1"), model: "Tag",
+                object: .string("6F9619FF-8B86-D011-B42D-00C04FC964FF"), op: .create,
+                value: .object(["name": .string("x")]))
             try await expectRefusal(harness, [tag], client: "b1", user: "bob", saying: "shared read-only")
-            let board = SyncChange(seq: 1, hlc: Fixtures.hlc(1000, "b1"), model: "Board", object: .integer(7),
+            let board = SyncChange(
+                seq: 1, hlc: Fixtures.hlc(1000, "b1"), model: "Board", object: .integer(7),
                 op: .create, value: .object(["title": .string("x")]))
             try await expectRefusal(harness, [board], client: "b1", user: "bob", saying: "Board is not synced")
 

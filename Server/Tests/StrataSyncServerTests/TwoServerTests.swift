@@ -26,7 +26,8 @@ final class TwoServerTests: XCTestCase {
                         async let waiting = httpB.send(.get, "/v1/download?after=0&wait=20", token: alice)
                         try await Task.sleep(for: .milliseconds(200))
                         let first = UploadRequest(
-                            clientId: "phone", changes: [StoreHarness.createNote("n1", seq: 1, hlc: Fixtures.hlc(1000, "phone"))])
+                            clientId: "phone",
+                            changes: [StoreHarness.createNote("n1", seq: 1, hlc: Fixtures.hlc(1000, "phone"))])
                         let uploaded = try await httpA.send(.post, "/v1/upload", token: alice, json: first)
                         XCTAssertEqual(uploaded.status, .ok, uploaded.text)
                         let seen = try httpB.decode(DownloadResponse.self, try await waiting.text)
@@ -44,7 +45,8 @@ final class TwoServerTests: XCTestCase {
                                             position: String(format: "%04d", index))
                                         let batch = UploadRequest(clientId: device, changes: [change])
                                         for _ in 0..<2 {
-                                            let answer = try await http.send(.post, "/v1/upload", token: alice, json: batch)
+                                            let answer = try await http.send(
+                                                .post, "/v1/upload", token: alice, json: batch)
                                             XCTAssertEqual(answer.status, .ok, answer.text)
                                         }
                                     }
@@ -53,9 +55,11 @@ final class TwoServerTests: XCTestCase {
                             try await uploads.waitForAll()
                         }
                         let viaA = try httpA.decode(
-                            DownloadResponse.self, try await httpA.send(.get, "/v1/download?after=0", token: alice).text)
+                            DownloadResponse.self, try await httpA.send(.get, "/v1/download?after=0", token: alice).text
+                        )
                         let viaB = try httpB.decode(
-                            DownloadResponse.self, try await httpB.send(.get, "/v1/download?after=0", token: alice).text)
+                            DownloadResponse.self, try await httpB.send(.get, "/v1/download?after=0", token: alice).text
+                        )
                         XCTAssertEqual(viaA, viaB)
                         XCTAssertEqual(viaA.changes.count, 41, "every change once, retries skipped")
                         let sequence = viaA.changes.map(\.serverSeq)

@@ -12,25 +12,35 @@ final class UploadDownloadTests: XCTestCase {
             let uuid = "6F9619FF-8B86-D011-B42D-00C04FC964FF"
             let changes: [SyncChange] = [
                 StoreHarness.createNote("n1", seq: 1, hlc: Fixtures.hlc(1000, "c1"), title: "hello"),
-                SyncChange(seq: 2, hlc: Fixtures.hlc(1001, "c1"), model: "Note", object: id, op: .set,
+                SyncChange(
+                    seq: 2, hlc: Fixtures.hlc(1001, "c1"), model: "Note", object: id, op: .set,
                     property: "rating", value: .number(4.5)),
-                SyncChange(seq: 3, hlc: Fixtures.hlc(1002, "c1"), model: "Note", object: id, op: .set,
+                SyncChange(
+                    seq: 3, hlc: Fixtures.hlc(1002, "c1"), model: "Note", object: id, op: .set,
                     property: "due", value: .integer(86400)),
-                SyncChange(seq: 4, hlc: Fixtures.hlc(1003, "c1"), model: "Note", object: id, op: .set,
+                SyncChange(
+                    seq: 4, hlc: Fixtures.hlc(1003, "c1"), model: "Note", object: id, op: .set,
                     property: "blob", value: .string("AAEC")),
-                SyncChange(seq: 5, hlc: Fixtures.hlc(1004, "c1"), model: "Note", object: id, op: .set,
+                SyncChange(
+                    seq: 5, hlc: Fixtures.hlc(1004, "c1"), model: "Note", object: id, op: .set,
                     property: "ref", value: .string(uuid)),
-                SyncChange(seq: 6, hlc: Fixtures.hlc(1005, "c1"), model: "Note", object: id, op: .set,
+                SyncChange(
+                    seq: 6, hlc: Fixtures.hlc(1005, "c1"), model: "Note", object: id, op: .set,
                     property: "price", value: .string("12.50")),
-                SyncChange(seq: 7, hlc: Fixtures.hlc(1006, "c1"), model: "Note", object: id, op: .set,
+                SyncChange(
+                    seq: 7, hlc: Fixtures.hlc(1006, "c1"), model: "Note", object: id, op: .set,
                     property: "extra", value: .object(["a": .array([.integer(1), .bool(true)])])),
-                SyncChange(seq: 8, hlc: Fixtures.hlc(1007, "c1"), model: "Note", object: id, op: .listInsert,
+                SyncChange(
+                    seq: 8, hlc: Fixtures.hlc(1007, "c1"), model: "Note", object: id, op: .listInsert,
                     property: "tags", value: .string("red"), element: "e1", position: "m"),
-                SyncChange(seq: 9, hlc: Fixtures.hlc(1008, "c1"), model: "Note", object: id, op: .setAdd,
+                SyncChange(
+                    seq: 9, hlc: Fixtures.hlc(1008, "c1"), model: "Note", object: id, op: .setAdd,
                     property: "labels", value: .string("work")),
-                SyncChange(seq: 10, hlc: Fixtures.hlc(1009, "c1"), model: "Note", object: id, op: .mapSet,
+                SyncChange(
+                    seq: 10, hlc: Fixtures.hlc(1009, "c1"), model: "Note", object: id, op: .mapSet,
                     property: "scores", value: .integer(7), key: "math"),
-                SyncChange(seq: 11, hlc: Fixtures.hlc(1010, "c1"), model: "Note", object: id, op: .set,
+                SyncChange(
+                    seq: 11, hlc: Fixtures.hlc(1010, "c1"), model: "Note", object: id, op: .set,
                     property: "oid", value: .string("5F2B8C1A9D3E4F5A6B7C8D9E")),
             ]
             let response = try await harness.upload(changes, client: "c1", user: "alice")
@@ -69,15 +79,19 @@ final class UploadDownloadTests: XCTestCase {
             let harness = try await StoreHarness.make(client, schema: schema)
             let batch = [
                 StoreHarness.createNote("n1", seq: 1, hlc: Fixtures.hlc(1000, "c1")),
-                SyncChange(seq: 2, hlc: Fixtures.hlc(1001, "c1"), model: "Note", object: .string("n1"),
+                SyncChange(
+                    seq: 2, hlc: Fixtures.hlc(1001, "c1"), model: "Note", object: .string("n1"),
                     op: .listInsert, property: "tags", value: .string("x"), element: "e1", position: "a"),
             ]
             let first = try await harness.upload(batch, client: "c1", user: "alice")
             XCTAssertEqual(first.accepted, 2)
             // The client crashed before reading the answer: it sends the batch again, plus a new change.
             let retried = try await harness.upload(
-                batch + [SyncChange(seq: 3, hlc: Fixtures.hlc(1002, "c1"), model: "Note", object: .string("n1"),
-                    op: .set, property: "title", value: .string("after"))],
+                batch + [
+                    SyncChange(
+                        seq: 3, hlc: Fixtures.hlc(1002, "c1"), model: "Note", object: .string("n1"),
+                        op: .set, property: "title", value: .string("after"))
+                ],
                 client: "c1", user: "alice")
             XCTAssertEqual(retried.accepted, 1)
             XCTAssertEqual(retried.duplicates, 2)
@@ -92,18 +106,33 @@ final class UploadDownloadTests: XCTestCase {
         try await TestPostgres.withDatabase { client, schema in
             let harness = try await StoreHarness.make(client, schema: schema)
             let cases: [(SyncChange, String)] = [
-                (SyncChange(seq: 1, hlc: Fixtures.hlc(1, "c1"), model: "Nope", object: .string("x"), op: .delete),
-                    "no model Nope"),
-                (SyncChange(seq: 1, hlc: "yesterday", model: "Note", object: .string("x"), op: .delete),
-                    "is not WWWW"),
-                (SyncChange(seq: 1, hlc: Fixtures.hlc(1, "c2"), model: "Note", object: .string("x"), op: .delete),
-                    "not the uploading client c1"),
-                (SyncChange(seq: 1, hlc: Fixtures.hlc(1, "c1"), model: "Note", object: .string("x"), op: .set,
-                    property: "count", value: .string("3")), "Note.count is int; a string was given"),
-                (SyncChange(seq: 1, hlc: Fixtures.hlc(1, "c1"), model: "Note", object: .string("x"), op: .set,
-                    property: "small", value: .integer(70000)), "out of its range"),
-                (SyncChange(seq: 1, hlc: Fixtures.hlc(1, "c1"), model: "Note", object: .string("x"), op: .set,
-                    property: "title", value: .string("t")), "does not exist"),
+                (
+                    SyncChange(seq: 1, hlc: Fixtures.hlc(1, "c1"), model: "Nope", object: .string("x"), op: .delete),
+                    "no model Nope"
+                ),
+                (
+                    SyncChange(seq: 1, hlc: "yesterday", model: "Note", object: .string("x"), op: .delete),
+                    "is not WWWW"
+                ),
+                (
+                    SyncChange(seq: 1, hlc: Fixtures.hlc(1, "c2"), model: "Note", object: .string("x"), op: .delete),
+                    "not the uploading client c1"
+                ),
+                (
+                    SyncChange(
+                        seq: 1, hlc: Fixtures.hlc(1, "c1"), model: "Note", object: .string("x"), op: .set,
+                        property: "count", value: .string("3")), "Note.count is int; a string was given"
+                ),
+                (
+                    SyncChange(
+                        seq: 1, hlc: Fixtures.hlc(1, "c1"), model: "Note", object: .string("x"), op: .set,
+                        property: "small", value: .integer(70000)), "out of its range"
+                ),
+                (
+                    SyncChange(
+                        seq: 1, hlc: Fixtures.hlc(1, "c1"), model: "Note", object: .string("x"), op: .set,
+                        property: "title", value: .string("t")), "does not exist"
+                ),
             ]
             for (change, expected) in cases {
                 do {

@@ -19,13 +19,15 @@ public struct SyncMetrics: Sendable {
     /// Creates the counters.
     public init() {
         let registry = self.registry
-        uploads = registry.makeCounter(descriptor: Self.descriptor("uploads_total", "Upload requests accepted."))
-        downloads = registry.makeCounter(descriptor: Self.descriptor("downloads_total", "Download requests answered."))
-        changesAccepted = registry.makeCounter(descriptor: Self.descriptor("changes_accepted_total", "Changes appended to the change log."))
-        changesDownloaded = registry.makeCounter(descriptor: Self.descriptor("changes_downloaded_total", "Changes sent to clients."))
+        uploads = registry.makeCounter(descriptor: Self.descriptor("uploads", "Upload requests accepted."))
+        downloads = registry.makeCounter(descriptor: Self.descriptor("downloads", "Download requests answered."))
+        changesAccepted = registry.makeCounter(
+            descriptor: Self.descriptor("changes_accepted", "Changes appended to the change log."))
+        changesDownloaded = registry.makeCounter(
+            descriptor: Self.descriptor("changes_downloaded", "Changes sent to clients."))
         errors = { status in
             registry.makeCounter(
-                descriptor: Self.descriptor("errors_total", "Requests refused or failed, by HTTP status."),
+                descriptor: Self.descriptor("errors", "Requests refused or failed, by HTTP status."),
                 labels: [("status", String(status))])
         }
     }
@@ -36,7 +38,8 @@ public struct SyncMetrics: Sendable {
     }
 
     private static func descriptor(_ name: String, _ help: String) -> MetricNameDescriptor {
-        MetricNameDescriptor(namespace: "strata", subsystem: "sync", metricName: name, helpText: help)
+        MetricNameDescriptor(
+            namespace: "strata", subsystem: "sync", metricName: name, unitName: "total", helpText: help)
     }
 
     /// The Prometheus text exposition of every counter.

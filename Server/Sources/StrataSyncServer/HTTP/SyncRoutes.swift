@@ -19,7 +19,9 @@ public struct SyncRoutes: Sendable {
     public var pageSize = 1000
 
     /// Creates the endpoints.
-    public init(store: SyncStore, verifier: TokenVerifier, metrics: SyncMetrics, pollInterval: Duration = .milliseconds(20)) {
+    public init(
+        store: SyncStore, verifier: TokenVerifier, metrics: SyncMetrics, pollInterval: Duration = .milliseconds(20)
+    ) {
         self.store = store
         self.verifier = verifier
         self.metrics = metrics

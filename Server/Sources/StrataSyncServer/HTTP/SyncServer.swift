@@ -21,7 +21,8 @@ public enum SyncServer {
         let routes = SyncRoutes(store: store, verifier: verifier, metrics: SyncMetrics())
         var app = Application(
             router: routes.router(),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "strata-sync"),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "strata-sync"),
             services: [client],
             logger: logger)
         app.beforeServerStarts {

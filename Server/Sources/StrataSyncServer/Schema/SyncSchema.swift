@@ -17,7 +17,8 @@ public struct SyncSchema: Sendable {
         for version in versions {
             for model in version.models {
                 if definitions[model.name] != nil {
-                    throw SyncSchemaError("model \(model.name) is defined by more than one schema; names must be unique")
+                    throw SyncSchemaError(
+                        "model \(model.name) is defined by more than one schema; names must be unique")
                 }
                 definitions[model.name] = model
             }

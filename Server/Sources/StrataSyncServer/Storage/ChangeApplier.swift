@@ -166,7 +166,10 @@ struct ChangeApplier {
                     "DELETE FROM \(name) WHERE owner = \(owner) AND element = $2", [change.key, element])
             } else {
                 try await sql.execute(
-                    "INSERT INTO \(name) (owner, element, value) VALUES (\(owner), $2, \(value)) ON CONFLICT DO NOTHING",
+                    """
+                    INSERT INTO \(name) (owner, element, value) VALUES (\(owner), $2, \(value))
+                    ON CONFLICT DO NOTHING
+                    """,
                     [change.key, element, change.elementParameter])
             }
         case .mapSet, .mapRemove:

@@ -37,11 +37,12 @@ struct ChangeLog {
     }
 
     /// The changes after `after` up to `upTo` that `user` may see under `rules`, at most `limit`, in order.
+    /// (The text column is aliased so that `ORDER BY seq` sorts by the number, not by its text.)
     func read(after: Int64, upTo: Int64, user: String, rules: AccessRules, limit: Int) async throws -> [ServerChange] {
         let rows = try await sql.rows(
             """
-            SELECT seq::text AS server_seq, client_id, client_seq::text, hlc, model, object_key::text, op, property, value::text,
-                element, position, map_key
+            SELECT seq::text AS server_seq, client_id, client_seq::text, hlc, model, object_key::text, op,
+                property, value::text, element, position, map_key
             FROM \(meta.changes)
             WHERE seq > $1::bigint AND seq <= $2::bigint
                 AND (model = ANY($3::text[]) OR (model = ANY($4::text[]) AND owner_id = $5))

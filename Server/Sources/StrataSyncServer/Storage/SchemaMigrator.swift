@@ -114,7 +114,11 @@ struct SchemaMigrator {
                 if current != type.sqlType {
                     logger.info("converting column", metadata: ["table": "\(table.model)", "column": "\(name)"])
                     try await sql.execute(
-                        "ALTER TABLE \(qualified) ALTER COLUMN \(column) TYPE \(type.sqlType) USING \(column)::\(type.sqlType)")
+                        """
+                        ALTER TABLE \(qualified) ALTER COLUMN \(column) TYPE \(type.sqlType)
+                        USING \(column)::\(type.sqlType)
+                        """
+                    )
                 }
             } else {
                 logger.info("adding column", metadata: ["table": "\(table.model)", "column": "\(name)"])

@@ -108,7 +108,8 @@ enum Fixtures {
     static func token(user: String, key: [UInt8] = key, expiresIn seconds: TimeInterval = 600) async throws -> String {
         let keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(from: key), digestAlgorithm: .sha256)
-        return try await keys.sign(SyncClaims(sub: user, exp: ExpirationClaim(value: Date().addingTimeInterval(seconds))))
+        return try await keys.sign(
+            SyncClaims(sub: user, exp: ExpirationClaim(value: Date().addingTimeInterval(seconds))))
     }
 
     /// A clock reading for `client` at `wall` milliseconds.

@@ -1,6 +1,6 @@
 import Logging
-import XCTest
 import PostgresNIO
+import XCTest
 
 @testable import StrataSyncServer
 
