@@ -1,0 +1,19 @@
+import Hummingbird
+
+extension SyncError {
+    /// The HTTP status of the error's kind.
+    var status: HTTPResponse.Status {
+        switch kind {
+        case .badRequest: return .badRequest
+        case .unauthorized: return .unauthorized
+        case .forbidden: return .forbidden
+        case .conflict: return .conflict
+        }
+    }
+
+    /// The error as Hummingbird's `HTTPError`, whose body is `{"error":{"message":"..."}}`.
+    var httpError: HTTPError { HTTPError(status, message: message) }
+}
+
+extension UploadResponse: ResponseEncodable {}
+extension DownloadResponse: ResponseEncodable {}

@@ -1,0 +1,49 @@
+import Prometheus
+
+/// The counters `GET /metrics` shows in Prometheus's text format. Each server instance has its own registry, so
+/// several servers in one process (the tests) do not share counts.
+public struct SyncMetrics: Sendable {
+    /// The registry the counters live in.
+    public let registry = PrometheusCollectorRegistry()
+    /// Accepted upload requests.
+    let uploads: Counter
+    /// Download requests answered.
+    let downloads: Counter
+    /// Changes appended to the change log.
+    let changesAccepted: Counter
+    /// Changes sent to clients.
+    let changesDownloaded: Counter
+    /// Requests refused or failed, by HTTP status.
+    private let errors: @Sendable (Int) -> Counter
+
+    /// Creates the counters.
+    public init() {
+        let registry = self.registry
+        uploads = registry.makeCounter(descriptor: Self.descriptor("uploads", "Upload requests accepted."))
+        downloads = registry.makeCounter(descriptor: Self.descriptor("downloads", "Download requests answered."))
+        changesAccepted = registry.makeCounter(
+            descriptor: Self.descriptor("changes_accepted", "Changes appended to the change log."))
+        changesDownloaded = registry.makeCounter(
+            descriptor: Self.descriptor("changes_downloaded", "Changes sent to clients."))
+        errors = { status in
+            registry.makeCounter(
+                descriptor: Self.descriptor("errors", "Requests refused or failed, by HTTP status."),
+                labels: [("status", String(status))])
+        }
+    }
+
+    /// Counts a refused or failed request.
+    func recordError(status: Int) {
+        errors(status).increment()
+    }
+
+    private static func descriptor(_ name: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "strata", subsystem: "sync", metricName: name, unitName: "total", helpText: help)
+    }
+
+    /// The Prometheus text exposition of every counter.
+    public func exposition() -> String {
+        registry.emitToString()
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// The HTTP endpoints of docs/SYNC.md: `POST /v1/upload`, `GET /v1/download` (with long-poll), `GET /health`,
+/// `GET /metrics`.
+public struct SyncRoutes: Sendable {
+    /// The storage.
+    public let store: SyncStore
+    /// The token check.
+    public let verifier: TokenVerifier
+    /// The counters.
+    public let metrics: SyncMetrics
+    /// How often a long-poll download looks for new changes.
+    public var pollInterval: Duration
+    /// The longest `wait` a download may ask for.
+    public var maximumWait: Duration = .seconds(60)
+    /// The most changes one download returns.
+    public var pageSize = 1000
+
+    /// Creates the endpoints.
+    public init(
+        store: SyncStore, verifier: TokenVerifier, metrics: SyncMetrics, pollInterval: Duration = .milliseconds(20)
+    ) {
+        self.store = store
+        self.verifier = verifier
+        self.metrics = metrics
+        self.pollInterval = pollInterval
+    }
+
+    /// A router with every endpoint.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("/health") { _, _ -> Response in
+            do {
+                try await store.ping()
+                return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
+            } catch {
+                metrics.recordError(status: 503)
+                return Response(
+                    status: .serviceUnavailable, body: .init(byteBuffer: ByteBuffer(string: "PostgreSQL: \(error)\n")))
+            }
+        }
+        router.get("/metrics") { _, _ -> Response in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
+        }
+        router.post("/v1/upload") { request, context -> UploadResponse in
+            try await refusingWithStatus {
+                let user = try await verifier.user(authorization: request.headers[.authorization])
+                let upload: UploadRequest
+                do {
+                    upload = try await request.decode(as: UploadRequest.self, context: context)
+                } catch {
+                    throw SyncError(.badRequest, "the body is not an upload batch (docs/SYNC.md): \(error)")
+                }
+                let response = try await store.upload(upload, user: user)
+                metrics.uploads.increment()
+                metrics.changesAccepted.increment(by: Int64(response.accepted))
+                return response
+            }
+        }
+        router.get("/v1/download") { request, _ -> DownloadResponse in
+            try await refusingWithStatus {
+                let user = try await verifier.user(authorization: request.headers[.authorization])
+                let query = request.uri.queryParameters
+                let after = try Self.integer(query["after"].map(String.init) ?? "0", name: "after")
+                let waitSeconds = try Self.integer(query["wait"].map(String.init) ?? "0", name: "wait")
+                let limit = try Self.integer(query["limit"].map(String.init) ?? String(pageSize), name: "limit")
+                let deadline = ContinuousClock.now + min(.seconds(waitSeconds), maximumWait)
+                var response = try await store.download(after: after, user: user, limit: Int(min(limit, 10_000)))
+                while response.changes.isEmpty, response.last == after, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: pollInterval)
+                    response = try await store.download(after: after, user: user, limit: Int(min(limit, 10_000)))
+                }
+                metrics.downloads.increment()
+                metrics.changesDownloaded.increment(by: Int64(response.changes.count))
+                return response
+            }
+        }
+        return router
+    }
+
+    /// Runs `body`, turning a `SyncError` into its HTTP error and counting every failure.
+    private func refusingWithStatus<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as SyncError {
+            metrics.recordError(status: Int(error.status.code))
+            throw error.httpError
+        } catch {
+            metrics.recordError(status: 500)
+            throw error
+        }
+    }
+
+    private static func integer(_ text: String, name: String) throws -> Int64 {
+        guard let value = Int64(text), value >= 0 else {
+            throw SyncError(.badRequest, "query parameter '\(name)' must be a non-negative integer, not '\(text)'")
+        }
+        return value
+    }
+}

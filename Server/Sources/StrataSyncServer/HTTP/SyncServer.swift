@@ -1,0 +1,39 @@
+import Hummingbird
+import Logging
+import PostgresNIO
+
+/// The whole server: reads the schemas, rules and key, connects to PostgreSQL, migrates the tables, then serves
+/// HTTP until the process is told to stop.
+public enum SyncServer {
+    /// Builds the application for `configuration`; `run()`ning it serves until SIGINT or SIGTERM.
+    /// - Throws: `SyncSchemaError` or `RulesError` when a file is missing or wrong.
+    public static func application(
+        _ configuration: SyncServerConfiguration, logger: Logger
+    ) async throws -> some ApplicationProtocol {
+        let schema = try SchemaLoader.load(paths: configuration.schemaPaths)
+        let rules = try AccessRules.load(path: configuration.rulesFile)
+        try rules.validate(against: schema)
+        let verifier = await TokenVerifier(hmacKey: try TokenVerifier.key(fromFile: configuration.jwtKeyFile))
+        let client = PostgresClient(
+            configuration: try PostgresURL.configuration(configuration.postgresURL), backgroundLogger: logger)
+        let store = SyncStore(
+            schema: schema, rules: rules, client: client, databaseSchema: configuration.databaseSchema, logger: logger)
+        let routes = SyncRoutes(store: store, verifier: verifier, metrics: SyncMetrics())
+        var app = Application(
+            router: routes.router(),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "strata-sync"),
+            services: [client],
+            logger: logger)
+        app.beforeServerStarts {
+            try await store.migrate()
+            logger.info(
+                "tables ready",
+                metadata: [
+                    "models": "\(schema.modelNames.joined(separator: ", "))",
+                    "schema": "\(configuration.databaseSchema)",
+                ])
+        }
+        return app
+    }
+}

@@ -1,0 +1,31 @@
+/// What `strata-sync serve` is told on its command line.
+public struct SyncServerConfiguration: Sendable {
+    /// Folders or files with the app's `*.strata.yaml` schema files.
+    public var schemaPaths: [String]
+    /// `postgres://user:password@host:port/database`.
+    public var postgresURL: String
+    /// The PostgreSQL schema that holds the server's tables.
+    public var databaseSchema: String
+    /// The file with the HS256 key tokens are signed with.
+    public var jwtKeyFile: String
+    /// The rules file.
+    public var rulesFile: String
+    /// The address to listen on: loopback unless told otherwise.
+    public var host: String
+    /// The port (0: any free port).
+    public var port: Int
+
+    /// Creates a configuration.
+    public init(
+        schemaPaths: [String], postgresURL: String, databaseSchema: String = "public", jwtKeyFile: String,
+        rulesFile: String, host: String = "127.0.0.1", port: Int
+    ) {
+        self.schemaPaths = schemaPaths
+        self.postgresURL = postgresURL
+        self.databaseSchema = databaseSchema
+        self.jwtKeyFile = jwtKeyFile
+        self.rulesFile = rulesFile
+        self.host = host
+        self.port = port
+    }
+}

@@ -1,0 +1,28 @@
+/// An error the server answers a request with: an HTTP status and a message that says what was wrong.
+public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of failure, which decides the HTTP status.
+    public enum Kind: Sendable, Hashable {
+        /// 400: the request is malformed or a change does not fit the schema.
+        case badRequest
+        /// 401: no token, or a token that does not verify.
+        case unauthorized
+        /// 403: the rules refuse the change.
+        case forbidden
+        /// 409: the client id belongs to another user, or change numbers go backwards.
+        case conflict
+    }
+
+    /// The kind of failure.
+    public var kind: Kind
+    /// What was wrong, for the client's log.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// The message.
+    public var description: String { message }
+}

@@ -1,0 +1,52 @@
+/// The server's own tables beside the typed ones, in the same PostgreSQL schema. docs/SYNC.md describes them.
+struct MetaTables: Sendable {
+    /// The PostgreSQL schema that holds every table of this server.
+    let schema: String
+
+    /// Schema versions the typed tables follow, per schema name.
+    var schemaVersions: String { SQLName.qualified(schema, "strata_sync_schema_versions") }
+    /// Every typed and link table the server made, so that tables of removed models and properties are dropped.
+    var tables: String { SQLName.qualified(schema, "strata_sync_tables") }
+    /// Each client id's user and the highest change number applied.
+    var clients: String { SQLName.qualified(schema, "strata_sync_clients") }
+    /// Each object ever created: its owner, when it was created and, once deleted, when.
+    var objects: String { SQLName.qualified(schema, "strata_sync_objects") }
+    /// The winning clock reading of each property, set element, map key and list element.
+    var versions: String { SQLName.qualified(schema, "strata_sync_versions") }
+    /// The append-only change log.
+    var changes: String { SQLName.qualified(schema, "strata_sync_changes") }
+
+    /// The advisory lock key that orders appends to the change log (see `ChangeLog`).
+    var appendLockKey: String { "hashtext(\(SQLName.literal(schema + ".strata_sync_changes")))" }
+    /// The advisory lock key that keeps two servers from migrating at once.
+    var migrationLockKey: String { "hashtext(\(SQLName.literal(schema + ".strata_sync_migration")))" }
+
+    /// The statements that create the tables when missing.
+    var createStatements: [String] {
+        [
+            "CREATE SCHEMA IF NOT EXISTS \(SQLName.quoted(schema))",
+            "CREATE TABLE IF NOT EXISTS \(schemaVersions) (schema_name text PRIMARY KEY, version integer NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS \(tables) (table_name text PRIMARY KEY, model text NOT NULL)",
+            """
+            CREATE TABLE IF NOT EXISTS \(clients) (client_id text PRIMARY KEY, user_id text NOT NULL,
+                last_seq bigint NOT NULL)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS \(objects) (model text NOT NULL, object_key text NOT NULL, owner_id text,
+                created_hlc text COLLATE "C" NOT NULL, deleted_hlc text COLLATE "C",
+                PRIMARY KEY (model, object_key))
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS \(versions) (model text NOT NULL, object_key text NOT NULL, field text NOT NULL,
+                hlc text COLLATE "C" NOT NULL, removed boolean NOT NULL, PRIMARY KEY (model, object_key, field))
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS \(changes) (seq bigserial PRIMARY KEY, client_id text NOT NULL,
+                client_seq bigint NOT NULL, user_id text NOT NULL, owner_id text, hlc text NOT NULL,
+                model text NOT NULL, object_key jsonb NOT NULL, op text NOT NULL, property text, value jsonb,
+                element text, position text, map_key text, recorded_at timestamptz NOT NULL DEFAULT now(),
+                UNIQUE (client_id, client_seq))
+            """,
+        ]
+    }
+}

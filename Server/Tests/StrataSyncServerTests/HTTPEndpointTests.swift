@@ -1,0 +1,112 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import XCTest
+
+@testable import StrataSyncServer
+
+/// The HTTP endpoints, on a server listening on a random loopback port in this process.
+final class HTTPEndpointTests: XCTestCase {
+    func testHealthUploadDownloadAndMetrics() async throws {
+        try await TestPostgres.withDatabase { client, schema in
+            let server = HTTPHarness(harness: try await StoreHarness.make(client, schema: schema))
+            let token = try await Fixtures.token(user: "alice")
+            try await server.application().test(.live) { http in
+                let health = try await http.send(.get, "/health", token: nil)
+                XCTAssertEqual(health.status, .ok)
+                let batch = UploadRequest(
+                    clientId: "c1", changes: [StoreHarness.createNote("n1", seq: 1, hlc: Fixtures.hlc(1000, "c1"))])
+                let upload = try await http.send(.post, "/v1/upload", token: token, json: batch)
+                XCTAssertEqual(upload.status, .ok, upload.text)
+                XCTAssertEqual(try http.decode(UploadResponse.self, upload.text).acknowledged, 1)
+                let download = try await http.send(.get, "/v1/download?after=0", token: token)
+                XCTAssertEqual(download.status, .ok, download.text)
+                let changes = try http.decode(DownloadResponse.self, download.text)
+                XCTAssertEqual(changes.changes.map(\.change), batch.changes)
+
+                let refused = try await http.send(
+                    .post, "/v1/upload", token: token,
+                    json: UploadRequest(
+                        clientId: "c1",
+                        changes: [
+                            SyncChange(
+                                seq: 2, hlc: Fixtures.hlc(1001, "c1"), model: "Note", object: .string("n1"),
+                                op: .set, property: "count", value: .string("many"))
+                        ]))
+                XCTAssertEqual(refused.status, .badRequest)
+                XCTAssertTrue(refused.text.contains("Note.count is int"), refused.text)
+                let garbage = try await http.send(.post, "/v1/upload", token: token, json: ["nope": 1])
+                XCTAssertEqual(garbage.status, .badRequest)
+
+                let metrics = try await http.send(.get, "/metrics", token: nil)
+                XCTAssertEqual(metrics.status, .ok)
+                XCTAssertTrue(metrics.text.contains("strata_sync_uploads_total 1"), metrics.text)
+                XCTAssertTrue(metrics.text.contains("strata_sync_changes_accepted_total 1"), metrics.text)
+                XCTAssertTrue(metrics.text.contains("strata_sync_downloads_total 1"), metrics.text)
+                XCTAssertTrue(metrics.text.contains(#"strata_sync_errors_total{status="400"} 2"#), metrics.text)
+            }
+        }
+    }
+
+    func testForgedExpiredAndWrongKeyTokensAreRefused() async throws {
+        try await TestPostgres.withDatabase { client, schema in
+            let server = HTTPHarness(harness: try await StoreHarness.make(client, schema: schema))
+            let valid = try await Fixtures.token(user: "alice")
+            let parts = valid.split(separator: ".").map(String.init)
+            // Forged: the payload says "mallory" but the signature is Alice's.
+            let forgedPayload = Data(#"{"sub":"mallory","exp":4102444800}"#.utf8).base64EncodedString()
+                .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_")
+            let forged = [parts[0], forgedPayload, parts[2]].joined(separator: ".")
+            let unsigned = [
+                Data(#"{"alg":"none","typ":"JWT"}"#.utf8).base64EncodedString().replacingOccurrences(of: "=", with: ""),
+                forgedPayload, "",
+            ].joined(separator: ".")
+            let cases: [(String?, String)] = [
+                (nil, "missing token"),
+                (forged, "signature does not match"),
+                (unsigned, "token refused"),
+                (try await Fixtures.token(user: "alice", expiresIn: -60), "expired"),
+                (
+                    try await Fixtures.token(user: "alice", key: Array("another-key-another-key-another-key".utf8)),
+                    "signature does not match"
+                ),
+                ("not-a-jwt", "token refused"),
+            ]
+            try await server.application().test(.live) { http in
+                for (token, expected) in cases {
+                    for uri in ["/v1/download?after=0", "/v1/upload"] {
+                        let method: HTTPRequest.Method = uri == "/v1/upload" ? .post : .get
+                        let answer = try await http.send(
+                            method, uri, token: token, json: UploadRequest(clientId: "c1", changes: []))
+                        XCTAssertEqual(answer.status, .unauthorized, "\(token ?? "nil") on \(uri)")
+                        XCTAssertTrue(answer.text.contains(expected), "\(answer.text) lacks '\(expected)'")
+                    }
+                }
+                let ok = try await http.send(.get, "/v1/download?after=0", token: valid)
+                XCTAssertEqual(ok.status, .ok)
+            }
+            try await server.harness.expectRows("SELECT count(*)::text FROM S.strata_sync_clients", [["0"]])
+        }
+    }
+
+    func testLongPollDownloadWakesOnUpload() async throws {
+        try await TestPostgres.withDatabase { client, schema in
+            let server = HTTPHarness(harness: try await StoreHarness.make(client, schema: schema))
+            let token = try await Fixtures.token(user: "alice")
+            try await server.application().test(.live) { http in
+                let started = ContinuousClock.now
+                async let waiting = http.send(.get, "/v1/download?after=0&wait=20", token: token)
+                try await Task.sleep(for: .milliseconds(300))
+                try await server.harness.upload(
+                    [StoreHarness.createNote("n1", seq: 1, hlc: Fixtures.hlc(1000, "c1"))], client: "c1", user: "alice")
+                let answer = try await waiting
+                let elapsed = ContinuousClock.now - started
+                XCTAssertEqual(answer.status, .ok)
+                XCTAssertEqual(try http.decode(DownloadResponse.self, answer.text).changes.count, 1)
+                XCTAssertGreaterThanOrEqual(elapsed, .milliseconds(300), "the download waited for the upload")
+                XCTAssertLessThan(elapsed, .seconds(10), "the download returned once the change committed")
+            }
+        }
+    }
+}
