@@ -13,9 +13,9 @@ import StrataStorage
 /// (two FTS5 tables); Strata keeps one `fullText` property for both. Then `--queries` queries of each kind: one
 /// word, two words, a prefix (`abc*`), a two-word phrase taken from a document, and the ten most relevant
 /// objects for one word (BM25 in both), and the ten newest matches of one word (`prefix(10)` of results sorted
-/// by id, descending; `ORDER BY rowid DESC LIMIT 10`). Each query reads the ids of every match (SQLite steps through its rows,
-/// Strata evaluates `TEXT` through the index); the figures are microseconds per query, the build is seconds, and
-/// the size is the file's bytes after the build (content and index in both).
+/// by id, descending; `ORDER BY rowid DESC LIMIT 10`). Each query reads the ids of every match (SQLite steps
+/// through its rows, Strata evaluates `TEXT` through the index); the figures are microseconds per query, the
+/// build is seconds, and the size is the file's bytes after the build (content and index in both).
 struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search", abstract: "Full-text search: Strata's TEXT and BM25 against SQLite FTS5.")

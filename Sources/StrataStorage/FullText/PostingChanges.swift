@@ -125,9 +125,9 @@ struct PostingChanges {
                 }
                 let start = index == 0 ? 0 : Int(changes.positionEnds[index - 1])
                 let positions = changes.positions[start..<Int(changes.positionEnds[index])].map(Int.init)
-                last.append(
-                    (changes.keys[index],
-                     PostingBlock.Posting(key: changes.keys[index], length: Int(changes.lengths[index]), positions: positions)))
+                let posting = PostingBlock.Posting(
+                    key: changes.keys[index], length: Int(changes.lengths[index]), positions: positions)
+                last.append((changes.keys[index], posting))
             }
             result.append((FullTextEntry.termPrefix(term), last))
         }

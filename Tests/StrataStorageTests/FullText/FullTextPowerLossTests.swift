@@ -33,12 +33,14 @@ final class FullTextPowerLossTests: PagerTestCase {
                 table = existing
             } else {
                 table = try catalog.createTable(named: "Note")
-                try table.addFullTextIndex(on: try table.addColumn(named: "body", type: .value(.string), nullable: true))
+                let column = try table.addColumn(named: "body", type: .value(.string), nullable: true)
+                try table.addFullTextIndex(on: column)
             }
             let body = try XCTUnwrap(table.column(named: "body")).key
             func text() -> StorageValue {
-                .string((0..<Int.random(in: 0...10, using: &random)).map { _ in Self.words.randomElement(using: &random)! }
-                    .joined(separator: " "))
+                let count = Int.random(in: 0...10, using: &random)
+                return .string(
+                    (0..<count).map { _ in Self.words.randomElement(using: &random)! }.joined(separator: " "))
             }
             // Enough objects that the common words span blocks; updates and deletes in the middle of them.
             for _ in 0..<90 { keys.append(try table.insert([(body, text())])) }
@@ -54,7 +56,9 @@ final class FullTextPowerLossTests: PagerTestCase {
             try writer.commit()
             counts[store.latestCommittedVersion] = keys.count
             for event in capture.lock.withLock({ capture.events }) {
-                for image in CrashImage.images(durable: event.durable, pending: event.pending, count: 4, using: &random) {
+                let images = CrashImage.images(
+                    durable: event.durable, pending: event.pending, count: 4, using: &random)
+                for image in images {
                     let storage = MemoryStorage(capacity: 1 << 28)
                     try storage.setContents(image, ofFile: "db")
                     let crashed = try Store.open(path: "db", options: StoreOptions(io: storage))

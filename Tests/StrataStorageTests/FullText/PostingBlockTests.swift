@@ -21,7 +21,9 @@ final class PostingBlockTests: XCTestCase {
     }
 
     /// The postings the texts' tokens give for `term` (the tokenizer's rules), by object.
-    private static func expected(_ tokens: [ObjectKey: [TextToken]], _ term: String, prefix: Bool) -> [ObjectKey: [Int]] {
+    private static func expected(
+        _ tokens: [ObjectKey: [TextToken]], _ term: String, prefix: Bool
+    ) -> [ObjectKey: [Int]] {
         var result: [ObjectKey: [Int]] = [:]
         for (key, tokens) in tokens {
             let positions = tokens
@@ -31,7 +33,9 @@ final class PostingBlockTests: XCTestCase {
         return result
     }
 
-    private func postings(_ table: Table, _ index: IndexKey, _ term: String, prefix: Bool) throws -> [ObjectKey: [Int]] {
+    private func postings(
+        _ table: Table, _ index: IndexKey, _ term: String, prefix: Bool
+    ) throws -> [ObjectKey: [Int]] {
         let found = try table.fullTextPostings(index, term: term, prefix: prefix)
         XCTAssertEqual(found.map(\.key), found.map(\.key).sorted(), "postings in key order")
         XCTAssertEqual(try table.fullTextKeys(index, term: term, prefix: prefix), found.map(\.key))

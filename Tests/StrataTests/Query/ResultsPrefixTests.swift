@@ -33,7 +33,8 @@ final class ResultsPrefixTests: StaffDatabaseTestCase {
             let limited = results.prefix(length)
             XCTAssertEqual(limited.map(\.badge), Array(all.prefix(length)), "\(what) prefix(\(length))",
                 file: file, line: line)
-            XCTAssertEqual(limited.count, min(length, all.count), "\(what) prefix(\(length)).count", file: file, line: line)
+            XCTAssertEqual(
+                limited.count, min(length, all.count), "\(what) prefix(\(length)).count", file: file, line: line)
         }
     }
 
@@ -87,7 +88,8 @@ final class ResultsPrefixTests: StaffDatabaseTestCase {
     func testBoundedHeapKeepsTheFirstElementsOfAStableSort() {
         var random = SeededGenerator(seed: 99)
         for _ in 0..<200 {
-            let values = (0..<Int.random(in: 0..<300, using: &random)).map { ($0, Int.random(in: 0..<20, using: &random)) }
+            let count = Int.random(in: 0..<300, using: &random)
+            let values = (0..<count).map { ($0, Int.random(in: 0..<20, using: &random)) }
             let capacity = Int.random(in: 0..<40, using: &random)
             var heap = BoundedHeap<(Int, Int)>(capacity: capacity) { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
             for value in values { heap.offer(value) }

@@ -54,7 +54,8 @@ extension SortedIndex {
         postings = Self.merged(postings, changes[start..<end])
         let blocks = PostingBlock.chunks(postings[...])
         for (offset, block) in blocks.enumerated() {
-            let blockBound = offset == blocks.count - 1 ? bound : ByteOrder.key(block.postings[block.postings.count - 1].key)
+            let isLast = offset == blocks.count - 1
+            let blockBound = isLast ? bound : ByteOrder.key(block.postings[block.postings.count - 1].key)
             let entry = block.entry(term: term, bound: blockBound)
             try nodes.update(entry) { $0.insert(entry) }
         }

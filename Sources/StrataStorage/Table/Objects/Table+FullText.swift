@@ -91,7 +91,8 @@ extension Table {
                     return next < among.count && among[next].rawValue == key
                 } _: { posting in
                     lists[lists.count - 1].append(
-                        FullTextPosting(key: ObjectKey(posting.key), documentLength: posting.length, positions: posting.positions))
+                        FullTextPosting(
+                            key: ObjectKey(posting.key), documentLength: posting.length, positions: posting.positions))
                 }
                 if !decoded { damaged = true }
                 return decoded

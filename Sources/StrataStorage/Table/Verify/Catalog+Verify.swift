@@ -159,7 +159,9 @@ extension Table {
             if index.isImplied { continue }
             var stored = actual.count
             if index.keepsPostingBlocks { stored = try fullTextSize(index.spec.key).entries }
-            guard try index.tree.count() == stored else { throw broken("index \(index.spec.key) miscounts its entries") }
+            guard try index.tree.count() == stored else {
+                throw broken("index \(index.spec.key) miscounts its entries")
+            }
             _ = try index.tree.verifyShape { raw, ref in
                 let view = try IndexLeafView(raw, ref: ref)
                 guard view.count > 0 else { return (0, [], []) }
