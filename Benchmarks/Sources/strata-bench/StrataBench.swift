@@ -12,6 +12,7 @@ struct StrataBench: ParsableCommand {
             Compare.self, CompilerCommand.self, ListsCommand.self, MigrationCommand.self, ModelCommand.self,
             ModelPhaseCommand.self, NotificationsCommand.self, PhaseCommand.self, ProfileCommand.self,
             SearchCommand.self, TrackingCommand.self, IntegrityCommand.self, IntegrityPhaseCommand.self,
+            ValuesCommand.self,
         ],
         defaultSubcommand: Compare.self
     )
