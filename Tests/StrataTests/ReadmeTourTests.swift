@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import StrataTestSupport
 import XCTest
 
@@ -6,7 +7,7 @@ import XCTest
 
 /// The README's five-minute tour, step 3, as written there: if this test needs a change, so does the README.
 final class ReadmeTourTests: XCTestCase {
-    func testTheTourRunsAsTheReadmeSays() throws {
+    func testTheTourRunsAsTheReadmeSays() async throws {
         let directory = try TemporaryDirectory()
         var config = Configuration(schema: Library.self)
         config.fileURL = directory.url.appendingPathComponent("library.strata")
@@ -31,5 +32,15 @@ final class ReadmeTourTests: XCTestCase {
         XCTAssertEqual(classics.count, 1)
         XCTAssertEqual(short.first?.title, "The Dispossessed")
         XCTAssertFalse(classics.explain.isEmpty)
+
+        let changed = expectation(description: "a commit changed the classics")
+        try await db.asyncWrite { book.tags.append("favourite") }
+        let copy: Book.Snapshot = book.snapshot()
+        XCTAssertEqual(copy.tags, ["fantasy", "classic", "favourite"])
+        withObservationTracking { _ = classics.count } onChange: { changed.fulfill() }
+        try await db.asyncWrite {
+            db.add(Book(isbn: "978-0-441-00731-8", title: "Always Coming Home", writer: nil, tags: ["classic"]))
+        }
+        await fulfillment(of: [changed], timeout: 10)
     }
 }
