@@ -79,7 +79,10 @@ let package = Package(
         .testTarget(name: "StrataSchemaTests", dependencies: ["StrataSchema", "StrataSchemaCompiler"]),
         .testTarget(
             name: "StrataCodegenTests",
-            dependencies: ["StrataSchema", "StrataSchemaCompiler", "StrataCodegen", "Strata"], exclude: ["Golden"]
+            dependencies: [
+                "StrataSchema", "StrataSchemaCompiler", "StrataCodegen", "Strata", "StrataTestSupport",
+            ],
+            exclude: ["Golden"]
         ),
         .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage", "StrataTestSupport"]),
         .testTarget(

@@ -1,47 +1,13 @@
+import StrataTestSupport
+
 /// The sources of the Contacts consumer package (`ContactsConsumerTests`): the schema language's whole example and
 /// an app that uses every type it brings through the public API.
 enum ContactsConsumerSources {
     /// docs/SCHEMA.md's whole example (decimals, ObjectIds, mixed values, sets, maps, embedded models, uniqueness,
-    /// delete rules and full-text search), as version 1 of its own schema.
-    static let schema = #"""
-        schema: Contacts
-        version: 1
-        models:
-          Address:
-            embedded: true                      # no identity of its own: owned by exactly one parent object
-            properties:
-              street: string
-              city: { type: string, indexed: true }
-          Company:
-            primaryKey: id
-            properties:
-              id: { type: objectId, default: auto }
-              name: { type: string, unique: true }              # a second company with the same name is an error
-              staff: { type: "[Person]", onDelete: deny }       # a company that still has staff cannot be deleted
-          Person:
-            primaryKey: id
-            unique: [[firstName, lastName]]                     # compound uniqueness, like `indexes:`
-            properties:
-              id: { type: objectId, default: auto }
-              firstName: string
-              lastName: string
-              home: Address?                                    # to-one embedded: deleted with its parent
-              pastHomes: [Address]                              # list of embedded objects
-              nicknames: set<string>                            # unordered, no duplicates
-              scores: map<int>                                  # string keys; values of any element type
-              extras: map<any?>
-              favourite: any                                    # a mixed value: null, bool, int, double, string,
-                                                                # data, date, uuid, decimal, objectId or any object
-              balance: { type: decimal, default: 0 }
-              notes: { type: string, fullText: true }           # full-text index, queried with TEXT
-              pets: { type: "[Pet]", onDelete: cascade }        # deleting a person deletes their pets
-              employers: { linkingObjects: Company.staff }
-          Pet:
-            properties:
-              name: string
-              owners: { linkingObjects: Person.pets, onDelete: deny }   # a pet someone still lists cannot be deleted
-
-        """#
+    /// delete rules and full-text search), as version 1 of its own schema, read from the page itself.
+    static func schema() throws -> String {
+        try DocumentedExample.contactsSchema()
+    }
 
     /// The app: writes every new type through unmanaged and managed objects and `create(_:value:)`, queries them
     /// (the contract's filter among them), and checks embedded ownership, uniqueness and delete rules. It prints

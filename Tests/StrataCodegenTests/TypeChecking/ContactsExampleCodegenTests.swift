@@ -1,53 +1,15 @@
 import Foundation
 import StrataCodegen
 import StrataSchemaCompiler
+import StrataTestSupport
 import XCTest
 
-/// docs/SCHEMA.md's Contacts example, exactly as written there: it compiles, its rules (uniqueness, delete rules)
+/// docs/SCHEMA.md's Contacts example, read from the page: it compiles, its rules (uniqueness, delete rules)
 /// are documented on the generated properties, and app code using them type-checks.
 final class ContactsExampleCodegenTests: XCTestCase {
-    static let contacts = """
-        schema: Contacts
-        version: 1
-        models:
-          Address:
-            embedded: true                      # no identity of its own: owned by exactly one parent object
-            properties:
-              street: string
-              city: { type: string, indexed: true }
-          Company:
-            primaryKey: id
-            properties:
-              id: { type: objectId, default: auto }
-              name: { type: string, unique: true }              # a second company with the same name is an error
-              staff: { type: "[Person]", onDelete: deny }       # a company that still has staff cannot be deleted
-          Person:
-            primaryKey: id
-            unique: [[firstName, lastName]]                     # compound uniqueness, like `indexes:`
-            properties:
-              id: { type: objectId, default: auto }
-              firstName: string
-              lastName: string
-              home: Address?                                    # to-one embedded: deleted with its parent
-              pastHomes: [Address]                              # list of embedded objects
-              nicknames: set<string>                            # unordered, no duplicates
-              scores: map<int>                                  # string keys; values of any element type
-              extras: map<any?>
-              favourite: any                                    # a mixed value: null, bool, int, double, string,
-                                                                # data, date, uuid, decimal, objectId or any object
-              balance: { type: decimal, default: 0 }
-              notes: { type: string, fullText: true }           # full-text index, queried with TEXT
-              pets: { type: "[Pet]", onDelete: cascade }        # deleting a person deletes their pets
-              employers: { linkingObjects: Company.staff }
-          Pet:
-            properties:
-              name: string
-              owners: { linkingObjects: Person.pets, onDelete: deny }   # a pet someone still lists cannot be deleted
-        """
-
     private func generated() throws -> String {
         let compilation = SchemaCompiler().compile(
-            sources: [SchemaSource(path: "Contacts.v1.strata.yaml", text: Self.contacts)])
+            sources: [SchemaSource(path: "Contacts.v1.strata.yaml", text: try DocumentedExample.contactsSchema())])
         XCTAssertEqual(compilation.diagnostics.map(\.description), [])
         let version = try XCTUnwrap(compilation.histories.first?.versions.first)
         XCTAssertEqual(version.model(named: "Company")?.property(named: "staff")?.deleteRule, .deny)
