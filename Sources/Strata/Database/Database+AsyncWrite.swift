@@ -51,16 +51,6 @@ extension Database {
             try await Task.sleep(nanoseconds: pause)
             pause = min(pause * 2, Self.asyncWriteLongestPause)
         }
-        return try store.namingFile {
-            let result: Result
-            do {
-                result = try block()
-            } catch {
-                if isInWriteTransaction { cancelWrite() }
-                throw error
-            }
-            if isInWriteTransaction { try commitWrite() }
-            return result
-        }
+        return try store.namingFile { try runBegunWrite(block) }
     }
 }

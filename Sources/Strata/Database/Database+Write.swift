@@ -22,16 +22,24 @@ extension Database {
     ) throws -> Result {
         try store.namingFile {
             try startWrite(caller)
-            let result: Result
-            do {
-                result = try block()
-            } catch {
-                if isInWriteTransaction { cancelWrite() }
-                throw error
-            }
-            if isInWriteTransaction { try commitWrite(withoutNotifying: tokens) }
-            return result
+            return try runBegunWrite(withoutNotifying: tokens, block)
         }
+    }
+
+    /// Runs `block` in the write transaction just begun and commits it; if `block` throws (or an operation in it
+    /// failed), cancels the transaction and rethrows, so nothing of it is kept.
+    func runBegunWrite<Result>(
+        withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result
+    ) throws -> Result {
+        let result: Result
+        do {
+            result = try block()
+        } catch {
+            if isInWriteTransaction { cancelWrite() }
+            throw error
+        }
+        if isInWriteTransaction { try commitWrite(withoutNotifying: tokens) }
+        return result
     }
 
     /// Begins a write transaction, waiting for any other writer (thread or process) to finish. The database moves
