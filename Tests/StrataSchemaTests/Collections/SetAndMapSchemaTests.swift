@@ -72,7 +72,8 @@ final class SetAndMapSchemaTests: SchemaTestCase {
     func testIndexesPrimaryKeysAndDefaultsAreRefused() {
         // A set of indexable values may be indexed by element (docs/SCHEMA.md, "Indexed sets"); not uniquely, not
         // in a compound index, and not a set of doubles.
-        let indexed = compile(Examples.minimal(properties: "id: int\n      tags: { type: set<string?>, indexed: true }"))
+        let indexed = compile(
+            Examples.minimal(properties: "id: int\n      tags: { type: set<string?>, indexed: true }"))
         XCTAssertTrue(indexed.diagnostics.filter { $0.severity == .error }.isEmpty, indexed.diagnostics.description)
         assertSingleError(Examples.minimal(properties: "id: int\n      tags: { type: set<double>, indexed: true }"),
             line: 7, column: 34, contains: ["set<double>", "cannot be indexed"])

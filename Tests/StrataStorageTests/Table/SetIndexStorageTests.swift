@@ -42,7 +42,7 @@ final class SetIndexStorageTests: XCTestCase {
         let reread = try XCTUnwrap(fixture.catalog.table(named: "Person"))
         XCTAssertEqual(try reread.lookup(index, equal: [.string("b")]), [ana])
         try reread.insert([(tags, strings("b", "e"))])
-        XCTAssertEqual(try reread.lookupCount(index, equal: [.string("b")]), 2, "an index read back keeps one entry per element")
+        XCTAssertEqual(try reread.lookupCount(index, equal: [.string("b")]), 2, "read back, one entry per element")
         try fixture.catalog.verify()
     }
 
@@ -72,9 +72,15 @@ final class SetIndexStorageTests: XCTestCase {
     func testSetsIndexAloneAndNotUniquely() throws {
         let ratings = try person.addColumn(named: "ratings", type: .set(.double))
         let name = try person.addColumn(named: "name", type: .value(.string))
-        XCTAssertThrowsError(try person.addIndex(on: [ratings])) { XCTAssertTrue("\($0)".contains("cannot be indexed"), "\($0)") }
-        XCTAssertThrowsError(try person.addIndex(on: [tags], unique: true)) { XCTAssertTrue("\($0)".contains("alone"), "\($0)") }
-        XCTAssertThrowsError(try person.addIndex(on: [name, tags])) { XCTAssertTrue("\($0)".contains("alone"), "\($0)") }
+        XCTAssertThrowsError(try person.addIndex(on: [ratings])) {
+            XCTAssertTrue("\($0)".contains("cannot be indexed"), "\($0)")
+        }
+        XCTAssertThrowsError(try person.addIndex(on: [tags], unique: true)) {
+            XCTAssertTrue("\($0)".contains("alone"), "\($0)")
+        }
+        XCTAssertThrowsError(try person.addIndex(on: [name, tags])) {
+            XCTAssertTrue("\($0)".contains("alone"), "\($0)")
+        }
         XCTAssertTrue(person.indexSpecs.isEmpty)
     }
 }

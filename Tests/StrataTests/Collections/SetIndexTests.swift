@@ -6,9 +6,9 @@ import XCTest
 
 @testable import Strata
 
-/// Indexed sets (`indexed: true` on a `set<T>`, docs/SCHEMA.md "Indexed sets") on the `Tagbook` model `Tagger`: the planner
-/// answers `ANY tags == x`, `x IN tags`, `ANY tags IN {…}`, `ANY tags BEGINSWITH x` and `ANY codes > n` from the
-/// index (explain says so), with the results and counts of the scan of `moods`, an unindexed set holding the same
+/// Indexed sets (`indexed: true` on a `set<T>`, docs/SCHEMA.md "Indexed sets") on the `Tagbook` model `Tagger`: the
+/// planner answers `ANY tags == x`, `x IN tags`, `ANY tags IN {…}`, `ANY tags BEGINSWITH x` and `ANY codes > n` from
+/// the index (explain says so), with the results and counts of the scan of `moods`, an unindexed set holding the same
 /// strings; the index follows inserts, element changes, replaced sets and deletes (`verify()` compares it with the
 /// objects; `SetIndexStorageTests` breaks it on purpose); migrations build and drop it.
 final class SetIndexTests: XCTestCase {
@@ -59,8 +59,9 @@ final class SetIndexTests: XCTestCase {
         }
         let pairs = try members.filter("ANY tags IN %@", ["t1", "t4", "zz"])
         XCTAssertTrue(pairs.explain.hasPrefix("index Tagger."), pairs.explain, file: file, line: line)
-        XCTAssertEqual(ids(pairs), ids(try members.filter("ANY moods IN %@", ["t1", "t4", "zz"])), file: file, line: line)
-        XCTAssertEqual(pairs.count, try members.filter("ANY moods IN %@", ["t1", "t4", "zz"]).count, file: file, line: line)
+        let scannedPairs = try members.filter("ANY moods IN %@", ["t1", "t4", "zz"])
+        XCTAssertEqual(ids(pairs), ids(scannedPairs), file: file, line: line)
+        XCTAssertEqual(pairs.count, scannedPairs.count, file: file, line: line)
         let prefix = try members.filter("ANY tags BEGINSWITH %@", "t1")
         XCTAssertTrue(prefix.explain.hasPrefix("index Tagger."), prefix.explain, file: file, line: line)
         XCTAssertEqual(ids(prefix), ids(try members.filter("ANY moods BEGINSWITH %@", "t1")), file: file, line: line)
@@ -80,15 +81,16 @@ final class SetIndexTests: XCTestCase {
         for number in -5...7 {
             let equal = try members.filter("ANY codes == %@", number)
             XCTAssertTrue(equal.explain.hasPrefix("index Tagger."), equal.explain, file: file, line: line)
-            XCTAssertEqual(ids(equal), all.filter { $0.codes.contains(number) }.map(\.id).sorted(), file: file, line: line)
+            let holding = all.filter { $0.codes.contains(number) }.map(\.id).sorted()
+            XCTAssertEqual(ids(equal), holding, file: file, line: line)
             XCTAssertEqual(equal.count, ids(equal).count, file: file, line: line)
             let above = try members.filter("ANY codes > %@", number)
             let expected = all.filter { $0.codes.contains { ($0 ?? .min) > number } }.map(\.id).sorted()
             XCTAssertEqual(ids(above), expected, "codes > \(number)", file: file, line: line)
             XCTAssertEqual(above.count, expected.count, "codes > \(number)", file: file, line: line)
         }
-        XCTAssertEqual(ids(try members.filter("ANY codes == nil")), all.filter { $0.codes.contains(nil) }.map(\.id).sorted(),
-                       file: file, line: line)
+        let holdingNil = all.filter { $0.codes.contains(nil) }.map(\.id).sorted()
+        XCTAssertEqual(ids(try members.filter("ANY codes == nil")), holdingNil, file: file, line: line)
         XCTAssertNoThrow(try db.verify(), file: file, line: line)
     }
 
@@ -97,7 +99,8 @@ final class SetIndexTests: XCTestCase {
         try fill(db)
         try checkAgainstScan(db)
         let table = try db.table(for: try XCTUnwrap(db.schema.models.first { $0.name == "Tagger" }))
-        XCTAssertEqual(Set(table.indexSpecs.map(\.columns)), Set(try ["id", "tags", "codes"].map { [try XCTUnwrap(table.column(named: $0)).key] }))
+        let wanted = try ["id", "tags", "codes"].map { [try XCTUnwrap(table.column(named: $0)).key] }
+        XCTAssertEqual(Set(table.indexSpecs.map(\.columns)), Set(wanted), "the primary key's, tags' and codes'")
     }
 
     func testTheIndexFollowsElementChangesReplacedSetsAndDeletes() throws {
@@ -124,7 +127,8 @@ final class SetIndexTests: XCTestCase {
         try db.write {
             // Replaced sets (an update of the whole object) and deleted objects.
             for i in stride(from: 1, to: 60, by: 4) {
-                db.add(Tagger(id: i, name: "r\(i)", tags: ["t2", "new"], moods: ["t2", "new"], codes: [1]), update: .all)
+                let replaced = Tagger(id: i, name: "r\(i)", tags: ["t2", "new"], moods: ["t2", "new"], codes: [1])
+                db.add(replaced, update: .all)
             }
             db.delete(try members.filter("id >= 50"))
             db.delete(try members.filter("ANY tags == 't5'"))
@@ -163,7 +167,7 @@ final class SetIndexTests: XCTestCase {
                 (try XCTUnwrap(columns["codes"]), .list(codes(i).map { $0.map { .int(Int64($0)) } ?? .null })),
             ])
         }
-        XCTAssertEqual(table.indexSpecs.count, version == 2 ? 3 : 1, "the primary key's, and tags' and moods' in version 2")
+        XCTAssertEqual(table.indexSpecs.count, version == 2 ? 3 : 1, "the primary key's; tags' and moods' in version 2")
         try catalog.verify()
         try catalog.flush()
         try write.commit()

@@ -16,7 +16,8 @@ final class EmbeddedIndexCountTests: EmbeddedTestCase {
                     id: id, name: "r\(id)", home: id % 3 == 0 ? nil : Address(street: "\(id)", city: city),
                     pastHomes: [Address(street: "p\(id)", city: "c\((id + 1) % 6)"), Address(street: "q", city: city)]))
             }
-            db.add(Building(name: "hall", entrances: [Address(street: "e", city: "c5"), Address(street: "f", city: "c1")]))
+            let entrances = [Address(street: "e", city: "c5"), Address(street: "f", city: "c1")]
+            db.add(Building(name: "hall", entrances: entrances))
         }
         let people = db.objects(Resident.self)
         for city in (0...6).map({ "c\($0)" }) {

@@ -280,7 +280,9 @@ struct IndexChoice {
     /// entry per element, `indexed: true` on a set) lists each object under every element it holds: the objects
     /// with a matching element are the lookup's keys, without repeats. `nil` for any other path, and for `ALL` and
     /// `NONE`, which an index of matching elements cannot answer.
-    private static func setColumn(_ path: BoundPath, comparison: BoundComparison) -> (model: ModelBinding, column: Int)? {
+    private static func setColumn(
+        _ path: BoundPath, comparison: BoundComparison
+    ) -> (model: ModelBinding, column: Int)? {
         guard path.root == .object, path.steps.count == 1, comparison.quantifier == .anyElement,
             case .property(let model, let column) = path.steps[0], case .set = model.description.properties[column].type
         else { return nil }

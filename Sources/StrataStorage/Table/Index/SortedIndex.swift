@@ -119,8 +119,10 @@ final class SortedIndex {
         for (index, entry) in entries.enumerated() {
             entry.withUnsafeBytes { bytes in
                 var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
-                withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes.prefix(24))) }
-                order.append((UInt64(bigEndian: words.0), UInt64(bigEndian: words.1), UInt64(bigEndian: words.2), index))
+                let head = UnsafeRawBufferPointer(rebasing: bytes.prefix(24))
+                withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: head) }
+                let (first, second, third) = (words.0.bigEndian, words.1.bigEndian, words.2.bigEndian)
+                order.append((first, second, third, index))
             }
         }
         order.sort { left, right in

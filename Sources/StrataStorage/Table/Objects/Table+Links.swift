@@ -23,7 +23,8 @@ extension Table {
             let count = Int(raw.loadUnaligned(as: UInt32.self).littleEndian)
             guard raw.count >= 4 + count * 8 else { throw backlinksDamage(raw.count, count) }
             for offset in 0..<count {
-                result.append(ObjectKey(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: 4 + offset * 8, as: Int64.self))))
+                let key = raw.loadUnaligned(fromByteOffset: 4 + offset * 8, as: Int64.self)
+                result.append(ObjectKey(Int64(littleEndian: key)))
             }
         }
         return result
