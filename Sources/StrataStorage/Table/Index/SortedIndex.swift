@@ -27,7 +27,8 @@ final class SortedIndex {
     /// `pending` entries: with `nodes`, what `holder(of:)` probes, so checking each insert of a bulk load merges
     /// nothing. Emptied whenever `pending` is merged.
     private var pendingHolders: [[UInt8]: ObjectKey] = [:]
-    /// The most entries `pending` holds before they are merged (about 10 MB of short entries).
+    /// The most entries `pending` holds before they are merged (about 10 MB of short entries; a unique index's
+    /// `pendingHolders` about as much again).
     static let pendingLimit = 1 << 18
 
     /// The index's nodes with every pending entry merged: what reads, removals and flushes work on.
