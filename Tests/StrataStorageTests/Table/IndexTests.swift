@@ -157,4 +157,30 @@ final class IndexTests: XCTestCase {
         try fixture.catalog.forEachNode { reachable.insert($0) }
         XCTAssertEqual(reachable, fixture.space.committedRefs, "removed index nodes are freed, none leaks")
     }
+    func testUniqueIndexRefusesDuplicatesOfEntriesNotYetMergedAndOfStoredOnes() throws {
+        let index = try table.addIndex(on: [nameColumn], unique: true)
+        var keys: [ObjectKey] = []
+        for value in 0..<3000 { keys.append(try table.insert([(nameColumn, .string("n\((value * 7919) % 3000)"))])) }
+        try fixture.commit()
+        let stored = try XCTUnwrap(fixture.catalog.table(named: "Player"))
+        let storedIndex = try XCTUnwrap(stored.index(on: [nameColumn]))
+        XCTAssertEqual(storedIndex.key, index)
+        // Stored entries, then entries added in this transaction (unmerged), collide; nulls never do.
+        for value in 3000..<4000 { keys.append(try stored.insert([(nameColumn, .string("n\((value * 7919) % 4000 + 4000)"))])) }
+        for (name, holder) in [("n\(7919 % 3000)", keys[1]), ("n\((3500 * 7919) % 4000 + 4000)", keys[3500])] {
+            XCTAssertThrowsError(try stored.insert([(nameColumn, .string(name))])) { error in
+                XCTAssertEqual(error as? StrataError,
+                               .uniquenessViolation(type: "Player", properties: ["name"], value: "\"\(name)\"",
+                                                    holder: holder.rawValue))
+            }
+        }
+        XCTAssertEqual(try stored.count(), 4000)
+        // A removal merges the pending entries; the freed value can be taken again, the others still cannot.
+        try stored.delete(keys[3500])
+        let again = try stored.insert([(nameColumn, .string("n\((3500 * 7919) % 4000 + 4000)"))])
+        XCTAssertEqual(try stored.lookup(storedIndex.key, equal: [.string("n\((3500 * 7919) % 4000 + 4000)")]), [again])
+        XCTAssertThrowsError(try stored.insert([(nameColumn, .string("n\((3999 * 7919) % 4000 + 4000)"))]))
+        try fixture.commit()
+        try fixture.catalog.verify()
+    }
 }

@@ -21,14 +21,18 @@ final class SortedIndex {
     /// The index's nodes, without the entries still waiting in `pending`: for the code that only manages memory
     /// (flushing decoded leaves). Everything that reads or changes entries goes through `tree`.
     let nodes: NodeTree<IndexLeaf>
-    /// Entries of a non-unique index added in this write transaction and not merged into `nodes` yet.
+    /// Entries added in this write transaction and not merged into `nodes` yet.
     ///
     /// A bulk insert adds entries in the order of its objects, which for most indexed values is no order at all:
     /// one descent and one insertion into the middle of a leaf per object, with leaves flushed and decoded again
     /// as memory limits require. Sorted batches merge leaf by leaf instead, each leaf decoded once per batch.
-    /// Unique indexes are checked before each insert, so they take their entries at once.
     private var pending: [[UInt8]] = []
-    /// The most entries `pending` holds before they are merged (about 10 MB of short entries).
+    /// For a unique index, the object holding each values' encoding (an entry without its object key) among the
+    /// `pending` entries: with `nodes`, what `holder(of:)` probes, so checking each insert of a bulk load merges
+    /// nothing. Emptied whenever `pending` is merged.
+    private var pendingHolders: [[UInt8]: ObjectKey] = [:]
+    /// The most entries `pending` holds before they are merged (about 10 MB of short entries; a unique index's
+    /// `pendingHolders` about as much again).
     static let pendingLimit = 1 << 18
     /// The full-text changes of a posting-block index not written into its blocks yet (see `PostingChanges`).
     var postingChanges = PostingChanges()
@@ -80,12 +84,16 @@ final class SortedIndex {
     func insert(entry: [UInt8]) throws {
         guard impliedBy == nil else { return }
         if keepsPostingBlocks { return try recordPosting(entry, present: true) }
-        guard spec.isUnique else {
-            pending.append(entry)
-            if pending.count >= SortedIndex.pendingLimit { try mergePending() }
-            return
+        if spec.isUnique, entry.count >= 8 {
+            // Every entry of a unique index is checked with `holder(of:)` first; nulls may repeat, and the first
+            // holder is the one kept.
+            let values = Array(entry[..<(entry.count - 8)])
+            if pendingHolders[values] == nil {
+                pendingHolders[values] = entry.withUnsafeBytes { IndexKeyEncoding.objectKey(ofEntry: $0) }
+            }
         }
-        try nodes.update(entry) { $0.insert(entry) }
+        pending.append(entry)
+        if pending.count >= SortedIndex.pendingLimit { try mergePending() }
     }
 
     /// Merges the pending entries into the tree, in order: each descent hands a leaf every entry that sorts
@@ -95,6 +103,7 @@ final class SortedIndex {
         guard !pending.isEmpty else { return }
         let batch = SortedIndex.sorted(pending)
         pending = []
+        pendingHolders = [:]
         // In a write transaction the reader is the writer: merged leaves are written out as they pile up, as
         // `Table` does after single inserts, to bound memory.
         let writer = nodes.reader as? NodeWriter
@@ -139,6 +148,7 @@ final class SortedIndex {
     func destroy(in writer: NodeWriter) throws {
         pending = []
         postingChanges.removeAll()
+        pendingHolders = [:]
         try nodes.destroy(in: writer) { _, _ in [] }
     }
 
@@ -187,7 +197,20 @@ final class SortedIndex {
     /// it (the point-lookup path of `find(primaryKey:)` and of unique checks).
     func firstKey(withPrefix prefix: [UInt8]) throws -> ObjectKey? {
         if impliedBy != nil { return try keys(withPrefix: prefix, limit: 1).first }
-        let tree = try self.tree
+        return try firstKey(withPrefix: prefix, in: try tree)
+    }
+
+    /// The object holding `values` (the encoding of all the index's columns, as `encode` gives it) in a unique
+    /// index, or `nil`: the pending entries' holder, else the first match in `nodes`, so a uniqueness check merges
+    /// no pending entry. Only for all the columns: a leading part's entries are not among `pendingHolders`.
+    func holder(of values: [UInt8]) throws -> ObjectKey? {
+        guard impliedBy == nil, spec.isUnique else { return try firstKey(withPrefix: values) }
+        if let held = pendingHolders[values] { return held }
+        return try firstKey(withPrefix: values, in: nodes)
+    }
+
+    /// `firstKey(withPrefix:)` in `tree` (the index's nodes, with or without the pending entries merged).
+    private func firstKey(withPrefix prefix: [UInt8], in tree: NodeTree<IndexLeaf>) throws -> ObjectKey? {
         let answer = try prefix.withUnsafeBytes { target -> (found: ObjectKey?, isFinal: Bool) in
             guard let (location, isLast) = try tree.locateWithEdge(target) else { return (nil, true) }
             var found: ObjectKey?
@@ -202,7 +225,18 @@ final class SortedIndex {
             return (found, !reachedEnd || isLast)
         }
         if answer.isFinal { return answer.found }
-        return try keys(withPrefix: prefix, limit: 1).first
+        var found: ObjectKey?
+        try prefix.withUnsafeBytes { target in
+            try tree.forEachLeaf(from: prefix) { location in
+                try IndexLeafEntries(location, reader: tree.reader).forEach(from: target) { entry in
+                    if entry.count >= target.count + 8, SortedIndex.hasPrefix(entry, target) {
+                        found = IndexKeyEncoding.objectKey(ofEntry: entry)
+                    }
+                    return false
+                }
+            }
+        }
+        return found
     }
 
     /// Object keys of entries whose bytes start with `prefix`, in index order.

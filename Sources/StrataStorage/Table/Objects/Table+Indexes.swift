@@ -119,7 +119,7 @@ extension Table {
             guard case .int(let number) = value, try contains(ObjectKey(number)) else { return nil }
             return ObjectKey(number)
         }
-        return try index.firstKey(withPrefix: index.encode([value]))
+        return try index.holder(of: index.encode([value]))
     }
 
     /// Objects whose indexed values equal `values` (all the index's columns, or a leading part of them), in index

@@ -105,7 +105,7 @@ extension Table {
             for (offset, column) in index.spec.columns.enumerated() {
                 IndexKeyEncoding.append(row[try position(of: column)], mixed: !mixed.isEmpty && mixed[offset], to: &entry)
             }
-            if index.spec.isUnique, let holder = try index.firstKey(withPrefix: entry) {
+            if index.spec.isUnique, let holder = try index.holder(of: entry) {
                 // Values are worked out only on a collision: a uniqueness rule lets values with a null collide.
                 let values = try indexValues(index, row: row)
                 if refusesEqual(index, values: values) {
