@@ -29,7 +29,8 @@ struct ColumnConversion {
         case .null:
             if to.isOptional || isList(to) { return .null }
             guard let replacementForNil else {
-                throw ConversionFailure(detail: "it holds nil and \(to) has no default to replace nils with")
+                throw ConversionFailure(
+                    detail: "it holds nil and \(to.schemaSpelling) has no default to replace nils with")
             }
             return replacementForNil
         case .list(let elements):
@@ -51,7 +52,8 @@ struct ColumnConversion {
         case (_, .mixed): return value  // a mixed value holds any kind (an `[any]` list becoming a `set<any>`)
         default:
             guard value.kind == kind else {
-                throw ConversionFailure(detail: "\(value) cannot become a \(kind) without losing information")
+                throw ConversionFailure(
+                    detail: "\(value) cannot become a \(elementType(to).schemaSpelling) without losing information")
             }
             return value
         }

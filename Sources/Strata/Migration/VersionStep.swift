@@ -215,7 +215,8 @@ struct VersionStep {
                 try session.write(try conversion.convert(value), key: key, column: newColumn, of: table)
             } catch let failure as ConversionFailure {
                 throw session.failure(
-                    "\(table.name).\(property) of object \(key) cannot become \(conversion.to): \(failure.detail)")
+                    "\(table.name).\(property) of object \(key) cannot become \(conversion.to.schemaSpelling): "
+                        + failure.detail)
             }
         }
     }
