@@ -20,42 +20,14 @@ struct IntegrityCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        var rounds: [[IntegrityEngineKind: [String: Double]]] = []
-        let engines = IntegrityEngineKind.allCases
-        for round in 0..<max(1, repeats) {
-            var figures: [IntegrityEngineKind: [String: Double]] = [:]
-            for offset in engines.indices {
-                let engine = engines[(round + offset) % engines.count]
-                figures[engine] = try child(engine)
-            }
-            rounds.append(figures)
+        let rounds = try ChildProcess.rounds(of: IntegrityEngineKind.self, repeats: repeats) { engine in
+            try ChildProcess.figuresInFreshDirectory(
+                named: "integrity-\(engine.rawValue)",
+                arguments: ["integrity-phase", "--engine", engine.rawValue, "--count", String(count)],
+                run: "the \(engine.displayName) integrity run")
         }
         let report = IntegrityReport(rounds: rounds, count: count)
         print(json ? report.json : report.table)
-    }
-
-    private func child(_ engine: IntegrityEngineKind) throws -> [String: Double] {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("strata-bench-integrity-\(engine.rawValue)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let process = Process()
-        process.executableURL = Bundle.main.executableURL
-        process.arguments = [
-            "integrity-phase", "--engine", engine.rawValue, "--directory", directory.path, "--count", String(count),
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw BenchmarkError("the \(engine.displayName) integrity run failed (exit \(process.terminationStatus))")
-        }
-        guard let figures = try? JSONDecoder().decode([String: Double].self, from: data) else {
-            throw BenchmarkError("the \(engine.displayName) integrity run printed no figures")
-        }
-        return figures
     }
 }
 

@@ -23,43 +23,17 @@ struct ModelCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        var rounds: [[ModelEngineKind: [String: Double]]] = []
-        let engines = ModelEngineKind.allCases
-        for round in 0..<max(1, repeats) {
-            var figures: [ModelEngineKind: [String: Double]] = [:]
-            for offset in engines.indices {
-                let engine = engines[(round + offset) % engines.count]
-                figures[engine] = try child(engine)
-            }
-            rounds.append(figures)
+        let rounds = try ChildProcess.rounds(of: ModelEngineKind.self, repeats: repeats) { engine in
+            try ChildProcess.figuresInFreshDirectory(
+                named: "model-\(engine.rawValue)",
+                arguments: [
+                    "model-phase", "--engine", engine.rawValue, "--count", String(count),
+                    "--runs", String(max(1, runs)),
+                ],
+                run: "the \(engine.displayName) model run")
         }
         let report = ModelReport(rounds: rounds)
         print(json ? report.json : report.table)
-    }
-
-    private func child(_ engine: ModelEngineKind) throws -> [String: Double] {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("strata-bench-model-\(engine.rawValue)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let process = Process()
-        process.executableURL = Bundle.main.executableURL
-        process.arguments = [
-            "model-phase", "--engine", engine.rawValue, "--directory", directory.path, "--count", String(count),
-            "--runs", String(max(1, runs)),
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw BenchmarkError("the \(engine.displayName) model run failed (exit \(process.terminationStatus))")
-        }
-        guard let figures = try? JSONDecoder().decode([String: Double].self, from: data) else {
-            throw BenchmarkError("the \(engine.displayName) model run printed no figures")
-        }
-        return figures
     }
 }
 
