@@ -7,29 +7,27 @@ final class IndexLeaf: TreeLeaf {
     static let maxBytes = 4000
     static let minBytes = 1000
 
-    var entries: [[UInt8]]
+    /// The entries in order, back to back in one buffer (decoding a stored leaf copies its bytes and offsets).
+    private(set) var entries: PackedEntries
     var origin: NodeRef = .none
     var isDirty = false
-    var byteCount: Int
     var lastInsertWasAppend = false
 
-    init(entries: [[UInt8]]) {
+    init(entries: PackedEntries) {
         self.entries = entries
-        byteCount = entries.reduce(0) { $0 + $1.count + 4 }
     }
+
+    /// The size the leaf counts against its limits: the entries' bytes and 4 bytes (an offset) per entry.
+    var byteCount: Int { entries.byteCount + 4 * entries.count }
 
     static func load(_ raw: UnsafeRawBufferPointer, ref: NodeRef, context: Void) throws -> IndexLeaf {
-        let view = try IndexLeafView(raw, ref: ref)
-        var entries: [[UInt8]] = []
-        entries.reserveCapacity(view.count)
-        for index in 0..<view.count { entries.append(Array(try view.entry(index))) }
-        return IndexLeaf(entries: entries)
+        IndexLeaf(entries: try IndexLeafView(raw, ref: ref).packedEntries())
     }
 
-    static func empty(context: Void) -> IndexLeaf { IndexLeaf(entries: []) }
+    static func empty(context: Void) -> IndexLeaf { IndexLeaf(entries: PackedEntries()) }
 
     var entryCount: Int { entries.count }
-    var firstKey: [UInt8] { entries.first ?? [] }
+    var firstKey: [UInt8] { entries.isEmpty ? [] : Array(entries.entry(0)) }
     var fill: LeafFill {
         let bytes = byteCount
         if bytes > IndexLeaf.maxBytes && entries.count > 1 { return .overfull }
@@ -37,93 +35,80 @@ final class IndexLeaf: TreeLeaf {
     }
 
     /// Where `entry` is or would go.
-    func position(of entry: [UInt8]) -> (index: Int, found: Bool) {
-        let index = entry.withUnsafeBytes { lowerBound($0) }
-        return (index, index < entries.count && entries[index] == entry)
+    func position(of entry: UnsafeRawBufferPointer) -> (index: Int, found: Bool) {
+        let index = entries.lowerBound(entry)
+        return (index, index < entries.count && ByteOrder.compare(entries.entry(index), entry) == 0)
     }
 
     /// The position of the first entry ≥ `target` (`entries.count` when every entry sorts before it).
     func lowerBound(_ target: UnsafeRawBufferPointer) -> Int {
-        entries.partitionIndex { entry in entry.withUnsafeBytes { ByteOrder.compare($0, target) } >= 0 }
+        entries.lowerBound(target)
     }
 
     func insert(_ entry: [UInt8]) {
-        let (index, found) = position(of: entry)
-        guard !found else { return }
-        lastInsertWasAppend = index == entries.count
-        entries.insert(entry, at: index)
-        byteCount += entry.count + 4
+        entry.withUnsafeBytes { entry in
+            let (index, found) = position(of: entry)
+            guard !found else { return }
+            lastInsertWasAppend = index == entries.count
+            entries.insert(entry, at: index)
+        }
     }
 
-    /// Merges the sorted `batch[start...]` entries that sort before `upper` (the next leaf's first key; `nil`
-    /// for the last leaf), stopping once the leaf would pass one and a half times its size limit (so one split
-    /// brings both halves back within it). Takes at least one entry; entries already present are skipped.
+    /// Merges the sorted, distinct `batch[start...]` entries that sort before `upper` (the next leaf's first key;
+    /// `nil` for the last leaf), stopping once the leaf would pass one and a half times its size limit (so one
+    /// split brings both halves back within it). Takes at least one entry; entries already present are skipped.
+    /// Runs of the leaf's own entries between two new ones are copied whole.
     /// - Returns: Where the rest of the batch starts.
-    func merge(_ batch: [[UInt8]], from start: Int, below upper: BranchKey?) -> Int {
+    func merge(_ batch: SortedEntries, from start: Int, below upper: BranchKey?) -> Int {
         let limit = IndexLeaf.maxBytes + IndexLeaf.maxBytes / 2
         var end = start
         var added = 0
         while end < batch.count {
-            let size = batch[end].count + 4
+            let entry = batch[end]
+            let size = entry.count + 4
             if end > start, byteCount + added + size > limit { break }
-            if end > start, let upper, batch[end].withUnsafeBytes({ upper.compare($0) }) <= 0 { break }
+            if end > start, let upper, upper.compare(entry) <= 0 { break }
             added += size
             end += 1
         }
-        lastInsertWasAppend = entries.last.map { ByteOrder.compare(batch[start], $0) > 0 } ?? true
-        var merged: [[UInt8]] = []
-        merged.reserveCapacity(entries.count + end - start)
-        var old = 0
-        var new = start
-        while new < end {
-            if old < entries.count {
-                let order = ByteOrder.compare(entries[old], batch[new])
-                if order < 0 {
-                    merged.append(entries[old])
-                    old += 1
-                    continue
-                }
-                if order == 0 {
-                    new += 1
-                    continue
-                }
-            }
-            if merged.last.map({ ByteOrder.compare($0, batch[new]) != 0 }) ?? true {
-                merged.append(batch[new])
-                byteCount += batch[new].count + 4
-            }
-            new += 1
+        let old = entries
+        lastInsertWasAppend = old.isEmpty || ByteOrder.compare(batch[start], old.entry(old.count - 1)) > 0
+        let merged = PackedEntries(reservingEntries: old.count + end - start, bytes: old.byteCount + added)
+        var kept = 0
+        for new in start..<end {
+            let entry = batch[new]
+            let next = old.lowerBound(entry, from: kept)
+            merged.append(old, kept..<next)
+            kept = next
+            if kept < old.count, ByteOrder.compare(old.entry(kept), entry) == 0 { continue }
+            merged.append(entry)
         }
-        merged.append(contentsOf: entries[old...])
+        merged.append(old, kept..<old.count)
         entries = merged
         return end
     }
 
     @discardableResult
     func remove(_ entry: [UInt8]) -> Bool {
-        let (index, found) = position(of: entry)
-        guard found else { return false }
-        byteCount -= entries.remove(at: index).count + 4
-        return true
+        entry.withUnsafeBytes { entry in
+            let (index, found) = position(of: entry)
+            guard found else { return false }
+            entries.remove(at: index)
+            return true
+        }
     }
 
     func splitOff() -> IndexLeaf {
         var split = entries.count / 2
         if lastInsertWasAppend {
             // Sequential inserts: keep this leaf nearly full and start the next one.
-            var bytes = 0
             split = entries.count - 1
-            for (index, entry) in entries.enumerated() {
-                bytes += entry.count + 4
-                if bytes > IndexLeaf.maxBytes {
-                    split = max(1, index)
-                    break
-                }
+            for index in 0..<entries.count where entries.end(index) + 4 * (index + 1) > IndexLeaf.maxBytes {
+                split = max(1, index)
+                break
             }
         }
-        let upper = IndexLeaf(entries: Array(entries[split...]))
-        entries.removeSubrange(split...)
-        byteCount -= upper.byteCount
+        let upper = IndexLeaf(entries: entries.split(at: split))
         upper.isDirty = true
         return upper
     }
@@ -131,21 +116,35 @@ final class IndexLeaf: TreeLeaf {
     func canAbsorb(_ other: IndexLeaf) -> Bool { byteCount + other.byteCount <= IndexLeaf.maxBytes }
 
     func absorb(_ other: IndexLeaf) {
-        entries += other.entries
-        byteCount += other.byteCount
+        entries.append(other.entries, 0..<other.entries.count)
     }
 
     func encode(in writer: NodeWriter) throws -> NodeRef {
-        var out = ByteWriter(capacity: 8 + byteCount)
-        out.u32(IndexLeaf.magic)
-        out.u32(UInt32(entries.count))
-        var end: UInt32 = 0
-        for entry in entries {
-            end += UInt32(entry.count)
-            out.u32(end)
+        let count = entries.count
+        let (ref, target) = try writer.allocate(byteCount: 8 + 4 * count + entries.byteCount)
+        target.storeBytes(of: IndexLeaf.magic.littleEndian, toByteOffset: 0, as: UInt32.self)
+        target.storeBytes(of: UInt32(count).littleEndian, toByteOffset: 4, as: UInt32.self)
+        for index in 0..<count {
+            target.storeBytes(of: UInt32(entries.end(index)).littleEndian, toByteOffset: 8 + 4 * index, as: UInt32.self)
         }
-        for entry in entries { out.append(entry) }
-        return try out.store(in: writer)
+        let data = entries.bytes(of: 0..<count)
+        if let source = data.baseAddress, let destination = target.baseAddress {
+            (destination + 8 + 4 * count).copyMemory(from: source, byteCount: data.count)
+        }
+        return ref
+    }
+}
+
+/// A sorted run of distinct index entries to merge into a tree (``IndexLeaf/merge(_:from:below:)``): entries of a
+/// `PackedEntries` buffer taken in the order of a permutation, so sorting moves 24-byte records, not the entries.
+struct SortedEntries {
+    let entries: PackedEntries
+    let order: [UInt32]
+
+    var count: Int { order.count }
+
+    subscript(position: Int) -> UnsafeRawBufferPointer {
+        @inline(__always) get { entries.entry(Int(order[position])) }
     }
 }
 
@@ -172,6 +171,26 @@ struct IndexLeafView {
             throw NodeDamage.error(ref, "index leaf", "entry \(index) spans bytes \(start)..<\(end) of \(data.count)")
         }
         return UnsafeRawBufferPointer(rebasing: data[start..<end])
+    }
+
+    /// The leaf's entries copied into one buffer, each entry's bounds checked.
+    /// - Throws: `StrataError.corruptFile` when an entry's offsets are out of order or past the data.
+    func packedEntries() throws -> PackedEntries {
+        let total = count == 0 ? 0 : Int(UInt32(littleEndian: ends.loadUnaligned(fromByteOffset: (count - 1) * 4, as: UInt32.self)))
+        guard total <= data.count else {
+            throw NodeDamage.error(ref, "index leaf", "entries end at byte \(total) of \(data.count)")
+        }
+        let packed = PackedEntries(reservingEntries: count, bytes: total)
+        var start = 0
+        for index in 0..<count {
+            let end = Int(UInt32(littleEndian: ends.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)))
+            guard start <= end, end <= total else {
+                throw NodeDamage.error(ref, "index leaf", "entry \(index) spans bytes \(start)..<\(end) of \(data.count)")
+            }
+            packed.append(UnsafeRawBufferPointer(rebasing: data[start..<end]))
+            start = end
+        }
+        return packed
     }
 
     /// The first entry ≥ `target`.

@@ -19,7 +19,7 @@ struct IndexLeafEntries {
         switch location {
         case .loaded(let leaf):
             form = .loaded(leaf)
-            count = leaf.entries.count
+            count = leaf.entryCount
         case .stored(let ref):
             let view = try IndexLeafView(try reader.read(ref), ref: ref)
             form = .stored(view)
@@ -47,7 +47,7 @@ struct IndexLeafEntries {
         while index < count {
             let goOn: Bool
             switch form {
-            case .loaded(let leaf): goOn = try leaf.entries[index].withUnsafeBytes(body)
+            case .loaded(let leaf): goOn = try body(leaf.entries.entry(index))
             case .stored(let view): goOn = try body(try view.entry(index))
             }
             if !goOn { return false }

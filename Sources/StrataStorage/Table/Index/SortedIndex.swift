@@ -21,19 +21,22 @@ final class SortedIndex {
     /// The index's nodes, without the entries still waiting in `pending`: for the code that only manages memory
     /// (flushing decoded leaves). Everything that reads or changes entries goes through `tree`.
     let nodes: NodeTree<IndexLeaf>
-    /// Entries added in this write transaction and not merged into `nodes` yet.
+    /// Entries added in this write transaction and not merged into `nodes` yet (see `PendingEntries`).
     ///
     /// A bulk insert adds entries in the order of its objects, which for most indexed values is no order at all:
     /// one descent and one insertion into the middle of a leaf per object, with leaves flushed and decoded again
-    /// as memory limits require. Sorted batches merge leaf by leaf instead, each leaf decoded once per batch.
-    private var pending: [[UInt8]] = []
-    /// For a unique index, the object holding each values' encoding (an entry without its object key) among the
-    /// `pending` entries: with `nodes`, what `holder(of:)` probes, so checking each insert of a bulk load merges
-    /// nothing. Emptied whenever `pending` is merged.
-    private var pendingHolders: [[UInt8]: ObjectKey] = [:]
-    /// The most entries `pending` holds before they are merged (about 10 MB of short entries; a unique index's
-    /// `pendingHolders` about as much again).
-    static let pendingLimit = 1 << 18
+    /// as memory limits require. The pending entries are appended to one buffer instead, and merged leaf by leaf,
+    /// each leaf decoded once, when a read or a removal needs the index, when the transaction writes its nodes
+    /// (commit, `Catalog.flush`), or when they reach ``pendingByteLimit``. For a unique index the buffer also
+    /// answers who holds a value (``holder(of:)``), so checking each insert of a bulk load merges nothing.
+    private var pending: PendingEntries
+    /// The most memory the pending entries take before they are merged: 64 MiB, a million unique 30-byte entries
+    /// with their hash table, or about 2.7 million 20-byte entries (a set's index: five per object).
+    static let pendingByteLimit = 64 << 20
+    /// The most decoded leaves a merge keeps before writing them out (about 1.5 MiB): a batch goes through the
+    /// leaves in order, so each one is written once, and flushing every `Catalog.loadedLeafLimit` leaves rewrote
+    /// the branches above them sixteen times as often.
+    static let mergeLeafLimit = 256
     /// The full-text changes of a posting-block index not written into its blocks yet (see `PostingChanges`).
     var postingChanges = PostingChanges()
     /// The most changes `postingChanges` holds before they are written (about 20 MB).
@@ -68,6 +71,7 @@ final class SortedIndex {
         self.spec = spec
         self.mixed = mixed.contains(true) ? mixed : []
         self.indexesElements = indexesElements
+        pending = PendingEntries(tracksHolders: spec.isUnique)
         nodes = NodeTree(root: root, reader: reader, context: (), what: "index \(spec.key) of table '\(table)'")
         self.impliedBy = impliedBy
     }
@@ -84,71 +88,35 @@ final class SortedIndex {
     func insert(entry: [UInt8]) throws {
         guard impliedBy == nil else { return }
         if keepsPostingBlocks { return try recordPosting(entry, present: true) }
-        if spec.isUnique, entry.count >= 8 {
-            // Every entry of a unique index is checked with `holder(of:)` first; nulls may repeat, and the first
-            // holder is the one kept.
-            let values = Array(entry[..<(entry.count - 8)])
-            if pendingHolders[values] == nil {
-                pendingHolders[values] = entry.withUnsafeBytes { IndexKeyEncoding.objectKey(ofEntry: $0) }
-            }
-        }
-        pending.append(entry)
-        if pending.count >= SortedIndex.pendingLimit { try mergePending() }
+        // Every entry of a unique index is checked with `holder(of:)` first; nulls may repeat, and the first holder
+        // is the one kept.
+        entry.withUnsafeBytes { pending.append($0) }
+        if pending.footprint >= SortedIndex.pendingByteLimit { try mergePending() }
     }
 
     /// Merges the pending entries into the tree, in order: each descent hands a leaf every entry that sorts
-    /// before the next leaf (as many as keep it within one split of its size limit).
+    /// before the next leaf (as many as keep it within one split of its size limit), so a leaf is decoded and
+    /// written once per merge however many entries it takes.
     func mergePending() throws {
         if keepsPostingBlocks { try applyPostingChanges() }
         guard !pending.isEmpty else { return }
-        let batch = SortedIndex.sorted(pending)
-        pending = []
-        pendingHolders = [:]
-        // In a write transaction the reader is the writer: merged leaves are written out as they pile up, as
-        // `Table` does after single inserts, to bound memory.
+        let taken = pending
+        pending = PendingEntries(tracksHolders: spec.isUnique)
+        let batch = taken.sorted()
+        // In a write transaction the reader is the writer: merged leaves are written out as they pile up, to bound
+        // memory.
         let writer = nodes.reader as? NodeWriter
         var start = 0
         while start < batch.count {
-            start = try batch[start].withUnsafeBytes { first in
-                try nodes.update(first, bounded: { leaf, upper in leaf.merge(batch, from: start, below: upper) })
-            }
-            if let writer, nodes.loadedLeaves > Catalog.loadedLeafLimit { _ = try nodes.flush(in: writer) }
+            start = try nodes.update(batch[start], bounded: { leaf, upper in leaf.merge(batch, from: start, below: upper) })
+            if let writer, nodes.loadedLeaves > SortedIndex.mergeLeafLimit { _ = try nodes.flush(in: writer) }
         }
-    }
-
-    /// `entries` in byte order. Sorted by their first 24 bytes as three big-endian words (zero-padded, which
-    /// keeps a shorter entry before the longer ones it begins), held in an array of plain tuples, and by all their
-    /// bytes only where those tie: sorting the arrays themselves retained and released each one at every move, and
-    /// compared through `memcmp` calls, which took a quarter of a bulk insert's time when a set's index added five
-    /// entries per object. Most entries (a short value and the object key) fit in the 24 bytes.
-    static func sorted(_ entries: [[UInt8]]) -> [[UInt8]] {
-        guard entries.count > 1 else { return entries }
-        var order: [(first: UInt64, second: UInt64, third: UInt64, index: Int)] = []
-        order.reserveCapacity(entries.count)
-        for (index, entry) in entries.enumerated() {
-            entry.withUnsafeBytes { bytes in
-                var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
-                let head = UnsafeRawBufferPointer(rebasing: bytes.prefix(24))
-                withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: head) }
-                let (first, second, third) = (words.0.bigEndian, words.1.bigEndian, words.2.bigEndian)
-                order.append((first, second, third, index))
-            }
-        }
-        order.sort { left, right in
-            if left.first != right.first { return left.first < right.first }
-            if left.second != right.second { return left.second < right.second }
-            if left.third != right.third { return left.third < right.third }
-            let (a, b) = (entries[left.index], entries[right.index])
-            return a.count > 24 || b.count > 24 ? ByteOrder.compare(a, b) < 0 : a.count < b.count
-        }
-        return order.map { entries[$0.index] }
     }
 
     /// Frees the index's nodes (pending entries are dropped with them).
     func destroy(in writer: NodeWriter) throws {
-        pending = []
+        pending = PendingEntries(tracksHolders: spec.isUnique)
         postingChanges.removeAll()
-        pendingHolders = [:]
         try nodes.destroy(in: writer) { _, _ in [] }
     }
 
@@ -202,10 +170,10 @@ final class SortedIndex {
 
     /// The object holding `values` (the encoding of all the index's columns, as `encode` gives it) in a unique
     /// index, or `nil`: the pending entries' holder, else the first match in `nodes`, so a uniqueness check merges
-    /// no pending entry. Only for all the columns: a leading part's entries are not among `pendingHolders`.
+    /// no pending entry. Only for all the columns: the pending entries' holders are kept by all of them.
     func holder(of values: [UInt8]) throws -> ObjectKey? {
         guard impliedBy == nil, spec.isUnique else { return try firstKey(withPrefix: values) }
-        if let held = pendingHolders[values] { return held }
+        if let held = values.withUnsafeBytes({ pending.holder(of: $0) }) { return held }
         return try firstKey(withPrefix: values, in: nodes)
     }
 

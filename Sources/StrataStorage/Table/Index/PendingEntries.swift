@@ -1,0 +1,137 @@
+/// The entries an index collected in a write transaction and has not merged into its nodes yet
+/// (`SortedIndex.pending`): appended to one flat buffer as they come, with no ordering work per entry, and sorted
+/// once when they are merged (``sorted()``).
+///
+/// For a unique index it also keeps a hash table from each values' encoding (an entry without its 8-byte object
+/// key) to the first pending entry holding it, so that a uniqueness check asks the pending entries without an
+/// allocation or a merge (``holder(of:)``).
+final class PendingEntries {
+    /// The entries, in the order they came.
+    let entries = PackedEntries()
+    /// Whether ``holder(of:)`` is kept up to date (a unique index).
+    let tracksHolders: Bool
+    /// Open addressing, linear probing: 0 is an empty slot; otherwise the upper 32 bits of the values' hash and,
+    /// below them, the position of the first entry holding those values plus one.
+    private var slots: [UInt64] = []
+    private var holders = 0
+
+    init(tracksHolders: Bool) {
+        self.tracksHolders = tracksHolders
+    }
+
+    var isEmpty: Bool { entries.isEmpty }
+    var count: Int { entries.count }
+
+    /// The memory the entries and the hash table take, roughly: what `SortedIndex.pendingByteLimit` bounds.
+    var footprint: Int { entries.byteCount + 4 * entries.count + 8 * slots.count }
+
+    /// Adds an entry (a values' encoding followed by the 8-byte object key).
+    @inline(__always)
+    func append(_ entry: UnsafeRawBufferPointer) {
+        if tracksHolders, entry.count >= 8 { remember(entry) }
+        entries.append(entry)
+    }
+
+    /// The object holding `values` (an entry without its object key) among the pending entries: the first one
+    /// added, or `nil`. Only for an index that ``tracksHolders``.
+    func holder(of values: UnsafeRawBufferPointer) -> ObjectKey? {
+        guard holders > 0 else { return nil }
+        let hash = PendingEntries.hash(values)
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash >> 32) & mask
+        while slots[slot] != 0 {
+            if slots[slot] >> 32 == hash >> 32 {
+                let entry = entries.entry(Int(slots[slot] & 0xFFFF_FFFF) - 1)
+                if entry.count == values.count + 8, SortedIndex.hasPrefix(entry, values) {
+                    return IndexKeyEncoding.objectKey(ofEntry: entry)
+                }
+            }
+            slot = (slot + 1) & mask
+        }
+        return nil
+    }
+
+    /// The entries in byte order without repeats, for a merge; the buffer must not change while it is used.
+    ///
+    /// Sorted by their first 16 bytes as two big-endian words (zero-padded, which keeps a shorter entry before the
+    /// longer ones it begins) held with the entry's position in 24-byte records, and by all their bytes only
+    /// where those tie: the records move, not the entries.
+    func sorted() -> SortedEntries {
+        let count = entries.count
+        var records: [(first: UInt64, second: UInt64, index: UInt32)] = []
+        records.reserveCapacity(count)
+        for index in 0..<count {
+            let entry = entries.entry(index)
+            var words: (UInt64, UInt64) = (0, 0)
+            withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: entry.prefix(16))) }
+            records.append((words.0.bigEndian, words.1.bigEndian, UInt32(index)))
+        }
+        let entries = self.entries
+        records.sort { left, right in
+            if left.first != right.first { return left.first < right.first }
+            if left.second != right.second { return left.second < right.second }
+            let (a, b) = (entries.entry(Int(left.index)), entries.entry(Int(right.index)))
+            return a.count > 16 && b.count > 16 ? ByteOrder.compare(a, b) < 0 : a.count < b.count
+        }
+        var order: [UInt32] = []
+        order.reserveCapacity(count)
+        var previous: UnsafeRawBufferPointer?
+        for record in records {
+            let entry = entries.entry(Int(record.index))
+            if let previous, ByteOrder.compare(previous, entry) == 0 { continue }
+            order.append(record.index)
+            previous = entry
+        }
+        return SortedEntries(entries: entries, order: order)
+    }
+
+    // MARK: Holders
+
+    /// Records `entry` as the holder of its values unless an earlier entry holds them.
+    private func remember(_ entry: UnsafeRawBufferPointer) {
+        if (holders + 1) * 2 > slots.count { growSlots() }
+        let values = UnsafeRawBufferPointer(rebasing: entry[..<(entry.count - 8)])
+        let hash = PendingEntries.hash(values)
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash >> 32) & mask
+        while slots[slot] != 0 {
+            if slots[slot] >> 32 == hash >> 32 {
+                let held = entries.entry(Int(slots[slot] & 0xFFFF_FFFF) - 1)
+                if held.count == entry.count, SortedIndex.hasPrefix(held, values) { return }
+            }
+            slot = (slot + 1) & mask
+        }
+        slots[slot] = (hash & 0xFFFF_FFFF_0000_0000) | UInt64(entries.count + 1)
+        holders += 1
+    }
+
+    private func growSlots() {
+        let old = slots
+        slots = [UInt64](repeating: 0, count: Swift.max(1024, old.count * 2))
+        let mask = slots.count - 1
+        for value in old where value != 0 {
+            var slot = Int(truncatingIfNeeded: value >> 32) & mask
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = value
+        }
+    }
+
+    /// A 64-bit hash of `bytes` (a multiply-and-shift mix of each 8-byte word; not for untrusted keys that an
+    /// attacker picks to collide, which at worst slows a transaction of theirs).
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            hash = (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
+            hash ^= hash >> 31
+            offset += 8
+        }
+        var tail: UInt64 = 0
+        while offset < bytes.count {
+            tail = tail << 8 | UInt64(bytes[offset])
+            offset += 1
+        }
+        hash = (hash ^ tail) &* 0x94D0_49BB_1331_11EB
+        return hash ^ (hash >> 29)
+    }
+}

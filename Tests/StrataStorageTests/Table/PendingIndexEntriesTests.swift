@@ -1,0 +1,166 @@
+import StrataTestSupport
+import XCTest
+
+@testable import StrataStorage
+
+/// The entries an index collects in a write transaction before merging them (`PendingEntries`), the flat buffer
+/// they and decoded leaves are held in (`PackedEntries`), and what a table sees of them: reads inside the write see
+/// them, a rollback drops them, uniqueness is checked against them.
+final class PendingIndexEntriesTests: XCTestCase {
+    private var fixture: TableFixture!
+    private var person: Table!
+    private var email: ColumnKey!
+    private var tags: ColumnKey!
+
+    override func setUpWithError() throws {
+        fixture = try TableFixture()
+        person = try fixture.catalog.createTable(named: "Person")
+        email = try person.addColumn(named: "email", type: .value(.string), nullable: true)
+        tags = try person.addColumn(named: "tags", type: .set(.string))
+    }
+
+    // MARK: The buffers
+
+    /// Entries of random lengths (0 to 40 bytes) over a few byte values, so prefixes, ties on the first 16 bytes
+    /// and repeats are common.
+    private func randomEntries(_ count: Int, _ generator: inout SeededGenerator) -> [[UInt8]] {
+        (0..<count).map { _ in (0..<generator.below(41)).map { _ in UInt8([0, 1, 2, 255][generator.below(4)]) } }
+    }
+
+    func testPackedEntriesInsertRemoveSplitAndAppendLikeAnArrayOfEntries() {
+        var generator = SeededGenerator(seed: 26)
+        let packed = PackedEntries()
+        var model: [[UInt8]] = []
+        for step in 0..<3000 {
+            let entry = randomEntries(1, &generator)[0]
+            switch generator.below(4) {
+            case 0 where !model.isEmpty:
+                let index = generator.below(model.count)
+                packed.remove(at: index)
+                model.remove(at: index)
+            case 1:
+                entry.withUnsafeBytes { packed.append($0) }
+                model.append(entry)
+            default:
+                let index = generator.below(model.count + 1)
+                entry.withUnsafeBytes { packed.insert($0, at: index) }
+                model.insert(entry, at: index)
+            }
+            if step % 500 == 499 {
+                let at = generator.below(model.count + 1)
+                let upper = packed.split(at: at)
+                XCTAssertEqual((0..<upper.count).map { Array(upper.entry($0)) }, Array(model[at...]))
+                packed.append(upper, 0..<upper.count)
+            }
+        }
+        XCTAssertEqual(packed.count, model.count)
+        XCTAssertEqual(packed.byteCount, model.reduce(0) { $0 + $1.count })
+        XCTAssertEqual((0..<packed.count).map { Array(packed.entry($0)) }, model)
+    }
+
+    func testPendingEntriesSortInByteOrderWithoutRepeats() {
+        var generator = SeededGenerator(seed: 27)
+        let entries = randomEntries(5000, &generator)
+        let pending = PendingEntries(tracksHolders: false)
+        for entry in entries { entry.withUnsafeBytes { pending.append($0) } }
+        let sorted = pending.sorted()
+        let expected = Array(Set(entries)).sorted { ByteOrder.compare($0, $1) < 0 }
+        XCTAssertEqual((0..<sorted.count).map { Array(sorted[$0]) }, expected)
+    }
+
+    func testPendingHoldersKeepTheFirstEntryOfEachValue() {
+        let pending = PendingEntries(tracksHolders: true)
+        func entry(_ values: [UInt8], _ key: Int64) -> [UInt8] { values + ByteOrder.key(key) }
+        for number in 0..<5000 {
+            // 2,500 values, each added twice: the first object to add it holds it.
+            let values = [1] + Array("value-\(number % 2500)".utf8) + [0, 0]
+            entry(values, Int64(number)).withUnsafeBytes { pending.append($0) }
+        }
+        for number in [0, 1, 1249, 2499] {
+            let values = [1] + Array("value-\(number)".utf8) + [0, 0]
+            XCTAssertEqual(values.withUnsafeBytes { pending.holder(of: $0) }, ObjectKey(Int64(number)))
+        }
+        let absent: [UInt8] = [1] + Array("value-2500".utf8) + [0, 0]
+        XCTAssertNil(absent.withUnsafeBytes { pending.holder(of: $0) })
+        XCTAssertNil([UInt8]([1] + Array("value-1".utf8)).withUnsafeBytes { pending.holder(of: $0) }, "a prefix holds nothing")
+    }
+
+    // MARK: Through a table
+
+    func testReadsInsideTheWriteSeePendingEntriesOfAnIndexedSet() throws {
+        let index = try person.addIndex(on: [tags])
+        var keys: [ObjectKey] = []
+        for number in 0..<2000 {
+            let set = StorageValue.list((0..<5).map { .string("tag-\((number * 7 + $0 * 131) % 400)") })
+            keys.append(try person.insert([(tags, set)]))
+        }
+        let expected = (0..<2000).filter { number in (0..<5).contains { (number * 7 + $0 * 131) % 400 == 3 } }
+        XCTAssertEqual(try person.lookupCount(index, equal: [.string("tag-3")]), expected.count, "counted before commit")
+        XCTAssertEqual(try person.lookup(index, equal: [.string("tag-3")]), expected.map { keys[$0] })
+        // More pending entries after the read merged the first ones; a removal sees both.
+        let late = try person.insert([(tags, .list([.string("tag-3")]))])
+        XCTAssertEqual(try person.lookupCount(index, equal: [.string("tag-3")]), expected.count + 1)
+        try person.delete(keys[expected[0]])
+        XCTAssertEqual(try person.lookup(index, equal: [.string("tag-3")]), expected.dropFirst().map { keys[$0] } + [late])
+        try fixture.catalog.verify()
+        try fixture.commit()
+        try fixture.catalog.verify()
+    }
+
+    func testRollbackDropsPendingEntries() throws {
+        let index = try person.addIndex(on: [tags])
+        let unique = try person.addIndex(on: [email], unique: true)
+        let kept = try person.insert([(email, .string("kept@x")), (tags, .list([.string("a")]))])
+        try fixture.commit()
+        let again = try XCTUnwrap(fixture.catalog.table(named: "Person"))
+        for number in 0..<1000 {
+            try again.insert([(email, .string("gone-\(number)@x")), (tags, .list([.string("a"), .string("b")]))])
+        }
+        try fixture.rollback()
+        let stored = try XCTUnwrap(fixture.catalog.table(named: "Person"))
+        XCTAssertEqual(try stored.lookup(index, equal: [.string("a")]), [kept])
+        XCTAssertEqual(try stored.lookup(index, equal: [.string("b")]), [])
+        XCTAssertEqual(try stored.lookup(unique, equal: [.string("gone-5@x")]), [])
+        // The values the rolled-back objects held are free again.
+        let taken = try stored.insert([(email, .string("gone-5@x"))])
+        XCTAssertEqual(try stored.find(email: "gone-5@x", in: unique), taken)
+        try fixture.catalog.verify()
+    }
+
+    func testUniquenessIsCheckedAgainstPendingAndMergedEntriesInOneWrite() throws {
+        let unique = try person.addIndex(on: [email], unique: true)
+        let first = try person.insert([(email, .string("a@x"))])
+        // Two pending entries with the same value: the second insert is refused, nothing merged.
+        XCTAssertThrowsError(try person.insert([(email, .string("a@x"))])) { error in
+            XCTAssertEqual(error as? StrataError,
+                           .uniquenessViolation(type: "Person", properties: ["email"], value: "\"a@x\"",
+                                                holder: first.rawValue))
+        }
+        // Nulls never collide, pending or not.
+        try person.insert([(email, .null)])
+        try person.insert([(email, .null)])
+        // A read merges the pending entries; the merged value and a new pending one both still refuse a twin.
+        XCTAssertEqual(try person.lookup(unique, equal: [.string("a@x")]), [first])
+        let second = try person.insert([(email, .string("b@x"))])
+        XCTAssertThrowsError(try person.insert([(email, .string("a@x"))]))
+        XCTAssertThrowsError(try person.insert([(email, .string("b@x"))]))
+        // A change to a pending value is checked too, and frees the old value.
+        XCTAssertThrowsError(try person.set(second, column: email, to: .string("a@x")))
+        try person.set(second, column: email, to: .string("c@x"))
+        let third = try person.insert([(email, .string("b@x"))])
+        XCTAssertEqual(try person.find(email: "b@x", in: unique), third)
+        XCTAssertEqual(try person.count(), 5)
+        try fixture.catalog.verify()
+        try fixture.commit()
+        try fixture.catalog.verify()
+    }
+}
+
+private extension Table {
+    /// The one object holding `value` in unique string index `index`, or `nil`.
+    func find(email value: String, in index: IndexKey) throws -> ObjectKey? {
+        let found = try lookup(index, equal: [.string(value)])
+        XCTAssertLessThanOrEqual(found.count, 1)
+        return found.first
+    }
+}
