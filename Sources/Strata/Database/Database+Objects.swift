@@ -145,7 +145,8 @@ extension Database {
             let table = try table(for: model)
             let keys = try table.keys()
             if schema.deleteRules.isEmpty {
-                for key in keys where try table.contains(key) { try table.delete(key) }
+                // One batch: each cluster read and rewritten once (docs/ARCHITECTURE.md, "Deleting in batches").
+                try table.delete(keys, alongWith: nil)
             } else {
                 try schema.deleteRules.delete(keys.map { (model.name, $0) }, in: catalog())
             }
@@ -158,7 +159,8 @@ extension Database {
         perform {
             for model in schema.models {
                 let table = try table(for: model)
-                for key in try table.keys() where try table.contains(key) { try table.delete(key) }
+                // Embedded objects may have gone with their owners already: the batch skips them.
+                try table.delete(try table.keys(), alongWith: nil)
             }
         }
     }

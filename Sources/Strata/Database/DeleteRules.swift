@@ -11,8 +11,8 @@ import StrataStorage
 ///    or through a cycle, is in the set once;
 /// 2. the checks: every `deny` property of every object of the set must reach only objects of the set, or the
 ///    delete throws `StrataError.deleteDenied` before anything changed;
-/// 3. the deletes, in the order the objects joined the set (owners before what they own), each of which nullifies
-///    every link to the object from outside the set as a plain delete does (links inside the set go with it).
+/// 3. the deletes, one batch per table (each cluster read and rewritten once), which nullify every link to the
+///    objects from outside the set as a plain delete does (links inside the set go with them).
 struct DeleteRules: Sendable {
     /// One `cascade` or `deny` property (`nullify` is what every delete does anyway), or a link to an embedded
     /// model (which always cascades).
@@ -122,29 +122,43 @@ private struct DeleteRun {
     private var resolved: [String: [ResolvedRule]] = [:]
     /// The objects the delete removes, by model name.
     private var doomed: [String: Set<ObjectKey>] = [:]
-    /// The same objects in the order they joined the set.
-    private var order: [(model: String, key: ObjectKey)] = []
 
     init(rules: DeleteRules, catalog: Catalog) {
         self.rules = rules
         self.catalog = catalog
     }
 
-    /// Pass 1: the roots that exist, and transitively what they cascade to.
+    /// Pass 1: the roots that exist, and transitively what they cascade to, a model's newly reached objects at a
+    /// time: each round reads the cascade properties of all of them in one walk of their table's clusters
+    /// (`Table.forEachValue`) rather than a lookup from the root per object.
     mutating func collect(_ roots: [(model: String, key: ObjectKey)]) throws {
-        for root in roots where try table(root.model).contains(root.key) {
-            if doomed[root.model, default: []].insert(root.key).inserted { order.append(root) }
+        var requested: [String: [ObjectKey]] = [:]
+        for root in roots { requested[root.model, default: []].append(root.key) }
+        var current: [String: [ObjectKey]] = [:]
+        for model in requested.keys.sorted() {
+            for key in try table(model).existingKeys(among: requested[model] ?? [])
+            where doomed[model, default: []].insert(key).inserted {
+                current[model, default: []].append(key)
+            }
         }
-        var next = 0
-        while next < order.count {
-            let (model, key) = order[next]
-            next += 1
-            for rule in try rules(of: model) where rule.rule.rule == .cascade {
-                for target in try reached(by: rule, from: key, in: table(model))
-                where doomed[rule.rule.target, default: []].insert(target).inserted {
-                    order.append((rule.rule.target, target))
+        while !current.isEmpty {
+            var next: [String: [ObjectKey]] = [:]
+            for model in current.keys.sorted() {
+                let keys = current[model] ?? []
+                let table = try table(model)
+                for rule in try rules(of: model) where rule.rule.rule == .cascade {
+                    let target = rule.rule.target
+                    let found = try reached(by: rule, from: keys, in: table)
+                    // Taken out of the dictionaries while a million keys may go in (no lookup of the model's
+                    // name per key, no copy of the set).
+                    var known = doomed.removeValue(forKey: target) ?? []
+                    var added = next.removeValue(forKey: target) ?? []
+                    for object in found where known.insert(object).inserted { added.append(object) }
+                    doomed[target] = known
+                    if !added.isEmpty { next[target] = added }
                 }
             }
+            current = next
         }
     }
 
@@ -157,10 +171,8 @@ private struct DeleteRun {
             for rule in denials {
                 let kept = doomed[rule.rule.target] ?? []
                 var outside: Set<ObjectKey> = []
-                for key in keys.sorted() {
-                    for target in try reached(by: rule, from: key, in: table) where !kept.contains(target) {
-                        outside.insert(target)
-                    }
+                for target in try reached(by: rule, from: keys.sorted(), in: table) where !kept.contains(target) {
+                    outside.insert(target)
                 }
                 if !outside.isEmpty {
                     throw StrataError.deleteDenied(type: model, property: rule.rule.property, count: outside.count)
@@ -169,24 +181,39 @@ private struct DeleteRun {
         }
     }
 
-    /// Pass 3: the deletes, owners first. Links between objects of the set are not unlinked one by one (both
-    /// ends go); every other link to them is nullified as by a plain delete.
+    /// Pass 3: the deletes, one batch per table (`Table.delete(_:alongWith:)` for many keys: each cluster read
+    /// and rewritten once). Links between objects of the set are not unlinked one by one (both ends go); every
+    /// other link to them is nullified as by a plain delete. The order of the tables does not matter: no link
+    /// inside the set is followed, and an embedded object gone with its owner's batch is skipped by its own.
     mutating func deleteAll() throws {
         var byTable: [TableKey: Set<ObjectKey>] = [:]
-        for (model, keys) in doomed { byTable[try table(model).key, default: []].formUnion(keys) }
-        let isDeleted = { (table: TableKey, key: ObjectKey) in byTable[table]?.contains(key) ?? false }
-        for (model, key) in order {
+        var batches: [(table: Table, keys: [ObjectKey])] = []
+        for model in doomed.keys.sorted() {
+            guard let keys = doomed[model], !keys.isEmpty else { continue }
             let table = try table(model)
-            // An embedded object may have gone with its owner already.
-            if try table.contains(key) { try table.delete(key, alongWith: isDeleted) }
+            // A table is one model's: the set is shared, not copied.
+            byTable[table.key] = keys
+            batches.append((table, Array(keys)))
         }
+        let isDeleted = { (table: TableKey, key: ObjectKey) in byTable[table]?.contains(key) ?? false }
+        for batch in batches { try batch.table.delete(batch.keys, alongWith: isDeleted) }
     }
 
-    /// The objects of the rule's target model that `rule` reaches from object `key` of `table`.
-    private func reached(by rule: ResolvedRule, from key: ObjectKey, in table: Table) throws -> [ObjectKey] {
+    /// The objects of the rule's target model that `rule` reaches from the objects `keys` of `table` (once per
+    /// link, so possibly with repeats).
+    private func reached(by rule: ResolvedRule, from keys: [ObjectKey], in table: Table) throws -> [ObjectKey] {
         if let column = rule.column {
-            return Self.links(in: try table.value(key, column: column))
+            var found: [ObjectKey] = []
+            try table.forEachValue(of: keys, column: column) { _, value in found += Self.links(in: value) }
+            return found
         }
+        var found: [ObjectKey] = []
+        for key in keys { found += try reached(by: rule, from: key) }
+        return found
+    }
+
+    /// The objects of the rule's target model that the linkingObjects `rule` reaches from object `key`.
+    private func reached(by rule: ResolvedRule, from key: ObjectKey) throws -> [ObjectKey] {
         var current = [key]
         for hop in rule.inverse {
             var seen: Set<ObjectKey> = []

@@ -17,6 +17,56 @@ final class DeleteRulesRandomTests: XCTestCase {
         }
     }
 
+    /// Graphs of hundreds of vertices, so that each delete's batches span several clusters of each table (the
+    /// vertices and their embedded stickers): every cascade kind (link, list, set, map, embedded, linkingObjects)
+    /// fans out through them, and the file is compared with the model after each multi-root delete.
+    func testLargeBatchedCascadesAgainstABruteForceModel() throws {
+        let directory = try TemporaryDirectory()
+        let db = try GraphRendering.open(in: directory)
+        var random = SeededRandom(seed: 31)
+        var graph = GraphModel()
+        let count = isLong ? 2_000 : 600
+        for id in 1...count { graph.vertices[id] = GraphModel.Node() }
+        try db.write { for id in 1...count { db.add(Vertex(id: id)) } }
+        var edges: [GraphModel.EdgeChange] = []
+        for _ in 0..<count * 2 {
+            // Mostly nullify and cascade: a deny on a wide graph would refuse nearly every delete, and so would
+            // `slotOfDeny` (a vertex held in a nullify map's slot denies), so maps get cascade slots only.
+            let roll = random.below(200)
+            let kind = random.below(7)
+            let rule = roll == 0 ? 2 : kind == 3 || roll >= 136 ? 1 : 0
+            edges.append(GraphModel.EdgeChange(
+                source: 1 + random.below(count), kind: kind, rule: rule, target: 1 + random.below(count),
+                key: ["a", "b", "c"][random.below(3)]))
+        }
+        for edge in edges { edge.apply(to: &graph) }
+        try db.write { for edge in edges { edge.apply(in: db) } }
+        XCTAssertEqual(GraphRendering.render(db), graph.rendered)
+        var deleted = 0
+        for round in 0..<6 {
+            let ids = graph.vertices.keys.sorted()
+            guard ids.count > 10 else { break }
+            let roots = (0..<8).map { _ in ids[random.below(ids.count)] }
+            let expected = graph.deleting(roots)
+            do {
+                try db.write { db.delete(roots.compactMap { db.object(ofType: Vertex.self, forPrimaryKey: $0) }) }
+                guard let expected else { return XCTFail("round \(round): deleting \(roots) was accepted; the model denies it") }
+                deleted += graph.vertices.count - expected.vertices.count
+                graph = expected
+            } catch StrataError.deleteDenied {
+                XCTAssertNil(expected, "round \(round): deleting \(roots) was denied; the model accepts it")
+            }
+            XCTAssertEqual(GraphRendering.render(db), graph.rendered, "round \(round)")
+        }
+        XCTAssertGreaterThan(deleted, 50, "the deletes should cascade widely")
+        XCTAssertNoThrow(try db.verify())
+        // Every remaining vertex at once (their stickers go with them).
+        try db.write { db.deleteAll(Vertex.self) }
+        XCTAssertTrue(db.objects(Vertex.self).isEmpty)
+        XCTAssertEqual(try db.table(for: XCTUnwrap(db.schema.model(named: "Sticker"))).count(), 0)
+        XCTAssertNoThrow(try db.verify())
+    }
+
     private func run(seed: UInt64, rounds: Int, maxVertices: Int) throws {
         let directory = try TemporaryDirectory()
         let db = try GraphRendering.open(in: directory)

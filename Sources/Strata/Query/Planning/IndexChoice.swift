@@ -90,7 +90,9 @@ struct IndexChoice {
     /// index's count of its entries for a lookup on the tested object's own column (for a set's index, of an
     /// equality only: one entry per object holding the value); for a comparison inside an object embedded through
     /// one single link (`home.city`), how many of the matching embedded objects that link owns (each owner owns
-    /// one, so owners are not repeated), their backlinks read in place. `nil` when the keys must be listed.
+    /// one, so owners are not repeated): the index's count when that link is the embedded table's only owner
+    /// (`Table.isOwnedOnly(through:column:)`), else their backlinks read in place. `nil` when the keys must be
+    /// listed.
     func matchCount(in table: Table) throws -> Int? {
         if case .fullText = lookup { return nil }
         guard let embedded else {
@@ -98,6 +100,11 @@ struct IndexChoice {
             return try count(in: table)
         }
         guard embedded.hops.count == 1, let hop = embedded.hops.first, hop.isSingle else { return nil }
+        // Owned through this one link and nothing else: each matching embedded object is one owner, so the
+        // index's count of its entries (two descents) is the answer, with no owner looked up.
+        if hop.target.isOwnedOnly(through: hop.origin, column: hop.column), let counted = try count(in: embedded.table) {
+            return counted
+        }
         let keys = try read(embedded.table, limit: .max)
         return try hop.target.linkedCount(of: Self.ascending(keys), from: hop.origin, column: hop.column)
     }

@@ -119,6 +119,18 @@ final class ClusterBuffer {
         isDirty = true
     }
 
+    /// Removes `rows` (ascending, distinct) from the keys and every column in one pass each, and returns the nodes
+    /// of their long values (to free): a batched delete's rows of one cluster (`Table.delete(_:alongWith:)` for
+    /// many keys).
+    func remove(rows: [Int]) -> [NodeRef] {
+        guard !rows.isEmpty else { return [] }
+        var freed: [NodeRef] = []
+        if rows.count == keys.count { keys = [] } else { ColumnBuffer.compact(&keys, removing: rows) }
+        for column in columns { column.remove(rows: rows, freeing: &freed) }
+        isDirty = true
+        return freed
+    }
+
     /// Every node a long value of this cluster lives in.
     var externalRefs: [NodeRef] {
         columns.flatMap { column in column.blobs.compactMap { $0.external.isNone ? nil : $0.external } }

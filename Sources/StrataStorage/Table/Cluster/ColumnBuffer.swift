@@ -167,6 +167,61 @@ final class ColumnBuffer {
         return removed.external
     }
 
+    /// Removes `rows` (ascending, distinct, each below `count`) in one pass, appending the nodes of their long
+    /// values to `freed`. Removing every row drops the column's storage without decoding a stored block (only a
+    /// variable-size block is read, for its long values); otherwise the kept rows move down once each, where
+    /// `remove(at:)` per row would move the rows after it every time.
+    func remove(rows: [Int], freeing freed: inout [NodeRef]) {
+        guard !rows.isEmpty else { return }
+        if rows.count == count {
+            if let stored {
+                if !usesWords, stored.block.kind == .variable {
+                    for row in 0..<stored.block.count {
+                        // `init(spec:block:rowCount:)` checked every row of this block.
+                        if case .external(let ref, _)? = try? stored.block.blob(row) { freed.append(ref) }
+                    }
+                }
+            } else if !usesWords {
+                for blob in blobStorage where !blob.external.isNone { freed.append(blob.external) }
+            }
+            stored = nil
+            wordStorage = []
+            blobStorage = []
+            nullStorage = []
+            inlineBytes = 0
+            low = .max
+            high = .min
+            return
+        }
+        decodeStored()
+        if hasNullBitmap { ColumnBuffer.compact(&nullStorage, removing: rows) }
+        if usesWords {
+            ColumnBuffer.compact(&wordStorage, removing: rows)
+            return
+        }
+        for row in rows {
+            let blob = blobStorage[row]
+            inlineBytes -= ColumnBuffer.storedSize(blob)
+            if !blob.external.isNone { freed.append(blob.external) }
+        }
+        ColumnBuffer.compact(&blobStorage, removing: rows)
+    }
+
+    /// Drops the elements at `rows` (ascending, distinct) from `array`, moving each kept element once.
+    static func compact<Element>(_ array: inout [Element], removing rows: [Int]) {
+        var write = rows[0]
+        var next = 0
+        for read in rows[0]..<array.count {
+            if next < rows.count, rows[next] == read {
+                next += 1
+                continue
+            }
+            array.swapAt(write, read)
+            write += 1
+        }
+        array.removeSubrange(write...)
+    }
+
     /// Replaces a variable-size value wholesale (backlink upkeep, moving a long value to its own node).
     func replaceBlob(at row: Int, with blob: Blob) {
         inlineBytes += ColumnBuffer.storedSize(blob) - ColumnBuffer.storedSize(blobs[row])

@@ -25,6 +25,28 @@ extension Table {
         return catalog.table(target)
     }
 
+    /// Whether every object of this table is owned through column `column` of table `origin`, a single link, and
+    /// through nothing else: the table is embedded, that column's backlinks are its only backlinks column, and
+    /// the column holds one link per object. Each object then has exactly one owner, one object of `origin`
+    /// holding it in `column`, and no two objects share an owner, so a count of this table's objects (an index's
+    /// count of its entries for a value) is the count of their owners, with no owner looked up.
+    ///
+    /// This rests on the ownership rule the engine keeps (see above): a committed embedded object always has its
+    /// one slot (an object losing it is deleted in the same write; a migration refuses orphans and shared
+    /// objects). Only between inserting an embedded object and linking it, inside one call of the object layer,
+    /// does an object have no owner.
+    package func isOwnedOnly(through origin: TableKey, column: ColumnKey) -> Bool {
+        guard isEmbedded, let owner = catalog.table(origin), let spec = owner.column(column),
+            case .value(.link) = spec.type
+        else { return false }
+        var mirrors = 0
+        for spec in context.specs where spec.type == .backlinks {
+            guard spec.target == origin, spec.origin == column else { return false }
+            mirrors += 1
+        }
+        return mirrors == 1
+    }
+
     /// The table a link column points at when that table is embedded: the column's links are then owning.
     func embeddedTarget(of spec: ColumnSpec) -> Table? {
         guard spec.type.isLink, let target = spec.target, let table = catalog.table(target), table.isEmbedded else {
@@ -57,9 +79,15 @@ extension Table {
 
     /// Deletes the objects of `targets`, objects of this embedded table that just lost a slot, that no slot holds
     /// any more (with their own embedded objects).
+    /// A single orphan (an owner's link set or cleared) goes through the one-object delete; several (a list
+    /// cleared, owners deleted in a batch) go as one batch.
     func deleteOrphans(_ targets: [ObjectKey]) throws {
-        for orphan in targets where try contains(orphan) && backlinkCount(of: orphan) == 0 {
-            try delete(orphan)
+        var orphans: [ObjectKey] = []
+        for orphan in targets where try contains(orphan) && backlinkCount(of: orphan) == 0 { orphans.append(orphan) }
+        if orphans.count == 1 {
+            try delete(orphans[0])
+        } else if !orphans.isEmpty {
+            try delete(orphans, alongWith: nil)
         }
     }
 

@@ -96,6 +96,16 @@ extension Table {
         }
     }
 
+    /// Drops one backlink of `target` per element of `sources` (links from `column` of this table), rewriting the
+    /// target's backlinks once: a batched delete's removals of one surviving object.
+    func removeBacklinks(to target: LinkTarget, from sources: [ObjectKey], column: ColumnSpec) throws {
+        try changeBacklinks(of: target, column: column) { keys in
+            for source in sources {
+                if let index = keys.firstIndex(of: source.rawValue) { keys.remove(at: index) }
+            }
+        }
+    }
+
     private func changeBacklinks(of link: LinkTarget, column: ColumnSpec, _ change: (inout [Int64]) -> Void) throws {
         let target = link.key
         guard let table = catalog.table(link.table) else {
