@@ -34,13 +34,18 @@ struct FullTextIndexSearch {
         try matches(withCounts: false).keys
     }
 
-    /// The objects that match with their scores, best first (ties in key order).
-    func ranked() throws -> [(key: ObjectKey, score: Double)] {
+    /// The objects that match with their scores, best first (ties in key order); with `limit`, the first `limit`
+    /// of them only, kept in a bounded heap as the matches are scored (the rest is never sorted).
+    func ranked(limit: Int? = nil) throws -> [(key: ObjectKey, score: Double)] {
         let (keys, clauses, frequencies) = try matches(withCounts: true)
         guard !keys.isEmpty else { return [] }
         let (documents, averageLength) = try table.fullTextStatistics(index)
+        let before = { (left: (key: ObjectKey, score: Double), right: (key: ObjectKey, score: Double)) -> Bool in
+            left.score != right.score ? left.score > right.score : left.key < right.key
+        }
+        var best = BoundedHeap<(key: ObjectKey, score: Double)>(capacity: limit ?? 0, before: before)
         var scored: [(key: ObjectKey, score: Double)] = []
-        scored.reserveCapacity(keys.count)
+        if limit == nil { scored.reserveCapacity(keys.count) }
         for (row, key) in keys.enumerated() {
             var score = 0.0
             for (clause, frequency) in zip(clauses, frequencies) {
@@ -48,9 +53,9 @@ struct FullTextIndexSearch {
                     frequency: frequency, documents: documents, occurrences: clause.counts[row],
                     length: clause.lengths[row], averageLength: averageLength)
             }
-            scored.append((key, score))
+            if limit == nil { scored.append((key, score)) } else { best.offer((key, score)) }
         }
-        return scored.sorted { $0.score != $1.score ? $0.score > $1.score : $0.key < $1.key }
+        return limit == nil ? scored.sorted(by: before) : best.sorted()
     }
 
     /// One clause's BM25 contribution: `frequency` objects hold it, `occurrences` times in this one, whose text has
@@ -104,6 +109,7 @@ struct FullTextIndexSearch {
         if clause.terms.count == 1, !withCounts {
             return ClauseMatch(keys: try table.fullTextKeys(index, term: first.text, prefix: first.isPrefix))
         }
+        if !clause.terms.contains(where: \.isPrefix) { return try exactOccurrences(of: clause.terms.map(\.text)) }
         // A phrase: the objects holding every word (keys only), then those objects' positions alone.
         var among: [ObjectKey]?
         if clause.terms.count > 1 {
@@ -136,6 +142,64 @@ struct FullTextIndexSearch {
             match.keys.append(candidate.key)
             match.counts.append(candidate.positions.count)
             match.lengths.append(candidate.documentLength)
+        }
+        return match
+    }
+
+    /// Where a clause of exact terms (a word, or a phrase without a prefix) occurs, with how many times and the
+    /// objects' token counts.
+    ///
+    /// The candidates are the objects holding every term: the rarest term's keys (document frequencies come from
+    /// the posting blocks' counts, not decoded), then each other term's only in the blocks that may hold a
+    /// candidate. Positions are then decoded for the candidates alone, into one flat array per term, and a phrase
+    /// is checked by walking those arrays side by side: no array is made per object.
+    private func exactOccurrences(of terms: [String]) throws -> ClauseMatch {
+        var keys: [ObjectKey]
+        if terms.count == 1 {
+            keys = try table.fullTextKeys(index, term: terms[0], prefix: false)
+        } else {
+            let counts = try terms.map { try table.fullTextPostingCount(index, term: $0) }
+            let order = terms.indices.sorted { counts[$0] < counts[$1] }
+            keys = try table.fullTextKeys(index, term: terms[order[0]], prefix: false)
+            for term in order.dropFirst() where !keys.isEmpty {
+                keys = try table.fullTextKeys(index, term: terms[term], among: keys)
+            }
+        }
+        guard !keys.isEmpty else { return ClauseMatch() }
+        let lists = try terms.map { try table.fullTextPositions(index, term: $0, among: keys) }
+        var match = ClauseMatch()
+        match.keys.reserveCapacity(keys.count)
+        match.counts.reserveCapacity(keys.count)
+        match.lengths.reserveCapacity(keys.count)
+        // Per term after the first, where the current object's positions are read up to.
+        var cursors = [Int](repeating: 0, count: terms.count)
+        for (row, key) in keys.enumerated() {
+            let start = row == 0 ? 0 : Int(lists[0].ends[row - 1]), end = Int(lists[0].ends[row])
+            var count = 0
+            if terms.count == 1 {
+                count = end - start
+            } else {
+                for term in 1..<terms.count { cursors[term] = row == 0 ? 0 : Int(lists[term].ends[row - 1]) }
+                for index in start..<end {
+                    let first = lists[0].positions[index]
+                    var follows = true
+                    for term in 1..<terms.count {
+                        let wanted = first + Int32(term), termEnd = Int(lists[term].ends[row])
+                        while cursors[term] < termEnd, lists[term].positions[cursors[term]] < wanted {
+                            cursors[term] += 1
+                        }
+                        if cursors[term] == termEnd || lists[term].positions[cursors[term]] != wanted {
+                            follows = false
+                            break
+                        }
+                    }
+                    if follows { count += 1 }
+                }
+            }
+            guard count > 0 else { continue }
+            match.keys.append(key)
+            match.counts.append(count)
+            match.lengths.append(Int(lists[0].lengths[row]))
         }
         return match
     }

@@ -146,6 +146,52 @@ struct PostingBlock: Equatable {
         return offset == payload.count
     }
 
+    /// For each posting of `payload` whose key is the next of `among` (ascending, from `next`, which moves past
+    /// the keys the block passes): its positions appended to `positions`, their end to `ends` and the object's
+    /// token count to `lengths`, without an array per posting; `false` for damaged bytes. `keys`, `counts` and
+    /// `frequencies` are scratch space kept by the caller.
+    static func appendPositions(
+        of payload: UnsafeRawBufferPointer, among: [ObjectKey], next: inout Int, positions: inout [Int32],
+        ends: inout [Int32], lengths: inout [Int32], scratch: inout (keys: [Int64], lengths: [Int], frequencies: [Int])
+    ) -> Bool {
+        var offset = 0
+        guard let count = FullTextEntry.readVarint(payload, &offset), count > 0, count <= payload.count else {
+            return false
+        }
+        scratch.keys.removeAll(keepingCapacity: true)
+        var key: Int64 = 0
+        for index in 0..<count {
+            guard let gap = readKey(payload, &offset), index == 0 || gap > 0 else { return false }
+            key &+= gap
+            scratch.keys.append(key)
+        }
+        scratch.lengths.removeAll(keepingCapacity: true)
+        scratch.frequencies.removeAll(keepingCapacity: true)
+        for _ in 0..<count {
+            guard let length = FullTextEntry.readVarint(payload, &offset),
+                let frequency = FullTextEntry.readVarint(payload, &offset), frequency <= payload.count
+            else { return false }
+            scratch.lengths.append(length)
+            scratch.frequencies.append(frequency)
+        }
+        for index in 0..<count {
+            while next < among.count, among[next].rawValue < scratch.keys[index] { next += 1 }
+            let isWanted = next < among.count && among[next].rawValue == scratch.keys[index]
+            var position = 0
+            for _ in 0..<scratch.frequencies[index] {
+                guard let gap = FullTextEntry.readVarint(payload, &offset) else { return false }
+                position += gap
+                if isWanted { positions.append(Int32(truncatingIfNeeded: position)) }
+            }
+            if isWanted {
+                ends.append(Int32(truncatingIfNeeded: positions.count))
+                lengths.append(Int32(truncatingIfNeeded: scratch.lengths[index]))
+                next += 1
+            }
+        }
+        return offset == payload.count
+    }
+
     /// The object keys of `payload` only (its first section), appended to `keys`; `false` for damaged bytes.
     static func appendKeys(of payload: UnsafeRawBufferPointer, to keys: inout [Int64]) -> Bool {
         var offset = 0

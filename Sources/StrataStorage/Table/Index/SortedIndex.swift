@@ -36,8 +36,8 @@ final class SortedIndex {
     static let pendingLimit = 1 << 18
     /// The full-text changes of a posting-block index not written into its blocks yet (see `PostingChanges`).
     var postingChanges = PostingChanges()
-    /// The most changes `postingChanges` holds before they are written (about 20 MB).
-    static let postingChangeLimit = 1 << 20
+    /// The most changes `postingChanges` holds before they are written (rows of 12 bytes: about 50 MB).
+    static let postingChangeLimit = 1 << 22
 
     /// The index's nodes with every pending entry merged: what reads, removals and flushes work on.
     var tree: NodeTree<IndexLeaf> {

@@ -170,6 +170,108 @@ extension Table {
         return keys.map { ObjectKey($0) }
     }
 
+    /// The number of postings of exactly `term` in a full-text index (its document frequency), read from the
+    /// posting blocks' counts without decoding them.
+    package func fullTextPostingCount(_ index: IndexKey, term: String) throws -> Int {
+        let sorted = try fullTextSortedIndex(index)
+        guard sorted.keepsPostingBlocks else { return try fullTextKeys(index, term: term, prefix: false).count }
+        var total = 0
+        var damaged = false
+        try sorted.forEachPostingBlock(withPrefix: FullTextEntry.termPrefix(term)) { entry, termEnd in
+            guard let count = PostingBlock.count(of: UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...])) else {
+                damaged = true
+                return false
+            }
+            total += count
+            return true
+        }
+        if damaged { throw damagedFullText(index) }
+        return total
+    }
+
+    /// The keys among `among` (ascending) that have a posting of exactly `term` in a full-text index, ascending.
+    /// A posting block whose bound is below the next wanted key holds none of them and is not decoded, so a short
+    /// list skips through a long one.
+    package func fullTextKeys(_ index: IndexKey, term: String, among: [ObjectKey]) throws -> [ObjectKey] {
+        let sorted = try fullTextSortedIndex(index)
+        guard sorted.keepsPostingBlocks else {
+            let wanted = Set(among)
+            return try fullTextKeys(index, term: term, prefix: false).filter { wanted.contains($0) }
+        }
+        var found: [ObjectKey] = []
+        var next = 0
+        var keys: [Int64] = []
+        var damaged = false
+        try sorted.forEachPostingBlock(withPrefix: FullTextEntry.termPrefix(term)) { entry, termEnd in
+            guard next < among.count else { return false }
+            let bound = ByteOrder.int64(fromKey: UnsafeRawBufferPointer(rebasing: entry[termEnd..<termEnd + 8]))
+            if among[next].rawValue > bound { return true }
+            keys.removeAll(keepingCapacity: true)
+            guard PostingBlock.appendKeys(of: UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...]), to: &keys)
+            else {
+                damaged = true
+                return false
+            }
+            for key in keys {
+                while next < among.count, among[next].rawValue < key { next += 1 }
+                guard next < among.count else { break }
+                if among[next].rawValue == key {
+                    found.append(among[next])
+                    next += 1
+                }
+            }
+            return next < among.count
+        }
+        if damaged { throw damagedFullText(index) }
+        return found
+    }
+
+    /// The positions of exactly `term` in each object of `among` (ascending keys, every one holding the term),
+    /// flat: object `i`'s positions are `positions[ends[i - 1]..<ends[i]]` (from 0 for the first), and its token
+    /// count `lengths[i]`. Only the blocks that hold one of them are decoded, and no array is made per object.
+    /// - Throws: `StrataError.invalidArgument` when an object of `among` has no posting of the term, or for
+    ///   damaged entries.
+    package func fullTextPositions(
+        _ index: IndexKey, term: String, among: [ObjectKey]
+    ) throws -> (positions: [Int32], ends: [Int32], lengths: [Int32]) {
+        let sorted = try fullTextSortedIndex(index)
+        var positions: [Int32] = [], ends: [Int32] = [], lengths: [Int32] = []
+        ends.reserveCapacity(among.count)
+        lengths.reserveCapacity(among.count)
+        if sorted.keepsPostingBlocks {
+            var next = 0
+            var scratch: (keys: [Int64], lengths: [Int], frequencies: [Int]) = ([], [], [])
+            var damaged = false
+            try sorted.forEachPostingBlock(withPrefix: FullTextEntry.termPrefix(term)) { entry, termEnd in
+                guard next < among.count else { return false }
+                let bound = ByteOrder.int64(fromKey: UnsafeRawBufferPointer(rebasing: entry[termEnd..<termEnd + 8]))
+                if among[next].rawValue > bound { return true }
+                guard
+                    PostingBlock.appendPositions(
+                        of: UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...]), among: among, next: &next,
+                        positions: &positions, ends: &ends, lengths: &lengths, scratch: &scratch)
+                else {
+                    damaged = true
+                    return false
+                }
+                return next < among.count
+            }
+            if damaged { throw damagedFullText(index) }
+        } else {
+            for posting in try fullTextPostings(index, term: term, prefix: false, among: among) {
+                positions += posting.positions.map { Int32(truncatingIfNeeded: $0) }
+                ends.append(Int32(truncatingIfNeeded: positions.count))
+                lengths.append(Int32(truncatingIfNeeded: posting.documentLength))
+            }
+        }
+        guard ends.count == among.count else {
+            throw StrataError.invalidArgument(
+                "full-text index \(index) of table '\(name)': \(among.count - ends.count) of the objects asked for "
+                    + "have no posting of '\(term)'")
+        }
+        return (positions, ends, lengths)
+    }
+
     /// How many objects have text with at least one token in a full-text index, and their average token count
     /// (over at most `sample` of them, in object-key order: BM25's average length need not be exact).
     package func fullTextStatistics(
