@@ -154,16 +154,16 @@ struct FullTextIndexSearch {
     /// candidate. Positions are then decoded for the candidates alone, into one flat array per term, and a phrase
     /// is checked by walking those arrays side by side: no array is made per object.
     private func exactOccurrences(of terms: [String]) throws -> ClauseMatch {
-        var keys: [ObjectKey]
         if terms.count == 1 {
-            keys = try table.fullTextKeys(index, term: terms[0], prefix: false)
-        } else {
-            let counts = try terms.map { try table.fullTextPostingCount(index, term: $0) }
-            let order = terms.indices.sorted { counts[$0] < counts[$1] }
-            keys = try table.fullTextKeys(index, term: terms[order[0]], prefix: false)
-            for term in order.dropFirst() where !keys.isEmpty {
-                keys = try table.fullTextKeys(index, term: terms[term], among: keys)
-            }
+            // One word: its frequencies are its counts, and no position is read.
+            let (keys, frequencies, lengths) = try table.fullTextFrequencies(index, term: terms[0])
+            return ClauseMatch(keys: keys, counts: frequencies.map(Int.init), lengths: lengths.map(Int.init))
+        }
+        let counts = try terms.map { try table.fullTextPostingCount(index, term: $0) }
+        let order = terms.indices.sorted { counts[$0] < counts[$1] }
+        var keys = try table.fullTextKeys(index, term: terms[order[0]], prefix: false)
+        for term in order.dropFirst() where !keys.isEmpty {
+            keys = try table.fullTextKeys(index, term: terms[term], among: keys)
         }
         guard !keys.isEmpty else { return ClauseMatch() }
         let lists = try terms.map { try table.fullTextPositions(index, term: $0, among: keys) }
@@ -176,25 +176,21 @@ struct FullTextIndexSearch {
         for (row, key) in keys.enumerated() {
             let start = row == 0 ? 0 : Int(lists[0].ends[row - 1]), end = Int(lists[0].ends[row])
             var count = 0
-            if terms.count == 1 {
-                count = end - start
-            } else {
-                for term in 1..<terms.count { cursors[term] = row == 0 ? 0 : Int(lists[term].ends[row - 1]) }
-                for index in start..<end {
-                    let first = lists[0].positions[index]
-                    var follows = true
-                    for term in 1..<terms.count {
-                        let wanted = first + Int32(term), termEnd = Int(lists[term].ends[row])
-                        while cursors[term] < termEnd, lists[term].positions[cursors[term]] < wanted {
-                            cursors[term] += 1
-                        }
-                        if cursors[term] == termEnd || lists[term].positions[cursors[term]] != wanted {
-                            follows = false
-                            break
-                        }
+            for term in 1..<terms.count { cursors[term] = row == 0 ? 0 : Int(lists[term].ends[row - 1]) }
+            for index in start..<end {
+                let first = lists[0].positions[index]
+                var follows = true
+                for term in 1..<terms.count {
+                    let wanted = first + Int32(term), termEnd = Int(lists[term].ends[row])
+                    while cursors[term] < termEnd, lists[term].positions[cursors[term]] < wanted {
+                        cursors[term] += 1
                     }
-                    if follows { count += 1 }
+                    if cursors[term] == termEnd || lists[term].positions[cursors[term]] != wanted {
+                        follows = false
+                        break
+                    }
                 }
+                if follows { count += 1 }
             }
             guard count > 0 else { continue }
             match.keys.append(key)

@@ -192,6 +192,32 @@ struct PostingBlock: Equatable {
         return offset == payload.count
     }
 
+    /// The object keys, token counts and term frequencies of `payload` (its first two sections; the positions
+    /// are not read), appended to `keys`, `lengths` and `frequencies`; `false` for damaged bytes.
+    static func appendCounts(
+        of payload: UnsafeRawBufferPointer, keys: inout [ObjectKey], lengths: inout [Int32],
+        frequencies: inout [Int32]
+    ) -> Bool {
+        var offset = 0
+        guard let count = FullTextEntry.readVarint(payload, &offset), count > 0, count <= payload.count else {
+            return false
+        }
+        var key: Int64 = 0
+        for index in 0..<count {
+            guard let gap = readKey(payload, &offset), index == 0 || gap > 0 else { return false }
+            key &+= gap
+            keys.append(ObjectKey(key))
+        }
+        for _ in 0..<count {
+            guard let length = FullTextEntry.readVarint(payload, &offset),
+                let frequency = FullTextEntry.readVarint(payload, &offset), frequency <= payload.count
+            else { return false }
+            lengths.append(Int32(truncatingIfNeeded: length))
+            frequencies.append(Int32(truncatingIfNeeded: frequency))
+        }
+        return true
+    }
+
     /// The object keys of `payload` only (its first section), appended to `keys`; `false` for damaged bytes.
     static func appendKeys(of payload: UnsafeRawBufferPointer, to keys: inout [Int64]) -> Bool {
         var offset = 0

@@ -45,9 +45,6 @@ struct PostingChanges {
         let textNumber = Int32(truncatingIfNeeded: textKeys.count)
         textKeys.append(key.rawValue)
         textLengths.append(Int32(truncatingIfNeeded: tokens.count))
-        recordTerms.reserveCapacity(recordTerms.count + tokens.count + 1)
-        recordTexts.reserveCapacity(recordTexts.count + tokens.count + 1)
-        recordPositions.reserveCapacity(recordPositions.count + tokens.count + 1)
         for token in tokens {
             append(term: number(of: token.term), text: textNumber, position: Int32(truncatingIfNeeded: token.position))
         }
@@ -133,7 +130,8 @@ struct PostingChanges {
                 }
                 let key = textKeys[text], length = Int(textLengths[text])
                 if let last = changes.last, last.key >= key { isAscending = false }
-                changes.append((key, length < 0 ? nil : PostingBlock.Posting(key: key, length: length, positions: positions)))
+                let posting = length < 0 ? nil : PostingBlock.Posting(key: key, length: length, positions: positions)
+                changes.append((key, posting))
             }
             result.append((encoded[term], isAscending ? changes : Self.lastPerKey(changes)))
         }

@@ -24,10 +24,10 @@ package enum TextTokenizer {
     package struct FoldCache {
         fileprivate var folded: [String: String] = [:]
         /// The most words held.
-        static let limit = 1 << 16
+        fileprivate let limit: Int
 
-        /// An empty cache.
-        package init() {}
+        /// An empty cache that holds at most `limit` words.
+        package init(limit: Int = 1 << 16) { self.limit = Swift.max(limit, 1) }
     }
 
     /// The tokens of `text`, in order.
@@ -93,7 +93,7 @@ package enum TextTokenizer {
         if word.utf8.allSatisfy({ $0 < 0x80 }) { return fold(word) }
         if let folded = folds.folded[word] { return folded }
         let folded = fold(word)
-        if folds.folded.count >= FoldCache.limit { folds.folded.removeAll(keepingCapacity: true) }
+        if folds.folded.count >= folds.limit { folds.folded.removeAll(keepingCapacity: true) }
         folds.folded[word] = folded
         return folded
     }

@@ -104,6 +104,12 @@ final class SortedIndex {
         let batch = SortedIndex.sorted(pending)
         pending = []
         pendingHolders = [:]
+        try merge(sorted: batch)
+    }
+
+    /// Merges `batch` (entries in byte order) into the tree: each descent hands a leaf every entry that sorts before
+    /// the next leaf (as many as keep it within one split of its size limit).
+    func merge(sorted batch: [[UInt8]]) throws {
         // In a write transaction the reader is the writer: merged leaves are written out as they pile up, as
         // `Table` does after single inserts, to bound memory.
         let writer = nodes.reader as? NodeWriter

@@ -226,6 +226,37 @@ extension Table {
         return found
     }
 
+    /// The objects holding exactly `term` in a full-text index, ascending, with the term's frequency in each and
+    /// their token counts (what BM25 needs of one word), without reading positions.
+    package func fullTextFrequencies(
+        _ index: IndexKey, term: String
+    ) throws -> (keys: [ObjectKey], frequencies: [Int32], lengths: [Int32]) {
+        let sorted = try fullTextSortedIndex(index)
+        var keys: [ObjectKey] = [], frequencies: [Int32] = [], lengths: [Int32] = []
+        guard sorted.keepsPostingBlocks else {
+            for posting in try fullTextPostings(index, term: term, prefix: false) {
+                keys.append(posting.key)
+                frequencies.append(Int32(truncatingIfNeeded: posting.positions.count))
+                lengths.append(Int32(truncatingIfNeeded: posting.documentLength))
+            }
+            return (keys, frequencies, lengths)
+        }
+        var damaged = false
+        try sorted.forEachPostingBlock(withPrefix: FullTextEntry.termPrefix(term)) { entry, termEnd in
+            guard
+                PostingBlock.appendCounts(
+                    of: UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...]), keys: &keys, lengths: &lengths,
+                    frequencies: &frequencies)
+            else {
+                damaged = true
+                return false
+            }
+            return true
+        }
+        if damaged { throw damagedFullText(index) }
+        return (keys, frequencies, lengths)
+    }
+
     /// The positions of exactly `term` in each object of `among` (ascending keys, every one holding the term),
     /// flat: object `i`'s positions are `positions[ends[i - 1]..<ends[i]]` (from 0 for the first), and its token
     /// count `lengths[i]`. Only the blocks that hold one of them are decoded, and no array is made per object.
