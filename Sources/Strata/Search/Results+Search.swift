@@ -50,7 +50,7 @@ extension Results {
                 guard let object = database.object(of: model, key: key) as? Element,
                     case .string(let text) = try table.value(key, column: column)
                 else { continue }
-                hits.append(SearchHit(object: object, score: score, text: text, ranges: parsed.highlights(in: text)))
+                hits.append(SearchHit(object: object, score: score, text: text, query: parsed))
             }
             return hits
         }
