@@ -147,12 +147,13 @@ struct PostingBlock: Equatable {
     }
 
     /// For each posting of `payload` whose key is the next of `among` (ascending, from `next`, which moves past
-    /// the keys the block passes): its positions appended to `positions`, their end to `ends` and the object's
-    /// token count to `lengths`, without an array per posting; `false` for damaged bytes. `keys`, `counts` and
-    /// `frequencies` are scratch space kept by the caller.
+    /// the keys the block passes; every posting when `among` is `nil`): its key appended to `keys`, its positions
+    /// to `positions`, their end to `ends` and the object's token count to `lengths`, without an array per
+    /// posting; `false` for damaged bytes. `scratch` is space kept by the caller.
     static func appendPositions(
-        of payload: UnsafeRawBufferPointer, among: [ObjectKey], next: inout Int, positions: inout [Int32],
-        ends: inout [Int32], lengths: inout [Int32], scratch: inout (keys: [Int64], lengths: [Int], frequencies: [Int])
+        of payload: UnsafeRawBufferPointer, among: [ObjectKey]?, next: inout Int, keys: inout [ObjectKey],
+        positions: inout [Int32], ends: inout [Int32], lengths: inout [Int32],
+        scratch: inout (keys: [Int64], lengths: [Int], frequencies: [Int])
     ) -> Bool {
         var offset = 0
         guard let count = FullTextEntry.readVarint(payload, &offset), count > 0, count <= payload.count else {
@@ -175,8 +176,11 @@ struct PostingBlock: Equatable {
             scratch.frequencies.append(frequency)
         }
         for index in 0..<count {
-            while next < among.count, among[next].rawValue < scratch.keys[index] { next += 1 }
-            let isWanted = next < among.count && among[next].rawValue == scratch.keys[index]
+            var isWanted = true
+            if let among {
+                while next < among.count, among[next].rawValue < scratch.keys[index] { next += 1 }
+                isWanted = next < among.count && among[next].rawValue == scratch.keys[index]
+            }
             var position = 0
             for _ in 0..<scratch.frequencies[index] {
                 guard let gap = FullTextEntry.readVarint(payload, &offset) else { return false }
@@ -184,9 +188,10 @@ struct PostingBlock: Equatable {
                 if isWanted { positions.append(Int32(truncatingIfNeeded: position)) }
             }
             if isWanted {
+                keys.append(ObjectKey(scratch.keys[index]))
                 ends.append(Int32(truncatingIfNeeded: positions.count))
                 lengths.append(Int32(truncatingIfNeeded: scratch.lengths[index]))
-                next += 1
+                if among != nil { next += 1 }
             }
         }
         return offset == payload.count

@@ -189,43 +189,6 @@ extension Table {
         return total
     }
 
-    /// The keys among `among` (ascending) that have a posting of exactly `term` in a full-text index, ascending.
-    /// A posting block whose bound is below the next wanted key holds none of them and is not decoded, so a short
-    /// list skips through a long one.
-    package func fullTextKeys(_ index: IndexKey, term: String, among: [ObjectKey]) throws -> [ObjectKey] {
-        let sorted = try fullTextSortedIndex(index)
-        guard sorted.keepsPostingBlocks else {
-            let wanted = Set(among)
-            return try fullTextKeys(index, term: term, prefix: false).filter { wanted.contains($0) }
-        }
-        var found: [ObjectKey] = []
-        var next = 0
-        var keys: [Int64] = []
-        var damaged = false
-        try sorted.forEachPostingBlock(withPrefix: FullTextEntry.termPrefix(term)) { entry, termEnd in
-            guard next < among.count else { return false }
-            let bound = ByteOrder.int64(fromKey: UnsafeRawBufferPointer(rebasing: entry[termEnd..<termEnd + 8]))
-            if among[next].rawValue > bound { return true }
-            keys.removeAll(keepingCapacity: true)
-            guard PostingBlock.appendKeys(of: UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...]), to: &keys)
-            else {
-                damaged = true
-                return false
-            }
-            for key in keys {
-                while next < among.count, among[next].rawValue < key { next += 1 }
-                guard next < among.count else { break }
-                if among[next].rawValue == key {
-                    found.append(among[next])
-                    next += 1
-                }
-            }
-            return next < among.count
-        }
-        if damaged { throw damagedFullText(index) }
-        return found
-    }
-
     /// The objects holding exactly `term` in a full-text index, ascending, with the term's frequency in each and
     /// their token counts (what BM25 needs of one word), without reading positions.
     package func fullTextFrequencies(
@@ -265,42 +228,54 @@ extension Table {
     package func fullTextPositions(
         _ index: IndexKey, term: String, among: [ObjectKey]
     ) throws -> (positions: [Int32], ends: [Int32], lengths: [Int32]) {
+        let found = try fullTextPositions(index, term: term, within: among)
+        guard found.keys.count == among.count else {
+            throw StrataError.invalidArgument(
+                "full-text index \(index) of table '\(name)': \(among.count - found.keys.count) of the objects asked "
+                    + "for have no posting of '\(term)'")
+        }
+        return (found.positions, found.ends, found.lengths)
+    }
+
+    /// The objects holding exactly `term`, among `within` (ascending keys) when given, with their positions flat
+    /// as ``fullTextPositions(_:term:among:)`` gives them: `keys[i]`'s positions are
+    /// `positions[ends[i - 1]..<ends[i]]`. A block whose bound is below the next wanted key is not decoded.
+    package func fullTextPositions(
+        _ index: IndexKey, term: String, within among: [ObjectKey]?
+    ) throws -> (keys: [ObjectKey], positions: [Int32], ends: [Int32], lengths: [Int32]) {
         let sorted = try fullTextSortedIndex(index)
-        var positions: [Int32] = [], ends: [Int32] = [], lengths: [Int32] = []
-        ends.reserveCapacity(among.count)
-        lengths.reserveCapacity(among.count)
+        var keys: [ObjectKey] = [], positions: [Int32] = [], ends: [Int32] = [], lengths: [Int32] = []
         if sorted.keepsPostingBlocks {
             var next = 0
             var scratch: (keys: [Int64], lengths: [Int], frequencies: [Int]) = ([], [], [])
             var damaged = false
             try sorted.forEachPostingBlock(withPrefix: FullTextEntry.termPrefix(term)) { entry, termEnd in
-                guard next < among.count else { return false }
-                let bound = ByteOrder.int64(fromKey: UnsafeRawBufferPointer(rebasing: entry[termEnd..<termEnd + 8]))
-                if among[next].rawValue > bound { return true }
+                if let among {
+                    guard next < among.count else { return false }
+                    let bound = ByteOrder.int64(
+                        fromKey: UnsafeRawBufferPointer(rebasing: entry[termEnd..<termEnd + 8]))
+                    if among[next].rawValue > bound { return true }
+                }
                 guard
                     PostingBlock.appendPositions(
                         of: UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...]), among: among, next: &next,
-                        positions: &positions, ends: &ends, lengths: &lengths, scratch: &scratch)
+                        keys: &keys, positions: &positions, ends: &ends, lengths: &lengths, scratch: &scratch)
                 else {
                     damaged = true
                     return false
                 }
-                return next < among.count
+                return among.map { next < $0.count } ?? true
             }
             if damaged { throw damagedFullText(index) }
         } else {
             for posting in try fullTextPostings(index, term: term, prefix: false, among: among) {
+                keys.append(posting.key)
                 positions += posting.positions.map { Int32(truncatingIfNeeded: $0) }
                 ends.append(Int32(truncatingIfNeeded: positions.count))
                 lengths.append(Int32(truncatingIfNeeded: posting.documentLength))
             }
         }
-        guard ends.count == among.count else {
-            throw StrataError.invalidArgument(
-                "full-text index \(index) of table '\(name)': \(among.count - ends.count) of the objects asked for "
-                    + "have no posting of '\(term)'")
-        }
-        return (positions, ends, lengths)
+        return (keys, positions, ends, lengths)
     }
 
     /// How many objects have text with at least one token in a full-text index, and their average token count
