@@ -34,13 +34,18 @@ struct FullTextIndexSearch {
         try matches(withCounts: false).keys
     }
 
-    /// The objects that match with their scores, best first (ties in key order).
-    func ranked() throws -> [(key: ObjectKey, score: Double)] {
+    /// The objects that match with their scores, best first (ties in key order); with `limit`, the first `limit`
+    /// of them only, kept in a bounded heap as the matches are scored (the rest is never sorted).
+    func ranked(limit: Int? = nil) throws -> [(key: ObjectKey, score: Double)] {
         let (keys, clauses, frequencies) = try matches(withCounts: true)
         guard !keys.isEmpty else { return [] }
         let (documents, averageLength) = try table.fullTextStatistics(index)
+        let before = { (left: (key: ObjectKey, score: Double), right: (key: ObjectKey, score: Double)) -> Bool in
+            left.score != right.score ? left.score > right.score : left.key < right.key
+        }
+        var best = BoundedHeap<(key: ObjectKey, score: Double)>(capacity: limit ?? 0, before: before)
         var scored: [(key: ObjectKey, score: Double)] = []
-        scored.reserveCapacity(keys.count)
+        if limit == nil { scored.reserveCapacity(keys.count) }
         for (row, key) in keys.enumerated() {
             var score = 0.0
             for (clause, frequency) in zip(clauses, frequencies) {
@@ -48,9 +53,9 @@ struct FullTextIndexSearch {
                     frequency: frequency, documents: documents, occurrences: clause.counts[row],
                     length: clause.lengths[row], averageLength: averageLength)
             }
-            scored.append((key, score))
+            if limit == nil { scored.append((key, score)) } else { best.offer((key, score)) }
         }
-        return scored.sorted { $0.score != $1.score ? $0.score > $1.score : $0.key < $1.key }
+        return limit == nil ? scored.sorted(by: before) : best.sorted()
     }
 
     /// One clause's BM25 contribution: `frequency` objects hold it, `occurrences` times in this one, whose text has
@@ -104,6 +109,7 @@ struct FullTextIndexSearch {
         if clause.terms.count == 1, !withCounts {
             return ClauseMatch(keys: try table.fullTextKeys(index, term: first.text, prefix: first.isPrefix))
         }
+        if !clause.terms.contains(where: \.isPrefix) { return try exactOccurrences(of: clause.terms.map(\.text)) }
         // A phrase: the objects holding every word (keys only), then those objects' positions alone.
         var among: [ObjectKey]?
         if clause.terms.count > 1 {
@@ -136,6 +142,68 @@ struct FullTextIndexSearch {
             match.keys.append(candidate.key)
             match.counts.append(candidate.positions.count)
             match.lengths.append(candidate.documentLength)
+        }
+        return match
+    }
+
+    /// Where a clause of exact terms (a word, or a phrase without a prefix) occurs, with how many times and the
+    /// objects' token counts.
+    ///
+    /// The candidates are the objects holding every term: the rarest term's postings with their positions
+    /// (document frequencies come from the posting blocks' counts, not decoded), then each other term's only in
+    /// the blocks that may hold a candidate, each into one flat array per term; the phrase is checked by walking
+    /// those arrays side by side: no array is made per object.
+    private func exactOccurrences(of terms: [String]) throws -> ClauseMatch {
+        if terms.count == 1 {
+            // One word: its frequencies are its counts, and no position is read.
+            let (keys, frequencies, lengths) = try table.fullTextFrequencies(index, term: terms[0])
+            return ClauseMatch(keys: keys, counts: frequencies.map(Int.init), lengths: lengths.map(Int.init))
+        }
+        let counts = try terms.map { try table.fullTextPostingCount(index, term: $0) }
+        // Each term's objects with their positions: the rarest term's all of them, each next one's only among the
+        // objects every term before it holds (its blocks that hold none of those are not decoded).
+        var lists = [(keys: [ObjectKey], positions: [Int32], ends: [Int32], lengths: [Int32])](
+            repeating: ([], [], [], []), count: terms.count)
+        var candidates: [ObjectKey]?
+        for term in terms.indices.sorted(by: { counts[$0] < counts[$1] }) {
+            lists[term] = try table.fullTextPositions(index, term: terms[term], within: candidates)
+            candidates = lists[term].keys
+            if lists[term].keys.isEmpty { return ClauseMatch() }
+        }
+        var match = ClauseMatch()
+        // Per term, the row of the current candidate in its list (the lists read first hold more objects), and
+        // where its positions are read up to.
+        var rows = [Int](repeating: 0, count: terms.count)
+        var cursors = [Int](repeating: 0, count: terms.count)
+        func positions(_ term: Int) -> Range<Int> {
+            let row = rows[term]
+            return (row == 0 ? 0 : Int(lists[term].ends[row - 1]))..<Int(lists[term].ends[row])
+        }
+        for key in candidates ?? [] {
+            for term in terms.indices {
+                while lists[term].keys[rows[term]] < key { rows[term] += 1 }
+                cursors[term] = positions(term).lowerBound
+            }
+            var count = 0
+            for index in positions(0) {
+                let first = lists[0].positions[index]
+                var follows = true
+                for term in 1..<terms.count {
+                    let wanted = first + Int32(term), termEnd = positions(term).upperBound
+                    while cursors[term] < termEnd, lists[term].positions[cursors[term]] < wanted {
+                        cursors[term] += 1
+                    }
+                    if cursors[term] == termEnd || lists[term].positions[cursors[term]] != wanted {
+                        follows = false
+                        break
+                    }
+                }
+                if follows { count += 1 }
+            }
+            guard count > 0 else { continue }
+            match.keys.append(key)
+            match.counts.append(count)
+            match.lengths.append(Int(lists[0].lengths[rows[0]]))
         }
         return match
     }

@@ -96,19 +96,19 @@ struct FullTextQuery: Hashable, Sendable {
     /// How many times `clause` occurs in `tokens` (positions where its first term starts a match).
     static func occurrences(of clause: Clause, in tokens: [TextToken]) -> Int {
         var count = 0
-        for start in tokens.indices where start + clause.terms.count <= tokens.count {
-            var matched = true
-            for (offset, term) in clause.terms.enumerated() {
-                let token = tokens[start + offset]
-                let fits = term.isPrefix ? token.term.utf8.starts(with: term.text.utf8) : token.term == term.text
-                if !fits || token.position != tokens[start].position + offset {
-                    matched = false
-                    break
-                }
-            }
-            if matched { count += 1 }
-        }
+        for start in tokens.indices where occurs(clause, in: tokens, at: start) { count += 1 }
         return count
+    }
+
+    /// Whether `clause` occurs in `tokens` starting at token `start`.
+    static func occurs(_ clause: Clause, in tokens: [TextToken], at start: Int) -> Bool {
+        guard start + clause.terms.count <= tokens.count else { return false }
+        for (offset, term) in clause.terms.enumerated() {
+            let token = tokens[start + offset]
+            let fits = term.isPrefix ? token.term.utf8.starts(with: term.text.utf8) : token.term == term.text
+            if !fits || token.position != tokens[start].position + offset { return false }
+        }
+        return true
     }
 }
 
@@ -119,16 +119,15 @@ extension FullTextQuery {
         let tokens = TextTokenizer.tokens(in: text)
         var ranges: [Range<String.Index>] = []
         for clause in required {
-            for start in tokens.indices where start + clause.terms.count <= tokens.count {
-                let window = Array(tokens[start..<start + clause.terms.count])
-                guard Self.occurrences(of: clause, in: window) == 1 else { continue }
-                var upper = window[window.count - 1].range.upperBound
-                if let last = clause.terms.last, last.isPrefix, let tail = window.last,
+            for start in tokens.indices where Self.occurs(clause, in: tokens, at: start) {
+                let tail = tokens[start + clause.terms.count - 1]
+                var upper = tail.range.upperBound
+                if let last = clause.terms.last, last.isPrefix,
                     TextCharacterClass(text[tail.range.lowerBound]) == .unspaced
                 {
                     upper = text.index(after: tail.range.lowerBound)
                 }
-                ranges.append(window[0].range.lowerBound..<upper)
+                ranges.append(tokens[start].range.lowerBound..<upper)
             }
         }
         ranges.sort { $0.lowerBound < $1.lowerBound }

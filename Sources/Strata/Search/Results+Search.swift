@@ -31,7 +31,6 @@ extension Results {
                 throw StrataError.invalidArgument("the file has no full-text index for \(model.name).\(property)")
             }
             let parsed = FullTextQuery(query)
-            let ranked = try FullTextIndexSearch(table: table, index: index.key, query: parsed).ranked()
             if let failure = self.query.failure { throw failure }
             // Every object of the table needs no filtering; otherwise the results' own keys narrow the hits.
             var isWholeTable = false
@@ -40,6 +39,10 @@ extension Results {
             {
                 isWholeTable = true
             }
+            // Over the whole table, only the best `limit` are ranked in order (a bounded heap); each is an object
+            // of the table, so none is skipped below.
+            let ranked = try FullTextIndexSearch(table: table, index: index.key, query: parsed)
+                .ranked(limit: isWholeTable ? limit : nil)
             let selected = isWholeTable ? [] : Set(try self.query.evaluate(in: database, model: model))
             var hits: [SearchHit<Element>] = []
             for (key, score) in ranked where isWholeTable || selected.contains(key) {
@@ -47,7 +50,7 @@ extension Results {
                 guard let object = database.object(of: model, key: key) as? Element,
                     case .string(let text) = try table.value(key, column: column)
                 else { continue }
-                hits.append(SearchHit(object: object, score: score, text: text, ranges: parsed.highlights(in: text)))
+                hits.append(SearchHit(object: object, score: score, text: text, query: parsed))
             }
             return hits
         }

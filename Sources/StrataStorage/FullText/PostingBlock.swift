@@ -146,6 +146,83 @@ struct PostingBlock: Equatable {
         return offset == payload.count
     }
 
+    /// For each posting of `payload` whose key is the next of `among` (ascending, from `next`, which moves past
+    /// the keys the block passes; every posting when `among` is `nil`): its key appended to `keys`, its positions
+    /// to `positions`, their end to `ends` and the object's token count to `lengths`, without an array per
+    /// posting; `false` for damaged bytes. `scratch` is space kept by the caller.
+    static func appendPositions(
+        of payload: UnsafeRawBufferPointer, among: [ObjectKey]?, next: inout Int, keys: inout [ObjectKey],
+        positions: inout [Int32], ends: inout [Int32], lengths: inout [Int32],
+        scratch: inout (keys: [Int64], lengths: [Int], frequencies: [Int])
+    ) -> Bool {
+        var offset = 0
+        guard let count = FullTextEntry.readVarint(payload, &offset), count > 0, count <= payload.count else {
+            return false
+        }
+        scratch.keys.removeAll(keepingCapacity: true)
+        var key: Int64 = 0
+        for index in 0..<count {
+            guard let gap = readKey(payload, &offset), index == 0 || gap > 0 else { return false }
+            key &+= gap
+            scratch.keys.append(key)
+        }
+        scratch.lengths.removeAll(keepingCapacity: true)
+        scratch.frequencies.removeAll(keepingCapacity: true)
+        for _ in 0..<count {
+            guard let length = FullTextEntry.readVarint(payload, &offset),
+                let frequency = FullTextEntry.readVarint(payload, &offset), frequency <= payload.count
+            else { return false }
+            scratch.lengths.append(length)
+            scratch.frequencies.append(frequency)
+        }
+        for index in 0..<count {
+            var isWanted = true
+            if let among {
+                while next < among.count, among[next].rawValue < scratch.keys[index] { next += 1 }
+                isWanted = next < among.count && among[next].rawValue == scratch.keys[index]
+            }
+            var position = 0
+            for _ in 0..<scratch.frequencies[index] {
+                guard let gap = FullTextEntry.readVarint(payload, &offset) else { return false }
+                position += gap
+                if isWanted { positions.append(Int32(truncatingIfNeeded: position)) }
+            }
+            if isWanted {
+                keys.append(ObjectKey(scratch.keys[index]))
+                ends.append(Int32(truncatingIfNeeded: positions.count))
+                lengths.append(Int32(truncatingIfNeeded: scratch.lengths[index]))
+                if among != nil { next += 1 }
+            }
+        }
+        return offset == payload.count
+    }
+
+    /// The object keys, token counts and term frequencies of `payload` (its first two sections; the positions
+    /// are not read), appended to `keys`, `lengths` and `frequencies`; `false` for damaged bytes.
+    static func appendCounts(
+        of payload: UnsafeRawBufferPointer, keys: inout [ObjectKey], lengths: inout [Int32],
+        frequencies: inout [Int32]
+    ) -> Bool {
+        var offset = 0
+        guard let count = FullTextEntry.readVarint(payload, &offset), count > 0, count <= payload.count else {
+            return false
+        }
+        var key: Int64 = 0
+        for index in 0..<count {
+            guard let gap = readKey(payload, &offset), index == 0 || gap > 0 else { return false }
+            key &+= gap
+            keys.append(ObjectKey(key))
+        }
+        for _ in 0..<count {
+            guard let length = FullTextEntry.readVarint(payload, &offset),
+                let frequency = FullTextEntry.readVarint(payload, &offset), frequency <= payload.count
+            else { return false }
+            lengths.append(Int32(truncatingIfNeeded: length))
+            frequencies.append(Int32(truncatingIfNeeded: frequency))
+        }
+        return true
+    }
+
     /// The object keys of `payload` only (its first section), appended to `keys`; `false` for damaged bytes.
     static func appendKeys(of payload: UnsafeRawBufferPointer, to keys: inout [Int64]) -> Bool {
         var offset = 0

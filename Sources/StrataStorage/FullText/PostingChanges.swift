@@ -1,69 +1,54 @@
 /// The full-text changes of a write transaction not yet written into a posting-block index's blocks: per term,
 /// the objects whose posting is set or removed, in the order the table made the changes.
 ///
-/// `Table` hands a posting-block index each inserted object's text (``recordText(_:key:)``: tokenized once, each
-/// token appended to its term's changes) and, for changes and deletes, one ``FullTextEntry`` per (term, object)
-/// to insert or remove (``record(_:present:)``). The index writes each term's blocks once per batch
-/// (`SortedIndex.applyPostingChanges`) instead of one tree insert per posting. Postings are kept flat (keys,
-/// lengths, positions in shared arrays per term) so a bulk insert's batch costs about 20 bytes a posting.
+/// `Table` hands a posting-block index each inserted object's text (``recordText(_:key:)``: tokenized once) and,
+/// for changes and deletes, one ``FullTextEntry`` per (term, object) to insert or remove (``record(_:present:)``).
+/// The index writes each term's blocks once per batch (`SortedIndex.applyPostingChanges`) instead of one tree
+/// insert per posting.
+///
+/// Everything is kept in a few flat arrays that only grow at their ends: each text (or recorded entry) is one row
+/// of `textKeys`/`textLengths`, and each occurrence of a term one row of `recordTerms`/`recordTexts`/
+/// `recordPositions` (12 bytes), with terms numbered through one dictionary. A bulk insert then costs a hash
+/// lookup and three appends per token, where arrays per term touched a different, cold array at every token.
+/// ``take()`` groups the rows by term with a counting sort, which keeps their order: a term's rows of one text
+/// stay together, in position order.
 struct PostingChanges {
-    /// One term's changes, in the order they were made.
-    struct TermChanges {
-        var keys: [Int64] = []
-        /// The object's token count, or -1 when its posting is removed.
-        var lengths: [Int32] = []
-        /// Where each change's positions end in `positions`.
-        var positionEnds: [Int32] = []
-        var positions: [Int32] = []
-        /// The ``PostingChanges/texts`` count when a text last added a posting here (so that text's next
-        /// occurrence of the term extends that posting).
-        var lastText = -1
+    /// Per text or recorded entry: the object's key.
+    private var textKeys: [Int64] = []
+    /// Per text or recorded entry: the object's token count, or -1 when its posting is removed.
+    private var textLengths: [Int32] = []
+    /// Per row: the term's number (in `termNames`).
+    private var recordTerms: [Int32] = []
+    /// Per row: the text's number (in `textKeys`).
+    private var recordTexts: [Int32] = []
+    /// Per row: the occurrence's position, or -1 for a posting without positions (a document length, a removal).
+    private var recordPositions: [Int32] = []
+    /// The number of each term held; the empty term's postings are the document lengths.
+    private var termNumbers: [String: Int32] = [:]
+    /// The terms by number.
+    private var termNames: [String] = []
+    /// Folded forms of the words already seen (kept across batches: words repeat).
+    private var folds = TextTokenizer.FoldCache()
 
-        mutating func append(key: Int64, length: Int, positions found: [Int32]) {
-            keys.append(key)
-            lengths.append(Int32(truncatingIfNeeded: length))
-            positions += found
-            positionEnds.append(Int32(truncatingIfNeeded: positions.count))
-            lastText = -1
-        }
-
-        /// Adds an occurrence at `position` of the term in text number `text` (of object `key`, `length` tokens).
-        mutating func add(position: Int, key: Int64, length: Int, text: Int) {
-            if lastText != text {
-                keys.append(key)
-                lengths.append(Int32(truncatingIfNeeded: length))
-                positionEnds.append(Int32(truncatingIfNeeded: positions.count))
-                lastText = text
-            }
-            positions.append(Int32(truncatingIfNeeded: position))
-            positionEnds[positionEnds.count - 1] += 1
-        }
-    }
-
-    /// The changes by folded term; the empty term's are the document lengths.
-    private var terms: [String: TermChanges] = [:]
-    /// The number of changes held (postings set or removed).
-    private(set) var count = 0
-    /// How many texts ``recordText(_:key:)`` has taken.
-    private var texts = 0
+    /// The number of rows held (occurrences, document lengths and removals): what bounds a batch's memory.
+    var count: Int { recordTerms.count }
 
     /// Whether no change is held.
-    var isEmpty: Bool { count == 0 }
+    var isEmpty: Bool { recordTerms.isEmpty }
 
     /// Records the postings of a newly inserted object's text (none for `nil` or text without tokens), as the
     /// entries `FullTextEntry.entries(for:key:)` gives would, without making them.
     mutating func recordText(_ text: StorageValue, key: ObjectKey) {
         guard case .string(let string) = text else { return }
-        let tokens = TextTokenizer.tokens(in: string)
+        let tokens = TextTokenizer.tokens(in: string, folds: &folds)
         guard !tokens.isEmpty else { return }
-        texts += 1
-        let length = tokens.count
+        let textNumber = Int32(truncatingIfNeeded: textKeys.count)
+        textKeys.append(key.rawValue)
+        textLengths.append(Int32(truncatingIfNeeded: tokens.count))
         for token in tokens {
-            terms[token.term, default: TermChanges()]
-                .add(position: token.position, key: key.rawValue, length: length, text: texts)
+            append(term: number(of: token.term), text: textNumber, position: Int32(truncatingIfNeeded: token.position))
         }
-        terms["", default: TermChanges()].append(key: key.rawValue, length: length, positions: [])
-        count += length + 1
+        append(term: number(of: ""), text: textNumber, position: -1)
     }
 
     /// Records that `entry` (a posting or length entry) is now in the index (`present`) or no longer is; `false`
@@ -91,47 +76,98 @@ struct PostingChanges {
                     }
                 }
             }
-            terms[term, default: TermChanges()].append(key: key, length: length, positions: found)
-            count += 1
+            let textNumber = Int32(truncatingIfNeeded: textKeys.count)
+            textKeys.append(key)
+            textLengths.append(Int32(truncatingIfNeeded: length))
+            let termNumber = number(of: term)
+            if found.isEmpty { append(term: termNumber, text: textNumber, position: -1) }
+            for position in found { append(term: termNumber, text: textNumber, position: position) }
             return true
         }
     }
 
     /// Drops every change.
     mutating func removeAll() {
-        terms = [:]
-        count = 0
+        textKeys = []
+        textLengths = []
+        recordTerms = []
+        recordTexts = []
+        recordPositions = []
+        termNumbers = [:]
+        termNames = []
     }
 
     /// Takes every change out: per encoded term (`FullTextEntry.termPrefix`, in byte order), the last change of
     /// each object in key order, a posting to set or `nil` to remove.
     mutating func take() -> [(term: [UInt8], changes: [(key: Int64, posting: PostingBlock.Posting?)])] {
-        let taken = terms
-        removeAll()
-        var result: [(term: [UInt8], changes: [(key: Int64, posting: PostingBlock.Posting?)])] = []
-        result.reserveCapacity(taken.count)
-        for (term, changes) in taken {
-            // Stable by key, so the last change of an object is the last of its run.
-            let order = changes.keys.indices.sorted {
-                changes.keys[$0] != changes.keys[$1] ? changes.keys[$0] < changes.keys[$1] : $0 < $1
-            }
-            var last: [(key: Int64, posting: PostingBlock.Posting?)] = []
-            last.reserveCapacity(order.count)
-            for (offset, index) in order.enumerated() {
-                if offset + 1 < order.count, changes.keys[order[offset + 1]] == changes.keys[index] { continue }
-                guard changes.lengths[index] >= 0 else {
-                    last.append((changes.keys[index], nil))
-                    continue
-                }
-                let start = index == 0 ? 0 : Int(changes.positionEnds[index - 1])
-                let positions = changes.positions[start..<Int(changes.positionEnds[index])].map(Int.init)
-                let posting = PostingBlock.Posting(
-                    key: changes.keys[index], length: Int(changes.lengths[index]), positions: positions)
-                last.append((changes.keys[index], posting))
-            }
-            result.append((FullTextEntry.termPrefix(term), last))
+        let termCount = termNames.count
+        // Rows grouped by term (a counting sort, stable): `order[starts[t]..<starts[t + 1]]` are term t's rows.
+        var starts = [Int](repeating: 0, count: termCount + 1)
+        for term in recordTerms { starts[Int(term) + 1] += 1 }
+        for term in 0..<termCount { starts[term + 1] += starts[term] }
+        var order = [Int32](repeating: 0, count: recordTerms.count)
+        var next = starts
+        for (row, term) in recordTerms.enumerated() {
+            order[next[Int(term)]] = Int32(truncatingIfNeeded: row)
+            next[Int(term)] += 1
         }
-        result.sort { ByteOrder.compare($0.term, $1.term) < 0 }
+        let encoded = termNames.map { FullTextEntry.termPrefix($0) }
+        let terms = (0..<termCount).sorted { ByteOrder.compare(encoded[$0], encoded[$1]) < 0 }
+        var result: [(term: [UInt8], changes: [(key: Int64, posting: PostingBlock.Posting?)])] = []
+        result.reserveCapacity(termCount)
+        for term in terms {
+            var changes: [(key: Int64, posting: PostingBlock.Posting?)] = []
+            var row = starts[term]
+            let end = starts[term + 1]
+            var isAscending = true
+            while row < end {
+                let text = Int(recordTexts[Int(order[row])])
+                var positions: [Int] = []
+                while row < end, Int(recordTexts[Int(order[row])]) == text {
+                    let position = recordPositions[Int(order[row])]
+                    if position >= 0 { positions.append(Int(position)) }
+                    row += 1
+                }
+                let key = textKeys[text], length = Int(textLengths[text])
+                if let last = changes.last, last.key >= key { isAscending = false }
+                let posting = length < 0 ? nil : PostingBlock.Posting(key: key, length: length, positions: positions)
+                changes.append((key, posting))
+            }
+            result.append((encoded[term], isAscending ? changes : Self.lastPerKey(changes)))
+        }
+        removeAll()
         return result
+    }
+
+    /// The last change of each object, in key order (the changes were made in `changes`' order).
+    private static func lastPerKey(
+        _ changes: [(key: Int64, posting: PostingBlock.Posting?)]
+    ) -> [(key: Int64, posting: PostingBlock.Posting?)] {
+        // Stable by key, so the last change of an object is the last of its run.
+        let order = changes.indices.sorted {
+            changes[$0].key != changes[$1].key ? changes[$0].key < changes[$1].key : $0 < $1
+        }
+        var last: [(key: Int64, posting: PostingBlock.Posting?)] = []
+        last.reserveCapacity(order.count)
+        for (offset, index) in order.enumerated() {
+            if offset + 1 < order.count, changes[order[offset + 1]].key == changes[index].key { continue }
+            last.append(changes[index])
+        }
+        return last
+    }
+
+    /// The number of `term`, numbered on first sight.
+    private mutating func number(of term: String) -> Int32 {
+        if let number = termNumbers[term] { return number }
+        let number = Int32(truncatingIfNeeded: termNames.count)
+        termNumbers[term] = number
+        termNames.append(term)
+        return number
+    }
+
+    private mutating func append(term: Int32, text: Int32, position: Int32) {
+        recordTerms.append(term)
+        recordTexts.append(text)
+        recordPositions.append(position)
     }
 }

@@ -19,8 +19,25 @@ import Foundation
 /// - **Positions** count tokens: consecutive words, and consecutive characters of an unspaced run, are at
 ///   consecutive positions, which is what phrases use.
 package enum TextTokenizer {
+    /// Folded forms of words already seen: Foundation's folding of a word that is not ASCII costs microseconds,
+    /// and a bulk insert meets the same words again and again. Bounded: emptied when it holds ``limit`` words.
+    package struct FoldCache {
+        fileprivate var folded: [String: String] = [:]
+        /// The most words held.
+        fileprivate let limit: Int
+
+        /// An empty cache that holds at most `limit` words.
+        package init(limit: Int = 1 << 16) { self.limit = Swift.max(limit, 1) }
+    }
+
     /// The tokens of `text`, in order.
     package static func tokens(in text: String) -> [TextToken] {
+        var folds = FoldCache()
+        return tokens(in: text, folds: &folds)
+    }
+
+    /// The tokens of `text`, in order, the folded forms of words looked up in (and added to) `folds`.
+    package static func tokens(in text: String, folds: inout FoldCache) -> [TextToken] {
         var characters: [Character] = []
         var starts: [String.Index] = []
         var classes: [TextCharacterClass] = []
@@ -41,7 +58,7 @@ package enum TextTokenizer {
             case .letter, .digit, .connector:
                 let end = wordEnd(from: i, classes: classes)
                 if classes[i..<end].contains(where: { $0 != .connector }) {
-                    let term = fold(String(text[starts[i]..<starts[end]]))
+                    let term = fold(String(text[starts[i]..<starts[end]]), &folds)
                     if !term.isEmpty {
                         tokens.append(TextToken(term: term, position: position, range: starts[i]..<starts[end],
                                                 isRunTail: false))
@@ -69,6 +86,16 @@ package enum TextTokenizer {
     /// `text` folded as the index folds terms: `[cd]` folding, then width folding.
     package static func fold(_ text: String) -> String {
         UnicodeFolding.fold(text, caseInsensitive: true, diacriticInsensitive: true, widthInsensitive: true)
+    }
+
+    /// `word` folded as ``fold(_:)`` folds it, through `folds` when it is not ASCII.
+    private static func fold(_ word: String, _ folds: inout FoldCache) -> String {
+        if word.utf8.allSatisfy({ $0 < 0x80 }) { return fold(word) }
+        if let folded = folds.folded[word] { return folded }
+        let folded = fold(word)
+        if folds.folded.count >= folds.limit { folds.folded.removeAll(keepingCapacity: true) }
+        folds.folded[word] = folded
+        return folded
     }
 
     /// The end of the word that starts at `start` (UAX #29 rules WB5 to WB13b for letters, digits and connectors).
@@ -110,11 +137,23 @@ package enum TextTokenizer {
 
     /// Each character folded: the run at once when folding keeps one character per character, else one by one.
     private static func foldEach(_ run: ArraySlice<Character>) -> [String] {
+        // Han ideographs of the unified blocks have no case, no diacritics, no width variant and no
+        // decomposition: folding leaves them as they are.
+        if run.allSatisfy(isPlainHan) { return run.map { String($0) } }
         let whole = Array(fold(String(run)))
         if whole.count == run.count { return whole.map { String($0) } }
         return run.map { character in
             let folded = fold(String(character))
             return folded.isEmpty ? String(character) : folded
         }
+    }
+
+    /// Whether `character` is one scalar of the CJK Unified Ideographs blocks (the main one and extension A).
+    private static func isPlainHan(_ character: Character) -> Bool {
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex else {
+            return false
+        }
+        return (0x4E00...0x9FFF).contains(first.value) || (0x3400...0x4DBF).contains(first.value)
     }
 }

@@ -9,9 +9,13 @@ package enum UnicodeFolding {
         _ text: String, caseInsensitive: Bool, diacriticInsensitive: Bool, widthInsensitive: Bool = false
     ) -> String {
         if !caseInsensitive && !diacriticInsensitive && !widthInsensitive { return text }
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+        var hasUppercase = false
+        if text.utf8.allSatisfy({ byte in
+            if byte >= 0x41 && byte <= 0x5A { hasUppercase = true }
+            return byte < 0x80
+        }) {
             // ASCII has no diacritics and no wide forms, and its case folding is plain lowercasing.
-            return caseInsensitive ? text.lowercased() : text
+            return caseInsensitive && hasUppercase ? text.lowercased() : text
         }
         var options: String.CompareOptions = []
         if caseInsensitive { options.insert(.caseInsensitive) }
@@ -19,6 +23,7 @@ package enum UnicodeFolding {
         if widthInsensitive { options.insert(.widthInsensitive) }
         let folded = text.folding(options: options, locale: nil)
         // Foundation leaves the final sigma as is under case folding; Unicode folds it to σ.
-        return caseInsensitive ? folded.replacingOccurrences(of: "ς", with: "σ") : folded
+        guard caseInsensitive, folded.unicodeScalars.contains("\u{03C2}") else { return folded }
+        return folded.replacingOccurrences(of: "ς", with: "σ")
     }
 }

@@ -59,6 +59,32 @@ final class PostingBlockTests: XCTestCase {
                         "\(term)\(prefix ? "*" : "") in \(index)", file: file, line: line)
                 }
             }
+            var random = SeededGenerator(seed: UInt64(texts.count))
+            for term in terms {
+                let expected = Self.expected(tokens, term, prefix: false)
+                XCTAssertEqual(
+                    try table.fullTextPostingCount(index, term: term), expected.count, file: file, line: line)
+                // A sparse, ascending selection of objects with and without the term: the keys that have it, and
+                // their positions and lengths, without reading the blocks between them.
+                let all = texts.keys.sorted { $0.rawValue < $1.rawValue }
+                let among = all.filter { _ in Int.random(in: 0..<9, using: &random) == 0 }
+                let holding = among.filter { expected[$0] != nil }
+                let within = try table.fullTextPositions(index, term: term, within: among)
+                XCTAssertEqual(within.keys, holding, file: file, line: line)
+                XCTAssertEqual(try table.fullTextPositions(index, term: term, within: nil).keys.count, expected.count)
+                let found = try table.fullTextPositions(index, term: term, among: holding)
+                XCTAssertEqual(found.ends.count, holding.count, file: file, line: line)
+                for (row, key) in holding.enumerated() {
+                    let start = row == 0 ? 0 : Int(found.ends[row - 1])
+                    XCTAssertEqual(
+                        found.positions[start..<Int(found.ends[row])].map(Int.init), expected[key],
+                        "\(term) in \(key)", file: file, line: line)
+                    XCTAssertEqual(Int(found.lengths[row]), tokens[key]?.count, file: file, line: line)
+                }
+                if let missing = among.first(where: { expected[$0] == nil }) {
+                    XCTAssertThrowsError(try table.fullTextPositions(index, term: term, among: [missing]))
+                }
+            }
             let documents = tokens.values.filter { !$0.isEmpty }.count
             XCTAssertEqual(try table.fullTextStatistics(index).documents, documents, file: file, line: line)
         }

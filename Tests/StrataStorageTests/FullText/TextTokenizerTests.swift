@@ -1,6 +1,7 @@
 import XCTest
 
 import StrataStorage
+import StrataTestSupport
 
 /// The full-text tokenizer's rules: words of spaced scripts per UAX #29, folding as `[cd]` plus width,
 /// overlapping pairs for scripts without spaces, emoji, positions and source ranges.
@@ -56,4 +57,29 @@ final class TextTokenizerTests: XCTestCase {
         let tokens = TextTokenizer.tokens(in: text)
         XCTAssertEqual(tokens.map { String(text[$0.range]) }, ["Héllo", "世界", "界", "wörld"])
     }
+
+    /// A fold cache shared by many texts (as a bulk insert shares one) gives the terms of folding each word alone,
+    /// also after it fills up and is emptied.
+    func testFoldCacheGivesTheTermsOfFoldingEachWord() {
+        let words = [
+            "Émile", "CAFÉ", "naïve", "Straße", "ΣΟΦΟΣ", "σοφός", "Ёлка", "数据库", "東京タワー", "ｶﾀｶﾅ", "ＡＢＣ",
+            "مرحبا", "🍣", "don't", "3,14", "Ǆemal", "ﬁne", "x-ray", "ภาษาไทย", "e\u{301}cole", "İstanbul", "plain",
+        ]
+        var random = SeededGenerator(seed: 7)
+        var folds = TextTokenizer.FoldCache(limit: 50)
+        for round in 0..<400 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...12, using: &random) {
+                text += words.randomElement(using: &random)!
+                // Unique words too, so the cache fills and is emptied on the way.
+                if Int.random(in: 0..<3, using: &random) == 0 {
+                    text += "é\(round)x\(Int.random(in: 0..<1_000_000, using: &random))"
+                }
+                text += ["", " ", ", ", ". "].randomElement(using: &random)!
+            }
+            let cached = TextTokenizer.tokens(in: text, folds: &folds)
+            XCTAssertEqual(cached, TextTokenizer.tokens(in: text), text)
+        }
+    }
 }
+

@@ -69,6 +69,15 @@ final class FullTextOracleTests: XCTestCase {
             let indexed = try db.objects(Document.self).filter("body TEXT %@", text)
             XCTAssertTrue(indexed.explain.contains("full-text index"), indexed.explain, file: file, line: line)
             XCTAssertEqual(Set(indexed.map(\.id)), expected, "body TEXT \(text)", file: file, line: line)
+            // The newest matches, by the primary key the object keys are: in key order, no value read.
+            let newest = expected.sorted(by: >).prefix(5)
+            XCTAssertEqual(
+                Array(indexed.sorted(byKeyPath: "id", ascending: false).prefix(5).map(\.id)), Array(newest),
+                "newest of \(text)", file: file, line: line)
+            XCTAssertEqual(
+                Array(indexed.sorted(byKeyPath: "id").prefix(5).map(\.id)), Array(expected.sorted().prefix(5)),
+                "oldest of \(text)", file: file, line: line)
+            try checkRanking(db, text, all: all, file: file, line: line)
             let typed = try db.objects(Document.self).where { $0.body.matches(text) }
             XCTAssertEqual(Set(typed.map(\.id)), expected, "typed \(text)", file: file, line: line)
             // The same query on a string without an index is a scan with the same answer.
@@ -91,6 +100,41 @@ final class FullTextOracleTests: XCTestCase {
                 file: file, line: line)
         }
         XCTAssertNoThrow(try db.verify(), file: file, line: line)
+    }
+
+    /// The scores `search` gives against BM25 worked out from each document's tokens (each required clause's
+    /// document frequency and occurrences), and the best three with `limit` against the first three of all.
+    private func checkRanking(
+        _ db: Database, _ text: String, all: [Document], file: StaticString, line: UInt
+    ) throws {
+        let parsed = FullTextQuery(text)
+        let tokens = all.map { (id: $0.id, tokens: TextTokenizer.tokens(in: $0.body)) }
+        let documents = tokens.filter { !$0.tokens.isEmpty }
+        // Averaged in key order (ids are the keys here) over at most the first 4,096, as the index does.
+        let sample = documents.sorted { $0.id < $1.id }.prefix(4096)
+        let average = sample.isEmpty ? 0 : Double(sample.map(\.tokens.count).reduce(0, +)) / Double(sample.count)
+        let frequencies = parsed.required.map { clause in
+            documents.filter { FullTextQuery.occurrences(of: clause, in: $0.tokens) > 0 }.count
+        }
+        var expected: [Int: Double] = [:]
+        for document in documents where parsed.matches(tokens: document.tokens) {
+            var score = 0.0
+            for (clause, frequency) in zip(parsed.required, frequencies) {
+                score += FullTextIndexSearch.score(
+                    frequency: frequency, documents: documents.count,
+                    occurrences: FullTextQuery.occurrences(of: clause, in: document.tokens),
+                    length: document.tokens.count, averageLength: average)
+            }
+            expected[document.id] = score
+        }
+        let hits = try db.objects(Document.self).search(text, in: "body")
+        XCTAssertEqual(Set(hits.map(\.object.id)), Set(expected.keys), "search \(text)", file: file, line: line)
+        for hit in hits {
+            XCTAssertEqual(hit.score, expected[hit.object.id] ?? -1, accuracy: 1e-9, "\(text)", file: file, line: line)
+        }
+        let best = try db.objects(Document.self).search(text, in: "body", limit: 3)
+        XCTAssertEqual(
+            best.map(\.object.id), hits.prefix(3).map(\.object.id), "best of \(text)", file: file, line: line)
     }
 
     func testTextQueriesMatchTheBruteForceMatcherThroughWritesAndReopening() throws {

@@ -323,6 +323,9 @@ struct ObjectQuery: Hashable {
     /// `keys` ordered by the sort keys; ties keep their order (the sort is stable). With `limit`, only the first
     /// `limit` of that order, kept in a bounded heap as the keys go by: O(n log limit), the rest is never sorted.
     private func sort(_ keys: [ObjectKey], _ evaluator: ObjectEvaluator, limit: Int?) throws -> [ObjectKey] {
+        if try sortsByObjectKey(evaluator) {
+            return Self.sortedByKey(keys, ascending: sortKeys[0].ascending, limit: limit)
+        }
         let ascending = sortKeys.map(\.ascending)
         let before = { (left: SortRow, right: SortRow) -> Bool in
             for (index, isAscending) in ascending.enumerated() {
@@ -342,6 +345,26 @@ struct ObjectQuery: Hashable {
         var best = BoundedHeap<SortRow>(capacity: limit, before: before)
         for (position, key) in keys.enumerated() { best.offer(try row(position, key)) }
         return best.sorted().map(\.key)
+    }
+
+    /// Whether the one sort key is an integer primary key whose values are the objects' keys (the table keeps
+    /// its primary key as the object keys, `Table.keysAreValues(of:)`): the keys then order the objects with no
+    /// value read, which is what makes the newest matches of a full-text query (`id` descending, `prefix(n)`) cost
+    /// no more than the index lookup.
+    private func sortsByObjectKey(_ evaluator: ObjectEvaluator) throws -> Bool {
+        guard sortKeys.count == 1, sortKeys[0].path.root == .object, sortKeys[0].path.steps.count == 1,
+            case .property(let model, let column) = sortKeys[0].path.steps[0]
+        else { return false }
+        return try evaluator.table(model).keysAreValues(of: model.columns[column])
+    }
+
+    /// Distinct `keys` in key order (descending unless `ascending`), the first `limit` of it when given.
+    private static func sortedByKey(_ keys: [ObjectKey], ascending: Bool, limit: Int?) -> [ObjectKey] {
+        var ordered = keys
+        // An index lookup gives its keys in ascending order already.
+        if zip(ordered, ordered.dropFirst()).contains(where: { $0 >= $1 }) { ordered.sort() }
+        let count = Swift.min(limit ?? ordered.count, ordered.count)
+        return ascending ? Array(ordered.prefix(count)) : Array(ordered.suffix(count).reversed())
     }
 
     // MARK: - Explain

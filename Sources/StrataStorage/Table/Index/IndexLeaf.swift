@@ -141,6 +141,18 @@ struct SortedEntries {
     let entries: PackedEntries
     let order: [UInt32]
 
+    init(entries: PackedEntries, order: [UInt32]) {
+        self.entries = entries
+        self.order = order
+    }
+
+    /// `entries`, already in byte order without repeats, packed into one buffer.
+    init(inOrder entries: [[UInt8]]) {
+        let packed = PackedEntries(reservingEntries: entries.count, bytes: entries.reduce(0) { $0 + $1.count })
+        for entry in entries { entry.withUnsafeBytes { packed.append($0) } }
+        self.init(entries: packed, order: (0..<UInt32(entries.count)).map { $0 })
+    }
+
     var count: Int { order.count }
 
     subscript(position: Int) -> UnsafeRawBufferPointer {

@@ -7,23 +7,30 @@ extension SortedIndex {
 
     /// Writes the collected changes into the blocks, term by term: for each run of changed objects, the block that
     /// holds (or would take) the first of them is decoded once, changed, cut again into blocks of at most
-    /// ``PostingBlock/maxPostings`` and written back; objects past a term's last block start a new open block.
+    /// ``PostingBlock/maxPostings`` and written back. Objects past a term's last block (every object of a term the
+    /// index does not hold yet) make new blocks, which are not inserted one by one: they are made in order (terms
+    /// in byte order, a term's blocks by bound) and merged into the tree at the end in one ordered pass, each
+    /// leaf taking all of its new entries at once, as pending entries of other indexes are.
     func applyPostingChanges() throws {
         guard !postingChanges.isEmpty else { return }
         let batch = postingChanges.take()
         let writer = nodes.reader as? NodeWriter
+        var fresh: [[UInt8]] = []
         for (term, changes) in batch {
             var start = 0
             while start < changes.count {
-                start = try apply(changes, from: start, term: term)
+                start = try apply(changes, from: start, term: term, fresh: &fresh)
             }
             if let writer, nodes.loadedLeaves > Catalog.loadedLeafLimit { _ = try nodes.flush(in: writer) }
         }
+        try merge(sorted: SortedEntries(inOrder: fresh))
     }
 
-    /// Applies the changes from `start` that fall in one block of `term`; returns where the next block's changes start.
+    /// Applies the changes from `start` that fall in one block of `term`; returns where the next block's changes
+    /// start. Changes past the term's last block become new blocks appended to `fresh` (in order).
     private func apply(
-        _ changes: [(key: Int64, posting: PostingBlock.Posting?)], from start: Int, term: [UInt8]
+        _ changes: [(key: Int64, posting: PostingBlock.Posting?)], from start: Int, term: [UInt8],
+        fresh: inout [[UInt8]]
     ) throws -> Int {
         let target = term + ByteOrder.key(changes[start].key)
         var found: [UInt8]?
@@ -35,10 +42,21 @@ extension SortedIndex {
                 }
             }
         }
+        guard let found else {
+            // Past the term's last block: every change left is a new posting (or the removal of none).
+            let postings = changes[start...].compactMap(\.posting)
+            let blocks = PostingBlock.chunks(postings[...])
+            for (offset, block) in blocks.enumerated() {
+                let bound = offset == blocks.count - 1
+                    ? PostingBlock.openBound : ByteOrder.key(block.postings[block.postings.count - 1].key)
+                fresh.append(block.entry(term: term, bound: bound))
+            }
+            return changes.count
+        }
         var postings: [PostingBlock.Posting] = []
         var bound = PostingBlock.openBound
         var end = changes.count
-        if let found {
+        do {
             bound = Array(found[term.count..<term.count + 8])
             let payload = found[(term.count + 8)...]
             guard let block = payload.withUnsafeBytes({ PostingBlock.decode($0) }) else {

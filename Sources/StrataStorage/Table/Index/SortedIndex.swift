@@ -39,8 +39,8 @@ final class SortedIndex {
     static let mergeLeafLimit = 256
     /// The full-text changes of a posting-block index not written into its blocks yet (see `PostingChanges`).
     var postingChanges = PostingChanges()
-    /// The most changes `postingChanges` holds before they are written (about 20 MB).
-    static let postingChangeLimit = 1 << 20
+    /// The most changes `postingChanges` holds before they are written (rows of 12 bytes: about 50 MB).
+    static let postingChangeLimit = 1 << 22
 
     /// The index's nodes with every pending entry merged: what reads, removals and flushes work on.
     var tree: NodeTree<IndexLeaf> {
@@ -102,7 +102,12 @@ final class SortedIndex {
         guard !pending.isEmpty else { return }
         let taken = pending
         pending = PendingEntries(tracksHolders: spec.isUnique)
-        let batch = taken.sorted()
+        try merge(sorted: taken.sorted())
+    }
+
+    /// Merges `batch` (entries in byte order, without repeats) into the tree: each descent hands a leaf every entry
+    /// that sorts before the next leaf (as many as keep it within one split of its size limit).
+    func merge(sorted batch: SortedEntries) throws {
         // In a write transaction the reader is the writer: merged leaves are written out as they pile up, to bound
         // memory.
         let writer = nodes.reader as? NodeWriter

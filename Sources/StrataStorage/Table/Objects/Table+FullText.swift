@@ -170,6 +170,114 @@ extension Table {
         return keys.map { ObjectKey($0) }
     }
 
+    /// The number of postings of exactly `term` in a full-text index (its document frequency), read from the
+    /// posting blocks' counts without decoding them.
+    package func fullTextPostingCount(_ index: IndexKey, term: String) throws -> Int {
+        let sorted = try fullTextSortedIndex(index)
+        guard sorted.keepsPostingBlocks else { return try fullTextKeys(index, term: term, prefix: false).count }
+        var total = 0
+        var damaged = false
+        try sorted.forEachPostingBlock(withPrefix: FullTextEntry.termPrefix(term)) { entry, termEnd in
+            guard let count = PostingBlock.count(of: UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...])) else {
+                damaged = true
+                return false
+            }
+            total += count
+            return true
+        }
+        if damaged { throw damagedFullText(index) }
+        return total
+    }
+
+    /// The objects holding exactly `term` in a full-text index, ascending, with the term's frequency in each and
+    /// their token counts (what BM25 needs of one word), without reading positions.
+    package func fullTextFrequencies(
+        _ index: IndexKey, term: String
+    ) throws -> (keys: [ObjectKey], frequencies: [Int32], lengths: [Int32]) {
+        let sorted = try fullTextSortedIndex(index)
+        var keys: [ObjectKey] = [], frequencies: [Int32] = [], lengths: [Int32] = []
+        guard sorted.keepsPostingBlocks else {
+            for posting in try fullTextPostings(index, term: term, prefix: false) {
+                keys.append(posting.key)
+                frequencies.append(Int32(truncatingIfNeeded: posting.positions.count))
+                lengths.append(Int32(truncatingIfNeeded: posting.documentLength))
+            }
+            return (keys, frequencies, lengths)
+        }
+        var damaged = false
+        try sorted.forEachPostingBlock(withPrefix: FullTextEntry.termPrefix(term)) { entry, termEnd in
+            guard
+                PostingBlock.appendCounts(
+                    of: UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...]), keys: &keys, lengths: &lengths,
+                    frequencies: &frequencies)
+            else {
+                damaged = true
+                return false
+            }
+            return true
+        }
+        if damaged { throw damagedFullText(index) }
+        return (keys, frequencies, lengths)
+    }
+
+    /// The positions of exactly `term` in each object of `among` (ascending keys, every one holding the term),
+    /// flat: object `i`'s positions are `positions[ends[i - 1]..<ends[i]]` (from 0 for the first), and its token
+    /// count `lengths[i]`. Only the blocks that hold one of them are decoded, and no array is made per object.
+    /// - Throws: `StrataError.invalidArgument` when an object of `among` has no posting of the term, or for
+    ///   damaged entries.
+    package func fullTextPositions(
+        _ index: IndexKey, term: String, among: [ObjectKey]
+    ) throws -> (positions: [Int32], ends: [Int32], lengths: [Int32]) {
+        let found = try fullTextPositions(index, term: term, within: among)
+        guard found.keys.count == among.count else {
+            throw StrataError.invalidArgument(
+                "full-text index \(index) of table '\(name)': \(among.count - found.keys.count) of the objects asked "
+                    + "for have no posting of '\(term)'")
+        }
+        return (found.positions, found.ends, found.lengths)
+    }
+
+    /// The objects holding exactly `term`, among `within` (ascending keys) when given, with their positions flat
+    /// as ``fullTextPositions(_:term:among:)`` gives them: `keys[i]`'s positions are
+    /// `positions[ends[i - 1]..<ends[i]]`. A block whose bound is below the next wanted key is not decoded.
+    package func fullTextPositions(
+        _ index: IndexKey, term: String, within among: [ObjectKey]?
+    ) throws -> (keys: [ObjectKey], positions: [Int32], ends: [Int32], lengths: [Int32]) {
+        let sorted = try fullTextSortedIndex(index)
+        var keys: [ObjectKey] = [], positions: [Int32] = [], ends: [Int32] = [], lengths: [Int32] = []
+        if sorted.keepsPostingBlocks {
+            var next = 0
+            var scratch: (keys: [Int64], lengths: [Int], frequencies: [Int]) = ([], [], [])
+            var damaged = false
+            try sorted.forEachPostingBlock(withPrefix: FullTextEntry.termPrefix(term)) { entry, termEnd in
+                if let among {
+                    guard next < among.count else { return false }
+                    let bound = ByteOrder.int64(
+                        fromKey: UnsafeRawBufferPointer(rebasing: entry[termEnd..<termEnd + 8]))
+                    if among[next].rawValue > bound { return true }
+                }
+                guard
+                    PostingBlock.appendPositions(
+                        of: UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...]), among: among, next: &next,
+                        keys: &keys, positions: &positions, ends: &ends, lengths: &lengths, scratch: &scratch)
+                else {
+                    damaged = true
+                    return false
+                }
+                return among.map { next < $0.count } ?? true
+            }
+            if damaged { throw damagedFullText(index) }
+        } else {
+            for posting in try fullTextPostings(index, term: term, prefix: false, among: among) {
+                keys.append(posting.key)
+                positions += posting.positions.map { Int32(truncatingIfNeeded: $0) }
+                ends.append(Int32(truncatingIfNeeded: positions.count))
+                lengths.append(Int32(truncatingIfNeeded: posting.documentLength))
+            }
+        }
+        return (keys, positions, ends, lengths)
+    }
+
     /// How many objects have text with at least one token in a full-text index, and their average token count
     /// (over at most `sample` of them, in object-key order: BM25's average length need not be exact).
     package func fullTextStatistics(

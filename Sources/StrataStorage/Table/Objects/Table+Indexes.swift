@@ -248,6 +248,12 @@ extension Table {
         return equal
     }
 
+    /// Whether every object's key is its value of `column`: the table's integer primary key while its index is
+    /// implied by the object keys. Ordering objects by that column is then ordering them by key.
+    package func keysAreValues(of column: ColumnKey) -> Bool {
+        impliedPrimaryKeyIndex?.spec.columns[0] == column
+    }
+
     /// The primary key's index while it is implied by the object keys.
     var impliedPrimaryKeyIndex: SortedIndex? {
         guard let primaryKey else { return nil }
