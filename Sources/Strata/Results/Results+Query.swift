@@ -20,7 +20,7 @@ extension Results {
         let bound = try database.bindingTemplates.bindFilter(
             predicateFormat, arguments: arguments, model: model, schema: database.schema)
         // The hint stands for the whole filter only when this is the first one.
-        query.lookupHint = query.filters.isEmpty ? bound.hint : nil
+        query.lookupHint = query.filters.isEmpty ? bound.hint ?? .absent : .absent
         query.filters.append(bound.predicate)
         return with(query)
     }
@@ -41,7 +41,7 @@ extension Results {
         let binder = PredicateBinder(predicate: text, schema: database.schema, model: model)
         var query = self.query
         query.filters.append(try binder.bind(node))
-        query.lookupHint = nil
+        query.lookupHint = .absent
         return query
     }
 

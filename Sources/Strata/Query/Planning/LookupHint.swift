@@ -19,10 +19,14 @@ struct LookupHint: Hashable {
     /// The value the column must equal, as the index stores it.
     let value: StorageValue
 
+    /// No hint: a query planned in full (its ``keys(in:)`` and ``count(in:)`` are `nil`). A query holds this rather
+    /// than an optional, so that having a hint or not makes no difference to comparing queries either.
+    static let absent = LookupHint(columns: [], value: .null)
+
     /// The keys of the objects whose column equals ``value``, in key order, from the column's index; `nil` when
-    /// the table has no such index (the caller then plans the query in full).
+    /// the table has no such index, or for ``absent`` (the caller then plans the query in full).
     func keys(in table: Table) throws -> [ObjectKey]? {
-        guard let index = table.index(on: columns) else { return nil }
+        guard !columns.isEmpty, let index = table.index(on: columns) else { return nil }
         let keys = try table.lookup(index.key, equal: [value])
         guard keys.count > 1 else { return keys }
         // A non-unique index lists equal values' keys in key order; sorted again only if they are not.
@@ -32,9 +36,9 @@ struct LookupHint: Hashable {
         return keys
     }
 
-    /// How many objects ``keys(in:)`` returns, counted by the index; `nil` without the index.
+    /// How many objects ``keys(in:)`` returns, counted by the index; `nil` without the index (or a hint).
     func count(in table: Table) throws -> Int? {
-        guard let index = table.index(on: columns) else { return nil }
+        guard !columns.isEmpty, let index = table.index(on: columns) else { return nil }
         return try table.lookupCount(index.key, equal: [value])
     }
 
