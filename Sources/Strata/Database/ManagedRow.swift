@@ -9,7 +9,10 @@ import StrataStorage
 /// check with `strata verify FILE`); a failed change dooms the write, which `write {}` then throws.
 final class ManagedRow: ObjectRow {
     let database: Database
-    let model: ModelBinding
+    /// The model, one of `database.schema`'s (every row is made with its database's own binding: a row for another
+    /// database looks its model up there, `Database.model(like:)`), so the database this row holds keeps it alive
+    /// and the row need not: not counted, as a results loop makes a row per object and releases it right after.
+    unowned(unsafe) let model: ModelBinding
     let key: ObjectKey
     /// The model's table as the database read it last, and the database's ``Database/changeStamp`` then: the
     /// stamp changes whenever the database moves to another catalog (a refresh, a write's start or end), so an

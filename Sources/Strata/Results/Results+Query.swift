@@ -17,9 +17,11 @@ extension Results {
     /// ``filter(_:_:)`` with the arguments as an array.
     public func filter(_ predicateFormat: String, arguments: [Any]) throws -> Results<Element> {
         var query = self.query
-        query.filters.append(
-            try database.bindingTemplates.bind(
-                predicateFormat, arguments: arguments, model: model, schema: database.schema))
+        let bound = try database.bindingTemplates.bindFilter(
+            predicateFormat, arguments: arguments, model: model, schema: database.schema)
+        // The hint stands for the whole filter only when this is the first one.
+        query.lookupHint = query.filters.isEmpty ? bound.hint ?? .absent : .absent
+        query.filters.append(bound.predicate)
         return with(query)
     }
 
@@ -39,6 +41,7 @@ extension Results {
         let binder = PredicateBinder(predicate: text, schema: database.schema, model: model)
         var query = self.query
         query.filters.append(try binder.bind(node))
+        query.lookupHint = .absent
         return query
     }
 

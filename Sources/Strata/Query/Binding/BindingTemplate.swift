@@ -1,3 +1,4 @@
+import StrataStorage
 import Synchronization
 
 /// A predicate string bound to one model once, rebound to each call's arguments by changing only the
@@ -21,11 +22,20 @@ final class BindingTemplate {
     /// The tree when it is one `stringKeyPath == %@` (or `!=`) without options: the shape of a lookup in a loop,
     /// rebound by ``reboundDirectly(to:)`` without converting arguments or checking the comparison again.
     private let loneStringEquality: BoundComparison?
+    /// For a lone `stringProperty == %@` on a property of the tested object itself (not through a link or a
+    /// list): its column, which the rebound filter's ``LookupHint`` reads from the property's index.
+    private let equalityColumns: [ColumnKey]?
 
     init(parsed: ParsedPredicate, bound: BoundPredicate) {
         self.parsed = parsed
         self.bound = bound
-        loneStringEquality = Self.loneStringEquality(parsed, bound)
+        let lone = Self.loneStringEquality(parsed, bound)
+        loneStringEquality = lone
+        if let lone, lone.op == .equal, case .path(let path) = lone.left, let (model, column) = path.rootColumn {
+            equalityColumns = [model.columns[column]]
+        } else {
+            equalityColumns = nil
+        }
     }
 
     private static func loneStringEquality(_ parsed: ParsedPredicate, _ bound: BoundPredicate) -> BoundComparison? {
@@ -37,19 +47,29 @@ final class BindingTemplate {
         return comparison
     }
 
-    /// The tree bound to `arguments` when it is a lone string equality and the one argument a string; `nil`
-    /// otherwise (the caller then rebinds through ``rebound(to:with:)``).
+    /// The tree bound to `arguments` when it is a lone string equality and the one argument a string, with the
+    /// ``LookupHint`` of an equality on the tested object's own property; `nil` otherwise (the caller then
+    /// rebinds through ``rebound(to:with:)``).
     ///
     /// A fresh binding would check nothing more here: a string fits a string key path, `==` and `!=` apply to
     /// strings, and without options they compare bytes, with no string matcher.
-    func reboundDirectly(to arguments: [Any]) -> BoundPredicate? {
+    func reboundDirectly(to arguments: [Any]) -> BoundFilter? {
         guard var comparison = loneStringEquality, arguments.count == 1, let text = arguments[0] as? String else {
             return nil
         }
         comparison.right = .value(.string(text))
         comparison.written.right = .value(.string(text))
         comparison.matcher = nil
-        return .comparison(comparison)
+        return BoundFilter(
+            predicate: .comparison(comparison),
+            hint: equalityColumns.map { LookupHint(columns: $0, value: .string(text)) })
+    }
+
+    /// The ``LookupHint`` of a lone `stringProperty == %@` for `arguments` (one string); `nil` for any other
+    /// predicate or argument.
+    func hint(for arguments: [Any]) -> LookupHint? {
+        guard let equalityColumns, arguments.count == 1, let text = arguments[0] as? String else { return nil }
+        return LookupHint(columns: equalityColumns, value: .string(text))
     }
 
     /// Whether every placeholder of `node` is the right side of a `keyPath op %@` comparison (any letter but
@@ -139,6 +159,12 @@ final class BindingTemplate {
     }
 }
 
+/// A predicate string bound for one call, with the hint that lets the query skip planning when it has one.
+struct BoundFilter {
+    let predicate: BoundPredicate
+    let hint: LookupHint?
+}
+
 /// The binding templates of one database, by model and predicate string, bounded as ``PredicateCache`` is.
 ///
 /// Kept by the database (not shared between databases): a template holds the model bindings its key paths
@@ -188,6 +214,11 @@ final class BindingTemplates: Sendable {
     /// - Throws: `StrataError.invalidPredicate` naming the offending token: malformed syntax, an argument that
     ///   does not fit its placeholder or its comparison, an unknown property, as ``PredicateBinder/bind(_:)``.
     func bind(_ format: String, arguments: [Any], model: ModelBinding, schema: SchemaBinding) throws -> BoundPredicate {
+        try bindFilter(format, arguments: arguments, model: model, schema: schema).predicate
+    }
+
+    /// ``bind(_:arguments:model:schema:)`` with the ``LookupHint`` of a rebound lone string equality.
+    func bindFilter(_ format: String, arguments: [Any], model: ModelBinding, schema: SchemaBinding) throws -> BoundFilter {
         let key = Key(model: model.index, format: format)
         let identity = ObjectIdentifier(model)
         if let kept = state.withLock({ $0.entry(for: key) }), kept.model == identity {
@@ -195,21 +226,22 @@ final class BindingTemplates: Sendable {
             let parsed = kept.template.parsed
             let values = try parsed.arguments(arguments)
             let binder = PredicateBinder(predicate: format, schema: schema, model: model, arguments: values)
-            return try kept.template.rebound(to: values, with: binder)
+            return BoundFilter(predicate: try kept.template.rebound(to: values, with: binder), hint: nil)
         }
         let parsed = try PredicateCache.shared.parsed(format)
         let values = try parsed.arguments(arguments)
         let bound = try PredicateBinder(predicate: format, schema: schema, model: model, arguments: values)
             .bind(parsed.node)
-        if BindingTemplate.canRebind(parsed.node) {
-            let entry = Entry(model: identity, template: BindingTemplate(parsed: parsed, bound: bound))
-            state.withLock { state in
-                if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
-                state.entries[key] = entry
-                state.recent = (key, entry)
-            }
+        guard BindingTemplate.canRebind(parsed.node) else { return BoundFilter(predicate: bound, hint: nil) }
+        let template = BindingTemplate(parsed: parsed, bound: bound)
+        let entry = Entry(model: identity, template: template)
+        state.withLock { state in
+            if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
+            state.entries[key] = entry
+            state.recent = (key, entry)
         }
-        return bound
+        // The first call gets the hint its rebindings will get.
+        return BoundFilter(predicate: bound, hint: template.hint(for: arguments))
     }
 
     /// How many templates are kept now.

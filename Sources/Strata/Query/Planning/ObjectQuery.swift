@@ -108,6 +108,9 @@ struct ObjectQuery: Hashable {
     /// The first error of a `sorted`/`distinct` call that named a key path the model does not have: evaluating
     /// the query throws it (see `Results.keyPathError`).
     var failure: StrataError?
+    /// How to read the keys of the one filter `property == "text"` from the property's index without planning
+    /// (set by `Results.filter` from a binding template, cleared by any other filter; see ``LookupHint``).
+    var lookupHint = LookupHint.absent
 
     /// The filters as one predicate, or `nil` when there are none.
     var predicate: BoundPredicate? {
@@ -150,6 +153,7 @@ struct ObjectQuery: Hashable {
             return try evaluate(in: database, model: model).count
         }
         let table = try evaluator.table(model)
+        if filters.count == 1, let counted = try lookupHint.count(in: table) { return counted }
         // A lookup that decides alone is planned as one whatever it matches: counted by the index where it can.
         if let (choice, rest) = IndexChoice.best(for: predicate, model: model, table: table), rest == nil,
             let counted = try choice.matchCount(in: table)
@@ -229,6 +233,9 @@ struct ObjectQuery: Hashable {
                     return true
                 }
                 return keys
+            }
+            if filters.count == 1, let keys = try lookupHint.keys(in: table) {
+                return Array(keys.prefix(limit))
             }
             let scan: ColumnScan
             switch try plan(predicate, table: table, model: model) {
