@@ -1,5 +1,6 @@
 /// The list, stored as a node and referenced from the meta slot, of every node written since the last durable
-/// version and still reachable, each with its checksum.
+/// version and still reachable, each with its checksum; but the nodes a commit that spilled synced before writing
+/// its own (`WriteTransaction.syncSpilledNodes`), which are on disk whenever its meta slot is.
 ///
 /// It lets a commit need one sync instead of two: pages and meta slot are written together, then synced once.
 /// If power fails before the sync completes, any subset of those writes may have reached the disk. Opening the

@@ -266,6 +266,14 @@ extension Store {
     /// is worth a few percent of `.batched` throughput, so 8 KiB.
     static let batchedBookkeepingLimit = 2 * 4096
 
+    /// Syncs the nodes written so far, before a commit that spilled writes its own nodes and meta slot
+    /// (`WriteTransaction.syncSpilledNodes`). Called under the writer lock.
+    ///
+    /// - Throws: the sync's error, after which the store refuses writes until reopened.
+    func syncWrittenNodes() throws {
+        try syncFile()
+    }
+
     private func syncFile() throws {
         do {
             try pagedFile.file.sync()

@@ -126,35 +126,108 @@ final class SpillTests: PagerTestCase {
             let before = store.latestCommittedVersion
             states[before] = try checkedState(store).1
             let writer = try store.beginWrite()
-            var state = try PatternTree.read(writer)
-            state.step += 1
-            // Replace half the children and add enough new ones that the transaction spills.
-            for index in state.children.indices where index % 2 == round % 2 {
-                writer.free(state.children[index].ref)
-                state.children[index] = try PatternTree.writeChild(
-                    seed: state.step << 16 | UInt64(index), length: PatternTree.randomLength(&random), in: writer)
-            }
-            for index in 0..<40 {
-                state.children.append(
-                    try PatternTree.writeChild(seed: state.step << 16 | 0x8000 | UInt64(index), length: 4000, in: writer))
-            }
-            XCTAssertTrue(writer.dirty.values.contains { $0.spilledChecksum != nil })
-            try PatternTree.writeRoot(state, in: writer)
-            states[writer.version] = state
+            states[writer.version] = try Self.spillingStep(writer, round: round, random: &random)
             // Crash images of the spill writes and the commit's, before its sync.
             let images = CrashImage.images(
                 durable: recording.durableContents, pending: recording.pendingOperations, count: 4, using: &random)
             for image in images { try checkImage(image, oldest: before, newest: before, states: states) }
             captured.clear()
+            let spilled = Set(writer.dirty.filter { $0.value.spilledChecksum != nil }.keys)
             try writer.commit()
-            // Crash images of the commit's single sync: the spilled nodes and the rest, in any subset and order.
+            // Crash images of the commit's two syncs: the spilled nodes' (before the commit writes anything else),
+            // then the commit's own nodes and meta slot, each in any subset and order.
             for (durable, pending) in captured.events {
                 for image in CrashImage.images(durable: durable, pending: pending, count: 6, using: &random) {
                     try checkImage(image, oldest: before, newest: before + 1, states: states)
                 }
             }
-            XCTAssertEqual(captured.events.count, 1)
+            XCTAssertEqual(captured.events.count, 2, "a spilling .full commit syncs its spilled nodes, then itself")
+            // Synced before the meta slot was written, the spilled nodes are not in the commit record: opening
+            // checks only the nodes written after that sync.
+            let listed = try Self.commitRecordPages(of: store)
+            XCTAssertFalse(listed.isEmpty)
+            XCTAssertTrue(listed.isDisjoint(with: spilled), "the commit record lists spilled nodes")
         }
+    }
+
+    func testEveryCrashImageOfASpillingBatchedCommitOpensAtOrAfterTheLastFlushedVersion() throws {
+        let recording = RecordingStorage(path: "db")
+        var options = options(.batched, io: recording)
+        options.batchInterval = 3600  // syncs only when the test flushes, a commit spills, or bookkeeping grows
+        let store = try Store.open(path: "db", options: options)
+        defer { store.close() }
+        var random = SeededGenerator(seed: 34)
+        var states: [UInt64: PatternTree.State] = [1: PatternTree.State()]
+        for round in 0..<(longTests ? 12 : 3) {
+            try store.flush()
+            let flushed = store.latestCommittedVersion
+            // An unsynced small commit, then a spilling one, whose first sync also reaches the small one's writes.
+            let small = try store.beginWrite()
+            states[small.version] = try PatternTree.advance(small, random: &random)
+            try small.commit()
+            let writer = try store.beginWrite()
+            states[writer.version] = try Self.spillingStep(writer, round: round, random: &random)
+            try writer.commit()
+            // A power failure now: the spilled nodes and everything before them synced, the commit's own not.
+            let images = CrashImage.images(
+                durable: recording.durableContents, pending: recording.pendingOperations, count: 6, using: &random)
+            for image in images {
+                try checkImage(image, oldest: flushed, newest: store.latestCommittedVersion, states: states)
+            }
+        }
+    }
+
+    func testSpillingCommitUnderNoneDurabilityListsSpilledNodesAndNeverSyncs() throws {
+        let recording = RecordingStorage(path: "db")
+        let captured = SyncCapture()
+        let store = try Store.open(path: "db", options: options(.none, io: recording))
+        defer { store.close() }
+        recording.onSync = { durable, pending in captured.add(durable, pending) }
+        let writer = try store.beginWrite()
+        var state = PatternTree.State(step: 1)
+        for index in 0..<40 {
+            state.children.append(try PatternTree.writeChild(seed: UInt64(index), length: 4000, in: writer))
+        }
+        let spilled = Set(writer.dirty.filter { $0.value.spilledChecksum != nil }.keys)
+        XCTAssertFalse(spilled.isEmpty, "40 children of 4,000 bytes should pass a 64 KiB threshold")
+        try PatternTree.writeRoot(state, in: writer)
+        try writer.commit()
+        XCTAssertEqual(captured.events.count, 0, "a .none commit never syncs")
+        XCTAssertTrue(spilled.isSubset(of: try Self.commitRecordPages(of: store)))
+        XCTAssertEqual(try checkedState(store).1, state)
+    }
+
+    /// Replaces half the children of the tree `writer` read (which half by `round`) and adds 40 of 4,000 bytes,
+    /// enough that the transaction spills; writes the root and returns the new state.
+    private static func spillingStep(
+        _ writer: WriteTransaction, round: Int, random: inout SeededGenerator
+    ) throws -> PatternTree.State {
+        var state = try PatternTree.read(writer)
+        state.step += 1
+        for index in state.children.indices where index % 2 == round % 2 {
+            writer.free(state.children[index].ref)
+            state.children[index] = try PatternTree.writeChild(
+                seed: state.step << 16 | UInt64(index), length: PatternTree.randomLength(&random), in: writer)
+        }
+        for index in 0..<40 {
+            state.children.append(
+                try PatternTree.writeChild(seed: state.step << 16 | 0x8000 | UInt64(index), length: 4000, in: writer))
+        }
+        XCTAssertTrue(writer.dirty.values.contains { $0.spilledChecksum != nil })
+        try PatternTree.writeRoot(state, in: writer)
+        return state
+    }
+
+    /// The pages the commit record of `store`'s current version lists.
+    private static func commitRecordPages(of store: Store) throws -> Set<UInt64> {
+        let meta = try store.currentMeta()
+        let lease = store.pagedFile.makeLease()
+        let payload = try store.pagedFile.payload(
+            of: meta.commitRecord, kind: .commitRecord, pageCount: meta.pageCount, version: meta.version, lease: lease)
+        let record = try withExtendedLifetime(lease) {
+            try CommitRecord.decode(payload, path: store.path, node: meta.commitRecord)
+        }
+        return Set(record.entries.map(\.page))
     }
 }
 
