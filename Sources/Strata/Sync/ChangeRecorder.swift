@@ -6,8 +6,9 @@ import StrataStorage
 /// tables with the version the write began from and records, in this order, the deletes, the creates (with their
 /// scalar values), the links and collection elements of created objects (so that every object a change names is
 /// created before), and the updates of other objects: `set` per changed property, and element operations for
-/// lists, sets and maps. Every change gets the next change number and a fresh clock reading, and the winning
-/// readings go into each object's ``ObjectSyncState``, all in the same transaction as the app's changes.
+/// lists, sets and maps. Every change gets the next change number and a fresh clock reading, all in the same
+/// transaction as the app's changes. The recorder keeps only the local bookkeeping of ``ObjectSyncState`` (list
+/// slots, the local key); the conflict state follows the server's order and is kept by ``RemoteChangeApplier``.
 struct ChangeRecorder {
     let context: SyncContext
     /// The catalog of the version the write began from.
@@ -87,9 +88,10 @@ struct ChangeRecorder {
         guard let key = try context.syncKey(of: local, model: model, in: base) else { return }
         if model.primaryKeyColumn == nil { try context.tables.setSyncID(nil, model: model.name, local: local) }
         // An object that never synced (made before sync was configured) is unknown to the server: nothing to send.
-        guard var object = try loadState(model, key), object.deleted == nil else { return }
-        object.deleted = append(.delete, model, key)
+        guard var object = try loadState(model, key) else { return }
+        _ = append(.delete, model, key)
         object.local = nil
+        object.lists = [:]
         saveState(object, model, key)
     }
 
@@ -111,11 +113,10 @@ struct ChangeRecorder {
                 try table.value(local, column: model.columns[index]), type: property.type, in: catalog)
         }
         let hlc = state.clock.tick()
-        var object = try loadState(model, key)
-        if object == nil || object?.deleted != nil { object = ObjectSyncState(created: hlc) }
-        guard var object else { return key }
+        // A new local object: its lists start empty here (the conflict state, if any, stays as the server ordered it).
+        var object = try loadState(model, key) ?? ObjectSyncState()
         object.local = model.primaryKeyColumn == nil ? local.rawValue : nil
-        for name in values.keys { object.fields[name] = hlc }
+        object.lists = [:]
         _ = append(.create, model, key, value: .object(values), hlc: hlc)
         saveState(object, model, key)
         return key
@@ -132,7 +133,7 @@ struct ChangeRecorder {
                 guard property.type.linkedModel != nil else { continue }
                 let value = try context.json(try table.value(local, column: column), type: property.type, in: catalog)
                 guard value != .null else { continue }
-                object.fields[property.name] = append(.set, model, key, property: property.name, value: value)
+                _ = append(.set, model, key, property: property.name, value: value)
             } else {
                 try recordCollection(
                     property, column: column, local: local, key: key, model: model, old: nil, table: table,
@@ -146,7 +147,7 @@ struct ChangeRecorder {
         _ local: ObjectKey, columns: Set<ColumnKey>, of model: ModelBinding, table: Table, old: Table
     ) throws {
         guard let key = try context.syncKey(of: local, model: model, in: catalog) else { return }
-        guard var object = try loadState(model, key), object.deleted == nil else {
+        guard var object = try loadState(model, key) else {
             // Made before sync was configured: the server learns of it now, whole.
             let created = try recordCreate(local, of: model, in: table)
             try recordContents(local, created, of: model)
@@ -159,7 +160,7 @@ struct ChangeRecorder {
             let column = model.columns[index]
             if isScalar(property.type) {
                 let value = try context.json(try table.value(local, column: column), type: property.type, in: catalog)
-                object.fields[property.name] = append(.set, model, key, property: property.name, value: value)
+                _ = append(.set, model, key, property: property.name, value: value)
             } else {
                 try recordCollection(
                     property, column: column, local: local, key: key, model: model, old: old, table: table,
@@ -196,32 +197,24 @@ struct ChangeRecorder {
             let newValues = try Dictionary(
                 after.map { let json = try context.json($0, type: element, in: catalog); return (json.canonicalText, json) },
                 uniquingKeysWith: { first, _ in first })
-            var registers = object.sets[name] ?? [:]
             for (text, value) in oldValues.sorted(by: { $0.key < $1.key }) where newValues[text] == nil {
-                let hlc = append(.setRemove, model, key, property: name, value: value)
-                registers[text] = .init(hlc: hlc, removed: true)
+                _ = append(.setRemove, model, key, property: name, value: value)
             }
             for (text, value) in newValues.sorted(by: { $0.key < $1.key }) where oldValues[text] == nil {
-                let hlc = append(.setAdd, model, key, property: name, value: value)
-                registers[text] = .init(hlc: hlc, removed: false)
+                _ = append(.setAdd, model, key, property: name, value: value)
             }
-            object.sets[name] = registers
         case .map:
             let before = try old.map { try $0.mapEntries(local, column: column) } ?? [:]
             let after = try table.mapEntries(local, column: column)
-            var registers = object.maps[name] ?? [:]
             for mapKey in before.keys.sorted() where after[mapKey] == nil {
-                let hlc = append(.mapRemove, model, key, property: name, mapKey: mapKey)
-                registers[mapKey] = .init(hlc: hlc, removed: true)
+                _ = append(.mapRemove, model, key, property: name, mapKey: mapKey)
             }
             for mapKey in after.keys.sorted() {
                 guard let value = after[mapKey] else { continue }
                 let json = try context.json(value, type: element, in: catalog)
                 if let previous = before[mapKey], try context.json(previous, type: element, in: base) == json { continue }
-                let hlc = append(.mapSet, model, key, property: name, value: json, mapKey: mapKey)
-                registers[mapKey] = .init(hlc: hlc, removed: false)
+                _ = append(.mapSet, model, key, property: name, value: json, mapKey: mapKey)
             }
-            object.maps[name] = registers
         default:
             return
         }

@@ -40,8 +40,10 @@ struct UploadRequest: Encodable {
 
 /// `POST /v1/upload`'s answer.
 struct UploadResponse: Decodable {
-    /// Every change up to this number is applied on the server: the outbox may forget them.
+    /// Every change up to this number is applied on the server.
     var acknowledged: Int64
+    /// The server's log position after the upload.
+    var serverSeq: Int64
 }
 
 /// One entry of `GET /v1/download`'s answer.

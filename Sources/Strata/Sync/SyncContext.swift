@@ -56,9 +56,7 @@ final class SyncContext {
             let value = try storage(key, type: property.type, context: "\(model.name)'s key")
             return try table(model).find(primaryKey: value)
         }
-        guard let state = try tables.state(model: model.name, key: key), state.deleted == nil,
-            let local = state.local
-        else { return nil }
+        guard let state = try tables.state(model: model.name, key: key), let local = state.local else { return nil }
         let key = ObjectKey(local)
         return try table(model).contains(key) ? key : nil
     }

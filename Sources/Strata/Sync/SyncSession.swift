@@ -27,7 +27,7 @@ public final class SyncSession: @unchecked Sendable {
 
     /// How far the session has come.
     public struct Progress: Sendable, Equatable {
-        /// Local changes recorded and not yet acknowledged by the server (as of the last upload or commit seen).
+        /// Local changes recorded and not yet acknowledged by the server.
         public var pendingUploads: Int
         /// The highest change number the server acknowledged.
         public var acknowledgedChange: Int64
@@ -53,8 +53,15 @@ public final class SyncSession: @unchecked Sendable {
 
     /// What the session is doing now.
     public var state: State { lock.withLock { currentState } }
-    /// How far it has come.
-    public var progress: Progress { lock.withLock { currentProgress } }
+    /// How far it has come, read from the file now (so local commits just made count).
+    public var progress: Progress {
+        let read = try? queue.sync { () throws -> Progress in
+            _ = database.refresh()
+            return try readProgress()
+        }
+        if let read { lock.withLock { currentProgress = read } }
+        return lock.withLock { currentProgress }
+    }
     /// The latest failure (kept until an upload or download succeeds).
     public var lastError: SyncError? { lock.withLock { currentError } }
 
@@ -165,20 +172,21 @@ public final class SyncSession: @unchecked Sendable {
             let catalog = try database.catalog()
             guard let state = try SyncState.load(from: catalog), let tables = try SyncTables.existing(in: catalog)
             else { return (nil, []) }
-            return (state.clientID, try tables.pending(limit: max(1, configuration.uploadBatchSize)))
+            return (
+                state.clientID,
+                try tables.pending(after: state.acknowledged, limit: max(1, configuration.uploadBatchSize))
+            )
         }
         guard let clientID, let last = batch.last else {
             lock.withLock { currentProgress.pendingUploads = 0 }
             return false
         }
-        let acknowledged = try await record {
-            try await transport.upload(clientID: clientID, changes: batch, token: lock.withLock { token })
+        let token = lock.withLock { self.token }
+        let answer = try await record(token: token) {
+            try await transport.upload(clientID: clientID, changes: batch, token: token)
         }
         let progress = try queue.sync { () throws -> Progress in
-            try database.write {
-                guard let catalog = database.writeCatalog else { return }
-                try SyncTables.open(in: catalog).acknowledge(upTo: min(acknowledged, last.seq))
-            }
+            try database.acknowledgeSyncUpload(answer, lastSent: last.seq)
             return try readProgress()
         }
         lock.withLock { currentProgress = progress }
@@ -191,8 +199,9 @@ public final class SyncSession: @unchecked Sendable {
             _ = database.refresh()
             return try SyncState.load(from: try database.catalog())?.cursor ?? 0
         }
-        let page = try await record {
-            try await transport.download(after: cursor, wait: wait, limit: 1000, token: lock.withLock { token })
+        let token = lock.withLock { self.token }
+        let page = try await record(token: token) {
+            try await transport.download(after: cursor, wait: wait, limit: 1000, token: token)
         }
         // A page that arrives after pause() is not applied: paused means offline.
         guard state == .active else { return false }
@@ -207,22 +216,23 @@ public final class SyncSession: @unchecked Sendable {
     private func readProgress() throws -> Progress {
         let catalog = try database.catalog()
         let state = try SyncState.load(from: catalog)
-        let pending = try SyncTables.existing(in: catalog)?.pendingCount() ?? 0
-        let next = state?.nextSeq ?? 1
+        let acknowledged = state?.acknowledged ?? 0
+        let pending = try SyncTables.existing(in: catalog)?.pendingCount(after: acknowledged) ?? 0
         return Progress(
-            pendingUploads: pending, acknowledgedChange: next - 1 - Int64(pending),
-            downloadedThrough: state?.cursor ?? 0)
+            pendingUploads: pending, acknowledgedChange: acknowledged, downloadedThrough: state?.cursor ?? 0)
     }
 
-    /// Runs a request, keeping its failure as ``lastError`` (a refused token also moves to ``State/needsToken``)
-    /// and clearing it on success.
-    private func record<T>(_ request: () async throws -> T) async throws -> T {
+    /// Runs a request made with `token`, keeping its failure as ``lastError`` (a refusal of the current token also
+    /// moves to ``State/needsToken``) and clearing it on success.
+    private func record<T>(token used: String, _ request: () async throws -> T) async throws -> T {
         do {
             let result = try await request()
             lock.withLock { currentError = nil }
             return result
         } catch let error as SyncError {
             lock.withLock {
+                // A request that left with a token replaced since then says nothing about the new one.
+                guard !error.isTokenRefused || used == token else { return }
                 currentError = error
                 if error.isTokenRefused { currentState = .needsToken }
             }

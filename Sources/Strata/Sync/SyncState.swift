@@ -10,6 +10,8 @@ struct SyncState: Hashable, Sendable {
     static let nextSeqKey = "strata.sync.nextSeq"
     static let clockKey = "strata.sync.clock"
     static let cursorKey = "strata.sync.cursor"
+    static let acknowledgedKey = "strata.sync.acknowledged"
+    static let acknowledgedThroughKey = "strata.sync.acknowledgedThrough"
 
     /// The file's client id: a UUID chosen the first time the file records a change.
     var clientID: String
@@ -19,6 +21,13 @@ struct SyncState: Hashable, Sendable {
     var clock: HybridClock
     /// The last downloaded server sequence number (`after` of the next download).
     var cursor: Int64
+    /// The highest change number the server acknowledged: outbox entries up to it are not sent again, and stay
+    /// until the download brings them back (they are the client's own changes still to be placed in the server's
+    /// order).
+    var acknowledged: Int64 = 0
+    /// The server's log position when it acknowledged ``acknowledged``: once the download passes it, every
+    /// acknowledged change has come back.
+    var acknowledgedThrough: Int64 = 0
 
     /// The state recorded in `catalog`, or `nil` when the file never synced.
     static func load(from catalog: Catalog) throws -> SyncState? {
@@ -34,7 +43,10 @@ struct SyncState: Hashable, Sendable {
                 clock.counter = counter
             }
         }
-        return SyncState(clientID: clientID, nextSeq: nextSeq, clock: clock, cursor: cursor)
+        var state = SyncState(clientID: clientID, nextSeq: nextSeq, clock: clock, cursor: cursor)
+        state.acknowledged = try number(catalog, acknowledgedKey) ?? 0
+        state.acknowledgedThrough = try number(catalog, acknowledgedThroughKey) ?? 0
+        return state
     }
 
     /// The recorded state, or a new one (with a new client id) written into `catalog`, a write transaction's.
@@ -52,6 +64,8 @@ struct SyncState: Hashable, Sendable {
         try catalog.setMetadata(Array(String(nextSeq).utf8), forKey: Self.nextSeqKey)
         try catalog.setMetadata(Array("\(clock.wall)-\(clock.counter)".utf8), forKey: Self.clockKey)
         try catalog.setMetadata(Array(String(cursor).utf8), forKey: Self.cursorKey)
+        try catalog.setMetadata(Array(String(acknowledged).utf8), forKey: Self.acknowledgedKey)
+        try catalog.setMetadata(Array(String(acknowledgedThrough).utf8), forKey: Self.acknowledgedThroughKey)
     }
 
     private static func number(_ catalog: Catalog, _ key: String) throws -> Int64? {

@@ -65,11 +65,12 @@ struct SyncTables {
             [(changeColumn, .string(String(decoding: data, as: UTF8.self)))], key: ObjectKey(change.seq))
     }
 
-    /// The first `limit` changes waiting, in change-number order.
-    func pending(limit: Int) throws -> [SyncChange] {
+    /// The first `limit` changes numbered above `after`, in change-number order.
+    func pending(after: Int64 = 0, limit: Int = .max) throws -> [SyncChange] {
         var changes: [SyncChange] = []
         let decoder = JSONDecoder()
         try outbox.forEachKey { key in
+            guard key.rawValue > after else { return true }
             let text = try outbox.string(key, column: changeColumn) ?? ""
             changes.append(try decoder.decode(SyncChange.self, from: Data(text.utf8)))
             return changes.count < limit
@@ -77,11 +78,23 @@ struct SyncTables {
         return changes
     }
 
-    /// How many changes wait.
-    func pendingCount() throws -> Int { try outbox.count() }
+    /// How many changes are numbered above `after`.
+    func pendingCount(after: Int64) throws -> Int {
+        var count = 0
+        try outbox.forEachKey { key in
+            if key.rawValue > after { count += 1 }
+            return true
+        }
+        return count
+    }
+
+    /// Forgets change `seq` (back from the server).
+    func remove(_ seq: Int64) throws {
+        if try outbox.contains(ObjectKey(seq)) { try outbox.delete(ObjectKey(seq)) }
+    }
 
     /// Forgets the changes numbered up to `seq`.
-    func acknowledge(upTo seq: Int64) throws {
+    func removeAll(upTo seq: Int64) throws {
         var done: [ObjectKey] = []
         try outbox.forEachKey { key in
             guard key.rawValue <= seq else { return false }

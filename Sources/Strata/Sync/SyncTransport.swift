@@ -19,14 +19,14 @@ final class SyncTransport: @unchecked Sendable {
 
     deinit { session.finishTasksAndInvalidate() }
 
-    /// `POST /v1/upload`: returns the highest change number the server acknowledged.
-    func upload(clientID: String, changes: [SyncChange], token: String) async throws -> Int64 {
+    /// `POST /v1/upload`: returns the highest change number the server acknowledged and its log position.
+    func upload(clientID: String, changes: [SyncChange], token: String) async throws -> UploadResponse {
         var request = URLRequest(url: server.appendingPathComponent("v1/upload"))
         request.httpMethod = "POST"
         request.httpBody = try JSONEncoder().encode(UploadRequest(clientId: clientID, changes: changes))
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         let data = try await send(request, token: token)
-        return try decode(UploadResponse.self, data, what: "upload").acknowledged
+        return try decode(UploadResponse.self, data, what: "upload")
     }
 
     /// `GET /v1/download?after=&wait=&limit=`.

@@ -107,6 +107,11 @@ final class SyncHarness: @unchecked Sendable {
     }
 
     private func dropSchema() async throws {
+        // STRATA_SYNC_KEEP_SCHEMA=1 keeps the tables of a failing run to look at.
+        if ProcessInfo.processInfo.environment["STRATA_SYNC_KEEP_SCHEMA"] == "1" {
+            print("kept PostgreSQL schema \(databaseSchema)")
+            return
+        }
         _ = try await postgres.query(
             PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(databaseSchema) CASCADE"), logger: Self.logger)
     }
