@@ -93,6 +93,7 @@ for device in devices {
             try await session.waitForUpload()
             break
         } catch {
+            FileHandle.standardError.write(Data("upload retried after: \(error)\n".utf8))
             try await Task.sleep(for: .milliseconds(50))
         }
     }

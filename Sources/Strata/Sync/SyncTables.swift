@@ -4,7 +4,7 @@ import StrataStorage
 /// The tables that hold the client's sync data in the app's file, beside the models' (docs/FILE-FORMAT.md, "Sync
 /// metadata"). Their names contain `~`, which no model name can, so they never meet the schema's tables.
 ///
-/// - `~sync outbox`: one object per local change not yet acknowledged, keyed by its change number, with the
+/// - `~sync outbox`: one object per local change not yet back from the server, keyed by its change number, with the
 ///   change's JSON in `change`.
 /// - `~sync objects`: one object per synced object (tombstones included), keyed by `id` (`Model`, U+0001, the
 ///   object's key as JSON), with its ``ObjectSyncState`` as JSON in `state`.
