@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "StrataSyncServer", targets: ["StrataSyncServer"]),
         .executable(name: "strata-sync", targets: ["strata-sync"]),
+        .executable(name: "strata-sync-bench", targets: ["strata-sync-bench"]),
     ],
     dependencies: [
         .package(name: "Strata", path: ".."),
@@ -43,6 +44,34 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // 20 Strata clients through an in-process server into PostgreSQL: throughput and commit-to-notification
+        // latency (docs/BENCHMARKS.md, "Sync").
+        .executableTarget(
+            name: "strata-sync-bench",
+            dependencies: [
+                "StrataSyncServer",
+                .product(name: "Strata", package: "Strata"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            plugins: [.plugin(name: "StrataPlugin", package: "Strata")]
+        ),
+        // The Strata client (the root package's `Strata`) against a real server and PostgreSQL: round trips,
+        // conflicts, offline edits, convergence, a killed server process.
+        .testTarget(
+            name: "StrataSyncClientTests",
+            dependencies: [
+                "StrataSyncServer",
+                .product(name: "Strata", package: "Strata"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            plugins: [.plugin(name: "StrataPlugin", package: "Strata")]
         ),
         .testTarget(
             name: "StrataSyncServerTests",

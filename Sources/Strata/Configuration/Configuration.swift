@@ -102,6 +102,11 @@ public struct Configuration: Sendable {
     /// generated custom steps. Prefer the typed custom steps (`migrate: custom`), which the compiler checks.
     public var migrationBlock: (@Sendable (Migration) throws -> Void)?
 
+    /// Syncs the database through a sync server (docs/SYNC.md, "The client"); `nil` (the default) keeps it local.
+    /// Every write then records its changes in the file's outbox, and ``Database/syncSession`` uploads them and
+    /// applies other devices' changes. Ignored for read-only and in-memory configurations.
+    public var sync: SyncConfiguration?
+
     /// A configuration for a schema that has no `migrate: custom` step.
     ///
     /// - Parameter schema: The generated schema type, for example `Library.self`.

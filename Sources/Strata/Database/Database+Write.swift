@@ -107,6 +107,7 @@ extension Database {
             throw StrataError.transactionMisuse("commitWrite() without a write transaction: call beginWrite() first")
         }
         do {
+            if recordsSyncChanges { try recordSyncChanges(in: writeCatalog) }
             try writeCatalog.flush()
             try writeTransaction.commit()
         } catch {
@@ -117,6 +118,7 @@ extension Database {
         self.writeCatalog = nil
         forgetTables()
         noteChange()
+        if recordsSyncChanges { syncSession?.localChangesCommitted() }
     }
 
     /// Cancels the write transaction: nothing it changed is kept, and objects added in it are invalidated.

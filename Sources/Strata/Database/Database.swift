@@ -64,6 +64,12 @@ public final class Database {
     /// The tables of `tablesCatalog` looked up so far, by model position (``ModelBinding/index``): every property
     /// read asks for its table, and a catalog finds one by searching its list.
     @exclusivity(unchecked) private var tables: [Table?] = []
+    /// The session that syncs this database's file, when its configuration has ``Configuration/sync``
+    /// (docs/SYNC.md, "The client"): its state, progress and errors, and the calls that wait for it.
+    public internal(set) var syncSession: SyncSession?
+    /// Whether commits record their changes in the sync outbox: set for an app's database with a sync
+    /// configuration, clear for the session's own database, whose writes apply the server's changes.
+    var recordsSyncChanges = false
 
     /// Opens the database of ``Configuration/defaultConfiguration``.
     ///
@@ -135,6 +141,7 @@ public final class Database {
         // The version the schema was checked in is the newest one (or was a moment ago: autorefresh moves on).
         readTransaction = opened.read
         readCatalog = opened.catalog
+        try attachSync()
     }
 
     /// A frozen copy of `source` at the version it reads now.

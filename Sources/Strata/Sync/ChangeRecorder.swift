@@ -1,0 +1,278 @@
+import Foundation
+import StrataSchema
+import StrataStorage
+
+/// Turns one local write transaction into outbox entries (docs/SYNC.md, "The client"): it compares the write's
+/// tables with the version the write began from and records, in this order, the deletes, the creates (with their
+/// scalar values), the links and collection elements of created objects (so that every object a change names is
+/// created before), and the updates of other objects: `set` per changed property, and element operations for
+/// lists, sets and maps. Every change gets the next change number and a fresh clock reading, all in the same
+/// transaction as the app's changes. The recorder keeps only the local bookkeeping of ``ObjectSyncState`` (list
+/// slots, the local key); the conflict state follows the server's order and is kept by ``RemoteChangeApplier``.
+struct ChangeRecorder {
+    let context: SyncContext
+    /// The catalog of the version the write began from.
+    let base: Catalog
+    private(set) var state: SyncState
+    /// The changes recorded, in outbox order.
+    private(set) var changes: [SyncChange] = []
+    /// Object states read or changed, by ``SyncTables/objectID(model:key:)``.
+    private var states: [String: (model: String, key: SyncValue, state: ObjectSyncState?, dirty: Bool)] = [:]
+
+    init(context: SyncContext, base: Catalog, state: SyncState) {
+        self.context = context
+        self.base = base
+        self.state = state
+    }
+
+    private var catalog: Catalog { context.catalog }
+
+    /// Records what changed since `base`, then writes the outbox entries, the object states and the client state.
+    mutating func run() throws {
+        let changed = Set(catalog.changedTables(since: base))
+        var diffs: [(model: ModelBinding, table: Table, old: Table?, changes: TableChanges)] = []
+        for model in context.syncedModels where changed.contains(model.tableKey) {
+            let table = try context.table(model)
+            let old = base.table(model.tableKey)
+            let changes = try table.changes(since: old)
+            if !changes.isEmpty { diffs.append((model, table, old, changes)) }
+        }
+        guard !diffs.isEmpty else { return }
+        for diff in diffs {
+            for key in diff.changes.deletions { try recordDelete(key, of: diff.model) }
+        }
+        var created: [(ModelBinding, ObjectKey, SyncValue)] = []
+        for diff in diffs {
+            for key in diff.changes.insertions {
+                created.append((diff.model, key, try recordCreate(key, of: diff.model, in: diff.table)))
+            }
+        }
+        for (model, key, syncKey) in created { try recordContents(key, syncKey, of: model) }
+        for diff in diffs {
+            for key in diff.changes.modifiedKeys {
+                guard let old = diff.old, let columns = diff.changes.modifications[key] else { continue }
+                try recordUpdate(key, columns: columns, of: diff.model, table: diff.table, old: old)
+            }
+        }
+        try write()
+    }
+
+    // MARK: Changes
+
+    private mutating func append(
+        _ op: SyncOperation, _ model: ModelBinding, _ key: SyncValue, property: String? = nil, value: SyncValue? = nil,
+        element: String? = nil, position: String? = nil, mapKey: String? = nil, hlc: String? = nil
+    ) -> String {
+        let reading = hlc ?? state.clock.tick()
+        changes.append(
+            SyncChange(
+                seq: state.nextSeq, hlc: reading, model: model.name, object: key, op: op, property: property,
+                value: value, element: element, position: position, key: mapKey))
+        state.nextSeq += 1
+        return reading
+    }
+
+    private mutating func loadState(_ model: ModelBinding, _ key: SyncValue) throws -> ObjectSyncState? {
+        let id = SyncTables.objectID(model: model.name, key: key)
+        if let cached = states[id] { return cached.state }
+        let stored = try context.tables.state(model: model.name, key: key)
+        states[id] = (model.name, key, stored, false)
+        return stored
+    }
+
+    private mutating func saveState(_ state: ObjectSyncState, _ model: ModelBinding, _ key: SyncValue) {
+        states[SyncTables.objectID(model: model.name, key: key)] = (model.name, key, state, true)
+    }
+
+    private mutating func recordDelete(_ local: ObjectKey, of model: ModelBinding) throws {
+        guard let key = try context.syncKey(of: local, model: model, in: base) else { return }
+        if model.primaryKeyColumn == nil { try context.tables.setSyncID(nil, model: model.name, local: local) }
+        // An object that never synced (made before sync was configured) is unknown to the server: nothing to send.
+        guard var object = try loadState(model, key) else { return }
+        _ = append(.delete, model, key)
+        object.local = nil
+        object.lists = [:]
+        saveState(object, model, key)
+    }
+
+    /// Records the create of a new object with its scalar values (links and collections follow, once every new
+    /// object exists); returns its key.
+    private mutating func recordCreate(_ local: ObjectKey, of model: ModelBinding, in table: Table) throws -> SyncValue {
+        let key: SyncValue
+        if let existing = try context.syncKey(of: local, model: model, in: catalog) {
+            key = existing
+        } else {
+            let id = UUID().uuidString.lowercased()
+            try context.tables.setSyncID(id, model: model.name, local: local)
+            key = .string(id)
+        }
+        var values: [String: SyncValue] = [:]
+        for (index, property) in model.description.properties.enumerated()
+        where index != model.primaryKeyColumn && isScalar(property.type) && property.type.linkedModel == nil {
+            values[property.name] = try context.json(
+                try table.value(local, column: model.columns[index]), type: property.type, in: catalog)
+        }
+        let hlc = state.clock.tick()
+        // A new local object: its lists start empty here (the conflict state, if any, stays as the server ordered it).
+        var object = try loadState(model, key) ?? ObjectSyncState()
+        object.local = model.primaryKeyColumn == nil ? local.rawValue : nil
+        object.lists = [:]
+        _ = append(.create, model, key, value: .object(values), hlc: hlc)
+        saveState(object, model, key)
+        return key
+    }
+
+    /// Records the links and collection elements of an object just created.
+    private mutating func recordContents(_ local: ObjectKey, _ key: SyncValue, of model: ModelBinding) throws {
+        let table = try context.table(model)
+        guard var object = try loadState(model, key) else { return }
+        for (index, property) in model.description.properties.enumerated()
+        where index != model.primaryKeyColumn && context.syncs(model, property: index) {
+            let column = model.columns[index]
+            if isScalar(property.type) {
+                guard property.type.linkedModel != nil else { continue }
+                let value = try context.json(try table.value(local, column: column), type: property.type, in: catalog)
+                guard value != .null else { continue }
+                _ = append(.set, model, key, property: property.name, value: value)
+            } else {
+                try recordCollection(
+                    property, column: column, local: local, key: key, model: model, old: nil, table: table,
+                    object: &object)
+            }
+        }
+        saveState(object, model, key)
+    }
+
+    private mutating func recordUpdate(
+        _ local: ObjectKey, columns: Set<ColumnKey>, of model: ModelBinding, table: Table, old: Table
+    ) throws {
+        guard let key = try context.syncKey(of: local, model: model, in: catalog) else { return }
+        guard var object = try loadState(model, key) else {
+            // Made before sync was configured: the server learns of it now, whole.
+            let created = try recordCreate(local, of: model, in: table)
+            try recordContents(local, created, of: model)
+            return
+        }
+        for (index, property) in model.description.properties.enumerated()
+        where columns.contains(model.columns[index]) && index != model.primaryKeyColumn
+            && context.syncs(model, property: index)
+        {
+            let column = model.columns[index]
+            if isScalar(property.type) {
+                let value = try context.json(try table.value(local, column: column), type: property.type, in: catalog)
+                _ = append(.set, model, key, property: property.name, value: value)
+            } else {
+                try recordCollection(
+                    property, column: column, local: local, key: key, model: model, old: old, table: table,
+                    object: &object)
+            }
+        }
+        saveState(object, model, key)
+    }
+
+    // MARK: Collections
+
+    private mutating func recordCollection(
+        _ property: PropertyDefinition, column: ColumnKey, local: ObjectKey, key: SyncValue, model: ModelBinding,
+        old: Table?, table: Table, object: inout ObjectSyncState
+    ) throws {
+        guard let element = property.type.collectionElement else { return }
+        let name = property.name
+        switch property.type.unwrapped {
+        case .list:
+            let after = try table.list(local, column: column)
+            let values = try after.map { try context.json($0, type: element, in: catalog) }
+            var list = object.lists[name] ?? ObjectSyncState.ListState()
+            let reordered = recordList(after: values, list: &list, model: model, key: key, property: name)
+            if let reordered {
+                try table.set(local, column: column, to: .list(reordered.map { after[$0] }))
+            }
+            object.lists[name] = list
+        case .set:
+            let before = try old.map { try $0.setElements(local, column: column) } ?? []
+            let after = try table.setElements(local, column: column)
+            let oldValues = try Dictionary(
+                before.map { let json = try context.json($0, type: element, in: base); return (json.canonicalText, json) },
+                uniquingKeysWith: { first, _ in first })
+            let newValues = try Dictionary(
+                after.map { let json = try context.json($0, type: element, in: catalog); return (json.canonicalText, json) },
+                uniquingKeysWith: { first, _ in first })
+            for (text, value) in oldValues.sorted(by: { $0.key < $1.key }) where newValues[text] == nil {
+                _ = append(.setRemove, model, key, property: name, value: value)
+            }
+            for (text, value) in newValues.sorted(by: { $0.key < $1.key }) where oldValues[text] == nil {
+                _ = append(.setAdd, model, key, property: name, value: value)
+            }
+        case .map:
+            let before = try old.map { try $0.mapEntries(local, column: column) } ?? [:]
+            let after = try table.mapEntries(local, column: column)
+            for mapKey in before.keys.sorted() where after[mapKey] == nil {
+                _ = append(.mapRemove, model, key, property: name, mapKey: mapKey)
+            }
+            for mapKey in after.keys.sorted() {
+                guard let value = after[mapKey] else { continue }
+                let json = try context.json(value, type: element, in: catalog)
+                if let previous = before[mapKey], try context.json(previous, type: element, in: base) == json { continue }
+                _ = append(.mapSet, model, key, property: name, value: json, mapKey: mapKey)
+            }
+        default:
+            return
+        }
+    }
+
+    /// Records the difference between a list's recorded elements and its elements after the write as removes and
+    /// inserts of the elements between their common prefix and suffix; returns the new order of `after`'s elements
+    /// when the positions chosen do not keep the local order (two equal positions around the insert), else `nil`.
+    private mutating func recordList(
+        after: [SyncValue], list: inout ObjectSyncState.ListState, model: ModelBinding, key: SyncValue,
+        property: String
+    ) -> [Int]? {
+        let before = list.slots.map(\.value)
+        var prefix = 0
+        while prefix < before.count, prefix < after.count, before[prefix] == after[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < before.count - prefix, suffix < after.count - prefix,
+            before[before.count - 1 - suffix] == after[after.count - 1 - suffix]
+        {
+            suffix += 1
+        }
+        for slot in list.slots[prefix..<(before.count - suffix)] {
+            _ = append(.listRemove, model, key, property: property, element: slot.id)
+            list.removed.insert(slot.id)
+        }
+        var lower = prefix > 0 ? list.slots[prefix - 1].position : nil
+        let upper = suffix > 0 ? list.slots[before.count - suffix].position : nil
+        var inserted: [ObjectSyncState.Slot] = []
+        for value in after[prefix..<(after.count - suffix)] {
+            let position = PositionIdentifier.between(lower, upper) ?? PositionIdentifier.between(lower, nil) ?? "z"
+            let hlc = state.clock.tick()
+            _ = append(
+                .listInsert, model, key, property: property, value: value, element: hlc, position: position, hlc: hlc)
+            inserted.append(.init(id: hlc, position: position, value: value))
+            lower = position
+        }
+        list.slots = Array(list.slots[..<prefix]) + inserted + Array(list.slots[(before.count - suffix)...])
+        let order = list.slots.indices.sorted { list.slots[$0].precedes(list.slots[$1]) }
+        guard order != Array(list.slots.indices) else { return nil }
+        list.slots = order.map { list.slots[$0] }
+        return order
+    }
+
+    // MARK: Writing
+
+    private func write() throws {
+        for change in changes { try context.tables.append(change) }
+        for entry in states.values where entry.dirty {
+            guard let object = entry.state else { continue }
+            try context.tables.setState(object, model: entry.model, key: entry.key)
+        }
+        try state.store(in: catalog)
+    }
+
+    private func isScalar(_ type: PropertyType) -> Bool {
+        switch type.unwrapped {
+        case .list, .set, .map, .linkingObjects: return false
+        default: return true
+        }
+    }
+}

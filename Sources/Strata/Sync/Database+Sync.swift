@@ -1,0 +1,84 @@
+import Foundation
+import StrataStorage
+
+extension Database {
+    /// Starts (or joins) the sync session of the file when the configuration asks for sync.
+    func attachSync() throws {
+        guard let sync = configuration.sync, !configuration.readOnly, configuration.inMemoryIdentifier == nil else {
+            return
+        }
+        syncSession = try SyncSession.shared(path: store.path, configuration: configuration, sync: sync)
+        recordsSyncChanges = true
+    }
+
+    /// Records the write transaction's changes in the outbox (docs/SYNC.md, "The client"), in the same transaction:
+    /// called by ``commitWrite()`` just before the commit, so the outbox entries commit, or roll back, with the
+    /// changes they describe.
+    func recordSyncChanges(in catalog: Catalog) throws {
+        try catalog.flush()
+        let base = try store.beginRead()
+        defer { base.end() }
+        let baseCatalog = try Catalog(reader: base)
+        guard !catalog.changedTables(since: baseCatalog).isEmpty else { return }
+        let context = try SyncContext(schema: schema, catalog: catalog, path: store.path)
+        var recorder = ChangeRecorder(
+            context: context, base: baseCatalog, state: try SyncState.loadOrCreate(in: catalog))
+        try recorder.run()
+    }
+
+    /// Applies a downloaded page of the server's change log in one write transaction under the conflict rules
+    /// (``RemoteChangeApplier``), and stores its `last` as the download cursor in the same transaction. Nothing it
+    /// changes enters the outbox; observers are notified as for any commit. Entries at or below the stored cursor
+    /// (a page applied already) are skipped; the client's own changes update the conflict state only, and leave the
+    /// outbox.
+    func applyDownloadedPage(_ page: DownloadResponse) throws {
+        let records = recordsSyncChanges
+        recordsSyncChanges = false
+        defer { recordsSyncChanges = records }
+        try write {
+            guard let catalog = writeCatalog else { return }
+            var state = try SyncState.loadOrCreate(in: catalog)
+            guard page.last > state.cursor else { return }
+            let context = try SyncContext(schema: schema, catalog: catalog, path: store.path)
+            var applier = RemoteChangeApplier(context: context, pending: try context.tables.pending())
+            for entry in page.changes where entry.serverSeq > state.cursor {
+                state.clock.observe(entry.change.hlc)
+                let isOwn = entry.clientId == state.clientID
+                try applier.apply(entry.change, isOwn: isOwn)
+                if isOwn { try context.tables.remove(entry.change.seq) }
+            }
+            try applier.finish()
+            state.cursor = page.last
+            if state.cursor >= state.acknowledgedThrough {
+                // Every acknowledged change has come back (or was never logged): none is waiting any more.
+                try context.tables.removeAll(upTo: state.acknowledged)
+            }
+            try state.store(in: catalog)
+        }
+    }
+
+    /// The outbox: the changes recorded and not yet back from the server, in order.
+    func pendingSyncChanges(limit: Int = .max) throws -> [SyncChange] {
+        let catalog = try catalog()
+        return try SyncTables.existing(in: catalog)?.pending(limit: limit) ?? []
+    }
+
+    /// Records an upload's answer: changes up to `acknowledged` are not sent again.
+    func acknowledgeSyncUpload(_ answer: UploadResponse, lastSent: Int64) throws {
+        let records = recordsSyncChanges
+        recordsSyncChanges = false
+        defer { recordsSyncChanges = records }
+        try write {
+            guard let catalog = writeCatalog else { return }
+            var state = try SyncState.loadOrCreate(in: catalog)
+            let acknowledged = min(answer.acknowledged, lastSent)
+            guard acknowledged > state.acknowledged else { return }
+            state.acknowledged = acknowledged
+            state.acknowledgedThrough = max(state.acknowledgedThrough, answer.serverSeq)
+            try state.store(in: catalog)
+        }
+    }
+
+    /// The file's sync client id, once a change was recorded or downloaded.
+    func syncClientID() throws -> String? { try SyncState.load(from: try catalog())?.clientID }
+}

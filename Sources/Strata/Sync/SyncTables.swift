@@ -1,0 +1,149 @@
+import Foundation
+import StrataStorage
+
+/// The tables that hold the client's sync data in the app's file, beside the models' (docs/FILE-FORMAT.md, "Sync
+/// metadata"). Their names contain `~`, which no model name can, so they never meet the schema's tables.
+///
+/// - `~sync outbox`: one object per local change not yet back from the server, keyed by its change number, with the
+///   change's JSON in `change`.
+/// - `~sync objects`: one object per synced object (tombstones included), keyed by `id` (`Model`, U+0001, the
+///   object's key as JSON), with its ``ObjectSyncState`` as JSON in `state`.
+/// - `~sync ids`: for models without a primary key, the sync id (`sync`) of each local object, keyed by `id`
+///   (`Model`, U+0001, the local object key).
+struct SyncTables {
+    static let outboxName = "~sync outbox"
+    static let objectsName = "~sync objects"
+    static let idsName = "~sync ids"
+
+    let outbox: Table
+    let objects: Table
+    let ids: Table
+    private let changeColumn: ColumnKey
+    private let stateColumn: ColumnKey
+    private let syncColumn: ColumnKey
+    private let objectsKey: ColumnKey
+    private let idsKey: ColumnKey
+
+    /// The tables of `catalog`, created when missing (which needs a write transaction's catalog).
+    static func open(in catalog: Catalog) throws -> SyncTables {
+        let outbox = try table(SyncTables.outboxName, in: catalog)
+        let objects = try table(SyncTables.objectsName, in: catalog)
+        let ids = try table(SyncTables.idsName, in: catalog)
+        return SyncTables(
+            outbox: outbox, objects: objects, ids: ids,
+            changeColumn: try column("change", of: outbox, primary: false),
+            stateColumn: try column("state", of: objects, primary: false),
+            syncColumn: try column("sync", of: ids, primary: false),
+            objectsKey: try column("id", of: objects, primary: true),
+            idsKey: try column("id", of: ids, primary: true))
+    }
+
+    /// The tables of `catalog` if they exist (a read transaction's catalog of a file that never synced has none).
+    static func existing(in catalog: Catalog) throws -> SyncTables? {
+        guard catalog.table(named: outboxName) != nil else { return nil }
+        return try open(in: catalog)
+    }
+
+    private static func table(_ name: String, in catalog: Catalog) throws -> Table {
+        if let table = catalog.table(named: name) { return table }
+        return try catalog.createTable(named: name)
+    }
+
+    private static func column(_ name: String, of table: Table, primary: Bool) throws -> ColumnKey {
+        if let spec = table.column(named: name) { return spec.key }
+        let key = try table.addColumn(named: name, type: .value(.string), nullable: !primary)
+        if primary { try table.setPrimaryKey(key) }
+        return key
+    }
+
+    // MARK: Outbox
+
+    /// Appends `change` (keyed by its change number).
+    func append(_ change: SyncChange) throws {
+        let data = try JSONEncoder().encode(change)
+        _ = try outbox.insert(
+            [(changeColumn, .string(String(decoding: data, as: UTF8.self)))], key: ObjectKey(change.seq))
+    }
+
+    /// The first `limit` changes numbered above `after`, in change-number order.
+    func pending(after: Int64 = 0, limit: Int = .max) throws -> [SyncChange] {
+        var changes: [SyncChange] = []
+        let decoder = JSONDecoder()
+        try outbox.forEachKey { key in
+            guard key.rawValue > after else { return true }
+            let text = try outbox.string(key, column: changeColumn) ?? ""
+            changes.append(try decoder.decode(SyncChange.self, from: Data(text.utf8)))
+            return changes.count < limit
+        }
+        return changes
+    }
+
+    /// How many changes are numbered above `after`.
+    func pendingCount(after: Int64) throws -> Int {
+        var count = 0
+        try outbox.forEachKey { key in
+            if key.rawValue > after { count += 1 }
+            return true
+        }
+        return count
+    }
+
+    /// Forgets change `seq` (back from the server).
+    func remove(_ seq: Int64) throws {
+        if try outbox.contains(ObjectKey(seq)) { try outbox.delete(ObjectKey(seq)) }
+    }
+
+    /// Forgets the changes numbered up to `seq`.
+    func removeAll(upTo seq: Int64) throws {
+        var done: [ObjectKey] = []
+        try outbox.forEachKey { key in
+            guard key.rawValue <= seq else { return false }
+            done.append(key)
+            return true
+        }
+        for key in done { try outbox.delete(key) }
+    }
+
+    // MARK: Object states
+
+    static func objectID(model: String, key: SyncValue) -> String { model + "\u{1}" + key.canonicalText }
+
+    /// The state of object `key` of `model`, if it was ever synced.
+    func state(model: String, key: SyncValue) throws -> ObjectSyncState? {
+        guard let row = try objects.find(primaryKey: .string(Self.objectID(model: model, key: key))),
+            let text = try objects.string(row, column: stateColumn)
+        else { return nil }
+        return try JSONDecoder().decode(ObjectSyncState.self, from: Data(text.utf8))
+    }
+
+    /// Records the state of object `key` of `model`.
+    func setState(_ state: ObjectSyncState, model: String, key: SyncValue) throws {
+        let id = Self.objectID(model: model, key: key)
+        let text = String(decoding: try JSONEncoder().encode(state), as: UTF8.self)
+        if let row = try objects.find(primaryKey: .string(id)) {
+            try objects.set(row, column: stateColumn, to: .string(text))
+        } else {
+            _ = try objects.insert([(objectsKey, .string(id)), (stateColumn, .string(text))])
+        }
+    }
+
+    // MARK: Sync ids
+
+    /// The sync id of local object `local` of `model` (a model without a primary key).
+    func syncID(model: String, local: ObjectKey) throws -> String? {
+        guard let row = try ids.find(primaryKey: .string(model + "\u{1}" + String(local.rawValue))) else { return nil }
+        return try ids.string(row, column: syncColumn)
+    }
+
+    /// Records (or with `nil`, forgets) the sync id of local object `local` of `model`.
+    func setSyncID(_ id: String?, model: String, local: ObjectKey) throws {
+        let key = model + "\u{1}" + String(local.rawValue)
+        let row = try ids.find(primaryKey: .string(key))
+        switch (row, id) {
+        case (let row?, let id?): try ids.set(row, column: syncColumn, to: .string(id))
+        case (let row?, nil): try ids.delete(row)
+        case (nil, let id?): _ = try ids.insert([(idsKey, .string(key)), (syncColumn, .string(id))])
+        case (nil, nil): break
+        }
+    }
+}
