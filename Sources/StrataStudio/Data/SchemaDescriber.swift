@@ -73,7 +73,7 @@ struct SchemaDescriber {
         let target = spec.target.flatMap(catalog.table)
         return .object([
             ("name", .string(spec.name)),
-            ("type", .string(spec.description)),
+            ("type", .string("\(spec.type)" + (spec.isNullable ? "?" : ""))),
             ("kind", .string(kind)),
             ("element", element.map { .string($0.description) } ?? .null),
             ("optional", .bool(spec.isNullable)),
