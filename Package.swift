@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "StrataSchema", targets: ["StrataSchema"]),
         .library(name: "StrataSchemaCompiler", targets: ["StrataSchemaCompiler"]),
         .library(name: "StrataCodegen", targets: ["StrataCodegen"]),
+        // For `strata-bench studio` (Benchmarks/); apps link Strata, which never reaches it.
+        .library(name: "StrataStudio", targets: ["StrataStudio"]),
         .plugin(name: "StrataPlugin", targets: ["StrataPlugin"]),
         .executable(name: "strata-gen", targets: ["strata-gen"]),
         .executable(name: "strata", targets: ["strata"]),
@@ -23,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // Strata Studio's web server, linked by the `strata` tool only (never by the Strata library).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // MARK: Schema model, shared by the runtime and the compiler
@@ -50,9 +54,17 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]),
         .target(name: "Strata", dependencies: ["StrataStorage", "StrataSchema"]),
+        // Strata Studio (`strata studio`): a local web page over a database file. Only this target links the web
+        // server; RuntimeDependencyTests checks that nothing Strata depends on reaches Hummingbird or SwiftNIO.
+        .target(
+            name: "StrataStudio",
+            dependencies: ["Strata", "StrataStorage", .product(name: "Hummingbird", package: "hummingbird")]),
         .executableTarget(
             name: "strata",
-            dependencies: ["Strata", "StrataStorage", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "Strata", "StrataStorage", "StrataStudio",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .executableTarget(name: "strata-demo", dependencies: ["Strata"], plugins: ["StrataPlugin"]),
 
@@ -89,6 +101,9 @@ let package = Package(
             name: "StrataTests", dependencies: ["Strata", "StrataStorage", "StrataTestSupport"], plugins: ["StrataPlugin"]),
         // Its tests run the strata-gen executable, which `swift build --build-tests` builds with every product.
         .testTarget(name: "StrataPluginTests", dependencies: ["StrataTestSupport"]),
+        .testTarget(
+            name: "StrataStudioTests",
+            dependencies: ["StrataStudio", "Strata", "StrataStorage", "StrataTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

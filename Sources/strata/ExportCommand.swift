@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Strata
 import StrataStorage
+import StrataStudio
 
 /// `strata export FILE Model [--filter PREDICATE] [--format json|csv]`: a model's objects as JSON (the form of
 /// the app's snapshots and `Database.exportJSON`) or CSV, from the tables the file describes, with no app code.
@@ -13,6 +14,9 @@ struct ExportCommand: ParsableCommand {
     /// The two output formats.
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case json, csv
+
+        /// The shared writer's format.
+        var exportFormat: ObjectExport.Format { self == .json ? .json : .csv }
     }
 
     @Argument(help: "The database file (NAME.strata).")
@@ -40,28 +44,8 @@ struct ExportCommand: ParsableCommand {
         let bytes = try store.namingFile { () throws -> [UInt8] in
             let catalog = try Catalog(reader: reader)
             let table = try TableChoice.table(named: model, in: catalog)
-            let rowFilter = try filter.map { try RowFilter($0, catalog: catalog) }
-            var keys: [ObjectKey] = []
-            try table.forEachKey { key in
-                if try rowFilter?.matches(key, of: table) ?? true { keys.append(key) }
-                return true
-            }
-            let writer = RowJSONWriter(catalog: catalog)
-            switch format {
-            case .json:
-                var text = JSONText(pretty: pretty)
-                try writer.writeArray(keys, of: table, into: &text)
-                text.raw("\n")
-                return text.bytes
-            case .csv:
-                let columns = table.columns.filter { $0.type != .backlinks }
-                var text = CSVText()
-                text.row(columns.map(\.name))
-                for key in keys {
-                    text.row(try columns.map { CSVText.cell(try writer.json(try table.value(key, column: $0.key), of: $0, in: table)) })
-                }
-                return text.bytes
-            }
+            let keys = try ObjectExport.keys(of: table, catalog: catalog, filter: filter)
+            return try ObjectExport.write(keys, of: table, catalog: catalog, format: format.exportFormat, pretty: pretty)
         }
         FileHandle.standardOutput.write(Data(bytes))
     }

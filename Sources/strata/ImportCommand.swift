@@ -2,14 +2,15 @@ import ArgumentParser
 import Foundation
 import Strata
 import StrataStorage
+import StrataStudio
 
-/// `strata import FILE Model JSONFILE`: adds or updates a model's objects from a JSON array in the form
-/// `strata export` writes, in one write transaction: a bad value fails the import, naming its JSON path, and
-/// leaves the file as it was.
+/// `strata import FILE Model FILE [--format json|csv]`: adds or updates a model's objects from a JSON array or a
+/// CSV table in the form `strata export` writes, in one write transaction: a bad value fails the import, naming
+/// its JSON path (or CSV row and column), and leaves the file as it was.
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Add or update a model's objects from a JSON array (the form strata export writes); all or nothing.")
+        abstract: "Add or update a model's objects from JSON or CSV (the forms strata export writes); all or nothing.")
 
     @Argument(help: "The database file (NAME.strata).")
     var file: String
@@ -17,8 +18,11 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: "The model the objects belong to.")
     var model: String
 
-    @Argument(help: "The JSON file: an array of objects.")
+    @Argument(help: "The JSON file (an array of objects) or CSV file (a header row of property names).")
     var jsonFile: String
+
+    @Option(help: "json (default) or csv.")
+    var format: ExportCommand.Format = .json
 
     @OptionGroup var keyFile: KeyFileOption
 
@@ -26,8 +30,11 @@ struct ImportCommand: ParsableCommand {
         guard let data = FileManager.default.contents(atPath: jsonFile) else {
             throw ValidationError("cannot read the JSON file '\(jsonFile)'")
         }
-        var parser = JSONParser(Array(data))
-        let document = try parser.parse()
+        var document = JSONValue.null
+        if format == .json {
+            var parser = JSONParser(Array(data))
+            document = try parser.parse()
+        }
         guard FileManager.default.fileExists(atPath: file) else {
             throw ValidationError("no database exists at '\(file)'; strata imports into existing databases only")
         }
@@ -38,6 +45,7 @@ struct ImportCommand: ParsableCommand {
             do {
                 let catalog = try Catalog(writer: transaction)
                 let table = try TableChoice.table(named: model, in: catalog)
+                if format == .csv { document = try CSVReader(Array(data)).objects(for: table, catalog: catalog) }
                 let count = try RowJSONReader(catalog: catalog).importObjects(document, into: table)
                 try catalog.flush()
                 try transaction.commit()

@@ -91,8 +91,8 @@ package struct RowJSONReader {
         }
     }
 
-    /// `json` as column `spec` of `table` stores it.
-    private func convert(_ json: JSONValue, for spec: ColumnSpec, of table: Table, path: String) throws -> StorageValue {
+    /// `json` as column `spec` of `table` stores it (Strata Studio's edits of one property use it too).
+    package func convert(_ json: JSONValue, for spec: ColumnSpec, of table: Table, path: String) throws -> StorageValue {
         let schemaType = schemaTypes[table.name]?[spec.name]
         switch spec.type {
         case .list(let kind), .set(let kind):

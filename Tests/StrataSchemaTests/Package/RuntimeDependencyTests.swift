@@ -23,6 +23,33 @@ final class RuntimeDependencyTests: XCTestCase {
         }
     }
 
+    /// Strata Studio's web server (Hummingbird, and SwiftNIO under it) is linked by the `strata` tool only: apps
+    /// that link Strata must not bring a web server with them.
+    func testTheRuntimeReachesNoWebServer() throws {
+        let manifest = try Self.manifest.get()
+        for library in ["Strata", "StrataStorage", "StrataSchema"] {
+            for (dependency, chain) in manifest.chains(from: library) {
+                let isServer: Bool
+                switch dependency {
+                case .target(let name): isServer = name == "StrataStudio"
+                case .product(_, let package): isServer = ["hummingbird", "swift-nio"].contains(package)
+                }
+                if isServer {
+                    XCTFail("\(library) depends on \(dependency) through \(chain.joined(separator: " → ")): apps would "
+                        + "link Strata Studio's web server; only the strata executable may")
+                }
+            }
+        }
+    }
+
+    /// The check above can fail: the `strata` tool is seen to reach Hummingbird through StrataStudio.
+    func testTheStrataToolReachesHummingbird() throws {
+        let manifest = try Self.manifest.get()
+        let reached = manifest.chains(from: "strata")
+        XCTAssertNotNil(reached[.product(name: "Hummingbird", package: "hummingbird")], "\(reached.keys)")
+        XCTAssertNotNil(reached[.target("StrataStudio")], "\(reached.keys)")
+    }
+
     func testTheSchemaModelHasNoDependencies() throws {
         let manifest = try Self.manifest.get()
         XCTAssertEqual(manifest.dependencies["StrataSchema"], [], "StrataSchema is linked by every app")

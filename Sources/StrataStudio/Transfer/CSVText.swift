@@ -5,12 +5,15 @@ import Strata
 /// written, dates, data, decimals, UUIDs and `ObjectId`s as their text, a link as the linked object's key, and a
 /// list, set, map, mixed value or embedded object as JSON text. A null is an empty cell (so is an empty string).
 /// A cell holding a comma, a quote, a CR or an LF is quoted, its quotes doubled.
-struct CSVText {
+package struct CSVText {
     /// The text so far, UTF-8.
-    private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
+
+    /// An empty text.
+    package init() {}
 
     /// Appends one row.
-    mutating func row(_ cells: [String]) {
+    package mutating func row(_ cells: [String]) {
         for (index, cell) in cells.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             append(cell)
@@ -19,7 +22,7 @@ struct CSVText {
     }
 
     /// The cell text of a value's JSON form.
-    static func cell(_ value: JSONValue) -> String {
+    package static func cell(_ value: JSONValue) -> String {
         switch value {
         case .null: return ""
         case .bool(let flag): return flag ? "true" : "false"

@@ -1,0 +1,46 @@
+import Strata
+import StrataStorage
+
+/// Writes objects of one model as JSON (the snapshots' form, docs/VALUES.md) or CSV: what `strata export` and the
+/// studio's export share.
+package enum ObjectExport {
+    /// The two formats.
+    package enum Format: String, Sendable, CaseIterable {
+        case json, csv
+    }
+
+    /// The objects `keys` of `table`, in their order, as `format`.
+    package static func write(
+        _ keys: [ObjectKey], of table: Table, catalog: Catalog, format: Format, pretty: Bool = false
+    ) throws -> [UInt8] {
+        let writer = RowJSONWriter(catalog: catalog)
+        switch format {
+        case .json:
+            var text = JSONText(pretty: pretty)
+            try writer.writeArray(keys, of: table, into: &text)
+            text.raw("\n")
+            return text.bytes
+        case .csv:
+            let columns = table.columns.filter { $0.type != .backlinks }
+            var text = CSVText()
+            text.row(columns.map(\.name))
+            for key in keys {
+                text.row(try columns.map { spec in
+                    CSVText.cell(try writer.json(try table.value(key, column: spec.key), of: spec, in: table))
+                })
+            }
+            return text.bytes
+        }
+    }
+
+    /// The keys of `table` that `filter` (a predicate, `nil` for all) selects, in key order.
+    package static func keys(of table: Table, catalog: Catalog, filter: String?) throws -> [ObjectKey] {
+        let rowFilter = try filter.map { try RowFilter($0, catalog: catalog) }
+        var keys: [ObjectKey] = []
+        try table.forEachKey { key in
+            if try rowFilter?.matches(key, of: table) ?? true { keys.append(key) }
+            return true
+        }
+        return keys
+    }
+}
