@@ -82,7 +82,8 @@ final class PendingIndexEntriesTests: XCTestCase {
         }
         let absent: [UInt8] = [1] + Array("value-2500".utf8) + [0, 0]
         XCTAssertNil(absent.withUnsafeBytes { pending.holder(of: $0) })
-        XCTAssertNil([UInt8]([1] + Array("value-1".utf8)).withUnsafeBytes { pending.holder(of: $0) }, "a prefix holds nothing")
+        let prefix: [UInt8] = [1] + Array("value-1".utf8)
+        XCTAssertNil(prefix.withUnsafeBytes { pending.holder(of: $0) }, "a prefix holds nothing")
     }
 
     // MARK: Through a table
@@ -95,13 +96,15 @@ final class PendingIndexEntriesTests: XCTestCase {
             keys.append(try person.insert([(tags, set)]))
         }
         let expected = (0..<2000).filter { number in (0..<5).contains { (number * 7 + $0 * 131) % 400 == 3 } }
-        XCTAssertEqual(try person.lookupCount(index, equal: [.string("tag-3")]), expected.count, "counted before commit")
+        XCTAssertEqual(
+            try person.lookupCount(index, equal: [.string("tag-3")]), expected.count, "counted before commit")
         XCTAssertEqual(try person.lookup(index, equal: [.string("tag-3")]), expected.map { keys[$0] })
         // More pending entries after the read merged the first ones; a removal sees both.
         let late = try person.insert([(tags, .list([.string("tag-3")]))])
         XCTAssertEqual(try person.lookupCount(index, equal: [.string("tag-3")]), expected.count + 1)
         try person.delete(keys[expected[0]])
-        XCTAssertEqual(try person.lookup(index, equal: [.string("tag-3")]), expected.dropFirst().map { keys[$0] } + [late])
+        XCTAssertEqual(
+            try person.lookup(index, equal: [.string("tag-3")]), expected.dropFirst().map { keys[$0] } + [late])
         try fixture.catalog.verify()
         try fixture.commit()
         try fixture.catalog.verify()

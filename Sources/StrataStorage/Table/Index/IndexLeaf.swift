@@ -188,7 +188,8 @@ struct IndexLeafView {
     /// The leaf's entries copied into one buffer, each entry's bounds checked.
     /// - Throws: `StrataError.corruptFile` when an entry's offsets are out of order or past the data.
     func packedEntries() throws -> PackedEntries {
-        let total = count == 0 ? 0 : Int(UInt32(littleEndian: ends.loadUnaligned(fromByteOffset: (count - 1) * 4, as: UInt32.self)))
+        let last = count == 0 ? 0 : ends.loadUnaligned(fromByteOffset: (count - 1) * 4, as: UInt32.self)
+        let total = Int(UInt32(littleEndian: last))
         guard total <= data.count else {
             throw NodeDamage.error(ref, "index leaf", "entries end at byte \(total) of \(data.count)")
         }
@@ -197,7 +198,8 @@ struct IndexLeafView {
         for index in 0..<count {
             let end = Int(UInt32(littleEndian: ends.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)))
             guard start <= end, end <= total else {
-                throw NodeDamage.error(ref, "index leaf", "entry \(index) spans bytes \(start)..<\(end) of \(data.count)")
+                throw NodeDamage.error(
+                    ref, "index leaf", "entry \(index) spans bytes \(start)..<\(end) of \(data.count)")
             }
             packed.append(UnsafeRawBufferPointer(rebasing: data[start..<end]))
             start = end

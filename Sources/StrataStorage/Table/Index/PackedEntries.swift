@@ -82,7 +82,9 @@ final class PackedEntries {
     func append(_ entry: UnsafeRawBufferPointer) {
         if count == endCapacity { growEnds(to: count + 1) }
         if byteCount + entry.count > byteCapacity { growBytes(to: byteCount + entry.count) }
-        if let source = entry.baseAddress { (bytes.unsafelyUnwrapped + byteCount).copyMemory(from: source, byteCount: entry.count) }
+        if let source = entry.baseAddress {
+            (bytes.unsafelyUnwrapped + byteCount).copyMemory(from: source, byteCount: entry.count)
+        }
         byteCount += entry.count
         ends.unsafelyUnwrapped[count] = UInt32(byteCount)
         count += 1
@@ -93,9 +95,12 @@ final class PackedEntries {
         guard !range.isEmpty else { return }
         let run = other.bytes(of: range)
         reserve(entries: range.count, bytes: run.count)
-        if let source = run.baseAddress { (bytes.unsafelyUnwrapped + byteCount).copyMemory(from: source, byteCount: run.count) }
+        if let source = run.baseAddress {
+            (bytes.unsafelyUnwrapped + byteCount).copyMemory(from: source, byteCount: run.count)
+        }
         let shift = byteCount - other.start(range.lowerBound)
-        for index in range { ends.unsafelyUnwrapped[count + index - range.lowerBound] = UInt32(other.end(index) + shift) }
+        let offsets = ends.unsafelyUnwrapped + count
+        for index in range { offsets[index - range.lowerBound] = UInt32(other.end(index) + shift) }
         count += range.count
         byteCount += run.count
     }
@@ -124,7 +129,8 @@ final class PackedEntries {
         let base = bytes.unsafelyUnwrapped
         (base + from).copyMemory(from: base + to, byteCount: byteCount - to)
         let offsets = ends.unsafelyUnwrapped
-        UnsafeMutableRawPointer(offsets + index).copyMemory(from: offsets + index + 1, byteCount: (count - index - 1) * 4)
+        let moved = (count - index - 1) * 4
+        UnsafeMutableRawPointer(offsets + index).copyMemory(from: offsets + index + 1, byteCount: moved)
         count -= 1
         byteCount -= length
         for position in index..<count { offsets[position] -= UInt32(length) }

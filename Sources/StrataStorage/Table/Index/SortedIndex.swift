@@ -113,7 +113,9 @@ final class SortedIndex {
         let writer = nodes.reader as? NodeWriter
         var start = 0
         while start < batch.count {
-            start = try nodes.update(batch[start], bounded: { leaf, upper in leaf.merge(batch, from: start, below: upper) })
+            start = try nodes.update(batch[start], bounded: { leaf, upper in
+                leaf.merge(batch, from: start, below: upper)
+            })
             if let writer, nodes.loadedLeaves > SortedIndex.mergeLeafLimit { _ = try nodes.flush(in: writer) }
         }
     }
