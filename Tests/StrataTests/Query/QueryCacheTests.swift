@@ -11,7 +11,7 @@ import XCTest
 /// a malformed predicate must fail every time; and the caches must hold up under threads.
 final class QueryCacheTests: StaffTestCase {
     private var db: Database!
-    private var everyone: [(name: String, age: Int, salary: Double)] = []
+    private var everyone: [StaffRow] = []
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -36,13 +36,13 @@ final class QueryCacheTests: StaffTestCase {
         results.map(read).sorted()
     }
 
-    private func expected(_ include: ((name: String, age: Int, salary: Double)) -> Bool) -> [Double] {
+    private func expected(_ include: (StaffRow) -> Bool) -> [Double] {
         Self.expected(in: everyone, include)
     }
 
-    private static func expected(
-        in everyone: [(name: String, age: Int, salary: Double)], _ include: ((name: String, age: Int, salary: Double)) -> Bool
-    ) -> [Double] {
+    private typealias StaffRow = (name: String, age: Int, salary: Double)
+
+    private static func expected(in everyone: [StaffRow], _ include: (StaffRow) -> Bool) -> [Double] {
         everyone.filter(include).map(\.salary).sorted()
     }
 
@@ -82,7 +82,8 @@ final class QueryCacheTests: StaffTestCase {
             XCTAssertEqual(salaries(typed) { $0.salary }, expected { $0.name == name && $0.age > age })
             let sorted = lookedUp.sorted(byKeyPath: "salary", ascending: false)
             XCTAssertEqual(sorted.map(\.salary), expected { $0.name == name }.reversed())
-            XCTAssertEqual(Array(sorted.prefix(2)).map(\.salary), Array(expected { $0.name == name }.reversed().prefix(2)))
+            let topTwo = Array(expected { $0.name == name }.reversed().prefix(2))
+            XCTAssertEqual(Array(sorted.prefix(2)).map(\.salary), topTwo)
             // After another filter, a first lookup filter of a new chain gets the hint again.
             let first = try indexed.filter("age > %@", age).filter("name == %@", name)
             XCTAssertTrue(first.query.lookupHint.columns.isEmpty)

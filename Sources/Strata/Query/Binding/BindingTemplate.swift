@@ -218,7 +218,9 @@ final class BindingTemplates: Sendable {
     }
 
     /// ``bind(_:arguments:model:schema:)`` with the ``LookupHint`` of a rebound lone string equality.
-    func bindFilter(_ format: String, arguments: [Any], model: ModelBinding, schema: SchemaBinding) throws -> BoundFilter {
+    func bindFilter(
+        _ format: String, arguments: [Any], model: ModelBinding, schema: SchemaBinding
+    ) throws -> BoundFilter {
         let key = Key(model: model.index, format: format)
         let identity = ObjectIdentifier(model)
         if let kept = state.withLock({ $0.entry(for: key) }), kept.model == identity {
