@@ -18,6 +18,7 @@ let package = Package(
                 "CSQLite",
                 .product(name: "Strata", package: "Strata"),
                 .product(name: "StrataStorage", package: "Strata"),
+                .product(name: "StrataStudio", package: "Strata"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: [.plugin(name: "StrataPlugin", package: "Strata")]

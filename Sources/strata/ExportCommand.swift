@@ -45,7 +45,8 @@ struct ExportCommand: ParsableCommand {
             let catalog = try Catalog(reader: reader)
             let table = try TableChoice.table(named: model, in: catalog)
             let keys = try ObjectExport.keys(of: table, catalog: catalog, filter: filter)
-            return try ObjectExport.write(keys, of: table, catalog: catalog, format: format.exportFormat, pretty: pretty)
+            return try ObjectExport.write(
+                keys, of: table, catalog: catalog, format: format.exportFormat, pretty: pretty)
         }
         FileHandle.standardOutput.write(Data(bytes))
     }

@@ -29,7 +29,8 @@ final class StudioBadInputTests: XCTestCase {
             XCTAssertTrue(message.contains("cannot open") && message.lowercased().contains("key"), message)
             let page = try await studio.request("/")
             XCTAssertEqual(page.status, 200, "the page still loads, to show the error")
-            let edit = try await studio.post("/api/set", ["model": "Person", "key": 1, "property": "name", "value": "X"])
+            let edit = try await studio.post(
+                "/api/set", ["model": "Person", "key": 1, "property": "name", "value": "X"])
             XCTAssertEqual(edit.status, 500)
         }
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
@@ -47,7 +48,9 @@ final class StudioBadInputTests: XCTestCase {
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         // Every page after the header pages becomes noise: the catalog, the clusters and the indexes.
         let pageSize = 4096
-        for offset in stride(from: 2 * pageSize, to: bytes.count, by: 1) { bytes[offset] = UInt8(truncatingIfNeeded: offset &* 31) }
+        for offset in stride(from: 2 * pageSize, to: bytes.count, by: 1) {
+            bytes[offset] = UInt8(truncatingIfNeeded: offset &* 31)
+        }
         try bytes.write(to: URL(fileURLWithPath: path))
         try await LiveStudio.with(StudioConfiguration(path: path)) { studio in
             let status = try await studio.request("/api/status")
@@ -55,12 +58,14 @@ final class StudioBadInputTests: XCTestCase {
             XCTAssertFalse((try status.json()["error"] as? String ?? "").isEmpty)
             let page = try await studio.get("/api/objects", ["model": "Person"])
             XCTAssertGreaterThanOrEqual(page.status, 400)
-            let edit = try await studio.post("/api/set", ["model": "Person", "key": 1, "property": "name", "value": "X"])
+            let edit = try await studio.post(
+                "/api/set", ["model": "Person", "key": 1, "property": "name", "value": "X"])
             XCTAssertGreaterThanOrEqual(edit.status, 400)
             let insert = try await studio.post("/api/insert", ["model": "Pet", "object": ["name": "Y"]])
             XCTAssertGreaterThanOrEqual(insert.status, 400)
         }
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), bytes, "nothing was written to the damaged file")
+        XCTAssertEqual(
+            try Data(contentsOf: URL(fileURLWithPath: path)), bytes, "nothing was written to the damaged file")
     }
 
     func testAMissingFileIsReportedNotCreated() async throws {
@@ -79,9 +84,11 @@ final class StudioBadInputTests: XCTestCase {
             let notJSON = try await studio.request("/api/set", method: "POST", body: Data("name=X".utf8))
             XCTAssertEqual(notJSON.status, 400)
             XCTAssertTrue(notJSON.text.contains("not JSON"), notJSON.text)
-            let noObject = try await studio.post("/api/set", ["model": "Person", "key": 999, "property": "name", "value": "X"])
+            let noObject = try await studio.post(
+                "/api/set", ["model": "Person", "key": 999, "property": "name", "value": "X"])
             XCTAssertEqual(noObject.status, 404)
-            let computed = try await studio.post("/api/set", ["model": "Person", "key": 1, "property": "nope", "value": 1])
+            let computed = try await studio.post(
+                "/api/set", ["model": "Person", "key": 1, "property": "nope", "value": 1])
             XCTAssertEqual(computed.status, 400)
             let badOffset = try await studio.get("/api/objects", ["model": "Person", "offset": "-1"])
             XCTAssertEqual(badOffset.status, 400)

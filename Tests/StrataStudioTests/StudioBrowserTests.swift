@@ -12,7 +12,8 @@ import XCTest
 final class StudioBrowserTests: XCTestCase {
     func testOpenQueryFollowAndEditInABrowser() async throws {
         guard ProcessInfo.processInfo.environment["STRATA_STUDIO_BROWSER"] == "1" else {
-            throw XCTSkip("the browser test runs with STRATA_STUDIO_BROWSER=1 (and chromium, chromium-driver installed)")
+            throw XCTSkip(
+                "the browser test runs with STRATA_STUDIO_BROWSER=1 (and chromium, chromium-driver installed)")
         }
         let directory = try TemporaryDirectory(prefix: "strata-studio-browser")
         let path = directory.url.appendingPathComponent("town.strata").path

@@ -63,10 +63,13 @@ final class StudioEndpointTests: XCTestCase {
         let person = try XCTUnwrap(models.first { $0["name"] as? String == "Person" })
         XCTAssertEqual(person["primaryKey"] as? String, "id")
         let properties = try XCTUnwrap(person["properties"] as? [[String: Any]])
-        XCTAssertEqual(properties.compactMap { $0["name"] as? String }, ["id", "name", "age", "email", "home", "pets", "tags"])
+        XCTAssertEqual(
+            properties.compactMap { $0["name"] as? String }, ["id", "name", "age", "email", "home", "pets", "tags"])
         XCTAssertEqual(properties.first { $0["name"] as? String == "home" }?["target"] as? String, "City")
         let indexes = try XCTUnwrap(person["indexes"] as? [[String: Any]])
-        XCTAssertTrue(indexes.contains { $0["kind"] as? String == "unique" && $0["properties"] as? [String] == ["email"] })
+        XCTAssertTrue(indexes.contains {
+            $0["kind"] as? String == "unique" && $0["properties"] as? [String] == ["email"]
+        })
         XCTAssertTrue(indexes.contains { $0["kind"] as? String == "primary key" })
         let rules = try XCTUnwrap(person["deleteRules"] as? [[String: Any]])
         XCTAssertEqual(rules.first?["property"] as? String, "pets")
@@ -128,8 +131,9 @@ final class StudioEndpointTests: XCTestCase {
     }
 
     func testQueriesFilterAndExplain() async throws {
-        let page = try await studio.get("/api/objects", ["model": "Person", "filter": "age >= 36 AND home.name == 'Oslo'",
-                                                          "limit": "100", "count": "1"]).json()
+        let page = try await studio.get(
+            "/api/objects",
+            ["model": "Person", "filter": "age >= 36 AND home.name == 'Oslo'", "limit": "100", "count": "1"]).json()
         let found = names(page)
         XCTAssertTrue(found.contains("Ada") && found.contains("Chloe") && !found.contains("Brian"), "\(found)")
         XCTAssertTrue(found.allSatisfy { !$0.hasPrefix("Person ") || Int($0.dropFirst(7))! % 2 == 0 })
@@ -159,11 +163,13 @@ final class StudioEndpointTests: XCTestCase {
     }
 
     func testEditingAValueWritesTheFile() async throws {
-        let answer = try await studio.post("/api/set", ["model": "Person", "key": 2, "property": "name", "value": "Bria"])
+        let answer = try await studio.post(
+            "/api/set", ["model": "Person", "key": 2, "property": "name", "value": "Bria"])
         XCTAssertEqual(answer.status, 200, answer.text)
         let link = try await studio.post("/api/set", ["model": "Person", "key": 2, "property": "home", "value": "Oslo"])
         XCTAssertEqual(link.status, 200, link.text)
-        let list = try await studio.post("/api/set", ["model": "Person", "key": 2, "property": "tags", "value": ["a", "b"]])
+        let list = try await studio.post(
+            "/api/set", ["model": "Person", "key": 2, "property": "tags", "value": ["a", "b"]])
         XCTAssertEqual(list.status, 200, list.text)
         await studio.stop()
         studio = nil
@@ -204,7 +210,8 @@ final class StudioEndpointTests: XCTestCase {
         XCTAssertTrue(clash.text.contains("email"), clash.text)
         let duplicate = try await studio.post("/api/insert", ["model": "Person", "object": ["id": 1, "name": "Again"]])
         XCTAssertEqual(duplicate.status, 409, duplicate.text)
-        let added = try await studio.post("/api/insert", ["model": "Person", "object": ["id": 9, "name": "Dag", "age": 4]])
+        let added = try await studio.post(
+            "/api/insert", ["model": "Person", "object": ["id": 9, "name": "Dag", "age": 4]])
         XCTAssertEqual(added.status, 200, added.text)
         let key = try XCTUnwrap(try added.json()["key"] as? Int)
         let object = try await studio.get("/api/object", ["model": "Person", "key": String(key)]).json()

@@ -47,7 +47,8 @@ enum StudioFixture {
         var keys: [ObjectKey] = []
         for (number, text, years, mail, place, animals, labels) in people {
             keys.append(try person.insert([
-                (id, .int(number)), (name, .string(text)), (age, .int(years)), (email, mail.map { .string($0) } ?? .null),
+                (id, .int(number)), (name, .string(text)), (age, .int(years)),
+                (email, mail.map { .string($0) } ?? .null),
                 (home, place.map { .link($0) } ?? .null), (pets, .list(animals.map { .link($0) })),
                 (tags, .list(labels.map { .string($0) })),
             ]))

@@ -23,20 +23,26 @@ final class StudioSecurityTests: XCTestCase {
     func testEveryRequestWithoutTheTokenIsRefused() async throws {
         try await LiveStudio.with(StudioConfiguration(path: path)) { studio in
             let before = try await studio.request("/api/status").json()["version"] as? Int
-            for path in ["/", "/studio.js", "/api/status", "/api/objects?model=Person", "/api/events", "/api/export?model=Person"] {
+            let paths = [
+                "/", "/studio.js", "/api/status", "/api/objects?model=Person", "/api/events",
+                "/api/export?model=Person",
+            ]
+            for path in paths {
                 let answer = try await studio.request(path, token: false)
                 XCTAssertEqual(answer.status, 401, path)
                 XCTAssertFalse(answer.text.contains("Ada"), path)
             }
             let edit = try await studio.request(
-                "/api/set", method: "POST", body: Data(#"{"model":"Person","key":1,"property":"name","value":"X"}"#.utf8),
+                "/api/set", method: "POST",
+                body: Data(#"{"model":"Person","key":1,"property":"name","value":"X"}"#.utf8),
                 token: false)
             XCTAssertEqual(edit.status, 401)
             let wrong = try await studio.request(
                 "/api/status", token: false, headers: [AccessToken.header: String(repeating: "0", count: 64)])
             XCTAssertEqual(wrong.status, 401)
             let wrongCookie = try await studio.request(
-                "/api/status", token: false, headers: ["Cookie": "\(AccessToken.cookie)=\(String(repeating: "a", count: 64))"])
+                "/api/status", token: false,
+                headers: ["Cookie": "\(AccessToken.cookie)=\(String(repeating: "a", count: 64))"])
             XCTAssertEqual(wrongCookie.status, 401)
             let status = try await studio.request("/api/status").json()
             XCTAssertEqual(status["version"] as? Int, before, "the refused edit wrote nothing")

@@ -47,7 +47,8 @@ final class WebDriver {
                 "goog:chromeOptions": [
                     "binary": chromium,
                     "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                             "--window-size=\(width),\(height)", "--user-data-dir=\(NSTemporaryDirectory())strata-studio-chromium-\(UUID().uuidString)"],
+                             "--window-size=\(width),\(height)",
+                             "--user-data-dir=\(NSTemporaryDirectory())strata-studio-chromium-\(UUID().uuidString)"],
                 ],
             ]],
         ]

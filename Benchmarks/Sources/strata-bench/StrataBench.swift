@@ -11,7 +11,7 @@ struct StrataBench: ParsableCommand {
         subcommands: [
             Compare.self, CompilerCommand.self, ListsCommand.self, MigrationCommand.self, ModelCommand.self,
             ModelPhaseCommand.self, NotificationsCommand.self, PhaseCommand.self, ProfileCommand.self,
-            SearchCommand.self, TrackingCommand.self, IntegrityCommand.self, IntegrityPhaseCommand.self,
+            SearchCommand.self, StudioBenchCommand.self, TrackingCommand.self, IntegrityCommand.self, IntegrityPhaseCommand.self,
             ValuesCommand.self,
         ],
         defaultSubcommand: Compare.self

@@ -182,7 +182,9 @@ enum StudioScript {
           for (const property of model.properties) {
             const notes = [];
             if (property.primaryKey) notes.push("primary key");
-            if (property.target) notes.push(`links to ${property.target}` + (property.targetEmbedded ? " (embedded)" : ""));
+            if (property.target) {
+              notes.push(`links to ${property.target}` + (property.targetEmbedded ? " (embedded)" : ""));
+            }
             if (property.optional) notes.push("optional");
             properties.append(element("tr", {}, element("td", { class: "name" }, property.name),
                                       element("td", {}, property.type), element("td", {}, notes.join(", "))));
@@ -248,6 +250,7 @@ enum StudioScript {
           showPredicateError(error.body);
           $("grid").replaceChildren();
           $("explain").textContent = "";
+          $("page-info").textContent = "";
         } else {
           showError(error.message);
         }
@@ -263,7 +266,12 @@ enum StudioScript {
                            element("span", { class: "type" }, column.type));
         if (column.kind === "value") {
           th.addEventListener("click", () => {
-            if (state.sort === column.name) state.desc = !state.desc; else { state.sort = column.name; state.desc = false; }
+            if (state.sort === column.name) {
+              state.desc = !state.desc;
+            } else {
+              state.sort = column.name;
+              state.desc = false;
+            }
             state.offset = 0;
             loadPage();
           });
@@ -394,7 +402,12 @@ enum StudioScript {
 
     async function saveInsert() {
       let object;
-      try { object = JSON.parse($("insert-json").value); } catch (error) { showError("not JSON: " + error.message); return; }
+      try {
+        object = JSON.parse($("insert-json").value);
+      } catch (error) {
+        showError("not JSON: " + error.message);
+        return;
+      }
       try {
         const result = await post("/api/insert", { model: state.model, object });
         showNotice(`Added ${state.model} #${result.key}`);
@@ -447,7 +460,10 @@ enum StudioScript {
       loadPage();
     });
     $("query-clear").addEventListener("click", () => { $("query-input").value = ""; state.filter = ""; loadPage(); });
-    $("page-prev").addEventListener("click", () => { state.offset = Math.max(0, state.offset - state.limit); loadPage(); });
+    $("page-prev").addEventListener("click", () => {
+      state.offset = Math.max(0, state.offset - state.limit);
+      loadPage();
+    });
     $("page-next").addEventListener("click", () => { state.offset += state.limit; loadPage(); });
     $("page-count").addEventListener("click", () => { state.countAll = true; loadPage(); });
     $("add-object").addEventListener("click", openInsert);

@@ -25,7 +25,9 @@ struct PageRequest: Sendable {
         guard let model = query["model"], !model.isEmpty else { throw StudioError(400, "the request names no model") }
         self.model = model
         if let text = query["offset"] {
-            guard let value = Int(text), value >= 0 else { throw StudioError(400, "offset '\(text)' is not a position") }
+            guard let value = Int(text), value >= 0 else {
+                throw StudioError(400, "offset '\(text)' is not a position")
+            }
             offset = value
         }
         if let text = query["limit"] {

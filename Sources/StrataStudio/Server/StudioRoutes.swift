@@ -30,7 +30,9 @@ struct StudioRoutes: Sendable {
             }
         }
         router.get("/api/schema") { _, _ in
-            await Self.answer { try await database.read { catalog, _ in try SchemaDescriber(catalog: catalog).describe() } }
+            await Self.answer {
+                try await database.read { catalog, _ in try SchemaDescriber(catalog: catalog).describe() }
+            }
         }
         router.get("/api/objects") { request, _ in
             await Self.answer {
@@ -75,7 +77,9 @@ struct StudioRoutes: Sendable {
                 let body = try await Self.body(request)
                 let model = try Self.string("model", in: body)
                 let object = body["object"] ?? .object([])
-                let key = try await database.write { catalog in try ObjectEditor(catalog: catalog).insert(model: model, object) }
+                let key = try await database.write { catalog in
+                    try ObjectEditor(catalog: catalog).insert(model: model, object)
+                }
                 return .object([("key", .number(String(key)))])
             }
         }
@@ -84,7 +88,9 @@ struct StudioRoutes: Sendable {
                 let body = try await Self.body(request)
                 let model = try Self.string("model", in: body)
                 let key = try Self.number("key", in: body)
-                let count = try await database.write { catalog in try ObjectEditor(catalog: catalog).delete(model: model, key: key) }
+                let count = try await database.write { catalog in
+                    try ObjectEditor(catalog: catalog).delete(model: model, key: key)
+                }
                 return .object([("deleted", .number(String(count)))])
             }
         }
@@ -115,7 +121,8 @@ struct StudioRoutes: Sendable {
                 let count = try await database.write { catalog in
                     let table = try ModelLookup.table(model, in: catalog)
                     guard !table.isEmbedded else {
-                        throw StudioError(400, "\(table.name) is embedded: its objects are imported inside their owners")
+                        throw StudioError(
+                            400, "\(table.name) is embedded: its objects are imported inside their owners")
                     }
                     let document: JSONValue
                     switch format {
