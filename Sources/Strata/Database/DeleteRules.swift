@@ -121,7 +121,7 @@ private struct DeleteRun {
     /// Resolved rules by model name.
     private var resolved: [String: [ResolvedRule]] = [:]
     /// The objects the delete removes, by model name.
-    private var doomed: [String: Set<ObjectKey>] = [:]
+    private var doomed: [String: ObjectKeySet] = [:]
 
     init(rules: DeleteRules, catalog: Catalog) {
         self.rules = rules
@@ -130,16 +130,18 @@ private struct DeleteRun {
 
     /// Pass 1: the roots that exist, and transitively what they cascade to, a model's newly reached objects at a
     /// time: each round reads the cascade properties of all of them in one walk of their table's clusters
-    /// (`Table.forEachValue`) rather than a lookup from the root per object.
+    /// (`Table.forEachLinks`) rather than a lookup from the root per object.
     mutating func collect(_ roots: [(model: String, key: ObjectKey)]) throws {
         var requested: [String: [ObjectKey]] = [:]
         for root in roots { requested[root.model, default: []].append(root.key) }
         var current: [String: [ObjectKey]] = [:]
         for model in requested.keys.sorted() {
-            for key in try table(model).existingKeys(among: requested[model] ?? [])
-            where doomed[model, default: []].insert(key).inserted {
+            let table = try table(model)
+            var known = doomed[model] ?? ObjectKeySet(limit: table.nextObjectKey)
+            for key in try table.existingKeys(among: requested[model] ?? []) where known.insert(key) {
                 current[model, default: []].append(key)
             }
+            doomed[model] = known
         }
         while !current.isEmpty {
             var next: [String: [ObjectKey]] = [:]
@@ -151,9 +153,10 @@ private struct DeleteRun {
                     let found = try reached(by: rule, from: keys, in: table)
                     // Taken out of the dictionaries while a million keys may go in (no lookup of the model's
                     // name per key, no copy of the set).
-                    var known = doomed.removeValue(forKey: target) ?? []
+                    let limit = try self.table(target).nextObjectKey
+                    var known = doomed.removeValue(forKey: target) ?? ObjectKeySet(limit: limit)
                     var added = next.removeValue(forKey: target) ?? []
-                    for object in found where known.insert(object).inserted { added.append(object) }
+                    for object in found where known.insert(object) { added.append(object) }
                     doomed[target] = known
                     if !added.isEmpty { next[target] = added }
                 }
@@ -169,9 +172,9 @@ private struct DeleteRun {
             guard !denials.isEmpty, let keys = doomed[model] else { continue }
             let table = try table(model)
             for rule in denials {
-                let kept = doomed[rule.rule.target] ?? []
+                let kept = doomed[rule.rule.target]
                 var outside: Set<ObjectKey> = []
-                for target in try reached(by: rule, from: keys.sorted(), in: table) where !kept.contains(target) {
+                for target in try reached(by: rule, from: keys.ascending, in: table) where kept?.contains(target) != true {
                     outside.insert(target)
                 }
                 if !outside.isEmpty {
@@ -186,16 +189,19 @@ private struct DeleteRun {
     /// other link to them is nullified as by a plain delete. The order of the tables does not matter: no link
     /// inside the set is followed, and an embedded object gone with its owner's batch is skipped by its own.
     mutating func deleteAll() throws {
-        var byTable: [TableKey: Set<ObjectKey>] = [:]
+        var sets: [(table: TableKey, keys: ObjectKeySet)] = []
         var batches: [(table: Table, keys: [ObjectKey])] = []
         for model in doomed.keys.sorted() {
-            guard let keys = doomed[model], !keys.isEmpty else { continue }
+            guard let keys = doomed[model], keys.count > 0 else { continue }
             let table = try table(model)
-            // A table is one model's: the set is shared, not copied.
-            byTable[table.key] = keys
-            batches.append((table, Array(keys)))
+            sets.append((table.key, keys))
+            batches.append((table, keys.ascending))
         }
-        let isDeleted = { (table: TableKey, key: ObjectKey) in byTable[table]?.contains(key) ?? false }
+        // A few tables at most: found by a scan, not by hashing the table's key for every link.
+        let isDeleted = { (table: TableKey, key: ObjectKey) in
+            for set in sets where set.table == table { return set.keys.contains(key) }
+            return false
+        }
         for batch in batches { try batch.table.delete(batch.keys, alongWith: isDeleted) }
     }
 
@@ -204,7 +210,7 @@ private struct DeleteRun {
     private func reached(by rule: ResolvedRule, from keys: [ObjectKey], in table: Table) throws -> [ObjectKey] {
         if let column = rule.column {
             var found: [ObjectKey] = []
-            try table.forEachValue(of: keys, column: column) { _, value in found += Self.links(in: value) }
+            try table.forEachLinks(of: keys, column: column) { found += $0 }
             return found
         }
         var found: [ObjectKey] = []
@@ -227,18 +233,6 @@ private struct DeleteRun {
             current = found
         }
         return current
-    }
-
-    /// The objects a link, list, set or map value points at.
-    private static func links(in value: StorageValue) -> [ObjectKey] {
-        switch value {
-        case .link(let key): return [key]
-        case .list(let elements):
-            return elements.compactMap { if case .link(let key) = $0 { key } else { nil } }
-        case .map(let entries):
-            return entries.values.compactMap { if case .link(let key) = $0 { key } else { nil } }
-        default: return []
-        }
     }
 
     /// The table of model `name`.

@@ -77,7 +77,12 @@ extension Table {
                 result.entries[offset] += indexEntries(sorted, values: values, key: key)
             }
             for link in links {
-                let targets = linkTargets(try value(at: location, column: link.index), of: specs[link.index])
+                let targets: [LinkTarget]
+                if let keys = try linkKeys(at: location, column: link.index), let target = specs[link.index].target {
+                    targets = keys.map { LinkTarget(table: target, key: $0) }
+                } else {
+                    targets = linkTargets(try value(at: location, column: link.index), of: specs[link.index])
+                }
                 for target in targets where !goes(target.table, target.key) {
                     result.backlinks.append((target, key, link.index))
                 }
@@ -86,7 +91,8 @@ extension Table {
             for backlink in backlinks {
                 // Ascending, once per link: a source whose list holds the object twice is unlinked once.
                 var previous: ObjectKey?
-                for source in Table.linkTargets(try value(at: location, column: backlink.index)) where source != previous {
+                let sources = try linkKeys(at: location, column: backlink.index) ?? []
+                for source in sources where source != previous {
                     previous = source
                     if goes(backlink.origin.key, source) { continue }
                     result.unlinks.append((backlink.origin, source, backlink.column, key))
@@ -181,15 +187,70 @@ extension Table {
         return found
     }
 
-    /// Runs `body` with the value of column `column` of each of `keys` (in any order; repeats and keys the table
-    /// does not hold are skipped), in ascending key order, reading each cluster once.
-    package func forEachValue(
-        of keys: [ObjectKey], column: ColumnKey, _ body: (ObjectKey, StorageValue) throws -> Void
-    ) throws {
+    /// Runs `body` with the objects column `column` (a link, list, set or map of links) of each of `keys` links
+    /// to (in any order; repeats and keys the table does not hold are skipped), in ascending key order, reading
+    /// each cluster once; links and lists of links are read from their bytes without making values.
+    package func forEachLinks(of keys: [ObjectKey], column: ColumnKey, _ body: ([ObjectKey]) throws -> Void) throws {
         let index = try position(of: column)
-        try forEachRow(of: Table.ascendingWithoutRepeats(keys)) { key, location in
-            try body(key, try value(at: location, column: index))
+        try forEachRow(of: Table.ascendingWithoutRepeats(keys)) { _, location in
+            if let linked = try linkKeys(at: location, column: index) {
+                try body(linked)
+            } else {
+                try body(Table.linkTargets(try value(at: location, column: index)))
+            }
         }
+    }
+
+    /// The objects a link, list-of-links or backlinks column holds in a located row (in order, with repeats,
+    /// nulls skipped), read from the stored bytes without making values; `nil` for any other column (sets, maps
+    /// and mixed values go through ``value(at:column:)``).
+    func linkKeys(at location: RowLocation, column index: Int) throws -> [ObjectKey]? {
+        let spec = context.specs[index]
+        switch spec.type {
+        case .value(.link):
+            guard case .link(let key) = try value(at: location, column: index) else { return [] }
+            return [key]
+        case .list(.link), .backlinks:
+            let isList = spec.type != .backlinks
+            switch location {
+            case .none: return []
+            case .loaded(let cluster, let row):
+                let buffer = cluster.columns[index]
+                if buffer.isNull(row) { return [] }
+                return try blobBytes(buffer.blobs[row]).withUnsafeBytes { try Table.linkKeys($0, isList: isList, spec) }
+            case .stored(let view, let row):
+                let block = try storedBlock(view, index)
+                if block.isNull(row) { return [] }
+                return try withBlob(block, row) { try Table.linkKeys($0, isList: isList, spec) }
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// The keys of a stored list of links (`count u32`, then per element a presence byte and 8 bytes when present)
+    /// or backlinks (`count u32`, then 8 bytes a key).
+    private static func linkKeys(_ raw: UnsafeRawBufferPointer, isList: Bool, _ spec: ColumnSpec) throws -> [ObjectKey] {
+        guard raw.count >= 4 else { return [] }
+        let count = Int(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
+        var keys: [ObjectKey] = []
+        keys.reserveCapacity(count)
+        var offset = 4
+        for _ in 0..<count {
+            if isList {
+                guard offset < raw.count else { break }
+                let present = raw[offset] != 0
+                offset += 1
+                if !present { continue }
+            }
+            guard offset + 8 <= raw.count else {
+                throw StrataError.corruptFile(path: StrataError.unnamedFile, location: "column '\(spec.name)'",
+                                              detail: "\(raw.count) bytes cannot hold \(count) links")
+            }
+            keys.append(ObjectKey(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: Int64.self))))
+            offset += 8
+        }
+        return keys
     }
 
     /// The value of the column at storage `index` in a located row, as ``value(_:column:)`` gives it.
