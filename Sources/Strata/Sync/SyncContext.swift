@@ -3,8 +3,8 @@ import StrataSchema
 import StrataStorage
 
 /// What recording and applying changes both need inside one write transaction: the models, the write catalog,
-/// the sync tables, and the conversions between local values and the protocol's JSON (docs/SYNC.md, "Protocol",
-/// "Values").
+/// the sync tables, and the conversions between local values and the protocol's JSON (docs/SYNC.md, "Protocol";
+/// "The client", values on the wire).
 final class SyncContext {
     let schema: SchemaBinding
     let catalog: Catalog

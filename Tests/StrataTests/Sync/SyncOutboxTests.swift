@@ -217,7 +217,7 @@ final class SyncOutboxTests: XCTestCase {
         wait(for: [observed], timeout: 10)
         queue.sync {
             token.invalidate()
-            observer = nil
+            withExtendedLifetime(observer) {}
         }
     }
 
