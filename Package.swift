@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // Strata Studio's web server, linked by the `strata` tool only (never by the Strata library).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
     ],
     targets: [
         // MARK: Schema model, shared by the runtime and the compiler
@@ -58,7 +59,10 @@ let package = Package(
         // server; RuntimeDependencyTests checks that nothing Strata depends on reaches Hummingbird or SwiftNIO.
         .target(
             name: "StrataStudio",
-            dependencies: ["Strata", "StrataStorage", .product(name: "Hummingbird", package: "hummingbird")]),
+            dependencies: [
+                "Strata", "StrataStorage", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
         .executableTarget(
             name: "strata",
             dependencies: [

@@ -32,26 +32,21 @@ struct StudioCommand: AsyncParsableCommand {
         if let problem = server.database.openError {
             FileHandle.standardError.write(Data("strata studio: \(problem)\nThe page shows this error.\n".utf8))
         }
-        let serving = Task {
-            try await server.run { port in
-                // Written at once (not through print's buffer), so a program reading the pipe sees the address.
-                let text = "Strata Studio for \(file)" + (readOnly ? " (read-only)" : "") + "\n"
-                    + "Open \(server.address(port: port))\n"
-                    + "Only this machine can connect, and only with the token above. Press Ctrl-C to stop.\n"
-                FileHandle.standardOutput.write(Data(text.utf8))
-            }
-        }
+        // SIGINT (Ctrl-C) and SIGTERM stop it gracefully: the page's live streams end, then the server.
         let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { serving.cancel() }
+            source.setEventHandler { Task { await server.stop() } }
             source.resume()
             return source
         }
         defer { signals.forEach { $0.cancel() } }
-        do {
-            try await serving.value
-        } catch is CancellationError {
+        try await server.run { port in
+            // Written at once (not through print's buffer), so a program reading the pipe sees the address.
+            let text = "Strata Studio for \(file)" + (readOnly ? " (read-only)" : "") + "\n"
+                + "Open \(server.address(port: port))\n"
+                + "Only this machine can connect, and only with the token above. Press Ctrl-C to stop.\n"
+            FileHandle.standardOutput.write(Data(text.utf8))
         }
         server.close()
     }

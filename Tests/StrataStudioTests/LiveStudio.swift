@@ -24,9 +24,9 @@ final class LiveStudio: @unchecked Sendable {
 
     /// Stops the server and closes the file.
     func stop() async {
-        server.close()
-        task.cancel()
+        await server.stop()
         _ = await task.result
+        server.close()
     }
 
     /// The page's address with the token.

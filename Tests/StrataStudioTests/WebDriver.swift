@@ -97,23 +97,36 @@ final class WebDriver {
         }
     }
 
+    /// Runs `body` on element `selector`, finding it again when the page replaced it in between (a re-render after
+    /// a live update makes the element found a moment ago "stale").
+    private func onElement<T>(_ selector: String, _ body: (String) async throws -> T) async throws -> T {
+        let deadline = Date().addingTimeInterval(10)
+        while true {
+            let id = try await element(selector)
+            do {
+                return try await body(id)
+            } catch let error as WebDriverError where "\(error)".contains("stale element") && Date() < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+    }
+
     /// Clicks element `selector`.
     func click(_ selector: String) async throws {
-        let id = try await element(selector)
-        _ = try await command("element/\(id)/click", [:])
+        try await onElement(selector) { id in _ = try await command("element/\(id)/click", [:]) }
     }
 
     /// Clears element `selector` and types `text` into it.
     func type(_ text: String, into selector: String) async throws {
-        let id = try await element(selector)
-        _ = try await command("element/\(id)/clear", [:])
-        _ = try await command("element/\(id)/value", ["text": text])
+        try await onElement(selector) { id in
+            _ = try await command("element/\(id)/clear", [:])
+            _ = try await command("element/\(id)/value", ["text": text])
+        }
     }
 
     /// The visible text of element `selector`.
     func text(_ selector: String) async throws -> String {
-        let id = try await element(selector)
-        return try await command("element/\(id)/text", method: "GET") as? String ?? ""
+        try await onElement(selector) { id in try await command("element/\(id)/text", method: "GET") as? String ?? "" }
     }
 
     /// Waits until the text of `selector` satisfies `condition`; returns it.

@@ -117,10 +117,23 @@ private enum StudioTimer {
         let server = try StudioServer(configuration: StudioConfiguration(path: path, readOnly: true))
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let serving = Task { try await server.run { continuation.yield($0) } }
-        defer {
+        do {
+            let figures = try await measure(server: server, ports: ports, requests: requests, repeats: repeats)
+            await server.stop()
+            _ = await serving.result
             server.close()
-            serving.cancel()
+            return figures
+        } catch {
+            await server.stop()
+            _ = await serving.result
+            server.close()
+            throw error
         }
+    }
+
+    private static func measure(
+        server: StudioServer, ports: AsyncStream<Int>, requests: [(String, String)], repeats: Int
+    ) async throws -> [Figure] {
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw BenchmarkError("the studio did not start") }
         var figures: [Figure] = []

@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
+import Synchronization
 
 /// Strata Studio's web server: the page and its API over one database file, on the loopback interface, behind a
 /// random access token (docs/STUDIO.md).
@@ -12,6 +14,8 @@ public final class StudioServer: Sendable {
     /// The token every request must carry.
     public let token: AccessToken
     let feed: ChangeFeed
+    /// The service group running the web server while ``run(ready:)`` runs: what ``stop()`` shuts down.
+    private let serving = Mutex<ServiceGroup?>(nil)
 
     /// Opens the file for serving. A file that does not open (a missing key, damage) still gets a server, whose
     /// page shows why.
@@ -39,7 +43,11 @@ public final class StudioServer: Sendable {
         return "http://\(host):\(port)/?\(AccessToken.parameter)=\(token.value)"
     }
 
-    /// Serves until the task is cancelled; calls `ready` with the port once listening.
+    /// Serves until ``stop()``; calls `ready` with the port once listening.
+    ///
+    /// Stopping is graceful: the live-update streams end, requests under way are answered, idle connections close,
+    /// then `run` returns. (Cancelling the task running it instead tears connections down under SwiftNIO, which
+    /// can trap on a connection that is open but idle; use ``stop()``.)
     public func run(ready: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         var logger = Logger(label: "strata-studio")
         logger.logLevel = .warning
@@ -51,12 +59,27 @@ public final class StudioServer: Sendable {
             onServerRunning: { channel in await ready(channel.localAddress?.port ?? 0) },
             logger: logger)
         let feed = self.feed
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: app, successTerminationBehavior: .gracefullyShutdownGroup)],
+                logger: logger))
+        serving.withLock { $0 = group }
+        defer {
+            serving.withLock { $0 = nil }
+            feed.stop()
+        }
         try await withTaskCancellationHandler {
-            try await app.run()
+            try await group.run()
         } onCancel: {
             feed.stop()
         }
+    }
+
+    /// Stops serving gracefully: ends the live-update streams (which would otherwise keep their requests open),
+    /// then shuts the web server down; ``run(ready:)`` returns once its connections are closed.
+    public func stop() async {
         feed.stop()
+        await serving.withLock { $0 }?.triggerGracefulShutdown()
     }
 
     /// Ends the live-update streams (before the server stops) and closes the file.
