@@ -13,21 +13,7 @@ final class EventStreamReader {
 
     /// Connects to 127.0.0.1:`port` and asks for `/api/events` with `token`.
     init(port: Int, token: String) throws {
-        #if canImport(Glibc)
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        var target = sockaddr_in()
-        target.sin_family = sa_family_t(AF_INET)
-        target.sin_port = in_port_t(UInt16(port).bigEndian)
-        target.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &target) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        descriptor = try LoopbackHTTP.connectedSocket(port: port)
         let request = "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nX-Strata-Studio-Token: \(token)\r\n\r\n"
         _ = request.withCString { send(descriptor, $0, strlen($0), 0) }
     }

@@ -10,27 +10,41 @@ import Darwin
 /// The WebDriver test needs it because chromedriver writes its headers without a space after the colon
 /// (`Content-Length:250`), which URLSession on Linux refuses ("Failed writing header").
 enum LoopbackHTTP {
+    /// A TCP socket connected to `address`:`port` (IPv4), or `nil` when nothing answers there.
+    static func socket(connectedTo address: String, port: Int) -> Int32? {
+        #if canImport(Glibc)
+        let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { return nil }
+        var target = sockaddr_in()
+        target.sin_family = sa_family_t(AF_INET)
+        target.sin_port = in_port_t(UInt16(port).bigEndian)
+        let connected = inet_pton(AF_INET, address, &target.sin_addr) == 1 && withUnsafePointer(to: &target) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        } == 0
+        guard connected else {
+            close(descriptor)
+            return nil
+        }
+        return descriptor
+    }
+
+    /// A TCP socket connected to 127.0.0.1:`port`.
+    static func connectedSocket(port: Int) throws -> Int32 {
+        guard let descriptor = socket(connectedTo: "127.0.0.1", port: port) else { throw POSIXError(.ECONNREFUSED) }
+        return descriptor
+    }
+
     /// Sends `method path` with `body` (JSON) to 127.0.0.1:`port`; returns the status and the body.
     static func request(port: Int, method: String, path: String, body: Data?, timeout: Double = 120) throws
         -> (status: Int, body: Data)
     {
-        #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
+        let descriptor = try connectedSocket(port: port)
         defer { close(descriptor) }
-        var target = sockaddr_in()
-        target.sin_family = sa_family_t(AF_INET)
-        target.sin_port = in_port_t(UInt16(port).bigEndian)
-        target.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &target) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
         var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         if let body {
             request += "Content-Type: application/json; charset=utf-8\r\nContent-Length: \(body.count)\r\n"

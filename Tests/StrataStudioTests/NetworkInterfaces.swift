@@ -29,22 +29,8 @@ enum NetworkInterfaces {
 
     /// Whether a TCP connection to `address`:`port` (IPv4) is accepted.
     static func canConnect(to address: String, port: Int) -> Bool {
-        #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var target = sockaddr_in()
-        target.sin_family = sa_family_t(AF_INET)
-        target.sin_port = in_port_t(UInt16(port).bigEndian)
-        guard inet_pton(AF_INET, address, &target.sin_addr) == 1 else { return false }
-        let result = withUnsafePointer(to: &target) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        return result == 0
+        guard let descriptor = LoopbackHTTP.socket(connectedTo: address, port: port) else { return false }
+        close(descriptor)
+        return true
     }
 }
