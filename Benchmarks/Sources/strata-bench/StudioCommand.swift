@@ -38,7 +38,7 @@ struct StudioBenchCommand: ParsableCommand {
         let last = objects - 1
         let requests: [(String, String)] = [
             ("first page", "model=Person&limit=50"),
-            ("page at 500,000", "model=Person&limit=50&offset=\(objects / 2)"),
+            ("page at \(objects / 2)", "model=Person&limit=50&offset=\(objects / 2)"),
             ("filter age == 42", "model=Person&limit=50&filter=age%20%3D%3D%2042"),
             ("filter home.name == 'City 7'", "model=Person&limit=50&filter=home.name%20%3D%3D%20'City%207'"),
             ("sorted by age, first page", "model=Person&limit=50&sort=age"),
