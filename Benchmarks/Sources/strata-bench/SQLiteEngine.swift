@@ -3,10 +3,10 @@ import Foundation
 
 /// SQLite through its C API as its own documentation recommends for speed: WAL, prepared statements, one
 /// transaction for bulk work, reads inside one read transaction.
-final class SQLiteEngine: BenchmarkEngine {
+final class SQLiteEngine: BenchmarkEngine, SQLiteStatements {
     static let name = "SQLite"
 
-    private var db: OpaquePointer?
+    private(set) var db: OpaquePointer?
     private let path: String
 
     init(directory: URL, durability: BenchmarkDurability) throws {
@@ -170,28 +170,4 @@ final class SQLiteEngine: BenchmarkEngine {
 
     /// `SQLITE_TRANSIENT`: SQLite copies the bound text.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
-    private func execute(_ sql: String) throws {
-        var message: UnsafeMutablePointer<CChar>?
-        if sqlite3_exec(db, sql, nil, nil, &message) != SQLITE_OK {
-            let text = message.map { String(cString: $0) } ?? "unknown error"
-            sqlite3_free(message)
-            throw BenchmarkError("SQLite: \(sql): \(text)")
-        }
-    }
-
-    private func prepare(_ sql: String) throws -> OpaquePointer? {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
-            throw BenchmarkError("SQLite: \(sql): \(String(cString: sqlite3_errmsg(db)))")
-        }
-        return statement
-    }
-
-    private func step(_ statement: OpaquePointer?, expecting expected: Int32) throws {
-        let status = sqlite3_step(statement)
-        guard status == expected else {
-            throw BenchmarkError("SQLite step returned \(status): \(String(cString: sqlite3_errmsg(db)))")
-        }
-    }
 }

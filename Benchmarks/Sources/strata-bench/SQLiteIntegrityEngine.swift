@@ -5,8 +5,8 @@ import Foundation
 /// `piece.parcel_id REFERENCES parcel (id) ON DELETE CASCADE` with foreign keys enforced (`PRAGMA foreign_keys=ON`)
 /// and an index on the child column (without one, every parent delete scans the pieces). WAL,
 /// `synchronous=NORMAL` (Strata runs `.batched`).
-final class SQLiteIntegrityEngine: IntegrityEngine {
-    private var db: OpaquePointer?
+final class SQLiteIntegrityEngine: IntegrityEngine, SQLiteStatements {
+    private(set) var db: OpaquePointer?
 
     init(directory: URL) throws {
         let path = directory.appendingPathComponent("registry.sqlite").path
@@ -86,29 +86,5 @@ final class SQLiteIntegrityEngine: IntegrityEngine {
         defer { sqlite3_finalize(statement) }
         try step(statement, expecting: SQLITE_ROW)
         return Int(sqlite3_column_int64(statement, 0))
-    }
-
-    private func execute(_ sql: String) throws {
-        var message: UnsafeMutablePointer<CChar>?
-        if sqlite3_exec(db, sql, nil, nil, &message) != SQLITE_OK {
-            let text = message.map { String(cString: $0) } ?? "unknown error"
-            sqlite3_free(message)
-            throw BenchmarkError("SQLite: \(sql): \(text)")
-        }
-    }
-
-    private func prepare(_ sql: String) throws -> OpaquePointer? {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
-            throw BenchmarkError("SQLite: \(sql): \(String(cString: sqlite3_errmsg(db)))")
-        }
-        return statement
-    }
-
-    private func step(_ statement: OpaquePointer?, expecting expected: Int32) throws {
-        let status = sqlite3_step(statement)
-        guard status == expected else {
-            throw BenchmarkError("SQLite step returned \(status): \(String(cString: sqlite3_errmsg(db)))")
-        }
     }
 }

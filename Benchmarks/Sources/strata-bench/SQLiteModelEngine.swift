@@ -10,10 +10,10 @@ import Foundation
 ///   `json_extract(home, '$.city')`, the nicknames through `json_each` (no index can serve it).
 ///
 /// WAL, `synchronous=NORMAL` (Strata runs `.batched`), statements prepared once per call as the other workloads.
-final class SQLiteModelEngine: ModelEngine {
+final class SQLiteModelEngine: ModelEngine, SQLiteStatements {
     enum Layout { case tables, json }
 
-    private var db: OpaquePointer?
+    private(set) var db: OpaquePointer?
     private let layout: Layout
 
     init(directory: URL, layout: Layout) throws {
@@ -123,29 +123,5 @@ final class SQLiteModelEngine: ModelEngine {
 
     private func bind(_ text: String, to statement: OpaquePointer?, at index: Int32) {
         _ = text.withCString { sqlite3_bind_text(statement, index, $0, -1, Self.transient) }
-    }
-
-    private func execute(_ sql: String) throws {
-        var message: UnsafeMutablePointer<CChar>?
-        if sqlite3_exec(db, sql, nil, nil, &message) != SQLITE_OK {
-            let text = message.map { String(cString: $0) } ?? "unknown error"
-            sqlite3_free(message)
-            throw BenchmarkError("SQLite: \(sql): \(text)")
-        }
-    }
-
-    private func prepare(_ sql: String) throws -> OpaquePointer? {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
-            throw BenchmarkError("SQLite: \(sql): \(String(cString: sqlite3_errmsg(db)))")
-        }
-        return statement
-    }
-
-    private func step(_ statement: OpaquePointer?, expecting expected: Int32) throws {
-        let status = sqlite3_step(statement)
-        guard status == expected else {
-            throw BenchmarkError("SQLite step returned \(status): \(String(cString: sqlite3_errmsg(db)))")
-        }
     }
 }

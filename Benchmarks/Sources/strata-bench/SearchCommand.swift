@@ -238,8 +238,8 @@ struct SplitMix: RandomNumberGenerator {
 }
 
 /// SQLite with two FTS5 tables: `latin` (`unicode61 remove_diacritics 2`) and `chinese` (`trigram`).
-final class FTSDatabase {
-    private var db: OpaquePointer?
+final class FTSDatabase: SQLiteStatements {
+    private(set) var db: OpaquePointer?
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
     init(path: String) throws {
@@ -305,19 +305,5 @@ final class FTSDatabase {
     func close() throws {
         sqlite3_close(db)
         db = nil
-    }
-
-    private func execute(_ sql: String) throws {
-        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw error(sql) }
-    }
-
-    private func prepare(_ sql: String) throws -> OpaquePointer? {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { throw error(sql) }
-        return statement
-    }
-
-    private func error(_ what: String) -> BenchmarkError {
-        BenchmarkError("SQLite: \(what): \(String(cString: sqlite3_errmsg(db)))")
     }
 }

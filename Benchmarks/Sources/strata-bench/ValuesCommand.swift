@@ -138,8 +138,8 @@ struct EntryRow: Codable {
 }
 
 /// SQLite with one `entry` table, read and written through prepared statements.
-final class EntrySQLite {
-    private var db: OpaquePointer?
+final class EntrySQLite: SQLiteStatements {
+    private(set) var db: OpaquePointer?
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
     init(path: String) throws {
@@ -202,19 +202,5 @@ final class EntrySQLite {
     func close() throws {
         guard sqlite3_close(db) == SQLITE_OK else { throw error("close") }
         db = nil
-    }
-
-    private func execute(_ sql: String) throws {
-        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw error(sql) }
-    }
-
-    private func prepare(_ sql: String) throws -> OpaquePointer? {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { throw error(sql) }
-        return statement
-    }
-
-    private func error(_ what: String) -> BenchmarkError {
-        BenchmarkError("SQLite: \(what): \(String(cString: sqlite3_errmsg(db)))")
     }
 }
