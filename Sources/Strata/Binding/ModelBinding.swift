@@ -51,10 +51,15 @@ final class ModelBinding: ModelLayout {
         bindValueColumns()
     }
 
+    /// Whether a link property points at an embedded model: `add` then inserts new embedded objects with the
+    /// object's row (worked out once, as `add` asks for every object).
+    private(set) var ownsEmbeddedObjects = false
+
     private func bindValueColumns() {
         valueProperties = columns.indices.filter { linkTargets[$0] == nil && !isMixed($0) }
         valueColumns = valueProperties.map { columns[$0] }
         linkProperties = columns.indices.filter { linkTargets[$0] != nil || isMixed($0) }
+        ownsEmbeddedObjects = linkTargets.values.contains { $0.isEmbedded }
     }
 
     private static func autoIncrements(_ description: ModelDescription, _ definition: ModelDefinition) -> Bool {

@@ -26,6 +26,12 @@ public final class MutableSet<Element: ListElement> {
     /// Creates an unmanaged set holding the distinct elements of `elements`, in their first order.
     public init<Elements: Sequence>(_ elements: Elements) where Elements.Element == Element {
         managed = nil
+        // Strings (the common set) are the same when they are equal, as their stored values are: compared
+        // directly, without a stored value made for each.
+        if let strings = elements as? [String], let kept = MutableSet.distinct(strings) as? [Element] {
+            self.elements = kept
+            return
+        }
         // Each element's identity worked out once: inserting one by one worked out every kept element's again
         // for each new one.
         var kept: [Element] = []
@@ -37,6 +43,15 @@ public final class MutableSet<Element: ListElement> {
             kept.append(element)
         }
         self.elements = kept
+    }
+
+    /// The distinct strings of `strings` in their first order (equal as `ElementIdentity` finds their stored
+    /// values equal).
+    private static func distinct(_ strings: [String]) -> [String] {
+        var kept: [String] = []
+        kept.reserveCapacity(strings.count)
+        for text in strings where !kept.contains(text) { kept.append(text) }
+        return kept
     }
 
     /// Creates a managed set over a store reference: the object layer calls this.

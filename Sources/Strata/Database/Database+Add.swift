@@ -115,14 +115,84 @@ extension Database {
         let existing = needsKey ? try existingKey(for: model, in: table, values: &values, lookUp: policy != .error) : nil
 
         let key: ObjectKey
+        var written: [Int] = []
         if let existing {
             key = existing
             try update(table, key: existing, row: valueRow(model, values), model: model, onlyChanged: policy == .modified)
         } else {
-            key = try insert(model, values, into: table)
+            let owned = try model.ownsEmbeddedObjects ? newEmbeddedObjects(of: model, values) : []
+            if owned.isEmpty {
+                key = try insert(model, values, into: table)
+            } else if let inserted = try insert(model, values, into: table, owning: owned) {
+                key = inserted
+                written = owned.map(\.linkPosition)
+            } else {
+                key = try insert(model, values, into: table)
+            }
         }
         object.managedAccessor = ManagedRow(database: self, model: model, key: key)
-        return PendingLinks(model: model, table: table, key: key, values: values, isUpdate: existing != nil)
+        return PendingLinks(
+            model: model, table: table, key: key, values: values, isUpdate: existing != nil, written: written)
+    }
+
+    /// A new embedded object an object being inserted links to, inserted with it in one step
+    /// (`Table.insert(_:into:embedding:)`).
+    private struct NewEmbedded {
+        /// The object, unmanaged until the insert.
+        let object: ObjectBase
+        let model: ModelBinding
+        /// Its position in its owner's `linkProperties`.
+        let linkPosition: Int
+        /// What the storage engine inserts.
+        let row: EmbeddedRow
+    }
+
+    /// The unmanaged embedded objects `values` (an object being inserted) holds in single links, whose own values
+    /// are all storable and that link to nothing themselves: these go in with their owner's row. Each instance
+    /// once (a second slot holding it is left to the link path, which refuses it).
+    private func newEmbeddedObjects(of model: ModelBinding, _ values: [PersistedValue]) throws -> [NewEmbedded] {
+        var found: [NewEmbedded] = []
+        for (position, property) in model.linkProperties.enumerated() {
+            guard case .object(let target) = values[property], target.managedAccessor == nil,
+                let targetModel = model.linkTargets[property], targetModel.isEmbedded,
+                targetModel.linkProperties.isEmpty, !model.isMixed(property),
+                try self.model(of: target) === targetModel, !found.contains(where: { $0.object === target })
+            else { continue }
+            let targetValues = target.persistedValues()
+            var row: [StorageValue] = []
+            row.reserveCapacity(targetModel.valueProperties.count)
+            for column in targetModel.valueProperties {
+                guard let value = ValueConversion.storageValue(targetValues[column]) else { break }
+                row.append(value)
+            }
+            guard row.count == targetModel.valueProperties.count else { continue }
+            found.append(
+                NewEmbedded(
+                    object: target, model: targetModel, linkPosition: position,
+                    row: EmbeddedRow(link: model.columns[property], values: row, columns: targetModel.valueColumns)))
+        }
+        return found
+    }
+
+    /// Inserts an object's non-link properties with the new embedded objects `owned` linked from it
+    /// (`Table.insert(_:into:embedding:)`), and makes those managed; `nil`, having changed nothing, when one of
+    /// the object's values cannot be stored as a row (then the caller inserts it the general way).
+    private func insert(
+        _ model: ModelBinding, _ values: [PersistedValue], into table: Table, owning owned: [NewEmbedded]
+    ) throws -> ObjectKey? {
+        var stored: [StorageValue] = []
+        stored.reserveCapacity(model.valueProperties.count)
+        for column in model.valueProperties {
+            guard let value = ValueConversion.storageValue(values[column]) else { return nil }
+            stored.append(value)
+        }
+        let (key, keys) = try insertChecked(model, values) {
+            try table.insert(stored, into: model.valueColumns, embedding: owned.map(\.row))
+        }
+        for (new, newKey) in zip(owned, keys) {
+            new.object.managedAccessor = ManagedRow(database: self, model: new.model, key: newKey)
+        }
+        return key
     }
 
     /// Inserts the values of an object's non-link properties (links follow once the row exists).
@@ -149,7 +219,9 @@ extension Database {
     }
 
     /// Runs an insert, naming a taken primary key as the user wrote it.
-    private func insertChecked(_ model: ModelBinding, _ values: [PersistedValue], _ insert: () throws -> ObjectKey) throws -> ObjectKey {
+    private func insertChecked<Inserted>(
+        _ model: ModelBinding, _ values: [PersistedValue], _ insert: () throws -> Inserted
+    ) throws -> Inserted {
         do {
             return try insert()
         } catch StrataError.duplicatePrimaryKey(let type, let key) {

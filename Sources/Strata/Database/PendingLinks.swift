@@ -22,13 +22,19 @@ final class PendingLinks {
     var resolved: [StorageValue] = []
     /// For a map column, the keys of `targets`, in the same order.
     private var mapKeys: [String] = []
+    /// Positions in `model.linkProperties` of the columns written with the row already (new embedded objects
+    /// inserted with their owner): skipped.
+    private let written: [Int]
 
-    init(model: ModelBinding, table: Table, key: ObjectKey, values: [PersistedValue], isUpdate: Bool) {
+    init(
+        model: ModelBinding, table: Table, key: ObjectKey, values: [PersistedValue], isUpdate: Bool, written: [Int] = []
+    ) {
         self.model = model
         self.table = table
         self.key = key
         self.values = values
         self.isUpdate = isUpdate
+        self.written = written
         startColumn()
     }
 
@@ -80,6 +86,7 @@ final class PendingLinks {
     private func startColumn() {
         resolved = []
         mapKeys = []
+        while !written.isEmpty, written.contains(column) { column += 1 }
         guard column < model.linkProperties.count else {
             targets = []
             return

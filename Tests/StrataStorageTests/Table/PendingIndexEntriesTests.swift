@@ -68,6 +68,30 @@ final class PendingIndexEntriesTests: XCTestCase {
         XCTAssertEqual((0..<sorted.count).map { Array(sorted[$0]) }, expected)
     }
 
+    /// Entries as a set's index makes them (a shared beginning, a number, the object key), with repeats, prefixes
+    /// of each other and ties on the first 20 bytes: the radix sort skips the byte positions they all share, and
+    /// must still give byte order without repeats.
+    func testPendingEntriesWithSharedBeginningsSortInByteOrder() {
+        var generator = SeededGenerator(seed: 28)
+        var entries: [[UInt8]] = []
+        for _ in 0..<20_000 {
+            let number = generator.below(300)
+            var entry: [UInt8] = [1] + Array("nick-\(number)".utf8) + [0, 0]
+            switch generator.below(4) {
+            case 0: entry = Array(entry.prefix(generator.below(entry.count + 1)))
+            case 1: entry += ByteOrder.key(Int64(generator.below(3))) + [UInt8(generator.below(2))]
+            default: entry += ByteOrder.key(Int64(generator.below(100_000)))
+            }
+            entries.append(entry)
+        }
+        let pending = PendingEntries(tracksHolders: false)
+        for entry in entries { entry.withUnsafeBytes { pending.append($0) } }
+        let sorted = pending.sorted()
+        let expected = Array(Set(entries)).sorted { ByteOrder.compare($0, $1) < 0 }
+        XCTAssertEqual((0..<sorted.count).map { Array(sorted[$0]) }, expected)
+        XCTAssertEqual(PendingEntries(tracksHolders: false).sorted().count, 0)
+    }
+
     func testPendingHoldersKeepTheFirstEntryOfEachValue() {
         let pending = PendingEntries(tracksHolders: true)
         func entry(_ values: [UInt8], _ key: Int64) -> [UInt8] { values + ByteOrder.key(key) }

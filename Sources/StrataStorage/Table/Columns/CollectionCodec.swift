@@ -46,16 +46,26 @@ enum CollectionCodec {
             guard case .string(let text) = element else { return nil }
             strings.append(text)
         }
-        strings.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        strings.sort { utf8Order($0, $1) < 0 }
         var result: [StorageValue] = []
         result.reserveCapacity(strings.count)
         var previous: String?
         for text in strings {
-            if let previous, previous.utf8.elementsEqual(text.utf8) { continue }
+            if let previous, utf8Order(previous, text) == 0 { continue }
             result.append(.string(text))
             previous = text
         }
         return result
+    }
+
+    /// The order of two strings' UTF-8 bytes (`memcmp` order, shorter first), compared where they lie: the
+    /// generic `utf8.lexicographicallyPrecedes` walked them a code unit at a time.
+    @inline(__always)
+    static func utf8Order(_ lhs: String, _ rhs: String) -> Int {
+        var (left, right) = (lhs, rhs)
+        return left.withUTF8 { a in
+            right.withUTF8 { b in ByteOrder.compare(UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(b)) }
+        }
     }
 
     /// Where `element` is in `elements` (in set order), or where it would be inserted.

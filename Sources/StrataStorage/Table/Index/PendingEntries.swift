@@ -56,32 +56,20 @@ final class PendingEntries {
 
     /// The entries in byte order without repeats, for a merge; the buffer must not change while it is used.
     ///
-    /// Sorted by their first 20 bytes as big-endian numbers of 8, 8 and 4 bytes (zero-padded, which keeps
-    /// a shorter entry before the longer ones it begins) held with the entry's position in 24-byte records, and by
-    /// all their bytes only where those tie: the records move, not the entries. Twenty bytes cover a short string
-    /// and the object key's low half, so entries of one value (a set's element, five per object) rarely tie.
+    /// Each entry's first 20 bytes, as big-endian numbers of 8, 8 and 4 bytes (zero-padded, which keeps a shorter
+    /// entry before the longer ones it begins), are held with the entry's position in a 24-byte record, and the
+    /// records are sorted by those 20 bytes with a least-significant-digit radix sort, a byte a pass: one pass
+    /// counts every byte position's values, and a position where every record has the same byte (the common
+    /// beginning of a set's strings, the high bytes of object keys) costs no pass. Records whose 20 bytes tie are
+    /// then ordered by all their bytes, run by run. The records move, not the entries; the order is the one
+    /// comparing whole entries gives, so the comparison sort this replaced and this one agree entry for entry.
     func sorted() -> SortedEntries {
-        let count = entries.count
-        var records: [(first: UInt64, second: UInt64, third: UInt32, index: UInt32)] = []
-        records.reserveCapacity(count)
-        for index in 0..<count {
-            let entry = entries.entry(index)
-            var words: (UInt64, UInt64, UInt32) = (0, 0, 0)
-            let head = UnsafeRawBufferPointer(rebasing: entry.prefix(PendingEntries.sortedPrefix))
-            withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: head) }
-            records.append((words.0.bigEndian, words.1.bigEndian, words.2.bigEndian, UInt32(index)))
-        }
         let entries = self.entries
-        let prefix = PendingEntries.sortedPrefix
-        records.sort { left, right in
-            if left.first != right.first { return left.first < right.first }
-            if left.second != right.second { return left.second < right.second }
-            if left.third != right.third { return left.third < right.third }
-            let (a, b) = (entries.entry(Int(left.index)), entries.entry(Int(right.index)))
-            return a.count > prefix && b.count > prefix ? ByteOrder.compare(a, b) < 0 : a.count < b.count
-        }
+        var records = PendingEntries.records(of: entries)
+        PendingEntries.radixSort(&records)
+        PendingEntries.orderTies(&records, entries)
         var order: [UInt32] = []
-        order.reserveCapacity(count)
+        order.reserveCapacity(records.count)
         var previous: UnsafeRawBufferPointer?
         for record in records {
             let entry = entries.entry(Int(record.index))
@@ -90,6 +78,101 @@ final class PendingEntries {
             previous = entry
         }
         return SortedEntries(entries: entries, order: order)
+    }
+
+    /// A record of each entry, in the buffer's order.
+    private static func records(of entries: PackedEntries) -> [Record] {
+        var records: [Record] = []
+        records.reserveCapacity(entries.count)
+        for index in 0..<entries.count {
+            let entry = entries.entry(index)
+            var words: (UInt64, UInt64, UInt32) = (0, 0, 0)
+            let head = UnsafeRawBufferPointer(rebasing: entry.prefix(PendingEntries.sortedPrefix))
+            withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: head) }
+            let (first, second, third) = (words.0.bigEndian, words.1.bigEndian, words.2.bigEndian)
+            records.append(Record(first: first, second: second, third: third, index: UInt32(index)))
+        }
+        return records
+    }
+
+    /// Orders each run of records whose 20-byte prefixes tie by their whole entries (a shorter one, padded with
+    /// zeros to the same prefix, first).
+    private static func orderTies(_ records: inout [Record], _ entries: PackedEntries) {
+        let prefix = PendingEntries.sortedPrefix
+        var start = 0
+        while start < records.count {
+            var end = start + 1
+            while end < records.count, records[end].hasSamePrefix(as: records[start]) { end += 1 }
+            if end - start > 1 {
+                var run = Array(records[start..<end])
+                run.sort { left, right in
+                    let (a, b) = (entries.entry(Int(left.index)), entries.entry(Int(right.index)))
+                    return a.count > prefix && b.count > prefix ? ByteOrder.compare(a, b) < 0 : a.count < b.count
+                }
+                records.replaceSubrange(start..<end, with: run)
+            }
+            start = end
+        }
+    }
+
+    /// An entry's first 20 bytes as numbers, and its position in the buffer.
+    struct Record {
+        var first: UInt64
+        var second: UInt64
+        var third: UInt32
+        var index: UInt32
+
+        func hasSamePrefix(as other: Record) -> Bool {
+            first == other.first && second == other.second && third == other.third
+        }
+
+        /// Byte `position` (0 the most significant) of the 20-byte prefix.
+        @inline(__always)
+        func byte(_ position: Int) -> Int {
+            if position < 8 { return Int(truncatingIfNeeded: first >> UInt64(56 - 8 * position)) & 0xFF }
+            if position < 16 { return Int(truncatingIfNeeded: second >> UInt64(120 - 8 * position)) & 0xFF }
+            return Int(truncatingIfNeeded: third >> UInt32(152 - 8 * position)) & 0xFF
+        }
+    }
+
+    /// Sorts `records` by their 20-byte prefix (least significant byte first, each pass stable), skipping the byte
+    /// positions where every record has the same byte.
+    static func radixSort(_ records: inout [Record]) {
+        let count = records.count
+        guard count > 1 else { return }
+        let positions = PendingEntries.sortedPrefix
+        var counts = [Int](repeating: 0, count: positions * 256)
+        records.withUnsafeBufferPointer { records in
+            counts.withUnsafeMutableBufferPointer { counts in
+                for record in records {
+                    for position in 0..<positions { counts[position * 256 + record.byte(position)] += 1 }
+                }
+            }
+        }
+        var spare = records
+        var starts = [Int](repeating: 0, count: 256)
+        for position in stride(from: positions - 1, through: 0, by: -1) {
+            let base = position * 256
+            // A byte every record shares orders nothing.
+            if counts[base + records[0].byte(position)] == count { continue }
+            var total = 0
+            for value in 0..<256 {
+                starts[value] = total
+                total += counts[base + value]
+            }
+            records.withUnsafeBufferPointer { source in
+                spare.withUnsafeMutableBufferPointer { target in
+                    starts.withUnsafeMutableBufferPointer { starts in
+                        for record in source {
+                            let value = record.byte(position)
+                            target[starts[value]] = record
+                            starts[value] += 1
+                        }
+                    }
+                }
+            }
+            swap(&records, &spare)
+        }
     }
 
     // MARK: Holders

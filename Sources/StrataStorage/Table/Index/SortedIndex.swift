@@ -37,6 +37,8 @@ final class SortedIndex {
     /// leaves in order, so each one is written once, and flushing every `Catalog.loadedLeafLimit` leaves rewrote
     /// the branches above them sixteen times as often.
     static let mergeLeafLimit = 256
+    /// The buffer ``insertElements(of:key:)`` encodes each element's entry in, kept between calls.
+    private var elementScratch: [UInt8] = []
     /// The full-text changes of a posting-block index not written into its blocks yet (see `PostingChanges`).
     var postingChanges = PostingChanges()
     /// The most changes `postingChanges` holds before they are written (rows of 12 bytes: about 50 MB).
@@ -91,6 +93,20 @@ final class SortedIndex {
         // Every entry of a unique index is checked with `holder(of:)` first; nulls may repeat, and the first holder
         // is the one kept.
         entry.withUnsafeBytes { pending.append($0) }
+        if pending.footprint >= SortedIndex.pendingByteLimit { try mergePending() }
+    }
+
+    /// Adds the entries of a set's elements for object `key` (an index that ``indexesElements``): each element's
+    /// encoding and the key, written into one reused buffer and appended to the pending entries, with no array per
+    /// element and no sort here (the pending entries are sorted, and repeats dropped, when they are merged).
+    func insertElements(of set: StorageValue, key: ObjectKey) throws {
+        guard impliedBy == nil, case .list(let elements) = set, !elements.isEmpty else { return }
+        for element in elements {
+            elementScratch.removeAll(keepingCapacity: true)
+            IndexKeyEncoding.append(element, to: &elementScratch)
+            ByteOrder.withKey(key.rawValue) { elementScratch.append(contentsOf: $0) }
+            elementScratch.withUnsafeBytes { pending.append($0) }
+        }
         if pending.footprint >= SortedIndex.pendingByteLimit { try mergePending() }
     }
 

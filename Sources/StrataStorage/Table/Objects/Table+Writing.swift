@@ -62,7 +62,17 @@ extension Table {
     }
 
     /// Inserts a whole row (a value for every column, in storage order, already checked).
-    private func insert(row: [StorageValue], explicitKey: ObjectKey?) throws -> ObjectKey {
+    ///
+    /// - Parameters:
+    ///   - freshLinks: storage positions of single-link columns whose targets are embedded objects inserted right
+    ///     after this row, with their backlink to it (``insert(_:into:embedding:)``): not checked, not claimed,
+    ///     their backlinks not written here.
+    ///   - backlink: for such an embedded object, the storage position of its backlinks column and its owner's
+    ///     key, written with the row instead of by a second descent.
+    func insert(
+        row: [StorageValue], explicitKey: ObjectKey?, freshLinks: [Int] = [],
+        backlink: (position: Int, owner: Int64)? = nil
+    ) throws -> ObjectKey {
         var row = row
         var objectKey = explicitKey ?? ObjectKey(nextObjectKey)
         var keyIsPrimaryKey = false
@@ -82,6 +92,8 @@ extension Table {
         var entries: [(SortedIndex, [UInt8])] = []
         // Texts for posting-block indexes, which take a text whole rather than an entry per term.
         var texts: [(SortedIndex, StorageValue)] = []
+        // Element indexes of sets, with the storage position of their set column.
+        var elementIndexes: [(SortedIndex, Int)] = []
         for index in indexes where !index.isImplied {
             if index.spec.isFullText {
                 let text = row[try position(of: index.spec.columns[0])]
@@ -93,8 +105,8 @@ extension Table {
                 continue
             }
             if index.indexesElements {
-                let set = row[try position(of: index.spec.columns[0])]
-                for entry in Table.elementEntries(set, key: objectKey) { entries.append((index, entry)) }
+                // Encoded straight into the index's pending buffer once the row is placed (see below).
+                elementIndexes.append((index, try position(of: index.spec.columns[0])))
                 continue
             }
             // Encoded straight from the row into one array with room for the key: no array of values, no
@@ -117,7 +129,7 @@ extension Table {
         }
         let linkPositions = context.linkPositions
         let specs = linkPositions.isEmpty ? [] : context.specs
-        for index in linkPositions {
+        for index in linkPositions where freshLinks.isEmpty || !freshLinks.contains(index) {
             // Only a set is rewritten: assigning any element would copy the caller's row on every insert.
             if case .set = specs[index].type { row[index] = Table.normalized(row[index], for: specs[index]) }
             try checkTargets(row[index], specs[index])
@@ -132,7 +144,7 @@ extension Table {
             if rawKey >= nextObjectKey {
                 let appended: Void? = try tree.updateLast(ordered) { cluster in
                     if let last = cluster.keys.last, last >= rawKey { return nil }
-                    try Table.place(row, key: rawKey, in: cluster, at: cluster.rowCount)
+                    try Table.place(row, key: rawKey, in: cluster, at: cluster.rowCount, backlink: backlink)
                     return ()
                 }
                 if appended != nil { return }
@@ -145,27 +157,36 @@ extension Table {
                     if keyIsPrimaryKey { throw StrataError.duplicatePrimaryKey(type: name, key: "\(rawKey)") }
                     throw StrataError.invalidArgument("table '\(name)' already has an object with key \(objectKey)")
                 }
-                try Table.place(row, key: rawKey, in: cluster, at: position)
+                try Table.place(row, key: rawKey, in: cluster, at: position, backlink: backlink)
             }
         }
         // `Int64.max` has no successor: the table's next key stays there, and a later insert without a key is then
         // refused as a duplicate instead of overflowing.
         nextObjectKey = max(nextObjectKey, rawKey == .max ? .max : rawKey + 1)
         for (index, entry) in entries { try index.insert(entry: entry) }
+        for (index, position) in elementIndexes { try index.insertElements(of: row[position], key: objectKey) }
         for (index, text) in texts { try index.insertText(text, key: objectKey) }
-        for index in linkPositions {
+        for index in linkPositions where freshLinks.isEmpty || !freshLinks.contains(index) {
             for target in linkTargets(row[index], of: specs[index]) { try addBacklink(to: target, from: objectKey, column: specs[index]) }
         }
         try trimIfNeeded()
         return objectKey
     }
 
-    /// Puts a new object's row into a decoded cluster at `position`.
-    private static func place(_ row: [StorageValue], key: Int64, in cluster: ClusterBuffer, at position: Int) throws {
+    /// Puts a new object's row into a decoded cluster at `position`, with its one backlink when it is an embedded
+    /// object inserted with its owner.
+    private static func place(
+        _ row: [StorageValue], key: Int64, in cluster: ClusterBuffer, at position: Int,
+        backlink: (position: Int, owner: Int64)?
+    ) throws {
         let isAppend = position == cluster.rowCount
         cluster.lastInsertWasAppend = isAppend
         if isAppend { cluster.keys.append(key) } else { cluster.keys.insert(key, at: position) }
         for (index, column) in cluster.columns.enumerated() { try column.insert(row[index], at: position) }
+        if let backlink {
+            cluster.columns[backlink.position].replaceBlob(
+                at: position, with: Blob(ValueCodec.encodeBacklinks([backlink.owner])))
+        }
     }
 
     /// Sets one column of an object, keeping indexes and backlinks exact.
@@ -329,7 +350,7 @@ extension Table {
     /// Checks a value for the column at storage position `index`: single values against the cached kinds, lists
     /// and mistakes through ``check(_:for:)`` (which builds the error).
     @inline(__always)
-    private func checkValue(_ value: StorageValue, at index: Int, _ checks: [(kind: ValueKind, nullable: Bool)?]) throws {
+    func checkValue(_ value: StorageValue, at index: Int, _ checks: [(kind: ValueKind, nullable: Bool)?]) throws {
         if let check = checks[index], ValueCodec.accepts(value, kind: check.kind, nullable: check.nullable) { return }
         try check(value, for: context.specs[index])
     }
