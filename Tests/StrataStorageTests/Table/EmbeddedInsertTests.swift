@@ -76,7 +76,7 @@ final class EmbeddedInsertTests: XCTestCase {
     func testARefusedOwnerChangesNothing() throws {
         _ = try person.insert([.int(1)], into: [id], embedding: [row(1)])
         XCTAssertThrowsError(try person.insert([.int(1)], into: [id], embedding: [row(2)])) { error in
-            guard case StrataError.duplicatePrimaryKey = error else { return XCTFail("\(error)") }
+            XCTAssertTrue("\(error)".contains("unique"), "\(error)")
         }
         XCTAssertEqual(try address.count(), 1, "the embedded object of a refused owner is not inserted")
         XCTAssertEqual(try address.lookup(cityIndex, equal: [.string("city-2")]), [])

@@ -48,9 +48,9 @@ final class EmbeddedInsertWithOwnerTests: XCTestCase {
         for key in try badgeTable.keys() { XCTAssertEqual(try badgeTable.backlinkCount(of: key), 1) }
         try db.write { db.delete(try wearers.filter("id < 100")) }
         XCTAssertEqual(try table("Badge").count(), 80)
-        try db.write { badges[150].level = 7 }
+        try db.write { badges[151].level = 7 }
         XCTAssertEqual(
-            wearers.filter { $0.id == 150 }.first?.badge?.level, 7, "the added instance writes the store")
+            wearers.filter { $0.id == 151 }.first?.badge?.level, 7, "the added instance writes the store")
         XCTAssertNoThrow(try db.verify())
     }
 
