@@ -281,7 +281,7 @@ struct PostingBlock: Equatable {
     }
 
     /// Appends an object key or key gap (0 or more) as a varint.
-    private static func appendKey(_ value: Int64, to bytes: inout [UInt8]) {
+    static func appendKey(_ value: Int64, to bytes: inout [UInt8]) {
         var rest = UInt64(bitPattern: value)
         while rest >= 0x80 {
             bytes.append(UInt8(rest & 0x7F) | 0x80)

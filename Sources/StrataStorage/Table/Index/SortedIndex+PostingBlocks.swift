@@ -16,23 +16,24 @@ extension SortedIndex {
         let batch = postingChanges.take()
         let writer = nodes.reader as? NodeWriter
         var fresh: [[UInt8]] = []
-        for (term, changes) in batch {
-            var start = 0
-            while start < changes.count {
-                start = try apply(changes, from: start, term: term, fresh: &fresh)
+        for (t, term) in batch.terms.enumerated() {
+            let rows = batch.rows(ofTerm: t)
+            var start = rows.lowerBound
+            while start < rows.upperBound {
+                start = try apply(batch, rows: start..<rows.upperBound, term: term, fresh: &fresh)
             }
             if let writer, nodes.loadedLeaves > Catalog.loadedLeafLimit { _ = try nodes.flush(in: writer) }
         }
         try merge(sorted: SortedEntries(inOrder: fresh))
     }
 
-    /// Applies the changes from `start` that fall in one block of `term`; returns where the next block's changes
-    /// start. Changes past the term's last block become new blocks appended to `fresh` (in order).
+    /// Applies the changes of `rows` (of `batch`, one term's from some row on) that fall in one block of `term`;
+    /// returns where the next block's changes start. Changes past the term's last block become new blocks appended
+    /// to `fresh` (in order), encoded straight from the batch's rows.
     private func apply(
-        _ changes: [(key: Int64, posting: PostingBlock.Posting?)], from start: Int, term: [UInt8],
-        fresh: inout [[UInt8]]
+        _ batch: PostingBatch, rows: Range<Int>, term: [UInt8], fresh: inout [[UInt8]]
     ) throws -> Int {
-        let target = term + ByteOrder.key(changes[start].key)
+        let target = term + ByteOrder.key(batch.keys[rows.lowerBound])
         var found: [UInt8]?
         try target.withUnsafeBytes { lower in
             try nodes.forEachLeaf(from: target) { location in
@@ -44,32 +45,21 @@ extension SortedIndex {
         }
         guard let found else {
             // Past the term's last block: every change left is a new posting (or the removal of none).
-            let postings = changes[start...].compactMap(\.posting)
-            let blocks = PostingBlock.chunks(postings[...])
-            for (offset, block) in blocks.enumerated() {
-                let bound = offset == blocks.count - 1
-                    ? PostingBlock.openBound : ByteOrder.key(block.postings[block.postings.count - 1].key)
-                fresh.append(block.entry(term: term, bound: bound))
-            }
-            return changes.count
+            fresh += batch.entries(of: rows, term: term, lastBound: PostingBlock.openBound)
+            return rows.upperBound
         }
-        var postings: [PostingBlock.Posting] = []
-        var bound = PostingBlock.openBound
-        var end = changes.count
-        do {
-            bound = Array(found[term.count..<term.count + 8])
-            let payload = found[(term.count + 8)...]
-            guard let block = payload.withUnsafeBytes({ PostingBlock.decode($0) }) else {
-                throw StrataError.invalidArgument("full-text index \(spec.key) holds a damaged posting block")
-            }
-            postings = block.postings
-            if bound != PostingBlock.openBound {
-                let last = bound.withUnsafeBytes { ByteOrder.int64(fromKey: $0) }
-                end = changes[start...].firstIndex { $0.key > last } ?? changes.count
-            }
-            _ = try nodes.update(found) { $0.remove(found) }
+        let bound = Array(found[term.count..<term.count + 8])
+        let payload = found[(term.count + 8)...]
+        guard let block = payload.withUnsafeBytes({ PostingBlock.decode($0) }) else {
+            throw StrataError.invalidArgument("full-text index \(spec.key) holds a damaged posting block")
         }
-        postings = Self.merged(postings, changes[start..<end])
+        var end = rows.upperBound
+        if bound != PostingBlock.openBound {
+            let last = bound.withUnsafeBytes { ByteOrder.int64(fromKey: $0) }
+            end = rows.first { batch.keys[$0] > last } ?? rows.upperBound
+        }
+        _ = try nodes.update(found) { $0.remove(found) }
+        let postings = Self.merged(block.postings, (rows.lowerBound..<end).map { (batch.keys[$0], batch.posting($0)) })
         let blocks = PostingBlock.chunks(postings[...])
         for (offset, block) in blocks.enumerated() {
             let isLast = offset == blocks.count - 1
@@ -82,7 +72,7 @@ extension SortedIndex {
 
     /// `postings` (ascending keys) with `changes` (ascending keys) applied: a posting set or replaced, or removed.
     private static func merged(
-        _ postings: [PostingBlock.Posting], _ changes: ArraySlice<(key: Int64, posting: PostingBlock.Posting?)>
+        _ postings: [PostingBlock.Posting], _ changes: [(key: Int64, posting: PostingBlock.Posting?)]
     ) -> [PostingBlock.Posting] {
         var result: [PostingBlock.Posting] = []
         result.reserveCapacity(postings.count + changes.count)
