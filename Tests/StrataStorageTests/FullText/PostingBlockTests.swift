@@ -73,7 +73,8 @@ final class PostingBlockTests: XCTestCase {
                 XCTAssertEqual(within.keys, holding, file: file, line: line)
                 // The same keys without positions, blocks below the next wanted key stepped over; a selection of
                 // one key from the end, where every block before the last is skipped.
-                XCTAssertEqual(try table.fullTextKeys(index, term: term, within: among), holding, file: file, line: line)
+                XCTAssertEqual(
+                    try table.fullTextKeys(index, term: term, within: among), holding, file: file, line: line)
                 if let last = all.last {
                     XCTAssertEqual(
                         try table.fullTextKeys(index, term: term, within: [last]), expected[last] == nil ? [] : [last],
