@@ -7,31 +7,32 @@ extension SortedIndex {
 
     /// Writes the collected changes into the blocks, term by term: for each run of changed objects, the block that
     /// holds (or would take) the first of them is decoded once, changed, cut again into blocks of at most
-    /// ``PostingBlock/maxPostings`` and written back. Objects past a term's last block (every object of a term the
-    /// index does not hold yet) make new blocks, which are not inserted one by one: they are made in order (terms
-    /// in byte order, a term's blocks by bound) and merged into the tree at the end in one ordered pass, each
-    /// leaf taking all of its new entries at once, as pending entries of other indexes are.
+    /// ``PostingBlock/maxPostings`` and removed; objects past a term's last block (every object of a term the
+    /// index does not hold yet) make new blocks, encoded straight from the batch. No block is inserted one by one:
+    /// the rewritten and new blocks are made in order (terms in byte order, a term's blocks by bound) and merged
+    /// into the tree at the end in one ordered pass, each leaf taking all of its new entries at once; as a sweep,
+    /// so a leaf that splits stays full (the pass never comes back to it) instead of splitting in half.
     func applyPostingChanges() throws {
         guard !postingChanges.isEmpty else { return }
         let batch = postingChanges.take()
         let writer = nodes.reader as? NodeWriter
-        var fresh: [[UInt8]] = []
+        var written: [[UInt8]] = []
         for (t, term) in batch.terms.enumerated() {
             let rows = batch.rows(ofTerm: t)
             var start = rows.lowerBound
             while start < rows.upperBound {
-                start = try apply(batch, rows: start..<rows.upperBound, term: term, fresh: &fresh)
+                start = try apply(batch, rows: start..<rows.upperBound, term: term, written: &written)
             }
             if let writer, nodes.loadedLeaves > Catalog.loadedLeafLimit { _ = try nodes.flush(in: writer) }
         }
-        try merge(sorted: SortedEntries(inOrder: fresh))
+        try merge(sorted: SortedEntries(inOrder: written), sweep: true)
     }
 
     /// Applies the changes of `rows` (of `batch`, one term's from some row on) that fall in one block of `term`;
-    /// returns where the next block's changes start. Changes past the term's last block become new blocks appended
-    /// to `fresh` (in order), encoded straight from the batch's rows.
+    /// returns where the next block's changes start. The block is removed and its new blocks appended to `written`
+    /// (in order); changes past the term's last block become new blocks, encoded straight from the batch's rows.
     private func apply(
-        _ batch: PostingBatch, rows: Range<Int>, term: [UInt8], fresh: inout [[UInt8]]
+        _ batch: PostingBatch, rows: Range<Int>, term: [UInt8], written: inout [[UInt8]]
     ) throws -> Int {
         let target = term + ByteOrder.key(batch.keys[rows.lowerBound])
         var found: [UInt8]?
@@ -45,7 +46,7 @@ extension SortedIndex {
         }
         guard let found else {
             // Past the term's last block: every change left is a new posting (or the removal of none).
-            fresh += batch.entries(of: rows, term: term, lastBound: PostingBlock.openBound)
+            written += batch.entries(of: rows, term: term, lastBound: PostingBlock.openBound)
             return rows.upperBound
         }
         let bound = Array(found[term.count..<term.count + 8])
@@ -64,8 +65,7 @@ extension SortedIndex {
         for (offset, block) in blocks.enumerated() {
             let isLast = offset == blocks.count - 1
             let blockBound = isLast ? bound : ByteOrder.key(block.postings[block.postings.count - 1].key)
-            let entry = block.entry(term: term, bound: blockBound)
-            try nodes.update(entry) { $0.insert(entry) }
+            written.append(block.entry(term: term, bound: blockBound))
         }
         return end
     }
