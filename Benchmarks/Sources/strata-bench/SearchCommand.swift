@@ -29,10 +29,14 @@ struct SearchCommand: ParsableCommand {
     @Flag(help: "Print {\"workloads\": [...]} instead of a table.")
     var json = false
 
+    @Option(help: "Keep both databases in this directory (for `strata info`) instead of a temporary one.")
+    var keep: String?
+
     func run() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-bench-search-\(UUID())")
+        let directory = keep.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("strata-bench-search-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { if keep == nil { try? FileManager.default.removeItem(at: directory) } }
         let corpus = SearchCorpus(documents: documents, queries: queries)
 
         var configuration = Configuration(schema: Bench.self)

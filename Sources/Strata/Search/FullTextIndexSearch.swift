@@ -149,10 +149,11 @@ struct FullTextIndexSearch {
     /// Where a clause of exact terms (a word, or a phrase without a prefix) occurs, with how many times and the
     /// objects' token counts.
     ///
-    /// The candidates are the objects holding every term: the rarest term's postings with their positions
-    /// (document frequencies come from the posting blocks' counts, not decoded), then each other term's only in
-    /// the blocks that may hold a candidate, each into one flat array per term; the phrase is checked by walking
-    /// those arrays side by side: no array is made per object.
+    /// The candidates are the objects holding every term, found from keys alone: the rarest term's keys (document
+    /// frequencies come from the posting blocks' counts, not decoded), then each next rarest term's keys among
+    /// them, a block of its postings decoded only when its bound says it may hold a candidate. Positions are then
+    /// read for the candidates only, each term's into one flat array, and the phrase is checked by walking those
+    /// arrays side by side: no array is made per object.
     private func exactOccurrences(of terms: [String]) throws -> ClauseMatch {
         if terms.count == 1 {
             // One word: its frequencies are its counts, and no position is read.
@@ -160,36 +161,29 @@ struct FullTextIndexSearch {
             return ClauseMatch(keys: keys, counts: frequencies.map(Int.init), lengths: lengths.map(Int.init))
         }
         let counts = try terms.map { try table.fullTextPostingCount(index, term: $0) }
-        // Each term's objects with their positions: the rarest term's all of them, each next one's only among the
-        // objects every term before it holds (its blocks that hold none of those are not decoded).
-        var lists = [(keys: [ObjectKey], positions: [Int32], ends: [Int32], lengths: [Int32])](
-            repeating: ([], [], [], []), count: terms.count)
-        var candidates: [ObjectKey]?
-        for term in terms.indices.sorted(by: { counts[$0] < counts[$1] }) {
-            lists[term] = try table.fullTextPositions(index, term: terms[term], within: candidates)
-            candidates = lists[term].keys
-            if lists[term].keys.isEmpty { return ClauseMatch() }
+        if counts.contains(0) { return ClauseMatch() }
+        let rarestFirst = terms.indices.sorted { counts[$0] < counts[$1] }
+        var candidates = try table.fullTextKeys(index, term: terms[rarestFirst[0]], prefix: false)
+        for term in rarestFirst.dropFirst() where !candidates.isEmpty {
+            candidates = try table.fullTextKeys(index, term: terms[term], within: candidates)
         }
+        if candidates.isEmpty { return ClauseMatch() }
+        // Each term's positions in the candidates, flat: row `r` is candidate `r` in every list.
+        let lists = try terms.map { try table.fullTextPositions(index, term: $0, among: candidates) }
         var match = ClauseMatch()
-        // Per term, the row of the current candidate in its list (the lists read first hold more objects), and
-        // where its positions are read up to.
-        var rows = [Int](repeating: 0, count: terms.count)
+        // Per term, where its positions in the current candidate are read up to.
         var cursors = [Int](repeating: 0, count: terms.count)
-        func positions(_ term: Int) -> Range<Int> {
-            let row = rows[term]
-            return (row == 0 ? 0 : Int(lists[term].ends[row - 1]))..<Int(lists[term].ends[row])
+        func positions(_ term: Int, _ row: Int) -> Range<Int> {
+            (row == 0 ? 0 : Int(lists[term].ends[row - 1]))..<Int(lists[term].ends[row])
         }
-        for key in candidates ?? [] {
-            for term in terms.indices {
-                while lists[term].keys[rows[term]] < key { rows[term] += 1 }
-                cursors[term] = positions(term).lowerBound
-            }
+        for (row, key) in candidates.enumerated() {
+            for term in terms.indices { cursors[term] = positions(term, row).lowerBound }
             var count = 0
-            for index in positions(0) {
+            for index in positions(0, row) {
                 let first = lists[0].positions[index]
                 var follows = true
                 for term in 1..<terms.count {
-                    let wanted = first + Int32(term), termEnd = positions(term).upperBound
+                    let wanted = first + Int32(term), termEnd = positions(term, row).upperBound
                     while cursors[term] < termEnd, lists[term].positions[cursors[term]] < wanted {
                         cursors[term] += 1
                     }
@@ -203,7 +197,7 @@ struct FullTextIndexSearch {
             guard count > 0 else { continue }
             match.keys.append(key)
             match.counts.append(count)
-            match.lengths.append(Int(lists[0].lengths[rows[0]]))
+            match.lengths.append(Int(lists[0].lengths[row]))
         }
         return match
     }

@@ -179,20 +179,25 @@ struct PostingBlock: Equatable {
             var isWanted = true
             if let among {
                 while next < among.count, among[next].rawValue < scratch.keys[index] { next += 1 }
-                isWanted = next < among.count && among[next].rawValue == scratch.keys[index]
+                // Past the last wanted key: the rest of the block is not read.
+                if next == among.count { return true }
+                isWanted = among[next].rawValue == scratch.keys[index]
+            }
+            guard isWanted else {
+                // The positions of an object not asked for are stepped over, not decoded: one test per byte.
+                guard skipVarints(scratch.frequencies[index], in: payload, at: &offset) else { return false }
+                continue
             }
             var position = 0
             for _ in 0..<scratch.frequencies[index] {
                 guard let gap = FullTextEntry.readVarint(payload, &offset) else { return false }
                 position += gap
-                if isWanted { positions.append(Int32(truncatingIfNeeded: position)) }
+                positions.append(Int32(truncatingIfNeeded: position))
             }
-            if isWanted {
-                keys.append(ObjectKey(scratch.keys[index]))
-                ends.append(Int32(truncatingIfNeeded: positions.count))
-                lengths.append(Int32(truncatingIfNeeded: scratch.lengths[index]))
-                if among != nil { next += 1 }
-            }
+            keys.append(ObjectKey(scratch.keys[index]))
+            ends.append(Int32(truncatingIfNeeded: positions.count))
+            lengths.append(Int32(truncatingIfNeeded: scratch.lengths[index]))
+            if among != nil { next += 1 }
         }
         return offset == payload.count
     }
@@ -264,8 +269,19 @@ struct PostingBlock: Equatable {
         return blocks
     }
 
+    /// Moves `offset` past `count` varints of `bytes`; `false` when they overrun.
+    private static func skipVarints(_ count: Int, in bytes: UnsafeRawBufferPointer, at offset: inout Int) -> Bool {
+        var left = count
+        while left > 0 {
+            guard offset < bytes.count else { return false }
+            if bytes[offset] < 0x80 { left -= 1 }
+            offset += 1
+        }
+        return true
+    }
+
     /// Appends an object key or key gap (0 or more) as a varint.
-    private static func appendKey(_ value: Int64, to bytes: inout [UInt8]) {
+    static func appendKey(_ value: Int64, to bytes: inout [UInt8]) {
         var rest = UInt64(bitPattern: value)
         while rest >= 0x80 {
             bytes.append(UInt8(rest & 0x7F) | 0x80)

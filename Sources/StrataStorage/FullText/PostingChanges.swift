@@ -98,8 +98,8 @@ struct PostingChanges {
     }
 
     /// Takes every change out: per encoded term (`FullTextEntry.termPrefix`, in byte order), the last change of
-    /// each object in key order, a posting to set or `nil` to remove.
-    mutating func take() -> [(term: [UInt8], changes: [(key: Int64, posting: PostingBlock.Posting?)])] {
+    /// each object in key order, a posting to set or a removal, as the flat rows of a ``PostingBatch``.
+    mutating func take() -> PostingBatch {
         let termCount = termNames.count
         // Rows grouped by term (a counting sort, stable): `order[starts[t]..<starts[t + 1]]` are term t's rows.
         var starts = [Int](repeating: 0, count: termCount + 1)
@@ -113,47 +113,60 @@ struct PostingChanges {
         }
         let encoded = termNames.map { FullTextEntry.termPrefix($0) }
         let terms = (0..<termCount).sorted { ByteOrder.compare(encoded[$0], encoded[$1]) < 0 }
-        var result: [(term: [UInt8], changes: [(key: Int64, posting: PostingBlock.Posting?)])] = []
-        result.reserveCapacity(termCount)
+        var batch = PostingBatch()
+        batch.terms.reserveCapacity(termCount)
+        batch.termEnds.reserveCapacity(termCount)
+        batch.keys.reserveCapacity(textKeys.count)
+        batch.lengths.reserveCapacity(textKeys.count)
+        batch.positionEnds.reserveCapacity(textKeys.count)
+        batch.positions.reserveCapacity(recordTerms.count)
         for term in terms {
-            var changes: [(key: Int64, posting: PostingBlock.Posting?)] = []
             var row = starts[term]
             let end = starts[term + 1]
+            let first = batch.keys.count
             var isAscending = true
             while row < end {
                 let text = Int(recordTexts[Int(order[row])])
-                var positions: [Int] = []
+                let key = textKeys[text]
+                if batch.keys.count > first, batch.keys[batch.keys.count - 1] >= key { isAscending = false }
+                batch.keys.append(key)
+                batch.lengths.append(textLengths[text])
+                // A term's rows of one text follow each other, in position order.
                 while row < end, Int(recordTexts[Int(order[row])]) == text {
                     let position = recordPositions[Int(order[row])]
-                    if position >= 0 { positions.append(Int(position)) }
+                    if position >= 0 { batch.positions.append(position) }
                     row += 1
                 }
-                let key = textKeys[text], length = Int(textLengths[text])
-                if let last = changes.last, last.key >= key { isAscending = false }
-                let posting = length < 0 ? nil : PostingBlock.Posting(key: key, length: length, positions: positions)
-                changes.append((key, posting))
+                batch.positionEnds.append(Int32(truncatingIfNeeded: batch.positions.count))
             }
-            result.append((encoded[term], isAscending ? changes : Self.lastPerKey(changes)))
+            if !isAscending { Self.keepLastPerKey(&batch, from: first) }
+            batch.endTerm(encoded[term])
         }
         removeAll()
-        return result
+        return batch
     }
 
-    /// The last change of each object, in key order (the changes were made in `changes`' order).
-    private static func lastPerKey(
-        _ changes: [(key: Int64, posting: PostingBlock.Posting?)]
-    ) -> [(key: Int64, posting: PostingBlock.Posting?)] {
+    /// Replaces the rows of `batch` from `first` (the current term's, in the order the changes were made) by the
+    /// last change of each object, in key order.
+    private static func keepLastPerKey(_ batch: inout PostingBatch, from first: Int) {
+        let rows = first..<batch.keys.count
         // Stable by key, so the last change of an object is the last of its run.
-        let order = changes.indices.sorted {
-            changes[$0].key != changes[$1].key ? changes[$0].key < changes[$1].key : $0 < $1
+        let order = rows.sorted { batch.keys[$0] != batch.keys[$1] ? batch.keys[$0] < batch.keys[$1] : $0 < $1 }
+        var kept = PostingBatch()
+        for (offset, row) in order.enumerated() {
+            if offset + 1 < order.count, batch.keys[order[offset + 1]] == batch.keys[row] { continue }
+            kept.append(
+                key: batch.keys[row], length: batch.lengths[row], positions: batch.positions[batch.positions(of: row)])
         }
-        var last: [(key: Int64, posting: PostingBlock.Posting?)] = []
-        last.reserveCapacity(order.count)
-        for (offset, index) in order.enumerated() {
-            if offset + 1 < order.count, changes[order[offset + 1]].key == changes[index].key { continue }
-            last.append(changes[index])
+        let positionStart = first == 0 ? 0 : Int(batch.positionEnds[first - 1])
+        batch.keys.removeSubrange(rows)
+        batch.lengths.removeSubrange(rows)
+        batch.positionEnds.removeSubrange(rows)
+        batch.positions.removeSubrange(positionStart...)
+        for row in kept.keys.indices {
+            batch.append(
+                key: kept.keys[row], length: kept.lengths[row], positions: kept.positions[kept.positions(of: row)])
         }
-        return last
     }
 
     /// The number of `term`, numbered on first sight.

@@ -37,23 +37,56 @@ package enum TextTokenizer {
     }
 
     /// The tokens of `text`, in order, the folded forms of words looked up in (and added to) `folds`.
+    ///
+    /// Text whose scalars are all below ``simpleScalarLimit`` (ASCII and the Latin letters of Latin-1 and Latin
+    /// Extended-A and B) is walked scalar by scalar: no scalar there extends a grapheme cluster (combining marks
+    /// start at U+0300), so each scalar is a character of its own and the grapheme walk would find the same
+    /// characters, at a multiple of the cost. Other text is walked grapheme by grapheme.
     package static func tokens(in text: String, folds: inout FoldCache) -> [TextToken] {
-        var characters: [Character] = []
         var starts: [String.Index] = []
         var classes: [TextCharacterClass] = []
-        var index = text.startIndex
-        while index < text.endIndex {
-            let character = text[index]
-            characters.append(character)
+        let scalars = text.unicodeScalars
+        var isSimple = true
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            let value = scalars[index].value
+            guard value < simpleScalarLimit else {
+                isSimple = false
+                break
+            }
             starts.append(index)
-            classes.append(TextCharacterClass(character))
-            index = text.index(after: index)
+            classes.append(simpleClasses[Int(value)])
+            index = scalars.index(after: index)
+        }
+        if !isSimple {
+            starts.removeAll(keepingCapacity: true)
+            classes.removeAll(keepingCapacity: true)
+            var index = text.startIndex
+            while index < text.endIndex {
+                starts.append(index)
+                classes.append(TextCharacterClass(text[index]))
+                index = text.index(after: index)
+            }
         }
         starts.append(text.endIndex)
+        return tokens(in: text, starts: starts, classes: classes, folds: &folds)
+    }
+
+    /// The scalars below this value are each a character of their own and are classed by ``simpleClasses``.
+    private static let simpleScalarLimit: UInt32 = 0x250
+    /// The class of each scalar below ``simpleScalarLimit``, as ``TextCharacterClass`` classes it alone.
+    private static let simpleClasses: [TextCharacterClass] = (0..<simpleScalarLimit).map { value in
+        Unicode.Scalar(value).map { TextCharacterClass(Character($0)) } ?? .separator
+    }
+
+    /// The tokens of `text` cut into characters starting at `starts` (the last one its end) of `classes`.
+    private static func tokens(
+        in text: String, starts: [String.Index], classes: [TextCharacterClass], folds: inout FoldCache
+    ) -> [TextToken] {
         var tokens: [TextToken] = []
         var position = 0
         var i = 0
-        while i < characters.count {
+        while i < classes.count {
             switch classes[i] {
             case .letter, .digit, .connector:
                 let end = wordEnd(from: i, classes: classes)
@@ -68,11 +101,12 @@ package enum TextTokenizer {
                 i = end
             case .unspaced:
                 var end = i + 1
-                while end < characters.count, classes[end] == .unspaced { end += 1 }
-                appendRun(characters[i..<end], starts: starts, from: i, position: &position, to: &tokens)
+                while end < classes.count, classes[end] == .unspaced { end += 1 }
+                appendRun(Array(text[starts[i]..<starts[end]]), starts: starts, from: i, position: &position,
+                          to: &tokens)
                 i = end
             case .emoji:
-                tokens.append(TextToken(term: fold(String(characters[i])), position: position,
+                tokens.append(TextToken(term: fold(String(text[starts[i]..<starts[i + 1]])), position: position,
                                         range: starts[i]..<starts[i + 1], isRunTail: false))
                 position += 1
                 i += 1
@@ -121,7 +155,7 @@ package enum TextTokenizer {
 
     /// The tokens of one run of an unspaced script: overlapping pairs, then the last character alone.
     private static func appendRun(
-        _ run: ArraySlice<Character>, starts: [String.Index], from first: Int, position: inout Int,
+        _ run: [Character], starts: [String.Index], from first: Int, position: inout Int,
         to tokens: inout [TextToken]
     ) {
         let folded = foldEach(run)
@@ -136,7 +170,7 @@ package enum TextTokenizer {
     }
 
     /// Each character folded: the run at once when folding keeps one character per character, else one by one.
-    private static func foldEach(_ run: ArraySlice<Character>) -> [String] {
+    private static func foldEach(_ run: [Character]) -> [String] {
         // Han ideographs of the unified blocks have no case, no diacritics, no width variant and no
         // decomposition: folding leaves them as they are.
         if run.allSatisfy(isPlainHan) { return run.map { String($0) } }

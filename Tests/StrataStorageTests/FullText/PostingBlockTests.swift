@@ -71,6 +71,16 @@ final class PostingBlockTests: XCTestCase {
                 let holding = among.filter { expected[$0] != nil }
                 let within = try table.fullTextPositions(index, term: term, within: among)
                 XCTAssertEqual(within.keys, holding, file: file, line: line)
+                // The same keys without positions, blocks below the next wanted key stepped over; a selection of
+                // one key from the end, where every block before the last is skipped.
+                XCTAssertEqual(
+                    try table.fullTextKeys(index, term: term, within: among), holding, file: file, line: line)
+                if let last = all.last {
+                    XCTAssertEqual(
+                        try table.fullTextKeys(index, term: term, within: [last]), expected[last] == nil ? [] : [last],
+                        file: file, line: line)
+                }
+                XCTAssertEqual(try table.fullTextKeys(index, term: term, within: []), [], file: file, line: line)
                 XCTAssertEqual(try table.fullTextPositions(index, term: term, within: nil).keys.count, expected.count)
                 let found = try table.fullTextPositions(index, term: term, among: holding)
                 XCTAssertEqual(found.ends.count, holding.count, file: file, line: line)

@@ -81,5 +81,37 @@ final class TextTokenizerTests: XCTestCase {
             XCTAssertEqual(cached, TextTokenizer.tokens(in: text), text)
         }
     }
-}
 
+    /// Text of ASCII and the Latin letters below U+0250 is walked scalar by scalar: its tokens (terms, positions
+    /// and ranges) are those the grapheme walk gives, which a Han character at the end forces for the same text.
+    func testLatinTextWalkedByScalarsGivesTheTokensOfTheGraphemeWalk() {
+        // Every scalar below U+0250 in turn (letters, digits, joiners, symbols, controls), among words, with CR LF
+        // and joiners at the ends of words.
+        let pieces = (0..<0x250).compactMap { Unicode.Scalar($0).map { String(Character($0)) } } + [
+            "Émile", "naïve", "Straße", "ǅemal", "don't", "U.S.A", "3,14", "1.000,5", "a·b", "x_y", "_", "\r\n",
+            "café.", "'", "plain", "ÆØÅ", "ĳ", "ſ",
+        ]
+        var random = SeededGenerator(seed: 0x250)
+        for _ in 0..<600 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...10, using: &random) {
+                text += pieces.randomElement(using: &random)!
+                text += ["", " ", ", ", ". ", "\r\n", "-"].randomElement(using: &random)!
+            }
+            let longer = text + " 東"
+            // Each token as its term, position, tail flag and the UTF-8 offsets of its range.
+            func described(_ tokens: [TextToken], in source: String) -> [String] {
+                tokens.map { token in
+                    let lower = source.utf8.distance(from: source.startIndex, to: token.range.lowerBound)
+                    let upper = source.utf8.distance(from: source.startIndex, to: token.range.upperBound)
+                    return "\(token.term)@\(token.position)\(token.isRunTail ? "~" : "") \(lower)..<\(upper)"
+                }
+            }
+            let graphemes = TextTokenizer.tokens(in: longer)
+            XCTAssertEqual(
+                described(TextTokenizer.tokens(in: text), in: text), described(Array(graphemes.dropLast()), in: longer),
+                text.debugDescription)
+            XCTAssertEqual(graphemes.last?.term, "東")
+        }
+    }
+}

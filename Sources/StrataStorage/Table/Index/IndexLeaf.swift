@@ -12,6 +12,10 @@ final class IndexLeaf: TreeLeaf {
     var origin: NodeRef = .none
     var isDirty = false
     var lastInsertWasAppend = false
+    /// Whether the last change was a merge of a sweep (`SortedIndex.merge(sorted:sweep:)`): a writer whose batch
+    /// hands each leaf all of its new entries at once, in order, as the posting blocks' writer does. A split then
+    /// keeps this leaf full, as after an append: no later entry of the batch comes back to it.
+    var lastChangeWasSweep = false
 
     init(entries: PackedEntries) {
         self.entries = entries
@@ -50,6 +54,7 @@ final class IndexLeaf: TreeLeaf {
             let (index, found) = position(of: entry)
             guard !found else { return }
             lastInsertWasAppend = index == entries.count
+            lastChangeWasSweep = false
             entries.insert(entry, at: index)
         }
     }
@@ -59,7 +64,7 @@ final class IndexLeaf: TreeLeaf {
     /// split brings both halves back within it). Takes at least one entry; entries already present are skipped.
     /// Runs of the leaf's own entries between two new ones are copied whole.
     /// - Returns: Where the rest of the batch starts.
-    func merge(_ batch: SortedEntries, from start: Int, below upper: BranchKey?) -> Int {
+    func merge(_ batch: SortedEntries, from start: Int, below upper: BranchKey?, sweep: Bool = false) -> Int {
         let limit = IndexLeaf.maxBytes + IndexLeaf.maxBytes / 2
         var end = start
         var added = 0
@@ -73,6 +78,7 @@ final class IndexLeaf: TreeLeaf {
         }
         let old = entries
         lastInsertWasAppend = old.isEmpty || ByteOrder.compare(batch[start], old.entry(old.count - 1)) > 0
+        lastChangeWasSweep = sweep
         let merged = PackedEntries(reservingEntries: old.count + end - start, bytes: old.byteCount + added)
         var kept = 0
         for new in start..<end {
@@ -100,7 +106,7 @@ final class IndexLeaf: TreeLeaf {
 
     func splitOff() -> IndexLeaf {
         var split = entries.count / 2
-        if lastInsertWasAppend {
+        if lastInsertWasAppend || lastChangeWasSweep {
             // Sequential inserts: keep this leaf nearly full and start the next one.
             split = entries.count - 1
             for index in 0..<entries.count where entries.end(index) + 4 * (index + 1) > IndexLeaf.maxBytes {

@@ -7,32 +7,34 @@ extension SortedIndex {
 
     /// Writes the collected changes into the blocks, term by term: for each run of changed objects, the block that
     /// holds (or would take) the first of them is decoded once, changed, cut again into blocks of at most
-    /// ``PostingBlock/maxPostings`` and written back. Objects past a term's last block (every object of a term the
-    /// index does not hold yet) make new blocks, which are not inserted one by one: they are made in order (terms
-    /// in byte order, a term's blocks by bound) and merged into the tree at the end in one ordered pass, each
-    /// leaf taking all of its new entries at once, as pending entries of other indexes are.
+    /// ``PostingBlock/maxPostings`` and removed; objects past a term's last block (every object of a term the
+    /// index does not hold yet) make new blocks, encoded straight from the batch. No block is inserted one by one:
+    /// the rewritten and new blocks are made in order (terms in byte order, a term's blocks by bound) and merged
+    /// into the tree at the end in one ordered pass, each leaf taking all of its new entries at once; as a sweep,
+    /// so a leaf that splits stays full (the pass never comes back to it) instead of splitting in half.
     func applyPostingChanges() throws {
         guard !postingChanges.isEmpty else { return }
         let batch = postingChanges.take()
         let writer = nodes.reader as? NodeWriter
-        var fresh: [[UInt8]] = []
-        for (term, changes) in batch {
-            var start = 0
-            while start < changes.count {
-                start = try apply(changes, from: start, term: term, fresh: &fresh)
+        var written: [[UInt8]] = []
+        for (t, term) in batch.terms.enumerated() {
+            let rows = batch.rows(ofTerm: t)
+            var start = rows.lowerBound
+            while start < rows.upperBound {
+                start = try apply(batch, rows: start..<rows.upperBound, term: term, written: &written)
             }
             if let writer, nodes.loadedLeaves > Catalog.loadedLeafLimit { _ = try nodes.flush(in: writer) }
         }
-        try merge(sorted: SortedEntries(inOrder: fresh))
+        try merge(sorted: SortedEntries(inOrder: written), sweep: true)
     }
 
-    /// Applies the changes from `start` that fall in one block of `term`; returns where the next block's changes
-    /// start. Changes past the term's last block become new blocks appended to `fresh` (in order).
+    /// Applies the changes of `rows` (of `batch`, one term's from some row on) that fall in one block of `term`;
+    /// returns where the next block's changes start. The block is removed and its new blocks appended to `written`
+    /// (in order); changes past the term's last block become new blocks, encoded straight from the batch's rows.
     private func apply(
-        _ changes: [(key: Int64, posting: PostingBlock.Posting?)], from start: Int, term: [UInt8],
-        fresh: inout [[UInt8]]
+        _ batch: PostingBatch, rows: Range<Int>, term: [UInt8], written: inout [[UInt8]]
     ) throws -> Int {
-        let target = term + ByteOrder.key(changes[start].key)
+        let target = term + ByteOrder.key(batch.keys[rows.lowerBound])
         var found: [UInt8]?
         try target.withUnsafeBytes { lower in
             try nodes.forEachLeaf(from: target) { location in
@@ -44,45 +46,33 @@ extension SortedIndex {
         }
         guard let found else {
             // Past the term's last block: every change left is a new posting (or the removal of none).
-            let postings = changes[start...].compactMap(\.posting)
-            let blocks = PostingBlock.chunks(postings[...])
-            for (offset, block) in blocks.enumerated() {
-                let bound = offset == blocks.count - 1
-                    ? PostingBlock.openBound : ByteOrder.key(block.postings[block.postings.count - 1].key)
-                fresh.append(block.entry(term: term, bound: bound))
-            }
-            return changes.count
+            written += batch.entries(of: rows, term: term, lastBound: PostingBlock.openBound)
+            return rows.upperBound
         }
-        var postings: [PostingBlock.Posting] = []
-        var bound = PostingBlock.openBound
-        var end = changes.count
-        do {
-            bound = Array(found[term.count..<term.count + 8])
-            let payload = found[(term.count + 8)...]
-            guard let block = payload.withUnsafeBytes({ PostingBlock.decode($0) }) else {
-                throw StrataError.invalidArgument("full-text index \(spec.key) holds a damaged posting block")
-            }
-            postings = block.postings
-            if bound != PostingBlock.openBound {
-                let last = bound.withUnsafeBytes { ByteOrder.int64(fromKey: $0) }
-                end = changes[start...].firstIndex { $0.key > last } ?? changes.count
-            }
-            _ = try nodes.update(found) { $0.remove(found) }
+        let bound = Array(found[term.count..<term.count + 8])
+        let payload = found[(term.count + 8)...]
+        guard let block = payload.withUnsafeBytes({ PostingBlock.decode($0) }) else {
+            throw StrataError.invalidArgument("full-text index \(spec.key) holds a damaged posting block")
         }
-        postings = Self.merged(postings, changes[start..<end])
+        var end = rows.upperBound
+        if bound != PostingBlock.openBound {
+            let last = bound.withUnsafeBytes { ByteOrder.int64(fromKey: $0) }
+            end = rows.first { batch.keys[$0] > last } ?? rows.upperBound
+        }
+        _ = try nodes.update(found) { $0.remove(found) }
+        let postings = Self.merged(block.postings, (rows.lowerBound..<end).map { (batch.keys[$0], batch.posting($0)) })
         let blocks = PostingBlock.chunks(postings[...])
         for (offset, block) in blocks.enumerated() {
             let isLast = offset == blocks.count - 1
             let blockBound = isLast ? bound : ByteOrder.key(block.postings[block.postings.count - 1].key)
-            let entry = block.entry(term: term, bound: blockBound)
-            try nodes.update(entry) { $0.insert(entry) }
+            written.append(block.entry(term: term, bound: blockBound))
         }
         return end
     }
 
     /// `postings` (ascending keys) with `changes` (ascending keys) applied: a posting set or replaced, or removed.
     private static func merged(
-        _ postings: [PostingBlock.Posting], _ changes: ArraySlice<(key: Int64, posting: PostingBlock.Posting?)>
+        _ postings: [PostingBlock.Posting], _ changes: [(key: Int64, posting: PostingBlock.Posting?)]
     ) -> [PostingBlock.Posting] {
         var result: [PostingBlock.Posting] = []
         result.reserveCapacity(postings.count + changes.count)

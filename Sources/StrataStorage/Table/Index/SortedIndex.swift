@@ -122,15 +122,16 @@ final class SortedIndex {
     }
 
     /// Merges `batch` (entries in byte order, without repeats) into the tree: each descent hands a leaf every entry
-    /// that sorts before the next leaf (as many as keep it within one split of its size limit).
-    func merge(sorted batch: SortedEntries) throws {
+    /// that sorts before the next leaf (as many as keep it within one split of its size limit). With `sweep` (the
+    /// posting blocks' writer, whose changes all go through the tree in order), a split keeps the leaf full.
+    func merge(sorted batch: SortedEntries, sweep: Bool = false) throws {
         // In a write transaction the reader is the writer: merged leaves are written out as they pile up, to bound
         // memory.
         let writer = nodes.reader as? NodeWriter
         var start = 0
         while start < batch.count {
             start = try nodes.update(batch[start], bounded: { leaf, upper in
-                leaf.merge(batch, from: start, below: upper)
+                leaf.merge(batch, from: start, below: upper, sweep: sweep)
             })
             if let writer, nodes.loadedLeaves > SortedIndex.mergeLeafLimit { _ = try nodes.flush(in: writer) }
         }

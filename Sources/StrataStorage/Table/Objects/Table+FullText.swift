@@ -170,6 +170,58 @@ extension Table {
         return keys.map { ObjectKey($0) }
     }
 
+    /// The objects of `within` (ascending keys) that hold exactly `term` in a full-text index, ascending: the
+    /// intersection of `within` with the term's postings, read from the keys' section of the blocks that may hold
+    /// one of them only. A block whose bound is below the next wanted key is stepped over undecoded (its bound is
+    /// its last key), so a short list skips whole blocks of a long one; the walk ends past the last wanted key.
+    package func fullTextKeys(_ index: IndexKey, term: String, within: [ObjectKey]) throws -> [ObjectKey] {
+        let sorted = try fullTextSortedIndex(index)
+        guard !within.isEmpty else { return [] }
+        guard sorted.keepsPostingBlocks else {
+            return Self.intersection(within, try fullTextKeys(index, term: term, prefix: false))
+        }
+        var found: [ObjectKey] = []
+        var blockKeys: [Int64] = []
+        var next = 0
+        var damaged = false
+        try sorted.forEachPostingBlock(withPrefix: FullTextEntry.termPrefix(term)) { entry, termEnd in
+            let bound = ByteOrder.int64(fromKey: UnsafeRawBufferPointer(rebasing: entry[termEnd..<termEnd + 8]))
+            if within[next].rawValue > bound { return true }
+            blockKeys.removeAll(keepingCapacity: true)
+            guard
+                PostingBlock.appendKeys(
+                    of: UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...]), to: &blockKeys)
+            else {
+                damaged = true
+                return false
+            }
+            for key in blockKeys {
+                while next < within.count, within[next].rawValue < key { next += 1 }
+                if next == within.count { return false }
+                if within[next].rawValue == key {
+                    found.append(within[next])
+                    next += 1
+                    if next == within.count { return false }
+                }
+            }
+            return true
+        }
+        if damaged { throw damagedFullText(index) }
+        return found
+    }
+
+    /// The keys in both ascending lists.
+    private static func intersection(_ left: [ObjectKey], _ right: [ObjectKey]) -> [ObjectKey] {
+        var result: [ObjectKey] = []
+        var index = 0
+        for key in left {
+            while index < right.count, right[index] < key { index += 1 }
+            if index == right.count { break }
+            if right[index] == key { result.append(key) }
+        }
+        return result
+    }
+
     /// The number of postings of exactly `term` in a full-text index (its document frequency), read from the
     /// posting blocks' counts without decoding them.
     package func fullTextPostingCount(_ index: IndexKey, term: String) throws -> Int {

@@ -1,0 +1,102 @@
+/// The changes ``PostingChanges/take()`` hands a posting-block index, flat: per term (encoded, in byte order) a
+/// run of rows, one per changed object in ascending key order, each the object's key, its token count (or -1 when
+/// its posting is removed) and its positions, all in a few arrays shared by every term.
+///
+/// A bulk insert's postings go from the collected rows to the blocks' bytes without an array per posting.
+struct PostingBatch {
+    /// The encoded terms (`FullTextEntry.termPrefix`), in byte order.
+    var terms: [[UInt8]] = []
+    /// Per term, the end of its rows (term `t`'s rows are `termEnds[t - 1]..<termEnds[t]`, from 0 for the first).
+    var termEnds: [Int] = []
+    /// Per row: the object's key.
+    var keys: [Int64] = []
+    /// Per row: the object's token count, or -1 when its posting is removed.
+    var lengths: [Int32] = []
+    /// Per row: the end of its positions in `positions`.
+    var positionEnds: [Int32] = []
+    /// The rows' positions, ascending within a row.
+    var positions: [Int32] = []
+
+    /// The rows of term `t`.
+    func rows(ofTerm t: Int) -> Range<Int> { (t == 0 ? 0 : termEnds[t - 1])..<termEnds[t] }
+
+    /// The positions of `row`.
+    func positions(of row: Int) -> Range<Int> {
+        (row == 0 ? 0 : Int(positionEnds[row - 1]))..<Int(positionEnds[row])
+    }
+
+    /// Whether `row` removes its object's posting.
+    func isRemoval(_ row: Int) -> Bool { lengths[row] < 0 }
+
+    /// The posting `row` sets, or `nil` for a removal.
+    func posting(_ row: Int) -> PostingBlock.Posting? {
+        guard !isRemoval(row) else { return nil }
+        return PostingBlock.Posting(
+            key: keys[row], length: Int(lengths[row]), positions: positions[positions(of: row)].map(Int.init))
+    }
+
+    /// Appends a row.
+    mutating func append(key: Int64, length: Int32, positions rowPositions: some Sequence<Int32>) {
+        keys.append(key)
+        lengths.append(length)
+        positions.append(contentsOf: rowPositions)
+        positionEnds.append(Int32(truncatingIfNeeded: positions.count))
+    }
+
+    /// Ends the current term's rows.
+    mutating func endTerm(_ term: [UInt8]) {
+        terms.append(term)
+        termEnds.append(keys.count)
+    }
+
+    /// The index entries of the postings in `rows` (ascending keys; removals skipped) for `term`, cut into blocks
+    /// as `PostingBlock.chunks` cuts them (at most ``PostingBlock/maxPostings`` postings and about
+    /// ``PostingBlock/maxPayloadBytes`` bytes each): each block's bound is its last key, the last one's
+    /// `lastBound`. The same bytes as making the postings and encoding their chunks.
+    func entries(of rows: Range<Int>, term: [UInt8], lastBound: [UInt8]) -> [[UInt8]] {
+        var entries: [[UInt8]] = []
+        var blockRows: [Int] = []
+        blockRows.reserveCapacity(PostingBlock.maxPostings)
+        var bytes = 0
+        func close(isLast: Bool) {
+            guard let last = blockRows.last else { return }
+            let bound = isLast ? lastBound : ByteOrder.key(keys[last])
+            entries.append(encoded(blockRows, term: term, bound: bound))
+            blockRows.removeAll(keepingCapacity: true)
+            bytes = 0
+        }
+        for row in rows where !isRemoval(row) {
+            let size = 4 + positions(of: row).count * 2
+            let isFull = blockRows.count >= PostingBlock.maxPostings || bytes + size > PostingBlock.maxPayloadBytes
+            if !blockRows.isEmpty, isFull { close(isLast: false) }
+            blockRows.append(row)
+            bytes += size
+        }
+        close(isLast: true)
+        return entries
+    }
+
+    /// One block's entry: `term`, `bound`, then the payload of `blockRows` (see ``PostingBlock``).
+    private func encoded(_ blockRows: [Int], term: [UInt8], bound: [UInt8]) -> [UInt8] {
+        var bytes = term + bound
+        bytes.reserveCapacity(term.count + 8 + blockRows.count * 6 + 4)
+        FullTextEntry.appendVarint(blockRows.count, to: &bytes)
+        var previous: Int64 = 0
+        for (offset, row) in blockRows.enumerated() {
+            PostingBlock.appendKey(offset == 0 ? keys[row] : keys[row] - previous, to: &bytes)
+            previous = keys[row]
+        }
+        for row in blockRows {
+            FullTextEntry.appendVarint(Int(lengths[row]), to: &bytes)
+            FullTextEntry.appendVarint(positions(of: row).count, to: &bytes)
+        }
+        for row in blockRows {
+            var last: Int32 = 0
+            for position in positions[positions(of: row)] {
+                FullTextEntry.appendVarint(Int(position - last), to: &bytes)
+                last = position
+            }
+        }
+        return bytes
+    }
+}

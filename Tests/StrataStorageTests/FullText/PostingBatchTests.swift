@@ -1,0 +1,69 @@
+import StrataTestSupport
+import XCTest
+
+@testable import StrataStorage
+
+/// The flat batch a posting-block index writes from: the blocks it encodes straight from its rows must be the
+/// bytes of making each posting and encoding the blocks `PostingBlock.chunks` cuts, and taking changes out of
+/// `PostingChanges` must give each object's last change, in key order.
+final class PostingBatchTests: XCTestCase {
+    func testEntriesFromRowsAreTheBytesOfEncodingTheChunksOfThePostings() {
+        var random = SeededGenerator(seed: 41)
+        for _ in 0..<200 {
+            var batch = PostingBatch()
+            var postings: [PostingBlock.Posting] = []
+            var key = Int64.random(in: -5...1_000, using: &random)
+            for _ in 0..<Int.random(in: 1...700, using: &random) {
+                key += Int64.random(in: 1...(Bool.random(using: &random) ? 3 : 100_000), using: &random)
+                if Int.random(in: 0..<10, using: &random) == 0 {
+                    batch.append(key: key, length: -1, positions: [])
+                    continue
+                }
+                // Now and then a long text with many positions, so blocks close on bytes before postings.
+                let many = Int.random(in: 0..<30, using: &random) == 0
+                var position: Int32 = 0
+                let positions = (0..<Int.random(in: 1...(many ? 400 : 4), using: &random)).map { _ in
+                    position += Int32.random(in: 1...300, using: &random)
+                    return position
+                }
+                let length = Int32(positions.last ?? 0) + Int32.random(in: 1...9, using: &random)
+                batch.append(key: key, length: length, positions: positions)
+                postings.append(PostingBlock.Posting(key: key, length: Int(length), positions: positions.map(Int.init)))
+            }
+            let term = FullTextEntry.termPrefix("term")
+            batch.endTerm(term)
+            let chunks = PostingBlock.chunks(postings[...])
+            let expected = chunks.enumerated().map { offset, block in
+                let bound = offset == chunks.count - 1
+                    ? PostingBlock.openBound : ByteOrder.key(block.postings[block.postings.count - 1].key)
+                return block.entry(term: term, bound: bound)
+            }
+            XCTAssertEqual(batch.entries(of: batch.rows(ofTerm: 0), term: term, lastBound: PostingBlock.openBound),
+                           expected)
+            XCTAssertGreaterThan(expected.count, 0)
+        }
+    }
+
+    func testTakeGivesEachObjectsLastChangeInKeyOrderPerTerm() {
+        var changes = PostingChanges()
+        changes.recordText(.string("beta alpha beta"), key: ObjectKey(7))
+        changes.recordText(.string("alpha"), key: ObjectKey(3))
+        var removal = FullTextEntry.termPrefix("alpha")
+        removal += ByteOrder.key(7)
+        XCTAssertTrue(changes.record(removal, present: false))
+        changes.recordText(.string("gamma alpha"), key: ObjectKey(5))
+        let batch = changes.take()
+        XCTAssertTrue(changes.isEmpty)
+        let terms = ["", "alpha", "beta", "gamma"].map { FullTextEntry.termPrefix($0) }
+        XCTAssertEqual(batch.terms, terms)
+        func rows(_ term: Int) -> [String] {
+            batch.rows(ofTerm: term).map { row in
+                batch.posting(row).map { "\($0.key):\($0.length):\($0.positions)" } ?? "\(batch.keys[row]):removed"
+            }
+        }
+        XCTAssertEqual(rows(0), ["3:1:[]", "5:2:[]", "7:3:[]"])
+        XCTAssertEqual(rows(1), ["3:1:[0]", "5:2:[1]", "7:removed"])
+        XCTAssertEqual(rows(2), ["7:3:[0, 2]"])
+        XCTAssertEqual(rows(3), ["5:2:[0]"])
+    }
+}
