@@ -29,23 +29,23 @@ final class StudioQueryEngineTests: XCTestCase {
         "ALL scores > 2",
         "NONE scores == 5",
         "scores.@count == 2",
-        "scores.@sum > 15",
+        "scores.@sum > 12",
         "scores.@max < 6",
         "'blue' IN labels",
         "labels.@count == 0",
         "sizes['width'] > 30",
-        "ANY sizes.@keys == 'depth'",
+        "ANY sizes.@allKeys == 'depth'",
         "sizes.@count == 1",
         "artist.born < 1900",
         "artist == nil",
         "ANY lenders.name == 'Klee'",
         "lenders.@count > 1",
-        "lenders.@avg.born > 1880",
+        "lenders.@avg.born < 1850",
         "frame.material == 'oak'",
         "frame.width BETWEEN {20, 40}",
         "ANY panels.material == 'gilt'",
-        "SUBQUERY(panels, $p, $p.width > 15 AND $p.material != 'pine').@count >= 1",
-        "SUBQUERY(lenders, $a, $a.born > 1880).@count == 0",
+        "SUBQUERY(panels, $p, $p.width >= 15 AND $p.material != 'pine').@count >= 1",
+        "SUBQUERY(lenders, $a, $a.born < 1800).@count == 0",
         "NOT (year < 1900 OR tags.@count == 0)",
         "title LIKE 'Work ?'",
         "year IN {1901, 1930, 1999}",
@@ -132,7 +132,9 @@ final class StudioQueryEngineTests: XCTestCase {
         try fill(90)
         var expectations: [(String, [Int])] = []
         for predicate in Self.predicates { expectations.append((predicate, try expected(predicate))) }
-        XCTAssertTrue(expectations.contains { $0.1.count > 1 }, "the predicates select objects")
+        for (predicate, ids) in expectations {
+            XCTAssertTrue(!ids.isEmpty && ids.count < 90, "\(predicate) selects some objects, not all: \(ids.count)")
+        }
         try await LiveStudio.with(StudioConfiguration(path: path, readOnly: true)) { studio in
             for (predicate, ids) in expectations {
                 let found = try await page(studio, ["filter": predicate, "limit": "500", "count": "1"])
@@ -199,7 +201,8 @@ final class StudioQueryEngineTests: XCTestCase {
             XCTAssertEqual(try self.ids(throughLink), Array(byArtist.prefix(100)))
             let export = try await studio.get(
                 "/api/export", ["model": "Artwork", "filter": "rating > 2", "desc": "1", "format": "csv"])
-            XCTAssertEqual(export.text.split(separator: "\n").count, filtered.count + 1, "a header and every match")
+            let lines = export.text.split(whereSeparator: \.isNewline)
+            XCTAssertEqual(lines.count, filtered.count + 1, "a header and every match")
         }
     }
 }
