@@ -21,7 +21,7 @@ package enum ObjectExport {
             text.raw("\n")
             return text.bytes
         case .csv:
-            let columns = table.columns.filter { $0.type != .backlinks }
+            let columns = RowEncoder.visibleColumns(table)
             var text = CSVText()
             text.row(columns.map(\.name))
             for key in keys {
