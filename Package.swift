@@ -107,7 +107,8 @@ let package = Package(
         .testTarget(name: "StrataPluginTests", dependencies: ["StrataTestSupport"]),
         .testTarget(
             name: "StrataStudioTests",
-            dependencies: ["StrataStudio", "Strata", "StrataStorage", "StrataTestSupport"]),
+            dependencies: ["StrataStudio", "Strata", "StrataStorage", "StrataTestSupport"],
+            plugins: ["StrataPlugin"]),
     ],
     swiftLanguageModes: [.v6]
 )

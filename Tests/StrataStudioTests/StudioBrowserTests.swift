@@ -39,7 +39,7 @@ final class StudioBrowserTests: XCTestCase {
                 let grid = try await browser.waitForText("#grid") { $0.contains("Chloe") && !$0.contains("Brian") }
                 XCTAssertTrue(grid.contains("Ada"))
                 let explain = try await browser.text("#explain")
-                XCTAssertTrue(explain.contains("evaluating the predicate"), explain)
+                XCTAssertTrue(explain.contains("scan Person (age >= 36"), "the engine's plan: \(explain)")
                 try await browser.screenshot(to: shots.appendingPathComponent("2-query.png"))
 
                 // A malformed predicate: the error under the box, with a caret at its position.

@@ -95,8 +95,9 @@ final class SchemaBinding {
         deleteRules = DeleteRules(models: models.map(\.definition))
         types = models.map { ObjectIdentifier($0.type) }
         byName = Dictionary(uniqueKeysWithValues: models.map { ($0.name, $0) })
+        // Models read from a file's stored schema share one class (``StoredSchema``): the first one keeps it.
         byType = models.count > Self.scannedModelCount
-            ? Dictionary(uniqueKeysWithValues: models.map { (ObjectIdentifier($0.type), $0) }) : nil
+            ? Dictionary(models.map { (ObjectIdentifier($0.type), $0) }, uniquingKeysWith: { first, _ in first }) : nil
     }
 
     /// The binding of the model named `name`.

@@ -101,18 +101,6 @@ extension Results {
 
     /// A key path that yields one value per object, or the error naming the problem.
     func resolveSingle(_ keyPath: String, purpose: String) -> Result<BoundPath, StrataError> {
-        let binder = PredicateBinder(predicate: keyPath, schema: database.schema, model: model)
-        do {
-            let path = try binder.resolve(root: .object, keyPath.split(separator: ".").map(String.init), offset: 0)
-            guard !path.isToMany else {
-                return .failure(.invalidArgument("cannot \(purpose) '\(keyPath)' of \(model.name): it goes through a "
-                    + "list; \(purpose) a property or a path through to-one links"))
-            }
-            return .success(path)
-        } catch StrataError.invalidPredicate(_, _, let message) {
-            return .failure(.invalidArgument("cannot \(purpose) '\(keyPath)' of \(model.name): \(message)"))
-        } catch {
-            return .failure(.invalidArgument("cannot \(purpose) '\(keyPath)' of \(model.name): \(error)"))
-        }
+        PredicateBinder.singleValuePath(keyPath, purpose: purpose, schema: database.schema, model: model)
     }
 }

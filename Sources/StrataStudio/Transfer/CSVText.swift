@@ -35,7 +35,9 @@ package struct CSVText {
     }
 
     private mutating func append(_ cell: String) {
-        let needsQuotes = cell.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A }
+        let needsQuotes = cell.utf8.contains {
+            $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A
+        }
         guard needsQuotes else {
             bytes.append(contentsOf: cell.utf8)
             return

@@ -21,7 +21,7 @@ package enum ObjectExport {
             text.raw("\n")
             return text.bytes
         case .csv:
-            let columns = table.columns.filter { $0.type != .backlinks }
+            let columns = RowEncoder.visibleColumns(table)
             var text = CSVText()
             text.row(columns.map(\.name))
             for key in keys {
@@ -33,14 +33,9 @@ package enum ObjectExport {
         }
     }
 
-    /// The keys of `table` that `filter` (a predicate, `nil` for all) selects, in key order.
+    /// The keys of `table` that `filter` (a predicate, `nil` for all) selects, in key order: the app's query
+    /// engine over the file's stored schema (``StoredQuery``), so the predicate selects what it would in the app.
     package static func keys(of table: Table, catalog: Catalog, filter: String?) throws -> [ObjectKey] {
-        let rowFilter = try filter.map { try RowFilter($0, catalog: catalog) }
-        var keys: [ObjectKey] = []
-        try table.forEachKey { key in
-            if try rowFilter?.matches(key, of: table) ?? true { keys.append(key) }
-            return true
-        }
-        return keys
+        try StoredQuery(table: table, catalog: catalog, predicate: filter).keys()
     }
 }

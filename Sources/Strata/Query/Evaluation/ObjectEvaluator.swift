@@ -9,12 +9,13 @@ import StrataStorage
 /// to) from the store: the path for everything column scans cannot do (key paths through links, lists, linking
 /// objects, aggregates, subqueries) and the final check after an index lookup.
 final class ObjectEvaluator {
-    let database: Database
+    /// Where the tables come from: a database, or a catalog read from its stored schema.
+    let database: any QueryTables
     /// The tables looked up so far, by model index; most queries read one table, which costs no dictionary.
     private var firstTable: (model: Int, table: Table)?
     private var otherTables: [Int: Table] = [:]
 
-    init(database: Database) {
+    init(database: any QueryTables) {
         self.database = database
     }
 

@@ -122,7 +122,7 @@ struct ObjectQuery: Hashable {
     }
 
     /// The keys the query selects, in order.
-    func evaluate(in database: Database, model: ModelBinding) throws -> [ObjectKey] {
+    func evaluate(in database: any QueryTables, model: ModelBinding) throws -> [ObjectKey] {
         if let failure { throw failure }
         // Made only when an object is read one by one: a lookup the index answers alone reads none.
         var evaluator: ObjectEvaluator?
@@ -137,7 +137,7 @@ struct ObjectQuery: Hashable {
     }
 
     /// How many objects the query selects, without building the list of keys when a scan can count rows.
-    func count(in database: Database, model: ModelBinding) throws -> Int {
+    func count(in database: any QueryTables, model: ModelBinding) throws -> Int {
         if let failure { throw failure }
         if let limit {
             // The order does not change how many there are: the unsorted keys, which stop at the limit.
@@ -212,7 +212,7 @@ struct ObjectQuery: Hashable {
     /// The keys the source and filters select (the first `atMost` of them when given); `evaluator` is made (once)
     /// when an object must be read one by one.
     private func filteredKeys(
-        in database: Database, model: ModelBinding, evaluator made: inout ObjectEvaluator?, atMost: Int?
+        in database: any QueryTables, model: ModelBinding, evaluator made: inout ObjectEvaluator?, atMost: Int?
     ) throws -> [ObjectKey] {
         func evaluator() -> ObjectEvaluator {
             if let made { return made }
@@ -377,7 +377,7 @@ struct ObjectQuery: Hashable {
     // MARK: - Explain
 
     /// How the query runs: the index or scan it uses, then distinct and sort.
-    func explain(in database: Database, model: ModelBinding) throws -> String {
+    func explain(in database: any QueryTables, model: ModelBinding) throws -> String {
         if let failure { return "cannot run the query: \(failure)" }
         var parts: [String] = []
         switch source {
