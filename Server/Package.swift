@@ -30,6 +30,7 @@ let package = Package(
             dependencies: [
                 .product(name: "StrataSchema", package: "Strata"),
                 .product(name: "StrataSchemaCompiler", package: "Strata"),
+                .product(name: "StrataSyncWire", package: "Strata"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "JWTKit", package: "jwt-kit"),

@@ -71,7 +71,7 @@ struct ColumnType: Sendable, Hashable {
     /// The parameter text for `value`, or `nil` for null.
     /// - Parameter context: Names the value in the error (`Note.title`).
     /// - Throws: `SyncError.badRequest` when the value does not fit the type.
-    func parameter(_ value: JSONValue, context: String) throws -> String? {
+    func parameter(_ value: SyncValue, context: String) throws -> String? {
         if value == .null {
             guard isNullable else { throw SyncError(.badRequest, "\(context) is not optional; null was given") }
             return nil

@@ -69,8 +69,8 @@ struct ChangeLog {
                 let object = row[5], let op = row[6].flatMap(SyncOperation.init(rawValue:))
             else { throw SyncSchemaError("a change log row has missing fields") }
             let change = SyncChange(
-                seq: clientSeq, hlc: hlc, model: model, object: try JSONValue.parse(object), op: op, property: row[7],
-                value: try row[8].map(JSONValue.parse), element: row[9], position: row[10], key: row[11])
+                seq: clientSeq, hlc: hlc, model: model, object: try SyncValue.parse(object), op: op, property: row[7],
+                value: try row[8].map(SyncValue.parse), element: row[9], position: row[10], key: row[11])
             return ServerChange(serverSeq: seq, clientId: client, change: change)
         }
     }
