@@ -107,7 +107,8 @@ let package = Package(
         ),
         .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage", "StrataTestSupport"]),
         .testTarget(
-            name: "StrataTests", dependencies: ["Strata", "StrataStorage", "StrataTestSupport"], plugins: ["StrataPlugin"]),
+            name: "StrataTests", dependencies: ["Strata", "StrataStorage", "StrataSyncWire", "StrataTestSupport"],
+            plugins: ["StrataPlugin"]),
         // Its tests run the strata-gen executable, which `swift build --build-tests` builds with every product.
         .testTarget(name: "StrataPluginTests", dependencies: ["StrataTestSupport"]),
         .testTarget(
