@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "StrataStorage", targets: ["StrataStorage"]),
         .library(name: "StrataSchema", targets: ["StrataSchema"]),
         .library(name: "StrataSchemaCompiler", targets: ["StrataSchemaCompiler"]),
+        // The sync protocol's wire types, shared by the client (Strata) and the server package (Server/).
+        .library(name: "StrataSyncWire", targets: ["StrataSyncWire"]),
         .library(name: "StrataCodegen", targets: ["StrataCodegen"]),
         // For `strata-bench studio` (Benchmarks/); apps link Strata, which never reaches it.
         .library(name: "StrataStudio", targets: ["StrataStudio"]),
@@ -54,7 +56,10 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]),
-        .target(name: "Strata", dependencies: ["StrataStorage", "StrataSchema"]),
+        // The sync protocol's wire types (docs/SYNC.md, "Protocol"): Foundation only, so that apps link no more
+        // than before; the server package builds its requests and answers from the same types.
+        .target(name: "StrataSyncWire"),
+        .target(name: "Strata", dependencies: ["StrataStorage", "StrataSchema", "StrataSyncWire"]),
         // Strata Studio (`strata studio`): a local web page over a database file. Only this target links the web
         // server; RuntimeDependencyTests checks that nothing Strata depends on reaches Hummingbird or SwiftNIO.
         .target(
@@ -102,7 +107,8 @@ let package = Package(
         ),
         .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage", "StrataTestSupport"]),
         .testTarget(
-            name: "StrataTests", dependencies: ["Strata", "StrataStorage", "StrataTestSupport"], plugins: ["StrataPlugin"]),
+            name: "StrataTests", dependencies: ["Strata", "StrataStorage", "StrataSyncWire", "StrataTestSupport"],
+            plugins: ["StrataPlugin"]),
         // Its tests run the strata-gen executable, which `swift build --build-tests` builds with every product.
         .testTarget(name: "StrataPluginTests", dependencies: ["StrataTestSupport"]),
         .testTarget(

@@ -5,7 +5,7 @@ import XCTest
 
 /// The conflict rules of docs/SYNC.md give the same tables whatever order concurrent changes arrive in.
 final class ConflictTests: XCTestCase {
-    private let note = JSONValue.string("n1")
+    private let note = SyncValue.string("n1")
 
     private func setTitle(_ title: String, seq: Int64, wall: Int64, client: String) -> SyncChange {
         SyncChange(

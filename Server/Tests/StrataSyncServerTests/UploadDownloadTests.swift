@@ -8,7 +8,7 @@ final class UploadDownloadTests: XCTestCase {
     func testRoundTripEveryTypeIntoTypedTablesAndLog() async throws {
         try await TestPostgres.withDatabase { client, schema in
             let harness = try await StoreHarness.make(client, schema: schema)
-            let id = JSONValue.string("n1")
+            let id = SyncValue.string("n1")
             let uuid = "6F9619FF-8B86-D011-B42D-00C04FC964FF"
             let changes: [SyncChange] = [
                 StoreHarness.createNote("n1", seq: 1, hlc: Fixtures.hlc(1000, "c1"), title: "hello"),

@@ -1,6 +1,7 @@
 import Foundation
 import StrataSchema
 import StrataStorage
+internal import StrataSyncWire
 
 /// Turns one local write transaction into outbox entries (docs/SYNC.md, "The client"): it compares the write's
 /// tables with the version the write began from and records, in this order, the deletes, the creates (with their

@@ -1,5 +1,6 @@
 import Foundation
 import StrataStorage
+internal import StrataSyncWire
 
 extension Database {
     /// Starts (or joins) the sync session of the file when the configuration asks for sync.

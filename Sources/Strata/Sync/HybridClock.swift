@@ -1,4 +1,5 @@
 import Foundation
+internal import StrataSyncWire
 
 /// The client's hybrid logical clock (docs/SYNC.md, "Clock readings"): readings
 /// `WWWWWWWWWWWWWWWW-CCCCCCCCCC-clientId` that compare byte by byte as wall clock, then counter, then client id.
@@ -38,19 +39,12 @@ struct HybridClock: Hashable, Sendable {
 
     /// The wire form of a reading.
     static func reading(wall: Int64, counter: Int64, clientID: String) -> String {
-        padded(wall, 16) + "-" + padded(counter, 10) + "-" + clientID
+        HybridTimestamp(wallMilliseconds: wall, counter: counter, clientID: clientID).description
     }
 
     /// The wall clock and counter of a reading, or `nil` when `reading` is not one.
     static func parts(of reading: String) -> (wall: Int64, counter: Int64)? {
-        let parts = reading.split(separator: "-", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3, let wall = Int64(parts[0]), let counter = Int64(parts[1]) else { return nil }
-        return (wall, counter)
-    }
-
-    private static func padded(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        HybridTimestamp(reading).map { ($0.wallMilliseconds, $0.counter) }
     }
 }
 

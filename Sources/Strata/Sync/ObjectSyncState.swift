@@ -1,3 +1,5 @@
+internal import StrataSyncWire
+
 /// What a client keeps per synced object (docs/FILE-FORMAT.md, "Sync metadata"):
 ///
 /// - the *confirmed* state: the object as the server's log makes it, every downloaded change (the client's own

@@ -1,5 +1,6 @@
 import StrataSchema
 import StrataStorage
+internal import StrataSyncWire
 
 /// Applies a downloaded page of the server's change log (docs/SYNC.md, "The client"): every entry, the client's
 /// own included, goes into its object's confirmed state in the server's order with the server's rules

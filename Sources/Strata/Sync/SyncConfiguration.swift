@@ -18,8 +18,9 @@ public struct SyncConfiguration: Sendable {
     /// The JWT the server verifies (`Authorization: Bearer`). When the server refuses it (401), the session stops
     /// with ``SyncSession/State/needsToken``: give it a new one with ``SyncSession/updateToken(_:)``.
     public var token: String
-    /// The most changes one upload carries (default 500).
-    public var uploadBatchSize = 500
+    /// The most changes one upload carries (default 5,000): the server applies a batch in a fixed number of
+    /// statements, so larger batches cost little more than small ones.
+    public var uploadBatchSize = 5_000
     /// How long one download waits on the server for new changes (a long poll; default 25 s, at most 60).
     public var downloadWait: TimeInterval = 25
     /// The longest pause between retries after a failure (the backoff doubles from 0.2 s up to this; default 30 s).

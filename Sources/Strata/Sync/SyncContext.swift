@@ -1,6 +1,7 @@
 import Foundation
 import StrataSchema
 import StrataStorage
+internal import StrataSyncWire
 
 /// What recording and applying changes both need inside one write transaction: the models, the write catalog,
 /// the sync tables, and the conversions between local values and the protocol's JSON (docs/SYNC.md, "Protocol";

@@ -1,5 +1,6 @@
 import Foundation
 import StrataStorage
+internal import StrataSyncWire
 
 /// Syncs one database file with a sync server (docs/SYNC.md, "The client"): uploads the outbox in order, downloads
 /// other devices' changes with long polls and applies them, one write transaction per page, so that observers are

@@ -1,5 +1,6 @@
 import Foundation
 import StrataStorage
+internal import StrataSyncWire
 
 /// The tables that hold the client's sync data in the app's file, beside the models' (docs/FILE-FORMAT.md, "Sync
 /// metadata"). Their names contain `~`, which no model name can, so they never meet the schema's tables.

@@ -1,4 +1,5 @@
 import Foundation
+internal import StrataSyncWire
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

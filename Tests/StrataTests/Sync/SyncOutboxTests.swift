@@ -1,5 +1,6 @@
 import Foundation
 import StrataStorage
+import StrataSyncWire
 import StrataTestSupport
 import XCTest
 
@@ -29,16 +30,16 @@ final class SyncOutboxTests: XCTestCase {
         _ seq: Int64, _ op: SyncOperation, _ object: SyncValue, model: String = "SyncNote", wall: Int64,
         client: String = "remote", property: String? = nil, value: SyncValue? = nil, element: String? = nil,
         position: String? = nil
-    ) -> DownloadedChange {
+    ) -> ServerChange {
         let hlc = HybridClock.reading(wall: wall, counter: 0, clientID: client)
-        return DownloadedChange(
+        return ServerChange(
             serverSeq: seq, clientId: client,
             change: SyncChange(
                 seq: seq, hlc: hlc, model: model, object: object, op: op, property: property, value: value,
                 element: element, position: position))
     }
 
-    private func page(_ changes: [DownloadedChange]) -> DownloadResponse {
+    private func page(_ changes: [ServerChange]) -> DownloadResponse {
         DownloadResponse(changes: changes, last: changes.map(\.serverSeq).max() ?? 0, more: false)
     }
 
@@ -144,7 +145,7 @@ final class SyncOutboxTests: XCTestCase {
         XCTAssertEqual(note.title, "Local")
     }
 
-    func testDownloadedChangesFollowTheConflictRules() throws {
+    func testServerChangesFollowTheConflictRules() throws {
         let db = try open()
         try db.applyDownloadedPage(
             page([
@@ -194,7 +195,7 @@ final class SyncOutboxTests: XCTestCase {
         XCTAssertNil(db.object(ofType: SyncNote.self, forPrimaryKey: "n1"))
     }
 
-    func testObserversSeeDownloadedChanges() throws {
+    func testObserversSeeServerChanges() throws {
         let db = try open()
         let queue = DispatchQueue(label: "observer")
         let observed = expectation(description: "notified")

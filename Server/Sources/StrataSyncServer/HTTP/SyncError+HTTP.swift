@@ -15,5 +15,5 @@ extension SyncError {
     var httpError: HTTPError { HTTPError(status, message: message) }
 }
 
-extension UploadResponse: ResponseEncodable {}
-extension DownloadResponse: ResponseEncodable {}
+extension UploadResponse: @retroactive ResponseEncodable {}
+extension DownloadResponse: @retroactive ResponseEncodable {}

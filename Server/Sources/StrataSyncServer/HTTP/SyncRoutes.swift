@@ -11,8 +11,9 @@ public struct SyncRoutes: Sendable {
     public let verifier: TokenVerifier
     /// The counters.
     public let metrics: SyncMetrics
-    /// How often a long-poll download looks for new changes.
-    public var pollInterval: Duration
+    /// How long a waiting download trusts `SyncStore.notifier` before it reads the log anyway (a safety net for
+    /// an announcement missed while the `LISTEN` connection was down).
+    public var recheckInterval: Duration
     /// The longest `wait` a download may ask for.
     public var maximumWait: Duration = .seconds(60)
     /// The most changes one download returns.
@@ -20,12 +21,12 @@ public struct SyncRoutes: Sendable {
 
     /// Creates the endpoints.
     public init(
-        store: SyncStore, verifier: TokenVerifier, metrics: SyncMetrics, pollInterval: Duration = .milliseconds(20)
+        store: SyncStore, verifier: TokenVerifier, metrics: SyncMetrics, recheckInterval: Duration = .seconds(1)
     ) {
         self.store = store
         self.verifier = verifier
         self.metrics = metrics
-        self.pollInterval = pollInterval
+        self.recheckInterval = recheckInterval
     }
 
     /// A router with every endpoint.
@@ -69,10 +70,16 @@ public struct SyncRoutes: Sendable {
                 let waitSeconds = try Self.integer(query["wait"].map(String.init) ?? "0", name: "wait")
                 let limit = try Self.integer(query["limit"].map(String.init) ?? String(pageSize), name: "limit")
                 let deadline = ContinuousClock.now + min(.seconds(waitSeconds), maximumWait)
-                var response = try await store.download(after: after, user: user, limit: Int(min(limit, 10_000)))
+                let pageLimit = Int(min(limit, 10_000))
+                // A long poll: read, and while there is nothing new, wait for the next announcement of the log
+                // growing (remembered before the read, so that a change committed in between still wakes it).
+                var seen = store.notifier.generation
+                var response = try await store.download(after: after, user: user, limit: pageLimit)
                 while response.changes.isEmpty, response.last == after, ContinuousClock.now < deadline {
-                    try await Task.sleep(for: pollInterval)
-                    response = try await store.download(after: after, user: user, limit: Int(min(limit, 10_000)))
+                    await store.notifier.wait(
+                        past: seen, timeout: min(recheckInterval, deadline - ContinuousClock.now))
+                    seen = store.notifier.generation
+                    response = try await store.download(after: after, user: user, limit: pageLimit)
                 }
                 metrics.downloads.increment()
                 metrics.changesDownloaded.increment(by: Int64(response.changes.count))

@@ -14,8 +14,10 @@ public enum SyncServer {
         let rules = try AccessRules.load(path: configuration.rulesFile)
         try rules.validate(against: schema)
         let verifier = await TokenVerifier(hmacKey: try TokenVerifier.key(fromFile: configuration.jwtKeyFile))
-        let client = PostgresClient(
-            configuration: try PostgresURL.configuration(configuration.postgresURL), backgroundLogger: logger)
+        var postgres = try PostgresURL.configuration(configuration.postgresURL)
+        // Uploads hold a connection for their transaction; waiting downloads hold none. One more for `LISTEN`.
+        postgres.options.maximumConnections = configuration.maximumConnections + 1
+        let client = PostgresClient(configuration: postgres, backgroundLogger: logger)
         let store = SyncStore(
             schema: schema, rules: rules, client: client, databaseSchema: configuration.databaseSchema, logger: logger)
         let routes = SyncRoutes(store: store, verifier: verifier, metrics: SyncMetrics())
@@ -23,7 +25,7 @@ public enum SyncServer {
             router: routes.router(),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "strata-sync"),
-            services: [client],
+            services: [client, store.listener()],
             logger: logger)
         app.beforeServerStarts {
             try await store.migrate()

@@ -14,6 +14,9 @@ public struct SyncServerConfiguration: Sendable {
     public var host: String
     /// The port (0: any free port).
     public var port: Int
+    /// The most PostgreSQL connections uploads and downloads use at once (default 40: twenty clients uploading
+    /// while as many downloads read); one more listens for other servers' changes.
+    public var maximumConnections = 40
 
     /// Creates a configuration.
     public init(

@@ -4,7 +4,7 @@ import StrataSchema
 /// How values of one schema type live in a PostgreSQL column, and how a JSON value from the wire becomes a
 /// parameter for it.
 ///
-/// Every value is bound as text and converted by the placeholder's cast (`$1::bigint`, `decode($1, 'base64')`),
+/// Every value is bound as text and converted by `cast(_:)` (`$1::bigint`, `decode((r.v->>1), 'base64')`),
 /// so one code path serves every type. The per-type logic of the server is here and nowhere else.
 struct ColumnType: Sendable, Hashable {
     /// The value domains the server knows.
@@ -49,12 +49,13 @@ struct ColumnType: Sendable, Hashable {
         }
     }
 
-    /// The SQL expression that turns text parameter `$index` into a value of the column.
-    func placeholder(_ index: Int) -> String {
+    /// The SQL expression that turns the text expression `text` (a parameter, or a column of `ParameterRows`)
+    /// into a value of the column.
+    func cast(_ text: String) -> String {
         switch base {
-        case .date: return "to_timestamp($\(index)::double precision)"
-        case .data: return "decode($\(index), 'base64')"
-        default: return "$\(index)::\(sqlType)"
+        case .date: return "to_timestamp(\(text)::double precision)"
+        case .data: return "decode(\(text), 'base64')"
+        default: return "\(text)::\(sqlType)"
         }
     }
 
@@ -70,7 +71,7 @@ struct ColumnType: Sendable, Hashable {
     /// The parameter text for `value`, or `nil` for null.
     /// - Parameter context: Names the value in the error (`Note.title`).
     /// - Throws: `SyncError.badRequest` when the value does not fit the type.
-    func parameter(_ value: JSONValue, context: String) throws -> String? {
+    func parameter(_ value: SyncValue, context: String) throws -> String? {
         if value == .null {
             guard isNullable else { throw SyncError(.badRequest, "\(context) is not optional; null was given") }
             return nil

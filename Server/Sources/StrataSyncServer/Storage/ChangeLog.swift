@@ -1,33 +1,44 @@
 /// The append-only change log, `strata_sync_changes`: every accepted change once, numbered by the server.
 ///
-/// Appends take a transaction-scoped advisory lock first, so sequence numbers become visible in order: when a
-/// reader sees number N committed, every smaller number is committed or rolled back for good, and a client that
-/// downloaded up to N never misses a change that commits later with a smaller number, whichever server wrote it.
+/// Appends take a transaction-scoped advisory lock, just before the one statement that numbers them, so sequence
+/// numbers become visible in order: when a reader sees number N committed, every smaller number is committed or
+/// rolled back for good, and a client that downloaded up to N never misses a change that commits later with a
+/// smaller number, whichever server wrote it.
 struct ChangeLog {
     /// The server's tables.
     let meta: MetaTables
     /// The connection.
     let sql: SQLSession
 
-    /// Waits for the append lock; it is released when the transaction ends.
-    func lockForAppend() async throws {
+    /// Appends `changes` (with the owner of each, as `BatchPlanner` decided) in one statement under the append
+    /// lock, announces them on the notification channel (delivered when the transaction commits), and returns the
+    /// last sequence number (0 when there is nothing to append).
+    ///
+    /// The lock is transaction-scoped, so it is held from here to the commit, and only that long: everything else
+    /// the upload does runs before it.
+    func append(_ changes: [ValidatedChange], owners: [String?], clientID: String, user: String) async throws -> Int64 {
+        guard !changes.isEmpty else { return 0 }
+        var rows = ParameterRows()
+        for (change, owner) in zip(changes, owners) {
+            let wire = change.change
+            rows.append([
+                clientID, String(wire.seq), user, owner, wire.hlc, wire.model, wire.object.canonicalText,
+                wire.op.rawValue, wire.property, wire.value?.canonicalText, wire.element, wire.position, wire.key,
+            ])
+        }
         try await sql.execute("SELECT pg_advisory_xact_lock(\(meta.appendLockKey))")
-    }
-
-    /// Appends `change` and returns its sequence number.
-    func append(_ change: ValidatedChange, clientID: String, user: String, owner: String?) async throws -> Int64 {
-        let wire = change.change
-        let value = wire.value?.canonicalText
+        let c = ParameterRows.column
         let seq = try await sql.value(
             """
-            INSERT INTO \(meta.changes) (client_id, client_seq, user_id, owner_id, hlc, model, object_key, op,
-                property, value, element, position, map_key)
-            VALUES ($1, $2::bigint, $3, $4, $5, $6, $7::jsonb, $8, $9, $10::jsonb, $11, $12, $13) RETURNING seq::text
-            """,
-            [
-                clientID, String(wire.seq), user, owner, wire.hlc, wire.model, wire.object.canonicalText,
-                wire.op.rawValue, wire.property, value, wire.element, wire.position, wire.key,
-            ])
+            WITH appended AS (
+                INSERT INTO \(meta.changes) (client_id, client_seq, user_id, owner_id, hlc, model, object_key, op,
+                    property, value, element, position, map_key)
+                SELECT \(c(0)), \(c(1))::bigint, \(c(2)), \(c(3)), \(c(4)), \(c(5)), \(c(6))::jsonb, \(c(7)), \(c(8)),
+                    \(c(9))::jsonb, \(c(10)), \(c(11)), \(c(12))
+                FROM \(ParameterRows.source(1)) ORDER BY r.n
+                RETURNING seq)
+            SELECT max(seq)::text, pg_notify($2, max(seq)::text)::text FROM appended
+            """, [rows.parameter, meta.notificationChannel])
         return Int64(seq ?? "0") ?? 0
     }
 
@@ -58,8 +69,8 @@ struct ChangeLog {
                 let object = row[5], let op = row[6].flatMap(SyncOperation.init(rawValue:))
             else { throw SyncSchemaError("a change log row has missing fields") }
             let change = SyncChange(
-                seq: clientSeq, hlc: hlc, model: model, object: try JSONValue.parse(object), op: op, property: row[7],
-                value: try row[8].map(JSONValue.parse), element: row[9], position: row[10], key: row[11])
+                seq: clientSeq, hlc: hlc, model: model, object: try SyncValue.parse(object), op: op, property: row[7],
+                value: try row[8].map(SyncValue.parse), element: row[9], position: row[10], key: row[11])
             return ServerChange(serverSeq: seq, clientId: client, change: change)
         }
     }

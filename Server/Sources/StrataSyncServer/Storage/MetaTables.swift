@@ -18,6 +18,12 @@ struct MetaTables: Sendable {
 
     /// The advisory lock key that orders appends to the change log (see `ChangeLog`).
     var appendLockKey: String { "hashtext(\(SQLName.literal(schema + ".strata_sync_changes")))" }
+    /// The first key of the two-key advisory locks an upload takes on each object it changes (the second is a hash
+    /// of the object's model and key). Two-key locks never collide with the one-key locks above.
+    var objectLockSpace: String { "hashtext(\(SQLName.literal(schema + ".strata_sync_objects")))" }
+    /// The channel `NOTIFY` announces new change log entries on (payload: the highest sequence number appended).
+    /// (PostgreSQL channel names have at most 63 bytes; a long schema name is cut, which only wakes more waiters.)
+    var notificationChannel: String { "strata_sync." + String(decoding: Array(schema.utf8.prefix(50)), as: UTF8.self) }
     /// The advisory lock key that keeps two servers from migrating at once.
     var migrationLockKey: String { "hashtext(\(SQLName.literal(schema + ".strata_sync_migration")))" }
 

@@ -14,6 +14,8 @@ public struct SyncStore: Sendable {
     let meta: MetaTables
     /// Where the store logs.
     let logger: Logger
+    /// Wakes this process's waiting downloads when the change log grows.
+    public let notifier = ChangeNotifier()
 
     /// Creates a store on `client`'s database, with every table in PostgreSQL schema `databaseSchema`.
     /// `client` must be running (`PostgresClient.run()`).
@@ -32,7 +34,8 @@ public struct SyncStore: Sendable {
         try await SchemaMigrator(meta: meta, logger: logger).migrate(schema, client: client)
     }
 
-    /// Applies an upload batch for `user` in one transaction: all of it or, on any refusal, none of it.
+    /// Applies an upload batch for `user` in one transaction (`UploadTransaction`): all of it or, on any refusal,
+    /// none of it.
     ///
     /// Changes whose number the client id already had applied are skipped, so a batch retried after a crash of
     /// either side is applied once.
@@ -51,41 +54,16 @@ public struct SyncStore: Sendable {
         let validator = ChangeValidator(schema: schema, clientID: request.clientId)
         let validated = try request.changes.enumerated().map { try validator.validate($1, index: $0) }
         let (meta, rules, logger) = (self.meta, self.rules, self.logger)
-        return try await Transaction.run(client, logger: logger) { sql in
-            let log = ChangeLog(meta: meta, sql: sql)
-            try await log.lockForAppend()
-            let row = try await sql.rows(
-                "SELECT user_id, last_seq::text FROM \(meta.clients) WHERE client_id = $1 FOR UPDATE",
-                [request.clientId]
-            ).first
-            if let owner = row?[0], owner != user {
-                throw SyncError(.conflict, "client id \(request.clientId) belongs to another user")
-            }
-            let applied = row?[1].flatMap { Int64($0) } ?? 0
-            let applier = ChangeApplier(meta: meta, sql: sql)
-            let authorizer = WriteAuthorizer(rules: rules, user: user)
-            var lastSeq: Int64 = 0
-            var accepted = 0
-            for change in validated where change.change.seq > applied {
-                let state = try await applier.state(of: change)
-                let owner = try authorizer.authorize(change, state: state)
-                try await applier.apply(change, state: state, owner: owner)
-                lastSeq = try await log.append(change, clientID: request.clientId, user: user, owner: owner)
-                accepted += 1
-            }
-            let acknowledged = max(applied, previous)
-            try await sql.execute(
-                """
-                INSERT INTO \(meta.clients) (client_id, user_id, last_seq) VALUES ($1, $2, $3::bigint)
-                ON CONFLICT (client_id) DO UPDATE SET last_seq = EXCLUDED.last_seq
-                """, [request.clientId, user, String(acknowledged)])
-            if accepted > 0 {
-                logger.debug("upload applied", metadata: ["client": "\(request.clientId)", "changes": "\(accepted)"])
-            }
-            return UploadResponse(
-                acknowledged: acknowledged, accepted: accepted, duplicates: validated.count - accepted,
-                serverSeq: lastSeq)
+        let response = try await Transaction.run(client, logger: logger) { sql in
+            try await UploadTransaction(meta: meta, sql: sql, authorizer: WriteAuthorizer(rules: rules, user: user))
+                .run(validated, clientID: request.clientId, user: user)
         }
+        if response.accepted > 0 {
+            notifier.announce(response.serverSeq)
+            logger.debug(
+                "upload applied", metadata: ["client": "\(request.clientId)", "changes": "\(response.accepted)"])
+        }
+        return response
     }
 
     /// The changes after `after` that `user` may see, at most `limit`.
@@ -101,6 +79,12 @@ public struct SyncStore: Sendable {
             }
             return DownloadResponse(changes: changes, last: upTo, more: false)
         }
+    }
+
+    /// The service that passes other server processes' announcements to `notifier`: run it beside the HTTP
+    /// server (`SyncServer` does).
+    public func listener() -> ChangeListener {
+        ChangeListener(client: client, channel: meta.notificationChannel, notifier: notifier, logger: logger)
     }
 
     /// Whether PostgreSQL answers.

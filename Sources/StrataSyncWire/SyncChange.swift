@@ -8,14 +8,14 @@ public struct SyncChange: Codable, Sendable, Hashable {
     /// The model's name, as the schema files spell it.
     public var model: String
     /// The object's primary key value, or its sync id (a UUID string) for models without a primary key.
-    public var object: JSONValue
+    public var object: SyncValue
     /// What the change does.
     public var op: SyncOperation
     /// The property, for every operation but `create` and `delete`.
     public var property: String?
     /// The value: property values by name for `create`, the new value for `set`, `listInsert`, `setAdd`,
     /// `setRemove` and `mapSet`.
-    public var value: JSONValue?
+    public var value: SyncValue?
     /// The list element's id (unique per list; for example the inserting change's `hlc`).
     public var element: String?
     /// The list element's position identifier: elements sort by position, then by element id, byte by byte.
@@ -25,8 +25,8 @@ public struct SyncChange: Codable, Sendable, Hashable {
 
     /// Creates a change.
     public init(
-        seq: Int64, hlc: String, model: String, object: JSONValue, op: SyncOperation, property: String? = nil,
-        value: JSONValue? = nil, element: String? = nil, position: String? = nil, key: String? = nil
+        seq: Int64, hlc: String, model: String, object: SyncValue, op: SyncOperation, property: String? = nil,
+        value: SyncValue? = nil, element: String? = nil, position: String? = nil, key: String? = nil
     ) {
         self.seq = seq
         self.hlc = hlc

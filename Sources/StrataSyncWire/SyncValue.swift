@@ -1,17 +1,25 @@
 import Foundation
 
-/// A JSON value as the sync protocol carries it (docs/SYNC.md, "Protocol"): property values, object keys and
-/// whole changes. Integers stay integers, so 64-bit keys survive a round trip exactly.
-enum SyncValue: Hashable, Sendable, Codable {
+/// A JSON value as the sync protocol carries it (docs/SYNC.md, "Protocol"): property values, object keys and whole
+/// requests. Integers stay integers (`integer`), so 64-bit keys and counters survive a round trip exactly.
+public enum SyncValue: Hashable, Sendable, Codable {
+    /// `null`
     case null
+    /// `true` or `false`
     case bool(Bool)
+    /// A number without a fraction or exponent that fits 64 bits.
     case integer(Int64)
+    /// Any other number.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([SyncValue])
+    /// An object.
     case object([String: SyncValue])
 
-    init(from decoder: any Decoder) throws {
+    /// Decodes any JSON value.
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -30,7 +38,8 @@ enum SyncValue: Hashable, Sendable, Codable {
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    /// Encodes the value as JSON.
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -43,9 +52,9 @@ enum SyncValue: Hashable, Sendable, Codable {
         }
     }
 
-    /// Compact JSON with sorted keys, read back once so that a number prints as the server prints it: equal values
-    /// give equal text (set elements are keyed by it, as on the server).
-    var canonicalText: String {
+    /// The value as compact JSON text with sorted keys, read back once so that a number prints the same whoever
+    /// made it: equal values give equal text (set elements are keyed by it, on the server and on every client).
+    public var canonicalText: String {
         let first = Self.text(self)
         guard let again = try? Self.parse(first) else { return first }
         return Self.text(again)
@@ -54,13 +63,26 @@ enum SyncValue: Hashable, Sendable, Codable {
     private static func text(_ value: SyncValue) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // A SyncValue is plain JSON; only a non-finite number fails, and those are never made.
+        // Encoding a SyncValue cannot fail: every case is plain JSON (non-finite numbers never decode).
         guard let data = try? encoder.encode(value) else { return "null" }
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// Parses JSON text.
-    static func parse(_ text: String) throws -> SyncValue {
+    /// Parses JSON text (as PostgreSQL returns a `jsonb` column's text).
+    public static func parse(_ text: String) throws -> SyncValue {
         try JSONDecoder().decode(SyncValue.self, from: Data(text.utf8))
+    }
+
+    /// A short description of the value's kind, for error messages.
+    public var kindName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .integer: return "an integer"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
     }
 }

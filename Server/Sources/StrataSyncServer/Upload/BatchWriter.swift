@@ -1,0 +1,162 @@
+/// Writes the plans of one upload batch (`BatchPlanner`) with a few statements for the whole batch, each taking
+/// its rows as one `ParameterRows` parameter: the object states, the clock readings, then per model the deletes,
+/// the row upserts (one per set of columns written) and per collection table the element deletes and writes.
+/// The number of statements depends on the models and properties the batch touches, not on its length.
+struct BatchWriter {
+    /// The server's tables.
+    let meta: MetaTables
+    /// The connection in the upload's transaction.
+    let sql: SQLSession
+
+    /// Writes every plan.
+    func write(_ plans: [ObjectPlan]) async throws {
+        try await writeStates(plans.filter(\.stateChanged))
+        try await writeVersions(plans)
+        var byModel: [String: [ObjectPlan]] = [:]
+        for plan in plans { byModel[plan.table.model, default: []].append(plan) }
+        for (_, modelPlans) in byModel.sorted(by: { $0.key < $1.key }) {
+            guard let table = modelPlans.first?.table else { continue }
+            try await clear(modelPlans.filter(\.rowCleared), table: table)
+            try await writeRows(modelPlans.filter { $0.isAlive && ($0.ensureRow || !$0.columns.isEmpty) }, table: table)
+            for collection in table.collections {
+                try await writeElements(modelPlans.filter(\.isAlive), collection: collection, table: table)
+            }
+        }
+    }
+
+    private func table(_ name: String) -> String { SQLName.qualified(meta.schema, name) }
+
+    private func column(_ index: Int) -> String { ParameterRows.column(index) }
+
+    private func writeStates(_ plans: [ObjectPlan]) async throws {
+        var rows = ParameterRows()
+        for plan in plans {
+            guard let state = plan.state else { continue }
+            rows.append([plan.table.model, plan.key, state.ownerID, state.created, state.deleted])
+        }
+        guard !rows.isEmpty else { return }
+        try await sql.execute(
+            """
+            INSERT INTO \(meta.objects) (model, object_key, owner_id, created_hlc, deleted_hlc)
+            SELECT \((0..<5).map(column).joined(separator: ", ")) FROM \(ParameterRows.source(1))
+            ON CONFLICT (model, object_key) DO UPDATE SET owner_id = EXCLUDED.owner_id,
+                created_hlc = EXCLUDED.created_hlc, deleted_hlc = EXCLUDED.deleted_hlc
+            """, [rows.parameter])
+    }
+
+    private func writeVersions(_ plans: [ObjectPlan]) async throws {
+        var cleared = ParameterRows()
+        var written = ParameterRows()
+        for plan in plans {
+            if plan.versionsCleared { cleared.append([plan.table.model, plan.key]) }
+            for field in plan.changedFields.sorted() {
+                guard let version = plan.versions[field] else { continue }
+                written.append([plan.table.model, plan.key, field, version.hlc, version.removed ? "true" : "false"])
+            }
+        }
+        if !cleared.isEmpty {
+            try await sql.execute(
+                """
+                DELETE FROM \(meta.versions) AS v USING \(ParameterRows.source(1))
+                WHERE v.model = \(column(0)) AND v.object_key = \(column(1))
+                """, [cleared.parameter])
+        }
+        guard !written.isEmpty else { return }
+        try await sql.execute(
+            """
+            INSERT INTO \(meta.versions) (model, object_key, field, hlc, removed)
+            SELECT \(column(0)), \(column(1)), \(column(2)), \(column(3)), \(column(4))::boolean
+            FROM \(ParameterRows.source(1))
+            ON CONFLICT (model, object_key, field) DO UPDATE SET hlc = EXCLUDED.hlc, removed = EXCLUDED.removed
+            """, [written.parameter])
+    }
+
+    /// Deletes the rows and collection rows of objects the batch deleted.
+    private func clear(_ plans: [ObjectPlan], table: ModelTable) async throws {
+        guard !plans.isEmpty else { return }
+        var keys = ParameterRows()
+        for plan in plans { keys.append([plan.key]) }
+        let key = table.keyType.cast(column(0))
+        for collection in table.collections {
+            try await sql.execute(
+                """
+                DELETE FROM \(self.table(collection.tableName)) AS t USING \(ParameterRows.source(1))
+                WHERE t.owner = \(key)
+                """, [keys.parameter])
+        }
+        try await sql.execute(
+            """
+            DELETE FROM \(self.table(table.model)) AS t USING \(ParameterRows.source(1))
+            WHERE t.\(SQLName.quoted(table.keyColumn)) = \(key)
+            """, [keys.parameter])
+    }
+
+    /// Inserts missing rows and writes the winning scalar values: one upsert per set of columns written.
+    private func writeRows(_ plans: [ObjectPlan], table: ModelTable) async throws {
+        var groups: [[String]: [ObjectPlan]] = [:]
+        for plan in plans { groups[plan.columns.keys.sorted(), default: []].append(plan) }
+        for (names, group) in groups.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            var rows = ParameterRows()
+            for plan in group { rows.append([plan.key] + names.map { plan.columns[$0]?.parameter ?? nil }) }
+            let types = names.compactMap { name in group.first?.columns[name]?.type }
+            let columns = ([table.keyColumn] + names).map(SQLName.quoted).joined(separator: ", ")
+            let values = ([table.keyType] + types).enumerated().map { $1.cast(column($0)) }.joined(separator: ", ")
+            let conflict =
+                names.isEmpty
+                ? "DO NOTHING"
+                : "DO UPDATE SET " + names.map { "\(SQLName.quoted($0)) = EXCLUDED.\(SQLName.quoted($0))" }
+                    .joined(separator: ", ")
+            try await sql.execute(
+                """
+                INSERT INTO \(self.table(table.model)) (\(columns)) SELECT \(values) FROM \(ParameterRows.source(1))
+                ON CONFLICT (\(SQLName.quoted(table.keyColumn))) \(conflict)
+                """, [rows.parameter])
+        }
+    }
+
+    /// Removes, then inserts or sets, the elements the batch wrote to one collection property.
+    private func writeElements(_ plans: [ObjectPlan], collection: CollectionTable, table: ModelTable) async throws {
+        var removed = ParameterRows()
+        var put = ParameterRows()
+        for plan in plans {
+            for (element, write) in (plan.elements[collection.property] ?? [:]).sorted(by: { $0.key < $1.key }) {
+                switch write {
+                case .remove: removed.append([plan.key, element])
+                case .put(let position, let value): put.append([plan.key, element, position, value])
+                }
+            }
+        }
+        let name = self.table(collection.tableName)
+        let owner = table.keyType.cast(column(0))
+        let identity = collection.kind == .map ? "key" : "element"
+        if !removed.isEmpty {
+            try await sql.execute(
+                """
+                DELETE FROM \(name) AS t USING \(ParameterRows.source(1))
+                WHERE t.owner = \(owner) AND t.\(identity) = \(column(1))
+                """, [removed.parameter])
+        }
+        guard !put.isEmpty else { return }
+        let value = collection.element.cast(column(3))
+        let statement: String
+        switch collection.kind {
+        case .list:
+            statement = """
+                INSERT INTO \(name) (owner, element, position, value)
+                SELECT \(owner), \(column(1)), \(column(2)), \(value) FROM \(ParameterRows.source(1))
+                ON CONFLICT DO NOTHING
+                """
+        case .set:
+            statement = """
+                INSERT INTO \(name) (owner, element, value) SELECT \(owner), \(column(1)), \(value)
+                FROM \(ParameterRows.source(1)) ON CONFLICT DO NOTHING
+                """
+        case .map:
+            statement = """
+                INSERT INTO \(name) (owner, key, value) SELECT \(owner), \(column(1)), \(value)
+                FROM \(ParameterRows.source(1)) ON CONFLICT (owner, key) DO UPDATE SET value = EXCLUDED.value
+                """
+        }
+        try await sql.execute(statement, [put.parameter])
+    }
+}
