@@ -64,12 +64,14 @@ final class NodeTree<Leaf: TreeLeaf> {
         self.what = what
     }
 
-    /// The branches read so far, by node, when the tree belongs to a read transaction (see ``cacheStoredBranches()``):
-    /// a slot per page number modulo their count, so finding one costs a mask and a compare, not a hash.
+    /// Whether the tree keeps the branches it reads (see ``cacheStoredBranches()``).
+    @exclusivity(unchecked) private var cachesBranches = false
+    /// The branches read so far, by node, when ``cachesBranches``: a slot per page number modulo their count (so
+    /// finding one costs a mask and a compare, not a hash), made by the first branch read.
     @exclusivity(unchecked) private var storedBranches: [BranchView?] = []
-    /// How many branches ``storedBranches`` holds at most: the branches of a table or an index of a few million
-    /// entries (a million objects sit three levels deep, under a few dozen branches).
-    private static var storedBranchSlots: Int { 256 }
+    /// How many branches ``storedBranches`` holds at most: the inner branches of a table or an index of a million
+    /// entries (three levels deep, a dozen or two branches) with room to spare, in 3 KiB.
+    private static var storedBranchSlots: Int { 64 }
 
     /// Keeps the branches this tree reads, for a tree of a read transaction: its stored nodes never change and
     /// their bytes stay where they are until the transaction ends (the `NodeReader` contract), so a branch read
@@ -78,16 +80,17 @@ final class NodeTree<Leaf: TreeLeaf> {
     /// the node's header and its verification on every read. Call before the first read; never for a tree that
     /// can change.
     func cacheStoredBranches() {
-        storedBranches = Array(repeating: nil, count: Self.storedBranchSlots)
+        cachesBranches = true
     }
 
     /// The stored branch `ref`, from ``storedBranches`` when kept there.
     @inline(__always)
     private func branchView(_ ref: NodeRef) throws -> BranchView {
-        guard !storedBranches.isEmpty else { return try BranchView(try reader.read(ref), ref: ref) }
+        guard cachesBranches else { return try BranchView(try reader.read(ref), ref: ref) }
         let slot = Int(truncatingIfNeeded: ref.page) & (Self.storedBranchSlots - 1)
-        if let kept = storedBranches[slot], kept.ref == ref { return kept }
+        if !storedBranches.isEmpty, let kept = storedBranches[slot], kept.ref == ref { return kept }
         let view = try BranchView(try reader.read(ref), ref: ref)
+        if storedBranches.isEmpty { storedBranches = Array(repeating: nil, count: Self.storedBranchSlots) }
         storedBranches[slot] = view
         return view
     }
