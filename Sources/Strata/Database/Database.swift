@@ -56,8 +56,8 @@ public final class Database {
     /// or a primary-key lookup inside observation tracking, so that a database never read under tracking (a
     /// background import, a benchmark) pays one flag test per property read, not the probe's call.
     @exclusivity(unchecked) var observationArmed = false
-    /// The predicate strings `filter` bound to this database's models, rebound per call to new arguments.
-    let bindingTemplates = BindingTemplates()
+    /// The query shapes `filter` bound to this database's models and planned, rebound per call to new arguments.
+    let queryPlans = QueryPlanCache()
     /// The catalog whose tables ``tables`` holds. Held (not compared by address) so that a newer catalog at the
     /// same address cannot pass for it; let go with the catalog itself (``forgetTables()``), as it pins its version.
     @exclusivity(unchecked) private var tablesCatalog: Catalog?

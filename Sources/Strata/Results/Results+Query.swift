@@ -17,10 +17,10 @@ extension Results {
     /// ``filter(_:_:)`` with the arguments as an array.
     public func filter(_ predicateFormat: String, arguments: [Any]) throws -> Results<Element> {
         var query = self.query
-        let bound = try database.bindingTemplates.bindFilter(
+        let bound = try database.queryPlans.bind(
             predicateFormat, arguments: arguments, model: model, schema: database.schema)
-        // The hint stands for the whole filter only when this is the first one.
-        query.lookupHint = query.filters.isEmpty ? bound.hint ?? .absent : .absent
+        // The shape's plan stands for the whole query only when this is its one filter.
+        query.planSlot = query.filters.isEmpty ? PlanSlot(plan: bound.plan) : .none
         query.filters.append(bound.predicate)
         return with(query)
     }
@@ -41,7 +41,7 @@ extension Results {
         let binder = PredicateBinder(predicate: text, schema: database.schema, model: model)
         var query = self.query
         query.filters.append(try binder.bind(node))
-        query.lookupHint = .absent
+        query.planSlot = .none
         return query
     }
 

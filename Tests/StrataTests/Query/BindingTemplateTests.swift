@@ -68,7 +68,7 @@ final class BindingTemplateTests: StaffTestCase {
             XCTAssertEqual(
                 names(try all.filter("name != %@", name)), names(everyone.filter { $0.name != name }))
         }
-        XCTAssertEqual(db.bindingTemplates.count, 3)
+        XCTAssertEqual(db.queryPlans.count, 3)
     }
 
     func testRebindingChecksEachCallsArgumentAsAFreshBindingDoes() throws {
@@ -98,10 +98,10 @@ final class BindingTemplateTests: StaffTestCase {
         _ = try all.filter("%K == %@", "name", "name-1")
         _ = try all.filter("age BETWEEN %@", [20, 30])
         _ = try all.filter("age IN {%@, 30}", 20)
-        XCTAssertEqual(db.bindingTemplates.count, 0)
+        XCTAssertEqual(db.queryPlans.count, 0)
         _ = try all.filter("name == %@", "name-1")
         _ = try all.filter("hired == true")
-        XCTAssertEqual(db.bindingTemplates.count, 2)
+        XCTAssertEqual(db.queryPlans.count, 2)
         XCTAssertEqual(
             names(try all.filter("%K == %@", "age", 20)), names(everyone.filter { $0.age == 20 }))
     }

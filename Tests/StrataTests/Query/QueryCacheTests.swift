@@ -5,9 +5,9 @@ import XCTest
 
 @testable import Strata
 
-/// The caches behind `filter(format, args…)`: the process's parses (``PredicateCache``), each database's bound
-/// templates (``BindingTemplates``) and the index plans kept with them. A repeated shape with new arguments must
-/// answer what a fresh parse, binding and plan answer; a table that gains or loses an index must be planned again;
+/// The caches behind `filter(format, args…)`: the process's parses (``PredicateCache``) and each database's query
+/// shapes (``QueryPlanCache``: bound templates and the index plans kept with them). A repeated shape with new
+/// arguments must answer what a fresh parse, binding and plan answer; a table that gains or loses an index must be planned again;
 /// a malformed predicate must fail every time; and the caches must hold up under threads.
 final class QueryCacheTests: StaffTestCase {
     private var db: Database!
@@ -72,23 +72,88 @@ final class QueryCacheTests: StaffTestCase {
         let indexed = db.objects(IndexedEmployee.self)
         for (name, age) in [("name-4", 30), ("name-21", 50), ("nobody", 18)] {
             let lookedUp = try indexed.filter("name == %@", name)
-            XCTAssertFalse(lookedUp.query.lookupHint.columns.isEmpty)
+            XCTAssertNotNil(lookedUp.query.planSlot.plan)
             let older = try lookedUp.filter("age > %@", age)
-            XCTAssertTrue(older.query.lookupHint.columns.isEmpty)
+            XCTAssertNil(older.query.planSlot.plan)
             XCTAssertEqual(salaries(older) { $0.salary }, expected { $0.name == name && $0.age > age })
             XCTAssertEqual(older.count, expected { $0.name == name && $0.age > age }.count)
             let typed = try lookedUp.where { $0.age > age }
-            XCTAssertTrue(typed.query.lookupHint.columns.isEmpty)
+            XCTAssertNil(typed.query.planSlot.plan)
             XCTAssertEqual(salaries(typed) { $0.salary }, expected { $0.name == name && $0.age > age })
             let sorted = lookedUp.sorted(byKeyPath: "salary", ascending: false)
             XCTAssertEqual(sorted.map(\.salary), expected { $0.name == name }.reversed())
             let topTwo = Array(expected { $0.name == name }.reversed().prefix(2))
             XCTAssertEqual(Array(sorted.prefix(2)).map(\.salary), topTwo)
-            // After another filter, a first lookup filter of a new chain gets the hint again.
+            // A cached shape's plan stands for a query only when it is the query's one filter.
             let first = try indexed.filter("age > %@", age).filter("name == %@", name)
-            XCTAssertTrue(first.query.lookupHint.columns.isEmpty)
+            XCTAssertNil(first.query.planSlot.plan)
             XCTAssertEqual(salaries(first) { $0.salary }, expected { $0.name == name && $0.age > age })
         }
+    }
+
+    func testAShapeKeepsItsPlanAcrossCallsAndArgumentKindsMakeShapesOfTheirOwn() throws {
+        let indexed = db.objects(IndexedEmployee.self)
+        let first = try indexed.filter("name == %@ AND age > %@", "name-3", 20)
+        let plan = try XCTUnwrap(first.query.planSlot.plan)
+        XCTAssertFalse(plan.isPlanned)
+        XCTAssertEqual(salaries(first) { $0.salary }, expected { $0.name == "name-3" && $0.age > 20 })
+        XCTAssertTrue(plan.isPlanned)
+        for (name, age) in [("name-7", 30), ("nobody", 18), ("name-7", 60)] {
+            let again = try indexed.filter("name == %@ AND age > %@", name, age)
+            XCTAssertTrue(again.query.planSlot.plan === plan)
+            XCTAssertTrue(again.explain.hasPrefix("index IndexedEmployee.name"), again.explain)
+            XCTAssertEqual(salaries(again) { $0.salary }, expected { $0.name == name && $0.age > age })
+            XCTAssertEqual(again.count, expected { $0.name == name && $0.age > age }.count)
+        }
+        // The same string with an argument of another kind is a shape of its own, bound and planned for it.
+        let count = db.queryPlans.count
+        let byDouble = try indexed.filter("name == %@ AND age > %@", "name-7", 30.5)
+        XCTAssertFalse(byDouble.query.planSlot.plan === plan)
+        XCTAssertEqual(db.queryPlans.count, count + 1)
+        XCTAssertEqual(salaries(byDouble) { $0.salary }, expected { $0.name == "name-7" && Double($0.age) > 30.5 })
+        // An argument that fits neither shape fails each time, and is never kept.
+        for _ in 0..<2 {
+            XCTAssertThrowsError(try indexed.filter("name == %@ AND age > %@", "name-7", "old"))
+        }
+        XCTAssertEqual(db.queryPlans.count, count + 1)
+    }
+
+    func testAnAndShapePlannedWithoutAnIndexUsesOneAddedLater() throws {
+        let plain = db.objects(Employee.self)
+        let before = try plain.filter("age > %@ AND name == %@", 30, "name-5")
+        XCTAssertTrue(before.explain.hasPrefix("scan Employee"), before.explain)
+        XCTAssertEqual(salaries(before) { $0.salary }, expected { $0.age > 30 && $0.name == "name-5" })
+        let index = try changeEmployeeTable { table, name in try table.addIndex(on: [name]) }
+        db.refresh()
+        for (age, name) in [(30, "name-5"), (40, "name-6")] {
+            let after = try plain.filter("age > %@ AND name == %@", age, name)
+            XCTAssertTrue(after.query.planSlot.plan === before.query.planSlot.plan)
+            XCTAssertTrue(after.explain.hasPrefix("index Employee.name"), after.explain)
+            XCTAssertEqual(salaries(after) { $0.salary }, expected { $0.age > age && $0.name == name })
+            XCTAssertEqual(after.count, expected { $0.age > age && $0.name == name }.count)
+        }
+        try changeEmployeeTable { table, _ in try table.removeIndex(index) }
+        db.refresh()
+        let removed = try plain.filter("age > %@ AND name == %@", 20, "name-8")
+        XCTAssertTrue(removed.explain.hasPrefix("scan Employee"), removed.explain)
+        XCTAssertEqual(salaries(removed) { $0.salary }, expected { $0.age > 20 && $0.name == "name-8" })
+        XCTAssertEqual(removed.count, expected { $0.age > 20 && $0.name == "name-8" }.count)
+    }
+
+    func testAFrozenVersionAndTheLiveOneEachPlanByTheirOwnIndexes() throws {
+        let frozen = try db.freeze()
+        let index = try changeEmployeeTable { table, name in try table.addIndex(on: [name]) }
+        db.refresh()
+        // Alternating between a version without the index and one with it: each evaluation plans by its own.
+        for name in ["name-1", "name-2", "name-1"] {
+            let live = try db.objects(Employee.self).filter("name == %@", name)
+            XCTAssertTrue(live.explain.hasPrefix("index Employee.name"), live.explain)
+            XCTAssertEqual(salaries(live) { $0.salary }, expected { $0.name == name })
+            let old = try frozen.objects(Employee.self).filter("name == %@", name)
+            XCTAssertTrue(old.explain.hasPrefix("scan Employee"), old.explain)
+            XCTAssertEqual(salaries(old) { $0.salary }, expected { $0.name == name })
+        }
+        try changeEmployeeTable { table, _ in try table.removeIndex(index) }
     }
 
     func testQueriesOfOneShapeCompareByTheirArguments() throws {
@@ -191,7 +256,7 @@ final class QueryCacheTests: StaffTestCase {
             }
         }
         XCTAssertEqual(failures.withLock { $0 }, [])
-        let templates = indexed.results.database.bindingTemplates
+        let templates = indexed.results.database.queryPlans
         XCTAssertLessThanOrEqual(templates.count, templates.capacity)
         XCTAssertGreaterThan(templates.count, 0)
     }

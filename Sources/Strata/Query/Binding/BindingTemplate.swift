@@ -11,7 +11,7 @@ import Synchronization
 /// those comparisons. A predicate with a placeholder anywhere else (`%K`, inside `{…}`, `BETWEEN %@`, a constant
 /// on the left, in a SUBQUERY) is bound afresh on every call.
 ///
-/// A class, immutable once made, so that taking a kept template out of ``BindingTemplates`` costs one retain
+/// A class, immutable once made, so that taking a kept template out of ``QueryPlanCache`` costs one retain
 /// rather than a copy of both trees.
 final class BindingTemplate {
     /// The parse the tree was bound from.
@@ -22,20 +22,13 @@ final class BindingTemplate {
     /// The tree when it is one `stringKeyPath == %@` (or `!=`) without options: the shape of a lookup in a loop,
     /// rebound by ``reboundDirectly(to:)`` without converting arguments or checking the comparison again.
     private let loneStringEquality: BoundComparison?
-    /// For a lone `stringProperty == %@` on a property of the tested object itself (not through a link or a
-    /// list): its column, which the rebound filter's ``LookupHint`` reads from the property's index.
-    private let equalityColumns: [ColumnKey]?
+    /// The plan of this shape, reused by every filter made from the template (see ``CachedPlan``).
+    let plan = CachedPlan()
 
     init(parsed: ParsedPredicate, bound: BoundPredicate) {
         self.parsed = parsed
         self.bound = bound
-        let lone = Self.loneStringEquality(parsed, bound)
-        loneStringEquality = lone
-        if let lone, lone.op == .equal, case .path(let path) = lone.left, let (model, column) = path.rootColumn {
-            equalityColumns = [model.columns[column]]
-        } else {
-            equalityColumns = nil
-        }
+        loneStringEquality = Self.loneStringEquality(parsed, bound)
     }
 
     private static func loneStringEquality(_ parsed: ParsedPredicate, _ bound: BoundPredicate) -> BoundComparison? {
@@ -47,29 +40,19 @@ final class BindingTemplate {
         return comparison
     }
 
-    /// The tree bound to `arguments` when it is a lone string equality and the one argument a string, with the
-    /// ``LookupHint`` of an equality on the tested object's own property; `nil` otherwise (the caller then
-    /// rebinds through ``rebound(to:with:)``).
+    /// The tree bound to `arguments` when it is a lone string equality and the one argument a string; `nil`
+    /// otherwise (the caller then rebinds through ``rebound(to:with:)``).
     ///
     /// A fresh binding would check nothing more here: a string fits a string key path, `==` and `!=` apply to
     /// strings, and without options they compare bytes, with no string matcher.
-    func reboundDirectly(to arguments: [Any]) -> BoundFilter? {
+    func reboundDirectly(to arguments: [Any]) -> BoundPredicate? {
         guard var comparison = loneStringEquality, arguments.count == 1, let text = arguments[0] as? String else {
             return nil
         }
         comparison.right = .value(.string(text))
         comparison.written.right = .value(.string(text))
         comparison.matcher = nil
-        return BoundFilter(
-            predicate: .comparison(comparison),
-            hint: equalityColumns.map { LookupHint(columns: $0, value: .string(text)) })
-    }
-
-    /// The ``LookupHint`` of a lone `stringProperty == %@` for `arguments` (one string); `nil` for any other
-    /// predicate or argument.
-    func hint(for arguments: [Any]) -> LookupHint? {
-        guard let equalityColumns, arguments.count == 1, let text = arguments[0] as? String else { return nil }
-        return LookupHint(columns: equalityColumns, value: .string(text))
+        return .comparison(comparison)
     }
 
     /// Whether every placeholder of `node` is the right side of a `keyPath op %@` comparison (any letter but
@@ -159,93 +142,3 @@ final class BindingTemplate {
     }
 }
 
-/// A predicate string bound for one call, with the hint that lets the query skip planning when it has one.
-struct BoundFilter {
-    let predicate: BoundPredicate
-    let hint: LookupHint?
-}
-
-/// The binding templates of one database, by model and predicate string, bounded as ``PredicateCache`` is.
-///
-/// Kept by the database (not shared between databases): a template holds the model bindings its key paths
-/// resolved to. A lock guards it because a frozen database, and so its results' `filter`, may be used from any
-/// thread.
-final class BindingTemplates: Sendable {
-    /// How many templates are kept at most; when full, the cache starts over.
-    let capacity: Int
-    private let state: Mutex<State>
-
-    /// The kept templates, and the one used last: a lookup in a loop asks for the same predicate string each
-    /// time, which comparing the strings (equal storage compares at once) finds without hashing the string.
-    private struct State {
-        var entries: [Key: Entry] = [:]
-        var recent: (key: Key, entry: Entry)?
-
-        /// The template kept for `key`, remembered as the one used last.
-        mutating func entry(for key: Key) -> Entry? {
-            if let recent, recent.key == key { return recent.entry }
-            guard let entry = entries[key] else { return nil }
-            recent = (key, entry)
-            return entry
-        }
-    }
-
-    private struct Key: Hashable {
-        let model: Int
-        let format: String
-    }
-
-    /// A template with the model binding it belongs to, compared by identity on use.
-    private struct Entry: @unchecked Sendable {
-        // Only created and read under the lock; the template's model bindings are immutable once bound.
-        let model: ObjectIdentifier
-        let template: BindingTemplate
-    }
-
-    init(capacity: Int = 128) {
-        self.capacity = Swift.max(1, capacity)
-        state = Mutex(State())
-    }
-
-    /// The predicate string `format` bound for `model` to `arguments`: rebound from a template when one is kept
-    /// (which holds its parse, so the shared ``PredicateCache`` is not asked either), else parsed (through the
-    /// cache) and bound afresh, and kept as a template when ``BindingTemplate/canRebind(_:)`` allows.
-    ///
-    /// - Throws: `StrataError.invalidPredicate` naming the offending token: malformed syntax, an argument that
-    ///   does not fit its placeholder or its comparison, an unknown property, as ``PredicateBinder/bind(_:)``.
-    func bind(_ format: String, arguments: [Any], model: ModelBinding, schema: SchemaBinding) throws -> BoundPredicate {
-        try bindFilter(format, arguments: arguments, model: model, schema: schema).predicate
-    }
-
-    /// ``bind(_:arguments:model:schema:)`` with the ``LookupHint`` of a rebound lone string equality.
-    func bindFilter(
-        _ format: String, arguments: [Any], model: ModelBinding, schema: SchemaBinding
-    ) throws -> BoundFilter {
-        let key = Key(model: model.index, format: format)
-        let identity = ObjectIdentifier(model)
-        if let kept = state.withLock({ $0.entry(for: key) }), kept.model == identity {
-            if let bound = kept.template.reboundDirectly(to: arguments) { return bound }
-            let parsed = kept.template.parsed
-            let values = try parsed.arguments(arguments)
-            let binder = PredicateBinder(predicate: format, schema: schema, model: model, arguments: values)
-            return BoundFilter(predicate: try kept.template.rebound(to: values, with: binder), hint: nil)
-        }
-        let parsed = try PredicateCache.shared.parsed(format)
-        let values = try parsed.arguments(arguments)
-        let bound = try PredicateBinder(predicate: format, schema: schema, model: model, arguments: values)
-            .bind(parsed.node)
-        guard BindingTemplate.canRebind(parsed.node) else { return BoundFilter(predicate: bound, hint: nil) }
-        let template = BindingTemplate(parsed: parsed, bound: bound)
-        let entry = Entry(model: identity, template: template)
-        state.withLock { state in
-            if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
-            state.entries[key] = entry
-            state.recent = (key, entry)
-        }
-        // The first call gets the hint its rebindings will get.
-        return BoundFilter(predicate: bound, hint: template.hint(for: arguments))
-    }
-
-    /// How many templates are kept now.
-    var count: Int { state.withLock { $0.entries.count } }
-}

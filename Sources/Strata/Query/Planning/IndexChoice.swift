@@ -222,9 +222,9 @@ struct IndexChoice {
         if comparison.op == .text {
             // Exact: the index cuts and folds text as the evaluator's `FullTextQuery` does.
             guard case .path(let path) = comparison.left, let (model, column) = path.rootColumn,
-                let index = table.fullTextIndex(on: model.columns[column]), let query = comparison.matcher?.fullText
+                let index = table.fullTextIndex(on: model.columns[column])
             else { return nil }
-            return IndexChoice(rank: 1, lookup: .fullText(index.key, query), term: term)
+            return fullTextChoice(comparison, index: index.key, term: term)
         }
         guard case .path(let path) = comparison.left, comparison.options.isEmpty else { return nil }
         let model: ModelBinding
@@ -240,47 +240,152 @@ struct IndexChoice {
         } else {
             return nil
         }
-        guard let index = (embedded?.table ?? table).index(on: [model.columns[column]]) else { return nil }
-        let kind = path.kind
+        guard let index = (embedded?.table ?? table).index(on: [model.columns[column]]),
+            let (rank, lookup) = lookup(comparison, kind: path.kind, index: index)
+        else { return nil }
+        return IndexChoice(rank: rank, lookup: lookup, term: term, embedded: embedded, byElement: byElement)
+    }
+
+    /// The `TEXT` comparison's lookup in the full-text index `index`; `nil` when its query has no full-text form.
+    private static func fullTextChoice(_ comparison: BoundComparison, index: IndexKey, term: Int?) -> IndexChoice? {
+        guard let query = comparison.matcher?.fullText else { return nil }
+        return IndexChoice(rank: 1, lookup: .fullText(index, query), term: term)
+    }
+
+    /// What `comparison` (of a column of `kind` that `index` indexes) reads from the index, and how selective
+    /// that is; `nil` when the index cannot answer it (another operator, a nil, an empty prefix, a NaN).
+    ///
+    /// The only part of planning that depends on the comparison's constants: a cached plan
+    /// (``CachedPlan``) resolves the column and finds its index once, and runs this on each call's arguments.
+    private static func lookup(
+        _ comparison: BoundComparison, kind: QueryKind, index: IndexSpec
+    ) -> (rank: Int, lookup: Lookup)? {
         let key = index.key
-        let rank: Int
-        let lookup: Lookup
         switch (comparison.op, comparison.right) {
         case (.equal, .value(let value)) where kind == .mixed:
             // A mixed value equals a number of another kind with the same value: each kind is its own entry.
             guard let stored = mixedCandidates(value) else { return nil }
-            (rank, lookup) = (stored.count == 1 ? 1 : 2, stored.count == 1 ? .equal(key, stored[0]) : .oneOf(key, stored))
+            return stored.count == 1 ? (1, .equal(key, stored[0])) : (2, .oneOf(key, stored))
         case (.in, .list(let values)) where kind == .mixed:
             let stored = values.compactMap(mixedCandidates)
             guard stored.count == values.count else { return nil }
-            (rank, lookup) = (2, .oneOf(key, stored.flatMap { $0 }))
+            return (2, .oneOf(key, stored.flatMap { $0 }))
         case (.equal, .value(let value)):
             guard let stored = storageValue(value, kind) else { return nil }
-            (rank, lookup) = (index.isUnique ? 0 : 1, .equal(key, stored))
+            return (index.isUnique ? 0 : 1, .equal(key, stored))
         case (.in, .list(let values)):
             let stored = values.compactMap { storageValue($0, kind) }
             guard stored.count == values.count else { return nil }
-            (rank, lookup) = (2, .oneOf(key, stored))
+            return (2, .oneOf(key, stored))
         case (.beginsWith, .value(.string(let prefix))) where !prefix.isEmpty && kind == .string:
-            (rank, lookup) = (3, .prefix(key, prefix))
+            return (3, .prefix(key, prefix))
         case (.between, .list(let bounds)):
             guard Self.hasOrderedIndex(kind), bounds.count == 2,
                   let low = storageValue(bounds[0], kind), let high = storageValue(bounds[1], kind) else { return nil }
-            (rank, lookup) = (4, .range(key, from: low, lowerInclusive: true, to: high, upperInclusive: true))
+            return (4, .range(key, from: low, lowerInclusive: true, to: high, upperInclusive: true))
         case (.less, .value(let value)), (.lessOrEqual, .value(let value)),
              (.greater, .value(let value)), (.greaterOrEqual, .value(let value)):
             guard Self.hasOrderedIndex(kind), let bound = storageValue(value, kind) else { return nil }
             switch comparison.op {
-            case .less: lookup = .range(key, from: nil, lowerInclusive: true, to: bound, upperInclusive: false)
-            case .lessOrEqual: lookup = .range(key, from: nil, lowerInclusive: true, to: bound, upperInclusive: true)
-            case .greater: lookup = .range(key, from: bound, lowerInclusive: false, to: nil, upperInclusive: false)
-            default: lookup = .range(key, from: bound, lowerInclusive: true, to: nil, upperInclusive: false)
+            case .less: return (5, .range(key, from: nil, lowerInclusive: true, to: bound, upperInclusive: false))
+            case .lessOrEqual: return (5, .range(key, from: nil, lowerInclusive: true, to: bound, upperInclusive: true))
+            case .greater: return (5, .range(key, from: bound, lowerInclusive: false, to: nil, upperInclusive: false))
+            default: return (5, .range(key, from: bound, lowerInclusive: true, to: nil, upperInclusive: false))
             }
-            rank = 5
         default:
             return nil
         }
-        return IndexChoice(rank: rank, lookup: lookup, term: term, embedded: embedded, byElement: byElement)
+    }
+
+    // MARK: - Cached plans
+
+    /// A term of a predicate whose column has an index, found once per shape of predicate and set of indexes
+    /// (``CachedPlan``): which term, and the index that may answer it.
+    struct IndexedTerm {
+        /// The term's position among an AND's terms, or `nil` for a lone comparison.
+        let term: Int?
+        /// The index on the term's column: a full-text index for a `TEXT` comparison, an ordered one otherwise.
+        let index: IndexSpec
+    }
+
+    /// The terms of `predicate` whose column has an index in `table`, in term order; `nil` when the predicate
+    /// has a comparison planning cannot answer that way for every call of its shape (through an embedded object
+    /// or a set, whose indexes live elsewhere or answer by element), which is then planned in full every time.
+    ///
+    /// Depends only on the predicate's shape (its paths and operators, never its constants) and the table's
+    /// indexes, so it holds for every call of a cached shape while those indexes stay.
+    static func indexedTerms(of predicate: BoundPredicate, table: Table) -> [IndexedTerm]? {
+        guard case .and(let terms) = predicate else {
+            guard case .comparison(let comparison) = predicate else { return [] }
+            return indexedTerm(comparison, term: nil, table: table).map { $0.map { [$0] } ?? [] }
+        }
+        var found: [IndexedTerm] = []
+        for (position, term) in terms.enumerated() {
+            guard case .comparison(let comparison) = term else { continue }
+            guard let indexed = indexedTerm(comparison, term: position, table: table) else { return nil }
+            if let indexed { found.append(indexed) }
+        }
+        return found
+    }
+
+    /// The index `comparison` may be looked up in: `.some(nil)` when none can answer it, `nil` when whether one
+    /// can depends on more than the shape (see ``indexedTerms(of:table:)``).
+    private static func indexedTerm(_ comparison: BoundComparison, term: Int?, table: Table) -> IndexedTerm?? {
+        guard case .path(let path) = comparison.left else { return .some(nil) }
+        if comparison.op == .text {
+            guard let (model, column) = path.rootColumn, let index = table.fullTextIndex(on: model.columns[column])
+            else { return .some(nil) }
+            return IndexedTerm(term: term, index: index)
+        }
+        guard comparison.options.isEmpty else { return .some(nil) }
+        guard let (model, column) = path.rootColumn else {
+            let reachesElsewhere = setColumn(path, comparison: comparison) != nil
+                || (path.root == .object && path.steps.count > 1 && comparison.quantifier == .anyElement)
+            return reachesElsewhere ? nil : .some(nil)
+        }
+        guard let index = table.index(on: [model.columns[column]]) else { return .some(nil) }
+        return IndexedTerm(term: term, index: index)
+    }
+
+    /// ``best(for:model:table:)`` over the terms ``indexedTerms(of:table:)`` found for this predicate's shape:
+    /// the same choice, with no path resolved and no index looked up again. The outer `nil` says that the
+    /// predicate does not have that shape after all (a term moved, or names another column): plan it in full.
+    static func best(
+        for predicate: BoundPredicate, indexedTerms: [IndexedTerm]
+    ) -> (IndexChoice, BoundPredicate?)?? {
+        var best: (position: Int?, choice: IndexChoice)?
+        for indexed in indexedTerms {
+            let comparison: BoundComparison
+            switch (predicate, indexed.term) {
+            case (.comparison(let lone), nil): comparison = lone
+            case (.and(let terms), let position?) where terms.indices.contains(position):
+                guard case .comparison(let chosen) = terms[position] else { return nil }
+                comparison = chosen
+            default: return nil
+            }
+            guard case .path(let path) = comparison.left, let (model, column) = path.rootColumn,
+                indexed.index.columns.count == 1, indexed.index.columns[0] == model.columns[column]
+            else { return nil }
+            let choice: IndexChoice?
+            if comparison.op == .text {
+                choice = fullTextChoice(comparison, index: indexed.index.key, term: indexed.term)
+            } else if let (rank, lookup) = lookup(comparison, kind: path.kind, index: indexed.index) {
+                choice = IndexChoice(rank: rank, lookup: lookup, term: indexed.term)
+            } else {
+                choice = nil
+            }
+            guard let choice else { continue }
+            if best.map({ choice.rank < $0.choice.rank }) ?? true { best = (indexed.term, choice) }
+        }
+        guard let best else { return .some(nil) }
+        guard case .and(let terms) = predicate, let position = best.position else { return (best.choice, nil) }
+        var rest = terms
+        rest.remove(at: position)
+        switch rest.count {
+        case 0: return (best.choice, nil)
+        case 1: return (best.choice, rest[0])
+        default: return (best.choice, .and(rest))
+        }
     }
 
     /// The set property of the tested object that `ANY set …` (and `constant IN set`) compares, whose index (one

@@ -108,9 +108,9 @@ struct ObjectQuery: Hashable {
     /// The first error of a `sorted`/`distinct` call that named a key path the model does not have: evaluating
     /// the query throws it (see `Results.keyPathError`).
     var failure: StrataError?
-    /// How to read the keys of the one filter `property == "text"` from the property's index without planning
-    /// (set by `Results.filter` from a binding template, cleared by any other filter; see ``LookupHint``).
-    var lookupHint = LookupHint.absent
+    /// The cached plan of the query's one filter, when it came from a predicate string whose shape is cached
+    /// (set by `Results.filter`, cleared by any other filter; see ``CachedPlan``).
+    var planSlot = PlanSlot.none
 
     /// The filters as one predicate, or `nil` when there are none.
     var predicate: BoundPredicate? {
@@ -153,9 +153,8 @@ struct ObjectQuery: Hashable {
             return try evaluate(in: database, model: model).count
         }
         let table = try evaluator.table(model)
-        if filters.count == 1, let counted = try lookupHint.count(in: table) { return counted }
         // A lookup that decides alone is planned as one whatever it matches: counted by the index where it can.
-        if let (choice, rest) = IndexChoice.best(for: predicate, model: model, table: table), rest == nil,
+        if let (choice, rest) = bestIndex(for: predicate, model: model, table: table), rest == nil,
             let counted = try choice.matchCount(in: table)
         {
             return counted
@@ -192,7 +191,7 @@ struct ObjectQuery: Hashable {
     /// scan wins. An equality or prefix lookup stops reading the index as soon as it passes that limit.
     func plan(_ predicate: BoundPredicate, table: Table, model: ModelBinding) throws -> Plan {
         // The scan is compiled only when it may run: a lookup in a loop plans on every call.
-        guard let (index, rest) = IndexChoice.best(for: predicate, model: model, table: table) else {
+        guard let (index, rest) = bestIndex(for: predicate, model: model, table: table) else {
             return .scan(ColumnScan(predicate), rejected: nil)
         }
         guard let rest, ColumnScan(rest).isColumnOnly else {
@@ -205,6 +204,16 @@ struct ObjectQuery: Hashable {
             return .scan(ColumnScan(predicate), rejected: reason)
         }
         return .index(index, keys: keys, rest: rest)
+    }
+
+    /// The most selective index lookup for `predicate` (these filters), with what is left to check: from the
+    /// cached plan of the one filter when it has one (no column resolved, no index looked for), else planned in
+    /// full.
+    private func bestIndex(
+        for predicate: BoundPredicate, model: ModelBinding, table: Table
+    ) -> (IndexChoice, BoundPredicate?)? {
+        if filters.count == 1, let plan = planSlot.plan { return plan.best(for: predicate, model: model, table: table) }
+        return IndexChoice.best(for: predicate, model: model, table: table)
     }
 
     // MARK: - Filtering
@@ -233,9 +242,6 @@ struct ObjectQuery: Hashable {
                     return true
                 }
                 return keys
-            }
-            if filters.count == 1, let keys = try lookupHint.keys(in: table) {
-                return Array(keys.prefix(limit))
             }
             let scan: ColumnScan
             switch try plan(predicate, table: table, model: model) {

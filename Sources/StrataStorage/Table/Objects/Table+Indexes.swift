@@ -3,6 +3,17 @@ extension Table {
     /// Full-text indexes are not among them (see ``fullTextIndexSpecs``).
     public var indexSpecs: [IndexSpec] { indexes.filter { !$0.spec.isFullText }.map(\.spec) }
 
+    /// Every index of the table, ordered and full-text, in the table's order: with ``hasIndexes(_:)``, what a
+    /// cached query plan checks to know that the indexes it planned for are still the table's.
+    package var allIndexSpecs: [IndexSpec] { indexes.map(\.spec) }
+
+    /// Whether the table's indexes are exactly `specs` (``allIndexSpecs`` as read earlier), compared in place.
+    package func hasIndexes(_ specs: [IndexSpec]) -> Bool {
+        guard indexes.count == specs.count else { return false }
+        for position in specs.indices where indexes[position].spec != specs[position] { return false }
+        return true
+    }
+
     /// The index whose columns are exactly `columns`, if any (never a full-text index).
     public func index(on columns: [ColumnKey]) -> IndexSpec? {
         indexes.first { $0.spec.columns == columns && !$0.spec.isFullText }?.spec

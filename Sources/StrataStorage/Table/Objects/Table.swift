@@ -88,6 +88,12 @@ public final class Table {
                         mixed: Table.mixedFlags($0.spec.columns, record.columns),
                         indexesElements: Table.isElementIndex($0.spec.columns, record.columns))
         }
+        if readsOnly {
+            // A read transaction's nodes never change: each tree keeps the branches it reads (a lookup in a loop
+            // then reads its index's and its clusters' inner branches once, not once per lookup).
+            tree.cacheStoredBranches()
+            for index in indexes { index.nodes.cacheStoredBranches() }
+        }
     }
 
     // MARK: Columns

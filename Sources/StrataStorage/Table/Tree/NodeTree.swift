@@ -64,6 +64,37 @@ final class NodeTree<Leaf: TreeLeaf> {
         self.what = what
     }
 
+    /// Whether the tree keeps the branches it reads (see ``cacheStoredBranches()``).
+    @exclusivity(unchecked) private var cachesBranches = false
+    /// The branches read so far, by node, when ``cachesBranches``: a slot per page number modulo their count (so
+    /// finding one costs a mask and a compare, not a hash), made by the first branch read.
+    @exclusivity(unchecked) private var storedBranches: [BranchView?] = []
+    /// How many branches ``storedBranches`` holds at most: the inner branches of a table or an index of a million
+    /// entries (three levels deep, a dozen or two branches) with room to spare, in 3 KiB.
+    private static var storedBranchSlots: Int { 64 }
+
+    /// Keeps the branches this tree reads, for a tree of a read transaction: its stored nodes never change and
+    /// their bytes stay where they are until the transaction ends (the `NodeReader` contract), so a branch read
+    /// and checked once serves every later descent. A lookup in a loop (an index, then the object's cluster)
+    /// then reads its root and most of its inner branches from here rather than through the pager, which checks
+    /// the node's header and its verification on every read. Call before the first read; never for a tree that
+    /// can change.
+    func cacheStoredBranches() {
+        cachesBranches = true
+    }
+
+    /// The stored branch `ref`, from ``storedBranches`` when kept there.
+    @inline(__always)
+    private func branchView(_ ref: NodeRef) throws -> BranchView {
+        guard cachesBranches else { return try BranchView(try reader.read(ref), ref: ref) }
+        let slot = Int(truncatingIfNeeded: ref.page) & (Self.storedBranchSlots - 1)
+        if !storedBranches.isEmpty, let kept = storedBranches[slot], kept.ref == ref { return kept }
+        let view = try BranchView(try reader.read(ref), ref: ref)
+        if storedBranches.isEmpty { storedBranches = Array(repeating: nil, count: Self.storedBranchSlots) }
+        storedBranches[slot] = view
+        return view
+    }
+
     /// Whether part of the tree is decoded (changes may be pending).
     var isLoaded: Bool { root != nil }
 
@@ -75,7 +106,7 @@ final class NodeTree<Leaf: TreeLeaf> {
     func count() throws -> Int {
         if let root { return root.total }
         guard !storedRoot.isNone else { return 0 }
-        let view = try BranchView(try reader.read(storedRoot), ref: storedRoot)
+        let view = try branchView(storedRoot)
         return (0..<view.count).reduce(0) { $0 + view.entriesBelow($1) }
     }
 
@@ -125,7 +156,7 @@ final class NodeTree<Leaf: TreeLeaf> {
                 child = branch.children[index]
             case .stored(let ref):
                 if level == 1 { return (.stored(ref), isLast, before) }
-                let view = try BranchView(try reader.read(ref), ref: ref)
+                let view = try branchView(ref)
                 guard view.level < level else { throw NodeDamage.error(ref, what, "tree levels do not descend") }
                 level = view.level
                 let index = try view.childIndex(for: key)
@@ -157,7 +188,7 @@ final class NodeTree<Leaf: TreeLeaf> {
             return true
         case .stored(let ref):
             if level == 1 { return try body(.stored(ref)) }
-            let view = try BranchView(try reader.read(ref), ref: ref)
+            let view = try branchView(ref)
             guard view.level < level else { throw NodeDamage.error(ref, what, "tree levels do not descend") }
             var first = 0
             if let start { first = try start.withUnsafeBytes { try view.childIndex(for: $0) } }
@@ -191,7 +222,7 @@ final class NodeTree<Leaf: TreeLeaf> {
                 child = branch.children[index]
             case .stored(let ref):
                 if level == 1 { return (.stored(ref), remaining) }
-                let view = try BranchView(try reader.read(ref), ref: ref)
+                let view = try branchView(ref)
                 guard view.level < level else { throw NodeDamage.error(ref, what, "tree levels do not descend") }
                 level = view.level
                 var found: NodeRef?

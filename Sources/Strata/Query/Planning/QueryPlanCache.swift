@@ -1,0 +1,121 @@
+import StrataStorage
+import Synchronization
+
+/// The query shapes of one database, by model, predicate string and the kinds of its arguments: each keeps the
+/// string's parse, its binding to the model (a ``BindingTemplate``, rebound per call) and its plan (a
+/// ``CachedPlan``), so a repeated `filter("name == %@", name)` costs a lookup here and a bind, not a parse and a
+/// plan.
+///
+/// Bounded: a program that builds format strings by interpolation (instead of passing arguments) would otherwise
+/// fill it forever, so when it is full it starts over. Kept by the database (not shared between databases): a
+/// template holds the model bindings its key paths resolved to, and a migration that makes new bindings makes the
+/// old entries unusable (each is checked against the binding it was made for). A lock guards it because a frozen
+/// database, and so its results' `filter`, may be used from any thread. Malformed strings and arguments that do
+/// not fit are never kept, so they fail with their error on every call.
+final class QueryPlanCache: Sendable {
+    /// How many shapes are kept at most; when full, the cache starts over.
+    let capacity: Int
+    private let state: Mutex<State>
+
+    /// The kept shapes, and the one used last: a lookup in a loop asks for the same shape each time, which
+    /// comparing the keys (equal string storage compares at once) finds without hashing the string.
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        var recent: (key: Key, entry: Entry)?
+
+        /// The shape kept for `key`, remembered as the one used last.
+        mutating func entry(for key: Key) -> Entry? {
+            if let recent, recent.key == key { return recent.entry }
+            guard let entry = entries[key] else { return nil }
+            recent = (key, entry)
+            return entry
+        }
+    }
+
+    private struct Key: Hashable {
+        let model: Int
+        let format: String
+        let kinds: ArgumentKinds
+    }
+
+    /// A template with the model binding it belongs to, compared by identity on use.
+    private struct Entry: @unchecked Sendable {
+        // Only created and read under the lock; the template's model bindings are immutable once bound, and its
+        // plan guards itself.
+        let model: ObjectIdentifier
+        let template: BindingTemplate
+    }
+
+    init(capacity: Int = 128) {
+        self.capacity = Swift.max(1, capacity)
+        state = Mutex(State())
+    }
+
+    /// The predicate string `format` bound for `model` to `arguments`, with the plan of its shape when it has one:
+    /// rebound from the kept template of its shape (which holds its parse, so the shared ``PredicateCache`` is not
+    /// asked either), else parsed (through that cache) and bound afresh, and kept when
+    /// ``BindingTemplate/canRebind(_:)`` allows.
+    ///
+    /// - Throws: `StrataError.invalidPredicate` naming the offending token: malformed syntax, an argument that
+    ///   does not fit its placeholder or its comparison, an unknown property, as ``PredicateBinder/bind(_:)``.
+    func bind(
+        _ format: String, arguments: [Any], model: ModelBinding, schema: SchemaBinding
+    ) throws -> BoundFilter {
+        let key = Key(model: model.index, format: format, kinds: ArgumentKinds(arguments))
+        let identity = ObjectIdentifier(model)
+        if let kept = state.withLock({ $0.entry(for: key) }), kept.model == identity {
+            let template = kept.template
+            if let bound = template.reboundDirectly(to: arguments) {
+                return BoundFilter(predicate: bound, plan: template.plan)
+            }
+            let values = try template.parsed.arguments(arguments)
+            let binder = PredicateBinder(predicate: format, schema: schema, model: model, arguments: values)
+            return BoundFilter(predicate: try template.rebound(to: values, with: binder), plan: template.plan)
+        }
+        let parsed = try PredicateCache.shared.parsed(format)
+        let values = try parsed.arguments(arguments)
+        let bound = try PredicateBinder(predicate: format, schema: schema, model: model, arguments: values)
+            .bind(parsed.node)
+        guard BindingTemplate.canRebind(parsed.node) else { return BoundFilter(predicate: bound, plan: nil) }
+        let template = BindingTemplate(parsed: parsed, bound: bound)
+        let entry = Entry(model: identity, template: template)
+        state.withLock { state in
+            if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
+            state.entries[key] = entry
+            state.recent = (key, entry)
+        }
+        return BoundFilter(predicate: bound, plan: template.plan)
+    }
+
+    /// How many shapes are kept now.
+    var count: Int { state.withLock { $0.entries.count } }
+}
+
+/// A predicate string bound for one call, with the plan of its shape when the shape is cached.
+struct BoundFilter {
+    let predicate: BoundPredicate
+    let plan: CachedPlan?
+}
+
+/// The dynamic types of a call's arguments, part of a cached shape's key: a template is rebound only to arguments
+/// of the kinds it was first bound with, so an `Int` and a `Double` (or a `String` and an array) for one
+/// placeholder make two shapes, each bound and planned for its kinds. The first three are kept inline, so the
+/// usual call (one to three arguments) builds its key without allocating.
+struct ArgumentKinds: Hashable {
+    private let count: Int
+    private let first: ObjectIdentifier?
+    private let second: ObjectIdentifier?
+    private let third: ObjectIdentifier?
+    private let rest: [ObjectIdentifier]
+
+    init(_ arguments: [Any]) {
+        count = arguments.count
+        func kind(_ position: Int) -> ObjectIdentifier? {
+            position < arguments.count ? ObjectIdentifier(type(of: arguments[position])) : nil
+        }
+        first = kind(0)
+        second = kind(1)
+        third = kind(2)
+        rest = arguments.count > 3 ? arguments.dropFirst(3).map { ObjectIdentifier(type(of: $0)) } : []
+    }
+}
