@@ -198,7 +198,8 @@ final class LockFile: @unchecked Sendable {
             let copy = UnsafeRawPointer(memory) + Self.metaCopyOffset + Int(version & 1) * Self.metaCopyByteCount
             let meta = MetaSlot.decode(from: copy)
             let slot = Int(copy.u64(at: MetaSlot.byteCount) & 1)
-            // The copy's bytes were read before the word is read again (`load` orders them).
+            // The fence keeps the copy's reads before the word's second load (a load orders only what follows).
+            SharedWord.fence()
             if word.load() == version { return (meta?.version == version ? meta : nil, slot) }
         }
     }
