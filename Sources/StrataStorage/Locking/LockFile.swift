@@ -2,7 +2,19 @@
 ///
 /// Its shared memory holds the current version's meta slot (so readers never read a slot the writer may be
 /// rewriting), the last durable version, and a table of reader slots, one per process, each holding the oldest
-/// version a reader of that process pins. Byte-range locks (released by the kernel when a process dies) give:
+/// version a reader of that process pins. None of it takes a lock to read or write (format 2):
+///
+/// - The writer publishes a version by writing its meta slot into the copy the previous version does not use
+///   (two copies, chosen by the version's parity), then storing the version in the publication word. A reader
+///   loads the word, decodes the copy it selects, and loads the word again: unchanged, the copy was whole (the
+///   writer rewrites a copy only after publishing the version after it).
+/// - A reader pins as LMDB's readers do: it stores the version in its process's slot, then loads the publication
+///   word again and starts over if a newer version was published meanwhile. A writer reads the slots after the
+///   publication of its base version, so either it sees the pin, or the reader sees a version newer than its own
+///   and pins again; a pin it misses is at least the writer's base, which the writer never frees under.
+/// - The durable and synced marks only move forward, by compare-and-exchange.
+///
+/// Byte-range locks (released by the kernel when a process dies) give:
 ///
 /// The first process to open the store (the one that recovers the file) reads the durable version the last
 /// session recorded before resetting the shared state: a newest commit found damaged at or below it had been
@@ -12,18 +24,29 @@
 /// |---|---|
 /// | 0 | lifetime: shared while a process has the store open; exclusive while the first opener recovers |
 /// | 1 | writer: exclusive for the duration of a write transaction |
-/// | 2 | registration: exclusive while a reader registers its pin or a writer publishes or reads the pins |
 /// | 128 + i | liveness of reader slot i: exclusive, held by the owning process for as long as it has the store open |
+///
+/// Format 1 (byte 2 a registration lock taken around every pin and publication) is refused, not joined: its
+/// processes would read the meta copy and pins where this format no longer keeps them.
 final class LockFile: @unchecked Sendable {
     static let byteCount = 4096
     static let magic: UInt64 = 0x4B4C_4154_4152_5453  // "STRATALK"
-    static let format: UInt32 = 1
+    static let format: UInt32 = 2
     static let lifetimeByte = 0
     private static let writerByte = 1
-    private static let registrationByte = 2
-    private static let slotsOffset = 128
+    /// The liveness lock of reader slot i is on byte `livenessByte + i`.
+    private static let livenessByte = 128
+    private static let slotsOffset = 256
     private static let slotByteCount = 16
     static let slotCount = (byteCount - slotsOffset) / slotByteCount
+    /// The publication word: the current version.
+    private static let versionOffset = 16
+    /// The durable word: the last durable version × 2 + the data-file slot holding it.
+    private static let durableOffset = 24
+    /// Where the two meta copies go: the copy of version v at `metaCopyOffset + (v & 1) * metaCopyByteCount`, its
+    /// 64-byte meta slot, then the data-file slot holding it (8 bytes), then 8 zero bytes.
+    private static let metaCopyOffset = 64
+    private static let metaCopyByteCount = 80
 
     let handle: LockFileHandle
     let path: String
@@ -70,6 +93,9 @@ final class LockFile: @unchecked Sendable {
         var acknowledged: UInt64?
         if isInitialized {
             acknowledged = durable.version
+        } else if shared.u64(at: 0) == Self.magic && shared.u32(at: 8) == 1 {
+            // Left by a session of format 1, which kept the durable version alone in these bytes.
+            acknowledged = shared.u64(at: Self.durableOffset)
         } else if shared.u64(at: Self.carriedMarkOffset) == Self.carriedMark {
             acknowledged = shared.u64(at: Self.carriedVersionOffset)
         }
@@ -106,10 +132,8 @@ final class LockFile: @unchecked Sendable {
 
     /// Records that a sync which started after `version`'s writes has returned, unless a newer version already is
     /// recorded so. Unlike `markDurable`, never for a `.none` commit (which counts as durable without a sync).
-    /// Call with the registration lock held, or from `Store.init` before other processes are let in.
     func markSynced(version: UInt64) {
-        guard version > UnsafeRawPointer(memory).u64(at: Self.syncedVersionOffset) else { return }
-        memory.setU64(version, at: Self.syncedVersionOffset)
+        SharedWord(memory, at: Self.syncedVersionOffset).raise(to: version)
     }
 
     /// Where the newest version known synced goes (bytes 56-63; zero in lock files written before it existed).
@@ -154,33 +178,56 @@ final class LockFile: @unchecked Sendable {
     /// Whether the shared state was written by this format (checked by processes that are not the first).
     var isInitialized: Bool { UnsafeRawPointer(memory).u64(at: 0) == Self.magic && UnsafeRawPointer(memory).u32(at: 8) == Self.format }
 
+    /// The format of shared state that another format of Strata initialized (nil when it is this format's, or not
+    /// initialized): processes of two formats must not share a store.
+    var foreignFormat: UInt32? {
+        let shared = UnsafeRawPointer(memory)
+        guard shared.u64(at: 0) == Self.magic, shared.u32(at: 8) != Self.format else { return nil }
+        return shared.u32(at: 8)
+    }
+
     // MARK: Versions
 
     /// The newest committed version's meta slot (nil if the shared copy is damaged) and which data-file slot
-    /// holds it.
+    /// holds it, read without a lock: the copy the publication word selects, taken again should the word change
+    /// while it is read.
     var current: (meta: MetaSlot?, slot: Int) {
-        (MetaSlot.decode(from: UnsafeRawPointer(memory) + 64), Int(UnsafeRawPointer(memory).u64(at: 16) & 1))
+        let word = SharedWord(memory, at: Self.versionOffset)
+        while true {
+            let version = word.load()
+            let copy = UnsafeRawPointer(memory) + Self.metaCopyOffset + Int(version & 1) * Self.metaCopyByteCount
+            let meta = MetaSlot.decode(from: copy)
+            let slot = Int(copy.u64(at: MetaSlot.byteCount) & 1)
+            // The fence keeps the copy's reads before the word's second load (a load orders only what follows).
+            SharedWord.fence()
+            if word.load() == version { return (meta?.version == version ? meta : nil, slot) }
+        }
     }
 
-    /// The newest version known durable and the data-file slot holding it.
+    /// The newest version known durable and the data-file slot holding it (one word, so never a mixed pair).
     var durable: (version: UInt64, slot: Int) {
-        (UnsafeRawPointer(memory).u64(at: 24), Int(UnsafeRawPointer(memory).u64(at: 32) & 1))
+        let word = SharedWord(memory, at: Self.durableOffset).load()
+        return (word >> 1, Int(word & 1))
     }
 
-    /// The newest committed version, read without a lock (an aligned 8-byte load): a cheap way for other threads
-    /// and processes to notice commits.
-    var latestVersion: UInt64 { UnsafeRawPointer(memory).u64(at: 64 + 8) }
+    /// The newest committed version, read without a lock: a cheap way for other threads and processes to notice
+    /// commits, and what a reader checks after storing its pin (`setPin`).
+    var latestVersion: UInt64 { SharedWord(memory, at: Self.versionOffset).load() }
 
     /// Makes `meta` (stored in data-file slot `slot`) the current version; if `durable`, also the durable one.
-    /// Call with the registration lock held.
+    /// Call holding the writer lock (or as the first opener, alone): versions are published one writer at a time.
     func publish(meta: MetaSlot, slot: Int, durable: Bool) {
-        meta.encode(into: memory + 64)
-        memory.setU64(UInt64(slot), at: 16)
+        // Readers of the version before the last one may still be reading this copy: they load the publication
+        // word after reading it, and the fence orders the last publication before the bytes written here.
+        SharedWord.fence()
+        let copy = memory + Self.metaCopyOffset + Int(meta.version & 1) * Self.metaCopyByteCount
+        meta.encode(into: copy)
+        copy.setU64(UInt64(slot), at: MetaSlot.byteCount)
+        SharedWord(memory, at: Self.versionOffset).store(meta.version)
         if durable { markDurable(version: meta.version, slot: slot) }
     }
 
-    /// Records that `version`, in data-file slot `slot`, is durable, unless a newer version already is. Call with
-    /// the registration lock held.
+    /// Records that `version`, in data-file slot `slot`, is durable, unless a newer version already is.
     ///
     /// The mark only moves forward. A process closing a `.batched` store reads the current version, syncs, and
     /// marks it without the writer lock, so another process may have committed and flushed a newer version in
@@ -188,9 +235,7 @@ final class LockFile: @unchecked Sendable {
     /// after it: an older mark would let the next commit overwrite the newer durable version's slot and pages, and
     /// a power loss would then lose a flushed commit.
     func markDurable(version: UInt64, slot: Int) {
-        guard version > UnsafeRawPointer(memory).u64(at: 24) else { return }
-        memory.setU64(version, at: 24)
-        memory.setU64(UInt64(slot), at: 32)
+        SharedWord(memory, at: Self.durableOffset).raise(to: version << 1 | UInt64(slot & 1)) { $0 >> 1 }
     }
 
     // MARK: Locks
@@ -203,14 +248,6 @@ final class LockFile: @unchecked Sendable {
     /// Releases the writer lock.
     func unlockWriter() { handle.unlock(byte: Self.writerByte) }
 
-    /// Runs `body` holding the registration lock. Callers serialize their own threads first (one process holds
-    /// at most one lock on a byte, whatever its thread).
-    func withRegistration<T>(_ body: () throws -> T) throws -> T {
-        _ = try handle.lock(byte: Self.registrationByte, exclusive: true, wait: true)
-        defer { handle.unlock(byte: Self.registrationByte) }
-        return try body()
-    }
-
     // MARK: Reader slots
 
     /// Claims a reader slot for this process: the first whose liveness lock is free (never used, or its process
@@ -218,10 +255,10 @@ final class LockFile: @unchecked Sendable {
     ///
     /// - Throws: `StrataError.io` when every slot is held by a live process.
     func claimReaderSlot(processID: Int32) throws -> Int {
-        for index in 0..<Self.slotCount where try handle.lock(byte: Self.slotsOffset + index, exclusive: true, wait: false) {
+        for index in 0..<Self.slotCount where try handle.lock(byte: Self.livenessByte + index, exclusive: true, wait: false) {
             let slot = memory + Self.slotsOffset + index * Self.slotByteCount
             slot.setU64(UInt64(UInt32(bitPattern: processID)), at: 0)
-            slot.setU64(0, at: 8)
+            SharedWord(slot, at: 8).store(0)
             return index
         }
         throw StrataError.io(
@@ -232,27 +269,34 @@ final class LockFile: @unchecked Sendable {
     /// Releases this process's slot.
     func releaseReaderSlot(_ index: Int) {
         setPin(0, slot: index)
-        handle.unlock(byte: Self.slotsOffset + index)
+        handle.unlock(byte: Self.livenessByte + index)
     }
 
-    /// Stores the oldest version this process pins (0: none). Call with the registration lock held.
+    /// Stores the oldest version this process pins (0: none). Serialize this process's threads around it (the
+    /// store's state lock); a reader then checks `latestVersion` (see the type's notes).
     func setPin(_ version: UInt64, slot index: Int) {
-        (memory + Self.slotsOffset + index * Self.slotByteCount).setU64(version, at: 8)
+        SharedWord(memory + Self.slotsOffset + index * Self.slotByteCount, at: 8).store(version)
     }
 
-    /// Every version pinned by another live process, clearing the slots of dead ones. Call with the registration
-    /// lock held.
-    func pinsOfOtherProcesses(ownSlot: Int) -> [UInt64] {
+    /// Every version pinned by another live process. With `clearingDead`, also clears the slots of dead processes
+    /// (their pins protect nothing any more): only the writer may, holding the writer lock, because clearing takes
+    /// the slot's liveness lock for a moment, and two threads of one process both taking it would let a third
+    /// process claim the slot and pin between one thread's release and the other's clearing.
+    func pinsOfOtherProcesses(ownSlot: Int, clearingDead: Bool) -> [UInt64] {
         var pins: [UInt64] = []
         for index in 0..<Self.slotCount where index != ownSlot {
             let slot = memory + Self.slotsOffset + index * Self.slotByteCount
-            let pin = UnsafeRawPointer(slot).u64(at: 8)
+            let pin = SharedWord(slot, at: 8).load()
             guard pin != 0 else { continue }
-            if handle.isLockedByAnotherProcess(byte: Self.slotsOffset + index) {
+            guard !handle.isLockedByAnotherProcess(byte: Self.livenessByte + index) else {
                 pins.append(pin)
-            } else {
-                // The owner died without ending its readers: its pins protect nothing any more.
-                slot.setU64(0, at: 8)
+                continue
+            }
+            // The owner died without ending its readers. A process claiming the slot meanwhile would hold its
+            // liveness lock: clear the pin only while this process holds it, so that no new owner's pin is lost.
+            if clearingDead, (try? handle.lock(byte: Self.livenessByte + index, exclusive: true, wait: false)) == true {
+                SharedWord(slot, at: 8).store(0)
+                handle.unlock(byte: Self.livenessByte + index)
             }
         }
         return pins

@@ -80,28 +80,32 @@ struct FreeListChanges: Equatable, Sendable {
         return max(run, 1)
     }
 
-    /// Updates these changes (from `baseExtents`, sorted by start, to some free space) for one extent of that free
-    /// space, `old`, becoming `new` (`nil`: gone; else starting after `old` starts, as what `FreeSpace.take` leaves):
-    /// the result is what comparing the whole lists again gives, in O(log n).
-    mutating func replace(_ old: FreeExtent, with new: FreeExtent?, base baseExtents: [FreeExtent]) {
-        let addedIndex = added.partitionIndex { $0.start >= old.start }
-        if addedIndex < added.count, added[addedIndex] == old {
+    /// Updates these changes (from `baseExtents`, sorted by start, to some free space) for `extent` leaving that
+    /// free space: the result is what comparing the whole lists again gives, in O(log n) (plus moving the short
+    /// arrays' tails).
+    ///
+    /// A free space holds one extent per start page, so an extent that leaves it is either one these changes
+    /// added, or one the base holds as it is.
+    mutating func remove(_ extent: FreeExtent, base baseExtents: [FreeExtent]) {
+        let addedIndex = added.partitionIndex { $0.start >= extent.start }
+        if addedIndex < added.count, added[addedIndex] == extent {
             added.remove(at: addedIndex)
         } else {
-            // Not added, so the base holds it as it is.
-            removed.insert(old.start, at: removed.partitionIndex { $0 >= old.start })
+            removed.insert(extent.start, at: removed.partitionIndex { $0 >= extent.start })
         }
-        guard let new else { return }
-        // A base extent at `new.start` lay inside `old`, so it is listed as removed: unless `new` is that very
-        // extent again, which then needs neither entry.
-        let baseIndex = baseExtents.partitionIndex { $0.start >= new.start }
-        let removedIndex = removed.partitionIndex { $0 >= new.start }
-        if baseIndex < baseExtents.count, baseExtents[baseIndex] == new, removedIndex < removed.count,
-            removed[removedIndex] == new.start
+    }
+
+    /// Updates these changes for `extent` joining the free space (no extent of it starts at `extent.start` now):
+    /// when the base holds that very extent it was listed as removed, and now needs no entry at all.
+    mutating func add(_ extent: FreeExtent, base baseExtents: [FreeExtent]) {
+        let baseIndex = baseExtents.partitionIndex { $0.start >= extent.start }
+        let removedIndex = removed.partitionIndex { $0 >= extent.start }
+        if baseIndex < baseExtents.count, baseExtents[baseIndex] == extent, removedIndex < removed.count,
+            removed[removedIndex] == extent.start
         {
             removed.remove(at: removedIndex)
         } else {
-            added.insert(new, at: added.partitionIndex { $0.start >= new.start })
+            added.insert(extent, at: added.partitionIndex { $0.start >= extent.start })
         }
     }
 

@@ -36,6 +36,44 @@ struct FreeSpace: Sendable {
         waiting = extents.sorted { $0.start < $1.start }
     }
 
+    /// The changes that turn the full list `trackedBase` into this free space, kept up to date by every change
+    /// below (`track`): a commit then writes them without comparing every extent with the full list, which cost
+    /// a one-value commit O(free extents). Nil when not tracked, or once they grew past `trackingLimit` entries
+    /// (a commit that changes that much writes a full list anyway, and updating long sorted arrays would cost
+    /// more than comparing once).
+    private(set) var changes: FreeListChanges?
+    /// The full list `changes` apply to, sorted by start.
+    private var trackedBase: [FreeExtent] = []
+    /// Entries (removed plus added) past which tracking stops.
+    static let trackingLimit = 256
+
+    /// Starts tracking the changes from `base` (sorted by start); `changes` must turn `base` into this free space.
+    mutating func track(_ base: FreeListBase, changes: FreeListChanges) {
+        trackedBase = base.extents
+        self.changes = changes
+    }
+
+    /// Records that `extent` left the free list (taken, or merged into a larger one).
+    private mutating func noteRemoved(_ extent: FreeExtent) {
+        guard changes != nil else { return }
+        changes!.remove(extent, base: trackedBase)
+        stopTrackingIfLong()
+    }
+
+    /// Records that `extent` joined the free list.
+    private mutating func noteAdded(_ extent: FreeExtent) {
+        guard changes != nil else { return }
+        changes!.add(extent, base: trackedBase)
+        stopTrackingIfLong()
+    }
+
+    private mutating func stopTrackingIfLong() {
+        if let changes, changes.removed.count + changes.added.count > Self.trackingLimit {
+            self.changes = nil
+            trackedBase = []
+        }
+    }
+
     /// Every free extent, for the free-list node.
     var extents: [FreeExtent] { reusable + waiting }
 
@@ -74,6 +112,7 @@ struct FreeSpace: Sendable {
         for index in waiting.indices {
             let extent = waiting[index]
             if qualifies(extent) {
+                noteRemoved(extent)
                 insertReusable(extent)
             } else {
                 if kept != index { waiting[kept] = extent }
@@ -88,11 +127,6 @@ struct FreeSpace: Sendable {
         waiting.filter { !($0.freedAt <= pinLimit && ($0.freedAt <= durable || $0.born > durable)) }
             .reduce(0) { $0 + $1.count }
     }
-
-    /// What the last `take` changed: the extent it took pages from, and what is left of it (`nil`: nothing).
-    /// A commit sizes its free-list changes, allocates their node, then updates them by this one change
-    /// (`FreeListChanges.replace`) instead of comparing the whole list again.
-    var lastTake: (taken: FreeExtent, remainder: FreeExtent?)?
 
     /// Takes `pages` contiguous reusable pages (first fit); nil when no extent is large enough.
     ///
@@ -120,14 +154,13 @@ struct FreeSpace: Sendable {
     /// Takes `pages` from the front of reusable extent `index`, which holds at least that many.
     private mutating func take(pages: UInt64, from index: Int) -> UInt64 {
         let start = reusable[index].start
-        lastTake = (reusable[index], reusable[index].count == pages ? nil : reusable[index])
-        lastTake?.remainder?.start += pages
-        lastTake?.remainder?.count -= pages
+        noteRemoved(reusable[index])
         if reusable[index].count == pages {
             reusable.remove(at: index)
         } else {
             reusable[index].start += pages
             reusable[index].count -= pages
+            noteAdded(reusable[index])
         }
         return start
     }
@@ -144,18 +177,21 @@ struct FreeSpace: Sendable {
         // Runs freed by the same version merge with their neighbours (they wait for the same sync and readers).
         if index > 0, waiting[index - 1].freedAt == freedAt, waiting[index - 1].end == start {
             index -= 1
+            noteRemoved(waiting[index])
             merged.start = waiting[index].start
             merged.count += waiting[index].count
             merged.born = min(merged.born, waiting[index].born)
             waiting.remove(at: index)
         }
         if index < waiting.count, waiting[index].freedAt == freedAt, merged.end == waiting[index].start {
+            noteRemoved(waiting[index])
             merged.count += waiting[index].count
             merged.born = min(merged.born, waiting[index].born)
             waiting[index] = merged
         } else {
             waiting.insert(merged, at: index)
         }
+        noteAdded(merged)
     }
 
     /// The index of the first extent of `extents` (sorted by start) starting at or after `page`.
@@ -169,18 +205,21 @@ struct FreeSpace: Sendable {
         var index = low
         if index > 0, reusable[index - 1].end == merged.start {
             index -= 1
+            noteRemoved(reusable[index])
             merged = FreeExtent(
                 start: reusable[index].start, count: reusable[index].count + merged.count,
                 freedAt: max(reusable[index].freedAt, merged.freedAt), born: min(reusable[index].born, merged.born))
             reusable.remove(at: index)
         }
         if index < reusable.count, merged.end == reusable[index].start {
+            noteRemoved(reusable[index])
             merged.count += reusable[index].count
             merged.freedAt = max(merged.freedAt, reusable[index].freedAt)
             merged.born = min(merged.born, reusable[index].born)
             reusable.remove(at: index)
         }
         reusable.insert(merged, at: index)
+        noteAdded(merged)
     }
 }
 

@@ -9,10 +9,11 @@ extension Store {
             defer { reader.end() }
             let meta = reader.meta
             let extents = try pagedFile.freeList(of: meta).extents
-            let (pinned, durable, otherPins) = try stateLock.withLock {
-                try lockFile.withRegistration {
-                    (pins.keys.sorted(), lockFile.durable.version, lockFile.pinsOfOtherProcesses(ownSlot: readerSlot))
-                }
+            let (pinned, durable, otherPins) = stateLock.withLock {
+                (
+                    pins.keys.sorted(), lockFile.durable.version,
+                    lockFile.pinsOfOtherProcesses(ownSlot: readerSlot, clearingDead: false)
+                )
             }
             // The status's own reader is not a pin worth reporting.
             var ownPins = pinned

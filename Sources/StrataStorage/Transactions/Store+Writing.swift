@@ -85,12 +85,12 @@ extension Store {
         }
         let start = try stateLock.withLock { () throws -> Start in
             guard !refusesWrites else { throw StrataError.writesRefusedAfterFailedSync(path: path) }
-            return try lockFile.withRegistration {
-                let meta = try currentMeta()
-                var pinned = lockFile.pinsOfOtherProcesses(ownSlot: readerSlot)
-                if let own = pins.keys.min() { pinned.append(own) }
-                return Start(meta: meta, durable: lockFile.durable, oldestPin: pinned.min(), cache: writeCache)
-            }
+            // The pins are read after the base version's publication (this process holds the writer lock, taken
+            // after the last writer published): a reader that pins after this read pins that version or a newer one.
+            let meta = try currentMeta()
+            var pinned = lockFile.pinsOfOtherProcesses(ownSlot: readerSlot, clearingDead: true)
+            if let own = pins.keys.min() { pinned.append(own) }
+            return Start(meta: meta, durable: lockFile.durable, oldestPin: pinned.min(), cache: writeCache)
         }
         if start.durable.version == 0 {
             // The lock file does not know which version is durable (its first opener was read-only and could not
@@ -98,7 +98,7 @@ extension Store {
             guard !synced else {
                 throw StrataError.io(
                     operation: "record the durable version in", path: lockFile.path, errno: 0,
-                    message: "the registration lock could not be taken; close the store and open it again")
+                    message: "it still names no durable version after a sync; close the store and open it again")
             }
             try syncCurrentVersion { durable, _ in durable == 0 }
             return try makeWriteTransaction(afterSync: true)
@@ -291,11 +291,9 @@ extension Store {
         record: CommitRecord
     ) {
         stateLock.withLock {
-            _ = try? lockFile.withRegistration {
-                lockFile.publish(meta: meta, slot: slot, durable: durable)
-                // `.none` counts a commit as durable without syncing it.
-                if durable && options.durability != .none { lockFile.markSynced(version: meta.version) }
-            }
+            lockFile.publish(meta: meta, slot: slot, durable: durable)
+            // `.none` counts a commit as durable without syncing it.
+            if durable && options.durability != .none { lockFile.markSynced(version: meta.version) }
             writeCache = WriteCache(
                 version: meta.version, freeSpace: freeSpace, freeListBase: freeListBase,
                 record: durable ? CommitRecord() : record)
@@ -341,17 +339,11 @@ extension Store {
     /// Syncs the file and marks the current version durable in the lock file, when `needed` says so of the durable
     /// and current versions. Call holding the writer lock.
     private func syncCurrentVersion(when needed: (_ durable: UInt64, _ current: UInt64) -> Bool) throws {
-        let (current, slot, durable) = try stateLock.withLock {
-            try lockFile.withRegistration { (try currentMeta(), lockFile.current.slot, lockFile.durable) }
-        }
-        guard needed(durable.version, current.version) else { return }
+        let (current, slot) = try currentMetaAndSlot()
+        guard needed(lockFile.durable.version, current.version) else { return }
         try syncFile()
-        stateLock.withLock {
-            _ = try? lockFile.withRegistration {
-                lockFile.markDurable(version: current.version, slot: slot)
-                lockFile.markSynced(version: current.version)
-            }
-        }
+        lockFile.markDurable(version: current.version, slot: slot)
+        lockFile.markSynced(version: current.version)
     }
 
     /// Arranges a flush one batch interval from now, so a `.batched` commit is never left unsynced for long.

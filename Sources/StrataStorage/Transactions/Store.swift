@@ -37,6 +37,9 @@ public final class Store: @unchecked Sendable {
     let commitSignal = CommitSignal()
     /// Versions pinned by this process's readers, with how many readers pin each.
     var pins: [UInt64: Int] = [:]
+    /// Run by `beginRead` between reading the current version and pinning it (`setBeforePinning`); nil but in
+    /// tests.
+    var beforePinning: (() -> Void)?
     var openTransactions = 0
     var isClosed = false
     var resourcesReleased = false
@@ -229,15 +232,11 @@ public final class Store: @unchecked Sendable {
         guard !resourcesReleased else { return }
         resourcesReleased = true
         if !options.readOnly && options.durability == .batched && !refusesWrites {
-            // Read under the registration lock: a writer in another process publishes the meta and its slot under
-            // it, and a mixed pair would mark the wrong slot durable.
-            if let shared = try? lockFile.withRegistration({ (current: lockFile.current, durable: lockFile.durable) }),
-                let meta = shared.current.meta, shared.durable.version < meta.version, (try? pagedFile.file.sync()) != nil
-            {
-                _ = try? lockFile.withRegistration {
-                    lockFile.markDurable(version: meta.version, slot: shared.current.slot)
-                    lockFile.markSynced(version: meta.version)
-                }
+            // `current` reads the meta and its slot as one pair (a mixed pair would mark the wrong slot durable).
+            let current = lockFile.current
+            if let meta = current.meta, lockFile.durable.version < meta.version, (try? pagedFile.file.sync()) != nil {
+                lockFile.markDurable(version: meta.version, slot: current.slot)
+                lockFile.markSynced(version: meta.version)
             }
         }
         trimUnusedTail()
@@ -263,6 +262,13 @@ public final class Store: @unchecked Sendable {
         for _ in 0..<200 {
             if try lockFile.attach() { return true }
             if lockFile.isInitialized { return false }
+            if let format = lockFile.foreignFormat {
+                lockFile.handle.unlock(byte: 0)
+                throw StrataError.io(
+                    operation: "attach to", path: lockFile.path, errno: 0,
+                    message: "a process running another version of Strata has the store open with lock file format "
+                        + "\(format) (this version uses \(LockFile.format)); close the store there first")
+            }
             // The first opener died while recovering: let go and try to become the first opener ourselves.
             lockFile.handle.unlock(byte: 0)
             usleep(10_000)

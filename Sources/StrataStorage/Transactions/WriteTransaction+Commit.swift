@@ -95,24 +95,28 @@ extension WriteTransaction {
     /// Allocates and fills this version's free-list node: changes to the kept full list while they stay small,
     /// else a new full list (freeing the old one). Returns the node for the meta slot (`none` when nothing is free).
     ///
-    /// Allocating the node changes the free space it describes, so it is sized first for what allocation can add:
-    /// taking pages shrinks or removes one reusable extent, which adds at most one removed and one added entry to
-    /// the changes, and never lengthens a full list.
+    /// The changes are those the free space tracked since the full list was written (`FreeSpace.changes`), carried
+    /// from commit to commit by this process; only when they are not tracked (the first commit after another
+    /// process wrote, or changes grown past the tracking limit) are the whole lists compared. Allocating the node
+    /// changes the free space it describes, so it is sized first for what allocation can add: taking pages shrinks
+    /// or removes one reusable extent, which adds at most one removed and one added entry to the changes, and never
+    /// lengthens a full list.
     private func writeFreeList() throws -> NodeRef {
         if let kept = freeListBase {
-            let changes = FreeListChanges(base: kept.ref, from: kept.extents, to: freeSpace.sortedExtents)
+            let changes = freeSpace.changes
+                ?? FreeListChanges(base: kept.ref, from: kept.extents, to: freeSpace.sortedExtents)
             let fullByteCount = FreeListCoding.byteCount(entries: freeSpace.extentCount)
             if freeSpace.extentCount > 0, !FreeListChanges.prefersFullList(
                 changesByteCount: changes.byteCount, fullByteCount: fullByteCount, pageSize: store.pageSize)
             {
-                freeSpace.lastTake = nil
+                freeSpace.track(kept, changes: changes)
                 let (ref, payload) = try allocateNode(
                     kind: .freeListChanges,
                     byteCount: FreeListChanges.byteCount(removed: changes.removed.count + 1, added: changes.added.count + 1),
                     placement: .withCommitNodes)
                 // The allocation took its pages from one extent, or from the end of the file (no change).
-                var final = changes
-                if let (taken, remainder) = freeSpace.lastTake { final.replace(taken, with: remainder, base: kept.extents) }
+                let final = freeSpace.changes
+                    ?? FreeListChanges(base: kept.ref, from: kept.extents, to: freeSpace.sortedExtents)
                 if final.byteCount <= payload.count {
                     final.encode(into: payload)
                     return ref
@@ -129,7 +133,10 @@ extension WriteTransaction {
             kind: .freeList, byteCount: FreeListCoding.byteCount(entries: count), placement: .withCommitNodes)
         let extents = freeSpace.sortedExtents
         FreeListCoding.encode(extents, into: payload)
-        freeListBase = FreeListBase(ref: ref, extents: extents)
+        let base = FreeListBase(ref: ref, extents: extents)
+        freeListBase = base
+        // The next commit's changes start from this list.
+        freeSpace.track(base, changes: FreeListChanges(base: ref, from: [], to: []))
         return ref
     }
 }

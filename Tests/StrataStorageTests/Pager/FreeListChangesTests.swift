@@ -53,9 +53,11 @@ final class FreeListChangesTests: PagerTestCase {
         }
     }
 
-    func testChangesUpdatedForOneTakeEqualTheChangesComputedAgain() throws {
+    /// The changes a free space tracks as extents are taken, given back, retired and released are exactly the
+    /// changes comparing the whole lists gives, after every step (merges with neighbours included).
+    func testTrackedChangesEqualTheChangesComputedAgain() throws {
         var random = SeededGenerator(seed: 13)
-        var checkedTakes = 0
+        var steps = 0
         for _ in 0..<300 {
             var space = FreeSpace()
             var page: UInt64 = 1
@@ -65,42 +67,59 @@ final class FreeListChangesTests: PagerTestCase {
                 space.giveBack(start: page, count: count)
                 page += count
             }
-            let base = space.sortedExtents
-            // Free and take a few runs after the base was written, as the commits between two full lists do.
-            for _ in 0..<Int.random(in: 0...5, using: &random) {
-                if Bool.random(using: &random) {
+            let base = FreeListBase(ref: NodeRef(rawValue: 1), extents: space.sortedExtents)
+            space.track(base, changes: FreeListChanges(base: base.ref, from: [], to: []))
+            var version: UInt64 = 10
+            // The commits between two full lists: pages taken, nodes freed within the transaction and by it, and
+            // waiting pages released once no reader pins them.
+            for _ in 0..<Int.random(in: 1...30, using: &random) {
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0:
                     _ = space.take(pages: UInt64.random(in: 1...4, using: &random))
-                } else {
+                case 1:
                     page += UInt64.random(in: 0...2, using: &random)
                     space.giveBack(start: page, count: 2)
                     page += 2
+                case 2:
+                    // Often right after the last run, so retired runs of one version merge.
+                    page += UInt64.random(in: 0...1, using: &random)
+                    let count = UInt64.random(in: 1...3, using: &random)
+                    space.retire(start: page, count: count, freedAt: version, born: UInt64.random(in: 1...version, using: &random))
+                    page += count
+                default:
+                    space.release(pinLimit: version, durable: version)
+                    version += 1
                 }
+                let tracked = try XCTUnwrap(space.changes, "short changes stay tracked")
+                XCTAssertEqual(tracked, FreeListChanges(base: base.ref, from: base.extents, to: space.sortedExtents))
+                steps += 1
             }
-            var changes = FreeListChanges(base: NodeRef(rawValue: 1), from: base, to: space.sortedExtents)
-            space.lastTake = nil
-            guard space.take(pages: UInt64.random(in: 1...5, using: &random)) != nil, let (taken, remainder) = space.lastTake else {
-                continue
-            }
-            changes.replace(taken, with: remainder, base: base)
-            XCTAssertEqual(changes, FreeListChanges(base: NodeRef(rawValue: 1), from: base, to: space.sortedExtents))
-            checkedTakes += 1
         }
-        XCTAssertGreaterThan(checkedTakes, 200, "most rounds find pages to take")
+        XCTAssertGreaterThan(steps, 3_000)
         // Pages freed between two base extents join them into one; taking the front leaves the second base extent
         // as the base holds it, which then needs no entry at all.
         var space = FreeSpace()
         space.giveBack(start: 1, count: 2)
         space.giveBack(start: 5, count: 3)
-        let base = space.sortedExtents
+        let base = FreeListBase(ref: NodeRef(rawValue: 1), extents: space.sortedExtents)
+        space.track(base, changes: FreeListChanges(base: base.ref, from: [], to: []))
         space.giveBack(start: 3, count: 2)
-        var changes = FreeListChanges(base: NodeRef(rawValue: 1), from: base, to: space.sortedExtents)
-        XCTAssertEqual(changes.removed, [1, 5])
+        XCTAssertEqual(space.changes?.removed, [1, 5])
         XCTAssertEqual(space.take(pages: 4), 1)
-        let (taken, remainder) = try XCTUnwrap(space.lastTake)
-        changes.replace(taken, with: remainder, base: base)
-        XCTAssertEqual(changes.removed, [1])
-        XCTAssertEqual(changes.added, [])
-        XCTAssertEqual(changes, FreeListChanges(base: NodeRef(rawValue: 1), from: base, to: space.sortedExtents))
+        XCTAssertEqual(space.changes?.removed, [1])
+        XCTAssertEqual(space.changes?.added, [])
+    }
+
+    /// Changes that grow past the tracking limit stop being tracked (the commit then compares the lists once).
+    func testLongChangesStopBeingTracked() {
+        var space = FreeSpace()
+        space.giveBack(start: 1, count: 1)
+        let base = FreeListBase(ref: NodeRef(rawValue: 1), extents: space.sortedExtents)
+        space.track(base, changes: FreeListChanges(base: base.ref, from: [], to: []))
+        for index in 0..<UInt64(FreeSpace.trackingLimit) { space.retire(start: 10 + index * 2, count: 1, freedAt: 5, born: 1) }
+        XCTAssertNotNil(space.changes)
+        space.retire(start: 5, count: 1, freedAt: 5, born: 1)
+        XCTAssertNil(space.changes)
     }
 
     func testUnchangedExtentsAreNotListed() {
