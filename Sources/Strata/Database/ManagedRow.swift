@@ -82,7 +82,9 @@ final class ManagedRow: ObjectRow {
     /// reports misuse and damage with their messages.
     @inline(__always)
     func read<T>(_ column: Int, _ body: (Table, ColumnKey) throws -> T?) -> T? {
-        if database.observationArmed, ObservationProbe.isTracking(database.observationProbe) { track(column) }
+        // One load and one branch, never taken until a read inside tracking armed the database; the probe is out
+        // of line so that it adds no code (and no register pressure) to every property read.
+        if database.observationArmed { trackIfObserved(column) }
         if database.frozenLock == nil, tableStamp == database.changeStamp, let table,
             database.confinement.isCurrentThreadAllowed
         {
@@ -120,6 +122,13 @@ final class ManagedRow: ObjectRow {
         }
     }
 
+    /// In a database armed for observation, asks whether this read runs inside Swift's observation tracking and
+    /// records it if so: the cold half of every property read, out of line.
+    @inline(never)
+    private func trackIfObserved(_ column: Int) {
+        if ObservationProbe.isTracking(database.observationProbe) { track(column) }
+    }
+
     /// Records a read of `column` inside Swift's observation tracking (see ``RowTracking``).
     @inline(never)
     private func track(_ column: Int) {
@@ -131,7 +140,7 @@ final class ManagedRow: ObjectRow {
 
     /// Reads the list in column `column` with `body`, stopping with a message on a failure.
     func readList<T>(_ column: Int, _ body: (Table, ColumnKey) throws -> T?) -> T? {
-        if database.observationArmed, ObservationProbe.isTracking(database.observationProbe) { track(column) }
+        if database.observationArmed { trackIfObserved(column) }
         return database.withAccess("reading the list \(describe(column))") {
             do {
                 return try body(try database.table(for: model), model.columns[column])

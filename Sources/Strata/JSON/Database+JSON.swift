@@ -48,17 +48,17 @@ extension Database {
         guard let model = schema.model(for: type) else {
             throw StrataError.invalidArgument("\(type) is not a model of this database")
         }
-        var parser = JSONParser(Array(data))
-        let document = try parser.parse()
         var schemaTypes: [String: [String: PropertyType]] = [:]
         for binding in schema.models {
             schemaTypes[binding.name] = Dictionary(
                 binding.description.properties.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })
         }
+        // Parsed as it is imported (no document tree), inside the write that keeps all of it or nothing.
+        var parser = JSONParser(Array(data))
         return try write {
             let reader = RowJSONReader(catalog: try catalog(), schemaTypes: schemaTypes)
-            let count = try reader.importObjects(document, into: try table(for: model))
-            return count
+            let importer = RowJSONImport(reader: reader, table: try table(for: model), schemaTypes: schemaTypes[model.name])
+            return try importer.run(&parser)
         }
     }
 }

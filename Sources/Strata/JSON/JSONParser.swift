@@ -20,12 +20,11 @@ package struct JSONParser {
     /// - Throws: ``JSONImportError`` naming the line and column of the first syntax error.
     package mutating func parse() throws -> JSONValue {
         let value = try parseValue()
-        skipWhitespace()
-        guard position == bytes.count else { throw syntax("unexpected text after the JSON value") }
+        try finish()
         return value
     }
 
-    private mutating func parseValue() throws -> JSONValue {
+    mutating func parseValue() throws -> JSONValue {
         skipWhitespace()
         guard position < bytes.count else { throw syntax("the text ends where a value should be") }
         switch bytes[position] {
@@ -38,6 +37,17 @@ package struct JSONParser {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         default: throw syntax("unexpected character '\(Unicode.Scalar(bytes[position]))'")
         }
+    }
+
+    /// The byte at the current position, if any (what a streaming reader looks at before choosing what to parse).
+    func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }
+
+    /// Checks that nothing but whitespace follows the value a streaming reader parsed.
+    ///
+    /// - Throws: ``JSONImportError`` naming the line and column of the unexpected text.
+    mutating func finish() throws {
+        skipWhitespace()
+        guard position == bytes.count else { throw syntax("unexpected text after the JSON value") }
     }
 
     private mutating func nested(_ body: (inout JSONParser) throws -> JSONValue) throws -> JSONValue {
@@ -80,7 +90,7 @@ package struct JSONParser {
         return .array(elements)
     }
 
-    private mutating func parseString() throws -> String {
+    mutating func parseString() throws -> String {
         position += 1
         let start = position
         // The common case: no escapes, so the bytes are the string.
@@ -191,13 +201,13 @@ package struct JSONParser {
         return value
     }
 
-    private mutating func consume(_ byte: UInt8) -> Bool {
+    mutating func consume(_ byte: UInt8) -> Bool {
         guard position < bytes.count, bytes[position] == byte else { return false }
         position += 1
         return true
     }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while position < bytes.count {
             switch bytes[position] {
             case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): position += 1
@@ -207,7 +217,7 @@ package struct JSONParser {
     }
 
     /// A syntax error at the current position, with its line and column (counted from 1).
-    private func syntax(_ message: String) -> JSONImportError {
+    func syntax(_ message: String) -> JSONImportError {
         var line = 1
         var column = 1
         for byte in bytes[..<min(position, bytes.count)] {

@@ -195,17 +195,34 @@ package struct RowJSONReader {
         return .typedLink(target.key, try link(keyJSON, to: target, path: memberPath + ".key"))
     }
 
+    /// A member of a primitive kind (neither a link nor a mixed value) as the store keeps it, checked against the
+    /// schema's `schemaType`: what an import that streams its objects calls for each such member, which works out
+    /// `path` only for an error.
+    func primitive(
+        _ json: JSONValue, kind: ValueKind, nullable: Bool, schemaType: PropertyType?, path: () -> String
+    ) throws -> StorageValue {
+        if case .null = json {
+            guard nullable else { throw mismatch(path(), Self.expected(kind), json) }
+            return .null
+        }
+        guard let value = Self.primitive(json, kind: kind) else { throw mismatch(path(), Self.expected(kind), json) }
+        try check(value, against: schemaType?.unwrapped, path: path(), json: json)
+        return value
+    }
+
     /// Refuses an enumeration raw value that names no case and an integer out of a narrow width's range.
-    private func check(_ value: StorageValue, against type: PropertyType?, path: String, json: JSONValue) throws {
+    private func check(
+        _ value: StorageValue, against type: PropertyType?, path: @autoclosure () -> String, json: JSONValue
+    ) throws {
         switch (type, value) {
         case (.enumeration(let cases)?, .string(let raw)) where !cases.contains(raw):
             throw JSONImportError(
-                path: path, message: "expected one of \(cases.map { "\"\($0)\"" }.joined(separator: ", ")), found "
+                path: path(), message: "expected one of \(cases.map { "\"\($0)\"" }.joined(separator: ", ")), found "
                     + json.found)
         case (.integer(let width)?, .int(let number)) where width.bits < 64:
             let limit = Int64(1) << (width.bits - 1)
             if number < -limit || number >= limit {
-                throw JSONImportError(path: path, message: "\(number) does not fit in \(width.rawValue)")
+                throw JSONImportError(path: path(), message: "\(number) does not fit in \(width.rawValue)")
             }
         default: break
         }

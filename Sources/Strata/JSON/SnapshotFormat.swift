@@ -39,7 +39,13 @@ package enum SnapshotFormat {
 
     /// Nanoseconds since 1970 of ISO 8601 `text`; `nil` for other text or a date the store cannot keep.
     package static func nanoseconds(_ text: String) -> Int64? {
-        let bytes = Array(text.utf8)
+        var text = text
+        // The text's own UTF-8 storage: a date parsed per imported object copies nothing.
+        return text.withUTF8 { nanoseconds(utf8: $0) }
+    }
+
+    /// ``nanoseconds(_:)`` of UTF-8 `bytes`.
+    private static func nanoseconds(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
         var position = 0
         func number(_ count: Int) -> Int64? {
             guard position + count <= bytes.count else { return nil }

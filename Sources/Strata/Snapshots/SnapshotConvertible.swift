@@ -9,28 +9,44 @@ public protocol SnapshotConvertible: ObjectBase {
     /// The object's values now, as a value.
     func snapshot() -> Snapshot
 
-    /// The snapshot of a managed object, read straight from its row: what ``Results/snapshots()`` calls for each
-    /// object, without making a managed instance.
+    /// The snapshot of a managed object, read straight from its row: what `object.snapshot()` calls, and
+    /// ``Results/snapshots()`` for the objects of a sparse result.
     @_spi(StrataGenerated) static func snapshot(row: any ManagedObjectAccessor) -> Snapshot
+
+    /// The snapshot of the object `cursor` is on, read from the columns of the cluster that holds it: what
+    /// ``Results/snapshots()`` calls for each object, without making a managed instance or a row handle for it.
+    @_spi(StrataGenerated) static func snapshot(cursor: SnapshotRowCursor) -> Snapshot
 }
 
 extension Results where Element: SnapshotConvertible {
     /// The snapshots of the objects the query selects now, in its order: values that cross actors and tasks.
     ///
-    /// Each object's row is read in place (no managed instance is made for it).
+    /// The objects are read in the table's cluster order, column by column (no managed instance, no row handle
+    /// per object; see docs/VALUES.md). Inside `withObservationTracking` (a SwiftUI view's body) the call
+    /// registers the results' elements, as iterating them does.
     public func snapshots() -> [Element.Snapshot] {
+        if ObservationProbe.isTracking(database.observationProbe) { track(\.observedElements) }
         let keys = keys
-        let stamp = database.changeStamp
-        let table = keys.isEmpty ? nil : database.withAccess("reading Results<\(Element.self)>") {
-            try? database.table(for: model)
+        guard !keys.isEmpty else { return [] }
+        if database.isFrozen {
+            // A frozen database's reads each take its lock, which is not recursive, and links and mixed values are
+            // read through managed rows: the walk, which holds the lock throughout, cannot run. Object by object.
+            let stamp = database.changeStamp
+            let table = database.withAccess("reading Results<\(Element.self)>") { try? database.table(for: model) }
+            return keys.map {
+                Element.snapshot(row: ManagedRow(database: database, model: model, key: $0, table: table, stamp: stamp))
+            }
         }
-        var snapshots: [Element.Snapshot] = []
-        snapshots.reserveCapacity(keys.count)
-        for key in keys {
-            let row = ManagedRow(database: database, model: model, key: key, table: table, stamp: stamp)
-            snapshots.append(Element.snapshot(row: row))
+        return database.withAccess("reading the snapshots of Results<\(Element.self)>") {
+            do {
+                let walk = SnapshotWalk(
+                    database: database, model: model, table: try database.table(for: model),
+                    fromCursor: { Element.snapshot(cursor: $0) }, fromRow: { Element.snapshot(row: $0) })
+                return try walk.snapshots(of: keys)
+            } catch {
+                database.fatal(error, while: "reading the snapshots of Results<\(Element.self)>")
+            }
         }
-        return snapshots
     }
 }
 

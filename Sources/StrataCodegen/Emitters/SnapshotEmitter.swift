@@ -2,8 +2,8 @@ import StrataSchema
 import StrataSchemaCompiler
 
 /// Emits a model's `Snapshot`: a nested `Sendable`, `Codable`, `Hashable` struct of its persisted properties, the
-/// model's conformance to `SnapshotConvertible` (`object.snapshot()`, and the row reader `results.snapshots()`
-/// uses), and `init(snapshot:)` (docs/VALUES.md).
+/// model's conformance to `SnapshotConvertible` (`object.snapshot()` with its row reader, the cursor reader
+/// `results.snapshots()` uses), and `init(snapshot:)` (docs/VALUES.md).
 ///
 /// A snapshot holds a link as the linked object's primary key (its `StableObjectKey` when its model has none), a
 /// link to an embedded object as that object's snapshot, a mixed value as `AnyValue.Snapshot`, lists and sets as
@@ -131,7 +131,22 @@ struct SnapshotEmitter {
             }
             body.line("var snapshot = Snapshot()")
             for property in persisted {
-                body.line("snapshot.\(property.name) = \(rowRead(property))")
+                body.line("snapshot.\(property.name) = \(rowRead(property, from: "accessor", cursor: false))")
+            }
+            body.line("return snapshot")
+        }
+        writer.line()
+        writer.doc(
+            "The snapshot of the `\(model.name)` a cursor over its table is on, read from the columns of the cluster "
+                + "that holds it (what `results.snapshots()` calls per object).")
+        writer.block("\(hookAccess)static func snapshot(cursor: SnapshotRowCursor) -> Snapshot") { body in
+            if persisted.isEmpty {
+                body.line("Snapshot()")
+                return
+            }
+            body.line("var snapshot = Snapshot()")
+            for property in persisted {
+                body.line("snapshot.\(property.name) = \(rowRead(property, from: "cursor", cursor: true))")
             }
             body.line("return snapshot")
         }
@@ -216,34 +231,43 @@ struct SnapshotEmitter {
         }
     }
 
-    /// The property's snapshot value read from a managed row through `accessor`.
-    private func rowRead(_ property: GeneratedProperty) -> String {
+    /// The property's snapshot value read through `accessor`: a managed row, or (`cursor`) a
+    /// `SnapshotRowCursor`, whose collections read as arrays and dictionaries of values rather than live ones.
+    private func rowRead(_ property: GeneratedProperty, from accessor: String, cursor: Bool) -> String {
         let column = property.column ?? 0
         switch property.definition.type {
         case .link(let target), .optional(.link(let target)):
-            return "accessor.linkedAccessor(at: \(column)).map { \(rowElement(target, "$0")) }"
+            return "\(accessor).linkedAccessor(at: \(column)).map { \(rowElement(target, "$0")) }"
         case .list(.link(let target)), .set(.link(let target)), .list(.optional(.link(let target))):
-            return "accessor.linkedAccessors(at: \(column)).map { \(rowElement(target, "$0")) }"
+            return "\(accessor).linkedAccessors(at: \(column)).map { \(rowElement(target, "$0")) }"
         case .map(.link(let target)), .map(.optional(.link(let target))):
-            return "accessor.linkedAccessorMap(at: \(column)).mapValues { $0.map { \(rowElement(target, "$0")) } }"
+            return "\(accessor).linkedAccessorMap(at: \(column)).mapValues { $0.map { \(rowElement(target, "$0")) } }"
+        case .list(.any) where cursor, .set(.any) where cursor:
+            return "\(accessor).elements(at: \(column), of: AnyValue.self).map(AnyValue.Snapshot.init)"
+        case .map(.any) where cursor:
+            return "\(accessor).entries(at: \(column), of: AnyValue.self).mapValues(AnyValue.Snapshot.init)"
+        case .list(let element) where cursor, .set(let element) where cursor:
+            return "\(accessor).elements(at: \(column), of: \(elementType(element, property)).self)"
+        case .map(let element) where cursor:
+            return "\(accessor).entries(at: \(column), of: \(elementType(element, property)).self)"
         case .list(.any):
-            return "accessor.list(at: \(column), of: AnyValue.self).map(AnyValue.Snapshot.init)"
+            return "\(accessor).list(at: \(column), of: AnyValue.self).map(AnyValue.Snapshot.init)"
         case .set(.any):
-            return "accessor.mutableSet(at: \(column), of: AnyValue.self).map(AnyValue.Snapshot.init)"
+            return "\(accessor).mutableSet(at: \(column), of: AnyValue.self).map(AnyValue.Snapshot.init)"
         case .map(.any):
-            return "Dictionary(uniqueKeysWithValues: accessor.map(at: \(column), of: AnyValue.self).map { "
+            return "Dictionary(uniqueKeysWithValues: \(accessor).map(at: \(column), of: AnyValue.self).map { "
                 + "($0.key, AnyValue.Snapshot($0.value)) })"
         case .list(let element):
-            return "Array(accessor.list(at: \(column), of: \(elementType(element, property)).self))"
+            return "Array(\(accessor).list(at: \(column), of: \(elementType(element, property)).self))"
         case .set(let element):
-            return "Array(accessor.mutableSet(at: \(column), of: \(elementType(element, property)).self))"
+            return "Array(\(accessor).mutableSet(at: \(column), of: \(elementType(element, property)).self))"
         case .map(let element):
-            return "Dictionary(uniqueKeysWithValues: accessor.map(at: \(column), of: "
+            return "Dictionary(uniqueKeysWithValues: \(accessor).map(at: \(column), of: "
                 + "\(elementType(element, property)).self).map { ($0.key, $0.value) })"
         case .any:
-            return "AnyValue.Snapshot(accessor.anyValue(at: \(column)))"
+            return "AnyValue.Snapshot(\(accessor).anyValue(at: \(column)))"
         default:
-            return property.managedRead("accessor")
+            return property.managedRead(accessor)
         }
     }
 

@@ -578,6 +578,34 @@ nonisolated extension Client: SnapshotConvertible {
         return snapshot
     }
 
+    /// The snapshot of the `Client` a cursor over its table is on, read from the columns of the cluster that holds it
+    /// (what `results.snapshots()` calls per object).
+    @_spi(StrataGenerated) public static func snapshot(cursor: SnapshotRowCursor) -> Snapshot {
+        var snapshot = Snapshot()
+        snapshot.id = Int(cursor.int(at: 0))
+        snapshot.fullName = cursor.string(at: 1)
+        snapshot.nickname = cursor.optionalString(at: 2)
+        snapshot.points = cursor.int(at: 3)
+        snapshot.age = Int8(clamping: cursor.int(at: 4))
+        snapshot.shoeSize = cursor.optionalInt(at: 5).map { Int16(clamping: $0) }
+        snapshot.visits = Int32(clamping: cursor.int(at: 6))
+        snapshot.balance = cursor.double(at: 7)
+        snapshot.ratio = cursor.float(at: 8)
+        snapshot.active = cursor.bool(at: 9)
+        snapshot.joined = cursor.date(at: 10)
+        snapshot.birthday = cursor.optionalDate(at: 11)
+        snapshot.avatar = cursor.optionalData(at: 12)
+        snapshot.token = cursor.uuid(at: 13)
+        snapshot.externalID = cursor.uuid(at: 14)
+        snapshot.tier = Tier(rawValue: cursor.string(at: 15)) ?? .gold
+        snapshot.tags = cursor.elements(at: 16, of: String.self)
+        snapshot.scores = cursor.elements(at: 17, of: Int?.self)
+        snapshot.orders = cursor.linkedAccessors(at: 18).map { $0.uuid(at: 0) }
+        snapshot.favourite = cursor.linkedAccessor(at: 19).map { $0.uuid(at: 0) }
+        snapshot.`class` = cursor.string(at: 20)
+        return snapshot
+    }
+
     /// Creates an unmanaged `Client` holding `snapshot`'s values; add it to a database, with an update policy to update
     /// the stored object with the same primary key. Its links name stored objects, which adding it looks up (a key no
     /// stored object has fails the write).
@@ -837,6 +865,17 @@ nonisolated extension Order: SnapshotConvertible {
         snapshot.total = accessor.double(at: 1)
         snapshot.placed = accessor.date(at: 2)
         snapshot.reference = accessor.uuid(at: 3)
+        return snapshot
+    }
+
+    /// The snapshot of the `Order` a cursor over its table is on, read from the columns of the cluster that holds it
+    /// (what `results.snapshots()` calls per object).
+    @_spi(StrataGenerated) public static func snapshot(cursor: SnapshotRowCursor) -> Snapshot {
+        var snapshot = Snapshot()
+        snapshot.id = cursor.uuid(at: 0)
+        snapshot.total = cursor.double(at: 1)
+        snapshot.placed = cursor.date(at: 2)
+        snapshot.reference = cursor.uuid(at: 3)
         return snapshot
     }
 
@@ -1539,6 +1578,16 @@ nonisolated extension Note: SnapshotConvertible {
         return snapshot
     }
 
+    /// The snapshot of the `Note` a cursor over its table is on, read from the columns of the cluster that holds it
+    /// (what `results.snapshots()` calls per object).
+    static func snapshot(cursor: SnapshotRowCursor) -> Snapshot {
+        var snapshot = Snapshot()
+        snapshot.text = cursor.string(at: 0)
+        snapshot.pinned = cursor.optionalBool(at: 1)
+        snapshot.mood = cursor.optionalString(at: 2).flatMap { Mood(rawValue: $0) }
+        return snapshot
+    }
+
     /// Creates an unmanaged `Note` holding `snapshot`'s values; add it to a database, with an update policy to update
     /// the stored object with the same primary key. Its links name stored objects, which adding it looks up (a key no
     /// stored object has fails the write).
@@ -1627,6 +1676,12 @@ nonisolated extension Blank: SnapshotConvertible {
 
     /// The snapshot of a managed `Blank`, read straight from its row.
     static func snapshot(row accessor: any ManagedObjectAccessor) -> Snapshot {
+        Snapshot()
+    }
+
+    /// The snapshot of the `Blank` a cursor over its table is on, read from the columns of the cluster that holds it
+    /// (what `results.snapshots()` calls per object).
+    static func snapshot(cursor: SnapshotRowCursor) -> Snapshot {
         Snapshot()
     }
 

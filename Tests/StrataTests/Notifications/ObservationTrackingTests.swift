@@ -96,6 +96,23 @@ final class ObservationTrackingTests: NotificationTestCase {
         onQueue { withExtendedLifetime(people) {} }
     }
 
+    func testSnapshotsInsideTrackingFireOnAModificationOfAnElement() throws {
+        let writer = try openDatabase()
+        try writer.write { for i in 0..<40 { writer.add(Person(id: i, name: "p\(i)", age: i)) } }
+        let fired = Counter()
+        let people = onQueue {
+            let people = observerDatabase.objects(Person.self)
+            let snapshots = withObservationTracking { people.snapshots() } onChange: { fired.add() }
+            XCTAssertEqual(snapshots.map(\.age), Array(0..<40))
+            return people
+        }
+        startBarrier()
+        try writer.write { writer.object(ofType: Person.self, forPrimaryKey: 3)!.age = 99 }
+        waitForDelivery(of: writer.version)
+        XCTAssertEqual(fired.value, 1, "a modification of an element did not fire a tracking of the snapshots")
+        onQueue { withExtendedLifetime(people) {} }
+    }
+
     func testACommitOfAnotherProcessFiresAndOneOfAnotherPropertyDoesNot() throws {
         var notes = Configuration(schema: Notes.self)
         notes.fileURL = directory.url.appendingPathComponent("notes.strata")
@@ -147,6 +164,9 @@ final class ObservationTrackingTests: NotificationTestCase {
         XCTAssertNil(db.notifier, "a read outside tracking started an observation")
         XCTAssertNil(people.cache.tracking)
         XCTAssertFalse(db.observationArmed)
+        XCTAssertEqual(people.snapshots().count, 20)
+        XCTAssertNil(people.cache.tracking, "snapshots outside tracking registered the results")
+        XCTAssertNil(db.notifier)
         let first = try XCTUnwrap(people.first)
         _ = first.name
         XCTAssertFalse((first.managedAccessor as? ManagedRow)?.isTracked ?? true)

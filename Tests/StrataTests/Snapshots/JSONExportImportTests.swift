@@ -86,6 +86,61 @@ final class JSONExportImportTests: SpecimenTestCase {
         XCTAssertEqual(db.objects(Specimen.self).count, 1)
     }
 
+    /// The import streams its objects into the table: many objects, whole or naming only some properties, new
+    /// and stored ones mixed, come back as the export wrote them; a bad value late in a long file still names its
+    /// path and keeps nothing, and so do a non-object element, a repeated member and text after the array.
+    func testAStreamedImportOfManyObjectsKeepsAllOrNothing() throws {
+        let source = try openDatabase()
+        try addSpecimen(to: source)
+        let base = try XCTUnwrap(source.objects(Specimen.self).first).snapshot()
+        try source.write {
+            for id in 8..<100 {
+                var specimen = base
+                specimen.id = id
+                specimen.name = "specimen \(id)"
+                specimen.maybeName = id % 2 == 0 ? nil : "n\(id)"
+                specimen.label = id % 3 == 0 ? nil : Tagline.Snapshot(text: "label \(id)")
+                source.add(Specimen(snapshot: specimen))
+            }
+        }
+        let target = try Database(configuration: otherConfiguration("streamed.strata"))
+        try target.importJSON(try source.exportJSON(Steward.self), into: Steward.self)
+        try target.importJSON(try source.exportJSON(Crate.self), into: Crate.self)
+        try target.importJSON(try source.exportJSON(Vial.self), into: Vial.self)
+        try target.importJSON(try source.exportJSON(Pebble.self), into: Pebble.self)
+        let exported = try source.exportJSON(Specimen.self)
+        XCTAssertEqual(try target.importJSON(exported, into: Specimen.self), 93)
+        XCTAssertEqual(try target.exportJSON(Specimen.self), exported)
+        XCTAssertEqual(target.objects(Specimen.self).snapshots(), source.objects(Specimen.self).snapshots())
+
+        // Objects naming only some properties, stored ones (updated) and new ones (the auto key) mixed.
+        let partial = #"[{"name": "new one"}, {"id": 9, "name": "renamed"}, {"name": "new two", "count8": 5}]"#
+        XCTAssertEqual(try target.importJSON(Data(partial.utf8), into: Specimen.self), 3)
+        XCTAssertEqual(target.object(ofType: Specimen.self, forPrimaryKey: 9)?.name, "renamed")
+        XCTAssertEqual(target.object(ofType: Specimen.self, forPrimaryKey: 9)?.maybeName, "n9", "not named, kept")
+        XCTAssertEqual(target.object(ofType: Specimen.self, forPrimaryKey: 100)?.name, "new one")
+        XCTAssertEqual(target.object(ofType: Specimen.self, forPrimaryKey: 101)?.count8, 5)
+
+        let before = try target.exportJSON(Specimen.self)
+        let objects = (1_000..<1_100).map { #"{"id": \#($0), "name": "n\#($0)"}"# }
+        let cases: [(String, String)] = [
+            ("[" + objects.joined(separator: ",") + #", {"id": 2000, "score": "high"}]"#,
+             #"$[100].score: expected a number, found the string "high""#),
+            ("[" + objects.joined(separator: ",") + ", 3]", "$[100]: expected a Specimen object, found 3"),
+            (#"[{"id": 1000, "name": "a", "name": "b"}]"#, "$[0].name: the member 'name' appears twice"),
+            (#"[{"id": 1000}] x"#, "$: invalid JSON at line 1, column 16: unexpected text after the JSON value"),
+            (#"[{"id": 1000} {"id": 1001}]"#, "$: invalid JSON at line 1, column 15: expected ',' or ']' in an array"),
+            (#"[{"id": 1000, "name": 1}]"#, "$[0].name: expected a string, found 1"),
+        ]
+        for (json, message) in cases {
+            XCTAssertThrowsError(try target.importJSON(Data(json.utf8), into: Specimen.self), message) { error in
+                XCTAssertEqual("\(error)", message)
+            }
+            XCTAssertEqual(try target.exportJSON(Specimen.self), before, "nothing kept after: \(message)")
+        }
+        XCTAssertEqual(try target.importJSON(Data("[]".utf8), into: Specimen.self), 0)
+    }
+
     func testImportInsideAWriteIsRefused() throws {
         let db = try openDatabase()
         db.beginWrite()
