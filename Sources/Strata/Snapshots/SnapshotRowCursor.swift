@@ -141,9 +141,7 @@ import StrataStorage
         if view.nulls.isNull(row) { return nil }
         do {
             let raw = try view.bytes(row)
-            // ASCII is valid UTF-8 as it is; anything else is validated, as a property read does.
-            if Self.isASCII(raw) { return String(decoding: raw, as: UTF8.self) }
-            guard let text = String(validating: raw, as: UTF8.self) else {
+            guard let text = StoredText.decode(raw) else {
                 failed(
                     StrataError.corruptFile(
                         path: database.store.path, location: "table '\(table.name)', object \(key), column "
@@ -172,22 +170,6 @@ import StrataStorage
 
     /// Reads a `data` from `column`; empty when it holds none.
     public func data(at column: Int) -> Data { optionalData(at: column) ?? Data() }
-
-    /// Whether every byte of `raw` is below 0x80, eight bytes at a time.
-    @inline(__always)
-    private static func isASCII(_ raw: UnsafeRawBufferPointer) -> Bool {
-        var offset = 0
-        var high: UInt64 = 0
-        while offset + 8 <= raw.count {
-            high |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            offset += 8
-        }
-        while offset < raw.count {
-            high |= UInt64(raw[offset])
-            offset += 1
-        }
-        return high & 0x8080_8080_8080_8080 == 0
-    }
 
     // MARK: Values read by key
 

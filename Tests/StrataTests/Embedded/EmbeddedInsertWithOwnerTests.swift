@@ -9,27 +9,8 @@ import XCTest
 /// (`Table.insert(_:into:embedding:)`): the instance becomes managed, owned once, deleted with its owner; an instance
 /// in two slots is still refused; a refused owner keeps nothing; nested embedded objects (`Homes`: an address's geo)
 /// go the same way one level down.
-final class EmbeddedInsertWithOwnerTests: XCTestCase {
-    private var directory: TemporaryDirectory!
-    private var db: Database!
-
-    override func setUpWithError() throws {
-        directory = try TemporaryDirectory()
-        var configuration = Configuration(schema: Badges.self)
-        configuration.fileURL = directory.url.appendingPathComponent("badges.strata")
-        configuration.durability = .none
-        db = try Database(configuration: configuration)
-    }
-
-    override func tearDown() {
-        db = nil
-        directory = nil
-    }
-
-    private func table(_ name: String, in database: Database? = nil) throws -> Table {
-        let database = database ?? db!
-        return try database.table(for: XCTUnwrap(database.schema.model(named: name)))
-    }
+final class EmbeddedInsertWithOwnerTests: EmbeddedTestCase {
+    override class func makeConfiguration() -> Configuration { Configuration(schema: Badges.self) }
 
     func testNewEmbeddedObjectsAreOwnedManagedAndDeletedWithTheirOwner() throws {
         let badges = (0..<200).map { Badge(colour: "c\($0 % 4)", level: $0) }

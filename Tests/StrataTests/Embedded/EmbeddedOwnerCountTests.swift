@@ -9,22 +9,8 @@ import XCTest
 /// the count is the index's count of its entries (no owner looked up), and must equal a brute-force count of the
 /// members through every change that creates, replaces, clears or deletes badges, in and out of write
 /// transactions, while a table with several owning columns (`Homes`) keeps reading owners.
-final class EmbeddedOwnerCountTests: XCTestCase {
-    private var directory: TemporaryDirectory!
-    private var db: Database!
-
-    override func setUpWithError() throws {
-        directory = try TemporaryDirectory()
-        var configuration = Configuration(schema: Badges.self)
-        configuration.fileURL = directory.url.appendingPathComponent("badges.strata")
-        configuration.durability = .none
-        db = try Database(configuration: configuration)
-    }
-
-    override func tearDown() {
-        db = nil
-        directory = nil
-    }
+final class EmbeddedOwnerCountTests: EmbeddedTestCase {
+    override class func makeConfiguration() -> Configuration { Configuration(schema: Badges.self) }
 
     private static let colours = ["red", "green", "blue", "gold"]
 

@@ -5,17 +5,20 @@ import XCTest
 @testable import Strata
 import StrataStorage
 
-/// A test case over a fresh database of the `Homes` schema (embedded `Address` and `Geo`), with ways to look at
-/// the embedded tables directly.
+/// A test case over a fresh database of the `Homes` schema (embedded `Address` and `Geo`), or of the schema a
+/// subclass names in `makeConfiguration()`, with ways to look at the embedded tables directly.
 class EmbeddedTestCase: XCTestCase {
     var directory: TemporaryDirectory!
     var configuration: Configuration!
     var db: Database!
 
+    /// The configuration of the schema the tests run on; its file goes in a fresh temporary folder.
+    class func makeConfiguration() -> Configuration { Configuration(schema: Homes.self) }
+
     override func setUpWithError() throws {
         directory = try TemporaryDirectory()
-        configuration = Configuration(schema: Homes.self)
-        configuration.fileURL = directory.url.appendingPathComponent("homes.strata")
+        configuration = Self.makeConfiguration()
+        configuration.fileURL = directory.url.appendingPathComponent("store.strata")
         configuration.durability = .none
         db = try Database(configuration: configuration)
     }
@@ -23,6 +26,12 @@ class EmbeddedTestCase: XCTestCase {
     override func tearDown() {
         db = nil
         directory = nil
+    }
+
+    /// The storage table of model `name` in `database` (the test's own when `nil`).
+    func table(_ name: String, in database: Database? = nil) throws -> Table {
+        let database = database ?? db!
+        return try database.table(for: XCTUnwrap(database.schema.model(named: name)))
     }
 
     /// How many objects the table of model `name` holds (embedded tables included).

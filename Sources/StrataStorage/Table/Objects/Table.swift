@@ -405,30 +405,11 @@ public final class Table {
         guard block.kind == .variable, holdsStrings(index) else { throw wrongKind(context.specs[index], "a string") }
         if block.isNull(row) { return nil }
         return try withBlob(block, row) { raw in
-            // ASCII is valid UTF-8 as it is; the generic validating initializer costs more than most values.
-            if Table.isASCII(raw) { return String(decoding: raw, as: UTF8.self) }
-            guard let text = String(validating: raw, as: UTF8.self) else {
+            guard let text = StoredText.decode(raw) else {
                 throw NodeDamage.error(block.ref, "cluster of table '\(name)'", "a string is not valid UTF-8")
             }
             return text
         }
-    }
-
-    /// Whether every byte of `raw` is below 0x80, tested eight bytes at a time (a byte at a time was a tenth of
-    /// reading a short string property).
-    @inline(__always)
-    static func isASCII(_ raw: UnsafeRawBufferPointer) -> Bool {
-        var offset = 0
-        var high: UInt64 = 0
-        while offset + 8 <= raw.count {
-            high |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            offset += 8
-        }
-        while offset < raw.count {
-            high |= UInt64(raw[offset])
-            offset += 1
-        }
-        return high & 0x8080_8080_8080_8080 == 0
     }
 
     /// A binary column's value (`nil` = null).
