@@ -110,43 +110,39 @@ struct SnapshotEmitter {
 
     private func emitSnapshotMethods(into writer: inout SwiftWriter) {
         writer.doc("The object's persisted values now, as a value.")
-        writer.block("\(access)func snapshot() -> Snapshot") { body in
-            if persisted.isEmpty {
-                body.line("Snapshot()")
-                return
-            }
-            body.line("if let accessor = managedAccessor { return Self.snapshot(row: accessor) }")
-            body.line("var snapshot = Snapshot()")
-            for property in persisted {
-                body.line("snapshot.\(property.name) = \(unmanagedRead(property))")
-            }
-            body.line("return snapshot")
-        }
+        emitBuilder(
+            "\(access)func snapshot() -> Snapshot",
+            first: "if let accessor = managedAccessor { return Self.snapshot(row: accessor) }",
+            into: &writer, read: unmanagedRead)
         writer.line()
         writer.doc("The snapshot of a managed `\(model.name)`, read straight from its row.")
-        writer.block("\(hookAccess)static func snapshot(row accessor: any ManagedObjectAccessor) -> Snapshot") { body in
-            if persisted.isEmpty {
-                body.line("Snapshot()")
-                return
-            }
-            body.line("var snapshot = Snapshot()")
-            for property in persisted {
-                body.line("snapshot.\(property.name) = \(rowRead(property, from: "accessor", cursor: false))")
-            }
-            body.line("return snapshot")
-        }
+        emitBuilder(
+            "\(hookAccess)static func snapshot(row accessor: any ManagedObjectAccessor) -> Snapshot",
+            into: &writer, read: { rowRead($0, from: "accessor", cursor: false) })
         writer.line()
         writer.doc(
             "The snapshot of the `\(model.name)` a cursor over its table is on, read from the columns of the cluster "
                 + "that holds it (what `results.snapshots()` calls per object).")
-        writer.block("\(hookAccess)static func snapshot(cursor: SnapshotRowCursor) -> Snapshot") { body in
+        emitBuilder(
+            "\(hookAccess)static func snapshot(cursor: SnapshotRowCursor) -> Snapshot",
+            into: &writer, read: { rowRead($0, from: "cursor", cursor: true) })
+    }
+
+    /// Emits a function `signature` that builds a `Snapshot` from each persisted property's `read` expression,
+    /// after an optional `first` line (an early return); a model without persisted properties returns an empty one.
+    private func emitBuilder(
+        _ signature: String, first: String? = nil, into writer: inout SwiftWriter,
+        read: (GeneratedProperty) -> String
+    ) {
+        writer.block(signature) { body in
             if persisted.isEmpty {
                 body.line("Snapshot()")
                 return
             }
+            if let first { body.line(first) }
             body.line("var snapshot = Snapshot()")
             for property in persisted {
-                body.line("snapshot.\(property.name) = \(rowRead(property, from: "cursor", cursor: true))")
+                body.line("snapshot.\(property.name) = \(read(property))")
             }
             body.line("return snapshot")
         }
