@@ -33,12 +33,7 @@ extension Database {
     /// (a page applied already) are skipped; the client's own changes update the conflict state only, and leave the
     /// outbox.
     func applyDownloadedPage(_ page: DownloadResponse) throws {
-        let records = recordsSyncChanges
-        recordsSyncChanges = false
-        defer { recordsSyncChanges = records }
-        try write {
-            guard let catalog = writeCatalog else { return }
-            var state = try SyncState.loadOrCreate(in: catalog)
+        try updateSyncState { catalog, state in
             guard page.last > state.cursor else { return }
             let context = try SyncContext(schema: schema, catalog: catalog, path: store.path)
             var applier = RemoteChangeApplier(context: context, pending: try context.tables.pending())
@@ -54,7 +49,6 @@ extension Database {
                 // Every acknowledged change has come back (or was never logged): none is waiting any more.
                 try context.tables.removeAll(upTo: state.acknowledged)
             }
-            try state.store(in: catalog)
         }
     }
 
@@ -66,17 +60,26 @@ extension Database {
 
     /// Records an upload's answer: changes up to `acknowledged` are not sent again.
     func acknowledgeSyncUpload(_ answer: UploadResponse, lastSent: Int64) throws {
+        try updateSyncState { _, state in
+            let acknowledged = min(answer.acknowledged, lastSent)
+            guard acknowledged > state.acknowledged else { return }
+            state.acknowledged = acknowledged
+            state.acknowledgedThrough = max(state.acknowledgedThrough, answer.serverSeq)
+        }
+    }
+
+    /// Runs `body` in a write transaction that records nothing in the outbox (the sync session's own bookkeeping),
+    /// with the file's sync state loaded, and stores the state `body` leaves when it changed.
+    private func updateSyncState(_ body: (Catalog, inout SyncState) throws -> Void) throws {
         let records = recordsSyncChanges
         recordsSyncChanges = false
         defer { recordsSyncChanges = records }
         try write {
             guard let catalog = writeCatalog else { return }
-            var state = try SyncState.loadOrCreate(in: catalog)
-            let acknowledged = min(answer.acknowledged, lastSent)
-            guard acknowledged > state.acknowledged else { return }
-            state.acknowledged = acknowledged
-            state.acknowledgedThrough = max(state.acknowledgedThrough, answer.serverSeq)
-            try state.store(in: catalog)
+            let loaded = try SyncState.loadOrCreate(in: catalog)
+            var state = loaded
+            try body(catalog, &state)
+            if state != loaded { try state.store(in: catalog) }
         }
     }
 

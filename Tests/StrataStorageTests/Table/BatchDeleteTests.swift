@@ -55,7 +55,7 @@ final class BatchDeleteTests: XCTestCase {
     func testABatchLeavesWhatDeletingOneByOneLeaves() throws {
         let single = try Store()
         let batch = try Store()
-        var random = Random(seed: 2026)
+        var random = SeededGenerator(seed: 2026)
         let count = 1_200
         let others = 100
         for store in [single, batch] {
@@ -66,9 +66,9 @@ final class BatchDeleteTests: XCTestCase {
         for round in 0..<3 {
             // Runs of neighbours (whole clusters) and scattered keys.
             var doomed = Set<Int64>()
-            let start = Int(random.below(UInt64(alive.count / 2)))
+            let start = random.below(alive.count / 2)
             for key in alive[start..<min(alive.count, start + alive.count / 5)] { doomed.insert(key) }
-            for _ in 0..<alive.count / 10 { doomed.insert(alive[Int(random.below(UInt64(alive.count)))]) }
+            for _ in 0..<alive.count / 10 { doomed.insert(alive[random.below(alive.count)]) }
             var keys = doomed.map { ObjectKey($0) }
             keys.shuffle(using: &random)
             for key in keys { try single.item.delete(key) }
@@ -95,7 +95,7 @@ final class BatchDeleteTests: XCTestCase {
 
     /// Items `0..<items` (keys equal to `number`), each with a label (one in 50 longer than a cluster keeps inline),
     /// random links, list, map and set elements, an owned home and past homes; others linking to random items.
-    private func populate(_ store: Store, items: Int, others: Int, random: inout Random) throws {
+    private func populate(_ store: Store, items: Int, others: Int, random: inout SeededGenerator) throws {
         let item = store.item
         for n in 0..<items {
             let label = n % 50 == 0 ? String(repeating: "long \(n) ", count: 200) : "label \(n % 97)"
@@ -103,44 +103,28 @@ final class BatchDeleteTests: XCTestCase {
             XCTAssertEqual(key.rawValue, Int64(n))
         }
         for _ in 0..<others {
-            try store.other.insert([(store.back, .link(ObjectKey(Int64(random.below(UInt64(max(items, 1)))))))])
+            try store.other.insert([(store.back, .link(ObjectKey(Int64(random.below(max(items, 1))))))])
         }
         guard items > 0 else { return }
         for n in 0..<Int64(items) {
             let key = ObjectKey(n)
-            func anyItem() -> StorageValue { .link(ObjectKey(Int64(random.below(UInt64(items))))) }
+            func anyItem() -> StorageValue { .link(ObjectKey(Int64(random.below(items)))) }
             if random.below(3) == 0 { try item.set(key, column: store.next, to: anyItem()) }
-            try item.set(key, column: store.items, to: .list((0..<Int(random.below(4))).map { _ in anyItem() }))
+            try item.set(key, column: store.items, to: .list((0..<random.below(4)).map { _ in anyItem() }))
             var slots: [String: StorageValue] = [:]
-            for slot in 0..<Int(random.below(3)) { slots["s\(slot)"] = random.below(4) == 0 ? .null : anyItem() }
+            for slot in 0..<random.below(3) { slots["s\(slot)"] = random.below(4) == 0 ? .null : anyItem() }
             try item.set(key, column: store.slots, to: .map(slots))
-            let tags = (0..<Int(random.below(4))).map { _ in StorageValue.link(ObjectKey(Int64(random.below(UInt64(others))))) }
+            let tags = (0..<random.below(4)).map { _ in StorageValue.link(ObjectKey(Int64(random.below(others)))) }
             try item.set(key, column: store.tags, to: .list(tags))
             if random.below(2) == 0 {
                 let home = try store.address.insert([(store.city, .string("city \(random.below(10))"))])
                 try item.set(key, column: store.home, to: .link(home))
             }
-            let past = try (0..<Int(random.below(3))).map { _ in
+            let past = try (0..<random.below(3)).map { _ in
                 StorageValue.link(try store.address.insert([(store.city, .string("city \(random.below(10))"))]))
             }
             try item.set(key, column: store.pastHomes, to: .list(past))
         }
         try store.fixture.commit()
-    }
-
-    /// A seeded generator (splitmix64), so both stores get the same data.
-    private struct Random: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-
-        mutating func below(_ bound: UInt64) -> UInt64 { next() % bound }
     }
 }

@@ -39,19 +39,25 @@ final class PendingEntries {
     /// added, or `nil`. Only for an index that ``tracksHolders``.
     func holder(of values: UnsafeRawBufferPointer) -> ObjectKey? {
         guard holders > 0 else { return nil }
-        let hash = PendingEntries.hash(values)
+        return probe(values, hash: PendingEntries.hash(values)).holder.map(IndexKeyEncoding.objectKey(ofEntry:))
+    }
+
+    /// Looks `values` (an entry without its object key, whose hash is `hash`) up in the holder slots: the entry
+    /// holding them, or `nil` and the empty slot where the probe stopped.
+    @inline(__always)
+    private func probe(
+        _ values: UnsafeRawBufferPointer, hash: UInt64
+    ) -> (slot: Int, holder: UnsafeRawBufferPointer?) {
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash >> 32) & mask
         while slots[slot] != 0 {
             if slots[slot] >> 32 == hash >> 32 {
                 let entry = entries.entry(Int(slots[slot] & 0xFFFF_FFFF) - 1)
-                if entry.count == values.count + 8, SortedIndex.hasPrefix(entry, values) {
-                    return IndexKeyEncoding.objectKey(ofEntry: entry)
-                }
+                if entry.count == values.count + 8, SortedIndex.hasPrefix(entry, values) { return (slot, entry) }
             }
             slot = (slot + 1) & mask
         }
-        return nil
+        return (slot, nil)
     }
 
     /// The entries in byte order without repeats, for a merge; the buffer must not change while it is used.
@@ -182,16 +188,9 @@ final class PendingEntries {
         if (holders + 1) * 2 > slots.count { growSlots() }
         let values = UnsafeRawBufferPointer(rebasing: entry[..<(entry.count - 8)])
         let hash = PendingEntries.hash(values)
-        let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: hash >> 32) & mask
-        while slots[slot] != 0 {
-            if slots[slot] >> 32 == hash >> 32 {
-                let held = entries.entry(Int(slots[slot] & 0xFFFF_FFFF) - 1)
-                if held.count == entry.count, SortedIndex.hasPrefix(held, values) { return }
-            }
-            slot = (slot + 1) & mask
-        }
-        slots[slot] = (hash & 0xFFFF_FFFF_0000_0000) | UInt64(entries.count + 1)
+        let found = probe(values, hash: hash)
+        if found.holder != nil { return }
+        slots[found.slot] = (hash & 0xFFFF_FFFF_0000_0000) | UInt64(entries.count + 1)
         holders += 1
     }
 
