@@ -30,11 +30,7 @@ struct ImportCommand: ParsableCommand {
         guard let data = FileManager.default.contents(atPath: jsonFile) else {
             throw ValidationError("cannot read the JSON file '\(jsonFile)'")
         }
-        var document = JSONValue.null
-        if format == .json {
-            var parser = JSONParser(Array(data))
-            document = try parser.parse()
-        }
+        let bytes = Array(data)
         guard FileManager.default.fileExists(atPath: file) else {
             throw ValidationError("no database exists at '\(file)'; strata imports into existing databases only")
         }
@@ -45,8 +41,10 @@ struct ImportCommand: ParsableCommand {
             do {
                 let catalog = try Catalog(writer: transaction)
                 let table = try TableChoice.table(named: model, in: catalog)
-                if format == .csv { document = try CSVReader(Array(data)).objects(for: table, catalog: catalog) }
-                let count = try RowJSONReader(catalog: catalog).importObjects(document, into: table)
+                let reader = RowJSONReader(catalog: catalog)
+                let count = format == .csv
+                    ? try reader.importObjects(try CSVReader(bytes).objects(for: table, catalog: catalog), into: table)
+                    : try reader.importObjects(json: bytes, into: table)
                 try catalog.flush()
                 try transaction.commit()
                 return count

@@ -54,11 +54,9 @@ extension Database {
                 binding.description.properties.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })
         }
         // Parsed as it is imported (no document tree), inside the write that keeps all of it or nothing.
-        var parser = JSONParser(Array(data))
         return try write {
-            let reader = RowJSONReader(catalog: try catalog(), schemaTypes: schemaTypes)
-            let importer = RowJSONImport(reader: reader, table: try table(for: model), schemaTypes: schemaTypes[model.name])
-            return try importer.run(&parser)
+            try RowJSONReader(catalog: try catalog(), schemaTypes: schemaTypes)
+                .importObjects(json: Array(data), into: try table(for: model))
         }
     }
 }

@@ -26,7 +26,16 @@ package struct RowJSONReader {
         self.schemaTypes = schemaTypes
     }
 
-    /// Imports every object of `document` (a JSON array of objects) into `table`; returns how many.
+    /// Imports every object of the JSON array `bytes` into `table` as it parses it (no document tree:
+    /// ``RowJSONImport``); returns how many. An object whose primary key is stored already is updated, any other
+    /// inserted; the first problem in the text throws, a bad value as a ``JSONImportError`` naming its JSON path.
+    package func importObjects(json bytes: [UInt8], into table: Table) throws -> Int {
+        var parser = JSONParser(bytes)
+        return try RowJSONImport(reader: self, table: table, schemaTypes: schemaTypes[table.name]).run(&parser)
+    }
+
+    /// Imports the objects of an array already parsed (from CSV, say) into `table`, with the rules of
+    /// ``importObjects(json:into:)``.
     package func importObjects(_ document: JSONValue, into table: Table) throws -> Int {
         guard case .array(let elements) = document else {
             throw JSONImportError(path: "$", message: "expected an array of \(table.name) objects, found \(document.found)")

@@ -124,15 +124,14 @@ struct StudioRoutes: Sendable {
                         throw StudioError(
                             400, "\(table.name) is embedded: its objects are imported inside their owners")
                     }
-                    let document: JSONValue
+                    let reader = RowJSONReader(catalog: catalog)
                     switch format {
                     case .json:
-                        var parser = JSONParser(bytes)
-                        document = try parser.parse()
+                        return try reader.importObjects(json: bytes, into: table)
                     case .csv:
-                        document = try CSVReader(bytes).objects(for: table, catalog: catalog)
+                        let document = try CSVReader(bytes).objects(for: table, catalog: catalog)
+                        return try reader.importObjects(document, into: table)
                     }
-                    return try RowJSONReader(catalog: catalog).importObjects(document, into: table)
                 }
                 return .object([("imported", .number(String(count)))])
             }
