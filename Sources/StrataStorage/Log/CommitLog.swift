@@ -1,0 +1,253 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A commit log file: a header (`LogHeader`), then one record per commit (`LogRecord`), appended with one write
+/// each into a file preallocated and reused from its start after every reset.
+///
+/// A log generation begins with `reset`, which writes a header with a new salt; its records follow one another
+/// from `recordsStart`, each on a page boundary, versions consecutive from the header's `checkpointed` + 1. Reading
+/// the log (`records`) stops at the first record that is not whole: one torn by a power failure in the middle of
+/// its append, or one left from an earlier generation (another salt), which is where the generation ends.
+///
+/// Not thread-safe: the store serializes appends and resets under its writer lock, and a reader extends its own
+/// index (`LogIndex`) from `records` under its own lock. `read(_:into:)` may run concurrently with appends (it reads
+/// what an earlier append wrote).
+final class CommitLog {
+    /// The log file.
+    let file: StorageFile
+    /// The data file's page size; records and their nodes sit on multiples of it.
+    let pageSize: Int
+    /// Bytes the log is grown to when it is created, and the step it grows by when an append needs more.
+    let preallocatedBytes: UInt64
+    /// The current generation's header; nil before the first reset.
+    private(set) var header: LogHeader?
+    /// Where the next record goes; `recordsStart` in an empty generation.
+    private(set) var appendOffset: UInt64
+    /// The newest version in the log, or the header's `checkpointed` when it holds no record.
+    private(set) var newestVersion: UInt64
+    /// The file's size as last set or read.
+    private var knownSize: UInt64
+    /// Reused between appends so a small commit allocates nothing (grown to the largest record, up to `stagingLimit`).
+    private var staging: UnsafeMutableRawBufferPointer?
+    /// Records larger than this are written in several writes of at most this size.
+    static let stagingLimit = 1 << 20
+
+    /// Where the first record of every generation starts: the first page boundary after the header.
+    var recordsStart: UInt64 { UInt64(pageSize) }
+
+    /// Bytes of records in the current generation.
+    var recordBytes: UInt64 { appendOffset - recordsStart }
+
+    /// Opens the log in `file` (created empty if new) for a data file of `pageSize`-byte pages, finding the end of
+    /// its current generation (reading each record header and checking each node of each record).
+    ///
+    /// - Parameters:
+    ///   - preallocatedBytes: What a new or short log is grown to, and the step of later growth.
+    ///   - sealByteCount: Bytes an encrypted node carries after its payload (0 for a clear store); the node
+    ///     checksums cover them.
+    /// - Throws: `corruptFile` or `unsupportedFormat` for a header that is whole but not this store's log; `io`.
+    init(file: StorageFile, pageSize: Int, preallocatedBytes: UInt64 = 4 << 20, sealByteCount: Int) throws {
+        self.file = file
+        self.pageSize = pageSize
+        self.preallocatedBytes = max(preallocatedBytes, UInt64(pageSize) * 2)
+        knownSize = try file.size()
+        appendOffset = UInt64(pageSize)
+        newestVersion = 0
+        header = try readHeader()
+        if let header {
+            guard header.pageSize == pageSize else {
+                throw StrataError.corruptFile(
+                    path: file.path, location: "commit log header (bytes 20-23)",
+                    detail: "its page size \(header.pageSize) is not the data file's \(pageSize): it is another store's log")
+            }
+            newestVersion = header.checkpointed
+            let records = try self.records(after: header.checkpointed, sealByteCount: sealByteCount, verifyingNodes: true)
+            if let last = records.last {
+                appendOffset = last.offset + last.record.byteCount(pageSize: pageSize)
+                newestVersion = last.record.version
+            }
+        }
+    }
+
+    deinit {
+        staging?.deallocate()
+    }
+
+    /// A record found in the log, with where it starts.
+    struct Located: Equatable, Sendable {
+        /// The record's offset in the log file.
+        var offset: UInt64
+        /// The record.
+        var record: LogRecord
+    }
+
+    private func readHeader() throws -> LogHeader? {
+        guard knownSize >= UInt64(LogHeader.byteCount) else { return nil }
+        var bytes = [UInt8](repeating: 0, count: LogHeader.byteCount)
+        try bytes.withUnsafeMutableBytes { try file.read(into: $0, at: 0) }
+        return try bytes.withUnsafeBytes { try LogHeader.decode(from: $0.baseAddress!, path: file.path) }
+    }
+
+    /// Begins a new generation following data file version `checkpointed`: writes a header with a new salt (the
+    /// records of the previous generation then fail their salt check), growing a short file to
+    /// `preallocatedBytes`. Syncs nothing: the caller syncs when the reset must be durable (an append under
+    /// `.full` syncs it with its record).
+    ///
+    /// Only when no reader reads through the current generation (see docs/ARCHITECTURE.md, "Commit path").
+    func reset(checkpointed: UInt64) throws {
+        var salt: UInt64 = 0
+        while salt == 0 || salt == header?.salt { salt = UInt64.random(in: 1...UInt64.max) }
+        let newHeader = LogHeader(pageSize: pageSize, salt: salt, checkpointed: checkpointed)
+        if knownSize < preallocatedBytes {
+            try file.truncate(to: preallocatedBytes)
+            knownSize = preallocatedBytes
+        }
+        var bytes = [UInt8](repeating: 0, count: LogHeader.byteCount)
+        bytes.withUnsafeMutableBytes { newHeader.encode(into: $0.baseAddress!) }
+        try bytes.withUnsafeBytes { try file.write($0, at: 0) }
+        header = newHeader
+        appendOffset = recordsStart
+        newestVersion = checkpointed
+    }
+
+    /// Appends the record of `meta.version`, which must follow `newestVersion`, holding `nodes` (sealed as they go
+    /// to the data file): one write for a record up to `stagingLimit` bytes. Syncs nothing (`sync`).
+    ///
+    /// - Returns: The record and where it was written.
+    /// - Throws: `invalidArgument` before the first reset or out of order; `diskFull`, `io`.
+    @discardableResult
+    func append(meta: MetaSlot, nodes: [SealedNodes.Node]) throws -> Located {
+        guard let header else {
+            throw StrataError.invalidArgument("an append to the commit log \(file.path) before its first reset")
+        }
+        guard meta.version == newestVersion + 1 else {
+            throw StrataError.invalidArgument(
+                "an append of version \(meta.version) to the commit log \(file.path), whose newest is \(newestVersion)")
+        }
+        let entries = nodes.map { node in
+            LogRecord.Entry(
+                page: node.page, pages: UInt32(node.pages), byteCount: UInt32(node.byteCount),
+                checksum: node.bytes.u64(at: 0))
+        }
+        let record = LogRecord(salt: header.salt, version: meta.version, meta: meta, entries: entries)
+        let total = record.byteCount(pageSize: pageSize)
+        try ensureCapacity(appendOffset + total)
+        let headerBytes = LogRecord.headerPages(entries: entries.count, pageSize: pageSize) * pageSize
+        let offsets = record.nodeOffsets(pageSize: pageSize)
+        if total <= UInt64(Self.stagingLimit) {
+            let buffer = stagingBuffer(byteCount: Int(total))
+            let base = buffer.baseAddress!
+            memset(base, 0, Int(total))
+            record.encodeHeader(into: base, pageSize: pageSize)
+            for (node, offset) in zip(nodes, offsets) {
+                memcpy(base + Int(offset), node.bytes, node.byteCount)
+            }
+            try file.write(UnsafeRawBufferPointer(start: base, count: Int(total)), at: appendOffset)
+        } else {
+            // A large commit (a bulk load): the header, then each node, each write within the staging limit.
+            let buffer = stagingBuffer(byteCount: headerBytes)
+            let base = buffer.baseAddress!
+            memset(base, 0, headerBytes)
+            record.encodeHeader(into: base, pageSize: pageSize)
+            try file.write(UnsafeRawBufferPointer(start: base, count: headerBytes), at: appendOffset)
+            for (node, offset) in zip(nodes, offsets) {
+                var written = 0
+                while written < node.byteCount {
+                    let count = min(Self.stagingLimit, node.byteCount - written)
+                    try file.write(
+                        UnsafeRawBufferPointer(start: node.bytes + written, count: count),
+                        at: appendOffset + offset + UInt64(written))
+                    written += count
+                }
+            }
+        }
+        let located = Located(offset: appendOffset, record: record)
+        appendOffset += total
+        newestVersion = meta.version
+        return located
+    }
+
+    /// Makes every append and reset so far durable.
+    func sync() throws {
+        try file.sync()
+    }
+
+    /// The whole records of the current generation with versions after `version`, in order, read from the file
+    /// from the generation's start (another process's appends included). Stops at the first record that is not
+    /// whole; with `verifyingNodes`, every node is read and checked against its entry (after a crash), else only
+    /// the headers (records another process published: its write completed before it published them).
+    ///
+    /// Reads one header at a time and, when verifying, one node at a time: a log longer than memory is read in
+    /// pieces.
+    func records(after version: UInt64, sealByteCount: Int, verifyingNodes: Bool) throws -> [Located] {
+        guard let header else { return [] }
+        let size = try file.size()
+        knownSize = max(knownSize, size)
+        var found: [Located] = []
+        var offset = recordsStart
+        var expected = header.checkpointed + 1
+        var fixed = [UInt8](repeating: 0, count: LogRecord.fixedByteCount)
+        while offset + UInt64(LogRecord.fixedByteCount) <= size {
+            try fixed.withUnsafeMutableBytes { try file.read(into: $0, at: offset) }
+            guard let count = fixed.withUnsafeBytes({ LogRecord.entryCount(at: $0.baseAddress!) }) else { break }
+            let length = LogRecord.headerLength(entries: count)
+            guard UInt64(length) <= size - offset else { break }
+            var bytes = [UInt8](repeating: 0, count: length)
+            try bytes.withUnsafeMutableBytes { try file.read(into: $0, at: offset) }
+            guard let record = bytes.withUnsafeBytes({
+                LogRecord.decodeHeader(from: $0.baseAddress!, salt: header.salt, pageSize: pageSize)
+            }), record.version == expected else { break }
+            let total = record.byteCount(pageSize: pageSize)
+            guard total <= size - offset else { break }
+            if verifyingNodes {
+                guard try nodesAreWhole(record, at: offset, sealByteCount: sealByteCount) else { break }
+            }
+            if record.version > version { found.append(Located(offset: offset, record: record)) }
+            offset += total
+            expected += 1
+        }
+        return found
+    }
+
+    /// Whether every node of `record` (at `offset`) is in the log as its entry says: its header's checksum is the
+    /// entry's and its bytes hash to it.
+    private func nodesAreWhole(_ record: LogRecord, at offset: UInt64, sealByteCount: Int) throws -> Bool {
+        for (entry, nodeOffset) in zip(record.entries, record.nodeOffsets(pageSize: pageSize)) {
+            guard entry.byteCount >= UInt32(NodeHeader.byteCount) else { return false }
+            let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(entry.byteCount), alignment: 64)
+            defer { bytes.deallocate() }
+            try file.read(into: bytes, at: offset + nodeOffset)
+            let base = UnsafeRawPointer(bytes.baseAddress!)
+            guard base.u64(at: 0) == entry.checksum, let nodeHeader = NodeHeader.decode(from: base) else { return false }
+            let hashed = NodeHeader.byteCount - 8 + Int(nodeHeader.length) + sealByteCount
+            guard hashed + 8 == Int(entry.byteCount), nodeHeader.version == record.version,
+                Checksum.hash(base + 8, count: hashed) == entry.checksum
+            else { return false }
+        }
+        return true
+    }
+
+    /// Reads the node of `entry` at `offset` in the log (a location from `records` or a `LogIndex`) into `buffer`,
+    /// which holds at least `entry.byteCount` bytes.
+    func read(at offset: UInt64, into buffer: UnsafeMutableRawBufferPointer) throws {
+        try file.read(into: buffer, at: offset)
+    }
+
+    private func ensureCapacity(_ end: UInt64) throws {
+        guard end > knownSize else { return }
+        let grown = (end + preallocatedBytes - 1) / preallocatedBytes * preallocatedBytes
+        try file.truncate(to: grown)
+        knownSize = grown
+    }
+
+    private func stagingBuffer(byteCount: Int) -> UnsafeMutableRawBufferPointer {
+        if let staging, staging.count >= byteCount { return staging }
+        staging?.deallocate()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: byteCount, alignment: 64)
+        staging = buffer
+        return buffer
+    }
+}

@@ -1,0 +1,63 @@
+/// Brings the data file up to the newest version of a commit log generation: writes the newest copy of each page
+/// the generation wrote to its place, syncs, writes the newest record's meta slot, syncs. The log is left as it
+/// is; resetting it is the caller's choice (only when no reader reads through it: docs/ARCHITECTURE.md, "Commit
+/// path").
+///
+/// A crash at any point leaves a state the next opener recovers from the same log: before the meta slot's sync
+/// the data file's meta slots still name the version the generation follows (its pages overwritten by the
+/// checkpoint were free in every version from it on, see the argument in docs/ARCHITECTURE.md), and the log,
+/// synced first, still holds every record; after it, the data file holds the newest version by itself.
+enum LogCheckpoint {
+    /// What a checkpoint did.
+    struct Outcome: Equatable, Sendable {
+        /// The meta slot written, or nil when the log held nothing after the data file's version.
+        var meta: MetaSlot?
+        /// Pages written into the data file (meta slot aside).
+        var pagesWritten: UInt64
+    }
+
+    /// Checkpoints the records of `log` after `dataVersion` (the data file's version) into `data`, whose newest
+    /// meta slot is `currentSlot`; the new meta slot goes into the other one.
+    ///
+    /// - Parameters:
+    ///   - sealByteCount: Bytes an encrypted node carries after its payload (0 for a clear store).
+    ///   - verifyingNodes: Whether every node is checked against its record before anything is copied (at open
+    ///     after a crash); a live checkpoint copies what this process appended or indexed.
+    /// - Throws: `diskFull`, `io` (a failed sync: what the disk holds is unknown).
+    static func run(
+        log: CommitLog, into data: StorageFile, dataVersion: UInt64, currentSlot: Int, sealByteCount: Int,
+        verifyingNodes: Bool
+    ) throws -> Outcome {
+        let records = try log.records(after: dataVersion, sealByteCount: sealByteCount, verifyingNodes: verifyingNodes)
+        guard let newest = records.last?.record else { return Outcome(meta: nil, pagesWritten: 0) }
+        var index = LogIndex()
+        index.reset(salt: newest.salt, checkpointed: records[0].record.version - 1)
+        index.extend(with: records, pageSize: log.pageSize)
+        // The records are durable before any page they hold overwrites the data file.
+        try log.sync()
+        let pageSize = UInt64(log.pageSize)
+        let needed = newest.meta.pageCount * pageSize
+        if try data.size() < needed { try data.truncate(to: needed) }
+        var pagesWritten: UInt64 = 0
+        var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: log.pageSize, alignment: 64)
+        defer { buffer.deallocate() }
+        for (page, location) in index.newestCopies(atMost: newest.version) {
+            // Whole pages: a partial write into an uncached page makes the kernel read the rest first.
+            let byteCount = Int(location.pages) * log.pageSize
+            if buffer.count < byteCount {
+                buffer.deallocate()
+                buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: byteCount, alignment: 64)
+            }
+            let copy = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<byteCount])
+            try log.read(at: location.offset, into: copy)
+            try data.write(UnsafeRawBufferPointer(copy), at: page * pageSize)
+            pagesWritten += UInt64(location.pages)
+        }
+        try data.sync()
+        try newest.meta.bytes().withUnsafeBytes {
+            try data.write($0, at: UInt64(FileHeader.slotOffsets[1 - currentSlot]))
+        }
+        try data.sync()
+        return Outcome(meta: newest.meta, pagesWritten: pagesWritten)
+    }
+}

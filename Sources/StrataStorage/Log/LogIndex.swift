@@ -1,0 +1,68 @@
+/// One process's map from data-file pages to their copies in the current commit log generation: for each page,
+/// every version of the generation that wrote it and where that copy sits in the log.
+///
+/// A reader pinned to version v reads page p from the newest copy written by a version up to v (`location`), and
+/// from the data file when the generation holds none. The index is extended from the log's record headers
+/// (`CommitLog.records`) as versions are published, and emptied when the generation changes (`reset`); entries
+/// never change once added, so a reader that looked a page up keeps a valid answer while the generation lasts.
+struct LogIndex: Sendable {
+    /// Where one copy of a page sits in the log.
+    struct Location: Equatable, Sendable {
+        /// The version that wrote the copy.
+        var version: UInt64
+        /// The copy's offset in the log file.
+        var offset: UInt64
+        /// Bytes of the copy that matter (its header and payload, or ciphertext and seal).
+        var byteCount: UInt32
+        /// Pages the copy spans.
+        var pages: UInt32
+    }
+
+    /// The generation the index describes (`LogHeader.salt`); 0 before the first.
+    private(set) var salt: UInt64 = 0
+    /// The newest version the index covers.
+    private(set) var newestVersion: UInt64 = 0
+    /// Each page's copies, oldest version first.
+    private var copies: [UInt64: [Location]] = [:]
+
+    /// Pages with at least one copy in the generation.
+    var pageCount: Int { copies.count }
+
+    /// Empties the index for the generation `salt`, which follows data file version `checkpointed`.
+    mutating func reset(salt: UInt64, checkpointed: UInt64) {
+        self.salt = salt
+        newestVersion = checkpointed
+        copies.removeAll(keepingCapacity: true)
+    }
+
+    /// Adds the nodes of `records`, which follow `newestVersion` in order (`CommitLog.records(after:)`).
+    ///
+    /// - Precondition: the records are of this index's generation and consecutive from `newestVersion` + 1.
+    mutating func extend(with records: [CommitLog.Located], pageSize: Int) {
+        for located in records {
+            let record = located.record
+            precondition(record.salt == salt && record.version == newestVersion + 1, "log records out of order")
+            for (entry, offset) in zip(record.entries, record.nodeOffsets(pageSize: pageSize)) {
+                copies[entry.page, default: []].append(Location(
+                    version: record.version, offset: located.offset + offset, byteCount: entry.byteCount,
+                    pages: entry.pages))
+            }
+            newestVersion = record.version
+        }
+    }
+
+    /// The copy of `page` a reader of `version` reads: the newest one written by a version up to `version`, or nil
+    /// when the generation holds none (the page is read from the data file).
+    func location(of page: UInt64, atMost version: UInt64) -> Location? {
+        guard let list = copies[page] else { return nil }
+        // Few copies per page (a page is rewritten only after it was freed and the freeing version became durable).
+        return list.last { $0.version <= version }
+    }
+
+    /// The newest copy of every page written by a version up to `version`, sorted by page: what a checkpoint to
+    /// `version` writes into the data file.
+    func newestCopies(atMost version: UInt64) -> [(page: UInt64, location: Location)] {
+        copies.compactMap { page, list in list.last { $0.version <= version }.map { (page, $0) } }
+            .sorted { $0.page < $1.page }
+    }
+}

@@ -1,0 +1,123 @@
+/// One commit in the commit log: its version, its meta slot, and the sealed nodes it wrote, each with the page it
+/// belongs on in the data file.
+///
+/// On disk a record is a header padded to whole pages, then each node padded to its whole pages, in the order of
+/// the header's entries; the record starts on a page boundary of the log, so every node sits page-aligned as it
+/// will in the data file and a checkpoint copies it with one write.
+///
+/// ```
+/// 0   checksum    UInt64  xxHash64 (seed `checksumSeed`) of bytes 8 ..< headerLength
+/// 8   magic       UInt32  `SLRC`
+/// 12  node count  UInt32
+/// 16  salt        UInt64  the log generation's salt (`LogHeader.salt`)
+/// 24  version     UInt64  the version the record commits
+/// 32  byte count  UInt64  the whole record's bytes, header pages and node pages
+/// 40  meta        64 bytes: the version's meta slot (`MetaSlot` encoding)
+/// 104 entries     node count × (page UInt64, pages UInt32, bytes UInt32, checksum UInt64)
+/// ```
+///
+/// The header's checksum covers the header; each entry's checksum is the checksum the node's own header carries
+/// (xxHash64 of its header fields and payload, or ciphertext and seal), so a node that is missing or torn fails
+/// the check against its entry. A record is whole when its header checks, its salt is the generation's, its version
+/// follows the previous record's, and every node matches its entry.
+struct LogRecord: Equatable, Sendable {
+    /// One node of the record.
+    struct Entry: Equatable, Sendable {
+        /// The node's first page in the data file.
+        var page: UInt64
+        /// Pages the node spans.
+        var pages: UInt32
+        /// Bytes of the node that matter (header and payload, or ciphertext and seal); the rest of its pages is zero.
+        var byteCount: UInt32
+        /// The checksum in the node's header.
+        var checksum: UInt64
+    }
+
+    /// `SLRC`.
+    static let magic: UInt32 = 0x4352_4C53
+    /// Seed of the header checksum.
+    static let checksumSeed: UInt64 = 0x5354_524C_5245_4344
+    /// Bytes before the entries.
+    static let fixedByteCount = 104
+    /// Bytes per entry.
+    static let entryByteCount = 24
+
+    /// The log generation's salt.
+    var salt: UInt64
+    /// The version the record commits.
+    var version: UInt64
+    /// The version's meta slot.
+    var meta: MetaSlot
+    /// The record's nodes, in the order they follow the header.
+    var entries: [Entry]
+
+    /// Bytes of the header before its padding.
+    static func headerLength(entries: Int) -> Int { fixedByteCount + entries * entryByteCount }
+
+    /// Pages the header takes in a log of `pageSize`-byte pages.
+    static func headerPages(entries: Int, pageSize: Int) -> Int {
+        (headerLength(entries: entries) + pageSize - 1) / pageSize
+    }
+
+    /// The whole record's bytes in a log of `pageSize`-byte pages.
+    func byteCount(pageSize: Int) -> UInt64 {
+        let nodePages = entries.reduce(UInt64(0)) { $0 + UInt64($1.pages) }
+        return (UInt64(Self.headerPages(entries: entries.count, pageSize: pageSize)) + nodePages) * UInt64(pageSize)
+    }
+
+    /// Where each node starts, as an offset from the record's start.
+    func nodeOffsets(pageSize: Int) -> [UInt64] {
+        var offset = UInt64(Self.headerPages(entries: entries.count, pageSize: pageSize) * pageSize)
+        return entries.map { entry in
+            defer { offset += UInt64(entry.pages) * UInt64(pageSize) }
+            return offset
+        }
+    }
+
+    /// Writes the header (`headerLength` bytes, checksum last computed) at `base`.
+    func encodeHeader(into base: UnsafeMutableRawPointer, pageSize: Int) {
+        base.setU32(Self.magic, at: 8)
+        base.setU32(UInt32(entries.count), at: 12)
+        base.setU64(salt, at: 16)
+        base.setU64(version, at: 24)
+        base.setU64(byteCount(pageSize: pageSize), at: 32)
+        meta.encode(into: base + 40)
+        for (index, entry) in entries.enumerated() {
+            let start = Self.fixedByteCount + index * Self.entryByteCount
+            base.setU64(entry.page, at: start)
+            base.setU32(entry.pages, at: start + 8)
+            base.setU32(entry.byteCount, at: start + 12)
+            base.setU64(entry.checksum, at: start + 16)
+        }
+        let length = Self.headerLength(entries: entries.count)
+        base.setU64(Checksum.hash(UnsafeRawPointer(base) + 8, count: length - 8, seed: Self.checksumSeed), at: 0)
+    }
+
+    /// The node count of the header at `base`, or nil when the first `fixedByteCount` bytes are not a record's
+    /// (wrong magic); the count says how many bytes `decodeHeader` needs.
+    static func entryCount(at base: UnsafeRawPointer) -> Int? {
+        base.u32(at: 8) == magic ? Int(base.u32(at: 12)) : nil
+    }
+
+    /// The record whose whole header (`headerLength(entries:)` bytes) is at `base`, or nil when it does not check
+    /// (torn, stale, or not a record), its salt is not `salt`, or its byte count disagrees with its entries.
+    static func decodeHeader(from base: UnsafeRawPointer, salt: UInt64, pageSize: Int) -> LogRecord? {
+        guard let count = entryCount(at: base) else { return nil }
+        let length = headerLength(entries: count)
+        guard Checksum.hash(base + 8, count: length - 8, seed: checksumSeed) == base.u64(at: 0),
+            base.u64(at: 16) == salt, let meta = MetaSlot.decode(from: base + 40)
+        else { return nil }
+        let entries = (0..<count).map { index in
+            let start = fixedByteCount + index * entryByteCount
+            return Entry(
+                page: base.u64(at: start), pages: base.u32(at: start + 8), byteCount: base.u32(at: start + 12),
+                checksum: base.u64(at: start + 16))
+        }
+        let record = LogRecord(salt: salt, version: base.u64(at: 24), meta: meta, entries: entries)
+        guard record.meta.version == record.version,
+            entries.allSatisfy({ $0.pages > 0 && UInt64($0.byteCount) <= UInt64($0.pages) * UInt64(pageSize) }),
+            record.byteCount(pageSize: pageSize) == base.u64(at: 32)
+        else { return nil }
+        return record
+    }
+}

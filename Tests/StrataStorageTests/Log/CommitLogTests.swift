@@ -1,0 +1,247 @@
+import Foundation
+@testable import StrataStorage
+import StrataTestSupport
+import XCTest
+
+/// The commit log on its own (not yet used by `Store`): records round-trip with one write each, a torn or stale
+/// record ends the log, a reset starts a generation the old records cannot join, the index answers each version
+/// with the copy it reads, and a checkpoint writes the newest copy of every page and the newest meta slot.
+final class CommitLogTests: XCTestCase {
+    private let pageSize = 4096
+
+    private func makeLog(_ storage: StorageIO, sealByteCount: Int = 0, preallocated: UInt64 = 1 << 20) throws -> CommitLog {
+        try CommitLog(
+            file: storage.openFile(at: "db.log", create: true, readOnly: false), pageSize: pageSize,
+            preallocatedBytes: preallocated, sealByteCount: sealByteCount)
+    }
+
+    /// Appends `count` commits of the model to `log`; returns what each append returned.
+    private func append(
+        _ count: Int, of model: LogCommitModel, to log: CommitLog, nodes: ClosedRange<Int> = 1...4,
+        using random: inout SeededGenerator
+    ) throws -> [CommitLog.Located] {
+        try (0..<count).map { _ in
+            let (meta, sealed, release) = model.commit(nodes: Int.random(in: nodes, using: &random), using: &random)
+            defer { release() }
+            return try log.append(meta: meta, nodes: sealed.sortedByPage())
+        }
+    }
+
+    func testRecordsRoundTripWithOneWriteEach() throws {
+        let storage = TwoFileRecording()
+        var random = SeededGenerator(seed: 1)
+        let model = LogCommitModel(pageSize: pageSize)
+        let log = try makeLog(storage)
+        XCTAssertNil(log.header, "a new log has no generation until its first reset")
+        try log.reset(checkpointed: 1)
+        let before = storage.records["db.log"]?.pending.count ?? 0
+        let appended = try append(20, of: model, to: log, using: &random)
+        let writes = (storage.records["db.log"]?.pending.count ?? 0) - before
+        XCTAssertEqual(writes, 20, "one write per record")
+        XCTAssertEqual(log.newestVersion, 21)
+
+        let reopened = try makeLog(storage)
+        XCTAssertEqual(reopened.header, log.header)
+        XCTAssertEqual(reopened.appendOffset, log.appendOffset)
+        XCTAssertEqual(reopened.newestVersion, 21)
+        let read = try reopened.records(after: 1, sealByteCount: 0, verifyingNodes: true)
+        XCTAssertEqual(read, appended)
+        XCTAssertEqual(try reopened.records(after: 15, sealByteCount: 0, verifyingNodes: false), Array(appended.suffix(6)))
+        XCTAssertEqual(read.map(\.record.meta.version), Array(2...21))
+        for located in read {
+            XCTAssertEqual(located.offset % UInt64(pageSize), 0, "records start on page boundaries")
+        }
+    }
+
+    func testAppendsRefuseVersionsOutOfOrderAndALogWithoutGeneration() throws {
+        var random = SeededGenerator(seed: 2)
+        let model = LogCommitModel(pageSize: pageSize)
+        let log = try makeLog(MemoryStorage(capacity: 64 << 20))
+        let (meta, sealed, release) = model.commit(nodes: 1, using: &random)
+        defer { release() }
+        XCTAssertThrowsError(try log.append(meta: meta, nodes: sealed.sortedByPage()))
+        try log.reset(checkpointed: 5)
+        XCTAssertThrowsError(try log.append(meta: meta, nodes: sealed.sortedByPage()), "version 2 does not follow 5")
+    }
+
+    /// Every cut of the last record at 512-byte sectors, and any one damaged byte in one of its nodes, ends the log
+    /// after the record before it.
+    func testATornOrDamagedAppendEndsTheLogThere() throws {
+        let storage = MemoryStorage(capacity: 64 << 20)
+        var random = SeededGenerator(seed: 3)
+        let model = LogCommitModel(pageSize: pageSize)
+        let log = try makeLog(storage)
+        try log.reset(checkpointed: 1)
+        let appended = try append(6, of: model, to: log, nodes: 2...4, using: &random)
+        let whole = try XCTUnwrap(storage.contents(ofFile: "db.log"))
+        let last = appended[5]
+        let end = Int(last.offset + last.record.byteCount(pageSize: pageSize))
+        let usedEnd = Int(last.offset) + zip(last.record.entries, last.record.nodeOffsets(pageSize: pageSize))
+            .map { Int($1) + Int($0.byteCount) }.max()!
+        // Cuts that lose a used byte of the record: the sectors after its last node's bytes are padding.
+        for cut in stride(from: Int(last.offset), to: usedEnd, by: 512) {
+            var torn = whole
+            torn.replaceSubrange(cut..<end, with: [UInt8](repeating: 0, count: end - cut))
+            try storage.setContents(torn, ofFile: "db.log")
+            let reopened = try makeLog(storage)
+            XCTAssertEqual(reopened.newestVersion, 6, "a record cut at byte \(cut - Int(last.offset)) is not whole")
+            XCTAssertEqual(reopened.appendOffset, last.offset)
+        }
+        for _ in 0..<40 {
+            var damaged = whole
+            let entry = Int.random(in: 0..<last.record.entries.count, using: &random)
+            let nodeStart = Int(last.offset + last.record.nodeOffsets(pageSize: pageSize)[entry])
+            let byte = nodeStart + Int.random(in: 0..<Int(last.record.entries[entry].byteCount), using: &random)
+            damaged[byte] ^= UInt8.random(in: 1...255, using: &random)
+            try storage.setContents(damaged, ofFile: "db.log")
+            XCTAssertEqual(try makeLog(storage).newestVersion, 6, "a damaged node ends the log before its record")
+            XCTAssertEqual(
+                try makeLog(storage).records(after: 1, sealByteCount: 0, verifyingNodes: false).count, 6,
+                "reading headers only (records another process published) does not read the nodes")
+        }
+    }
+
+    /// After a reset, the old generation's records (a new salt) are not read, even where the new generation has
+    /// not overwritten them, and the new generation's versions start after the checkpointed one.
+    func testAResetEndsTheOldGeneration() throws {
+        let storage = MemoryStorage(capacity: 64 << 20)
+        var random = SeededGenerator(seed: 4)
+        let model = LogCommitModel(pageSize: pageSize)
+        let log = try makeLog(storage)
+        try log.reset(checkpointed: 1)
+        _ = try append(10, of: model, to: log, using: &random)
+        let oldSalt = try XCTUnwrap(log.header?.salt)
+        try log.reset(checkpointed: 11)
+        XCTAssertNotEqual(log.header?.salt, oldSalt)
+        XCTAssertEqual(log.appendOffset, log.recordsStart)
+        XCTAssertEqual(try makeLog(storage).newestVersion, 11, "no record of the old generation is read")
+        let appended = try append(1, of: model, to: log, using: &random)
+        let reopened = try makeLog(storage)
+        XCTAssertEqual(reopened.newestVersion, 12)
+        XCTAssertEqual(try reopened.records(after: 0, sealByteCount: 0, verifyingNodes: true), appended)
+    }
+
+    /// A reader of version v reads each page's newest copy up to v; older copies stay answerable while the
+    /// generation lasts.
+    func testTheIndexAnswersEachVersionWithItsCopy() throws {
+        let storage = MemoryStorage(capacity: 64 << 20)
+        var random = SeededGenerator(seed: 5)
+        let model = LogCommitModel(pageSize: pageSize)
+        let log = try makeLog(storage)
+        try log.reset(checkpointed: 1)
+        _ = try append(60, of: model, to: log, using: &random)
+        var index = LogIndex()
+        index.reset(salt: log.header!.salt, checkpointed: 1)
+        // Extended in steps, as readers extend it when they begin.
+        for step in stride(from: 1, to: 61, by: 7) {
+            index.extend(with: try log.records(after: index.newestVersion, sealByteCount: 0, verifyingNodes: false)
+                .filter { $0.record.version <= UInt64(step + 1) }, pageSize: pageSize)
+        }
+        index.extend(with: try log.records(after: index.newestVersion, sealByteCount: 0, verifyingNodes: false), pageSize: pageSize)
+        XCTAssertEqual(index.newestVersion, 61)
+        var buffer = [UInt8](repeating: 0, count: 2 * pageSize)
+        for version in UInt64(2)...61 {
+            for (page, checksum) in model.states[version]! {
+                let location = try XCTUnwrap(index.location(of: page, atMost: version), "page \(page) at \(version)")
+                XCTAssertLessThanOrEqual(location.version, version)
+                try buffer.withUnsafeMutableBytes { try log.read(at: location.offset, into: $0) }
+                XCTAssertEqual(buffer.withUnsafeBytes { $0.baseAddress!.u64(at: 0) }, checksum)
+            }
+        }
+        XCTAssertNil(index.location(of: 1, atMost: 1), "version 1 has no copy in the log")
+    }
+
+    /// A checkpoint writes the newest copy of each page and the newest meta slot into the other slot; the data
+    /// file then holds the newest version by itself.
+    func testACheckpointBringsTheDataFileToTheNewestVersion() throws {
+        let storage = MemoryStorage(capacity: 64 << 20)
+        var random = SeededGenerator(seed: 6)
+        let model = LogCommitModel(pageSize: pageSize)
+        try storage.setContents(model.initialDataFile(), ofFile: "db")
+        let data = try storage.openFile(at: "db", create: false, readOnly: false)
+        let log = try makeLog(storage)
+        try log.reset(checkpointed: 1)
+        var dataVersion: UInt64 = 1
+        var slot = 0
+        for round in 0..<5 {
+            _ = try append(25, of: model, to: log, using: &random)
+            let outcome = try LogCheckpoint.run(
+                log: log, into: data, dataVersion: dataVersion, currentSlot: slot, sealByteCount: 0,
+                verifyingNodes: round % 2 == 0)
+            XCTAssertEqual(outcome.meta?.version, model.newestVersion)
+            XCTAssertEqual(model.problems(inData: try XCTUnwrap(storage.contents(ofFile: "db")), version: model.newestVersion), [])
+            dataVersion = model.newestVersion
+            slot = 1 - slot
+            if round % 2 == 1 { try log.reset(checkpointed: dataVersion) }
+        }
+        let nothing = try LogCheckpoint.run(
+            log: log, into: data, dataVersion: dataVersion, currentSlot: slot, sealByteCount: 0, verifyingNodes: true)
+        XCTAssertNil(nothing.meta, "nothing after the data file's version: nothing written")
+    }
+
+    /// A log of tens of megabytes, with records past the staging buffer (written in several writes), is read a
+    /// header and a node at a time, and checkpointed page by page.
+    func testALogLongerThanTheStagingBufferAndManyMegabytes() throws {
+        let storage = MemoryStorage(capacity: 256 << 20)
+        var random = SeededGenerator(seed: 7)
+        let model = LogCommitModel(pageSize: pageSize)
+        try storage.setContents(model.initialDataFile(), ofFile: "db")
+        let log = try makeLog(storage, preallocated: 4 << 20)
+        try log.reset(checkpointed: 1)
+        // Large records: 300 nodes of up to 2 pages, about 1.8 MiB each, past the 1 MiB staging limit.
+        let large = try append(6, of: model, to: log, nodes: 300...300, using: &random)
+        XCTAssertGreaterThan(large.map { $0.record.byteCount(pageSize: pageSize) }.max()!, UInt64(CommitLog.stagingLimit))
+        _ = try append(1500, of: model, to: log, nodes: 1...6, using: &random)
+        XCTAssertGreaterThan(log.recordBytes, 20 << 20)
+        let reopened = try makeLog(storage, preallocated: 4 << 20)
+        XCTAssertEqual(reopened.newestVersion, model.newestVersion)
+        let data = try storage.openFile(at: "db", create: false, readOnly: false)
+        let outcome = try LogCheckpoint.run(
+            log: reopened, into: data, dataVersion: 1, currentSlot: 0, sealByteCount: 0, verifyingNodes: true)
+        XCTAssertEqual(outcome.meta?.version, model.newestVersion)
+        XCTAssertEqual(model.problems(inData: try XCTUnwrap(storage.contents(ofFile: "db")), version: model.newestVersion), [])
+    }
+
+    /// An encrypted store's log holds the nodes as the data file would (ciphertext and seal, covered by the
+    /// checksum), never the clear payload; the copies a checkpoint writes decrypt on their pages.
+    func testEncryptedRecordsHoldNoClearBytesAndDecryptAfterACheckpoint() throws {
+        let storage = MemoryStorage(capacity: 64 << 20)
+        var random = SeededGenerator(seed: 8)
+        let cipher = try NodeCipher(key: (0..<64).map { UInt8($0) })
+        let model = LogCommitModel(pageSize: pageSize, cipher: cipher)
+        try storage.setContents(model.initialDataFile(), ofFile: "db")
+        let log = try makeLog(storage, sealByteCount: NodeCipher.sealByteCount)
+        try log.reset(checkpointed: 1)
+        var clearPayloads: [[UInt8]] = []
+        for _ in 0..<12 {
+            let (meta, sealed, release) = model.commit(nodes: 3, using: &random)
+            defer { release() }
+            for (_, memory, length) in sealed.encryptedTableNodes {
+                clearPayloads.append([UInt8](UnsafeRawBufferPointer(start: memory + NodeHeader.byteCount, count: min(length, 64))))
+            }
+            try log.append(meta: meta, nodes: sealed.sortedByPage())
+        }
+        let bytes = try XCTUnwrap(storage.contents(ofFile: "db.log"))
+        for clear in clearPayloads where clear.count >= 32 {
+            XCTAssertNil(bytes.firstRange(of: clear), "a clear payload is in the log")
+        }
+        XCTAssertEqual(try makeLog(storage, sealByteCount: 0).newestVersion, 1, "without the seal the checksums fail")
+        let reopened = try makeLog(storage, sealByteCount: NodeCipher.sealByteCount)
+        XCTAssertEqual(reopened.newestVersion, 13)
+        let data = try storage.openFile(at: "db", create: false, readOnly: false)
+        _ = try LogCheckpoint.run(
+            log: reopened, into: data, dataVersion: 1, currentSlot: 0, sealByteCount: NodeCipher.sealByteCount,
+            verifyingNodes: true)
+        let image = try XCTUnwrap(storage.contents(ofFile: "db"))
+        XCTAssertEqual(model.problems(inData: image, version: 13), [])
+        try image.withUnsafeBytes { buffer in
+            for page in model.states[13]!.keys {
+                let start = buffer.baseAddress! + Int(page) * pageSize
+                let header = try XCTUnwrap(NodeHeader.decode(from: start))
+                let clear = UnsafeMutableRawPointer.allocate(byteCount: Int(header.length), alignment: 16)
+                defer { clear.deallocate() }
+                XCTAssertTrue(cipher.open(node: start, length: Int(header.length), page: page, into: clear), "page \(page)")
+            }
+        }
+    }
+}

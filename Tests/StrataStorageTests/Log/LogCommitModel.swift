@@ -1,0 +1,186 @@
+import Foundation
+@testable import StrataStorage
+import StrataTestSupport
+
+/// Synthetic commits for the commit log tests, shaped as copy-on-write commits are: each version writes a few
+/// nodes of random payloads to fresh pages or to pages freed by earlier versions, and frees some live pages. The
+/// model remembers, for every version, which node each live page holds (its checksum), which is what the data
+/// file must hold after a checkpoint to that version.
+final class LogCommitModel {
+    let pageSize: Int
+    let cipher: NodeCipher?
+    /// The data file's pages so far (page 0 is the header).
+    private(set) var pageCount: UInt64 = 1
+    /// Pages freed by a version before the newest, reusable now (every version is durable in these tests when
+    /// the next one is written, as under `.full`).
+    private var reusable: [UInt64] = []
+    /// Pages freed by the newest version: reusable from the next one on.
+    private var freedNow: [UInt64] = []
+    /// The live pages of each version, with the checksum of the node each holds.
+    private(set) var states: [UInt64: [UInt64: UInt64]] = [1: [:]]
+    private(set) var newestVersion: UInt64 = 1
+
+    init(pageSize: Int, cipher: NodeCipher? = nil) {
+        self.pageSize = pageSize
+        self.cipher = cipher
+    }
+
+    /// Bytes an encrypted node carries after its payload.
+    var sealByteCount: Int { cipher == nil ? 0 : NodeCipher.sealByteCount }
+
+    /// Page 0 of a new data file at version 1.
+    func initialDataFile() -> [UInt8] {
+        FileHeader.encode(pageSize: pageSize, initialMeta: meta(version: 1, pageCount: 1))
+    }
+
+    /// The next version's nodes (`nodes` of them, up to `maximumPages` pages each) and meta slot. The returned
+    /// `SealedNodes` owns the encrypted images; `release` frees the clear memory once the caller is done.
+    func commit(
+        nodes: Int, maximumPages: Int = 2, using random: inout some RandomNumberGenerator
+    ) -> (meta: MetaSlot, sealed: SealedNodes, release: () -> Void) {
+        let version = newestVersion + 1
+        reusable += freedNow
+        freedNow = []
+        var state = states[newestVersion] ?? [:]
+        for page in state.keys.sorted() where Int.random(in: 0..<4, using: &random) == 0 {
+            state[page] = nil
+            freedNow.append(page)
+        }
+        let sealed = SealedNodes(cipher: cipher, bindsNodes: true)
+        var memory: [DirtyNode] = []
+        for _ in 0..<nodes {
+            let length = Int.random(in: 8...(maximumPages * pageSize - NodeHeader.byteCount - sealByteCount), using: &random)
+            let pages = NodeHeader.pageSpan(length: length + sealByteCount, pageSize: pageSize)
+            let page: UInt64
+            if pages == 1, let index = reusable.indices.randomElement(using: &random) {
+                page = reusable.remove(at: index)
+            } else {
+                page = pageCount
+                pageCount += pages
+            }
+            let node = DirtyNode.allocate(
+                pages: pages, pageSize: pageSize, usedBytes: NodeHeader.byteCount + length, kind: .table, length: length,
+                mapped: false)
+            for offset in 0..<length {
+                node.memory.storeBytes(of: UInt8.random(in: 0...255, using: &random), toByteOffset: NodeHeader.byteCount + offset, as: UInt8.self)
+            }
+            memory.append(node)
+            state[page] = sealed.seal(node, page: page, version: version)
+        }
+        states[version] = state
+        newestVersion = version
+        let pageSize = self.pageSize
+        return (meta(version: version, pageCount: pageCount), sealed, { for node in memory { node.release(pageSize: pageSize) } })
+    }
+
+    private func meta(version: UInt64, pageCount: UInt64) -> MetaSlot {
+        MetaSlot(
+            version: version, root: .none, freeList: .none, commitRecord: .none, commitRecordChecksum: 0,
+            pageCount: pageCount, durableBase: version - 1)
+    }
+
+    /// Problems with `data` as the image of version `version`: a meta slot of that version must be the newest, and
+    /// every live page must hold its node, whole.
+    func problems(inData data: [UInt8], version: UInt64) -> [String] {
+        guard let state = states[version] else { return ["version \(version) was never written"] }
+        return data.withUnsafeBytes { buffer -> [String] in
+            let base = buffer.baseAddress!
+            let newest = FileHeader.slotOffsets.compactMap { MetaSlot.decode(from: base + $0) }.map(\.version).max()
+            var problems: [String] = []
+            if newest != version { problems.append("the newest meta slot is of version \(String(describing: newest))") }
+            for (page, checksum) in state.sorted(by: { $0.key < $1.key }) {
+                let start = Int(page) * pageSize
+                guard start + NodeHeader.byteCount <= data.count, let header = NodeHeader.decode(from: base + start),
+                    base.u64(at: start) == checksum,
+                    start + NodeHeader.byteCount + Int(header.length) + sealByteCount <= data.count,
+                    Checksum.hash(base + start + 8, count: NodeHeader.byteCount - 8 + Int(header.length) + sealByteCount)
+                        == checksum
+                else {
+                    problems.append("page \(page) does not hold its node of version \(version)")
+                    continue
+                }
+            }
+            return problems
+        }
+    }
+}
+
+/// A `StorageIO` over `MemoryStorage` that records, for every file, its bytes at its last sync and the writes and
+/// size changes since, and calls `onSync` before each sync of any file with all files' records: the two files of
+/// a store with a commit log crash together, each keeping any subset of its unsynced writes.
+final class TwoFileRecording: StorageIO, @unchecked Sendable {
+    /// One file's record.
+    struct FileRecord: Sendable {
+        var durable: [UInt8] = []
+        var pending: [RecordingStorage.PendingOperation] = []
+    }
+
+    let inner = MemoryStorage(capacity: 1 << 30)
+    /// Called before each sync with the path being synced and every file's record.
+    var onSync: (@Sendable (_ path: String, _ files: [String: FileRecord]) -> Void)?
+    private let lock = NSLock()
+    private var files: [String: FileRecord] = [:]
+
+    /// Every file's record now.
+    var records: [String: FileRecord] { lock.withLock { files } }
+
+    func openFile(at path: String, create: Bool, readOnly: Bool) throws -> StorageFile {
+        let file = try inner.openFile(at: path, create: create, readOnly: readOnly)
+        lock.withLock { if files[path] == nil { files[path] = FileRecord(durable: inner.contents(ofFile: path) ?? []) } }
+        return TwoFileRecordingFile(inner: file, recorder: self)
+    }
+
+    func fileExists(at path: String) -> Bool { inner.fileExists(at: path) }
+    func rename(from source: String, to destination: String) throws { try inner.rename(from: source, to: destination) }
+    func remove(at path: String) throws { try inner.remove(at: path) }
+    func syncDirectory(containing path: String) throws { try inner.syncDirectory(containing: path) }
+    func openLockFile(at path: String, byteCount: Int) throws -> LockFileHandle {
+        try inner.openLockFile(at: path, byteCount: byteCount)
+    }
+
+    fileprivate func record(_ operation: RecordingStorage.PendingOperation, path: String) {
+        lock.withLock { files[path, default: FileRecord()].pending.append(operation) }
+    }
+
+    fileprivate func willSync(path: String) {
+        onSync?(path, records)
+    }
+
+    fileprivate func didSync(path: String) {
+        lock.withLock { files[path] = FileRecord(durable: inner.contents(ofFile: path) ?? []) }
+    }
+}
+
+private final class TwoFileRecordingFile: StorageFile, @unchecked Sendable {
+    let inner: StorageFile
+    let recorder: TwoFileRecording
+    var path: String { inner.path }
+
+    init(inner: StorageFile, recorder: TwoFileRecording) {
+        self.inner = inner
+        self.recorder = recorder
+    }
+
+    func size() throws -> UInt64 { try inner.size() }
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws { try inner.read(into: buffer, at: offset) }
+
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
+        try inner.write(bytes, at: offset)
+        recorder.record(.write(offset: offset, bytes: [UInt8](bytes)), path: path)
+    }
+
+    func sync() throws {
+        recorder.willSync(path: path)
+        try inner.sync()
+        recorder.didSync(path: path)
+    }
+
+    func truncate(to size: UInt64) throws {
+        try inner.truncate(to: size)
+        recorder.record(.truncate(size: size), path: path)
+    }
+
+    func map(reservingBytes: UInt64) throws -> UnsafeRawPointer { try inner.map(reservingBytes: reservingBytes) }
+    func unmap() { inner.unmap() }
+    func close() { inner.close() }
+}
