@@ -114,12 +114,15 @@ final class CommitLog {
     }
 
     /// Appends the record of `meta.version`, which must follow `newestVersion`, holding `nodes` (sealed as they go
-    /// to the data file): one write for a record up to `stagingLimit` bytes. Syncs nothing (`sync`).
+    /// to the data file) and listing `inPlace`, nodes of the version already written to their pages in the data
+    /// file and synced: one write for a record up to `stagingLimit` bytes. Syncs nothing (`sync`).
     ///
     /// - Returns: The record and where it was written.
     /// - Throws: `invalidArgument` before the first reset or out of order; `diskFull`, `io`.
     @discardableResult
-    func append(meta: MetaSlot, nodes: [SealedNodes.Node]) throws -> Located {
+    func append(
+        meta: MetaSlot, nodes: [SealedNodes.Node], inPlace: [(page: UInt64, pages: UInt64, checksum: UInt64)] = []
+    ) throws -> Located {
         guard let header else {
             throw StrataError.invalidArgument("an append to the commit log \(file.path) before its first reset")
         }
@@ -131,7 +134,7 @@ final class CommitLog {
             LogRecord.Entry(
                 page: node.page, pages: UInt32(node.pages), byteCount: UInt32(node.byteCount),
                 checksum: node.bytes.u64(at: 0))
-        }
+        } + inPlace.map { LogRecord.Entry(page: $0.page, pages: UInt32($0.pages), byteCount: 0, checksum: $0.checksum) }
         let record = LogRecord(salt: header.salt, version: meta.version, meta: meta, entries: entries)
         let total = record.byteCount(pageSize: pageSize)
         try ensureCapacity(appendOffset + total)
@@ -213,9 +216,9 @@ final class CommitLog {
     }
 
     /// Whether every node of `record` (at `offset`) is in the log as its entry says: its header's checksum is the
-    /// entry's and its bytes hash to it.
+    /// entry's and its bytes hash to it. Nodes in place were synced in the data file before the record was written.
     private func nodesAreWhole(_ record: LogRecord, at offset: UInt64, sealByteCount: Int) throws -> Bool {
-        for (entry, nodeOffset) in zip(record.entries, record.nodeOffsets(pageSize: pageSize)) {
+        for (entry, nodeOffset) in zip(record.entries, record.nodeOffsets(pageSize: pageSize)) where !entry.isInPlace {
             guard entry.byteCount >= UInt32(NodeHeader.byteCount) else { return false }
             let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(entry.byteCount), alignment: 64)
             defer { bytes.deallocate() }

@@ -16,6 +16,10 @@ struct LogIndex: Sendable {
         var byteCount: UInt32
         /// Pages the copy spans.
         var pages: UInt32
+
+        /// Whether the version wrote the page in place in the data file (`LogRecord.Entry.isInPlace`): a reader
+        /// finding this reads the data file, which holds that version's node.
+        var isInPlace: Bool { byteCount == 0 }
     }
 
     /// The generation the index describes (`LogHeader.salt`); 0 before the first.
@@ -52,17 +56,20 @@ struct LogIndex: Sendable {
     }
 
     /// The copy of `page` a reader of `version` reads: the newest one written by a version up to `version`, or nil
-    /// when the generation holds none (the page is read from the data file).
+    /// when the generation holds none. Nil, or a location in place, means the page is read from the data file.
     func location(of page: UInt64, atMost version: UInt64) -> Location? {
         guard let list = copies[page] else { return nil }
         // Few copies per page (a page is rewritten only after it was freed and the freeing version became durable).
         return list.last { $0.version <= version }
     }
 
-    /// The newest copy of every page written by a version up to `version`, sorted by page: what a checkpoint to
-    /// `version` writes into the data file.
+    /// The newest copy of every page written by a version up to `version` in the log, sorted by page: what a
+    /// checkpoint to `version` writes into the data file. A page whose newest write is in place is left out (its
+    /// older copies in the log must not overwrite it).
     func newestCopies(atMost version: UInt64) -> [(page: UInt64, location: Location)] {
-        copies.compactMap { page, list in list.last { $0.version <= version }.map { (page, $0) } }
-            .sorted { $0.page < $1.page }
+        copies.compactMap { page, list in
+            guard let newest = list.last(where: { $0.version <= version }), !newest.isInPlace else { return nil }
+            return (page, newest)
+        }.sorted { $0.page < $1.page }
     }
 }

@@ -16,6 +16,9 @@
 /// 104 entries     node count × (page UInt64, pages UInt32, bytes UInt32, checksum UInt64)
 /// ```
 ///
+/// An entry with 0 bytes is a node written in place in the data file (`Entry.isInPlace`): it takes no pages in the
+/// record.
+///
 /// The header's checksum covers the header; each entry's checksum is the checksum the node's own header carries
 /// (xxHash64 of its header fields and payload, or ciphertext and seal), so a node that is missing or torn fails
 /// the check against its entry. A record is whole when its header checks, its salt is the generation's, its version
@@ -28,9 +31,15 @@ struct LogRecord: Equatable, Sendable {
         /// Pages the node spans.
         var pages: UInt32
         /// Bytes of the node that matter (header and payload, or ciphertext and seal); the rest of its pages is zero.
+        /// 0 for a node written in place in the data file (`isInPlace`).
         var byteCount: UInt32
         /// The checksum in the node's header.
         var checksum: UInt64
+
+        /// Whether the node is not in the log but in its place in the data file, written and synced before the
+        /// record (a large transaction's spilled node). Listing it keeps an older copy of the same page in the log
+        /// from shadowing it: readers of this version on read the data file, and checkpoints skip it.
+        var isInPlace: Bool { byteCount == 0 }
     }
 
     /// `SLRC`.
@@ -61,15 +70,16 @@ struct LogRecord: Equatable, Sendable {
 
     /// The whole record's bytes in a log of `pageSize`-byte pages.
     func byteCount(pageSize: Int) -> UInt64 {
-        let nodePages = entries.reduce(UInt64(0)) { $0 + UInt64($1.pages) }
+        let nodePages = entries.reduce(UInt64(0)) { $0 + ($1.isInPlace ? 0 : UInt64($1.pages)) }
         return (UInt64(Self.headerPages(entries: entries.count, pageSize: pageSize)) + nodePages) * UInt64(pageSize)
     }
 
-    /// Where each node starts, as an offset from the record's start.
+    /// Where each node starts, as an offset from the record's start (for a node in place, where the next node in
+    /// the log starts: it has no bytes here).
     func nodeOffsets(pageSize: Int) -> [UInt64] {
         var offset = UInt64(Self.headerPages(entries: entries.count, pageSize: pageSize) * pageSize)
         return entries.map { entry in
-            defer { offset += UInt64(entry.pages) * UInt64(pageSize) }
+            defer { if !entry.isInPlace { offset += UInt64(entry.pages) * UInt64(pageSize) } }
             return offset
         }
     }

@@ -179,6 +179,45 @@ final class CommitLogTests: XCTestCase {
         XCTAssertNil(nothing.meta, "nothing after the data file's version: nothing written")
     }
 
+    /// Nodes a version wrote in place in the data file are listed without bytes: the index sends their version's
+    /// readers to the data file, and a checkpoint leaves them there instead of writing an older copy of the page.
+    func testNodesInPlaceShadowOlderCopiesOfTheirPages() throws {
+        let storage = MemoryStorage(capacity: 64 << 20)
+        var random = SeededGenerator(seed: 9)
+        let model = LogCommitModel(pageSize: pageSize)
+        try storage.setContents(model.initialDataFile(), ofFile: "db")
+        let data = try storage.openFile(at: "db", create: false, readOnly: false)
+        let log = try makeLog(storage)
+        try log.reset(checkpointed: 1)
+        var inPlacePages: [(page: UInt64, version: UInt64)] = []
+        for number in 0..<40 {
+            let commit = model.commit(nodes: 2, inPlace: number % 4 == 3 ? 2 : 0, using: &random)
+            defer { commit.release() }
+            try model.writeInPlace(commit, into: data)
+            let located = try log.append(meta: commit.meta, nodes: commit.sealed.sortedByPage(), inPlace: commit.inPlaceEntries)
+            XCTAssertEqual(
+                located.record.byteCount(pageSize: pageSize),
+                UInt64(LogRecord.headerPages(entries: located.record.entries.count, pageSize: pageSize) * pageSize)
+                    + commit.sealed.sortedByPage().reduce(0) { $0 + $1.pages } * UInt64(pageSize),
+                "nodes in place take no pages in the record")
+            inPlacePages += commit.inPlaceEntries.map { ($0.page, commit.meta.version) }
+        }
+        let reopened = try makeLog(storage)
+        XCTAssertEqual(reopened.newestVersion, 41)
+        var index = LogIndex()
+        index.reset(salt: reopened.header!.salt, checkpointed: 1)
+        index.extend(with: try reopened.records(after: 1, sealByteCount: 0, verifyingNodes: true), pageSize: pageSize)
+        var shadowed = 0
+        for (page, version) in inPlacePages {
+            XCTAssertEqual(index.location(of: page, atMost: version)?.isInPlace, true, "page \(page) at \(version)")
+            if let older = index.location(of: page, atMost: version - 1), !older.isInPlace { shadowed += 1 }
+        }
+        XCTAssertGreaterThan(shadowed, 0, "some nodes in place reuse a page with an older copy in the log")
+        _ = try LogCheckpoint.run(
+            log: reopened, into: data, dataVersion: 1, currentSlot: 0, sealByteCount: 0, verifyingNodes: true)
+        XCTAssertEqual(model.problems(inData: try XCTUnwrap(storage.contents(ofFile: "db")), version: 41), [])
+    }
+
     /// A log of tens of megabytes, with records past the staging buffer (written in several writes), is read a
     /// header and a node at a time, and checkpointed page by page.
     func testALogLongerThanTheStagingBufferAndManyMegabytes() throws {

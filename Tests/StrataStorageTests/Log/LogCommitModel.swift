@@ -38,6 +38,29 @@ final class LogCommitModel {
     func commit(
         nodes: Int, maximumPages: Int = 2, using random: inout some RandomNumberGenerator
     ) -> (meta: MetaSlot, sealed: SealedNodes, release: () -> Void) {
+        let commit = commit(nodes: nodes, inPlace: 0, maximumPages: maximumPages, using: &random)
+        return (commit.meta, commit.sealed, commit.release)
+    }
+
+    /// A commit of the model: its meta slot, the nodes for the log, the nodes written in place in the data file
+    /// (as a large transaction's spilled nodes are), and what frees their clear memory.
+    struct Commit {
+        var meta: MetaSlot
+        var sealed: SealedNodes
+        var inPlace: SealedNodes
+        var release: () -> Void
+
+        /// The entries the log lists for the nodes in place.
+        var inPlaceEntries: [(page: UInt64, pages: UInt64, checksum: UInt64)] {
+            inPlace.sortedByPage().map { ($0.page, $0.pages, $0.bytes.u64(at: 0)) }
+        }
+    }
+
+    /// The next version: `nodes` nodes for the log and `inPlace` for the data file, the latter on reused pages when
+    /// there are (pages the log may hold older copies of).
+    func commit(
+        nodes: Int, inPlace: Int, maximumPages: Int = 2, using random: inout some RandomNumberGenerator
+    ) -> Commit {
         let version = newestVersion + 1
         reusable += freedNow
         freedNow = []
@@ -47,9 +70,13 @@ final class LogCommitModel {
             freedNow.append(page)
         }
         let sealed = SealedNodes(cipher: cipher, bindsNodes: true)
+        let placed = SealedNodes(cipher: cipher, bindsNodes: true)
         var memory: [DirtyNode] = []
-        for _ in 0..<nodes {
-            let length = Int.random(in: 8...(maximumPages * pageSize - NodeHeader.byteCount - sealByteCount), using: &random)
+        for number in 0..<(inPlace + nodes) {
+            let isInPlace = number < inPlace
+            let length = isInPlace && !reusable.isEmpty
+                ? Int.random(in: 8...(pageSize - NodeHeader.byteCount - sealByteCount), using: &random)
+                : Int.random(in: 8...(maximumPages * pageSize - NodeHeader.byteCount - sealByteCount), using: &random)
             let pages = NodeHeader.pageSpan(length: length + sealByteCount, pageSize: pageSize)
             let page: UInt64
             if pages == 1, let index = reusable.indices.randomElement(using: &random) {
@@ -65,12 +92,27 @@ final class LogCommitModel {
                 node.memory.storeBytes(of: UInt8.random(in: 0...255, using: &random), toByteOffset: NodeHeader.byteCount + offset, as: UInt8.self)
             }
             memory.append(node)
-            state[page] = sealed.seal(node, page: page, version: version)
+            state[page] = (isInPlace ? placed : sealed).seal(node, page: page, version: version)
         }
         states[version] = state
         newestVersion = version
         let pageSize = self.pageSize
-        return (meta(version: version, pageCount: pageCount), sealed, { for node in memory { node.release(pageSize: pageSize) } })
+        return Commit(
+            meta: meta(version: version, pageCount: pageCount), sealed: sealed, inPlace: placed,
+            release: { for node in memory { node.release(pageSize: pageSize) } })
+    }
+
+    /// Writes the nodes of `commit` that go in place into `data`, growing it first, and syncs it: what a large
+    /// transaction does before its record is appended.
+    func writeInPlace(_ commit: Commit, into data: StorageFile) throws {
+        let nodes = commit.inPlace.sortedByPage()
+        guard !nodes.isEmpty else { return }
+        let needed = commit.meta.pageCount * UInt64(pageSize)
+        if try data.size() < needed { try data.truncate(to: needed) }
+        for node in nodes {
+            try data.write(UnsafeRawBufferPointer(start: node.bytes, count: node.byteCount), at: node.page * UInt64(pageSize))
+        }
+        try data.sync()
     }
 
     private func meta(version: UInt64, pageCount: UInt64) -> MetaSlot {
