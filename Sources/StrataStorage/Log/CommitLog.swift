@@ -101,10 +101,7 @@ final class CommitLog {
         var salt: UInt64 = 0
         while salt == 0 || salt == header?.salt { salt = UInt64.random(in: 1...UInt64.max) }
         let newHeader = LogHeader(pageSize: pageSize, salt: salt, checkpointed: checkpointed)
-        if knownSize < preallocatedBytes {
-            try file.truncate(to: preallocatedBytes)
-            knownSize = preallocatedBytes
-        }
+        if knownSize < preallocatedBytes { try fillWithZeros(to: preallocatedBytes) }
         var bytes = [UInt8](repeating: 0, count: LogHeader.byteCount)
         bytes.withUnsafeMutableBytes { newHeader.encode(into: $0.baseAddress!) }
         try bytes.withUnsafeBytes { try file.write($0, at: 0) }
@@ -241,9 +238,24 @@ final class CommitLog {
 
     private func ensureCapacity(_ end: UInt64) throws {
         guard end > knownSize else { return }
-        let grown = (end + preallocatedBytes - 1) / preallocatedBytes * preallocatedBytes
-        try file.truncate(to: grown)
-        knownSize = grown
+        try fillWithZeros(to: (end + preallocatedBytes - 1) / preallocatedBytes * preallocatedBytes)
+    }
+
+    /// Grows the file to `size` bytes by writing zeros, not by `ftruncate`: a truncated file is sparse, so each
+    /// append into it would allocate blocks and its sync would have to write that allocation too; an append over
+    /// blocks already written changes no metadata, and the sync writes the record alone.
+    private func fillWithZeros(to size: UInt64) throws {
+        let chunk = 1 << 20
+        let zeros = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 64)
+        defer { zeros.deallocate() }
+        zeros.initializeMemory(as: UInt8.self, repeating: 0)
+        var offset = knownSize / UInt64(pageSize) * UInt64(pageSize)
+        while offset < size {
+            let count = Int(min(UInt64(chunk), size - offset))
+            try file.write(UnsafeRawBufferPointer(rebasing: zeros[0..<count]), at: offset)
+            offset += UInt64(count)
+        }
+        knownSize = size
     }
 
     private func stagingBuffer(byteCount: Int) -> UnsafeMutableRawBufferPointer {

@@ -30,7 +30,7 @@ final class CommitLogPowerLossTests: XCTestCase {
         let dataFile = try storage.openFile(at: "db", create: false, readOnly: false)
         let commitLog = try CommitLog(
             file: storage.openFile(at: "db.log", create: false, readOnly: false), pageSize: pageSize,
-            sealByteCount: sealByteCount)
+            preallocatedBytes: 64 << 10, sealByteCount: sealByteCount)
         let outcome = try LogCheckpoint.run(
             log: commitLog, into: dataFile, dataVersion: dataVersion, currentSlot: slot, sealByteCount: sealByteCount,
             verifyingNodes: true)

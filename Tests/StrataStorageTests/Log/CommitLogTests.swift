@@ -53,6 +53,31 @@ final class CommitLogTests: XCTestCase {
         }
     }
 
+    /// The log is preallocated with written zeros, not a sparse `ftruncate`, in a real file: every block of it is
+    /// allocated before the first append, and growth past it is written the same way.
+    func testPreallocationWritesEveryBlock() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.url.appendingPathComponent("db.log").path
+        var random = SeededGenerator(seed: 10)
+        let model = LogCommitModel(pageSize: pageSize)
+        let log = try CommitLog(
+            file: POSIXStorage().openFile(at: path, create: true, readOnly: false), pageSize: pageSize,
+            preallocatedBytes: 256 << 10, sealByteCount: 0)
+        try log.reset(checkpointed: 1)
+        func allocated() throws -> (size: Int64, blocks: Int64) {
+            var status = stat()
+            guard stat(path, &status) == 0 else { throw StrataError.io(operation: "stat", path: path, errno: errno, message: "") }
+            return (Int64(status.st_size), Int64(status.st_blocks) * 512)
+        }
+        var (size, blocks) = try allocated()
+        XCTAssertEqual(size, 256 << 10)
+        XCTAssertGreaterThanOrEqual(blocks, size, "a sparse log would allocate blocks at every append")
+        while log.recordBytes < 600 << 10 { _ = try append(1, of: model, to: log, using: &random) }
+        (size, blocks) = try allocated()
+        XCTAssertEqual(size % (256 << 10), 0, "grown in steps of the preallocation")
+        XCTAssertGreaterThanOrEqual(blocks, size)
+    }
+
     func testAppendsRefuseVersionsOutOfOrderAndALogWithoutGeneration() throws {
         var random = SeededGenerator(seed: 2)
         let model = LogCommitModel(pageSize: pageSize)
