@@ -61,10 +61,12 @@ final class CommitLog {
             guard header.pageSize == pageSize else {
                 throw StrataError.corruptFile(
                     path: file.path, location: "commit log header (bytes 20-23)",
-                    detail: "its page size \(header.pageSize) is not the data file's \(pageSize): it is another store's log")
+                    detail: "its page size \(header.pageSize) is not the data file's \(pageSize): it is another "
+                        + "store's log")
             }
             newestVersion = header.checkpointed
-            let records = try self.records(after: header.checkpointed, sealByteCount: sealByteCount, verifyingNodes: true)
+            let records = try self.records(
+                after: header.checkpointed, sealByteCount: sealByteCount, verifyingNodes: true)
             if let last = records.last {
                 appendOffset = last.offset + last.record.byteCount(pageSize: pageSize)
                 newestVersion = last.record.version
@@ -221,7 +223,9 @@ final class CommitLog {
             defer { bytes.deallocate() }
             try file.read(into: bytes, at: offset + nodeOffset)
             let base = UnsafeRawPointer(bytes.baseAddress!)
-            guard base.u64(at: 0) == entry.checksum, let nodeHeader = NodeHeader.decode(from: base) else { return false }
+            guard base.u64(at: 0) == entry.checksum, let nodeHeader = NodeHeader.decode(from: base) else {
+                return false
+            }
             let hashed = NodeHeader.byteCount - 8 + Int(nodeHeader.length) + sealByteCount
             guard hashed + 8 == Int(entry.byteCount), nodeHeader.version == record.version,
                 Checksum.hash(base + 8, count: hashed) == entry.checksum

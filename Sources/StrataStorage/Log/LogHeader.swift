@@ -38,7 +38,8 @@ struct LogHeader: Equatable, Sendable {
         base.setU64(salt, at: 24)
         base.setU64(checkpointed, at: 32)
         for offset in stride(from: 40, to: Self.byteCount, by: 8) { base.setU64(0, at: offset) }
-        base.setU64(Checksum.hash(UnsafeRawPointer(base) + 8, count: Self.byteCount - 8, seed: Self.checksumSeed), at: 0)
+        let checksum = Checksum.hash(UnsafeRawPointer(base) + 8, count: Self.byteCount - 8, seed: Self.checksumSeed)
+        base.setU64(checksum, at: 0)
     }
 
     /// The header at `base`.

@@ -47,13 +47,17 @@ final class CommitLogPowerLossTests: XCTestCase {
     ) throws -> Int {
         let dataRecord = try XCTUnwrap(event["db"])
         let logRecord = event["db.log"] ?? TwoFileRecording.FileRecord()
-        let dataImages = CrashImage.images(durable: dataRecord.durable, pending: dataRecord.pending, count: 4, using: &random)
-        let logImages = CrashImage.images(durable: logRecord.durable, pending: logRecord.pending, count: 4, using: &random)
+        let dataImages = CrashImage.images(
+            durable: dataRecord.durable, pending: dataRecord.pending, count: 4, using: &random)
+        let logImages = CrashImage.images(
+            durable: logRecord.durable, pending: logRecord.pending, count: 4, using: &random)
         var checked = 0
         for dataImage in dataImages {
             for logImage in logImages {
-                let (version, recovered) = try recover(data: dataImage, log: logImage, sealByteCount: model.sealByteCount)
-                XCTAssertTrue((oldest...newest).contains(version), "recovered \(version), expected \(oldest)...\(newest)")
+                let (version, recovered) = try recover(
+                    data: dataImage, log: logImage, sealByteCount: model.sealByteCount)
+                XCTAssertTrue(
+                    (oldest...newest).contains(version), "recovered \(version), expected \(oldest)...\(newest)")
                 XCTAssertEqual(model.problems(inData: recovered, version: version), [], "version \(version)")
                 checked += 1
             }
@@ -101,7 +105,8 @@ final class CommitLogPowerLossTests: XCTestCase {
             next.release()
             try log.sync()
             var events = capture.lock.withLock { capture.events }
-            XCTAssertEqual(events.count, placed > 0 ? 2 : 1, "a .full append syncs once (after the sync of nodes in place)")
+            XCTAssertEqual(
+                events.count, placed > 0 ? 2 : 1, "a .full append syncs once (after the sync of nodes in place)")
             for (number, event) in events.enumerated() {
                 let newest = number == events.count - 1 ? meta.version : acknowledged
                 checked += try checkEvent(event, model: model, oldest: acknowledged, newest: newest, using: &random)
@@ -119,7 +124,8 @@ final class CommitLogPowerLossTests: XCTestCase {
             events = capture.lock.withLock { capture.events }
             XCTAssertEqual(events.count, 3, "a checkpoint syncs the log, the data file's pages, its meta slot")
             for event in events {
-                checked += try checkEvent(event, model: model, oldest: acknowledged, newest: acknowledged, using: &random)
+                checked += try checkEvent(
+                    event, model: model, oldest: acknowledged, newest: acknowledged, using: &random)
             }
         }
         XCTAssertGreaterThan(checked, 24 * 16)

@@ -9,7 +9,9 @@ import XCTest
 final class CommitLogTests: XCTestCase {
     private let pageSize = 4096
 
-    private func makeLog(_ storage: StorageIO, sealByteCount: Int = 0, preallocated: UInt64 = 1 << 20) throws -> CommitLog {
+    private func makeLog(
+        _ storage: StorageIO, sealByteCount: Int = 0, preallocated: UInt64 = 1 << 20
+    ) throws -> CommitLog {
         try CommitLog(
             file: storage.openFile(at: "db.log", create: true, readOnly: false), pageSize: pageSize,
             preallocatedBytes: preallocated, sealByteCount: sealByteCount)
@@ -46,7 +48,8 @@ final class CommitLogTests: XCTestCase {
         XCTAssertEqual(reopened.newestVersion, 21)
         let read = try reopened.records(after: 1, sealByteCount: 0, verifyingNodes: true)
         XCTAssertEqual(read, appended)
-        XCTAssertEqual(try reopened.records(after: 15, sealByteCount: 0, verifyingNodes: false), Array(appended.suffix(6)))
+        XCTAssertEqual(
+            try reopened.records(after: 15, sealByteCount: 0, verifyingNodes: false), Array(appended.suffix(6)))
         XCTAssertEqual(read.map(\.record.meta.version), Array(2...21))
         for located in read {
             XCTAssertEqual(located.offset % UInt64(pageSize), 0, "records start on page boundaries")
@@ -66,7 +69,9 @@ final class CommitLogTests: XCTestCase {
         try log.reset(checkpointed: 1)
         func allocated() throws -> (size: Int64, blocks: Int64) {
             var status = stat()
-            guard stat(path, &status) == 0 else { throw StrataError.io(operation: "stat", path: path, errno: errno, message: "") }
+            guard stat(path, &status) == 0 else {
+                throw StrataError.io(operation: "stat", path: path, errno: errno, message: "the log cannot be examined")
+            }
             return (Int64(status.st_size), Int64(status.st_blocks) * 512)
         }
         var (size, blocks) = try allocated()
@@ -162,7 +167,8 @@ final class CommitLogTests: XCTestCase {
             index.extend(with: try log.records(after: index.newestVersion, sealByteCount: 0, verifyingNodes: false)
                 .filter { $0.record.version <= UInt64(step + 1) }, pageSize: pageSize)
         }
-        index.extend(with: try log.records(after: index.newestVersion, sealByteCount: 0, verifyingNodes: false), pageSize: pageSize)
+        let rest = try log.records(after: index.newestVersion, sealByteCount: 0, verifyingNodes: false)
+        index.extend(with: rest, pageSize: pageSize)
         XCTAssertEqual(index.newestVersion, 61)
         var buffer = [UInt8](repeating: 0, count: 2 * pageSize)
         for version in UInt64(2)...61 {
@@ -194,7 +200,8 @@ final class CommitLogTests: XCTestCase {
                 log: log, into: data, dataVersion: dataVersion, currentSlot: slot, sealByteCount: 0,
                 verifyingNodes: round % 2 == 0)
             XCTAssertEqual(outcome.meta?.version, model.newestVersion)
-            XCTAssertEqual(model.problems(inData: try XCTUnwrap(storage.contents(ofFile: "db")), version: model.newestVersion), [])
+            let image = try XCTUnwrap(storage.contents(ofFile: "db"))
+            XCTAssertEqual(model.problems(inData: image, version: model.newestVersion), [])
             dataVersion = model.newestVersion
             slot = 1 - slot
             if round % 2 == 1 { try log.reset(checkpointed: dataVersion) }
@@ -219,7 +226,8 @@ final class CommitLogTests: XCTestCase {
             let commit = model.commit(nodes: 2, inPlace: number % 4 == 3 ? 2 : 0, using: &random)
             defer { commit.release() }
             try model.writeInPlace(commit, into: data)
-            let located = try log.append(meta: commit.meta, nodes: commit.sealed.sortedByPage(), inPlace: commit.inPlaceEntries)
+            let located = try log.append(
+                meta: commit.meta, nodes: commit.sealed.sortedByPage(), inPlace: commit.inPlaceEntries)
             XCTAssertEqual(
                 located.record.byteCount(pageSize: pageSize),
                 UInt64(LogRecord.headerPages(entries: located.record.entries.count, pageSize: pageSize) * pageSize)
@@ -254,7 +262,8 @@ final class CommitLogTests: XCTestCase {
         try log.reset(checkpointed: 1)
         // Large records: 300 nodes of up to 2 pages, about 1.8 MiB each, past the 1 MiB staging limit.
         let large = try append(6, of: model, to: log, nodes: 300...300, using: &random)
-        XCTAssertGreaterThan(large.map { $0.record.byteCount(pageSize: pageSize) }.max()!, UInt64(CommitLog.stagingLimit))
+        XCTAssertGreaterThan(
+            large.map { $0.record.byteCount(pageSize: pageSize) }.max()!, UInt64(CommitLog.stagingLimit))
         _ = try append(1500, of: model, to: log, nodes: 1...6, using: &random)
         XCTAssertGreaterThan(log.recordBytes, 20 << 20)
         let reopened = try makeLog(storage, preallocated: 4 << 20)
@@ -263,7 +272,8 @@ final class CommitLogTests: XCTestCase {
         let outcome = try LogCheckpoint.run(
             log: reopened, into: data, dataVersion: 1, currentSlot: 0, sealByteCount: 0, verifyingNodes: true)
         XCTAssertEqual(outcome.meta?.version, model.newestVersion)
-        XCTAssertEqual(model.problems(inData: try XCTUnwrap(storage.contents(ofFile: "db")), version: model.newestVersion), [])
+        let image = try XCTUnwrap(storage.contents(ofFile: "db"))
+        XCTAssertEqual(model.problems(inData: image, version: model.newestVersion), [])
     }
 
     /// An encrypted store's log holds the nodes as the data file would (ciphertext and seal, covered by the
@@ -281,7 +291,8 @@ final class CommitLogTests: XCTestCase {
             let (meta, sealed, release) = model.commit(nodes: 3, using: &random)
             defer { release() }
             for (_, memory, length) in sealed.encryptedTableNodes {
-                clearPayloads.append([UInt8](UnsafeRawBufferPointer(start: memory + NodeHeader.byteCount, count: min(length, 64))))
+                let payload = UnsafeRawBufferPointer(start: memory + NodeHeader.byteCount, count: min(length, 64))
+                clearPayloads.append([UInt8](payload))
             }
             try log.append(meta: meta, nodes: sealed.sortedByPage())
         }
@@ -304,7 +315,8 @@ final class CommitLogTests: XCTestCase {
                 let header = try XCTUnwrap(NodeHeader.decode(from: start))
                 let clear = UnsafeMutableRawPointer.allocate(byteCount: Int(header.length), alignment: 16)
                 defer { clear.deallocate() }
-                XCTAssertTrue(cipher.open(node: start, length: Int(header.length), page: page, into: clear), "page \(page)")
+                XCTAssertTrue(
+                    cipher.open(node: start, length: Int(header.length), page: page, into: clear), "page \(page)")
             }
         }
     }

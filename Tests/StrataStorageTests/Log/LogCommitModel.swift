@@ -86,10 +86,11 @@ final class LogCommitModel {
                 pageCount += pages
             }
             let node = DirtyNode.allocate(
-                pages: pages, pageSize: pageSize, usedBytes: NodeHeader.byteCount + length, kind: .table, length: length,
-                mapped: false)
+                pages: pages, pageSize: pageSize, usedBytes: NodeHeader.byteCount + length, kind: .table,
+                length: length, mapped: false)
             for offset in 0..<length {
-                node.memory.storeBytes(of: UInt8.random(in: 0...255, using: &random), toByteOffset: NodeHeader.byteCount + offset, as: UInt8.self)
+                let byte = UInt8.random(in: 0...255, using: &random)
+                node.memory.storeBytes(of: byte, toByteOffset: NodeHeader.byteCount + offset, as: UInt8.self)
             }
             memory.append(node)
             state[page] = (isInPlace ? placed : sealed).seal(node, page: page, version: version)
@@ -110,7 +111,8 @@ final class LogCommitModel {
         let needed = commit.meta.pageCount * UInt64(pageSize)
         if try data.size() < needed { try data.truncate(to: needed) }
         for node in nodes {
-            try data.write(UnsafeRawBufferPointer(start: node.bytes, count: node.byteCount), at: node.page * UInt64(pageSize))
+            let bytes = UnsafeRawBufferPointer(start: node.bytes, count: node.byteCount)
+            try data.write(bytes, at: node.page * UInt64(pageSize))
         }
         try data.sync()
     }
@@ -135,7 +137,8 @@ final class LogCommitModel {
                 guard start + NodeHeader.byteCount <= data.count, let header = NodeHeader.decode(from: base + start),
                     base.u64(at: start) == checksum,
                     start + NodeHeader.byteCount + Int(header.length) + sealByteCount <= data.count,
-                    Checksum.hash(base + start + 8, count: NodeHeader.byteCount - 8 + Int(header.length) + sealByteCount)
+                    Checksum.hash(
+                        base + start + 8, count: NodeHeader.byteCount - 8 + Int(header.length) + sealByteCount)
                         == checksum
                 else {
                     problems.append("page \(page) does not hold its node of version \(version)")
@@ -168,7 +171,9 @@ final class TwoFileRecording: StorageIO, @unchecked Sendable {
 
     func openFile(at path: String, create: Bool, readOnly: Bool) throws -> StorageFile {
         let file = try inner.openFile(at: path, create: create, readOnly: readOnly)
-        lock.withLock { if files[path] == nil { files[path] = FileRecord(durable: inner.contents(ofFile: path) ?? []) } }
+        lock.withLock {
+            if files[path] == nil { files[path] = FileRecord(durable: inner.contents(ofFile: path) ?? []) }
+        }
         return TwoFileRecordingFile(inner: file, recorder: self)
     }
 
@@ -204,7 +209,9 @@ private final class TwoFileRecordingFile: StorageFile, @unchecked Sendable {
     }
 
     func size() throws -> UInt64 { try inner.size() }
-    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws { try inner.read(into: buffer, at: offset) }
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws {
+        try inner.read(into: buffer, at: offset)
+    }
 
     func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
         try inner.write(bytes, at: offset)
