@@ -93,6 +93,20 @@ final class CommitLog {
         return try bytes.withUnsafeBytes { try LogHeader.decode(from: $0.baseAddress!, path: file.path) }
     }
 
+    /// Reads the header again, for a process that reads a log another process writes: returns whether the
+    /// generation changed (another salt) since this object last read or wrote it. A reader's index of the old
+    /// generation must then be reset (`LogIndex.reset`) before it is extended again. Append offset and newest
+    /// version are this object's own and mean nothing in a process that does not write.
+    ///
+    /// - Throws: what reading the header throws.
+    @discardableResult
+    func refreshHeader() throws -> Bool {
+        knownSize = max(knownSize, try file.size())
+        let current = try readHeader()
+        defer { header = current }
+        return current?.salt != header?.salt
+    }
+
     /// Begins a new generation following data file version `checkpointed`: writes a header with a new salt (the
     /// records of the previous generation then fail their salt check), growing a short file to
     /// `preallocatedBytes`. Syncs nothing: the caller syncs when the reset must be durable (an append under

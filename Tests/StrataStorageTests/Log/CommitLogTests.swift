@@ -182,6 +182,45 @@ final class CommitLogTests: XCTestCase {
         XCTAssertNil(index.location(of: 1, atMost: 1), "version 1 has no copy in the log")
     }
 
+    /// Another process's view of the log: it extends its own index from the headers appended since it last
+    /// looked, and when the writer begins a new generation it notices the new salt and starts its index over.
+    func testAnotherProcessExtendsItsIndexFromNewHeadersAndNoticesANewGeneration() throws {
+        let storage = MemoryStorage(capacity: 64 << 20)
+        var random = SeededGenerator(seed: 11)
+        let model = LogCommitModel(pageSize: pageSize)
+        let writer = try makeLog(storage)
+        try writer.reset(checkpointed: 1)
+        let reader = try makeLog(storage)
+        var index = LogIndex()
+        index.reset(salt: try XCTUnwrap(reader.header?.salt), checkpointed: try XCTUnwrap(reader.header?.checkpointed))
+        for _ in 0..<10 {
+            let appended = try append(Int.random(in: 1...3, using: &random), of: model, to: writer, using: &random)
+            XCTAssertFalse(try reader.refreshHeader())
+            let new = try reader.records(after: index.newestVersion, sealByteCount: 0, verifyingNodes: false)
+            XCTAssertEqual(new, appended, "exactly the records appended since the reader last looked")
+            index.extend(with: new, pageSize: pageSize)
+        }
+        XCTAssertEqual(index.newestVersion, writer.newestVersion)
+        try writer.reset(checkpointed: writer.newestVersion)
+        let appended = try append(2, of: model, to: writer, using: &random)
+        XCTAssertTrue(try reader.refreshHeader(), "the reader sees the new generation")
+        let header = try XCTUnwrap(reader.header)
+        XCTAssertEqual(header, writer.header)
+        index.reset(salt: header.salt, checkpointed: header.checkpointed)
+        let new = try reader.records(after: index.newestVersion, sealByteCount: 0, verifyingNodes: false)
+        XCTAssertEqual(new, appended)
+        index.extend(with: new, pageSize: pageSize)
+        var found = 0
+        for (page, checksum) in model.states[model.newestVersion]! {
+            guard let location = index.location(of: page, atMost: model.newestVersion) else { continue }
+            var bytes = [UInt8](repeating: 0, count: Int(location.byteCount))
+            try bytes.withUnsafeMutableBytes { try reader.read(at: location.offset, into: $0) }
+            XCTAssertEqual(bytes.withUnsafeBytes { $0.baseAddress!.u64(at: 0) }, checksum)
+            found += 1
+        }
+        XCTAssertGreaterThan(found, 0)
+    }
+
     /// A checkpoint writes the newest copy of each page and the newest meta slot into the other slot; the data
     /// file then holds the newest version by itself.
     func testACheckpointBringsTheDataFileToTheNewestVersion() throws {
