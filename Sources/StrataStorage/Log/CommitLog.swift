@@ -13,7 +13,7 @@ import Darwin
 /// its append, or one left from an earlier generation (another salt), which is where the generation ends.
 ///
 /// Not thread-safe: the store serializes appends and resets under its writer lock, and a reader extends its own
-/// index (`LogIndex`) from `records` under its own lock. `read(_:into:)` may run concurrently with appends (it reads
+/// index (`LogIndex`) from `records` under its own lock. `read(at:into:)` may run concurrently with appends (it reads
 /// what an earlier append wrote).
 final class CommitLog {
     /// The log file.
@@ -42,14 +42,19 @@ final class CommitLog {
     var recordBytes: UInt64 { appendOffset - recordsStart }
 
     /// Opens the log in `file` (created empty if new) for a data file of `pageSize`-byte pages, finding the end of
-    /// its current generation (reading each record header and checking each node of each record).
+    /// its current generation (reading each record header, and with `verifyingNodes` each node of each record).
     ///
     /// - Parameters:
     ///   - preallocatedBytes: What a new or short log is grown to, and the step of later growth.
     ///   - sealByteCount: Bytes an encrypted node carries after its payload (0 for a clear store); the node
     ///     checksums cover them.
+    ///   - verifyingNodes: Whether to read and hash every node (the first opener after a crash); a process joining
+    ///     a store others have open reads the headers only, as `records` does for published records.
     /// - Throws: `corruptFile` or `unsupportedFormat` for a header that is whole but not this store's log; `io`.
-    init(file: StorageFile, pageSize: Int, preallocatedBytes: UInt64 = 4 << 20, sealByteCount: Int) throws {
+    init(
+        file: StorageFile, pageSize: Int, preallocatedBytes: UInt64 = 4 << 20, sealByteCount: Int,
+        verifyingNodes: Bool = true
+    ) throws {
         self.file = file
         self.pageSize = pageSize
         self.preallocatedBytes = max(preallocatedBytes, UInt64(pageSize) * 2)
@@ -66,7 +71,7 @@ final class CommitLog {
             }
             newestVersion = header.checkpointed
             let records = try self.records(
-                after: header.checkpointed, sealByteCount: sealByteCount, verifyingNodes: true)
+                after: header.checkpointed, sealByteCount: sealByteCount, verifyingNodes: verifyingNodes)
             if let last = records.last {
                 appendOffset = last.offset + last.record.byteCount(pageSize: pageSize)
                 newestVersion = last.record.version

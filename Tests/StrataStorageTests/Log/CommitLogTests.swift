@@ -125,6 +125,10 @@ final class CommitLogTests: XCTestCase {
             damaged[byte] ^= UInt8.random(in: 1...255, using: &random)
             try storage.setContents(damaged, ofFile: "db.log")
             XCTAssertEqual(try makeLog(storage).newestVersion, 6, "a damaged node ends the log before its record")
+            let joining = try CommitLog(
+                file: storage.openFile(at: "db.log", create: false, readOnly: false), pageSize: pageSize,
+                sealByteCount: 0, verifyingNodes: false)
+            XCTAssertEqual(joining.newestVersion, 7, "a process joining an open store reads the headers only")
             XCTAssertEqual(
                 try makeLog(storage).records(after: 1, sealByteCount: 0, verifyingNodes: false).count, 6,
                 "reading headers only (records another process published) does not read the nodes")
