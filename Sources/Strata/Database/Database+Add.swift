@@ -194,11 +194,15 @@ extension Database {
     private func insert(
         _ model: ModelBinding, _ values: [PersistedValue], into table: Table, owning owned: [NewEmbedded]
     ) throws -> ObjectKey? {
-        var stored: [StorageValue] = []
-        stored.reserveCapacity(model.valueProperties.count)
-        for column in model.valueProperties {
+        // The model's reused row, as the insert without embedded objects takes it (see there).
+        var stored = model.spareRow
+        model.spareRow = []
+        defer { model.spareRow = stored }
+        let properties = model.valueProperties
+        if stored.count != properties.count { stored = Array(repeating: .null, count: properties.count) }
+        for (position, column) in properties.enumerated() {
             guard let value = ValueConversion.storageValue(values[column]) else { return nil }
-            stored.append(value)
+            stored[position] = value
         }
         let (key, keys) = try insertChecked(model, values) {
             try table.insert(stored, into: model.valueColumns, embedding: owned.map(\.row))

@@ -173,11 +173,17 @@ struct SortedEntries {
     init(inOrder entries: [[UInt8]]) {
         let packed = PackedEntries(reservingEntries: entries.count, bytes: entries.reduce(0) { $0 + $1.count })
         for entry in entries { entry.withUnsafeBytes { packed.append($0) } }
-        self.init(entries: packed, order: (0..<UInt32(entries.count)).map { $0 })
+        self.init(inOrder: packed)
+    }
+
+    /// The entries of `packed`, already in byte order without repeats.
+    init(inOrder packed: PackedEntries) {
+        self.init(entries: packed, order: (0..<UInt32(packed.count)).map { $0 })
     }
 
     /// The entries of `runs` (each one buffer's, as ``PendingEntries/sorted()`` gives them) in one byte order
-    /// without repeats: a merge that compares the runs' heads and moves positions, not entries.
+    /// without repeats: a merge that compares the runs' heads and moves positions, not entries. Each run is read
+    /// front to back when its entries lie in its buffer in order, as ``PendingEntries/sorted()`` lays them out.
     init(merging runs: [SortedEntries]) {
         precondition(runs.count <= 1 << (32 - SortedEntries.sourceShift), "too many sorted runs to merge")
         precondition(runs.allSatisfy { $0.others.isEmpty }, "merged runs are merged again")
@@ -188,24 +194,28 @@ struct SortedEntries {
         var order: [UInt32] = []
         order.reserveCapacity(runs.reduce(0) { $0 + $1.count })
         var heads = [Int](repeating: 0, count: runs.count)
-        while true {
-            var best = -1
-            for run in runs.indices where heads[run] < runs[run].count {
-                guard best >= 0 else {
-                    best = run
-                    continue
-                }
-                let compared = ByteOrder.compare(runs[run][heads[run]], runs[best][heads[best]])
-                if compared < 0 {
-                    best = run
-                } else if compared == 0 {
-                    // The same entry in two runs (each run has no repeats): kept once.
-                    heads[run] += 1
+        runs.withUnsafeBufferPointer { runs in
+            heads.withUnsafeMutableBufferPointer { heads in
+                while true {
+                    var best = -1
+                    for run in runs.indices where heads[run] < runs[run].count {
+                        guard best >= 0 else {
+                            best = run
+                            continue
+                        }
+                        let compared = ByteOrder.compare(runs[run][heads[run]], runs[best][heads[best]])
+                        if compared < 0 {
+                            best = run
+                        } else if compared == 0 {
+                            // The same entry in two runs (each run has no repeats): kept once.
+                            heads[run] += 1
+                        }
+                    }
+                    guard best >= 0 else { break }
+                    order.append(UInt32(best) << SortedEntries.sourceShift | runs[best].order[heads[best]])
+                    heads[best] += 1
                 }
             }
-            guard best >= 0 else { break }
-            order.append(UInt32(best) << SortedEntries.sourceShift | runs[best].order[heads[best]])
-            heads[best] += 1
         }
         self.init(entries: first.entries, others: runs.dropFirst().map(\.entries), order: order)
     }

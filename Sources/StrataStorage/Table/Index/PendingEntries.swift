@@ -78,7 +78,7 @@ final class PendingEntries {
         return (slot, nil)
     }
 
-    /// The entries in byte order without repeats, for a merge; the buffer must not change while it is used.
+    /// The entries in byte order without repeats, for a merge, copied into a buffer of their own.
     ///
     /// Each entry's first 20 bytes, as big-endian numbers of 8, 8 and 4 bytes (zero-padded, which keeps a shorter
     /// entry before the longer ones it begins), are held with the entry's position in a 24-byte record, and the
@@ -99,16 +99,17 @@ final class PendingEntries {
         var records = PendingEntries.records(of: entries, valuesOnly: endsWithKeys && keysAscend)
         PendingEntries.radixSort(&records)
         PendingEntries.orderTies(&records, entries)
-        var order: [UInt32] = []
-        order.reserveCapacity(records.count)
+        // Copied out in order, repeats dropped: the one pass that reads the entries where they lie, all over the
+        // buffer (a cache miss each in a buffer of 64 MiB); the merges that follow read the copy front to back.
+        let packed = PackedEntries(reservingEntries: records.count, bytes: entries.byteCount)
         var previous: UnsafeRawBufferPointer?
         for record in records {
             let entry = entries.entry(Int(record.index))
             if let previous, ByteOrder.compare(previous, entry) == 0 { continue }
-            order.append(record.index)
+            packed.append(entry)
             previous = entry
         }
-        return SortedEntries(entries: entries, order: order)
+        return SortedEntries(inOrder: packed)
     }
 
     /// A record of each entry, in the buffer's order.
