@@ -57,7 +57,9 @@ extension Database {
     /// links (the order in which their rows, and so their keys, are made), with a stack of ``PendingLinks`` in
     /// place of recursion: a chain of 100,000 unmanaged objects must not overflow the thread's stack.
     private func store(_ object: ObjectBase, policy: UpdatePolicy) throws -> ObjectKey {
-        guard let first = try storeRow(object, policy: policy) else { return try managedKey(of: object) }
+        guard let stored = try storeRow(object, policy: policy) else { return try managedKey(of: object) }
+        // No link column left to write (none, or only new embedded objects inserted with the row): no stack.
+        guard let first = stored.links else { return stored.key }
         var pending = [first]
         while let top = pending.last {
             guard top.column < top.model.linkProperties.count else {
@@ -72,7 +74,7 @@ extension Database {
                 }
                 if let added = try storeRow(target, policy: policy) {
                     top.resolved.append(try top.link(to: target, key: added.key, in: self))
-                    pending.append(added)
+                    if let links = added.links { pending.append(links) }
                 } else {
                     top.resolved.append(try top.link(to: target, key: try managedKey(of: target), in: self))
                 }
@@ -100,9 +102,17 @@ extension Database {
         return row.key
     }
 
-    /// Inserts or updates the row of `object` (its non-link properties) and makes it managed; returns its links,
-    /// still to write, or `nil` when it was managed already (nothing to do).
-    private func storeRow(_ object: ObjectBase, policy: UpdatePolicy) throws -> PendingLinks? {
+    /// An object whose row ``storeRow(_:policy:)`` stored: its key, and its link columns still to write (`nil`
+    /// when there are none: a bulk insert of objects without links, or whose only links are new embedded objects
+    /// inserted with them, makes no ``PendingLinks`` per object).
+    private struct StoredRow {
+        let key: ObjectKey
+        let links: PendingLinks?
+    }
+
+    /// Inserts or updates the row of `object` (its non-link properties) and makes it managed; returns its key and
+    /// its links still to write, or `nil` when it was managed already (nothing to do).
+    private func storeRow(_ object: ObjectBase, policy: UpdatePolicy) throws -> StoredRow? {
         if object.managedAccessor != nil { return nil }
         let model = try model(of: object)
         let table = try table(for: model)
@@ -131,8 +141,12 @@ extension Database {
             }
         }
         object.managedAccessor = ManagedRow(database: self, model: model, key: key)
-        return PendingLinks(
-            model: model, table: table, key: key, values: values, isUpdate: existing != nil, written: written)
+        // `written` holds distinct positions: as many as the link properties means every one is written.
+        guard written.count < model.linkProperties.count else { return StoredRow(key: key, links: nil) }
+        return StoredRow(
+            key: key,
+            links: PendingLinks(
+                model: model, table: table, key: key, values: values, isUpdate: existing != nil, written: written))
     }
 
     /// A new embedded object an object being inserted links to, inserted with it in one step
@@ -180,11 +194,15 @@ extension Database {
     private func insert(
         _ model: ModelBinding, _ values: [PersistedValue], into table: Table, owning owned: [NewEmbedded]
     ) throws -> ObjectKey? {
-        var stored: [StorageValue] = []
-        stored.reserveCapacity(model.valueProperties.count)
-        for column in model.valueProperties {
+        // The model's reused row, as the insert without embedded objects takes it (see there).
+        var stored = model.spareRow
+        model.spareRow = []
+        defer { model.spareRow = stored }
+        let properties = model.valueProperties
+        if stored.count != properties.count { stored = Array(repeating: .null, count: properties.count) }
+        for (position, column) in properties.enumerated() {
             guard let value = ValueConversion.storageValue(values[column]) else { return nil }
-            stored.append(value)
+            stored[position] = value
         }
         let (key, keys) = try insertChecked(model, values) {
             try table.insert(stored, into: model.valueColumns, embedding: owned.map(\.row))

@@ -92,6 +92,61 @@ final class PendingIndexEntriesTests: XCTestCase {
         XCTAssertEqual(PendingEntries(tracksHolders: false).sorted().count, 0)
     }
 
+    /// A bulk insert's entries: values of several lengths (some past the 20 bytes a sort record holds, some
+    /// sharing those 20 bytes) followed by ascending object keys, with repeats. The records then hold the values
+    /// alone (`keysAscend`), and the order must still be the entries' byte order.
+    func testEntriesWithAscendingKeysSortByTheirValuesInByteOrder() {
+        var generator = SeededGenerator(seed: 29)
+        let long = String(repeating: "x", count: 30)
+        let values: [[UInt8]] = (0..<200).map { number in
+            var text = number % 3 == 0 ? "nick-\(number)" : "n-\(number % 50)"
+            if number % 7 == 0 { text = long + "\(number % 10)" }
+            if number % 11 == 0 { text = "" }
+            return [1] + Array(text.utf8) + [0, 0]
+        } + [[0]]
+        let pending = PendingEntries(tracksHolders: false, endsWithKeys: true)
+        var entries: [[UInt8]] = []
+        var key: Int64 = -5
+        for _ in 0..<20_000 {
+            key += Int64(generator.below(3))
+            let entry = values[generator.below(values.count)] + ByteOrder.key(key)
+            entries.append(entry)
+            entry.withUnsafeBytes { pending.append($0) }
+            if generator.below(10) == 0 {
+                entries.append(entry)
+                entry.withUnsafeBytes { pending.append($0) }
+            }
+        }
+        XCTAssertTrue(pending.keysAscend)
+        let expected = Array(Set(entries)).sorted { ByteOrder.compare($0, $1) < 0 }
+        let sorted = pending.sorted()
+        XCTAssertEqual((0..<sorted.count).map { Array(sorted[$0]) }, expected)
+        // One key going back turns the values-only records off, with the same order.
+        let late = values[3] + ByteOrder.key(0)
+        late.withUnsafeBytes { pending.append($0) }
+        XCTAssertFalse(pending.keysAscend)
+        let again = pending.sorted()
+        let withLate = Array(Set(entries + [late])).sorted { ByteOrder.compare($0, $1) < 0 }
+        XCTAssertEqual((0..<again.count).map { Array(again[$0]) }, withLate)
+    }
+
+    func testSortedRunsMergeIntoOneByteOrderWithoutRepeats() {
+        var generator = SeededGenerator(seed: 30)
+        var all: [[UInt8]] = []
+        var runs: [SortedEntries] = []
+        for _ in 0..<3 {
+            let entries = randomEntries(3000, &generator)
+            all += entries
+            let pending = PendingEntries(tracksHolders: false)
+            for entry in entries { entry.withUnsafeBytes { pending.append($0) } }
+            runs.append(pending.sorted())
+        }
+        let merged = SortedEntries(merging: runs)
+        let expected = Array(Set(all)).sorted { ByteOrder.compare($0, $1) < 0 }
+        XCTAssertEqual((0..<merged.count).map { Array(merged[$0]) }, expected)
+        XCTAssertEqual(SortedEntries(merging: [runs[1]]).count, runs[1].count)
+    }
+
     func testPendingHoldersKeepTheFirstEntryOfEachValue() {
         let pending = PendingEntries(tracksHolders: true)
         func entry(_ values: [UInt8], _ key: Int64) -> [UInt8] { values + ByteOrder.key(key) }
@@ -131,6 +186,43 @@ final class PendingIndexEntriesTests: XCTestCase {
             try person.lookup(index, equal: [.string("tag-3")]), expected.dropFirst().map { keys[$0] } + [late])
         try fixture.catalog.verify()
         try fixture.commit()
+        try fixture.catalog.verify()
+    }
+
+    /// With a buffer limit of a few KiB, an indexed set's full buffers are sorted and set aside (three buffers at
+    /// most, then everything is merged), a unique index's are merged at once; reads, removals and the commit see
+    /// every entry either way.
+    func testFullBuffersAreSetAsideAndMergedWithoutLosingEntries() throws {
+        let index = try person.addIndex(on: [tags])
+        let unique = try person.addIndex(on: [email], unique: true)
+        for sorted in person.indexes where !sorted.isImplied { sorted.bufferByteLimit = 4096 }
+        var keys: [ObjectKey] = []
+        func tagsOf(_ number: Int) -> [String] { (0..<5).map { "tag-\((number * 7 + $0 * 131) % 400)" } }
+        for number in 0..<3000 {
+            let set = StorageValue.list(tagsOf(number).map { .string($0) })
+            keys.append(try person.insert([(email, .string("p\(number)@x")), (tags, set)]))
+        }
+        XCTAssertThrowsError(try person.insert([(email, .string("p17@x"))]), "a merged value is still taken")
+        XCTAssertThrowsError(try person.insert([(email, .string("p2999@x"))]), "a pending value is still taken")
+        let holders = (0..<3000).filter { tagsOf($0).contains("tag-3") }
+        XCTAssertEqual(try person.lookup(index, equal: [.string("tag-3")]), holders.map { keys[$0] })
+        // Set aside again after the read merged everything; a removal sees both.
+        for number in 3000..<4000 {
+            keys.append(try person.insert([(tags, .list(tagsOf(number).map { .string($0) }))]))
+        }
+        try person.delete(keys[holders[0]])
+        let after = (holders.dropFirst() + (3000..<4000).filter { tagsOf($0).contains("tag-3") }).map { keys[$0] }
+        XCTAssertEqual(try person.lookup(index, equal: [.string("tag-3")]), after)
+        for number in 4000..<6000 {
+            keys.append(try person.insert([(tags, .list(tagsOf(number).map { .string($0) }))]))
+        }
+        try fixture.commit()
+        let stored = try XCTUnwrap(fixture.catalog.table(named: "Person"))
+        let committed = after + (4000..<6000).filter { tagsOf($0).contains("tag-3") }.map { keys[$0] }
+        XCTAssertEqual(try stored.lookup(index, equal: [.string("tag-3")]), committed)
+        XCTAssertEqual(try stored.lookupCount(index, equal: [.string("tag-200")]),
+                       (0..<6000).filter { $0 != holders[0] && tagsOf($0).contains("tag-200") }.count)
+        XCTAssertEqual(try stored.find(email: "p2999@x", in: unique), keys[2999])
         try fixture.catalog.verify()
     }
 

@@ -10,9 +10,10 @@ final class ClusterContext {
     private(set) var linkPositions: [Int] = []
     /// The row a new object starts from: each column's default (backlinks empty), built once, not per insert.
     private(set) var defaultRow: [StorageValue] = []
-    /// For each column holding single values, its kind and whether it takes `.null` (`nil` for lists and
-    /// backlinks): what an insert checks each value against without copying the column's spec.
-    private(set) var valueChecks: [(kind: ValueKind, nullable: Bool)?] = []
+    /// For each column, what an insert checks its value against without copying the column's spec: for a column
+    /// of single values its kind and whether it takes `.null`; for a list or set, the same for each element
+    /// (`elements`); `nil` for maps and backlinks.
+    private(set) var valueChecks: [(kind: ValueKind, nullable: Bool, elements: Bool)?] = []
 
     init(specs: [ColumnSpec]) {
         self.specs = specs
@@ -25,8 +26,11 @@ final class ClusterContext {
         linkPositions = specs.indices.filter { specs[$0].type.mayLink }
         defaultRow = specs.map { $0.type == .backlinks ? .null : $0.defaultValue }
         valueChecks = specs.map { spec in
-            guard case .value(let kind) = spec.type else { return nil }
-            return (kind, spec.isNullable)
+            switch spec.type {
+            case .value(let kind): return (kind, spec.isNullable, false)
+            case .list(let kind), .set(let kind): return (kind, spec.elementsNullable && kind != .link, true)
+            case .backlinks, .map: return nil
+            }
         }
     }
 }

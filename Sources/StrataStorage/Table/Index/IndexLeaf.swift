@@ -143,12 +143,29 @@ final class IndexLeaf: TreeLeaf {
 
 /// A sorted run of distinct index entries to merge into a tree (``IndexLeaf/merge(_:from:below:)``): entries of a
 /// `PackedEntries` buffer taken in the order of a permutation, so sorting moves 24-byte records, not the entries.
+///
+/// Several runs merge into one (``init(merging:)``) without copying an entry: each position of the permutation
+/// then names its buffer in its top bits (``sourceShift``) and the entry's place in that buffer below them.
 struct SortedEntries {
-    let entries: PackedEntries
-    let order: [UInt32]
+    /// The buffer the first run's entries are in (the only one unless runs were merged).
+    private let entries: PackedEntries
+    /// The buffers of the second and later merged runs, in order (their source numbers are 1, 2, …).
+    private let others: [PackedEntries]
+    private let order: [UInt32]
+
+    /// The bit of an order position where the number of its buffer begins: a buffer holds fewer than 2^27
+    /// entries (a pending buffer of 64 MiB holds at most about 5 million), and at most 32 runs merge.
+    static let sourceShift: UInt32 = 27
+    private static let positionMask: UInt32 = (1 << sourceShift) - 1
 
     init(entries: PackedEntries, order: [UInt32]) {
+        precondition(entries.count <= Int(SortedEntries.positionMask) + 1, "a sorted run holds too many entries")
+        self.init(entries: entries, others: [], order: order)
+    }
+
+    private init(entries: PackedEntries, others: [PackedEntries], order: [UInt32]) {
         self.entries = entries
+        self.others = others
         self.order = order
     }
 
@@ -156,13 +173,61 @@ struct SortedEntries {
     init(inOrder entries: [[UInt8]]) {
         let packed = PackedEntries(reservingEntries: entries.count, bytes: entries.reduce(0) { $0 + $1.count })
         for entry in entries { entry.withUnsafeBytes { packed.append($0) } }
-        self.init(entries: packed, order: (0..<UInt32(entries.count)).map { $0 })
+        self.init(inOrder: packed)
+    }
+
+    /// The entries of `packed`, already in byte order without repeats.
+    init(inOrder packed: PackedEntries) {
+        self.init(entries: packed, order: (0..<UInt32(packed.count)).map { $0 })
+    }
+
+    /// The entries of `runs` (each one buffer's, as ``PendingEntries/sorted()`` gives them) in one byte order
+    /// without repeats: a merge that compares the runs' heads and moves positions, not entries. Each run is read
+    /// front to back when its entries lie in its buffer in order, as ``PendingEntries/sorted()`` lays them out.
+    init(merging runs: [SortedEntries]) {
+        precondition(runs.count <= 1 << (32 - SortedEntries.sourceShift), "too many sorted runs to merge")
+        precondition(runs.allSatisfy { $0.others.isEmpty }, "merged runs are merged again")
+        guard let first = runs.first else {
+            self.init(entries: PackedEntries(), order: [])
+            return
+        }
+        var order: [UInt32] = []
+        order.reserveCapacity(runs.reduce(0) { $0 + $1.count })
+        var heads = [Int](repeating: 0, count: runs.count)
+        runs.withUnsafeBufferPointer { runs in
+            heads.withUnsafeMutableBufferPointer { heads in
+                while true {
+                    var best = -1
+                    for run in runs.indices where heads[run] < runs[run].count {
+                        guard best >= 0 else {
+                            best = run
+                            continue
+                        }
+                        let compared = ByteOrder.compare(runs[run][heads[run]], runs[best][heads[best]])
+                        if compared < 0 {
+                            best = run
+                        } else if compared == 0 {
+                            // The same entry in two runs (each run has no repeats): kept once.
+                            heads[run] += 1
+                        }
+                    }
+                    guard best >= 0 else { break }
+                    order.append(UInt32(best) << SortedEntries.sourceShift | runs[best].order[heads[best]])
+                    heads[best] += 1
+                }
+            }
+        }
+        self.init(entries: first.entries, others: runs.dropFirst().map(\.entries), order: order)
     }
 
     var count: Int { order.count }
 
     subscript(position: Int) -> UnsafeRawBufferPointer {
-        @inline(__always) get { entries.entry(Int(order[position])) }
+        @inline(__always) get {
+            let packed = order[position]
+            if packed <= SortedEntries.positionMask { return entries.entry(Int(packed)) }
+            return others[Int(packed >> SortedEntries.sourceShift) - 1].entry(Int(packed & SortedEntries.positionMask))
+        }
     }
 }
 

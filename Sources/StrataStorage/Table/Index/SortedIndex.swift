@@ -30,9 +30,24 @@ final class SortedIndex {
     /// (commit, `Catalog.flush`), or when they reach ``pendingByteLimit``. For a unique index the buffer also
     /// answers who holds a value (``holder(of:)``), so checking each insert of a bulk load merges nothing.
     private var pending: PendingEntries
-    /// The most memory the pending entries take before they are merged: 64 MiB, a million unique 30-byte entries
-    /// with their hash table, or about 2.7 million 20-byte entries (a set's index: five per object).
+    /// The most memory the pending entries take before they are sorted and set aside (``runs``), or merged for a
+    /// unique index: 64 MiB, a million unique 30-byte entries with their hash table, or about 2.7 million 20-byte
+    /// entries (a set's index: five per object).
     static let pendingByteLimit = 64 << 20
+    /// The limit this index applies: ``pendingByteLimit``, lowered by tests to fill buffers with a few entries.
+    var bufferByteLimit = SortedIndex.pendingByteLimit
+    /// Full buffers of pending entries, each sorted when it filled up, waiting to be merged into the tree with the
+    /// buffer being filled, in one pass over the leaves (``SortedEntries/init(merging:)``).
+    ///
+    /// Merging each full buffer into the tree as it filled rewrote every leaf its entries touched: the entries of
+    /// a set's index (five a person, each nickname's entries spread over the whole index) touched nearly all of
+    /// them, so a million-person insert wrote the whole index three times. Not for a unique index, whose buffer
+    /// answers ``holder(of:)``: its full buffer is merged.
+    private var runs: [SortedEntries] = []
+    /// The most buffers of pending entries held at once, the one being filled included: about 192 MiB, the five
+    /// million entries of a million five-element sets. When the buffer being filled is the last one, every run
+    /// is merged into the tree.
+    static let pendingBufferLimit = 3
     /// The most decoded leaves a merge keeps before writing them out (about 1.5 MiB): a batch goes through the
     /// leaves in order, so each one is written once, and flushing every `Catalog.loadedLeafLimit` leaves rewrote
     /// the branches above them sixteen times as often.
@@ -73,7 +88,7 @@ final class SortedIndex {
         self.spec = spec
         self.mixed = mixed.contains(true) ? mixed : []
         self.indexesElements = indexesElements
-        pending = PendingEntries(tracksHolders: spec.isUnique)
+        pending = PendingEntries(tracksHolders: spec.isUnique, endsWithKeys: !spec.isFullText)
         nodes = NodeTree(root: root, reader: reader, context: (), what: "index \(spec.key) of table '\(table)'")
         self.impliedBy = impliedBy
     }
@@ -93,7 +108,7 @@ final class SortedIndex {
         // Every entry of a unique index is checked with `holder(of:)` first; nulls may repeat, and the first holder
         // is the one kept.
         entry.withUnsafeBytes { pending.append($0) }
-        if pending.footprint >= SortedIndex.pendingByteLimit { try mergePending() }
+        if pending.footprint >= bufferByteLimit { try setAsidePending() }
     }
 
     /// Adds the entries of a set's elements for object `key` (an index that ``indexesElements``): each element's
@@ -107,7 +122,7 @@ final class SortedIndex {
             ByteOrder.withKey(key.rawValue) { elementScratch.append(contentsOf: $0) }
             elementScratch.withUnsafeBytes { pending.append($0) }
         }
-        if pending.footprint >= SortedIndex.pendingByteLimit { try mergePending() }
+        if pending.footprint >= bufferByteLimit { try setAsidePending() }
     }
 
     /// Merges the pending entries into the tree, in order: each descent hands a leaf every entry that sorts
@@ -115,10 +130,24 @@ final class SortedIndex {
     /// written once per merge however many entries it takes.
     func mergePending() throws {
         if keepsPostingBlocks { try applyPostingChanges() }
-        guard !pending.isEmpty else { return }
+        guard !pending.isEmpty || !runs.isEmpty else { return }
+        var batches = runs
+        runs = []
+        if !pending.isEmpty {
+            let taken = pending
+            pending = PendingEntries(tracksHolders: spec.isUnique, endsWithKeys: !spec.isFullText)
+            batches.append(taken.sorted())
+        }
+        try merge(sorted: batches.count == 1 ? batches[0] : SortedEntries(merging: batches))
+    }
+
+    /// Sorts the full pending buffer and sets it aside as a run (``runs``), or merges everything pending when the
+    /// runs and the buffer reach ``pendingBufferLimit`` or the index is unique.
+    private func setAsidePending() throws {
+        guard !spec.isUnique, runs.count + 1 < SortedIndex.pendingBufferLimit else { return try mergePending() }
         let taken = pending
-        pending = PendingEntries(tracksHolders: spec.isUnique)
-        try merge(sorted: taken.sorted())
+        pending = PendingEntries(tracksHolders: false, endsWithKeys: !spec.isFullText)
+        runs.append(taken.sorted())
     }
 
     /// Merges `batch` (entries in byte order, without repeats) into the tree: each descent hands a leaf every entry
@@ -139,7 +168,8 @@ final class SortedIndex {
 
     /// Frees the index's nodes (pending entries are dropped with them).
     func destroy(in writer: NodeWriter) throws {
-        pending = PendingEntries(tracksHolders: spec.isUnique)
+        pending = PendingEntries(tracksHolders: spec.isUnique, endsWithKeys: !spec.isFullText)
+        runs = []
         postingChanges.removeAll()
         try nodes.destroy(in: writer) { _, _ in [] }
     }

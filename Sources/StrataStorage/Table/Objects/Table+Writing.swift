@@ -347,11 +347,21 @@ extension Table {
         }
     }
 
-    /// Checks a value for the column at storage position `index`: single values against the cached kinds, lists
-    /// and mistakes through ``check(_:for:)`` (which builds the error).
+    /// Checks a value for the column at storage position `index`: single values and the elements of lists and
+    /// sets against the cached kinds, maps and mistakes through ``check(_:for:)`` (which builds the error).
     @inline(__always)
-    func checkValue(_ value: StorageValue, at index: Int, _ checks: [(kind: ValueKind, nullable: Bool)?]) throws {
-        if let check = checks[index], ValueCodec.accepts(value, kind: check.kind, nullable: check.nullable) { return }
+    func checkValue(
+        _ value: StorageValue, at index: Int, _ checks: [(kind: ValueKind, nullable: Bool, elements: Bool)?]
+    ) throws {
+        if let check = checks[index] {
+            if !check.elements {
+                if ValueCodec.accepts(value, kind: check.kind, nullable: check.nullable) { return }
+            } else if case .list(let elements) = value,
+                elements.allSatisfy({ ValueCodec.accepts($0, kind: check.kind, nullable: check.nullable) })
+            {
+                return
+            }
+        }
         try check(value, for: context.specs[index])
     }
 
