@@ -172,8 +172,10 @@ extension Table {
 
     /// The objects of `within` (ascending keys) that hold exactly `term` in a full-text index, ascending: the
     /// intersection of `within` with the term's postings, read from the keys' section of the blocks that may hold
-    /// one of them only. A block whose bound is below the next wanted key is stepped over undecoded (its bound is
-    /// its last key), so a short list skips whole blocks of a long one; the walk ends past the last wanted key.
+    /// one of them only. The walk seeks (``SortedIndex/forEachPostingBlock(ofTerm:seeking:_:)``): blocks whose
+    /// bound is below the next wanted key are stepped over undecoded, and past a few of them in a row the tree is
+    /// descended again to that key's block, so a short list skips whole runs of a long one's blocks; the walk
+    /// ends past the last wanted key.
     package func fullTextKeys(_ index: IndexKey, term: String, within: [ObjectKey]) throws -> [ObjectKey] {
         let sorted = try fullTextSortedIndex(index)
         guard !within.isEmpty else { return [] }
@@ -184,9 +186,9 @@ extension Table {
         var blockKeys: [Int64] = []
         var next = 0
         var damaged = false
-        try sorted.forEachPostingBlock(withPrefix: FullTextEntry.termPrefix(term)) { entry, termEnd in
-            let bound = ByteOrder.int64(fromKey: UnsafeRawBufferPointer(rebasing: entry[termEnd..<termEnd + 8]))
-            if within[next].rawValue > bound { return true }
+        try sorted.forEachPostingBlock(
+            ofTerm: FullTextEntry.termPrefix(term), seeking: { next < within.count ? within[next].rawValue : nil }
+        ) { entry, termEnd in
             blockKeys.removeAll(keepingCapacity: true)
             guard
                 PostingBlock.appendKeys(
@@ -210,6 +212,48 @@ extension Table {
         return found
     }
 
+    /// The first `count` object keys holding exactly `term` in a full-text index, in key order, or (with
+    /// `descending`) the last `count` from the highest down: a posting-block index reads its blocks from that end
+    /// (backwards for `descending`, from the term's last block) and stops once it has them, so the newest matches
+    /// of a word cost a block or two whatever the word's frequency.
+    package func fullTextKeys(
+        _ index: IndexKey, term: String, first count: Int, descending: Bool
+    ) throws -> [ObjectKey] {
+        let sorted = try fullTextSortedIndex(index)
+        guard count > 0 else { return [] }
+        guard sorted.keepsPostingBlocks else {
+            let all = try fullTextKeys(index, term: term, prefix: false)
+            return descending ? Array(all.suffix(count).reversed()) : Array(all.prefix(count))
+        }
+        var keys: [ObjectKey] = []
+        var blockKeys: [Int64] = []
+        var damaged = false
+        let body = { (entry: UnsafeRawBufferPointer, termEnd: Int) -> Bool in
+            blockKeys.removeAll(keepingCapacity: true)
+            guard
+                PostingBlock.appendKeys(
+                    of: UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...]), to: &blockKeys)
+            else {
+                damaged = true
+                return false
+            }
+            if descending {
+                for key in blockKeys.reversed() where keys.count < count { keys.append(ObjectKey(key)) }
+            } else {
+                for key in blockKeys where keys.count < count { keys.append(ObjectKey(key)) }
+            }
+            return keys.count < count
+        }
+        let prefix = FullTextEntry.termPrefix(term)
+        if descending {
+            try sorted.forEachPostingBlockBackward(ofTerm: prefix, body)
+        } else {
+            try sorted.forEachPostingBlock(withPrefix: prefix, body)
+        }
+        if damaged { throw damagedFullText(index) }
+        return keys
+    }
+
     /// The keys in both ascending lists.
     private static func intersection(_ left: [ObjectKey], _ right: [ObjectKey]) -> [ObjectKey] {
         var result: [ObjectKey] = []
@@ -224,7 +268,9 @@ extension Table {
 
     /// The number of postings of exactly `term` in a full-text index (its document frequency), read from the
     /// posting blocks' counts without decoding them.
-    package func fullTextPostingCount(_ index: IndexKey, term: String) throws -> Int {
+    /// With `limit`, the count stops being read once it passes `limit` (a number above `limit` is returned), so
+    /// telling the rarer of two words apart reads the common one's first blocks only.
+    package func fullTextPostingCount(_ index: IndexKey, term: String, atMost limit: Int = .max) throws -> Int {
         let sorted = try fullTextSortedIndex(index)
         guard sorted.keepsPostingBlocks else { return try fullTextKeys(index, term: term, prefix: false).count }
         var total = 0
@@ -235,7 +281,7 @@ extension Table {
                 return false
             }
             total += count
-            return true
+            return total <= limit
         }
         if damaged { throw damagedFullText(index) }
         return total
@@ -301,13 +347,7 @@ extension Table {
             var next = 0
             var scratch: (keys: [Int64], lengths: [Int], frequencies: [Int]) = ([], [], [])
             var damaged = false
-            try sorted.forEachPostingBlock(withPrefix: FullTextEntry.termPrefix(term)) { entry, termEnd in
-                if let among {
-                    guard next < among.count else { return false }
-                    let bound = ByteOrder.int64(
-                        fromKey: UnsafeRawBufferPointer(rebasing: entry[termEnd..<termEnd + 8]))
-                    if among[next].rawValue > bound { return true }
-                }
+            let body = { (entry: UnsafeRawBufferPointer, termEnd: Int) -> Bool in
                 guard
                     PostingBlock.appendPositions(
                         of: UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...]), among: among, next: &next,
@@ -317,6 +357,14 @@ extension Table {
                     return false
                 }
                 return among.map { next < $0.count } ?? true
+            }
+            let term = FullTextEntry.termPrefix(term)
+            if let among {
+                // Only the blocks that may hold a wanted key, descending the tree again past runs of others.
+                try sorted.forEachPostingBlock(
+                    ofTerm: term, seeking: { next < among.count ? among[next].rawValue : nil }, body)
+            } else {
+                try sorted.forEachPostingBlock(withPrefix: term, body)
             }
             if damaged { throw damagedFullText(index) }
         } else {
@@ -328,6 +376,46 @@ extension Table {
             }
         }
         return (keys, positions, ends, lengths)
+    }
+
+    /// Every posting of exactly `term` with its positions, flat as ``fullTextPositions(_:term:within:)`` gives
+    /// them, in one walk over the term's blocks; `nil` as soon as the term is seen to have more than `limit`
+    /// postings (the blocks' counts say so before they are decoded), so a phrase reads a short word's postings
+    /// whole at once and gives up early on a long one.
+    package func fullTextPositions(
+        _ index: IndexKey, term: String, atMost limit: Int
+    ) throws -> (keys: [ObjectKey], positions: [Int32], ends: [Int32], lengths: [Int32])? {
+        let sorted = try fullTextSortedIndex(index)
+        guard sorted.keepsPostingBlocks else {
+            let all = try fullTextPositions(index, term: term, within: nil)
+            return all.keys.count > limit ? nil : all
+        }
+        var keys: [ObjectKey] = [], positions: [Int32] = [], ends: [Int32] = [], lengths: [Int32] = []
+        var next = 0
+        var scratch: (keys: [Int64], lengths: [Int], frequencies: [Int]) = ([], [], [])
+        var damaged = false, tooMany = false
+        try sorted.forEachPostingBlock(withPrefix: FullTextEntry.termPrefix(term)) { entry, termEnd in
+            let payload = UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...])
+            guard let count = PostingBlock.count(of: payload) else {
+                damaged = true
+                return false
+            }
+            if keys.count + count > limit {
+                tooMany = true
+                return false
+            }
+            guard
+                PostingBlock.appendPositions(
+                    of: payload, among: nil, next: &next, keys: &keys, positions: &positions, ends: &ends,
+                    lengths: &lengths, scratch: &scratch)
+            else {
+                damaged = true
+                return false
+            }
+            return true
+        }
+        if damaged { throw damagedFullText(index) }
+        return tooMany ? nil : (keys, positions, ends, lengths)
     }
 
     /// How many objects have text with at least one token in a full-text index, and their average token count
