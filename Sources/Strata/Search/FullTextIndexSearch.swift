@@ -163,11 +163,10 @@ struct FullTextIndexSearch {
     /// Where a clause of exact terms (a word, or a phrase without a prefix) occurs, with how many times and the
     /// objects' token counts.
     ///
-    /// A phrase is driven by its rarest word. Each word's postings are first read whole with their positions in
-    /// one walk, as long as they are no more than ``wholeListLimit`` and than the shortest list read so far (a
-    /// longer one is given up at the block that passes it, from the blocks' counts): a short phrase, such as a
-    /// Chinese word (a phrase of character pairs), is then answered from lists read once each. When every word
-    /// is long, the counts alone pick the rarest (each count stops once it passes the smallest so far). The
+    /// A phrase is driven by its rarest word. One walk over each word's blocks counts its postings (stopping
+    /// once the count passes the smallest so far) and, while they are no more than ``wholeListLimit``, reads
+    /// them whole with their positions: a short phrase, such as a Chinese word (a phrase of character pairs), is
+    /// answered from lists read once each, and a longer one reads its rarest word's postings in one more walk. The
     /// candidates are the driver's objects, each with the positions where the phrase may start; every other word
     /// narrows them, from its list when it was read whole, else by a seeking walk over its blocks that decodes
     /// only the blocks that hold a candidate (and the positions of the candidates alone), descending the tree
@@ -180,24 +179,18 @@ struct FullTextIndexSearch {
         }
         var lists = [PhraseCandidates.Postings?](repeating: nil, count: terms.count)
         var counts = [Int](repeating: .max, count: terms.count)
-        var limit = Self.wholeListLimit
+        var smallest = Int.max
         for (offset, term) in terms.enumerated() {
-            guard let found = try table.fullTextPositions(index, term: term, atMost: limit) else { continue }
-            if found.keys.isEmpty { return ClauseMatch() }
-            lists[offset] = PhraseCandidates.Postings(found)
-            counts[offset] = found.keys.count
-            limit = found.keys.count
+            let found = try table.fullTextPositions(
+                index, term: term, atMost: Self.wholeListLimit, countingAtMost: smallest)
+            if found.count == 0 { return ClauseMatch() }
+            counts[offset] = found.count
+            lists[offset] = found.postings.map(PhraseCandidates.Postings.init)
+            smallest = Swift.min(smallest, found.count)
         }
-        if !lists.contains(where: { $0 != nil }) {
-            // Every word is long: the counts pick the driver, which is then read whole.
-            limit = .max
-            for (offset, term) in terms.enumerated() {
-                counts[offset] = try table.fullTextPostingCount(index, term: term, atMost: limit)
-                if counts[offset] == 0 { return ClauseMatch() }
-                limit = Swift.min(limit, counts[offset])
-            }
-        }
-        let order = terms.indices.sorted { counts[$0] < counts[$1] }
+        // The rarest first; of equal counts, a list already read.
+        let rank = { (term: Int) in (counts[term], lists[term] == nil ? 1 : 0) }
+        let order = terms.indices.sorted { rank($0) < rank($1) }
         let driver = order[0]
         let driven = try lists[driver]
             ?? PhraseCandidates.Postings(table.fullTextPositions(index, term: terms[driver], within: nil))
@@ -215,9 +208,9 @@ struct FullTextIndexSearch {
         return match
     }
 
-    /// The most postings of a phrase's word read whole before its rarest word is known (see
-    /// ``exactOccurrences(of:)``): about sixteen posting blocks.
-    static let wholeListLimit = 2_048
+    /// The most postings of a phrase's word decoded whole before its rarest word is known (see
+    /// ``exactOccurrences(of:)``): a few posting blocks, so that a long word costs little more than its count.
+    static let wholeListLimit = 512
 
     /// The starts (ascending) for which `following` (ascending) holds the position `offset` further on.
     private static func startsFollowed(_ starts: [Int], by following: [Int], at offset: Int) -> [Int] {

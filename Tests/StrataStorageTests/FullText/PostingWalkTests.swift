@@ -44,15 +44,25 @@ final class PostingWalkTests: XCTestCase {
             }
             for limit in [0, 5, keys.count - 1, keys.count, 100_000] where limit >= 0 {
                 let whole = try table.fullTextPositions(index, term: term, atMost: limit)
+                XCTAssertEqual(whole.count, keys.count, "\(term) at most \(limit)", file: file, line: line)
                 if keys.count > limit {
-                    XCTAssertNil(whole, "\(term) at most \(limit)", file: file, line: line)
-                    XCTAssertGreaterThan(
-                        try table.fullTextPostingCount(index, term: term, atMost: limit), limit, file: file, line: line)
+                    XCTAssertNil(whole.postings, "\(term) at most \(limit)", file: file, line: line)
                 } else {
-                    XCTAssertEqual(whole?.keys, keys, "\(term) at most \(limit)", file: file, line: line)
+                    XCTAssertEqual(whole.postings?.keys, keys, "\(term) at most \(limit)", file: file, line: line)
                     XCTAssertEqual(
-                        whole?.positions, all.flatMap { $0.positions.map(Int32.init) }, file: file, line: line)
-                    XCTAssertEqual(try table.fullTextPostingCount(index, term: term), keys.count, file: file, line: line)
+                        whole.postings?.positions, all.flatMap { $0.positions.map(Int32.init) }, file: file,
+                        line: line)
+                }
+                // Counting stops past `countingAtMost`: some number above it.
+                let counted = try table.fullTextPositions(index, term: term, atMost: limit, countingAtMost: 3)
+                if keys.count > 3 {
+                    XCTAssertGreaterThan(counted.count, 3, file: file, line: line)
+                    // Postings given are always whole (a walk stopped early gives none).
+                    if let postings = counted.postings {
+                        XCTAssertTrue(postings.keys == keys, "\(term) counted to 3", file: file, line: line)
+                    }
+                } else {
+                    XCTAssertEqual(counted.count, keys.count, file: file, line: line)
                 }
             }
             // Random sets of wanted objects: sparse (seeking past runs of blocks), dense, and at the ends.

@@ -268,9 +268,7 @@ extension Table {
 
     /// The number of postings of exactly `term` in a full-text index (its document frequency), read from the
     /// posting blocks' counts without decoding them.
-    /// With `limit`, the count stops being read once it passes `limit` (a number above `limit` is returned), so
-    /// telling the rarer of two words apart reads the common one's first blocks only.
-    package func fullTextPostingCount(_ index: IndexKey, term: String, atMost limit: Int = .max) throws -> Int {
+    package func fullTextPostingCount(_ index: IndexKey, term: String) throws -> Int {
         let sorted = try fullTextSortedIndex(index)
         guard sorted.keepsPostingBlocks else { return try fullTextKeys(index, term: term, prefix: false).count }
         var total = 0
@@ -281,7 +279,7 @@ extension Table {
                 return false
             }
             total += count
-            return total <= limit
+            return true
         }
         if damaged { throw damagedFullText(index) }
         return total
@@ -378,44 +376,51 @@ extension Table {
         return (keys, positions, ends, lengths)
     }
 
-    /// Every posting of exactly `term` with its positions, flat as ``fullTextPositions(_:term:within:)`` gives
-    /// them, in one walk over the term's blocks; `nil` as soon as the term is seen to have more than `limit`
-    /// postings (the blocks' counts say so before they are decoded), so a phrase reads a short word's postings
-    /// whole at once and gives up early on a long one.
+    /// The number of postings of exactly `term` and, when there are no more than `limit`, the postings with their
+    /// positions, flat as ``fullTextPositions(_:term:within:)`` gives them, from one walk over the term's blocks.
+    /// Blocks are decoded while the count stays within `limit`; past it they are only counted (from each block's
+    /// first varint), and past `countLimit` the walk stops, the count then being some number above `countLimit`.
+    /// So a phrase reads a short word's postings whole at once, and learns which of its words is the rarest at
+    /// the cost of visiting the others' blocks up to that count.
     package func fullTextPositions(
-        _ index: IndexKey, term: String, atMost limit: Int
-    ) throws -> (keys: [ObjectKey], positions: [Int32], ends: [Int32], lengths: [Int32])? {
+        _ index: IndexKey, term: String, atMost limit: Int, countingAtMost countLimit: Int = .max
+    ) throws -> (count: Int, postings: (keys: [ObjectKey], positions: [Int32], ends: [Int32], lengths: [Int32])?) {
         let sorted = try fullTextSortedIndex(index)
         guard sorted.keepsPostingBlocks else {
             let all = try fullTextPositions(index, term: term, within: nil)
-            return all.keys.count > limit ? nil : all
+            return (all.keys.count, all.keys.count > limit ? nil : all)
         }
         var keys: [ObjectKey] = [], positions: [Int32] = [], ends: [Int32] = [], lengths: [Int32] = []
         var next = 0
         var scratch: (keys: [Int64], lengths: [Int], frequencies: [Int]) = ([], [], [])
-        var damaged = false, tooMany = false
+        var damaged = false, decoding = true
+        var total = 0
         try sorted.forEachPostingBlock(withPrefix: FullTextEntry.termPrefix(term)) { entry, termEnd in
             let payload = UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...])
             guard let count = PostingBlock.count(of: payload) else {
                 damaged = true
                 return false
             }
-            if keys.count + count > limit {
-                tooMany = true
-                return false
+            total += count
+            if decoding, total > limit {
+                decoding = false
+                (keys, positions, ends, lengths) = ([], [], [], [])
             }
-            guard
-                PostingBlock.appendPositions(
-                    of: payload, among: nil, next: &next, keys: &keys, positions: &positions, ends: &ends,
-                    lengths: &lengths, scratch: &scratch)
-            else {
-                damaged = true
-                return false
+            if decoding {
+                guard
+                    PostingBlock.appendPositions(
+                        of: payload, among: nil, next: &next, keys: &keys, positions: &positions, ends: &ends,
+                        lengths: &lengths, scratch: &scratch)
+                else {
+                    damaged = true
+                    return false
+                }
             }
-            return true
+            return total <= countLimit
         }
         if damaged { throw damagedFullText(index) }
-        return tooMany ? nil : (keys, positions, ends, lengths)
+        // A walk stopped past `countLimit` has not read every posting.
+        return (total, decoding && total <= countLimit ? (keys, positions, ends, lengths) : nil)
     }
 
     /// How many objects have text with at least one token in a full-text index, and their average token count
