@@ -141,6 +141,8 @@ struct ObjectQuery: Hashable {
     func count(in database: any QueryTables, model: ModelBinding) throws -> Int {
         if let failure { throw failure }
         if let limit {
+            // Read from one end of an index (the newest matches of a word): as many as evaluating gives.
+            if let keys = try keysFromIndexEnd(in: database, model: model) { return keys.count }
             // The order does not change how many there are: the unsorted keys, which stop at the limit.
             var unsorted = self
             unsorted.sortKeys = []
