@@ -34,6 +34,20 @@ struct FullTextIndexSearch {
         try matches(withCounts: false).keys
     }
 
+    /// The first `count` matching keys in key order, or with `descending` the last `count` from the highest
+    /// down. A query of one word (no exclusion) reads its posting blocks from that end only and stops once it has
+    /// them: the newest matches of a common word cost a block or two. Any other query takes its matches' keys
+    /// (``keys()``) and keeps that end of them.
+    func keys(first count: Int, descending: Bool) throws -> [ObjectKey] {
+        if query.required.count == 1, query.excluded.isEmpty, query.required[0].terms.count == 1,
+            let term = query.required[0].terms.first, !term.isPrefix
+        {
+            return try table.fullTextKeys(index, term: term.text, first: count, descending: descending)
+        }
+        let all = try keys()
+        return descending ? Array(all.suffix(count).reversed()) : Array(all.prefix(count))
+    }
+
     /// The objects that match with their scores, best first (ties in key order); with `limit`, the first `limit`
     /// of them only, kept in a bounded heap as the matches are scored (the rest is never sorted).
     func ranked(limit: Int? = nil) throws -> [(key: ObjectKey, score: Double)] {
@@ -149,58 +163,54 @@ struct FullTextIndexSearch {
     /// Where a clause of exact terms (a word, or a phrase without a prefix) occurs, with how many times and the
     /// objects' token counts.
     ///
-    /// The candidates are the objects holding every term, found from keys alone: the rarest term's keys (document
-    /// frequencies come from the posting blocks' counts, not decoded), then each next rarest term's keys among
-    /// them, a block of its postings decoded only when its bound says it may hold a candidate. Positions are then
-    /// read for the candidates only, each term's into one flat array, and the phrase is checked by walking those
-    /// arrays side by side: no array is made per object.
+    /// A phrase is driven by its rarest word. One walk over each word's blocks counts its postings (stopping
+    /// once the count passes the smallest so far) and, while they are no more than ``wholeListLimit``, reads
+    /// them whole with their positions: a short phrase, such as a Chinese word (a phrase of character pairs), is
+    /// answered from lists read once each, and a longer one reads its rarest word's postings in one more walk. The
+    /// candidates are the driver's objects, each with the positions where the phrase may start; every other word
+    /// narrows them, from its list when it was read whole, else by a seeking walk over its blocks that decodes
+    /// only the blocks that hold a candidate (and the positions of the candidates alone), descending the tree
+    /// past runs of blocks that hold none. No array is made per object.
     private func exactOccurrences(of terms: [String]) throws -> ClauseMatch {
         if terms.count == 1 {
             // One word: its frequencies are its counts, and no position is read.
             let (keys, frequencies, lengths) = try table.fullTextFrequencies(index, term: terms[0])
             return ClauseMatch(keys: keys, counts: frequencies.map(Int.init), lengths: lengths.map(Int.init))
         }
-        let counts = try terms.map { try table.fullTextPostingCount(index, term: $0) }
-        if counts.contains(0) { return ClauseMatch() }
-        let rarestFirst = terms.indices.sorted { counts[$0] < counts[$1] }
-        var candidates = try table.fullTextKeys(index, term: terms[rarestFirst[0]], prefix: false)
-        for term in rarestFirst.dropFirst() where !candidates.isEmpty {
-            candidates = try table.fullTextKeys(index, term: terms[term], within: candidates)
+        var lists = [PhraseCandidates.Postings?](repeating: nil, count: terms.count)
+        var counts = [Int](repeating: .max, count: terms.count)
+        var smallest = Int.max
+        for (offset, term) in terms.enumerated() {
+            let found = try table.fullTextPositions(
+                index, term: term, atMost: Self.wholeListLimit, countingAtMost: smallest)
+            if found.count == 0 { return ClauseMatch() }
+            counts[offset] = found.count
+            lists[offset] = found.postings.map(PhraseCandidates.Postings.init)
+            smallest = Swift.min(smallest, found.count)
         }
-        if candidates.isEmpty { return ClauseMatch() }
-        // Each term's positions in the candidates, flat: row `r` is candidate `r` in every list.
-        let lists = try terms.map { try table.fullTextPositions(index, term: $0, among: candidates) }
+        // The rarest first; of equal counts, a list already read.
+        let rank = { (term: Int) in (counts[term], lists[term] == nil ? 1 : 0) }
+        let order = terms.indices.sorted { rank($0) < rank($1) }
+        let driver = order[0]
+        let driven = try lists[driver]
+            ?? PhraseCandidates.Postings(table.fullTextPositions(index, term: terms[driver], within: nil))
+        var candidates = PhraseCandidates(driver: driven, offset: driver)
+        for offset in order.dropFirst() where !candidates.keys.isEmpty {
+            let list = try lists[offset]
+                ?? PhraseCandidates.Postings(
+                    table.fullTextPositions(index, term: terms[offset], within: candidates.keys))
+            candidates.narrow(by: list, offset: offset)
+        }
         var match = ClauseMatch()
-        // Per term, where its positions in the current candidate are read up to.
-        var cursors = [Int](repeating: 0, count: terms.count)
-        func positions(_ term: Int, _ row: Int) -> Range<Int> {
-            (row == 0 ? 0 : Int(lists[term].ends[row - 1]))..<Int(lists[term].ends[row])
-        }
-        for (row, key) in candidates.enumerated() {
-            for term in terms.indices { cursors[term] = positions(term, row).lowerBound }
-            var count = 0
-            for index in positions(0, row) {
-                let first = lists[0].positions[index]
-                var follows = true
-                for term in 1..<terms.count {
-                    let wanted = first + Int32(term), termEnd = positions(term, row).upperBound
-                    while cursors[term] < termEnd, lists[term].positions[cursors[term]] < wanted {
-                        cursors[term] += 1
-                    }
-                    if cursors[term] == termEnd || lists[term].positions[cursors[term]] != wanted {
-                        follows = false
-                        break
-                    }
-                }
-                if follows { count += 1 }
-            }
-            guard count > 0 else { continue }
-            match.keys.append(key)
-            match.counts.append(count)
-            match.lengths.append(Int(lists[0].lengths[row]))
-        }
+        match.keys = candidates.keys
+        match.lengths = candidates.lengths.map(Int.init)
+        match.counts = (0..<candidates.keys.count).map { candidates.starts(of: $0).count }
         return match
     }
+
+    /// The most postings of a phrase's word decoded whole before its rarest word is known (see
+    /// ``exactOccurrences(of:)``): a few posting blocks, so that a long word costs little more than its count.
+    static let wholeListLimit = 512
 
     /// The starts (ascending) for which `following` (ascending) holds the position `offset` further on.
     private static func startsFollowed(_ starts: [Int], by following: [Int], at offset: Int) -> [Int] {

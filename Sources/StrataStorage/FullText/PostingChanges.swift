@@ -101,16 +101,28 @@ struct PostingChanges {
     /// each object in key order, a posting to set or a removal, as the flat rows of a ``PostingBatch``.
     mutating func take() -> PostingBatch {
         let termCount = termNames.count
-        // Rows grouped by term (a counting sort, stable): `order[starts[t]..<starts[t + 1]]` are term t's rows.
+        // Rows grouped by term (a counting sort, stable): `texts[starts[t]..<starts[t + 1]]` and the same range of
+        // `positions` are term t's rows. Scattered once, so the walk below reads them in order.
         var starts = [Int](repeating: 0, count: termCount + 1)
         for term in recordTerms { starts[Int(term) + 1] += 1 }
         for term in 0..<termCount { starts[term + 1] += starts[term] }
-        var order = [Int32](repeating: 0, count: recordTerms.count)
+        var texts = [Int32](repeating: 0, count: recordTerms.count)
+        var positions = [Int32](repeating: 0, count: recordTerms.count)
         var next = starts
-        for (row, term) in recordTerms.enumerated() {
-            order[next[Int(term)]] = Int32(truncatingIfNeeded: row)
-            next[Int(term)] += 1
+        texts.withUnsafeMutableBufferPointer { texts in
+            positions.withUnsafeMutableBufferPointer { positions in
+                for row in recordTerms.indices {
+                    let term = Int(recordTerms[row])
+                    let slot = next[term]
+                    texts[slot] = recordTexts[row]
+                    positions[slot] = recordPositions[row]
+                    next[term] = slot + 1
+                }
+            }
         }
+        // Scattered: the rows' own arrays are not read again (their memory goes before the batch grows).
+        recordTexts = []
+        recordPositions = []
         let encoded = termNames.map { FullTextEntry.termPrefix($0) }
         let terms = (0..<termCount).sorted { ByteOrder.compare(encoded[$0], encoded[$1]) < 0 }
         var batch = PostingBatch()
@@ -126,14 +138,14 @@ struct PostingChanges {
             let first = batch.keys.count
             var isAscending = true
             while row < end {
-                let text = Int(recordTexts[Int(order[row])])
-                let key = textKeys[text]
+                let text = texts[row]
+                let key = textKeys[Int(text)]
                 if batch.keys.count > first, batch.keys[batch.keys.count - 1] >= key { isAscending = false }
                 batch.keys.append(key)
-                batch.lengths.append(textLengths[text])
+                batch.lengths.append(textLengths[Int(text)])
                 // A term's rows of one text follow each other, in position order.
-                while row < end, Int(recordTexts[Int(order[row])]) == text {
-                    let position = recordPositions[Int(order[row])]
+                while row < end, texts[row] == text {
+                    let position = positions[row]
                     if position >= 0 { batch.positions.append(position) }
                     row += 1
                 }

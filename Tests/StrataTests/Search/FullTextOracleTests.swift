@@ -203,6 +203,103 @@ final class FullTextOracleTests: XCTestCase {
         try check(db, &random, rounds: 6)
     }
 
+    /// A word of a vocabulary where a few words are common (dozens of posting blocks each) and most are rare
+    /// (one block or a few postings): phrases then pair a rare driver with a common word whose blocks the seeking
+    /// walk must step over, descending the tree again, and cross block and leaf boundaries.
+    private static func skewedWord(_ random: inout SeededGenerator) -> String {
+        let rank = Int(pow(Double.random(in: 0..<1, using: &random), 3) * 60)
+        return "w\(rank)"
+    }
+
+    /// A run of Chinese characters from a small set, so that character pairs repeat across many documents.
+    private static func chineseRun(_ random: inout SeededGenerator) -> String {
+        let characters = Array("数据库管理系统我爱东京学习中文字符查询索引")
+        return String((0..<Int.random(in: 2...14, using: &random)).map { _ in characters.randomElement(using: &random)! })
+    }
+
+    /// Phrases taken from documents (so they match), Chinese substrings of 2–4 characters, and the newest and
+    /// oldest ten matches of a word, over 4,000 documents, against the brute-force matcher, through deletes and
+    /// updates in the middle of blocks and reopening.
+    func testPhrasesChineseAndNewestMatchesOverManyBlocksMatchTheBruteForceMatcher() throws {
+        var random = SeededGenerator(seed: 4_096)
+        var db: Database! = try open()
+        func text() -> String {
+            if Int.random(in: 0..<5, using: &random) == 0 { return Self.chineseRun(&random) }
+            return (0..<Int.random(in: 2...12, using: &random)).map { _ in Self.skewedWord(&random) }
+                .joined(separator: " ")
+        }
+        try db.write {
+            for id in 0..<4_000 {
+                let document = Document()
+                document.id = id
+                document.body = text()
+                db.add(document)
+            }
+        }
+        func check(line: UInt = #line) throws {
+            let all = Array(db.objects(Document.self)).map { (id: $0.id, body: $0.body) }
+            let tokens = all.map { TextTokenizer.tokens(in: $0.body) }
+            func expected(_ query: String) -> [Int] {
+                let parsed = FullTextQuery(query)
+                return all.indices.filter { parsed.matches(tokens: tokens[$0]) }.map { all[$0].id }.sorted()
+            }
+            func found(_ query: String) throws -> [Int] {
+                try db.objects(Document.self).filter("body TEXT %@", query).map(\.id).sorted()
+            }
+            var queries: [String] = []
+            for _ in 0..<40 {
+                let source = all[Int.random(in: 0..<all.count, using: &random)].body
+                let words = source.split(separator: " ")
+                if words.count >= 2 {
+                    let start = Int.random(in: 0..<(words.count - 1), using: &random)
+                    let length = Swift.min(Int.random(in: 2...3, using: &random), words.count - start)
+                    queries.append("\"" + words[start..<start + length].joined(separator: " ") + "\"")
+                } else if source.count >= 2 {
+                    let characters = Array(source)
+                    let length = Int.random(in: 2...Swift.min(4, characters.count), using: &random)
+                    let start = Int.random(in: 0...(characters.count - length), using: &random)
+                    queries.append(String(characters[start..<start + length]))
+                }
+                queries.append("\"\(Self.skewedWord(&random)) \(Self.skewedWord(&random))\"")
+                queries.append(String(Self.chineseRun(&random).prefix(3)))
+            }
+            var matched = 0
+            for query in queries {
+                let want = expected(query)
+                if !want.isEmpty { matched += 1 }
+                XCTAssertEqual(try found(query), want, query, line: line)
+                XCTAssertEqual(
+                    try db.objects(Document.self).filter("body TEXT %@", query).count, want.count, query, line: line)
+            }
+            XCTAssertGreaterThan(matched, queries.count / 3, line: line)
+            for _ in 0..<20 {
+                let word = Self.skewedWord(&random)
+                let want = expected(word)
+                let matches = try db.objects(Document.self).filter("body TEXT %@", word)
+                XCTAssertEqual(
+                    Array(matches.sorted(byKeyPath: "id", ascending: false).prefix(10).map(\.id)),
+                    Array(want.reversed().prefix(10)), "newest of \(word)", line: line)
+                XCTAssertEqual(
+                    Array(matches.sorted(byKeyPath: "id").prefix(10).map(\.id)), Array(want.prefix(10)),
+                    "oldest of \(word)", line: line)
+            }
+        }
+        try check()
+        try db.write {
+            for document in Array(db.objects(Document.self)) {
+                if document.id % 7 == 3 || (1_000..<1_500).contains(document.id) {
+                    db.delete(document)
+                } else if document.id % 11 == 4 {
+                    document.body = text()
+                }
+            }
+        }
+        try check()
+        db = nil
+        db = try open()
+        try check()
+    }
+
     func testQueriesOfUnspacedScriptsFindWordsInsideSentences() throws {
         let db = try open()
         try db.write {

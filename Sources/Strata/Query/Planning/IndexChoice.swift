@@ -54,6 +54,15 @@ struct IndexChoice {
         return "index \(model.name).\(comparison?.text ?? predicate.text)"
     }
 
+    /// For a `TEXT` lookup on the tested object's own column: its first `count` keys in key order, or with
+    /// `descending` its last `count` from the highest down, read from that end of the full-text index
+    /// (`FullTextIndexSearch.keys(first:descending:)`); `nil` for any other lookup.
+    func keys(in table: Table, first count: Int, descending: Bool) throws -> [ObjectKey]? {
+        guard embedded == nil, !byElement, case .fullText(let index, let query) = lookup else { return nil }
+        return try FullTextIndexSearch(table: table, index: index, query: query)
+            .keys(first: count, descending: descending)
+    }
+
     /// The keys the index returns: a superset of the objects the comparison selects, in key order.
     func keys(in table: Table) throws -> [ObjectKey] {
         Self.sortedWithoutRepeats(try owners(of: try read(indexed(table), limit: .max)))

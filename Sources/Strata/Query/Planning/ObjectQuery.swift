@@ -124,6 +124,7 @@ struct ObjectQuery: Hashable {
     /// The keys the query selects, in order.
     func evaluate(in database: any QueryTables, model: ModelBinding) throws -> [ObjectKey] {
         if let failure { throw failure }
+        if let keys = try keysFromIndexEnd(in: database, model: model) { return keys }
         // Made only when an object is read one by one: a lookup the index answers alone reads none.
         var evaluator: ObjectEvaluator?
         // Unsorted and without distinct, a limit stops the filtering after that many objects.
@@ -140,6 +141,8 @@ struct ObjectQuery: Hashable {
     func count(in database: any QueryTables, model: ModelBinding) throws -> Int {
         if let failure { throw failure }
         if let limit {
+            // Read from one end of an index (the newest matches of a word): as many as evaluating gives.
+            if let keys = try keysFromIndexEnd(in: database, model: model) { return keys.count }
             // The order does not change how many there are: the unsorted keys, which stop at the limit.
             var unsorted = self
             unsorted.sortKeys = []
@@ -358,6 +361,22 @@ struct ObjectQuery: Hashable {
         var best = BoundedHeap<SortRow>(capacity: limit, before: before)
         for (position, key) in keys.enumerated() { best.offer(try row(position, key)) }
         return best.sorted().map(\.key)
+    }
+
+    /// The keys of a limited query sorted by an integer primary key the object keys are, when its filter is an
+    /// index lookup that decides alone and that can read its first or last keys from one end of the index (a
+    /// full-text word: `sorted(byKeyPath: "id", ascending: false).prefix(10)` reads the word's last posting
+    /// blocks, not all of them); `nil` otherwise.
+    private func keysFromIndexEnd(in database: any QueryTables, model: ModelBinding) throws -> [ObjectKey]? {
+        guard let limit, sortKeys.count == 1, distinctPaths.isEmpty, case .table = source, let predicate else {
+            return nil
+        }
+        guard try sortsByObjectKey(ObjectEvaluator(database: database)) else { return nil }
+        let table = try database.table(for: model)
+        guard let (choice, rest) = bestIndex(for: predicate, model: model, table: table), rest == nil else {
+            return nil
+        }
+        return try choice.keys(in: table, first: limit, descending: !sortKeys[0].ascending)
     }
 
     /// Whether the one sort key is an integer primary key whose values are the objects' keys (the table keeps

@@ -38,6 +38,15 @@ struct IndexLeafEntries {
         }
     }
 
+    /// The entry at `index` (below ``count``), read in place.
+    /// - Throws: `StrataError.corruptFile` when a stored leaf's offsets are damaged.
+    func entry(_ index: Int) throws -> UnsafeRawBufferPointer {
+        switch form {
+        case .loaded(let leaf): return leaf.entries.entry(index)
+        case .stored(let view): return try view.entry(index)
+        }
+    }
+
     /// Visits the entries ≥ `lower` in order until `body` returns `false`.
     /// - Returns: Whether the walk reached the leaf's end (`body` never asked to stop): the entries that follow,
     ///   if any, are in the next leaf.

@@ -107,4 +107,75 @@ extension SortedIndex {
             throw StrataError.invalidArgument("full-text index \(spec.key) holds an entry that is not a posting block")
         }
     }
+
+    /// How many blocks in a row a seeking walk (``forEachPostingBlock(ofTerm:seeking:_:)``) steps over, each
+    /// below the wanted key, before it descends the tree again to the wanted key's block.
+    static let blocksSteppedBeforeSeeking = 4
+
+    /// Visits the posting blocks of exactly `term` (its encoding, `00 00` included) that may hold the keys
+    /// `target` asks for, in order, until `body` returns `false` or `target` says `nil` (no key wanted any more).
+    ///
+    /// `target` is the next wanted key, ascending (`body` moves it on). A block whose bound is below it holds no
+    /// wanted key and is not passed to `body`; after a few such blocks in a row the walk descends the tree again
+    /// straight to the block of the wanted key, so a short list of wanted keys skips whole runs of a long term's
+    /// blocks (and the leaves that hold them) without visiting them.
+    func forEachPostingBlock(
+        ofTerm term: [UInt8], seeking target: () -> Int64?,
+        _ body: (_ entry: UnsafeRawBufferPointer, _ termEnd: Int) throws -> Bool
+    ) throws {
+        let termEnd = term.count
+        var damaged = false
+        var seekAgain = true
+        while seekAgain, let first = target() {
+            seekAgain = false
+            var stepped = 0
+            try forEachEntry(from: term + ByteOrder.key(first)) { entry in
+                guard SortedIndex.hasPrefix(entry, term) else { return false }
+                guard entry.count > termEnd + 8 else {
+                    damaged = true
+                    return false
+                }
+                guard let wanted = target() else { return false }
+                let bound = ByteOrder.int64(fromKey: UnsafeRawBufferPointer(rebasing: entry[termEnd..<termEnd + 8]))
+                if bound < wanted {
+                    stepped += 1
+                    if stepped < Self.blocksSteppedBeforeSeeking { return true }
+                    seekAgain = true
+                    return false
+                }
+                stepped = 0
+                return try body(entry, termEnd)
+            }
+        }
+        if damaged {
+            throw StrataError.invalidArgument("full-text index \(spec.key) holds an entry that is not a posting block")
+        }
+    }
+
+    /// Visits the posting blocks of exactly `term` (its encoding, `00 00` included) from the last (the highest
+    /// keys) down, until `body` returns `false`: the term's entries are found by their ranks in the tree (two
+    /// descents), then read backwards leaf by leaf, so the newest postings of a long term cost a block or two.
+    func forEachPostingBlockBackward(
+        ofTerm term: [UInt8], _ body: (_ entry: UnsafeRawBufferPointer, _ termEnd: Int) throws -> Bool
+    ) throws {
+        guard let after = Self.firstBytes(after: term) else { return }
+        let tree = try self.tree
+        let first = try rank(of: term, in: tree)
+        var position = try rank(of: after, in: tree) - 1
+        while position >= first {
+            guard let (location, index) = try tree.locate(position: position) else { return }
+            let entries = try IndexLeafEntries(location, reader: tree.reader)
+            var slot = index
+            while slot >= 0, position >= first {
+                let entry = try entries.entry(slot)
+                guard SortedIndex.hasPrefix(entry, term), entry.count > term.count + 8 else {
+                    throw StrataError.invalidArgument(
+                        "full-text index \(spec.key) holds an entry that is not a posting block")
+                }
+                if try !body(entry, term.count) { return }
+                slot -= 1
+                position -= 1
+            }
+        }
+    }
 }

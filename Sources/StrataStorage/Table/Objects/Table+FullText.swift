@@ -172,8 +172,10 @@ extension Table {
 
     /// The objects of `within` (ascending keys) that hold exactly `term` in a full-text index, ascending: the
     /// intersection of `within` with the term's postings, read from the keys' section of the blocks that may hold
-    /// one of them only. A block whose bound is below the next wanted key is stepped over undecoded (its bound is
-    /// its last key), so a short list skips whole blocks of a long one; the walk ends past the last wanted key.
+    /// one of them only. The walk seeks (``SortedIndex/forEachPostingBlock(ofTerm:seeking:_:)``): blocks whose
+    /// bound is below the next wanted key are stepped over undecoded, and past a few of them in a row the tree is
+    /// descended again to that key's block, so a short list skips whole runs of a long one's blocks; the walk
+    /// ends past the last wanted key.
     package func fullTextKeys(_ index: IndexKey, term: String, within: [ObjectKey]) throws -> [ObjectKey] {
         let sorted = try fullTextSortedIndex(index)
         guard !within.isEmpty else { return [] }
@@ -184,9 +186,9 @@ extension Table {
         var blockKeys: [Int64] = []
         var next = 0
         var damaged = false
-        try sorted.forEachPostingBlock(withPrefix: FullTextEntry.termPrefix(term)) { entry, termEnd in
-            let bound = ByteOrder.int64(fromKey: UnsafeRawBufferPointer(rebasing: entry[termEnd..<termEnd + 8]))
-            if within[next].rawValue > bound { return true }
+        try sorted.forEachPostingBlock(
+            ofTerm: FullTextEntry.termPrefix(term), seeking: { next < within.count ? within[next].rawValue : nil }
+        ) { entry, termEnd in
             blockKeys.removeAll(keepingCapacity: true)
             guard
                 PostingBlock.appendKeys(
@@ -208,6 +210,48 @@ extension Table {
         }
         if damaged { throw damagedFullText(index) }
         return found
+    }
+
+    /// The first `count` object keys holding exactly `term` in a full-text index, in key order, or (with
+    /// `descending`) the last `count` from the highest down: a posting-block index reads its blocks from that end
+    /// (backwards for `descending`, from the term's last block) and stops once it has them, so the newest matches
+    /// of a word cost a block or two whatever the word's frequency.
+    package func fullTextKeys(
+        _ index: IndexKey, term: String, first count: Int, descending: Bool
+    ) throws -> [ObjectKey] {
+        let sorted = try fullTextSortedIndex(index)
+        guard count > 0 else { return [] }
+        guard sorted.keepsPostingBlocks else {
+            let all = try fullTextKeys(index, term: term, prefix: false)
+            return descending ? Array(all.suffix(count).reversed()) : Array(all.prefix(count))
+        }
+        var keys: [ObjectKey] = []
+        var blockKeys: [Int64] = []
+        var damaged = false
+        let body = { (entry: UnsafeRawBufferPointer, termEnd: Int) -> Bool in
+            blockKeys.removeAll(keepingCapacity: true)
+            guard
+                PostingBlock.appendKeys(
+                    of: UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...]), to: &blockKeys)
+            else {
+                damaged = true
+                return false
+            }
+            if descending {
+                for key in blockKeys.reversed() where keys.count < count { keys.append(ObjectKey(key)) }
+            } else {
+                for key in blockKeys where keys.count < count { keys.append(ObjectKey(key)) }
+            }
+            return keys.count < count
+        }
+        let prefix = FullTextEntry.termPrefix(term)
+        if descending {
+            try sorted.forEachPostingBlockBackward(ofTerm: prefix, body)
+        } else {
+            try sorted.forEachPostingBlock(withPrefix: prefix, body)
+        }
+        if damaged { throw damagedFullText(index) }
+        return keys
     }
 
     /// The keys in both ascending lists.
@@ -301,13 +345,7 @@ extension Table {
             var next = 0
             var scratch: (keys: [Int64], lengths: [Int], frequencies: [Int]) = ([], [], [])
             var damaged = false
-            try sorted.forEachPostingBlock(withPrefix: FullTextEntry.termPrefix(term)) { entry, termEnd in
-                if let among {
-                    guard next < among.count else { return false }
-                    let bound = ByteOrder.int64(
-                        fromKey: UnsafeRawBufferPointer(rebasing: entry[termEnd..<termEnd + 8]))
-                    if among[next].rawValue > bound { return true }
-                }
+            let body = { (entry: UnsafeRawBufferPointer, termEnd: Int) -> Bool in
                 guard
                     PostingBlock.appendPositions(
                         of: UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...]), among: among, next: &next,
@@ -317,6 +355,14 @@ extension Table {
                     return false
                 }
                 return among.map { next < $0.count } ?? true
+            }
+            let term = FullTextEntry.termPrefix(term)
+            if let among {
+                // Only the blocks that may hold a wanted key, descending the tree again past runs of others.
+                try sorted.forEachPostingBlock(
+                    ofTerm: term, seeking: { next < among.count ? among[next].rawValue : nil }, body)
+            } else {
+                try sorted.forEachPostingBlock(withPrefix: term, body)
             }
             if damaged { throw damagedFullText(index) }
         } else {
@@ -328,6 +374,53 @@ extension Table {
             }
         }
         return (keys, positions, ends, lengths)
+    }
+
+    /// The number of postings of exactly `term` and, when there are no more than `limit`, the postings with their
+    /// positions, flat as ``fullTextPositions(_:term:within:)`` gives them, from one walk over the term's blocks.
+    /// Blocks are decoded while the count stays within `limit`; past it they are only counted (from each block's
+    /// first varint), and past `countLimit` the walk stops, the count then being some number above `countLimit`.
+    /// So a phrase reads a short word's postings whole at once, and learns which of its words is the rarest at
+    /// the cost of visiting the others' blocks up to that count.
+    package func fullTextPositions(
+        _ index: IndexKey, term: String, atMost limit: Int, countingAtMost countLimit: Int = .max
+    ) throws -> (count: Int, postings: (keys: [ObjectKey], positions: [Int32], ends: [Int32], lengths: [Int32])?) {
+        let sorted = try fullTextSortedIndex(index)
+        guard sorted.keepsPostingBlocks else {
+            let all = try fullTextPositions(index, term: term, within: nil)
+            return (all.keys.count, all.keys.count > limit ? nil : all)
+        }
+        var keys: [ObjectKey] = [], positions: [Int32] = [], ends: [Int32] = [], lengths: [Int32] = []
+        var next = 0
+        var scratch: (keys: [Int64], lengths: [Int], frequencies: [Int]) = ([], [], [])
+        var damaged = false, decoding = true
+        var total = 0
+        try sorted.forEachPostingBlock(withPrefix: FullTextEntry.termPrefix(term)) { entry, termEnd in
+            let payload = UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...])
+            guard let count = PostingBlock.count(of: payload) else {
+                damaged = true
+                return false
+            }
+            total += count
+            if decoding, total > limit {
+                decoding = false
+                (keys, positions, ends, lengths) = ([], [], [], [])
+            }
+            if decoding {
+                guard
+                    PostingBlock.appendPositions(
+                        of: payload, among: nil, next: &next, keys: &keys, positions: &positions, ends: &ends,
+                        lengths: &lengths, scratch: &scratch)
+                else {
+                    damaged = true
+                    return false
+                }
+            }
+            return total <= countLimit
+        }
+        if damaged { throw damagedFullText(index) }
+        // A walk stopped past `countLimit` has not read every posting.
+        return (total, decoding && total <= countLimit ? (keys, positions, ends, lengths) : nil)
     }
 
     /// How many objects have text with at least one token in a full-text index, and their average token count
