@@ -22,8 +22,8 @@ struct ChangeLog {
         for (change, owner) in zip(changes, owners) {
             let wire = change.change
             rows.append([
-                clientID, String(wire.seq), user, owner, wire.hlc, wire.model, wire.object.canonicalText,
-                wire.op.rawValue, wire.property, wire.value?.canonicalText, wire.element, wire.position, wire.key,
+                clientID, String(wire.seq), user, owner, wire.hlc, wire.model, Self.jsonText(wire.object),
+                wire.op.rawValue, wire.property, wire.value.map(Self.jsonText), wire.element, wire.position, wire.key,
             ])
         }
         try await sql.execute("SELECT pg_advisory_xact_lock(\(meta.appendLockKey))")
@@ -73,6 +73,14 @@ struct ChangeLog {
                 value: try row[8].map(SyncValue.parse), element: row[9], position: row[10], key: row[11])
             return ServerChange(serverSeq: seq, clientId: client, change: change)
         }
+    }
+
+    /// A value's JSON for a `jsonb` column, which keeps no key order or spacing of its own: written directly, not
+    /// as ``SyncValue/canonicalText`` (which encodes, reads back and encodes again).
+    static func jsonText(_ value: SyncValue) -> String {
+        var writer = WireJSONWriter(capacity: 32)
+        writer.value(value)
+        return writer.text
     }
 
     /// A PostgreSQL array literal of `names`, each quoted.
