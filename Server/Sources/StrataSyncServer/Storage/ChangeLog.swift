@@ -1,6 +1,6 @@
 /// The append-only change log, `strata_sync_changes`: every accepted change once, numbered by the server.
 ///
-/// Appends take a transaction-scoped advisory lock, just before the one statement that numbers them, so sequence
+/// Appends take a transaction-scoped advisory lock before the rows that number them are inserted, so sequence
 /// numbers become visible in order: when a reader sees number N committed, every smaller number is committed or
 /// rolled back for good, and a client that downloaded up to N never misses a change that commits later with a
 /// smaller number, whichever server wrote it.
@@ -10,12 +10,14 @@ struct ChangeLog {
     /// The connection.
     let sql: SQLSession
 
-    /// Appends `changes` (with the owner of each, as `BatchPlanner` decided) in one statement under the append
-    /// lock, announces them on the notification channel (delivered when the transaction commits), and returns the
-    /// last sequence number (0 when there is nothing to append).
+    /// Appends `changes` (with the owner of each, as `BatchPlanner` decided) under the append lock, in one
+    /// statement that takes the lock, inserts them and announces them on the notification channel (delivered when
+    /// the transaction commits), and returns the last sequence number (0 when there is nothing to append).
     ///
     /// The lock is transaction-scoped, so it is held from here to the commit, and only that long: everything else
-    /// the upload does runs before it.
+    /// the upload does runs before it. It is taken by the statement's one-row `lock` item, which the `INSERT`'s
+    /// rows join: PostgreSQL evaluates it (once) before it produces the first row, so before the first sequence
+    /// number is drawn.
     func append(_ changes: [ValidatedChange], owners: [String?], clientID: String, user: String) async throws -> Int64 {
         guard !changes.isEmpty else { return 0 }
         var rows = ParameterRows()
@@ -26,16 +28,16 @@ struct ChangeLog {
                 wire.op.rawValue, wire.property, wire.value.map(Self.jsonText), wire.element, wire.position, wire.key,
             ])
         }
-        try await sql.execute("SELECT pg_advisory_xact_lock(\(meta.appendLockKey))")
         let c = ParameterRows.column
         let seq = try await sql.value(
             """
-            WITH appended AS (
+            WITH lock AS MATERIALIZED (SELECT pg_advisory_xact_lock(\(meta.appendLockKey))::text AS held),
+            appended AS (
                 INSERT INTO \(meta.changes) (client_id, client_seq, user_id, owner_id, hlc, model, object_key, op,
                     property, value, element, position, map_key)
                 SELECT \(c(0)), \(c(1))::bigint, \(c(2)), \(c(3)), \(c(4)), \(c(5)), \(c(6))::jsonb, \(c(7)), \(c(8)),
                     \(c(9))::jsonb, \(c(10)), \(c(11)), \(c(12))
-                FROM \(ParameterRows.source(1)) ORDER BY r.n
+                FROM lock, \(ParameterRows.source(1)) ORDER BY r.n
                 RETURNING seq)
             SELECT max(seq)::text, pg_notify($2, max(seq)::text)::text FROM appended
             """, [rows.parameter, meta.notificationChannel])
