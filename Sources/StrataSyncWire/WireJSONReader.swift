@@ -217,8 +217,9 @@ public struct WireJSONReader {
         for byte in text.dropFirst(negative ? 1 : 0) {
             let digit = Int64(byte &- UInt8(ascii: "0"))
             let (times, overflow) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
-            if overflow || overflow2 { return nil }
+            let (sum, overflowed) =
+                negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+            if overflow || overflowed { return nil }
             value = sum
         }
         return value

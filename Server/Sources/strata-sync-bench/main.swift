@@ -130,8 +130,17 @@ func percentile(_ p: Double) -> Double {
     guard !sorted.isEmpty else { return .nan }
     return Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]) / 1000
 }
-print(String(format: "local commits:     %.2f s (%.0f commits/s over %d files)", committed, Double(total) / committed, options.clients))
-print(String(format: "into PostgreSQL:   %.2f s, %.0f changes/s (every change acknowledged)", uploaded, Double(total) / uploaded))
-print(String(format: "on the observer:   %.2f s, %.0f changes/s (%d of %d notified, %@)", delivered, Double(observed.count) / delivered, observed.count, expected, options.mode.observerDescription))
-print(String(format: "commit -> notification latency: p50 %.1f ms, p99 %.1f ms (%d samples)", percentile(0.5), percentile(0.99), sorted.count))
+let commitRate = Double(total) / committed
+let intoPostgres = Double(total) / uploaded
+let observerRate = Double(observed.count) / delivered
+print(String(format: "local commits:     %.2f s (%.0f commits/s over %d files)", committed, commitRate, options.clients))
+print(String(format: "into PostgreSQL:   %.2f s, %.0f changes/s (every change acknowledged)", uploaded, intoPostgres))
+print(
+    String(
+        format: "on the observer:   %.2f s, %.0f changes/s (%d of %d notified, ", delivered, observerRate,
+        observed.count, expected) + options.mode.observerDescription + ")")
+print(
+    String(
+        format: "commit -> notification latency: p50 %.1f ms, p90 %.1f ms, p99 %.1f ms (%d samples)",
+        percentile(0.5), percentile(0.9), percentile(0.99), sorted.count))
 serverTask.cancel()

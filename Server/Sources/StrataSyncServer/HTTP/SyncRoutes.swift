@@ -77,12 +77,12 @@ public struct SyncRoutes: Sendable {
                 // wakes it). Entries the rules hide move the position on without answering: the answer comes
                 // with the first change the user may see, or empty (with `last` past the hidden ones) at the
                 // deadline.
-                var seen = store.notifier.generation
+                var seen = store.notifier.generation(for: user)
                 var response = try await store.download(after: after, user: user, limit: pageLimit)
                 while response.changes.isEmpty, ContinuousClock.now < deadline {
                     await store.notifier.wait(
-                        past: seen, timeout: min(recheckInterval, deadline - ContinuousClock.now))
-                    seen = store.notifier.generation
+                        past: seen, for: user, timeout: min(recheckInterval, deadline - ContinuousClock.now))
+                    seen = store.notifier.generation(for: user)
                     response = try await store.download(after: response.last, user: user, limit: pageLimit)
                 }
                 metrics.downloads.increment()

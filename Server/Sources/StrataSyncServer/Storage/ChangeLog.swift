@@ -39,33 +39,66 @@ struct ChangeLog {
                     \(c(9))::jsonb, \(c(10)), \(c(11)), \(c(12))
                 FROM lock, \(ParameterRows.source(1)) ORDER BY r.n
                 RETURNING seq)
-            SELECT max(seq)::text, pg_notify($2, max(seq)::text)::text FROM appended
-            """, [rows.parameter, meta.notificationChannel])
+            SELECT max(seq)::text, pg_notify($2, max(seq)::text || $3)::text FROM appended
+            """, [rows.parameter, meta.notificationChannel, Self.payloadSuffix(Self.audience(owners))])
         return Int64(seq ?? "0") ?? 0
     }
 
-    /// The highest sequence number committed so far (0 for an empty log).
-    func lastSequence() async throws -> Int64 {
-        Int64(try await sql.value("SELECT coalesce(max(seq), 0)::text FROM \(meta.changes)") ?? "0") ?? 0
+    /// Who may see changes with these owners (`BatchPlanner`'s, `nil` for a change of a shared model): the owners,
+    /// or `nil` (everyone) when one change is shared.
+    static func audience(_ owners: [String?]) -> Set<String>? {
+        var users: Set<String> = []
+        for owner in owners {
+            guard let owner else { return nil }
+            users.insert(owner)
+        }
+        return users
     }
 
-    /// The changes after `after` up to `upTo` that `user` may see under `rules`, at most `limit`, in order.
-    /// (The text column is aliased so that `ORDER BY seq` sorts by the number, not by its text.)
-    func read(after: Int64, upTo: Int64, user: String, rules: AccessRules, limit: Int) async throws -> [ServerChange] {
-        let rows = try await sql.rows(
+    /// What follows the sequence number in the `NOTIFY` payload: a tab and each user of `audience`, tab-separated;
+    /// nothing (everyone) without an audience, or when a user id holds a tab or the payload would be long
+    /// (PostgreSQL takes up to 8,000 bytes).
+    static func payloadSuffix(_ audience: Set<String>?) -> String {
+        guard let audience else { return "" }
+        let suffix = audience.sorted().map { "\t" + $0 }.joined()
+        guard suffix.utf8.count < 6_000, !audience.contains(where: { $0.contains("\t") }) else { return "" }
+        return suffix
+    }
+
+    /// The sequence number and audience of a `NOTIFY` payload (``payloadSuffix(_:)``); `nil` when it is not one.
+    static func parsePayload(_ payload: String) -> (sequence: Int64, audience: Set<String>?)? {
+        let parts = payload.split(separator: "\t", omittingEmptySubsequences: false)
+        guard let first = parts.first, let sequence = Int64(first) else { return nil }
+        return (sequence, parts.count > 1 ? Set(parts.dropFirst().map(String.init)) : nil)
+    }
+
+    /// The highest sequence number committed so far (0 for an empty log), and the changes after `after` up to it
+    /// that `user` may see under `rules`, at most `limit`, in order: one statement, so both come from one snapshot
+    /// and one round trip. (Its one row without a change, when there is none, carries the highest number only.)
+    func read(after: Int64, user: String, rules: AccessRules, limit: Int) async throws
+        -> (upTo: Int64, changes: [ServerChange])
+    {
+        var rows = try await sql.rows(
             """
-            SELECT seq::text AS server_seq, client_id, client_seq::text, hlc, model, object_key::text, op,
-                property, value::text, element, position, map_key
-            FROM \(meta.changes)
-            WHERE seq > $1::bigint AND seq <= $2::bigint
-                AND (model = ANY($3::text[]) OR (model = ANY($4::text[]) AND owner_id = $5))
-            ORDER BY seq LIMIT $6::integer
+            WITH top AS (SELECT coalesce(max(seq), 0) AS upto FROM \(meta.changes))
+            SELECT c.server_seq, c.client_id, c.client_seq, c.hlc, c.model, c.object_key, c.op, c.property, c.value,
+                c.element, c.position, c.map_key, top.upto::text
+            FROM top LEFT JOIN LATERAL (
+                SELECT seq, seq::text AS server_seq, client_id, client_seq::text, hlc, model,
+                    object_key::text, op, property, value::text, element, position, map_key
+                FROM \(meta.changes)
+                WHERE seq > $1::bigint AND seq <= top.upto
+                    AND (model = ANY($2::text[]) OR (model = ANY($3::text[]) AND owner_id = $4))
+                ORDER BY seq LIMIT $5::integer) AS c ON true
+            ORDER BY c.seq
             """,
             [
-                String(after), String(upTo), Self.arrayLiteral(rules.sharedModels),
-                Self.arrayLiteral(rules.ownedModels), user, String(limit),
+                String(after), Self.arrayLiteral(rules.sharedModels), Self.arrayLiteral(rules.ownedModels), user,
+                String(limit),
             ])
-        return try rows.map { row in
+        let upTo = rows.first?[12].flatMap { Int64($0) } ?? 0
+        if rows.count == 1, rows[0][0] == nil { rows = [] }
+        let changes = try rows.map { row in
             guard let seq = row[0].flatMap({ Int64($0) }), let client = row[1],
                 let clientSeq = row[2].flatMap({ Int64($0) }), let hlc = row[3], let model = row[4],
                 let object = row[5], let op = row[6].flatMap(SyncOperation.init(rawValue:))
@@ -75,6 +108,7 @@ struct ChangeLog {
                 value: try row[8].map(SyncValue.parse), element: row[9], position: row[10], key: row[11])
             return ServerChange(serverSeq: seq, clientId: client, change: change)
         }
+        return (upTo, changes)
     }
 
     /// A value's JSON for a `jsonb` column, which keeps no key order or spacing of its own: written directly, not

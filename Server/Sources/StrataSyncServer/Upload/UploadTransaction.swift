@@ -19,9 +19,12 @@ struct UploadTransaction {
     /// The rules and the user.
     let authorizer: WriteAuthorizer
 
-    /// Applies `changes` of client `clientID` (validated, numbers increasing) and returns the response.
+    /// Applies `changes` of client `clientID` (validated, numbers increasing) and returns the response, with the
+    /// users who may see the appended changes (`ChangeLog.audience(_:)`; `nil`: everyone).
     /// - Throws: `SyncError` naming the refused change; the caller's transaction then rolls back.
-    func run(_ changes: [ValidatedChange], clientID: String, user: String) async throws -> UploadResponse {
+    func run(_ changes: [ValidatedChange], clientID: String, user: String) async throws
+        -> (response: UploadResponse, audience: Set<String>?)
+    {
         try await lock(changes, clientID: clientID)
         let loaded = try await load(changes, clientID: clientID)
         if let owner = loaded.clientUser, owner != user {
@@ -38,9 +41,10 @@ struct UploadTransaction {
             client: BatchWriter.ClientRecord(clientID: clientID, user: user, acknowledged: acknowledged))
         let log = ChangeLog(meta: meta, sql: sql)
         let lastSeq = try await log.append(fresh, owners: owners, clientID: clientID, user: user)
-        return UploadResponse(
+        let response = UploadResponse(
             acknowledged: acknowledged, accepted: fresh.count, duplicates: changes.count - fresh.count,
             serverSeq: lastSeq)
+        return (response, ChangeLog.audience(owners))
     }
 
     /// Waits for the locks of the client id and of every object of the batch.
