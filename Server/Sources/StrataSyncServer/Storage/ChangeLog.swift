@@ -15,9 +15,9 @@ struct ChangeLog {
     /// the transaction commits), and returns the last sequence number (0 when there is nothing to append).
     ///
     /// The lock is transaction-scoped, so it is held from here to the commit, and only that long: everything else
-    /// the upload does runs before it. It is taken by the statement's one-row `lock` item, which the `INSERT`'s
-    /// rows join: PostgreSQL evaluates it (once) before it produces the first row, so before the first sequence
-    /// number is drawn.
+    /// the upload does runs before it. It is taken by the statement's one-row `append_lock` item, which the
+    /// `INSERT`'s rows join: PostgreSQL evaluates it (once) before it produces the first row, so before the first
+    /// sequence number is drawn.
     func append(_ changes: [ValidatedChange], owners: [String?], clientID: String, user: String) async throws -> Int64 {
         guard !changes.isEmpty else { return 0 }
         var rows = ParameterRows()
@@ -31,13 +31,13 @@ struct ChangeLog {
         let c = ParameterRows.column
         let seq = try await sql.value(
             """
-            WITH lock AS MATERIALIZED (SELECT pg_advisory_xact_lock(\(meta.appendLockKey))::text AS held),
+            WITH append_lock AS MATERIALIZED (SELECT pg_advisory_xact_lock(\(meta.appendLockKey))::text AS held),
             appended AS (
                 INSERT INTO \(meta.changes) (client_id, client_seq, user_id, owner_id, hlc, model, object_key, op,
                     property, value, element, position, map_key)
                 SELECT \(c(0)), \(c(1))::bigint, \(c(2)), \(c(3)), \(c(4)), \(c(5)), \(c(6))::jsonb, \(c(7)), \(c(8)),
                     \(c(9))::jsonb, \(c(10)), \(c(11)), \(c(12))
-                FROM lock, \(ParameterRows.source(1)) ORDER BY r.n
+                FROM append_lock, \(ParameterRows.source(1)) ORDER BY r.n
                 RETURNING seq)
             SELECT max(seq)::text, pg_notify($2, max(seq)::text || $3)::text FROM appended
             """, [rows.parameter, meta.notificationChannel, Self.payloadSuffix(Self.audience(owners))])
