@@ -50,14 +50,15 @@ try await waitUntilHealthy(server)
 
 let keys = JWTKeyCollection()
 await keys.add(hmac: HMACKey(from: key), digestAlgorithm: .sha256)
-var tokens: [String: String] = [:]
+var signed: [String: String] = [:]
 for index in 0..<options.clients {
     let user = options.mode.user(ofDevice: index)
-    if tokens[user] == nil {
-        tokens[user] = try await keys.sign(
+    if signed[user] == nil {
+        signed[user] = try await keys.sign(
             BenchClaims(sub: SubjectClaim(value: user), exp: ExpirationClaim(value: Date().addingTimeInterval(3600))))
     }
 }
+let tokens = signed
 
 func configuration(_ name: String, user: String) -> Configuration {
     var configuration = Configuration(schema: Bench.self)
