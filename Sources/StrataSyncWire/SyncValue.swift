@@ -55,9 +55,29 @@ public enum SyncValue: Hashable, Sendable, Codable {
     /// The value as compact JSON text with sorted keys, read back once so that a number prints the same whoever
     /// made it: equal values give equal text (set elements are keyed by it, on the server and on every client).
     public var canonicalText: String {
+        if let text = simpleText { return text }
         let first = Self.text(self)
         guard let again = try? Self.parse(first) else { return first }
         return Self.text(again)
+    }
+
+    /// The canonical text of the values whose text is plain (null, booleans, integers, and strings of printable
+    /// ASCII without quotes or backslashes, the usual object keys), written directly: the same text `JSONEncoder`
+    /// writes for them, and reading them back changes nothing. `nil` for every other value.
+    private var simpleText: String? {
+        switch self {
+        case .null: return "null"
+        case .bool(let flag): return flag ? "true" : "false"
+        case .integer(let number): return String(number)
+        case .string(let text):
+            for byte in text.utf8 where byte < 0x20 || byte > 0x7E || byte == UInt8(ascii: "\"")
+                || byte == UInt8(ascii: "\\")
+            {
+                return nil
+            }
+            return "\"" + text + "\""
+        case .number, .array, .object: return nil
+        }
     }
 
     private static func text(_ value: SyncValue) -> String {
@@ -68,9 +88,11 @@ public enum SyncValue: Hashable, Sendable, Codable {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// Parses JSON text (as PostgreSQL returns a `jsonb` column's text).
+    /// Parses JSON text (as PostgreSQL returns a `jsonb` column's text), with ``WireJSONReader``: the value
+    /// `JSONDecoder` would decode.
     public static func parse(_ text: String) throws -> SyncValue {
-        try JSONDecoder().decode(SyncValue.self, from: Data(text.utf8))
+        var text = text
+        return try text.withUTF8 { bytes in try WireJSONReader.read(bytes) { try $0.value() } }
     }
 
     /// A short description of the value's kind, for error messages.

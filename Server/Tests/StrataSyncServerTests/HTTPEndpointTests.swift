@@ -109,4 +109,26 @@ final class HTTPEndpointTests: XCTestCase {
             }
         }
     }
+
+    func testLongPollSkipsChangesTheUserMayNotSee() async throws {
+        try await TestPostgres.withDatabase { client, schema in
+            let server = HTTPHarness(harness: try await StoreHarness.make(client, schema: schema))
+            let bob = try await Fixtures.token(user: "bob")
+            try await server.application().test(.live) { http in
+                let started = ContinuousClock.now
+                async let waiting = http.send(.get, "/v1/download?after=0&wait=2", token: bob)
+                try await Task.sleep(for: .milliseconds(300))
+                // Alice's own note: not bob's to see, so bob's long poll keeps waiting until its deadline.
+                try await server.harness.upload(
+                    [StoreHarness.createNote("n1", seq: 1, hlc: Fixtures.hlc(1000, "c1"))], client: "c1", user: "alice")
+                let answer = try await waiting
+                let elapsed = ContinuousClock.now - started
+                XCTAssertEqual(answer.status, .ok)
+                let page = try http.decode(DownloadResponse.self, answer.text)
+                XCTAssertEqual(page.changes, [])
+                XCTAssertEqual(page.last, 1, "the answer moves past the hidden change")
+                XCTAssertGreaterThanOrEqual(elapsed, .seconds(2), "the hidden change did not answer the long poll")
+            }
+        }
+    }
 }

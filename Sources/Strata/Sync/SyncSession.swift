@@ -168,14 +168,14 @@ public final class SyncSession: @unchecked Sendable {
 
     /// Uploads the next batch of the outbox; returns whether there was one.
     private func uploadBatch() async throws -> Bool {
-        let (clientID, batch) = try queue.sync { () throws -> (String?, [SyncChange]) in
-            _ = database.refresh()
-            let catalog = try database.catalog()
+        let (clientID, batch) = try await onQueue { () throws -> (String?, [SyncChange]) in
+            _ = self.database.refresh()
+            let catalog = try self.database.catalog()
             guard let state = try SyncState.load(from: catalog), let tables = try SyncTables.existing(in: catalog)
             else { return (nil, []) }
             return (
                 state.clientID,
-                try tables.pending(after: state.acknowledged, limit: max(1, configuration.uploadBatchSize))
+                try tables.pending(after: state.acknowledged, limit: max(1, self.configuration.uploadBatchSize))
             )
         }
         guard let clientID, let last = batch.last else {
@@ -186,9 +186,9 @@ public final class SyncSession: @unchecked Sendable {
         let answer = try await record(token: token) {
             try await transport.upload(clientID: clientID, changes: batch, token: token)
         }
-        let progress = try queue.sync { () throws -> Progress in
-            try database.acknowledgeSyncUpload(answer, lastSent: last.seq)
-            return try readProgress()
+        let progress = try await onQueue { () throws -> Progress in
+            try self.database.acknowledgeSyncUpload(answer, lastSent: last.seq)
+            return try self.readProgress()
         }
         lock.withLock { currentProgress = progress }
         return true
@@ -196,9 +196,9 @@ public final class SyncSession: @unchecked Sendable {
 
     /// Downloads the next page and applies it; returns whether another page is waiting.
     private func downloadPage(wait: TimeInterval) async throws -> Bool {
-        let cursor = try queue.sync { () throws -> Int64 in
-            _ = database.refresh()
-            return try SyncState.load(from: try database.catalog())?.cursor ?? 0
+        let cursor = try await onQueue { () throws -> Int64 in
+            _ = self.database.refresh()
+            return try SyncState.load(from: try self.database.catalog())?.cursor ?? 0
         }
         let token = lock.withLock { self.token }
         let page = try await record(token: token) {
@@ -206,12 +206,21 @@ public final class SyncSession: @unchecked Sendable {
         }
         // A page that arrives after pause() is not applied: paused means offline.
         guard state == .active else { return false }
-        let progress = try queue.sync { () throws -> Progress in
-            try database.applyDownloadedPage(page)
-            return try readProgress()
+        let progress = try await onQueue { () throws -> Progress in
+            try self.database.applyDownloadedPage(page)
+            return try self.readProgress()
         }
         lock.withLock { currentProgress = progress }
         return page.more
+    }
+
+    /// Runs `body` on the session's queue, where its database lives, and waits for it without holding one of Swift's
+    /// cooperative threads meanwhile (`queue.sync` would block one for a whole page's apply, and the pool has one
+    /// thread per core: an app's tasks, and an in-process server's, would wait behind it).
+    private func onQueue<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try body() }) }
+        }
     }
 
     private func readProgress() throws -> Progress {

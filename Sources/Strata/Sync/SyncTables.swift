@@ -61,19 +61,17 @@ struct SyncTables {
 
     /// Appends `change` (keyed by its change number).
     func append(_ change: SyncChange) throws {
-        let data = try JSONEncoder().encode(change)
         _ = try outbox.insert(
-            [(changeColumn, .string(String(decoding: data, as: UTF8.self)))], key: ObjectKey(change.seq))
+            [(changeColumn, .string(String(decoding: change.wireJSON, as: UTF8.self)))], key: ObjectKey(change.seq))
     }
 
     /// The first `limit` changes numbered above `after`, in change-number order.
     func pending(after: Int64 = 0, limit: Int = .max) throws -> [SyncChange] {
         var changes: [SyncChange] = []
-        let decoder = JSONDecoder()
         try outbox.forEachKey { key in
             guard key.rawValue > after else { return true }
             let text = try outbox.string(key, column: changeColumn) ?? ""
-            changes.append(try decoder.decode(SyncChange.self, from: Data(text.utf8)))
+            changes.append(try SyncChange(wireJSON: text.utf8))
             return changes.count < limit
         }
         return changes
@@ -114,13 +112,13 @@ struct SyncTables {
         guard let row = try objects.find(primaryKey: .string(Self.objectID(model: model, key: key))),
             let text = try objects.string(row, column: stateColumn)
         else { return nil }
-        return try JSONDecoder().decode(ObjectSyncState.self, from: Data(text.utf8))
+        return try ObjectSyncState(stateJSON: text)
     }
 
     /// Records the state of object `key` of `model`.
     func setState(_ state: ObjectSyncState, model: String, key: SyncValue) throws {
         let id = Self.objectID(model: model, key: key)
-        let text = String(decoding: try JSONEncoder().encode(state), as: UTF8.self)
+        let text = state.stateJSON
         if let row = try objects.find(primaryKey: .string(id)) {
             try objects.set(row, column: stateColumn, to: .string(text))
         } else {

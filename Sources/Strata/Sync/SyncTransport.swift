@@ -24,7 +24,7 @@ final class SyncTransport: @unchecked Sendable {
     func upload(clientID: String, changes: [SyncChange], token: String) async throws -> UploadResponse {
         var request = URLRequest(url: server.appendingPathComponent("v1/upload"))
         request.httpMethod = "POST"
-        request.httpBody = try JSONEncoder().encode(UploadRequest(clientId: clientID, changes: changes))
+        request.httpBody = Data(UploadRequest(clientId: clientID, changes: changes).wireJSON)
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         let data = try await send(request, token: token)
         return try decode(UploadResponse.self, data, what: "upload")
@@ -79,9 +79,10 @@ final class SyncTransport: @unchecked Sendable {
         return data
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, _ data: Data, what: String) throws -> T {
+    /// Decodes an answer with the wire types' own reader (``WireJSONCodable``), not `JSONDecoder`.
+    private func decode<T: WireJSONCodable>(_ type: T.Type, _ data: Data, what: String) throws -> T {
         do {
-            return try JSONDecoder().decode(T.self, from: data)
+            return try T(wireJSON: data)
         } catch {
             throw SyncError(
                 status: nil,

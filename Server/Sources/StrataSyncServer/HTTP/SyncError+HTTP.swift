@@ -14,6 +14,3 @@ extension SyncError {
     /// The error as Hummingbird's `HTTPError`, whose body is `{"error":{"message":"..."}}`.
     var httpError: HTTPError { HTTPError(status, message: message) }
 }
-
-extension UploadResponse: @retroactive ResponseEncodable {}
-extension DownloadResponse: @retroactive ResponseEncodable {}

@@ -47,22 +47,23 @@ public struct SyncRoutes: Sendable {
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                 body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
         }
-        router.post("/v1/upload") { request, context -> UploadResponse in
+        router.post("/v1/upload") { request, context -> Response in
             try await refusingWithStatus {
                 let user = try await verifier.user(authorization: request.headers[.authorization])
                 let upload: UploadRequest
                 do {
-                    upload = try await request.decode(as: UploadRequest.self, context: context)
+                    let body = try await request.body.collect(upTo: context.maxUploadSize)
+                    upload = try UploadRequest(wireJSON: body.readableBytesView)
                 } catch {
                     throw SyncError(.badRequest, "the body is not an upload batch (docs/SYNC.md): \(error)")
                 }
                 let response = try await store.upload(upload, user: user)
                 metrics.uploads.increment()
                 metrics.changesAccepted.increment(by: Int64(response.accepted))
-                return response
+                return Self.json(response)
             }
         }
-        router.get("/v1/download") { request, _ -> DownloadResponse in
+        router.get("/v1/download") { request, _ -> Response in
             try await refusingWithStatus {
                 let user = try await verifier.user(authorization: request.headers[.authorization])
                 let query = request.uri.queryParameters
@@ -71,19 +72,22 @@ public struct SyncRoutes: Sendable {
                 let limit = try Self.integer(query["limit"].map(String.init) ?? String(pageSize), name: "limit")
                 let deadline = ContinuousClock.now + min(.seconds(waitSeconds), maximumWait)
                 let pageLimit = Int(min(limit, 10_000))
-                // A long poll: read, and while there is nothing new, wait for the next announcement of the log
-                // growing (remembered before the read, so that a change committed in between still wakes it).
-                var seen = store.notifier.generation
+                // A long poll: read, and while there is nothing the user may see, wait for the next announcement
+                // of the log growing (remembered before the read, so that a change committed in between still
+                // wakes it). Entries the rules hide move the position on without answering: the answer comes
+                // with the first change the user may see, or empty (with `last` past the hidden ones) at the
+                // deadline.
+                var seen = store.notifier.generation(for: user)
                 var response = try await store.download(after: after, user: user, limit: pageLimit)
-                while response.changes.isEmpty, response.last == after, ContinuousClock.now < deadline {
+                while response.changes.isEmpty, ContinuousClock.now < deadline {
                     await store.notifier.wait(
-                        past: seen, timeout: min(recheckInterval, deadline - ContinuousClock.now))
-                    seen = store.notifier.generation
-                    response = try await store.download(after: after, user: user, limit: pageLimit)
+                        past: seen, for: user, timeout: min(recheckInterval, deadline - ContinuousClock.now))
+                    seen = store.notifier.generation(for: user)
+                    response = try await store.download(after: response.last, user: user, limit: pageLimit)
                 }
                 metrics.downloads.increment()
                 metrics.changesDownloaded.increment(by: Int64(response.changes.count))
-                return response
+                return Self.json(response)
             }
         }
         return router
@@ -100,6 +104,13 @@ public struct SyncRoutes: Sendable {
             metrics.recordError(status: 500)
             throw error
         }
+    }
+
+    /// A JSON answer written by the wire types' own writer (``WireJSONCodable``), not `JSONEncoder`.
+    private static func json(_ value: some WireJSONCodable) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: value.wireJSON)))
     }
 
     private static func integer(_ text: String, name: String) throws -> Int64 {

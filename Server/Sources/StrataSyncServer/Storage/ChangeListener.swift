@@ -27,7 +27,9 @@ public struct ChangeListener: Service {
                         try await connection.listen(on: channel) { notifications in
                             notifier.wakeAll()
                             for try await notification in notifications {
-                                if let sequence = Int64(notification.payload) { notifier.announce(sequence) }
+                                if let (sequence, audience) = ChangeLog.parsePayload(notification.payload) {
+                                    notifier.announce(sequence, audience: audience)
+                                }
                             }
                         }
                     }

@@ -1,6 +1,6 @@
 /// The append-only change log, `strata_sync_changes`: every accepted change once, numbered by the server.
 ///
-/// Appends take a transaction-scoped advisory lock, just before the one statement that numbers them, so sequence
+/// Appends take a transaction-scoped advisory lock before the rows that number them are inserted, so sequence
 /// numbers become visible in order: when a reader sees number N committed, every smaller number is committed or
 /// rolled back for good, and a client that downloaded up to N never misses a change that commits later with a
 /// smaller number, whichever server wrote it.
@@ -10,60 +10,95 @@ struct ChangeLog {
     /// The connection.
     let sql: SQLSession
 
-    /// Appends `changes` (with the owner of each, as `BatchPlanner` decided) in one statement under the append
-    /// lock, announces them on the notification channel (delivered when the transaction commits), and returns the
-    /// last sequence number (0 when there is nothing to append).
+    /// Appends `changes` (with the owner of each, as `BatchPlanner` decided) under the append lock, in one
+    /// statement that takes the lock, inserts them and announces them on the notification channel (delivered when
+    /// the transaction commits), and returns the last sequence number (0 when there is nothing to append).
     ///
     /// The lock is transaction-scoped, so it is held from here to the commit, and only that long: everything else
-    /// the upload does runs before it.
+    /// the upload does runs before it. It is taken by the statement's one-row `append_lock` item, which the
+    /// `INSERT`'s rows join: PostgreSQL evaluates it (once) before it produces the first row, so before the first
+    /// sequence number is drawn.
     func append(_ changes: [ValidatedChange], owners: [String?], clientID: String, user: String) async throws -> Int64 {
         guard !changes.isEmpty else { return 0 }
         var rows = ParameterRows()
         for (change, owner) in zip(changes, owners) {
             let wire = change.change
             rows.append([
-                clientID, String(wire.seq), user, owner, wire.hlc, wire.model, wire.object.canonicalText,
-                wire.op.rawValue, wire.property, wire.value?.canonicalText, wire.element, wire.position, wire.key,
+                clientID, String(wire.seq), user, owner, wire.hlc, wire.model, Self.jsonText(wire.object),
+                wire.op.rawValue, wire.property, wire.value.map(Self.jsonText), wire.element, wire.position, wire.key,
             ])
         }
-        try await sql.execute("SELECT pg_advisory_xact_lock(\(meta.appendLockKey))")
         let c = ParameterRows.column
         let seq = try await sql.value(
             """
-            WITH appended AS (
+            WITH append_lock AS MATERIALIZED (SELECT pg_advisory_xact_lock(\(meta.appendLockKey))::text AS held),
+            appended AS (
                 INSERT INTO \(meta.changes) (client_id, client_seq, user_id, owner_id, hlc, model, object_key, op,
                     property, value, element, position, map_key)
                 SELECT \(c(0)), \(c(1))::bigint, \(c(2)), \(c(3)), \(c(4)), \(c(5)), \(c(6))::jsonb, \(c(7)), \(c(8)),
                     \(c(9))::jsonb, \(c(10)), \(c(11)), \(c(12))
-                FROM \(ParameterRows.source(1)) ORDER BY r.n
+                FROM append_lock, \(ParameterRows.source(1)) ORDER BY r.n
                 RETURNING seq)
-            SELECT max(seq)::text, pg_notify($2, max(seq)::text)::text FROM appended
-            """, [rows.parameter, meta.notificationChannel])
+            SELECT max(seq)::text, pg_notify($2, max(seq)::text || $3)::text FROM appended
+            """, [rows.parameter, meta.notificationChannel, Self.payloadSuffix(Self.audience(owners))])
         return Int64(seq ?? "0") ?? 0
     }
 
-    /// The highest sequence number committed so far (0 for an empty log).
-    func lastSequence() async throws -> Int64 {
-        Int64(try await sql.value("SELECT coalesce(max(seq), 0)::text FROM \(meta.changes)") ?? "0") ?? 0
+    /// Who may see changes with these owners (`BatchPlanner`'s, `nil` for a change of a shared model): the owners,
+    /// or `nil` (everyone) when one change is shared.
+    static func audience(_ owners: [String?]) -> Set<String>? {
+        var users: Set<String> = []
+        for owner in owners {
+            guard let owner else { return nil }
+            users.insert(owner)
+        }
+        return users
     }
 
-    /// The changes after `after` up to `upTo` that `user` may see under `rules`, at most `limit`, in order.
-    /// (The text column is aliased so that `ORDER BY seq` sorts by the number, not by its text.)
-    func read(after: Int64, upTo: Int64, user: String, rules: AccessRules, limit: Int) async throws -> [ServerChange] {
-        let rows = try await sql.rows(
+    /// What follows the sequence number in the `NOTIFY` payload: a tab and each user of `audience`, tab-separated;
+    /// nothing (everyone) without an audience, or when a user id holds a tab or the payload would be long
+    /// (PostgreSQL takes up to 8,000 bytes).
+    static func payloadSuffix(_ audience: Set<String>?) -> String {
+        guard let audience else { return "" }
+        let suffix = audience.sorted().map { "\t" + $0 }.joined()
+        guard suffix.utf8.count < 6_000, !audience.contains(where: { $0.contains("\t") }) else { return "" }
+        return suffix
+    }
+
+    /// The sequence number and audience of a `NOTIFY` payload (``payloadSuffix(_:)``); `nil` when it is not one.
+    static func parsePayload(_ payload: String) -> (sequence: Int64, audience: Set<String>?)? {
+        let parts = payload.split(separator: "\t", omittingEmptySubsequences: false)
+        guard let first = parts.first, let sequence = Int64(first) else { return nil }
+        return (sequence, parts.count > 1 ? Set(parts.dropFirst().map(String.init)) : nil)
+    }
+
+    /// The highest sequence number committed so far (0 for an empty log), and the changes after `after` up to it
+    /// that `user` may see under `rules`, at most `limit`, in order: one statement, so both come from one snapshot
+    /// and one round trip. (Its one row without a change, when there is none, carries the highest number only.)
+    func read(after: Int64, user: String, rules: AccessRules, limit: Int) async throws
+        -> (upTo: Int64, changes: [ServerChange])
+    {
+        var rows = try await sql.rows(
             """
-            SELECT seq::text AS server_seq, client_id, client_seq::text, hlc, model, object_key::text, op,
-                property, value::text, element, position, map_key
-            FROM \(meta.changes)
-            WHERE seq > $1::bigint AND seq <= $2::bigint
-                AND (model = ANY($3::text[]) OR (model = ANY($4::text[]) AND owner_id = $5))
-            ORDER BY seq LIMIT $6::integer
+            WITH top AS (SELECT coalesce(max(seq), 0) AS upto FROM \(meta.changes))
+            SELECT c.server_seq, c.client_id, c.client_seq, c.hlc, c.model, c.object_key, c.op, c.property, c.value,
+                c.element, c.position, c.map_key, top.upto::text
+            FROM top LEFT JOIN LATERAL (
+                SELECT seq, seq::text AS server_seq, client_id, client_seq::text, hlc, model,
+                    object_key::text, op, property, value::text, element, position, map_key
+                FROM \(meta.changes)
+                WHERE seq > $1::bigint AND seq <= top.upto
+                    AND (model = ANY($2::text[]) OR (model = ANY($3::text[]) AND owner_id = $4))
+                ORDER BY seq LIMIT $5::integer) AS c ON true
+            ORDER BY c.seq
             """,
             [
-                String(after), String(upTo), Self.arrayLiteral(rules.sharedModels),
-                Self.arrayLiteral(rules.ownedModels), user, String(limit),
+                String(after), Self.arrayLiteral(rules.sharedModels), Self.arrayLiteral(rules.ownedModels), user,
+                String(limit),
             ])
-        return try rows.map { row in
+        let upTo = rows.first?[12].flatMap { Int64($0) } ?? 0
+        if rows.count == 1, rows[0][0] == nil { rows = [] }
+        let changes = try rows.map { row in
             guard let seq = row[0].flatMap({ Int64($0) }), let client = row[1],
                 let clientSeq = row[2].flatMap({ Int64($0) }), let hlc = row[3], let model = row[4],
                 let object = row[5], let op = row[6].flatMap(SyncOperation.init(rawValue:))
@@ -73,6 +108,15 @@ struct ChangeLog {
                 value: try row[8].map(SyncValue.parse), element: row[9], position: row[10], key: row[11])
             return ServerChange(serverSeq: seq, clientId: client, change: change)
         }
+        return (upTo, changes)
+    }
+
+    /// A value's JSON for a `jsonb` column, which keeps no key order or spacing of its own: written directly, not
+    /// as ``SyncValue/canonicalText`` (which encodes, reads back and encodes again).
+    static func jsonText(_ value: SyncValue) -> String {
+        var writer = WireJSONWriter(capacity: 32)
+        writer.value(value)
+        return writer.text
     }
 
     /// A PostgreSQL array literal of `names`, each quoted.

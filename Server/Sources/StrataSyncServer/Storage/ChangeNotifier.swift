@@ -3,39 +3,73 @@ import Synchronization
 /// Wakes the downloads waiting in this server process (long polls) when the change log grows: at once after an
 /// upload of this process commits, and on `NOTIFY` for uploads of other server processes (`ChangeListener`).
 ///
-/// A waiter remembers the notifier's `generation` before it reads the log, and waits for a later one, so a change
+/// An announcement names its audience when it can: the users who may see the appended changes (the owners, when
+/// every change is of a model under an `owner` rule). A waiting download of another user is not woken by it, so
+/// with per-user data one user's uploads do not make every other user's long poll read the log again. An
+/// announcement without an audience (a shared model, or from a server process that did not say) wakes everyone.
+///
+/// A waiter remembers ``generation(for:)`` before it reads the log, and waits for a later one, so a change
 /// committed between its read and its wait still wakes it.
 public final class ChangeNotifier: Sendable {
     private struct State {
+        /// Every announcement so far.
         var generation: UInt64 = 0
-        var highestSequence: Int64 = 0
+        /// The generation of the last announcement to everyone.
+        var everyone: UInt64 = 0
+        /// The generation of the last announcement naming each user, when later than `everyone` (older entries
+        /// are dropped when an announcement to everyone passes them).
+        var users: [String: UInt64] = [:]
+        /// The sequence numbers announced lately, so that an upload of this process, announced directly and then
+        /// by its `NOTIFY`, wakes its waiters once.
+        var recent: Set<Int64> = []
+        var recentOrder: [Int64] = []
         var nextWaiter = 0
-        var waiters: [Int: (after: UInt64, continuation: CheckedContinuation<Void, Never>)] = [:]
+        var waiters: [Int: (user: String?, after: UInt64, continuation: CheckedContinuation<Void, Never>)] = [:]
+
+        func generation(for user: String?) -> UInt64 {
+            guard let user else { return generation }
+            return max(everyone, users[user] ?? 0)
+        }
     }
+
+    /// How many announced sequence numbers are remembered to skip a second announcement of the same upload.
+    private static let recentLimit = 4096
 
     private let state = Mutex(State())
 
     /// Creates a notifier with no waiter.
     public init() {}
 
-    /// The number of wake-ups so far.
+    /// The number of wake-ups so far, whoever they were for.
     public var generation: UInt64 { state.withLock { $0.generation } }
 
-    /// Announces that the log holds sequence number `sequence`; wakes the waiters unless an earlier announcement
-    /// already covered it (an upload of this process is announced twice: directly, then by its `NOTIFY`).
-    public func announce(_ sequence: Int64) {
-        wake { state in
-            guard sequence > state.highestSequence else { return false }
-            state.highestSequence = sequence
-            return true
+    /// The generation of the last announcement `user` may care about (one naming the user, or everyone).
+    public func generation(for user: String) -> UInt64 { state.withLock { $0.generation(for: user) } }
+
+    /// Announces that the log holds sequence number `sequence`, for the users in `audience` (`nil`: everyone);
+    /// wakes the waiters it concerns, unless the same sequence number was announced already (an upload of this
+    /// process is announced twice: directly, then by its `NOTIFY`).
+    public func announce(_ sequence: Int64, audience: Set<String>? = nil) {
+        let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard state.recent.insert(sequence).inserted else { return [] }
+            state.recentOrder.append(sequence)
+            if state.recentOrder.count > Self.recentLimit {
+                state.recent.remove(state.recentOrder.removeFirst())
+            }
+            return Self.advance(&state, audience: audience)
         }
+        for continuation in woken { continuation.resume() }
     }
 
     /// Wakes every waiter (after the `LISTEN` connection was lost, when announcements may have been missed).
-    public func wakeAll() { wake { _ in true } }
+    public func wakeAll() {
+        let woken = state.withLock { Self.advance(&$0, audience: nil) }
+        for continuation in woken { continuation.resume() }
+    }
 
-    /// Returns once the generation passes `seen`, or after `timeout`, or when the task is cancelled.
-    public func wait(past seen: UInt64, timeout: Duration) async {
+    /// Returns once the generation `user` cares about passes `seen` (``generation(for:)``; with no user, any
+    /// announcement), or after `timeout`, or when the task is cancelled.
+    public func wait(past seen: UInt64, for user: String? = nil, timeout: Duration) async {
         let id = state.withLock { state -> Int in
             state.nextWaiter += 1
             return state.nextWaiter
@@ -47,8 +81,8 @@ public final class ChangeNotifier: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let now = state.withLock { state -> Bool in
-                    if state.generation > seen || Task.isCancelled { return true }
-                    state.waiters[id] = (seen, continuation)
+                    if state.generation(for: user) > seen || Task.isCancelled { return true }
+                    state.waiters[id] = (user, seen, continuation)
                     return false
                 }
                 if now { continuation.resume() }
@@ -63,14 +97,20 @@ public final class ChangeNotifier: Sendable {
         state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume()
     }
 
-    private func wake(_ update: (inout State) -> Bool) {
-        let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            guard update(&state) else { return [] }
-            state.generation += 1
-            let all = state.waiters.values.map(\.continuation)
-            state.waiters = [:]
-            return all
+    /// Counts an announcement to `audience` and returns the waiters it wakes, removed.
+    private static func advance(_ state: inout State, audience: Set<String>?) -> [CheckedContinuation<Void, Never>] {
+        state.generation += 1
+        if let audience {
+            for user in audience { state.users[user] = state.generation }
+        } else {
+            state.everyone = state.generation
+            state.users = [:]
         }
-        for continuation in woken { continuation.resume() }
+        var woken: [CheckedContinuation<Void, Never>] = []
+        for (id, waiter) in state.waiters where state.generation(for: waiter.user) > waiter.after {
+            woken.append(waiter.continuation)
+            state.waiters[id] = nil
+        }
+        return woken
     }
 }

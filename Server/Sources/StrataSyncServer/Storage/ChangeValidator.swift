@@ -9,8 +9,11 @@ struct ChangeValidator {
     /// Validates `change`, the `index`th of its batch.
     /// - Throws: `SyncError.badRequest` naming the change and what is wrong with it.
     func validate(_ change: SyncChange, index: Int) throws -> ValidatedChange {
-        let label = "change \(index) (seq \(change.seq), \(change.model) \(change.object.canonicalText))"
-        func fail(_ message: String) -> SyncError { SyncError(.badRequest, "\(label): \(message)") }
+        // The label is only written when the change is refused.
+        func fail(_ message: String) -> SyncError {
+            let label = "change \(index) (seq \(change.seq), \(change.model) \(change.object.canonicalText))"
+            return SyncError(.badRequest, "\(label): \(message)")
+        }
         guard let table = schema.table(change.model) else { throw fail("the schema has no model \(change.model)") }
         guard let hlc = HybridTimestamp(change.hlc) else {
             throw fail("hlc '\(change.hlc)' is not WWWWWWWWWWWWWWWW-CCCCCCCCCC-clientId")

@@ -21,7 +21,8 @@ struct MetaTables: Sendable {
     /// The first key of the two-key advisory locks an upload takes on each object it changes (the second is a hash
     /// of the object's model and key). Two-key locks never collide with the one-key locks above.
     var objectLockSpace: String { "hashtext(\(SQLName.literal(schema + ".strata_sync_objects")))" }
-    /// The channel `NOTIFY` announces new change log entries on (payload: the highest sequence number appended).
+    /// The channel `NOTIFY` announces new change log entries on (payload: the highest sequence number appended,
+    /// then the users who may see them, each after a tab, when they are known: `ChangeLog.payloadSuffix(_:)`).
     /// (PostgreSQL channel names have at most 63 bytes; a long schema name is cut, which only wakes more waiters.)
     var notificationChannel: String { "strata_sync." + String(decoding: Array(schema.utf8.prefix(50)), as: UTF8.self) }
     /// The advisory lock key that keeps two servers from migrating at once.

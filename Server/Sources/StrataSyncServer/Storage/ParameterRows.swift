@@ -1,4 +1,4 @@
-import Foundation
+import StrataSyncWire
 
 /// Rows handed to PostgreSQL as one `jsonb` parameter, an array of arrays of text (or null), so that one
 /// statement writes or matches any number of rows:
@@ -21,9 +21,17 @@ struct ParameterRows {
 
     /// The `jsonb` parameter's text.
     var parameter: String {
-        // An array of arrays of optional strings always encodes.
-        guard let data = try? JSONEncoder().encode(rows) else { return "[]" }
-        return String(decoding: data, as: UTF8.self)
+        var writer = WireJSONWriter(capacity: 64 * rows.count + 16)
+        writer.array { writer in
+            for row in rows {
+                writer.array { writer in
+                    for value in row {
+                        if let value { writer.string(value) } else { writer.null() }
+                    }
+                }
+            }
+        }
+        return writer.text
     }
 
     /// The `FROM` item over parameter `$index`: alias `r`, each row `r.v`, its position `r.n` (from 1).

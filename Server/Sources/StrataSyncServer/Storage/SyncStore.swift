@@ -54,12 +54,12 @@ public struct SyncStore: Sendable {
         let validator = ChangeValidator(schema: schema, clientID: request.clientId)
         let validated = try request.changes.enumerated().map { try validator.validate($1, index: $0) }
         let (meta, rules, logger) = (self.meta, self.rules, self.logger)
-        let response = try await Transaction.run(client, logger: logger) { sql in
+        let (response, audience) = try await Transaction.run(client, logger: logger) { sql in
             try await UploadTransaction(meta: meta, sql: sql, authorizer: WriteAuthorizer(rules: rules, user: user))
                 .run(validated, clientID: request.clientId, user: user)
         }
         if response.accepted > 0 {
-            notifier.announce(response.serverSeq)
+            notifier.announce(response.serverSeq, audience: audience)
             logger.debug(
                 "upload applied", metadata: ["client": "\(request.clientId)", "changes": "\(response.accepted)"])
         }
@@ -71,9 +71,8 @@ public struct SyncStore: Sendable {
         let (meta, rules, logger) = (self.meta, self.rules, self.logger)
         return try await client.withConnection { connection in
             let log = ChangeLog(meta: meta, sql: SQLSession(connection: connection, logger: logger))
-            let upTo = try await log.lastSequence()
+            let (upTo, changes) = try await log.read(after: after, user: user, rules: rules, limit: limit)
             guard upTo > after else { return DownloadResponse(changes: [], last: after, more: false) }
-            let changes = try await log.read(after: after, upTo: upTo, user: user, rules: rules, limit: limit)
             if changes.count == limit, let last = changes.last?.serverSeq {
                 return DownloadResponse(changes: changes, last: last, more: last < upTo)
             }

@@ -1,25 +1,55 @@
 /// Writes the plans of one upload batch (`BatchPlanner`) with a few statements for the whole batch, each taking
-/// its rows as one `ParameterRows` parameter: the object states, the clock readings, then per model the deletes,
-/// the row upserts (one per set of columns written) and per collection table the element deletes and writes.
-/// The number of statements depends on the models and properties the batch touches, not on its length.
+/// its rows as one `ParameterRows` parameter:
+///
+/// 1. the deletes the upserts must follow: the readings of objects starting a new life, and the rows and
+///    collection rows of deleted objects (only when the batch has such objects);
+/// 2. one statement (`CombinedStatement`) for the object states, the clock readings, every model's row upserts
+///    (one per set of columns written) and the client's record, which touch different rows;
+/// 3. per collection table the element deletes and writes (only when the batch has elements).
+///
+/// The number of statements depends on the models and properties the batch touches, not on its length; a batch of
+/// creates and sets is one statement.
 struct BatchWriter {
     /// The server's tables.
     let meta: MetaTables
     /// The connection in the upload's transaction.
     let sql: SQLSession
 
-    /// Writes every plan.
-    func write(_ plans: [ObjectPlan]) async throws {
-        try await writeStates(plans.filter(\.stateChanged))
-        try await writeVersions(plans)
+    /// The client's record the batch leaves: its id, user and highest change number applied.
+    struct ClientRecord {
+        var clientID: String
+        var user: String
+        var acknowledged: Int64
+    }
+
+    /// Writes every plan and the client's record.
+    func write(_ plans: [ObjectPlan], client: ClientRecord) async throws {
         var byModel: [String: [ObjectPlan]] = [:]
         for plan in plans { byModel[plan.table.model, default: []].append(plan) }
-        for (_, modelPlans) in byModel.sorted(by: { $0.key < $1.key }) {
-            guard let table = modelPlans.first?.table else { continue }
-            try await clear(modelPlans.filter(\.rowCleared), table: table)
-            try await writeRows(modelPlans.filter { $0.isAlive && ($0.ensureRow || !$0.columns.isEmpty) }, table: table)
-            for collection in table.collections {
-                try await writeElements(modelPlans.filter(\.isAlive), collection: collection, table: table)
+        let models = byModel.sorted(by: { $0.key < $1.key }).compactMap { _, plans in
+            plans.first.map { (table: $0.table, plans: plans) }
+        }
+        try await clearVersions(plans.filter(\.versionsCleared))
+        for model in models { try await clear(model.plans.filter(\.rowCleared), table: model.table) }
+        var statement = CombinedStatement()
+        addStates(plans.filter(\.stateChanged), to: &statement)
+        addVersions(plans, to: &statement)
+        for model in models {
+            addRows(model.plans.filter { $0.isAlive && ($0.ensureRow || !$0.columns.isEmpty) }, table: model.table,
+                to: &statement)
+        }
+        let (id, user, seq) = (
+            statement.bind(client.clientID), statement.bind(client.user), statement.bind(String(client.acknowledged))
+        )
+        statement.add(
+            """
+            INSERT INTO \(meta.clients) (client_id, user_id, last_seq) VALUES ($\(id), $\(user), $\(seq)::bigint)
+            ON CONFLICT (client_id) DO UPDATE SET last_seq = EXCLUDED.last_seq
+            """)
+        try await statement.run(sql)
+        for model in models {
+            for collection in model.table.collections {
+                try await writeElements(model.plans.filter(\.isAlive), collection: collection, table: model.table)
             }
         }
     }
@@ -28,47 +58,52 @@ struct BatchWriter {
 
     private func column(_ index: Int) -> String { ParameterRows.column(index) }
 
-    private func writeStates(_ plans: [ObjectPlan]) async throws {
+    private func addStates(_ plans: [ObjectPlan], to statement: inout CombinedStatement) {
         var rows = ParameterRows()
         for plan in plans {
             guard let state = plan.state else { continue }
             rows.append([plan.table.model, plan.key, state.ownerID, state.created, state.deleted])
         }
         guard !rows.isEmpty else { return }
-        try await sql.execute(
+        let parameter = statement.bind(rows.parameter)
+        statement.add(
             """
             INSERT INTO \(meta.objects) (model, object_key, owner_id, created_hlc, deleted_hlc)
-            SELECT \((0..<5).map(column).joined(separator: ", ")) FROM \(ParameterRows.source(1))
+            SELECT \((0..<5).map(column).joined(separator: ", ")) FROM \(ParameterRows.source(parameter))
             ON CONFLICT (model, object_key) DO UPDATE SET owner_id = EXCLUDED.owner_id,
                 created_hlc = EXCLUDED.created_hlc, deleted_hlc = EXCLUDED.deleted_hlc
-            """, [rows.parameter])
+            """)
     }
 
-    private func writeVersions(_ plans: [ObjectPlan]) async throws {
+    /// Drops every reading of the objects that start a new life (before the batch's readings are written).
+    private func clearVersions(_ plans: [ObjectPlan]) async throws {
+        guard !plans.isEmpty else { return }
         var cleared = ParameterRows()
+        for plan in plans { cleared.append([plan.table.model, plan.key]) }
+        try await sql.execute(
+            """
+            DELETE FROM \(meta.versions) AS v USING \(ParameterRows.source(1))
+            WHERE v.model = \(column(0)) AND v.object_key = \(column(1))
+            """, [cleared.parameter])
+    }
+
+    private func addVersions(_ plans: [ObjectPlan], to statement: inout CombinedStatement) {
         var written = ParameterRows()
         for plan in plans {
-            if plan.versionsCleared { cleared.append([plan.table.model, plan.key]) }
             for field in plan.changedFields.sorted() {
                 guard let version = plan.versions[field] else { continue }
                 written.append([plan.table.model, plan.key, field, version.hlc, version.removed ? "true" : "false"])
             }
         }
-        if !cleared.isEmpty {
-            try await sql.execute(
-                """
-                DELETE FROM \(meta.versions) AS v USING \(ParameterRows.source(1))
-                WHERE v.model = \(column(0)) AND v.object_key = \(column(1))
-                """, [cleared.parameter])
-        }
         guard !written.isEmpty else { return }
-        try await sql.execute(
+        let parameter = statement.bind(written.parameter)
+        statement.add(
             """
             INSERT INTO \(meta.versions) (model, object_key, field, hlc, removed)
             SELECT \(column(0)), \(column(1)), \(column(2)), \(column(3)), \(column(4))::boolean
-            FROM \(ParameterRows.source(1))
+            FROM \(ParameterRows.source(parameter))
             ON CONFLICT (model, object_key, field) DO UPDATE SET hlc = EXCLUDED.hlc, removed = EXCLUDED.removed
-            """, [written.parameter])
+            """)
     }
 
     /// Deletes the rows and collection rows of objects the batch deleted.
@@ -91,8 +126,9 @@ struct BatchWriter {
             """, [keys.parameter])
     }
 
-    /// Inserts missing rows and writes the winning scalar values: one upsert per set of columns written.
-    private func writeRows(_ plans: [ObjectPlan], table: ModelTable) async throws {
+    /// Inserts missing rows and writes the winning scalar values: one upsert per set of columns written (each
+    /// object is in one set, so the upserts touch different rows).
+    private func addRows(_ plans: [ObjectPlan], table: ModelTable, to statement: inout CombinedStatement) {
         var groups: [[String]: [ObjectPlan]] = [:]
         for plan in plans { groups[plan.columns.keys.sorted(), default: []].append(plan) }
         for (names, group) in groups.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
@@ -106,11 +142,12 @@ struct BatchWriter {
                 ? "DO NOTHING"
                 : "DO UPDATE SET " + names.map { "\(SQLName.quoted($0)) = EXCLUDED.\(SQLName.quoted($0))" }
                     .joined(separator: ", ")
-            try await sql.execute(
+            let parameter = statement.bind(rows.parameter)
+            statement.add(
                 """
-                INSERT INTO \(self.table(table.model)) (\(columns)) SELECT \(values) FROM \(ParameterRows.source(1))
-                ON CONFLICT (\(SQLName.quoted(table.keyColumn))) \(conflict)
-                """, [rows.parameter])
+                INSERT INTO \(self.table(table.model)) (\(columns)) SELECT \(values)
+                FROM \(ParameterRows.source(parameter)) ON CONFLICT (\(SQLName.quoted(table.keyColumn))) \(conflict)
+                """)
         }
     }
 

@@ -3,10 +3,14 @@
 /// 1. advisory locks on the client id and on every object the batch names, taken in one statement in a fixed
 ///    order (so two uploads touching the same objects wait for each other instead of deadlocking, and uploads of
 ///    different objects run side by side, whichever server process applies them);
-/// 2. the client's record, the objects' states and the clock readings the batch needs, one statement each;
-/// 3. the decisions, in memory (`BatchPlanner`), then the writes (`BatchWriter`) and the client's record;
-/// 4. the change log's append lock, held only for the one `INSERT` that numbers the batch's changes and until the
-///    commit (`ChangeLog`).
+/// 2. one statement reading the client's record, the objects' states and the clock readings the batch needs
+///    (after the locks, on a snapshot taken once they are held);
+/// 3. the decisions, in memory (`BatchPlanner`), then the writes (`BatchWriter`: one statement for a batch of
+///    creates and sets, with the client's record);
+/// 4. one statement that takes the change log's append lock and numbers the batch's changes; the lock is held from
+///    there until the commit (`ChangeLog`).
+///
+/// With `BEGIN` and `COMMIT`, a batch of creates and sets is six round trips.
 struct UploadTransaction {
     /// The server's tables.
     let meta: MetaTables
@@ -15,33 +19,32 @@ struct UploadTransaction {
     /// The rules and the user.
     let authorizer: WriteAuthorizer
 
-    /// Applies `changes` of client `clientID` (validated, numbers increasing) and returns the response.
+    /// Applies `changes` of client `clientID` (validated, numbers increasing) and returns the response, with the
+    /// users who may see the appended changes (`ChangeLog.audience(_:)`; `nil`: everyone).
     /// - Throws: `SyncError` naming the refused change; the caller's transaction then rolls back.
-    func run(_ changes: [ValidatedChange], clientID: String, user: String) async throws -> UploadResponse {
+    func run(_ changes: [ValidatedChange], clientID: String, user: String) async throws
+        -> (response: UploadResponse, audience: Set<String>?)
+    {
         try await lock(changes, clientID: clientID)
-        let row = try await sql.rows(
-            "SELECT user_id, last_seq::text FROM \(meta.clients) WHERE client_id = $1", [clientID]
-        ).first
-        if let owner = row?[0], owner != user {
+        let loaded = try await load(changes, clientID: clientID)
+        if let owner = loaded.clientUser, owner != user {
             throw SyncError(.conflict, "client id \(clientID) belongs to another user")
         }
-        let applied = row?[1].flatMap { Int64($0) } ?? 0
+        let applied = loaded.lastApplied
         let fresh = changes.filter { $0.change.seq > applied }
-        var planner = BatchPlanner(authorizer: authorizer, plans: try await load(fresh))
+        var planner = BatchPlanner(authorizer: authorizer, plans: loaded.plans(for: fresh))
         var owners: [String?] = []
         for change in fresh { owners.append(try planner.apply(change)) }
-        try await BatchWriter(meta: meta, sql: sql).write(planner.plans.keys.sorted().compactMap { planner.plans[$0] })
         let acknowledged = max(applied, changes.last?.change.seq ?? 0)
-        try await sql.execute(
-            """
-            INSERT INTO \(meta.clients) (client_id, user_id, last_seq) VALUES ($1, $2, $3::bigint)
-            ON CONFLICT (client_id) DO UPDATE SET last_seq = EXCLUDED.last_seq
-            """, [clientID, user, String(acknowledged)])
+        try await BatchWriter(meta: meta, sql: sql).write(
+            planner.plans.keys.sorted().compactMap { planner.plans[$0] },
+            client: BatchWriter.ClientRecord(clientID: clientID, user: user, acknowledged: acknowledged))
         let log = ChangeLog(meta: meta, sql: sql)
         let lastSeq = try await log.append(fresh, owners: owners, clientID: clientID, user: user)
-        return UploadResponse(
+        let response = UploadResponse(
             acknowledged: acknowledged, accepted: fresh.count, duplicates: changes.count - fresh.count,
             serverSeq: lastSeq)
+        return (response, ChangeLog.audience(owners))
     }
 
     /// Waits for the locks of the client id and of every object of the batch.
@@ -58,16 +61,42 @@ struct UploadTransaction {
             """, [rows.parameter])
     }
 
-    /// The plans of the batch's objects with their stored states and the clock readings the batch reads.
-    private func load(_ changes: [ValidatedChange]) async throws -> [String: ObjectPlan] {
-        var plans: [String: ObjectPlan] = [:]
+    /// What the upload reads before it decides: the client's record, and the stored states and clock readings of
+    /// the batch's objects.
+    struct Loaded {
+        /// The user the client id belongs to, if it uploaded before.
+        var clientUser: String?
+        /// The highest change number of the client applied so far.
+        var lastApplied: Int64 = 0
+        /// The stored states, by `ObjectPlan.id(model:key:)`.
+        var states: [String: ObjectState] = [:]
+        /// The stored readings, by `ObjectPlan.id(model:key:)`, then field.
+        var versions: [String: [String: ObjectPlan.Version]] = [:]
+
+        /// The plans of the objects `changes` name, with what was read of them.
+        func plans(for changes: [ValidatedChange]) -> [String: ObjectPlan] {
+            var plans: [String: ObjectPlan] = [:]
+            for change in changes {
+                let id = ObjectPlan.id(model: change.table.model, key: change.key)
+                guard plans[id] == nil else { continue }
+                var plan = ObjectPlan(table: change.table, key: change.key, state: states[id])
+                plan.versions = versions[id] ?? [:]
+                plans[id] = plan
+            }
+            return plans
+        }
+    }
+
+    /// Reads, in one statement, the client's record and the states and readings of the objects and fields
+    /// `changes` name (all of them: those the client already had applied are filtered out afterwards, and reading
+    /// a few more rows costs less than a second round trip).
+    private func load(_ changes: [ValidatedChange], clientID: String) async throws -> Loaded {
         var objects = ParameterRows()
         var fields = ParameterRows()
+        var seenObjects: Set<String> = []
         var seenFields: Set<[String]> = []
         for change in changes {
-            let id = ObjectPlan.id(model: change.table.model, key: change.key)
-            if plans[id] == nil {
-                plans[id] = ObjectPlan(table: change.table, key: change.key, state: nil)
+            if seenObjects.insert(ObjectPlan.id(model: change.table.model, key: change.key)).inserted {
                 objects.append([change.table.model, change.key])
             }
             for field in BatchPlanner.fields(of: change) {
@@ -75,31 +104,36 @@ struct UploadTransaction {
                 if seenFields.insert(row).inserted { fields.append(row) }
             }
         }
-        guard !objects.isEmpty else { return plans }
-        let states = try await sql.rows(
+        let c = ParameterRows.column
+        let rows = try await sql.rows(
             """
-            SELECT o.model, o.object_key, o.owner_id, o.created_hlc, o.deleted_hlc
-            FROM \(meta.objects) AS o JOIN \(ParameterRows.source(1))
-                ON o.model = \(ParameterRows.column(0)) AND o.object_key = \(ParameterRows.column(1))
-            """, [objects.parameter])
-        for row in states {
-            guard let model = row[0], let key = row[1], let created = row[3] else { continue }
-            plans[ObjectPlan.id(model: model, key: key)]?.state = ObjectState(
-                ownerID: row[2], created: created, deleted: row[4])
+            SELECT 'c', user_id, last_seq::text, NULL, NULL, NULL FROM \(meta.clients) WHERE client_id = $1
+            UNION ALL
+            SELECT 'o', o.model, o.object_key, o.owner_id, o.created_hlc, o.deleted_hlc
+            FROM \(meta.objects) AS o JOIN \(ParameterRows.source(2)) ON o.model = \(c(0)) AND o.object_key = \(c(1))
+            UNION ALL
+            SELECT 'v', v.model, v.object_key, v.field, v.hlc, v.removed::text COLLATE "C"
+            FROM \(meta.versions) AS v JOIN \(ParameterRows.source(3))
+                ON v.model = \(c(0)) AND v.object_key = \(c(1)) AND v.field = \(c(2))
+            """, [clientID, objects.parameter, fields.parameter])
+        var loaded = Loaded()
+        for row in rows {
+            switch row[0] {
+            case "c":
+                loaded.clientUser = row[1]
+                loaded.lastApplied = row[2].flatMap { Int64($0) } ?? 0
+            case "o":
+                guard let model = row[1], let key = row[2], let created = row[4] else { continue }
+                loaded.states[ObjectPlan.id(model: model, key: key)] = ObjectState(
+                    ownerID: row[3], created: created, deleted: row[5])
+            case "v":
+                guard let model = row[1], let key = row[2], let field = row[3], let hlc = row[4] else { continue }
+                loaded.versions[ObjectPlan.id(model: model, key: key), default: [:]][field] = ObjectPlan.Version(
+                    hlc: hlc, removed: row[5] == "true")
+            default:
+                continue
+            }
         }
-        guard !fields.isEmpty else { return plans }
-        let versions = try await sql.rows(
-            """
-            SELECT v.model, v.object_key, v.field, v.hlc, v.removed::text
-            FROM \(meta.versions) AS v JOIN \(ParameterRows.source(1))
-                ON v.model = \(ParameterRows.column(0)) AND v.object_key = \(ParameterRows.column(1))
-                AND v.field = \(ParameterRows.column(2))
-            """, [fields.parameter])
-        for row in versions {
-            guard let model = row[0], let key = row[1], let field = row[2], let hlc = row[3] else { continue }
-            plans[ObjectPlan.id(model: model, key: key)]?.versions[field] = ObjectPlan.Version(
-                hlc: hlc, removed: row[4] == "true")
-        }
-        return plans
+        return loaded
     }
 }

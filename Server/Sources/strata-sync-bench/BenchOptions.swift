@@ -1,0 +1,85 @@
+import Foundation
+
+/// Who the bench's devices are, and what the observing device receives.
+enum BenchMode {
+    /// Every device is its own user, under an `owner` rule: a device receives its own user's changes only.
+    case perUser
+    /// Every device is the same user, and the model is shared: every device receives every change.
+    case shared
+
+    /// The rules file's rule for the bench's model.
+    var rule: String {
+        switch self {
+        case .perUser: return "{ owner: owner }"
+        case .shared: return "{ shared: readWrite }"
+        }
+    }
+
+    /// The user of committing device `index` (the observer is a second device of device 0's user).
+    func user(ofDevice index: Int) -> String {
+        switch self {
+        case .perUser: return "user\(index)"
+        case .shared: return "bench"
+        }
+    }
+
+    /// How many changes reach the observer.
+    func observedChanges(clients: Int, changes: Int) -> Int {
+        switch self {
+        case .perUser: return changes
+        case .shared: return clients * changes
+        }
+    }
+
+    /// What the observer receives, for the report.
+    var observerDescription: String {
+        switch self {
+        case .perUser: return "user 0's second device: user 0's changes only"
+        case .shared: return "a further device of the shared user: every change"
+        }
+    }
+}
+
+/// The command line: `[--postgres URL] [--clients N] [--changes N] [--shared] [--rate N] [--port N]`.
+struct BenchOptions {
+    var postgres = ProcessInfo.processInfo.environment["STRATA_SYNC_TEST_POSTGRES"]
+        ?? "postgres://strata:strata@127.0.0.1:5432/strata_test"
+    var clients = 20
+    var changes = 1000
+    var port = 18_765
+    var mode = BenchMode.perUser
+    /// Commits per second per device; 0 commits as fast as the device can.
+    var rate = 0.0
+
+    init(arguments: [String]) {
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            if argument == "--shared" {
+                mode = .shared
+                continue
+            }
+            let value = iterator.next() ?? ""
+            switch argument {
+            case "--postgres": postgres = value
+            case "--clients": clients = max(1, Int(value) ?? clients)
+            case "--changes": changes = max(1, Int(value) ?? changes)
+            case "--port": port = Int(value) ?? port
+            case "--rate": rate = max(0, Double(value) ?? rate)
+            default:
+                FileHandle.standardError.write(Data("unknown option \(argument)\n".utf8))
+                exit(2)
+            }
+        }
+    }
+
+    /// One line saying what runs.
+    var summary: String {
+        let who =
+            switch mode {
+            case .perUser: "\(clients) users (owner rule) x 1 device"
+            case .shared: "\(clients) devices of one user (shared model)"
+            }
+        let pace = rate > 0 ? "paced at \(rate) commits/s per device" : "saturating (no pacing)"
+        return "\(who) x \(changes) one-object commits, \(pace)"
+    }
+}
