@@ -19,15 +19,20 @@ extension Results {
         private let table: Table?
         private let stamp: UInt64
 
-        init(database: Database, model: ModelBinding, keys: [ObjectKey]) {
+        /// An iteration of `results`: its keys and its table taken under one confinement check.
+        init(_ results: Results<Element>) {
+            let database = results.database
+            let model = results.model
             self.database = database
             self.model = model
-            self.keys = keys
             isExactType = model.type == Element.self
-            stamp = database.changeStamp
-            table = keys.isEmpty ? nil : database.withAccess("reading Results<\(Element.self)>") {
-                try? database.table(for: model)
+            let (keys, table) = database.withAccess("reading Results<\(Element.self)>") {
+                let keys = results.keysWithAccess()
+                return (keys, keys.isEmpty ? nil : try? database.table(for: model))
             }
+            self.keys = keys
+            self.table = table
+            stamp = database.changeStamp
         }
 
         /// The next object, or `nil` after the last.
@@ -50,6 +55,6 @@ extension Results {
     /// An iterator over the objects the query selects now.
     public func makeIterator() -> Iterator {
         if ObservationProbe.isTracking(database.observationProbe) { track(\.observedElements) }
-        return Iterator(database: database, model: model, keys: keys)
+        return Iterator(self)
     }
 }

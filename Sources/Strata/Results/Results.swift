@@ -31,13 +31,18 @@ public struct Results<Element: Object> {
     var keys: [ObjectKey] {
         // An unknown sort or distinct key path (`keyPathError`): no objects, rather than a stop.
         if query.failure != nil { return [] }
-        return database.withAccess("reading Results<\(Element.self)>") {
-            cache.keys(stamp: database.changeStamp) {
-                do {
-                    return try query.evaluate(in: database, model: model)
-                } catch {
-                    database.fatal(error, while: "evaluating Results<\(Element.self)>")
-                }
+        return database.withAccess("reading Results<\(Element.self)>") { keysWithAccess() }
+    }
+
+    /// ``keys`` for a caller that already holds the database's access (`Database.withAccess`): an iteration
+    /// checks the confinement once for the keys and its table together.
+    func keysWithAccess() -> [ObjectKey] {
+        if query.failure != nil { return [] }
+        return cache.keys(stamp: database.changeStamp) {
+            do {
+                return try query.evaluate(in: database, model: model)
+            } catch {
+                database.fatal(error, while: "evaluating Results<\(Element.self)>")
             }
         }
     }

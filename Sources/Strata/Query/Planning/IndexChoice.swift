@@ -173,7 +173,7 @@ struct IndexChoice {
     /// At most `limit` keys where the lookup can stop early (equality, prefix); every key otherwise.
     private func read(_ table: Table, limit: Int) throws -> [ObjectKey] {
         switch lookup {
-        case .equal(let index, let value): return try table.lookup(index, equal: [value], limit: limit)
+        case .equal(let index, let value): return try table.lookup(index, equalTo: value, limit: limit)
         case .oneOf(let index, let values): return try table.lookup(index, in: values)
         case .prefix(let index, let prefix): return try table.lookup(index, prefix: prefix, limit: limit)
         case .range(let index, let lower, let lowerInclusive, let upper, let upperInclusive):

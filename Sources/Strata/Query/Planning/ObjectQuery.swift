@@ -248,7 +248,8 @@ struct ObjectQuery: Hashable {
             }
             let scan: ColumnScan
             switch try plan(predicate, table: table, model: model) {
-            case .index(_, let keys, nil): return Array(keys.prefix(limit))
+            // The keys as they are when the limit takes them all (no copy of a lookup's one key).
+            case .index(_, let keys, nil): return keys.count <= limit ? keys : Array(keys.prefix(limit))
             case .index(_, let keys, let rest?):
                 return try Self.matching(keys, rest, evaluator(), atMost: limit)
             case .scan(let compiled, _): scan = compiled

@@ -55,6 +55,15 @@ enum IndexKeyEncoding {
         return bytes
     }
 
+    /// The encoding of one value (an index's first column), without the array of values ``encode(_:mixed:)``
+    /// takes: an equality lookup in a loop encodes its argument once per call.
+    static func encode(_ value: StorageValue, mixed: Bool) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(byteCountEstimate(value) + (mixed ? 1 : 0))
+        append(value, mixed: mixed, to: &bytes)
+        return bytes
+    }
+
     /// The bytes `append` writes for `value`, exact but for zeros in strings and binary (one more byte each).
     private static func byteCountEstimate(_ value: StorageValue) -> Int {
         switch value {

@@ -27,6 +27,21 @@ struct IndexLeafEntries {
         }
     }
 
+    /// The entries of the leaf at `location` of `tree`, a stored leaf read through ``NodeTree/storedLeaf(_:)``
+    /// (kept by a read transaction's tree, so a lookup that comes back to the leaf skips the pager).
+    /// - Throws: `StrataError.corruptFile` when a stored leaf's header is damaged.
+    init(_ location: NodeTree<IndexLeaf>.LeafLocation, in tree: NodeTree<IndexLeaf>) throws {
+        switch location {
+        case .loaded(let leaf):
+            form = .loaded(leaf)
+            count = leaf.entryCount
+        case .stored(let ref):
+            let view = try IndexLeafView(try tree.storedLeaf(ref), ref: ref)
+            form = .stored(view)
+            count = view.count
+        }
+    }
+
     /// The position of the first entry ≥ `target` (`count` when every entry sorts before it).
     /// - Complexity: O(log n) comparisons.
     func lowerBound(_ target: UnsafeRawBufferPointer) throws -> Int {

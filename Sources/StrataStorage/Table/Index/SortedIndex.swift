@@ -210,7 +210,7 @@ final class SortedIndex {
         let tree = try self.tree
         try lower.withUnsafeBytes { target in
             try tree.forEachLeaf(from: lower) { location in
-                try IndexLeafEntries(location, reader: tree.reader).forEach(from: target, body)
+                try IndexLeafEntries(location, in: tree).forEach(from: target, body)
             }
         }
     }
@@ -237,7 +237,7 @@ final class SortedIndex {
             guard let (location, isLast) = try tree.locateWithEdge(target) else { return (nil, true) }
             var found: ObjectKey?
             // Only the first entry ≥ the prefix decides: it matches, or nothing does.
-            let reachedEnd = try IndexLeafEntries(location, reader: tree.reader).forEach(from: target) { entry in
+            let reachedEnd = try IndexLeafEntries(location, in: tree).forEach(from: target) { entry in
                 if entry.count >= target.count + 8, SortedIndex.hasPrefix(entry, target) {
                     found = IndexKeyEncoding.objectKey(ofEntry: entry)
                 }
@@ -250,7 +250,7 @@ final class SortedIndex {
         var found: ObjectKey?
         try prefix.withUnsafeBytes { target in
             try tree.forEachLeaf(from: prefix) { location in
-                try IndexLeafEntries(location, reader: tree.reader).forEach(from: target) { entry in
+                try IndexLeafEntries(location, in: tree).forEach(from: target) { entry in
                     if entry.count >= target.count + 8, SortedIndex.hasPrefix(entry, target) {
                         found = IndexKeyEncoding.objectKey(ofEntry: entry)
                     }
@@ -285,7 +285,7 @@ final class SortedIndex {
         return try prefix.withUnsafeBytes { target -> [ObjectKey]? in
             guard let (location, isLast) = try tree.locateWithEdge(target) else { return [] }
             var result: [ObjectKey] = []
-            let reachedEnd = try IndexLeafEntries(location, reader: tree.reader).forEach(from: target) { entry in
+            let reachedEnd = try IndexLeafEntries(location, in: tree).forEach(from: target) { entry in
                 guard entry.count >= target.count + 8, SortedIndex.hasPrefix(entry, target) else { return false }
                 result.append(IndexKeyEncoding.objectKey(ofEntry: entry))
                 return result.count < limit

@@ -140,6 +140,13 @@ extension Table {
         return try sorted.keys(withPrefix: sorted.encode(values), limit: limit)
     }
 
+    /// ``lookup(_:equal:limit:)`` of one value (the index's first column): the value is encoded without an array
+    /// of values around it, as a query's `property == value` looks it up on every call.
+    package func lookup(_ index: IndexKey, equalTo value: StorageValue, limit: Int = .max) throws -> [ObjectKey] {
+        let sorted = try sortedIndex(index)
+        return try sorted.keys(withPrefix: IndexKeyEncoding.encode(value, mixed: sorted.mixed.first ?? false), limit: limit)
+    }
+
     /// Objects whose indexed value is any of `candidates` (`IN`), in the order of `candidates`.
     package func lookup(_ index: IndexKey, in candidates: [StorageValue]) throws -> [ObjectKey] {
         let sorted = try sortedIndex(index)

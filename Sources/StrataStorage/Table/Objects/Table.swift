@@ -202,7 +202,7 @@ public final class Table {
             let (row, found) = cluster.position(of: key.rawValue)
             return found ? .loaded(cluster, row) : .none
         case .stored(let ref):
-            let view = try ClusterView(try reader.read(ref), ref: ref)
+            let view = try ClusterView(try tree.storedLeaf(ref), ref: ref)
             guard let row = view.row(of: key.rawValue) else { return .none }
             if readsOnly {
                 lastReadCluster = view

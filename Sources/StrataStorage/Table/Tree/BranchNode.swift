@@ -92,17 +92,38 @@ struct BranchView {
 
 /// Byte-string comparison in `memcmp` order (shorter first on a common prefix).
 enum ByteOrder {
+    /// How many leading bytes ``compare(_:_:)`` compares a word at a time before it hands the rest to `memcmp`:
+    /// object keys (8 bytes) and the index entries of short strings and numbers (up to about 30 bytes) never
+    /// reach `memcmp`.
+    private static let wordBytes = 32
+
+    /// The order of two byte strings: negative, zero or positive (only the sign means anything).
+    ///
+    /// Big-endian words compare like their bytes, so the first bytes go 8 at a time without a call: every
+    /// branch and index-leaf search compares short keys, most of them settled in the first word or two, where a
+    /// `memcmp` call (through the dynamic linker's table) cost more than the comparison. The last few bytes go one
+    /// at a time, long strings on through `memcmp`.
+    @inline(__always)
     static func compare(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Int {
-        // Object keys (every cluster-tree descent) are 8 bytes: two big-endian words compare without `memcmp`.
-        if lhs.count == 8, rhs.count == 8 {
-            let left = UInt64(bigEndian: lhs.loadUnaligned(as: UInt64.self))
-            let right = UInt64(bigEndian: rhs.loadUnaligned(as: UInt64.self))
-            return left < right ? -1 : (left == right ? 0 : 1)
-        }
         let common = min(lhs.count, rhs.count)
-        if common > 0, let left = lhs.baseAddress, let right = rhs.baseAddress {
-            let result = memcmp(left, right, common)
+        guard common > 0, let left = lhs.baseAddress, let right = rhs.baseAddress else { return lhs.count - rhs.count }
+        var offset = 0
+        while offset + 8 <= common, offset < wordBytes {
+            let leftWord = UInt64(bigEndian: left.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            let rightWord = UInt64(bigEndian: right.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            if leftWord != rightWord { return leftWord < rightWord ? -1 : 1 }
+            offset += 8
+        }
+        if common - offset >= 8 {
+            let result = memcmp(left + offset, right + offset, common - offset)
             if result != 0 { return Int(result) }
+        } else {
+            while offset < common {
+                let leftByte = left.load(fromByteOffset: offset, as: UInt8.self)
+                let rightByte = right.load(fromByteOffset: offset, as: UInt8.self)
+                if leftByte != rightByte { return leftByte < rightByte ? -1 : 1 }
+                offset += 1
+            }
         }
         return lhs.count - rhs.count
     }

@@ -66,12 +66,9 @@ final class NodeTree<Leaf: TreeLeaf> {
 
     /// Whether the tree keeps the branches it reads (see ``cacheStoredBranches()``).
     @exclusivity(unchecked) private var cachesBranches = false
-    /// The branches read so far, by node, when ``cachesBranches``: a slot per page number modulo their count (so
-    /// finding one costs a mask and a compare, not a hash), made by the first branch read.
-    @exclusivity(unchecked) private var storedBranches: [BranchView?] = []
-    /// How many branches ``storedBranches`` holds at most: the inner branches of a table or an index of a million
-    /// entries (three levels deep, a dozen or two branches) with room to spare, in 3 KiB.
-    private static var storedBranchSlots: Int { 64 }
+    /// The branches read so far, when ``cachesBranches``: 64 slots, growing to 1,024 (the inner branches of a
+    /// table or an index of a million entries, three levels deep, are a dozen or two; 56 KiB at most).
+    @exclusivity(unchecked) private var storedBranches = KeptNodes<BranchView>(first: 64, most: 1_024)
 
     /// Keeps the branches this tree reads, for a tree of a read transaction: its stored nodes never change and
     /// their bytes stay where they are until the transaction ends (the `NodeReader` contract), so a branch read
@@ -87,13 +84,38 @@ final class NodeTree<Leaf: TreeLeaf> {
     @inline(__always)
     private func branchView(_ ref: NodeRef) throws -> BranchView {
         guard cachesBranches else { return try BranchView(try reader.read(ref), ref: ref) }
-        let slot = Int(truncatingIfNeeded: ref.page) & (Self.storedBranchSlots - 1)
-        if !storedBranches.isEmpty, let kept = storedBranches[slot], kept.ref == ref { return kept }
+        if let kept = storedBranches.value(for: ref) { return kept }
         let view = try BranchView(try reader.read(ref), ref: ref)
-        if storedBranches.isEmpty { storedBranches = Array(repeating: nil, count: Self.storedBranchSlots) }
-        storedBranches[slot] = view
+        storedBranches.keep(view, for: ref)
         return view
     }
+
+    /// The payloads of the stored leaves read so far, when ``cachesBranches``: 256 slots (8 KiB), growing to
+    /// 8,192 (256 KiB) for a tree whose lookups keep reaching thousands of leaves, as the index and the clusters
+    /// of a million objects do.
+    @exclusivity(unchecked) private var keptLeaves = KeptNodes<UnsafeRawBufferPointer>(first: 256, most: 8_192)
+
+    /// The payload of the stored leaf `ref`: for a tree of a read transaction (``cacheStoredBranches()``), read
+    /// through the pager (its bounds, header, binding and checksum checks, and the lock of its verification
+    /// table) the first time only, then from ``keptLeaves``; otherwise read through the pager each time.
+    ///
+    /// A lookup in a loop (`name == %@`, then the object's cluster) reads two leaves per object; those it reads
+    /// again skip the pager.
+    @inline(__always)
+    func storedLeaf(_ ref: NodeRef) throws -> UnsafeRawBufferPointer {
+        guard cachesBranches else { return try reader.read(ref) }
+        if let kept = keptLeaves.value(for: ref) { return kept }
+        let payload = try reader.read(ref)
+        keptLeaves.keep(payload, for: ref)
+        return payload
+    }
+
+    /// How many slots the kept leaves have now (0 before the first leaf read through ``storedLeaf(_:)``); for
+    /// tests.
+    var keptLeafSlotCount: Int { keptLeaves.slotCount }
+
+    /// How many slots the kept branches have now (0 before the first branch read); for tests.
+    var keptBranchSlotCount: Int { storedBranches.slotCount }
 
     /// Whether part of the tree is decoded (changes may be pending).
     var isLoaded: Bool { root != nil }
