@@ -15,17 +15,20 @@ public enum SyncServer {
         try rules.validate(against: schema)
         let verifier = await TokenVerifier(hmacKey: try TokenVerifier.key(fromFile: configuration.jwtKeyFile))
         var postgres = try PostgresURL.configuration(configuration.postgresURL)
-        // Uploads hold a connection for their transaction; waiting downloads hold none. One more for `LISTEN`.
-        postgres.options.maximumConnections = configuration.maximumConnections + 1
+        // Uploads hold a connection for their transaction; waiting downloads hold none. `LISTEN` has its own.
+        postgres.options.maximumConnections = configuration.maximumConnections
         let client = PostgresClient(configuration: postgres, backgroundLogger: logger)
         let store = SyncStore(
-            schema: schema, rules: rules, client: client, databaseSchema: configuration.databaseSchema, logger: logger)
+            schema: schema, rules: rules, client: client, databaseSchema: configuration.databaseSchema, logger: logger,
+            connectionTimeout: configuration.connectionTimeout)
         let routes = SyncRoutes(store: store, verifier: verifier, metrics: SyncMetrics())
         var app = Application(
             router: routes.router(),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "strata-sync"),
-            services: [client, store.listener()],
+            services: [
+                client, store.listener(connection: try PostgresURL.connectionConfiguration(configuration.postgresURL)),
+            ],
             logger: logger)
         app.beforeServerStarts {
             try await store.migrate()

@@ -17,6 +17,9 @@ public struct SyncServerConfiguration: Sendable {
     /// The most PostgreSQL connections uploads and downloads use at once (default 40: twenty clients uploading
     /// while as many downloads read); one more listens for other servers' changes.
     public var maximumConnections = 40
+    /// How long a request waits for a PostgreSQL connection before it is answered 503 (default 5 s): while
+    /// PostgreSQL is down or restarting, clients are told to retry instead of being kept waiting.
+    public var connectionTimeout: Duration = .seconds(5)
 
     /// Creates a configuration.
     public init(
