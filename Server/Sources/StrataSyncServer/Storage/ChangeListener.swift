@@ -33,11 +33,18 @@ public struct ChangeListener: Service {
                     let connection = try await PostgresConnection.connect(
                         configuration: self.connection, id: id, logger: logger)
                     do {
-                        try await connection.listen(on: channel) { notifications in
-                            notifier.wakeAll()
-                            for try await notification in notifications {
-                                if let sequence = Int64(notification.payload) { notifier.announce(sequence) }
+                        // The notifications do not end when the task is cancelled (shutdown); closing the
+                        // connection ends them.
+                        try await withTaskCancellationHandler {
+                            try await connection.listen(on: channel) { notifications in
+                                notifier.wakeAll()
+                                for try await notification in notifications {
+                                    if let sequence = Int64(notification.payload) { notifier.announce(sequence) }
+                                }
                             }
+                        } onCancel: {
+                            let closing: EventLoopFuture<Void> = connection.close()
+                            _ = closing
                         }
                         try? await connection.close()
                     } catch {
