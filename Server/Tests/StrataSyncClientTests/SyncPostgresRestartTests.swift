@@ -97,6 +97,9 @@ final class SyncPostgresRestartTests: XCTestCase {
                 if !listening { try await Task.sleep(for: .milliseconds(200)) }
             }
             XCTAssertTrue(listening, "the LISTEN connection reconnected")
+            for client in [phone, laptop] { client.session.pause() }
+            // The server's connections end with the proxy, before the server shuts down (it waits for them).
+            proxy.stop()
         }
     }
 }

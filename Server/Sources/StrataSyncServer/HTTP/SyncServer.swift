@@ -15,8 +15,8 @@ public enum SyncServer {
         try rules.validate(against: schema)
         let verifier = await TokenVerifier(hmacKey: try TokenVerifier.key(fromFile: configuration.jwtKeyFile))
         var postgres = try PostgresURL.configuration(configuration.postgresURL)
-        // Uploads hold a connection for their transaction; waiting downloads hold none. `LISTEN` has its own.
-        postgres.options.maximumConnections = configuration.maximumConnections
+        // Uploads hold a connection for their transaction; waiting downloads hold none. One more for `LISTEN`.
+        postgres.options.maximumConnections = configuration.maximumConnections + 1
         let client = PostgresClient(configuration: postgres, backgroundLogger: logger)
         let store = SyncStore(
             schema: schema, rules: rules, client: client, databaseSchema: configuration.databaseSchema, logger: logger,
@@ -26,9 +26,7 @@ public enum SyncServer {
             router: routes.router(),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "strata-sync"),
-            services: [
-                client, store.listener(connection: try PostgresURL.connectionConfiguration(configuration.postgresURL)),
-            ],
+            services: [client, store.listener()],
             logger: logger)
         app.beforeServerStarts {
             try await store.migrate()

@@ -5,15 +5,10 @@ import ServiceLifecycle
 /// Listens on the change log's notification channel (`LISTEN`) on a connection of its own and passes every
 /// announcement to the process's `ChangeNotifier`, so that a change uploaded through another server process on the
 /// same PostgreSQL wakes this process's waiting downloads. Reconnects after a failure (PostgreSQL restarted, say),
-/// with a backoff, and then wakes every waiter once, since announcements may have been missed meanwhile.
-///
-/// The connection is not the pool's: a `LISTEN` holds its connection for good, and after PostgreSQL comes back the
-/// pool first opens a single connection (its retry after a failed connect) and hands it to the first request in its
-/// queue. Were that the listener, the pool would have no connection for the uploads and downloads queued behind it
-/// until they timed out.
+/// and then wakes every waiter once, since announcements may have been missed meanwhile.
 public struct ChangeListener: Service {
-    /// How it opens its connection.
-    let connection: PostgresConnection.Configuration
+    /// The connection pool it borrows its connection from.
+    let client: PostgresClient
     /// The channel.
     let channel: String
     /// Whom it tells.
@@ -25,31 +20,16 @@ public struct ChangeListener: Service {
     public func run() async throws {
         await cancelWhenGracefulShutdown {
             var failures = 0
-            var id = 0
             while !Task.isCancelled {
                 let started = ContinuousClock.now
                 do {
-                    id += 1
-                    let connection = try await PostgresConnection.connect(
-                        configuration: self.connection, id: id, logger: logger)
-                    do {
-                        // The notifications do not end when the task is cancelled (shutdown); closing the
-                        // connection ends them.
-                        try await withTaskCancellationHandler {
-                            try await connection.listen(on: channel) { notifications in
-                                notifier.wakeAll()
-                                for try await notification in notifications {
-                                    if let sequence = Int64(notification.payload) { notifier.announce(sequence) }
-                                }
+                    try await client.withConnection { connection in
+                        try await connection.listen(on: channel) { notifications in
+                            notifier.wakeAll()
+                            for try await notification in notifications {
+                                if let sequence = Int64(notification.payload) { notifier.announce(sequence) }
                             }
-                        } onCancel: {
-                            let closing: EventLoopFuture<Void> = connection.close()
-                            _ = closing
                         }
-                        try? await connection.close()
-                    } catch {
-                        try? await connection.close()
-                        throw error
                     }
                 } catch {
                     if Task.isCancelled { return }

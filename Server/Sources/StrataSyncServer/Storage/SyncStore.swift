@@ -86,10 +86,10 @@ public struct SyncStore: Sendable {
         }
     }
 
-    /// The service that passes other server processes' announcements to `notifier`, on a connection of its own
-    /// made with `connection`: run it beside the HTTP server (`SyncServer` does).
-    public func listener(connection: PostgresConnection.Configuration) -> ChangeListener {
-        ChangeListener(connection: connection, channel: meta.notificationChannel, notifier: notifier, logger: logger)
+    /// The service that passes other server processes' announcements to `notifier`: run it beside the HTTP
+    /// server (`SyncServer` does).
+    public func listener() -> ChangeListener {
+        ChangeListener(client: client, channel: meta.notificationChannel, notifier: notifier, logger: logger)
     }
 
     /// Whether PostgreSQL answers.
