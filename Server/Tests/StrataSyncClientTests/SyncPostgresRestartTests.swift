@@ -19,6 +19,7 @@ final class SyncPostgresRestartTests: XCTestCase {
         try await SyncHarness.run(configure: { configuration in
             configuration.postgresURL = proxy.proxying(configuration.postgresURL)
             configuration.connectionTimeout = .seconds(1)
+            configuration.idleTimeout = .seconds(5)
         }) { harness in
             let phone = try await harness.client("phone", queue: DispatchQueue(label: "phone"), uploadBatchSize: 5)
             let laptop = try await harness.client("laptop", queue: DispatchQueue(label: "laptop"), uploadBatchSize: 5)
