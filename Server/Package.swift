@@ -61,6 +61,12 @@ let package = Package(
             ],
             plugins: [.plugin(name: "StrataPlugin", package: "Strata")]
         ),
+        // A Strata client in a process of its own, which SyncClientKillTests kills while it applies a page.
+        .executableTarget(
+            name: "strata-sync-test-client",
+            dependencies: [.product(name: "Strata", package: "Strata")],
+            plugins: [.plugin(name: "StrataPlugin", package: "Strata")]
+        ),
         // The Strata client (the root package's `Strata`) against a real server and PostgreSQL: round trips,
         // conflicts, offline edits, convergence, a killed server process.
         .testTarget(

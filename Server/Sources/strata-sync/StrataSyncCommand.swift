@@ -37,15 +37,19 @@ struct StrataSyncCommand: AsyncParsableCommand {
         @Option(help: "The port to listen on.")
         var port = 8080
 
+        @Option(help: "Seconds a request waits for a PostgreSQL connection before it is answered 503 (retry).")
+        var postgresTimeout = 5.0
+
         @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
         var logLevel = "info"
 
         func run() async throws {
             var logger = Logger(label: "strata-sync")
             logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-            let configuration = SyncServerConfiguration(
+            var configuration = SyncServerConfiguration(
                 schemaPaths: schemas, postgresURL: postgres, databaseSchema: databaseSchema, jwtKeyFile: jwtKeyFile,
                 rulesFile: rules, host: host, port: port)
+            configuration.connectionTimeout = .milliseconds(Int64(max(0.1, postgresTimeout) * 1000))
             do {
                 let app = try await SyncServer.application(configuration, logger: logger)
                 try await app.runService()

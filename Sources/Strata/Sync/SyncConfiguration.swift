@@ -23,6 +23,10 @@ public struct SyncConfiguration: Sendable {
     public var uploadBatchSize = 5_000
     /// How long one download waits on the server for new changes (a long poll; default 25 s, at most 60).
     public var downloadWait: TimeInterval = 25
+    /// How long a request may go unanswered before the session gives it up and retries (default 15 s): a download
+    /// gets its long poll's wait on top, an upload 2 ms per change it carries. The server answers 503 (retried) when
+    /// PostgreSQL cannot be reached, so this only bounds a server or network that went silent.
+    public var requestTimeout: TimeInterval = 15
     /// The longest pause between retries after a failure (the backoff doubles from 0.2 s up to this; default 30 s).
     public var maximumBackoff: TimeInterval = 30
     /// Whether the session starts syncing when the database opens (default `true`); `false` leaves it

@@ -70,7 +70,7 @@ public final class SyncSession: @unchecked Sendable {
         self.path = path
         self.configuration = sync
         self.token = sync.token
-        transport = SyncTransport(server: sync.server)
+        transport = SyncTransport(server: sync.server, requestTimeout: sync.requestTimeout)
         let queue = DispatchQueue(label: "strata.sync \(path)")
         self.queue = queue
         var local = configuration

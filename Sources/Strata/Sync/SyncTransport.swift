@@ -6,12 +6,19 @@ import FoundationNetworking
 #endif
 
 /// The client's HTTP calls to the sync server (docs/SYNC.md, "Protocol"), over Foundation's URL loading.
+///
+/// Every request has a deadline proportionate to it (``SyncConfiguration/requestTimeout``, plus the long poll's
+/// wait for a download and a little per change for an upload): a request the server does not answer by then is
+/// cancelled and fails like an unreachable server, so the session retries it after its backoff instead of waiting
+/// on a connection that went dead.
 final class SyncTransport: @unchecked Sendable {
     let server: URL
     private let session: URLSession
+    private let requestTimeout: TimeInterval
 
-    init(server: URL) {
+    init(server: URL, requestTimeout: TimeInterval) {
         self.server = server
+        self.requestTimeout = max(1, requestTimeout)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 90
         configuration.httpMaximumConnectionsPerHost = 4
@@ -26,7 +33,8 @@ final class SyncTransport: @unchecked Sendable {
         request.httpMethod = "POST"
         request.httpBody = Data(UploadRequest(clientId: clientID, changes: changes).wireJSON)
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        let data = try await send(request, token: token)
+        // The server applies a batch in a fixed number of statements; rows still cost a little each.
+        let data = try await send(request, token: token, timeout: requestTimeout + 0.002 * Double(changes.count))
         return try decode(UploadResponse.self, data, what: "upload")
     }
 
@@ -42,27 +50,36 @@ final class SyncTransport: @unchecked Sendable {
         guard let url = components?.url else {
             throw SyncError(status: nil, message: "cannot build a download URL from \(server)")
         }
-        var request = URLRequest(url: url)
-        request.timeoutInterval = wait + 30
-        let data = try await send(request, token: token)
+        let data = try await send(URLRequest(url: url), token: token, timeout: wait + requestTimeout)
         return try decode(DownloadResponse.self, data, what: "download")
     }
 
-    private func send(_ request: URLRequest, token: String) async throws -> Data {
+    private func send(_ request: URLRequest, token: String, timeout: TimeInterval) async throws -> Data {
         var request = request
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        request.timeoutInterval = timeout
         let (data, status): (Data, Int)
         do {
             (data, status) = try await withCheckedThrowingContinuation { continuation in
-                session.dataTask(with: request) { data, response, error in
+                let answer = PendingAnswer(continuation)
+                let task = session.dataTask(with: request) { data, response, error in
                     if let error {
-                        continuation.resume(throwing: error)
+                        answer.resume(.failure(error))
                     } else if let http = response as? HTTPURLResponse {
-                        continuation.resume(returning: (data ?? Data(), http.statusCode))
+                        answer.resume(.success((data ?? Data(), http.statusCode)))
                     } else {
-                        continuation.resume(throwing: SyncError(status: nil, message: "no HTTP answer"))
+                        answer.resume(.failure(SyncError(status: nil, message: "no HTTP answer")))
                     }
-                }.resume()
+                }
+                task.resume()
+                // The deadline is kept here, whatever the URL loading system does with timeoutInterval (an idle
+                // timeout on some platforms) and with a cancelled task (whose handler may never run): the request
+                // fails at the deadline, and the session retries it.
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+                    answer.resume(
+                        .failure(SyncError(status: nil, message: "no answer within \(Int(timeout.rounded(.up))) s")))
+                    task.cancel()
+                }
             }
         } catch let error as SyncError {
             throw SyncError(status: nil, message: "\(server.absoluteString): \(error.message)")
@@ -89,5 +106,21 @@ final class SyncTransport: @unchecked Sendable {
                 message: "the server's \(what) answer does not decode (\(error)): "
                     + String(decoding: data.prefix(200), as: UTF8.self))
         }
+    }
+}
+
+/// The continuation of one request, resumed once: by the answer or by the deadline, whichever comes first.
+private final class PendingAnswer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<(Data, Int), any Error>?
+
+    init(_ continuation: CheckedContinuation<(Data, Int), any Error>) { self.continuation = continuation }
+
+    func resume(_ result: Result<(Data, Int), any Error>) {
+        let pending = lock.withLock { () -> CheckedContinuation<(Data, Int), any Error>? in
+            defer { continuation = nil }
+            return continuation
+        }
+        pending?.resume(with: result)
     }
 }

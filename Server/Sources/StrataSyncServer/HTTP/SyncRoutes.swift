@@ -100,6 +100,12 @@ public struct SyncRoutes: Sendable {
         } catch let error as SyncError {
             metrics.recordError(status: Int(error.status.code))
             throw error.httpError
+        } catch where PostgresFailure.isUnavailable(error) {
+            // PostgreSQL went away under the request (restarted, say): nothing of it committed that a retry would
+            // repeat twice (uploads are idempotent), so the client is told to retry.
+            metrics.recordError(status: 503)
+            store.logger.warning("PostgreSQL unavailable", metadata: ["error": "\(String(reflecting: error))"])
+            throw SyncError(.unavailable, "PostgreSQL is unavailable (\(error)); retry later").httpError
         } catch {
             metrics.recordError(status: 500)
             throw error

@@ -19,10 +19,14 @@ public enum SyncServer {
         postgres.options.maximumConnections = configuration.maximumConnections + 1
         let client = PostgresClient(configuration: postgres, backgroundLogger: logger)
         let store = SyncStore(
-            schema: schema, rules: rules, client: client, databaseSchema: configuration.databaseSchema, logger: logger)
+            schema: schema, rules: rules, client: client, databaseSchema: configuration.databaseSchema, logger: logger,
+            connectionTimeout: configuration.connectionTimeout)
         let routes = SyncRoutes(store: store, verifier: verifier, metrics: SyncMetrics())
+        let (seconds, attoseconds) = configuration.idleTimeout.components
+        let idle = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         var app = Application(
             router: routes.router(),
+            server: .http1(configuration: .init(idleTimeout: idle)),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "strata-sync"),
             services: [client, store.listener()],

@@ -17,6 +17,13 @@ public struct SyncServerConfiguration: Sendable {
     /// The most PostgreSQL connections uploads and downloads use at once (default 40: twenty clients uploading
     /// while as many downloads read); one more listens for other servers' changes.
     public var maximumConnections = 40
+    /// How long a request waits for a PostgreSQL connection before it is answered 503 (default 5 s): while
+    /// PostgreSQL is down or restarting, clients are told to retry instead of being kept waiting.
+    public var connectionTimeout: Duration = .seconds(5)
+    /// How long an HTTP connection may stay silent (no request, or a request whose body stops coming) before the
+    /// server closes it (default 75 s, longer than the longest long poll): a client that went away mid-request
+    /// holds nothing for good, and a shutdown does not wait on it.
+    public var idleTimeout: Duration = .seconds(75)
 
     /// Creates a configuration.
     public init(

@@ -16,17 +16,22 @@ public struct SyncStore: Sendable {
     let logger: Logger
     /// Wakes this process's waiting downloads when the change log grows.
     public let notifier = ChangeNotifier()
+    /// The pool with a bounded wait for a connection.
+    let postgres: PostgresAccess
 
     /// Creates a store on `client`'s database, with every table in PostgreSQL schema `databaseSchema`.
-    /// `client` must be running (`PostgresClient.run()`).
+    /// `client` must be running (`PostgresClient.run()`). A request that gets no connection within
+    /// `connectionTimeout` (PostgreSQL down or restarting) fails with `SyncError.Kind.unavailable` (503).
     public init(
-        schema: SyncSchema, rules: AccessRules, client: PostgresClient, databaseSchema: String, logger: Logger
+        schema: SyncSchema, rules: AccessRules, client: PostgresClient, databaseSchema: String, logger: Logger,
+        connectionTimeout: Duration = .seconds(5)
     ) {
         self.schema = schema
         self.rules = rules
         self.client = client
         self.meta = MetaTables(schema: databaseSchema)
         self.logger = logger
+        self.postgres = PostgresAccess(client: client, timeout: connectionTimeout, logger: logger)
     }
 
     /// Creates or migrates the tables (see `SchemaMigrator`).
@@ -54,7 +59,7 @@ public struct SyncStore: Sendable {
         let validator = ChangeValidator(schema: schema, clientID: request.clientId)
         let validated = try request.changes.enumerated().map { try validator.validate($1, index: $0) }
         let (meta, rules, logger) = (self.meta, self.rules, self.logger)
-        let (response, audience) = try await Transaction.run(client, logger: logger) { sql in
+        let (response, audience) = try await postgres.withTransaction { sql in
             try await UploadTransaction(meta: meta, sql: sql, authorizer: WriteAuthorizer(rules: rules, user: user))
                 .run(validated, clientID: request.clientId, user: user)
         }
@@ -68,9 +73,9 @@ public struct SyncStore: Sendable {
 
     /// The changes after `after` that `user` may see, at most `limit`.
     public func download(after: Int64, user: String, limit: Int) async throws -> DownloadResponse {
-        let (meta, rules, logger) = (self.meta, self.rules, self.logger)
-        return try await client.withConnection { connection in
-            let log = ChangeLog(meta: meta, sql: SQLSession(connection: connection, logger: logger))
+        let (meta, rules) = (self.meta, self.rules)
+        return try await postgres.withConnection { sql in
+            let log = ChangeLog(meta: meta, sql: sql)
             let (upTo, changes) = try await log.read(after: after, user: user, rules: rules, limit: limit)
             guard upTo > after else { return DownloadResponse(changes: [], last: after, more: false) }
             if changes.count == limit, let last = changes.last?.serverSeq {
@@ -88,9 +93,6 @@ public struct SyncStore: Sendable {
 
     /// Whether PostgreSQL answers.
     public func ping() async throws {
-        let logger = self.logger
-        try await client.withConnection { connection in
-            try await SQLSession(connection: connection, logger: logger).execute("SELECT 1")
-        }
+        try await postgres.withConnection { sql in try await sql.execute("SELECT 1") }
     }
 }

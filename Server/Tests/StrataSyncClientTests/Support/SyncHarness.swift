@@ -64,10 +64,16 @@ final class SyncHarness: @unchecked Sendable {
             jwtKeyFile: keyFile, rulesFile: rulesFile, port: port)
     }
 
-    /// Runs `body` with a harness whose server is running; drops the PostgreSQL schema and the files afterwards.
-    static func run(_ body: @escaping @Sendable (SyncHarness) async throws -> Void) async throws {
+    /// Runs `body` with a harness whose server is running (with its configuration changed by `configure`); drops
+    /// the PostgreSQL schema and the files afterwards.
+    static func run(
+        configure: @escaping @Sendable (inout SyncServerConfiguration) -> Void = { _ in },
+        _ body: @escaping @Sendable (SyncHarness) async throws -> Void
+    ) async throws {
         try await withHarness { harness in
-            let app = try await SyncServer.application(harness.configuration(port: 0), logger: logger)
+            var configuration = harness.configuration(port: 0)
+            configure(&configuration)
+            let app = try await SyncServer.application(configuration, logger: logger)
             try await app.test(.live) { client in
                 guard let port = client.port else { throw XCTSkip("the live test server has no port") }
                 harness.server = URL(string: "http://127.0.0.1:\(port)")!
@@ -138,6 +144,7 @@ final class SyncHarness: @unchecked Sendable {
         sync.downloadWait = 2
         sync.uploadBatchSize = uploadBatchSize
         sync.maximumBackoff = 0.5
+        sync.requestTimeout = 5
         configuration.sync = sync
         return configuration
     }
