@@ -152,8 +152,7 @@ extension Table {
         var keys: [Int64] = []
         var damaged = false
         try sorted.forEachPostingBlock(withPrefix: start) { entry, termEnd in
-            guard PostingBlock.appendKeys(of: UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...]), to: &keys)
-            else {
+            guard Self.appendBlockKeys(of: entry, termEnd: termEnd, to: &keys) else {
                 damaged = true
                 return false
             }
@@ -189,11 +188,7 @@ extension Table {
         try sorted.forEachPostingBlock(
             ofTerm: FullTextEntry.termPrefix(term), seeking: { next < within.count ? within[next].rawValue : nil }
         ) { entry, termEnd in
-            blockKeys.removeAll(keepingCapacity: true)
-            guard
-                PostingBlock.appendKeys(
-                    of: UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...]), to: &blockKeys)
-            else {
+            guard Self.readBlockKeys(of: entry, termEnd: termEnd, into: &blockKeys) else {
                 damaged = true
                 return false
             }
@@ -229,11 +224,7 @@ extension Table {
         var blockKeys: [Int64] = []
         var damaged = false
         let body = { (entry: UnsafeRawBufferPointer, termEnd: Int) -> Bool in
-            blockKeys.removeAll(keepingCapacity: true)
-            guard
-                PostingBlock.appendKeys(
-                    of: UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...]), to: &blockKeys)
-            else {
+            guard Self.readBlockKeys(of: entry, termEnd: termEnd, into: &blockKeys) else {
                 damaged = true
                 return false
             }
@@ -555,5 +546,21 @@ extension Table {
             throw StrataError.invalidArgument("index \(key) of table '\(name)' is not a full-text index")
         }
         return index
+    }
+
+    /// Appends the object keys of the posting block in index entry `entry` (its term ends at `termEnd`, then come
+    /// 8 bytes of the block's bound) to `keys`; false when the block is damaged.
+    private static func appendBlockKeys(
+        of entry: UnsafeRawBufferPointer, termEnd: Int, to keys: inout [Int64]
+    ) -> Bool {
+        PostingBlock.appendKeys(of: UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...]), to: &keys)
+    }
+
+    /// The object keys of the posting block in `entry`, replacing what `keys` held; false when it is damaged.
+    private static func readBlockKeys(
+        of entry: UnsafeRawBufferPointer, termEnd: Int, into keys: inout [Int64]
+    ) -> Bool {
+        keys.removeAll(keepingCapacity: true)
+        return appendBlockKeys(of: entry, termEnd: termEnd, to: &keys)
     }
 }
