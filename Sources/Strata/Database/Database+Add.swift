@@ -194,7 +194,39 @@ extension Database {
     private func insert(
         _ model: ModelBinding, _ values: [PersistedValue], into table: Table, owning owned: [NewEmbedded]
     ) throws -> ObjectKey? {
-        // The model's reused row, as the insert without embedded objects takes it (see there).
+        try withSpareRow(model, values) { stored in
+            let (key, keys) = try insertChecked(model, values) {
+                try table.insert(stored, into: model.valueColumns, embedding: owned.map(\.row))
+            }
+            for (new, newKey) in zip(owned, keys) {
+                new.object.managedAccessor = ManagedRow(database: self, model: new.model, key: newKey)
+            }
+            return key
+        }
+    }
+
+    /// Inserts the values of an object's non-link properties (links follow once the row exists).
+    ///
+    /// - Throws: `StrataError.duplicatePrimaryKey` naming the model and the key as the user wrote it.
+    private func insert(_ model: ModelBinding, _ values: [PersistedValue], into table: Table) throws -> ObjectKey {
+        let inserted = try withSpareRow(model, values) { stored in
+            try insertChecked(model, values) { try table.insert(stored, into: model.valueColumns) }
+        }
+        if let inserted { return inserted }
+        // A link whose target model is left out of the database (`objectTypes`) has no binding: store the row
+        // column by column, which skips what cannot be stored, as before links existed here.
+        return try insertChecked(model, values) { try table.insert(valueRow(model, values)) }
+    }
+
+    /// Runs `body` with the model's reused row holding `values`' non-link properties as stored values; `nil`,
+    /// without running it, when one of them cannot be stored as a row value.
+    ///
+    /// The row is taken from the binding (which leaves the array uniquely referenced, so writing it copies nothing)
+    /// and given back with this object's values in it: overwriting them in place next time releases them, where
+    /// emptying the array would destroy each element through the type's value witness.
+    private func withSpareRow<Result>(
+        _ model: ModelBinding, _ values: [PersistedValue], _ body: ([StorageValue]) throws -> Result
+    ) rethrows -> Result? {
         var stored = model.spareRow
         model.spareRow = []
         defer { model.spareRow = stored }
@@ -204,36 +236,7 @@ extension Database {
             guard let value = ValueConversion.storageValue(values[column]) else { return nil }
             stored[position] = value
         }
-        let (key, keys) = try insertChecked(model, values) {
-            try table.insert(stored, into: model.valueColumns, embedding: owned.map(\.row))
-        }
-        for (new, newKey) in zip(owned, keys) {
-            new.object.managedAccessor = ManagedRow(database: self, model: new.model, key: newKey)
-        }
-        return key
-    }
-
-    /// Inserts the values of an object's non-link properties (links follow once the row exists).
-    ///
-    /// - Throws: `StrataError.duplicatePrimaryKey` naming the model and the key as the user wrote it.
-    private func insert(_ model: ModelBinding, _ values: [PersistedValue], into table: Table) throws -> ObjectKey {
-        // Taken from the binding (which leaves the array uniquely referenced, so writing it copies nothing) and
-        // given back with this object's values in it: overwriting them in place next time releases them, where
-        // emptying the array would destroy each element through the type's value witness.
-        var stored = model.spareRow
-        model.spareRow = []
-        defer { model.spareRow = stored }
-        let properties = model.valueProperties
-        if stored.count != properties.count { stored = Array(repeating: .null, count: properties.count) }
-        for (position, column) in properties.enumerated() {
-            // A link whose target model is left out of the database (`objectTypes`) has no binding: store the row
-            // column by column, which skips what cannot be stored, as before links existed here.
-            guard let value = ValueConversion.storageValue(values[column]) else {
-                return try insertChecked(model, values) { try table.insert(valueRow(model, values)) }
-            }
-            stored[position] = value
-        }
-        return try insertChecked(model, values) { try table.insert(stored, into: model.valueColumns) }
+        return try body(stored)
     }
 
     /// Runs an insert, naming a taken primary key as the user wrote it.

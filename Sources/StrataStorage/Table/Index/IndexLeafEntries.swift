@@ -16,27 +16,25 @@ struct IndexLeafEntries {
     /// The entries of the leaf at `location`, reading a stored leaf through `reader`.
     /// - Throws: `StrataError.corruptFile` when a stored leaf's header is damaged.
     init(_ location: NodeTree<IndexLeaf>.LeafLocation, reader: NodeReader) throws {
-        switch location {
-        case .loaded(let leaf):
-            form = .loaded(leaf)
-            count = leaf.entryCount
-        case .stored(let ref):
-            let view = try IndexLeafView(try reader.read(ref), ref: ref)
-            form = .stored(view)
-            count = view.count
-        }
+        try self.init(location, reading: reader.read)
     }
 
     /// The entries of the leaf at `location` of `tree`, a stored leaf read through ``NodeTree/storedLeaf(_:)``
     /// (kept by a read transaction's tree, so a lookup that comes back to the leaf skips the pager).
     /// - Throws: `StrataError.corruptFile` when a stored leaf's header is damaged.
     init(_ location: NodeTree<IndexLeaf>.LeafLocation, in tree: NodeTree<IndexLeaf>) throws {
+        try self.init(location, reading: tree.storedLeaf)
+    }
+
+    private init(
+        _ location: NodeTree<IndexLeaf>.LeafLocation, reading read: (NodeRef) throws -> UnsafeRawBufferPointer
+    ) throws {
         switch location {
         case .loaded(let leaf):
             form = .loaded(leaf)
             count = leaf.entryCount
         case .stored(let ref):
-            let view = try IndexLeafView(try tree.storedLeaf(ref), ref: ref)
+            let view = try IndexLeafView(try read(ref), ref: ref)
             form = .stored(view)
             count = view.count
         }
