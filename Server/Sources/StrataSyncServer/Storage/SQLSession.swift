@@ -14,16 +14,14 @@ struct SQLSession {
 
     /// Runs `sql` with text parameters `$1...`, ignoring what it returns (which need not be text).
     func execute(_ sql: String, _ parameters: [String?] = []) async throws {
-        let sequence = try await connection.query(
-            PostgresQuery(unsafeSQL: sql, binds: Self.bindings(parameters)), logger: logger)
+        let sequence = try await query(sql, parameters)
         for try await _ in sequence {}
     }
 
     /// Runs `sql` with text parameters and returns its rows, each column as text (`nil` for null).
     /// Every selected column must be text (cast with `::text`).
     func rows(_ sql: String, _ parameters: [String?] = []) async throws -> [[String?]] {
-        let sequence = try await connection.query(
-            PostgresQuery(unsafeSQL: sql, binds: Self.bindings(parameters)), logger: logger)
+        let sequence = try await query(sql, parameters)
         var result: [[String?]] = []
         for try await row in sequence {
             var columns: [String?] = []
@@ -38,6 +36,16 @@ struct SQLSession {
     /// The first column of the first row, or `nil` when there is no row or it is null.
     func value(_ sql: String, _ parameters: [String?] = []) async throws -> String? {
         try await rows(sql, parameters).first?.first ?? nil
+    }
+
+    /// Sends `sql`; fails (rather than waiting forever) when the connection closes before it got there
+    /// (`ConnectionClosures`).
+    private func query(_ sql: String, _ parameters: [String?]) async throws -> PostgresRowSequence {
+        let (connection, logger) = (self.connection, self.logger)
+        let query = PostgresQuery(unsafeSQL: sql, binds: Self.bindings(parameters))
+        return try await ConnectionClosures.shared.run(on: connection) {
+            try await connection.query(query, logger: logger)
+        }
     }
 
     private static func bindings(_ parameters: [String?]) -> PostgresBindings {

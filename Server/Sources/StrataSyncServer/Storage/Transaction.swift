@@ -2,19 +2,40 @@ import Logging
 import PostgresNIO
 
 /// Runs work in one PostgreSQL transaction, rethrowing the work's own error (a `SyncError` naming the refused
-/// change, say) rather than PostgresNIO's wrapper, once the transaction is rolled back.
+/// change, say) once the transaction is rolled back.
+///
+/// `BEGIN`, `COMMIT` and `ROLLBACK` go through `SQLSession` like every other statement, so none of them waits
+/// forever on a connection that closed under it (`ConnectionClosures`; PostgresNIO's own `withTransaction` sends
+/// its `ROLLBACK` unguarded). A connection that closed is not rolled back: PostgreSQL ended the transaction with it.
 enum Transaction {
     /// Runs `body` on a connection inside `BEGIN` ... `COMMIT`; rolls back when it throws.
     static func run<T: Sendable>(
         _ client: PostgresClient, logger: Logger, _ body: (SQLSession) async throws -> T
     ) async throws -> T {
-        do {
-            return try await client.withTransaction(logger: logger) { connection in
-                try await body(SQLSession(connection: connection, logger: logger))
+        try await client.withConnection { connection in
+            let sql = SQLSession(connection: connection, logger: logger)
+            try await sql.execute("BEGIN")
+            let value: T
+            do {
+                value = try await body(sql)
+            } catch {
+                if !connection.isClosed {
+                    do {
+                        try await sql.execute("ROLLBACK")
+                    } catch let rollback {
+                        logger.warning(
+                            "ROLLBACK failed after an error",
+                            metadata: [
+                                "error": "\(String(reflecting: error))",
+                                "rollback": "\(String(reflecting: rollback))",
+                            ])
+                        throw rollback
+                    }
+                }
+                throw error
             }
-        } catch let error as PostgresTransactionError {
-            if let cause = error.closureError, error.rollbackError == nil { throw cause }
-            throw error
+            try await sql.execute("COMMIT")
+            return value
         }
     }
 }
