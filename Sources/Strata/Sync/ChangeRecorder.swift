@@ -19,6 +19,8 @@ struct ChangeRecorder {
     private(set) var changes: [SyncChange] = []
     /// Object states read or changed, by ``SyncTables/objectID(model:key:)``.
     private var states: [String: (model: String, key: SyncValue, state: ObjectSyncState?, dirty: Bool)] = [:]
+    /// The properties holding embedded objects whose value this write recorded already, as object id and name.
+    private var embeddedRecorded: Set<String> = []
 
     init(context: SyncContext, base: Catalog, state: SyncState) {
         self.context = context
@@ -38,7 +40,8 @@ struct ChangeRecorder {
             let changes = try table.changes(since: old)
             if !changes.isEmpty { diffs.append((model, table, old, changes)) }
         }
-        guard !diffs.isEmpty else { return }
+        let embeddedOwners = try ownersOfChangedEmbeddedObjects(changed)
+        guard !diffs.isEmpty || !embeddedOwners.isEmpty else { return }
         for diff in diffs {
             for key in diff.changes.deletions { try recordDelete(key, of: diff.model) }
         }
@@ -55,6 +58,7 @@ struct ChangeRecorder {
                 try recordUpdate(key, columns: columns, of: diff.model, table: diff.table, old: old)
             }
         }
+        for owner in embeddedOwners { try recordEmbeddedEdit(owner.local, of: owner.model, property: owner.property) }
         try write()
     }
 
@@ -130,7 +134,11 @@ struct ChangeRecorder {
         for (index, property) in model.description.properties.enumerated()
         where index != model.primaryKeyColumn && context.syncs(model, property: index) {
             let column = model.columns[index]
-            if isScalar(property.type) {
+            if context.embeddedTarget(model, property: index) != nil {
+                let value = try context.embeddedJSON(local, of: model, property: index, in: catalog)
+                guard value != context.normalizedEmbedded(.null, of: model, property: index) else { continue }
+                recordEmbedded(value, model, key, property: property.name)
+            } else if isScalar(property.type) {
                 guard property.type.linkedModel != nil else { continue }
                 let value = try context.json(try table.value(local, column: column), type: property.type, in: catalog)
                 guard value != .null else { continue }
@@ -159,7 +167,10 @@ struct ChangeRecorder {
             && context.syncs(model, property: index)
         {
             let column = model.columns[index]
-            if isScalar(property.type) {
+            if context.embeddedTarget(model, property: index) != nil {
+                let value = try context.embeddedJSON(local, of: model, property: index, in: catalog)
+                recordEmbedded(value, model, key, property: property.name)
+            } else if isScalar(property.type) {
                 let value = try context.json(try table.value(local, column: column), type: property.type, in: catalog)
                 _ = append(.set, model, key, property: property.name, value: value)
             } else {
@@ -169,6 +180,49 @@ struct ChangeRecorder {
             }
         }
         saveState(object, model, key)
+    }
+
+    // MARK: Embedded objects
+
+    /// Records a `set` of a property holding embedded objects, with its whole nested value, once per write.
+    private mutating func recordEmbedded(
+        _ value: SyncValue, _ model: ModelBinding, _ key: SyncValue, property: String
+    ) {
+        guard embeddedRecorded.insert(SyncTables.objectID(model: model.name, key: key) + "\u{1F}" + property).inserted
+        else { return }
+        _ = append(.set, model, key, property: property, value: value)
+    }
+
+    /// The top-level objects, with the property, holding the embedded objects this write inserted or changed
+    /// (an edit inside an embedded object changes its table only, not its owner's).
+    private func ownersOfChangedEmbeddedObjects(
+        _ changed: Set<TableKey>
+    ) throws -> [(model: ModelBinding, local: ObjectKey, property: Int)] {
+        var owners: [(model: ModelBinding, local: ObjectKey, property: Int)] = []
+        var seen: Set<String> = []
+        for model in context.schema.models where model.isEmbedded && changed.contains(model.tableKey) {
+            let changes = try context.table(model).changes(since: base.table(model.tableKey))
+            for key in changes.insertions + changes.modifiedKeys {
+                guard let owner = try context.embeddedOwner(of: key, model: model, in: catalog),
+                    seen.insert("\(owner.model.index)/\(owner.local.rawValue)/\(owner.property)").inserted
+                else { continue }
+                owners.append(owner)
+            }
+        }
+        return owners
+    }
+
+    /// Records the value of property `index` of `local` after an edit inside its embedded objects.
+    private mutating func recordEmbeddedEdit(_ local: ObjectKey, of model: ModelBinding, property index: Int) throws {
+        guard let key = try context.syncKey(of: local, model: model, in: catalog) else { return }
+        guard try loadState(model, key) != nil else {
+            // Made before sync was configured: the server learns of it now, whole.
+            let created = try recordCreate(local, of: model, in: try context.table(model))
+            try recordContents(local, created, of: model)
+            return
+        }
+        let value = try context.embeddedJSON(local, of: model, property: index, in: catalog)
+        recordEmbedded(value, model, key, property: model.description.properties[index].name)
     }
 
     // MARK: Collections

@@ -102,6 +102,16 @@ struct RemoteChangeApplier {
         where index != model.primaryKeyColumn && context.syncs(model, property: index) {
             let column = model.columns[index]
             let name = property.name
+            if context.embeddedTarget(model, property: index) != nil {
+                // The whole nested value is one register: the embedded objects are replaced when it differs.
+                let register = projected.fields[name]?.value ?? .null
+                let wanted = context.normalizedEmbedded(register, of: model, property: index)
+                let stored = try context.embeddedJSON(local, of: model, property: index, in: context.catalog)
+                if stored.canonicalText != wanted.canonicalText {
+                    try context.setEmbedded(wanted, into: local, of: model, property: index)
+                }
+                continue
+            }
             let element = property.type.collectionElement ?? .any
             let wanted: StorageValue
             switch property.type.unwrapped {

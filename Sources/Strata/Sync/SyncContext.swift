@@ -30,9 +30,10 @@ final class SyncContext {
         return table
     }
 
-    /// Whether property `index` of `model` syncs: not a link (or collection of links) to an embedded model.
+    /// Whether property `index` of `model` syncs: every property does (one holding embedded objects as one nested
+    /// value, see `SyncContext+Embedded.swift`) but linking objects.
     func syncs(_ model: ModelBinding, property index: Int) -> Bool {
-        if let target = model.linkTargets[index], target.isEmbedded { return false }
+        if case .linkingObjects = model.description.properties[index].type.unwrapped { return false }
         return true
     }
 
