@@ -21,6 +21,8 @@ struct ColumnType: Sendable, Hashable {
         case decimal
         case objectId
         case any
+        /// Embedded objects held by the owner's property, as one nested value (`EmbeddedShape`).
+        case embedded(EmbeddedShape)
     }
 
     /// The domain.
@@ -46,6 +48,7 @@ struct ColumnType: Sendable, Hashable {
         case .uuid: return "uuid"
         case .decimal: return "numeric"
         case .any: return "jsonb"
+        case .embedded: return "jsonb"
         }
     }
 
@@ -125,6 +128,9 @@ struct ColumnType: Sendable, Hashable {
             return text.lowercased()
         case (.any, _):
             return value.canonicalText
+        case (.embedded(let shape), _):
+            try shape.check(value, context: context)
+            return value.canonicalText
         default:
             throw SyncError(.badRequest, "\(context) is \(typeName); \(value.kindName) was given")
         }
@@ -145,6 +151,7 @@ struct ColumnType: Sendable, Hashable {
         case .decimal: return "decimal (string)"
         case .objectId: return "objectId (24 hex digits)"
         case .any: return "any"
+        case .embedded(let shape): return "embedded \(shape.model)"
         }
     }
 

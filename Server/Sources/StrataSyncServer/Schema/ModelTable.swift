@@ -2,7 +2,8 @@ import StrataSchema
 
 /// The typed table of one model: one row per live object, keyed by the primary key (or by `_syncId`, a UUID the
 /// creating client chooses, for models without one), one column per scalar property, and a `CollectionTable` per
-/// list, set and map property.
+/// list, set and map property. The embedded objects an object holds are one `jsonb` column per property; embedded
+/// models have no table.
 struct ModelTable: Sendable, Hashable {
     /// The column that names the object when the model has no primary key.
     static let syncIdColumn = "_syncId"
@@ -50,8 +51,12 @@ struct ModelTable: Sendable, Hashable {
         return ColumnType(base: .uuid, isNullable: false)
     }
 
-    /// The table of `model`, given every model's key type by name.
-    init(_ model: ModelDefinition, keyType: (String) -> ColumnType?) {
+    /// The table of `model`, given every model's key type and definition by name. A property that holds
+    /// embedded objects (a link, list or map of an embedded model) is one `jsonb` column (`EmbeddedShape`).
+    init(
+        _ model: ModelDefinition, keyType: (String) -> ColumnType?,
+        definition: (String) -> ModelDefinition? = { _ in nil }
+    ) {
         self.model = model.name
         self.keyColumn = model.primaryKey ?? Self.syncIdColumn
         self.keyType = Self.keyType(of: model)
@@ -62,6 +67,10 @@ struct ModelTable: Sendable, Hashable {
         let ownerKey = self.keyType
         for property in model.persistedProperties where property.name != model.primaryKey {
             if let old = property.renamedFrom { renames[property.name] = old }
+            if let shape = EmbeddedShape.of(property, definition: definition, keyType: keyType) {
+                columns.append((property.name, ColumnType(base: .embedded(shape), isNullable: shape.holder == .single)))
+                continue
+            }
             let kind: CollectionTable.Kind?
             switch property.type {
             case .list: kind = .list

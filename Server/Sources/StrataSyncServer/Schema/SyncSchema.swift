@@ -25,8 +25,9 @@ public struct SyncSchema: Sendable {
         }
         let keyTypes = definitions.mapValues(ModelTable.keyType(of:))
         var tables: [String: ModelTable] = [:]
-        for (name, model) in definitions {
-            tables[name] = ModelTable(model, keyType: { keyTypes[$0] })
+        // Embedded objects travel inside their owners' values (docs/SYNC.md, "Embedded objects"): no table.
+        for (name, model) in definitions where !model.isEmbedded {
+            tables[name] = ModelTable(model, keyType: { keyTypes[$0] }, definition: { definitions[$0] })
         }
         self.versions = versions
         self.tables = tables

@@ -22,6 +22,7 @@ final class SyncHarness: @unchecked Sendable {
           SyncNote: { owner: ownerId }
           SyncTopic: { shared: readWrite }
           SyncMemo: { shared: readWrite }
+          SyncPlace: { shared: readWrite }
         """
 
     static let logger: Logger = {
