@@ -74,7 +74,6 @@ let package = Package(
             dependencies: [
                 "StrataSyncServer",
                 .product(name: "Strata", package: "Strata"),
-                .product(name: "StrataSyncWire", package: "Strata"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

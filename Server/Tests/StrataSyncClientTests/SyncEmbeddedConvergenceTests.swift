@@ -1,6 +1,5 @@
 import Foundation
 import Strata
-import StrataSyncWire
 import XCTest
 
 @testable import StrataSyncServer
