@@ -52,6 +52,31 @@ final class EmbeddedShapeTests: XCTestCase {
         XCTAssertTrue(table.createStatement(schema: "s").contains("\"stops\" jsonb"))
     }
 
+    func testAnUploadStoresTheNestedValueAndAnOldKeyColumnBecomesJSONB() async throws {
+        try await TestPostgres.withDatabase { client, schema in
+            let rules = "models:\n  Place: { shared: readWrite }\n"
+            let store = try await StoreHarness.make(client, schema: schema, texts: [Self.places], rules: rules)
+            let create = SyncChange(
+                seq: 1, hlc: Fixtures.hlc(1000, "c1"), model: "Place", object: .string("p1"), op: .create,
+                value: .object([:]))
+            var home = set("home", address(geo: .object(["lat": .number(1.5)])))
+            home.seq = 2
+            home.hlc = Fixtures.hlc(1001, "c1")
+            _ = try await store.upload([create, home], client: "c1", user: "alice")
+            let rows = try await store.rows(
+                "SELECT home->>'street', (home->'geo'->>'lat'), jsonb_typeof(home) FROM S.\"Place\"")
+            XCTAssertEqual(rows, [["Main", "1.5", "object"]])
+
+            // Before embedded objects synced, the link was a key column (never written): migrating makes it jsonb.
+            _ = try await store.rows("ALTER TABLE S.\"Place\" ALTER COLUMN home TYPE uuid USING NULL")
+            try await store.store.migrate()
+            let type = try await store.rows(
+                "SELECT data_type::text FROM information_schema.columns WHERE table_schema = '\(schema)' "
+                    + "AND table_name = 'Place' AND column_name = 'home'")
+            XCTAssertEqual(type, [["jsonb"]])
+        }
+    }
+
     func testNestedValuesAreCheckedAgainstTheEmbeddedModels() throws {
         let validator = ChangeValidator(schema: try Fixtures.schema([Self.places]), clientID: "c1")
         let geo = SyncValue.object(["lat": .number(1.5)])

@@ -113,10 +113,13 @@ struct SchemaMigrator {
             if let current = existing[name] {
                 if current != type.sqlType {
                     logger.info("converting column", metadata: ["table": "\(table.model)", "column": "\(name)"])
+                    // A link to an embedded model was a key column before embedded objects synced, never written:
+                    // it becomes the nested value's jsonb column, empty (no key converts to jsonb).
+                    let value = if case .embedded = type.base { "NULL" } else { column }
                     try await sql.execute(
                         """
                         ALTER TABLE \(qualified) ALTER COLUMN \(column) TYPE \(type.sqlType)
-                        USING \(column)::\(type.sqlType)
+                        USING \(value)::\(type.sqlType)
                         """
                     )
                 }
