@@ -99,8 +99,8 @@ final class SyncPostgresRestartTests: XCTestCase {
             }
             XCTAssertTrue(listening, "the LISTEN connection reconnected")
             for client in [phone, laptop] { client.session.pause() }
-            // The server's connections end with the proxy, before the server shuts down (it waits for them).
-            proxy.stop()
+            // The server then shuts down with its PostgreSQL connections still open through the proxy: the HTTP
+            // server finishes its requests, the LISTEN loop and the pool stop and close their connections.
         }
     }
 }
