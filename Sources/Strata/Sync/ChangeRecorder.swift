@@ -7,9 +7,12 @@ internal import StrataSyncWire
 /// tables with the version the write began from and records, in this order, the deletes, the creates (with their
 /// scalar values), the links and collection elements of created objects (so that every object a change names is
 /// created before), and the updates of other objects: `set` per changed property, and element operations for
-/// lists, sets and maps. Every change gets the next change number and a fresh clock reading, all in the same
-/// transaction as the app's changes. The recorder keeps only the local bookkeeping of ``ObjectSyncState`` (list
-/// slots, the local key); the conflict state follows the server's order and is kept by ``RemoteChangeApplier``.
+/// lists, sets and maps; then the owners of embedded objects changed in place. A property holding embedded objects
+/// is recorded as one `set` of its whole nested value (docs/SYNC.md, "Embedded objects"), once per write, whether
+/// its own column or an embedded object inside changed. Every change gets the next change number and a fresh
+/// clock reading, all in the same transaction as the app's changes. The recorder keeps only the local bookkeeping
+/// of ``ObjectSyncState`` (list slots, the local key); the conflict state follows the server's order and is kept
+/// by ``RemoteChangeApplier``.
 struct ChangeRecorder {
     let context: SyncContext
     /// The catalog of the version the write began from.
