@@ -31,9 +31,16 @@ public final class MutableSet<Element: ListElement> {
         // Told by the type, not by casting the array (`as? [String]` and back cast element by element, a tenth of
         // building a person's five nicknames).
         if Element.self == String.self {
-            var strings: [String] = []
-            strings.reserveCapacity(elements.underestimatedCount)
-            for element in elements { strings.append(unsafeBitCast(element, to: String.self)) }
+            // An array of strings (what a generated initializer passes) is taken as it is: no copy.
+            let strings: [String]
+            if Elements.self == [Element].self {
+                strings = unsafeBitCast(elements, to: [String].self)
+            } else {
+                var copied: [String] = []
+                copied.reserveCapacity(elements.underestimatedCount)
+                for element in elements { copied.append(unsafeBitCast(element, to: String.self)) }
+                strings = copied
+            }
             self.elements = unsafeBitCast(MutableSet.distinct(strings), to: [Element].self)
             return
         }
@@ -52,10 +59,13 @@ public final class MutableSet<Element: ListElement> {
 
     /// The distinct strings of `strings` in their first order (equal as `ElementIdentity` finds their stored
     /// values equal).
+    /// Strings without repeats (the usual case) come back as they are, without a new array.
     private static func distinct(_ strings: [String]) -> [String] {
-        var kept: [String] = []
-        kept.reserveCapacity(strings.count)
-        for text in strings where !kept.contains(text) { kept.append(text) }
+        var firstRepeat = 1
+        while firstRepeat < strings.count, !strings[..<firstRepeat].contains(strings[firstRepeat]) { firstRepeat += 1 }
+        guard firstRepeat < strings.count else { return strings }
+        var kept = Array(strings[..<firstRepeat])
+        for text in strings[firstRepeat...] where !kept.contains(text) { kept.append(text) }
         return kept
     }
 

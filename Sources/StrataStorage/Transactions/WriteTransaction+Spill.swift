@@ -9,9 +9,9 @@ extension WriteTransaction {
     /// Safe for the same reason commit is: a node's pages were free, so no version a reader or a recovery can
     /// open reaches them, and a rolled-back or crashed transaction leaves them free. A spilled node is sealed
     /// (header and checksum, as commit would) and final: `writableIfDirty` no longer returns it, so a change
-    /// copies it like a committed node; `read` still does: at the same address when the node had a mapping of its
-    /// own (now a view of the file) or was handed out by `read` before (its memory is kept), else from its pages
-    /// (its heap memory was given back).
+    /// copies it like a committed node; `read` still does: at the same address when the node was handed out by
+    /// `read` before (page-aligned memory becomes a view of the file, heap memory is kept), else from its pages
+    /// (its memory was given back; a node of the arena always is, one with a mapping of its own becomes a view too).
     ///
     /// - Throws: `diskFull` or `io` when the file cannot grow or the write fails; the nodes stay in memory then.
     func spill() throws {
@@ -44,7 +44,12 @@ extension WriteTransaction {
         for ((page, node), checksum) in zip(chosen, checksums) {
             dirty[page]?.spilledChecksum = checksum
             unspilledBytes -= node.byteCount(pageSize: pageSize)
-            if node.isMapped {
+            if node.origin == .arena, !node.isHandedOut {
+                // No pointer into it is out: the arena hands the memory out again (still resident: no system call,
+                // no page fault), and the node is read in place from its pages from now on.
+                node.release(pageSize: pageSize, to: arena)
+                dirty[page]?.isReleased = true
+            } else if node.isMapped {
                 _ = store.pagedFile.file.mapReadOnly(
                     over: node.memory, byteCount: node.byteCount(pageSize: pageSize), at: page * UInt64(pageSize))
             } else if !node.isHandedOut, store.pagedFile.decrypted == nil {

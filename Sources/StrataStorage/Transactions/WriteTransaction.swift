@@ -32,6 +32,8 @@ public final class WriteTransaction: NodeWriter {
     var spillQueueStart = 0
     /// Memory held by dirty nodes not spilled.
     var unspilledBytes = 0
+    /// Where the nodes of a large transaction get their memory (made for the first such node).
+    var arena: NodeArena?
     var freedCommitted: Set<UInt64> = []
     /// The page after the last node placed `withCommitNodes`, where the next such node goes if it is free.
     var commitNodesEnd: UInt64?
@@ -128,7 +130,7 @@ public final class WriteTransaction: NodeWriter {
         guard !isFinished else { return }
         if let node = dirty.removeValue(forKey: ref.page) {
             if node.spilledChecksum == nil { unspilledBytes -= node.byteCount(pageSize: store.pageSize) }
-            if !node.isReleased { node.release(pageSize: store.pageSize) }
+            if !node.isReleased { node.release(pageSize: store.pageSize, to: arena) }
             freeSpace.giveBack(start: ref.page, count: node.pages)
             return
         }
@@ -204,10 +206,12 @@ public final class WriteTransaction: NodeWriter {
         // Once the transaction is more than a small commit, nodes get mappings of their own, which spilling can
         // turn into views of the file: their memory then stops counting as the process's. A node from the heap
         // gives its memory back when spilled, unless `read` handed it out or the file is encrypted (see `spill`).
+        let mapped = unspilledBytes >= min(store.options.spillThreshold / 2, Self.heapNodeBytes)
+            && store.spillsToMappedPages
+        if mapped, arena == nil { arena = NodeArena(pageSize: pageSize) }
         let node = DirtyNode.allocate(
             pages: pages, pageSize: pageSize, usedBytes: NodeHeader.byteCount + byteCount, kind: kind, length: byteCount,
-            mapped: unspilledBytes >= min(store.options.spillThreshold / 2, Self.heapNodeBytes) && store.spillsToMappedPages,
-            zeroed: zeroed)
+            mapped: mapped, zeroed: zeroed, arena: arena)
         dirty[start] = node
         if beside { commitNodesEnd = start + pages }
         unspilledBytes += node.byteCount(pageSize: pageSize)
@@ -242,8 +246,12 @@ public final class WriteTransaction: NodeWriter {
     /// Releases the in-memory nodes and the writer lock.
     func finish() {
         isFinished = true
-        for node in dirty.values where !node.isReleased { node.release(pageSize: store.pageSize) }
+        // The arena's nodes go with its regions.
+        for node in dirty.values where !node.isReleased && node.origin != .arena {
+            node.release(pageSize: store.pageSize)
+        }
         dirty.removeAll()
+        arena?.unmapAll()
         store.endWrite()
     }
 }

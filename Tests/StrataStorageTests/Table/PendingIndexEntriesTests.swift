@@ -93,14 +93,17 @@ final class PendingIndexEntriesTests: XCTestCase {
     }
 
     /// A bulk insert's entries: values of several lengths (some past the 20 bytes a sort record holds, some
-    /// sharing those 20 bytes) followed by ascending object keys, with repeats. The records then hold the values
-    /// alone (`keysAscend`), and the order must still be the entries' byte order.
+    /// sharing those 20 bytes, some exactly 20 or 21 bytes long) followed by ascending object keys, with repeats.
+    /// The records then hold the values alone (`keysAscend`), a run of one value of at most 20 bytes is taken in
+    /// its order without reading its entries, and the order must still be the entries' byte order.
     func testEntriesWithAscendingKeysSortByTheirValuesInByteOrder() {
         var generator = SeededGenerator(seed: 29)
         let long = String(repeating: "x", count: 30)
         let values: [[UInt8]] = (0..<200).map { number in
             var text = number % 3 == 0 ? "nick-\(number)" : "n-\(number % 50)"
             if number % 7 == 0 { text = long + "\(number % 10)" }
+            // 20 bytes with its tag and terminator, and 21.
+            if number % 13 == 0 { text = String(repeating: "y", count: 17) + (number % 2 == 0 ? "" : "z") }
             if number % 11 == 0 { text = "" }
             return [1] + Array(text.utf8) + [0, 0]
         } + [[0]]

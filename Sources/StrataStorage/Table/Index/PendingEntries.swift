@@ -96,9 +96,10 @@ final class PendingEntries {
     /// instead of 14), and each run of ties is found in order by one comparison per entry instead of sorted.
     func sorted() -> SortedEntries {
         let entries = self.entries
-        var records = PendingEntries.records(of: entries, valuesOnly: endsWithKeys && keysAscend)
+        let valuesOnly = endsWithKeys && keysAscend
+        var records = PendingEntries.records(of: entries, valuesOnly: valuesOnly)
         PendingEntries.radixSort(&records)
-        PendingEntries.orderTies(&records, entries)
+        PendingEntries.orderTies(&records, entries, valuesOnly: valuesOnly)
         // Copied out in order, repeats dropped: the one pass that reads the entries where they lie, all over the
         // buffer (a cache miss each in a buffer of 64 MiB); the merges that follow read the copy front to back.
         let packed = PackedEntries(reservingEntries: records.count, bytes: entries.byteCount)
@@ -132,12 +133,25 @@ final class PendingEntries {
     /// Orders each run of records whose 20-byte prefixes tie by their whole entries (a shorter one, padded with
     /// zeros to the same prefix, first); a run already in that order (entries of one value with ascending keys)
     /// is left as it is.
-    private static func orderTies(_ records: inout [Record], _ entries: PackedEntries) {
+    ///
+    /// With `valuesOnly` (records of the values' first 20 bytes, entries added with ascending keys), a run whose
+    /// first values are at most 20 bytes long is one value throughout: the encoding is prefix-free, so values that
+    /// tie with a value that short are that value. Its entries are then in key order already (the radix passes are
+    /// stable), and only that one entry is read: a set's elements (a nickname's 11 bytes) make runs of hundreds of
+    /// entries each, whose check read every entry of a 64 MiB buffer out of order, a cache miss each.
+    private static func orderTies(_ records: inout [Record], _ entries: PackedEntries, valuesOnly: Bool) {
         let prefix = PendingEntries.sortedPrefix
         var start = 0
         while start < records.count {
             var end = start + 1
             var ordered = true
+            if valuesOnly, end < records.count, records[end].hasSamePrefix(as: records[start]),
+                entries.entry(Int(records[start].index)).count - 8 <= prefix
+            {
+                while end < records.count, records[end].hasSamePrefix(as: records[start]) { end += 1 }
+                start = end
+                continue
+            }
             while end < records.count, records[end].hasSamePrefix(as: records[start]) {
                 if ordered {
                     let (a, b) = (entries.entry(Int(records[end - 1].index)), entries.entry(Int(records[end].index)))
