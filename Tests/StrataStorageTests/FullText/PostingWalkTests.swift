@@ -34,6 +34,11 @@ final class PostingWalkTests: XCTestCase {
             let all = try table.fullTextPostings(index, term: term, prefix: false)
             let keys = all.map(\.key)
             XCTAssertEqual(try table.fullTextKeys(index, term: term, prefix: false), keys, term, file: file, line: line)
+            // The entry count that picks a phrase's rarest word: blocks of at most 128 postings, or one per posting.
+            let entries = try table.fullTextEntryCount(index, term: term)
+            XCTAssertEqual(entries == 0, keys.isEmpty, term, file: file, line: line)
+            XCTAssertGreaterThanOrEqual(entries, (keys.count + 127) / 128, term, file: file, line: line)
+            XCTAssertLessThanOrEqual(entries, keys.count, term, file: file, line: line)
             for count in [1, 10, 200, 5_000] {
                 XCTAssertEqual(
                     try table.fullTextKeys(index, term: term, first: count, descending: true),

@@ -257,6 +257,13 @@ extension Table {
         return result
     }
 
+    /// The number of index entries of exactly `term` in a full-text index: its posting blocks (or, in the older
+    /// layout, its postings), from the tree's subtree counts in two descents, no entry read. What tells a query
+    /// which of its words is the rarest before it reads any list.
+    package func fullTextEntryCount(_ index: IndexKey, term: String) throws -> Int {
+        try fullTextSortedIndex(index).count(withPrefix: FullTextEntry.termPrefix(term)) ?? 0
+    }
+
     /// The number of postings of exactly `term` in a full-text index (its document frequency), read from the
     /// posting blocks' counts without decoding them.
     package func fullTextPostingCount(_ index: IndexKey, term: String) throws -> Int {
