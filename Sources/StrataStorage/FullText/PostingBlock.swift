@@ -149,85 +149,80 @@ struct PostingBlock: Equatable {
     /// For each posting of `payload` whose key is the next of `among` (ascending, from `next`, which moves past
     /// the keys the block passes; every posting when `among` is `nil`): its key appended to `keys`, its positions
     /// to `positions`, their end to `ends` and the object's token count to `lengths`, without an array per
-    /// posting; `false` for damaged bytes. `scratch` is space kept by the caller.
+    /// posting; `false` for damaged bytes.
     ///
     /// The keys are decoded first and matched with `among`; a block that holds none of them is left there, the
     /// counts past the last wanted posting are stepped over, and the positions are read up to the last wanted
     /// posting only, those of the others stepped over byte by byte, not decoded.
     static func appendPositions(
         of payload: UnsafeRawBufferPointer, among: [ObjectKey]?, next: inout Int, keys: inout [ObjectKey],
-        positions: inout [Int32], ends: inout [Int32], lengths: inout [Int32],
-        scratch: inout (keys: [Int64], lengths: [Int], frequencies: [Int])
+        positions: inout [Int32], ends: inout [Int32], lengths: inout [Int32]
     ) -> Bool {
         var reader = VarintReader(payload)
         guard let count = reader.next(), count > 0, count <= UInt64(payload.count) else { return false }
         let n = Int(count)
-        // Per posting: its key, then whether it is wanted (1) or not (0), then its frequency.
-        scratch.keys.removeAll(keepingCapacity: true)
-        scratch.frequencies.removeAll(keepingCapacity: true)
-        var key: Int64 = 0
-        for index in 0..<n {
-            guard let gap = reader.next(), index == 0 || gap > 0 else { return false }
-            key &+= Int64(bitPattern: gap)
-            scratch.keys.append(key)
-        }
-        // The postings asked for, marked in `frequencies` (1 wanted, 0 not); `last` is the last one wanted.
-        var last = n - 1
-        if let among {
-            last = -1
-            var cursor = next
+        // Per posting, in space on the stack: its key, then its frequency, negative (-1 - frequency) for a posting
+        // not asked for.
+        return withUnsafeTemporaryAllocation(of: Int64.self, capacity: 2 * n) { space in
+            let blockKeys = space.baseAddress!, frequencies = blockKeys + n
+            var key: Int64 = 0
             for index in 0..<n {
-                let key = scratch.keys[index]
-                while cursor < among.count, among[cursor].rawValue < key { cursor += 1 }
-                if cursor == among.count {
-                    for _ in index..<n { scratch.frequencies.append(0) }
-                    break
+                guard let gap = reader.next(), index == 0 || gap > 0 else { return false }
+                key &+= Int64(bitPattern: gap)
+                blockKeys[index] = key
+            }
+            // The postings asked for are marked 1 (the others 0); `last` is the last one asked for.
+            var last = n - 1
+            if let among {
+                last = -1
+                let cursor = among.withUnsafeBufferPointer { among in
+                    var cursor = next
+                    for index in 0..<n {
+                        let key = blockKeys[index]
+                        while cursor < among.count, among[cursor].rawValue < key { cursor += 1 }
+                        if cursor < among.count, among[cursor].rawValue == key {
+                            frequencies[index] = 1
+                            last = index
+                            cursor += 1
+                        } else {
+                            frequencies[index] = 0
+                        }
+                    }
+                    return cursor
                 }
-                if among[cursor].rawValue == key {
-                    scratch.frequencies.append(1)
-                    last = index
-                    cursor += 1
-                } else {
-                    scratch.frequencies.append(0)
+                next = cursor
+                // No wanted posting here: the rest of the block is not read.
+                if last < 0 { return true }
+            }
+            // The wanted postings' lengths go in `lengths` straight away (a damaged block fails the whole read).
+            for index in 0...last {
+                guard let length = reader.next(), let frequency = reader.next(), frequency <= UInt64(payload.count)
+                else { return false }
+                let isWanted = among == nil || frequencies[index] == 1
+                frequencies[index] = isWanted ? Int64(frequency) : -1 - Int64(frequency)
+                if isWanted { lengths.append(Int32(truncatingIfNeeded: length)) }
+            }
+            // The positions' section starts past every posting's pair of counts.
+            guard reader.skip(2 * (n - 1 - last)) else { return false }
+            for index in 0...last {
+                let frequency = frequencies[index]
+                guard frequency >= 0 else {
+                    // The positions of an object not asked for are stepped over, not decoded: one test per byte.
+                    guard reader.skip(Int(-1 - frequency)) else { return false }
+                    continue
                 }
+                var position: UInt64 = 0
+                for _ in 0..<frequency {
+                    guard let gap = reader.next() else { return false }
+                    position &+= gap
+                    positions.append(Int32(truncatingIfNeeded: position))
+                }
+                keys.append(ObjectKey(blockKeys[index]))
+                ends.append(Int32(truncatingIfNeeded: positions.count))
             }
-            next = cursor
-            // No wanted posting here: the rest of the block is not read.
-            if last < 0 { return true }
+            // A block read to its end must end there.
+            return last < n - 1 || reader.isAtEnd
         }
-        scratch.lengths.removeAll(keepingCapacity: true)
-        for index in 0...last {
-            guard let length = reader.next(), let frequency = reader.next(), frequency <= UInt64(payload.count)
-            else { return false }
-            scratch.lengths.append(Int(truncatingIfNeeded: length))
-            if among == nil {
-                scratch.frequencies.append(Int(frequency))
-            } else {
-                // Wanted stays visible as the sign: -1 - frequency for an unwanted posting.
-                scratch.frequencies[index] = scratch.frequencies[index] == 1 ? Int(frequency) : -1 - Int(frequency)
-            }
-        }
-        // The positions' section starts past every posting's pair of counts.
-        guard reader.skip(2 * (n - 1 - last)) else { return false }
-        for index in 0...last {
-            let frequency = scratch.frequencies[index]
-            guard frequency >= 0 else {
-                // The positions of an object not asked for are stepped over, not decoded: one test per byte.
-                guard reader.skip(-1 - frequency) else { return false }
-                continue
-            }
-            var position: UInt64 = 0
-            for _ in 0..<frequency {
-                guard let gap = reader.next() else { return false }
-                position &+= gap
-                positions.append(Int32(truncatingIfNeeded: position))
-            }
-            keys.append(ObjectKey(scratch.keys[index]))
-            ends.append(Int32(truncatingIfNeeded: positions.count))
-            lengths.append(Int32(truncatingIfNeeded: scratch.lengths[index]))
-        }
-        // A block read to its end must end there.
-        return last < n - 1 || reader.isAtEnd
     }
 
     /// The object keys, token counts and term frequencies of `payload` (its first two sections; the positions

@@ -341,13 +341,12 @@ extension Table {
         var keys: [ObjectKey] = [], positions: [Int32] = [], ends: [Int32] = [], lengths: [Int32] = []
         if sorted.keepsPostingBlocks {
             var next = 0
-            var scratch: (keys: [Int64], lengths: [Int], frequencies: [Int]) = ([], [], [])
             var damaged = false
             let body = { (entry: UnsafeRawBufferPointer, termEnd: Int) -> Bool in
                 guard
                     PostingBlock.appendPositions(
                         of: UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...]), among: among, next: &next,
-                        keys: &keys, positions: &positions, ends: &ends, lengths: &lengths, scratch: &scratch)
+                        keys: &keys, positions: &positions, ends: &ends, lengths: &lengths)
                 else {
                     damaged = true
                     return false
@@ -390,7 +389,6 @@ extension Table {
         }
         var keys: [ObjectKey] = [], positions: [Int32] = [], ends: [Int32] = [], lengths: [Int32] = []
         var next = 0
-        var scratch: (keys: [Int64], lengths: [Int], frequencies: [Int]) = ([], [], [])
         var damaged = false, decoding = true
         var total = 0
         try sorted.forEachPostingBlock(withPrefix: FullTextEntry.termPrefix(term)) { entry, termEnd in
@@ -408,7 +406,7 @@ extension Table {
                 guard
                     PostingBlock.appendPositions(
                         of: payload, among: nil, next: &next, keys: &keys, positions: &positions, ends: &ends,
-                        lengths: &lengths, scratch: &scratch)
+                        lengths: &lengths)
                 else {
                     damaged = true
                     return false
