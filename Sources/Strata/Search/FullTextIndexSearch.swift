@@ -28,8 +28,9 @@ struct FullTextIndexSearch {
 
     /// The keys of the objects that match, in ascending order.
     ///
-    /// A single word reads only its posting blocks' keys; the clauses' key lists are intersected smallest first,
-    /// each by a galloping merge (so a short list skips through a long one), and the excluded ones subtracted.
+    /// A single word reads only its posting blocks' keys; several words are read rarest first, each after the
+    /// first only in the blocks that may hold an object kept so far (``matchingKeys()``), and the excluded
+    /// clauses subtracted.
     func keys() throws -> [ObjectKey] {
         try matches(withCounts: false).keys
     }
@@ -87,6 +88,7 @@ struct FullTextIndexSearch {
         withCounts: Bool
     ) throws -> (keys: [ObjectKey], clauses: [ClauseMatch], frequencies: [Int]) {
         guard !query.matchesNothing else { return ([], [], []) }
+        guard withCounts else { return (try matchingKeys(), [], []) }
         var found: [ClauseMatch] = []
         for clause in query.required {
             let match = try occurrences(of: clause, withCounts: withCounts)
@@ -115,6 +117,42 @@ struct FullTextIndexSearch {
             return result
         }
         return (keys, narrowed, frequencies)
+    }
+
+    /// The keys of the matching objects in key order, without counts.
+    ///
+    /// Phrases and prefixes are found first and intersected; then the single words, the one with the fewest index
+    /// entries first (two descents each tell): the first is read whole (keys only) unless a phrase or prefix has
+    /// narrowed the objects already, and each next one is read only where it may hold one of the objects kept so
+    /// far, by a seeking walk that steps over (and past runs of them, descends the tree beyond) the blocks that
+    /// hold none. The excluded clauses are subtracted last.
+    private func matchingKeys() throws -> [ObjectKey] {
+        var words: [String] = []
+        var kept: [ObjectKey]?
+        for clause in query.required {
+            if clause.terms.count == 1, let term = clause.terms.first, !term.isPrefix {
+                words.append(term.text)
+                continue
+            }
+            let found = try occurrences(of: clause, withCounts: false).keys
+            let narrowed = kept.map { Self.intersection($0, found) } ?? found
+            if narrowed.isEmpty { return [] }
+            kept = narrowed
+        }
+        let order = try rarestFirst(words)
+        // A word with no posting at all (no order then) matches nothing.
+        if order.isEmpty, !words.isEmpty { return [] }
+        for word in order {
+            let narrowed = try kept.map { try table.fullTextKeys(index, term: words[word], within: $0) }
+                ?? table.fullTextKeys(index, term: words[word], prefix: false)
+            if narrowed.isEmpty { return [] }
+            kept = narrowed
+        }
+        guard var keys = kept else { return [] }
+        for clause in query.excluded where !keys.isEmpty {
+            keys = Self.subtracting(keys, try occurrences(of: clause, withCounts: false).keys)
+        }
+        return keys
     }
 
     /// The objects where `clause` occurs; with `withCounts` (or for a phrase), how often and their token counts.
@@ -163,42 +201,26 @@ struct FullTextIndexSearch {
     /// Where a clause of exact terms (a word, or a phrase without a prefix) occurs, with how many times and the
     /// objects' token counts.
     ///
-    /// A phrase is driven by its rarest word. One walk over each word's blocks counts its postings (stopping
-    /// once the count passes the smallest so far) and, while they are no more than ``wholeListLimit``, reads
-    /// them whole with their positions: a short phrase, such as a Chinese word (a phrase of character pairs), is
-    /// answered from lists read once each, and a longer one reads its rarest word's postings in one more walk. The
-    /// candidates are the driver's objects, each with the positions where the phrase may start; every other word
-    /// narrows them, from its list when it was read whole, else by a seeking walk over its blocks that decodes
-    /// only the blocks that hold a candidate (and the positions of the candidates alone), descending the tree
-    /// past runs of blocks that hold none. No array is made per object.
+    /// A phrase is driven by its rarest word, told from the number of index entries of each word (its posting
+    /// blocks), which the tree's subtree counts give in two descents without reading a block: no word's list is
+    /// walked to learn its length. The driver's postings are read whole with their positions in one walk; the
+    /// candidates are its objects, each with the positions where the phrase may start; every other word, rarer
+    /// first, narrows them by a seeking walk over its blocks that decodes only the blocks that hold a candidate
+    /// (and the positions of the candidates alone), descending the tree past runs of blocks that hold none. No
+    /// array is made per object.
     private func exactOccurrences(of terms: [String]) throws -> ClauseMatch {
         if terms.count == 1 {
             // One word: its frequencies are its counts, and no position is read.
             let (keys, frequencies, lengths) = try table.fullTextFrequencies(index, term: terms[0])
             return ClauseMatch(keys: keys, counts: frequencies.map(Int.init), lengths: lengths.map(Int.init))
         }
-        var lists = [PhraseCandidates.Postings?](repeating: nil, count: terms.count)
-        var counts = [Int](repeating: .max, count: terms.count)
-        var smallest = Int.max
-        for (offset, term) in terms.enumerated() {
-            let found = try table.fullTextPositions(
-                index, term: term, atMost: Self.wholeListLimit, countingAtMost: smallest)
-            if found.count == 0 { return ClauseMatch() }
-            counts[offset] = found.count
-            lists[offset] = found.postings.map(PhraseCandidates.Postings.init)
-            smallest = Swift.min(smallest, found.count)
-        }
-        // The rarest first; of equal counts, a list already read.
-        let rank = { (term: Int) in (counts[term], lists[term] == nil ? 1 : 0) }
-        let order = terms.indices.sorted { rank($0) < rank($1) }
-        let driver = order[0]
-        let driven = try lists[driver]
-            ?? PhraseCandidates.Postings(table.fullTextPositions(index, term: terms[driver], within: nil))
+        let order = try rarestFirst(terms)
+        guard let driver = order.first else { return ClauseMatch() }
+        let driven = PhraseCandidates.Postings(try table.fullTextPositions(index, term: terms[driver], within: nil))
         var candidates = PhraseCandidates(driver: driven, offset: driver)
         for offset in order.dropFirst() where !candidates.keys.isEmpty {
-            let list = try lists[offset]
-                ?? PhraseCandidates.Postings(
-                    table.fullTextPositions(index, term: terms[offset], within: candidates.keys))
+            let list = PhraseCandidates.Postings(
+                try table.fullTextPositions(index, term: terms[offset], within: candidates.keys))
             candidates.narrow(by: list, offset: offset)
         }
         var match = ClauseMatch()
@@ -208,9 +230,20 @@ struct FullTextIndexSearch {
         return match
     }
 
-    /// The most postings of a phrase's word decoded whole before its rarest word is known (see
-    /// ``exactOccurrences(of:)``): a few posting blocks, so that a long word costs little more than its count.
-    static let wholeListLimit = 512
+    /// The indices of `terms` (exact terms), the one with the fewest index entries first (of equal counts, the
+    /// earlier); empty when one of them has no posting at all. Two descents of the tree per term, none for a
+    /// single term (whose order is itself).
+    private func rarestFirst(_ terms: [String]) throws -> [Int] {
+        guard terms.count > 1 else { return Array(terms.indices) }
+        var counts: [Int] = []
+        counts.reserveCapacity(terms.count)
+        for term in terms {
+            let count = try table.fullTextEntryCount(index, term: term)
+            if count == 0 { return [] }
+            counts.append(count)
+        }
+        return terms.indices.sorted { counts[$0] != counts[$1] ? counts[$0] < counts[$1] : $0 < $1 }
+    }
 
     /// The starts (ascending) for which `following` (ascending) holds the position `offset` further on.
     private static func startsFollowed(_ starts: [Int], by following: [Int], at offset: Int) -> [Int] {

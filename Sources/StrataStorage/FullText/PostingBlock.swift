@@ -149,57 +149,80 @@ struct PostingBlock: Equatable {
     /// For each posting of `payload` whose key is the next of `among` (ascending, from `next`, which moves past
     /// the keys the block passes; every posting when `among` is `nil`): its key appended to `keys`, its positions
     /// to `positions`, their end to `ends` and the object's token count to `lengths`, without an array per
-    /// posting; `false` for damaged bytes. `scratch` is space kept by the caller.
+    /// posting; `false` for damaged bytes.
+    ///
+    /// The keys are decoded first and matched with `among`; a block that holds none of them is left there, the
+    /// counts past the last wanted posting are stepped over, and the positions are read up to the last wanted
+    /// posting only, those of the others stepped over byte by byte, not decoded.
     static func appendPositions(
         of payload: UnsafeRawBufferPointer, among: [ObjectKey]?, next: inout Int, keys: inout [ObjectKey],
-        positions: inout [Int32], ends: inout [Int32], lengths: inout [Int32],
-        scratch: inout (keys: [Int64], lengths: [Int], frequencies: [Int])
+        positions: inout [Int32], ends: inout [Int32], lengths: inout [Int32]
     ) -> Bool {
-        var offset = 0
-        guard let count = FullTextEntry.readVarint(payload, &offset), count > 0, count <= payload.count else {
-            return false
-        }
-        scratch.keys.removeAll(keepingCapacity: true)
-        var key: Int64 = 0
-        for index in 0..<count {
-            guard let gap = readKey(payload, &offset), index == 0 || gap > 0 else { return false }
-            key &+= gap
-            scratch.keys.append(key)
-        }
-        scratch.lengths.removeAll(keepingCapacity: true)
-        scratch.frequencies.removeAll(keepingCapacity: true)
-        for _ in 0..<count {
-            guard let length = FullTextEntry.readVarint(payload, &offset),
-                let frequency = FullTextEntry.readVarint(payload, &offset), frequency <= payload.count
-            else { return false }
-            scratch.lengths.append(length)
-            scratch.frequencies.append(frequency)
-        }
-        for index in 0..<count {
-            var isWanted = true
+        var reader = VarintReader(payload)
+        guard let count = reader.next(), count > 0, count <= UInt64(payload.count) else { return false }
+        let n = Int(count)
+        // Per posting, in space on the stack: its key, then its frequency, negative (-1 - frequency) for a posting
+        // not asked for.
+        return withUnsafeTemporaryAllocation(of: Int64.self, capacity: 2 * n) { space in
+            let blockKeys = space.baseAddress!, frequencies = blockKeys + n
+            var key: Int64 = 0
+            for index in 0..<n {
+                guard let gap = reader.next(), index == 0 || gap > 0 else { return false }
+                key &+= Int64(bitPattern: gap)
+                blockKeys[index] = key
+            }
+            // The postings asked for are marked 1 (the others 0); `last` is the last one asked for.
+            var last = n - 1
             if let among {
-                while next < among.count, among[next].rawValue < scratch.keys[index] { next += 1 }
-                // Past the last wanted key: the rest of the block is not read.
-                if next == among.count { return true }
-                isWanted = among[next].rawValue == scratch.keys[index]
+                last = -1
+                let cursor = among.withUnsafeBufferPointer { among in
+                    var cursor = next
+                    for index in 0..<n {
+                        let key = blockKeys[index]
+                        while cursor < among.count, among[cursor].rawValue < key { cursor += 1 }
+                        if cursor < among.count, among[cursor].rawValue == key {
+                            frequencies[index] = 1
+                            last = index
+                            cursor += 1
+                        } else {
+                            frequencies[index] = 0
+                        }
+                    }
+                    return cursor
+                }
+                next = cursor
+                // No wanted posting here: the rest of the block is not read.
+                if last < 0 { return true }
             }
-            guard isWanted else {
-                // The positions of an object not asked for are stepped over, not decoded: one test per byte.
-                guard skipVarints(scratch.frequencies[index], in: payload, at: &offset) else { return false }
-                continue
+            // The wanted postings' lengths go in `lengths` straight away (a damaged block fails the whole read).
+            for index in 0...last {
+                guard let length = reader.next(), let frequency = reader.next(), frequency <= UInt64(payload.count)
+                else { return false }
+                let isWanted = among == nil || frequencies[index] == 1
+                frequencies[index] = isWanted ? Int64(frequency) : -1 - Int64(frequency)
+                if isWanted { lengths.append(Int32(truncatingIfNeeded: length)) }
             }
-            var position = 0
-            for _ in 0..<scratch.frequencies[index] {
-                guard let gap = FullTextEntry.readVarint(payload, &offset) else { return false }
-                position += gap
-                positions.append(Int32(truncatingIfNeeded: position))
+            // The positions' section starts past every posting's pair of counts.
+            guard reader.skip(2 * (n - 1 - last)) else { return false }
+            for index in 0...last {
+                let frequency = frequencies[index]
+                guard frequency >= 0 else {
+                    // The positions of an object not asked for are stepped over, not decoded: one test per byte.
+                    guard reader.skip(Int(-1 - frequency)) else { return false }
+                    continue
+                }
+                var position: UInt64 = 0
+                for _ in 0..<frequency {
+                    guard let gap = reader.next() else { return false }
+                    position &+= gap
+                    positions.append(Int32(truncatingIfNeeded: position))
+                }
+                keys.append(ObjectKey(blockKeys[index]))
+                ends.append(Int32(truncatingIfNeeded: positions.count))
             }
-            keys.append(ObjectKey(scratch.keys[index]))
-            ends.append(Int32(truncatingIfNeeded: positions.count))
-            lengths.append(Int32(truncatingIfNeeded: scratch.lengths[index]))
-            if among != nil { next += 1 }
+            // A block read to its end must end there.
+            return last < n - 1 || reader.isAtEnd
         }
-        return offset == payload.count
     }
 
     /// The object keys, token counts and term frequencies of `payload` (its first two sections; the positions
@@ -208,19 +231,16 @@ struct PostingBlock: Equatable {
         of payload: UnsafeRawBufferPointer, keys: inout [ObjectKey], lengths: inout [Int32],
         frequencies: inout [Int32]
     ) -> Bool {
-        var offset = 0
-        guard let count = FullTextEntry.readVarint(payload, &offset), count > 0, count <= payload.count else {
-            return false
-        }
+        var reader = VarintReader(payload)
+        guard let count = reader.next(), count > 0, count <= UInt64(payload.count) else { return false }
         var key: Int64 = 0
-        for index in 0..<count {
-            guard let gap = readKey(payload, &offset), index == 0 || gap > 0 else { return false }
-            key &+= gap
+        for index in 0..<Int(count) {
+            guard let gap = reader.next(), index == 0 || gap > 0 else { return false }
+            key &+= Int64(bitPattern: gap)
             keys.append(ObjectKey(key))
         }
-        for _ in 0..<count {
-            guard let length = FullTextEntry.readVarint(payload, &offset),
-                let frequency = FullTextEntry.readVarint(payload, &offset), frequency <= payload.count
+        for _ in 0..<Int(count) {
+            guard let length = reader.next(), let frequency = reader.next(), frequency <= UInt64(payload.count)
             else { return false }
             lengths.append(Int32(truncatingIfNeeded: length))
             frequencies.append(Int32(truncatingIfNeeded: frequency))
@@ -230,14 +250,12 @@ struct PostingBlock: Equatable {
 
     /// The object keys of `payload` only (its first section), appended to `keys`; `false` for damaged bytes.
     static func appendKeys(of payload: UnsafeRawBufferPointer, to keys: inout [Int64]) -> Bool {
-        var offset = 0
-        guard let count = FullTextEntry.readVarint(payload, &offset), count > 0, count <= payload.count else {
-            return false
-        }
+        var reader = VarintReader(payload)
+        guard let count = reader.next(), count > 0, count <= UInt64(payload.count) else { return false }
         var key: Int64 = 0
-        for index in 0..<count {
-            guard let gap = readKey(payload, &offset), index == 0 || gap > 0 else { return false }
-            key &+= gap
+        for index in 0..<Int(count) {
+            guard let gap = reader.next(), index == 0 || gap > 0 else { return false }
+            key &+= Int64(bitPattern: gap)
             keys.append(key)
         }
         return true

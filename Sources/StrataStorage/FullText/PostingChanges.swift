@@ -8,8 +8,9 @@
 ///
 /// Everything is kept in a few flat arrays that only grow at their ends: each text (or recorded entry) is one row
 /// of `textKeys`/`textLengths`, and each occurrence of a term one row of `recordTerms`/`recordTexts`/
-/// `recordPositions` (12 bytes), with terms numbered through one dictionary. A bulk insert then costs a hash
-/// lookup and three appends per token, where arrays per term touched a different, cold array at every token.
+/// `recordPositions` (12 bytes), with terms numbered by their bytes through one ``TermTable``. A bulk insert then
+/// costs a hash lookup and three appends per token, where arrays per term touched a different, cold array at
+/// every token; Latin text is tokenized straight into bytes (``TextTokenizer/simpleTerms(in:into:folds:)``).
 /// ``take()`` groups the rows by term with a counting sort, which keeps their order: a term's rows of one text
 /// stay together, in position order.
 struct PostingChanges {
@@ -17,18 +18,18 @@ struct PostingChanges {
     private var textKeys: [Int64] = []
     /// Per text or recorded entry: the object's token count, or -1 when its posting is removed.
     private var textLengths: [Int32] = []
-    /// Per row: the term's number (in `termNames`).
+    /// Per row: the term's number (in `terms`).
     private var recordTerms: [Int32] = []
     /// Per row: the text's number (in `textKeys`).
     private var recordTexts: [Int32] = []
     /// Per row: the occurrence's position, or -1 for a posting without positions (a document length, a removal).
     private var recordPositions: [Int32] = []
-    /// The number of each term held; the empty term's postings are the document lengths.
-    private var termNumbers: [String: Int32] = [:]
-    /// The terms by number.
-    private var termNames: [String] = []
+    /// The terms held, numbered; the empty term's postings are the document lengths.
+    private var terms = TermTable()
     /// Folded forms of the words already seen (kept across batches: words repeat).
     private var folds = TextTokenizer.FoldCache()
+    /// The tokenizer's space, kept from text to text.
+    private var scratch = TextTokenizer.TermScratch()
 
     /// The number of rows held (occurrences, document lengths and removals): what bounds a batch's memory.
     var count: Int { recordTerms.count }
@@ -40,15 +41,34 @@ struct PostingChanges {
     /// entries `FullTextEntry.entries(for:key:)` gives would, without making them.
     mutating func recordText(_ text: StorageValue, key: ObjectKey) {
         guard case .string(let string) = text else { return }
-        let tokens = TextTokenizer.tokens(in: string, folds: &folds)
-        guard !tokens.isEmpty else { return }
         let textNumber = Int32(truncatingIfNeeded: textKeys.count)
-        textKeys.append(key.rawValue)
-        textLengths.append(Int32(truncatingIfNeeded: tokens.count))
-        for token in tokens {
-            append(term: number(of: token.term), text: textNumber, position: Int32(truncatingIfNeeded: token.position))
+        if TextTokenizer.simpleTerms(in: string, into: &scratch, folds: &folds) {
+            // Latin text: its terms' bytes numbered straight from the tokenizer's space, term k at position k.
+            let ends = scratch.ends
+            guard !ends.isEmpty else { return }
+            textKeys.append(key.rawValue)
+            textLengths.append(Int32(truncatingIfNeeded: ends.count))
+            let bytes = scratch.bytes
+            bytes.withUnsafeBufferPointer { bytes in
+                var start = 0
+                for (position, end) in ends.enumerated() {
+                    let term = terms.number(of: UnsafeBufferPointer(rebasing: bytes[start..<Int(end)]))
+                    append(term: term, text: textNumber, position: Int32(truncatingIfNeeded: position))
+                    start = Int(end)
+                }
+            }
+        } else {
+            let tokens = TextTokenizer.tokens(in: string, folds: &folds)
+            guard !tokens.isEmpty else { return }
+            textKeys.append(key.rawValue)
+            textLengths.append(Int32(truncatingIfNeeded: tokens.count))
+            for token in tokens {
+                append(
+                    term: terms.number(of: token.term), text: textNumber,
+                    position: Int32(truncatingIfNeeded: token.position))
+            }
         }
-        append(term: number(of: ""), text: textNumber, position: -1)
+        append(term: terms.number(of: ""), text: textNumber, position: -1)
     }
 
     /// Records that `entry` (a posting or length entry) is now in the index (`present`) or no longer is; `false`
@@ -79,7 +99,7 @@ struct PostingChanges {
             let textNumber = Int32(truncatingIfNeeded: textKeys.count)
             textKeys.append(key)
             textLengths.append(Int32(truncatingIfNeeded: length))
-            let termNumber = number(of: term)
+            let termNumber = terms.number(of: term)
             if found.isEmpty { append(term: termNumber, text: textNumber, position: -1) }
             for position in found { append(term: termNumber, text: textNumber, position: position) }
             return true
@@ -93,14 +113,13 @@ struct PostingChanges {
         recordTerms = []
         recordTexts = []
         recordPositions = []
-        termNumbers = [:]
-        termNames = []
+        terms = TermTable()
     }
 
     /// Takes every change out: per encoded term (`FullTextEntry.termPrefix`, in byte order), the last change of
     /// each object in key order, a posting to set or a removal, as the flat rows of a ``PostingBatch``.
     mutating func take() -> PostingBatch {
-        let termCount = termNames.count
+        let termCount = terms.count
         // Rows grouped by term (a counting sort, stable): `texts[starts[t]..<starts[t + 1]]` and the same range of
         // `positions` are term t's rows. Scattered once, so the walk below reads them in order.
         var starts = [Int](repeating: 0, count: termCount + 1)
@@ -123,7 +142,7 @@ struct PostingChanges {
         // Scattered: the rows' own arrays are not read again (their memory goes before the batch grows).
         recordTexts = []
         recordPositions = []
-        let encoded = termNames.map { FullTextEntry.termPrefix($0) }
+        let encoded = (0..<termCount).map { FullTextEntry.termPrefix(self.terms.term($0)) }
         let terms = (0..<termCount).sorted { ByteOrder.compare(encoded[$0], encoded[$1]) < 0 }
         var batch = PostingBatch()
         batch.terms.reserveCapacity(termCount)
@@ -179,15 +198,6 @@ struct PostingChanges {
             batch.append(
                 key: kept.keys[row], length: kept.lengths[row], positions: kept.positions[kept.positions(of: row)])
         }
-    }
-
-    /// The number of `term`, numbered on first sight.
-    private mutating func number(of term: String) -> Int32 {
-        if let number = termNumbers[term] { return number }
-        let number = Int32(truncatingIfNeeded: termNames.count)
-        termNumbers[term] = number
-        termNames.append(term)
-        return number
     }
 
     private mutating func append(term: Int32, text: Int32, position: Int32) {

@@ -72,6 +72,77 @@ package enum TextTokenizer {
         return tokens(in: text, starts: starts, classes: classes, folds: &folds)
     }
 
+    /// Space kept between calls of ``simpleTerms(in:into:folds:)``, which also hands its terms over in it.
+    package struct TermScratch {
+        fileprivate var classes: [TextCharacterClass] = []
+        /// Per scalar: its UTF-8 offset (then the text's end).
+        fileprivate var offsets: [Int32] = []
+        /// The folded terms' UTF-8 bytes, one after the other.
+        package fileprivate(set) var bytes: [UInt8] = []
+        /// Per term: where its bytes end in ``bytes`` (term `k`'s are `ends[k - 1]..<ends[k]`, from 0 for the
+        /// first); term `k` is at position `k`.
+        package fileprivate(set) var ends: [Int32] = []
+
+        /// Empty space.
+        package init() {}
+    }
+
+    /// The folded terms of `text` in order, as the UTF-8 bytes of `scratch` (its previous terms dropped), when
+    /// every scalar of `text` is below ``simpleScalarLimit``; `false` for other text (``tokens(in:folds:)`` then
+    /// cuts it). The same terms, at the same positions, as ``tokens(in:folds:)`` gives, without a `String`, an
+    /// index or a token per word: an ASCII word is lowercased byte by byte straight into `scratch`, any other
+    /// word folded through `folds`. What a bulk insert of Latin text takes.
+    package static func simpleTerms(in text: String, into scratch: inout TermScratch, folds: inout FoldCache) -> Bool {
+        scratch.classes.removeAll(keepingCapacity: true)
+        scratch.offsets.removeAll(keepingCapacity: true)
+        scratch.bytes.removeAll(keepingCapacity: true)
+        scratch.ends.removeAll(keepingCapacity: true)
+        var text = text
+        return text.withUTF8 { utf8 in
+            // The scalars' classes and offsets: one or two bytes each below U+0250 (leads C2 to C9).
+            var offset = 0
+            while offset < utf8.count {
+                let byte = utf8[offset]
+                var value = UInt32(byte), length = 1
+                if byte >= 0x80 {
+                    guard byte >= 0xC2, byte <= 0xC9, offset + 1 < utf8.count else { return false }
+                    value = (UInt32(byte & 0x1F) << 6) | UInt32(utf8[offset + 1] & 0x3F)
+                    guard value < simpleScalarLimit else { return false }
+                    length = 2
+                }
+                let characterClass = simpleClasses[Int(value)]
+                guard characterClass != .unspaced, characterClass != .emoji else { return false }
+                scratch.classes.append(characterClass)
+                scratch.offsets.append(Int32(truncatingIfNeeded: offset))
+                offset += length
+            }
+            scratch.offsets.append(Int32(truncatingIfNeeded: utf8.count))
+            let classes = scratch.classes
+            var i = 0
+            while i < classes.count {
+                guard classes[i].isWordPart else {
+                    i += 1
+                    continue
+                }
+                let end = wordEnd(from: i, classes: classes)
+                defer { i = end }
+                guard classes[i..<end].contains(where: { $0 != .connector }) else { continue }
+                let lower = Int(scratch.offsets[i]), upper = Int(scratch.offsets[end])
+                let word = UnsafeBufferPointer(rebasing: utf8[lower..<upper])
+                if word.allSatisfy({ $0 < 0x80 }) {
+                    // ASCII folds to its lowercase.
+                    for byte in word { scratch.bytes.append(byte &- 0x41 < 26 ? byte | 0x20 : byte) }
+                } else {
+                    let term = fold(String(decoding: word, as: UTF8.self), &folds)
+                    guard !term.isEmpty else { continue }
+                    scratch.bytes.append(contentsOf: term.utf8)
+                }
+                scratch.ends.append(Int32(truncatingIfNeeded: scratch.bytes.count))
+            }
+            return true
+        }
+    }
+
     /// The scalars below this value are each a character of their own and are classed by ``simpleClasses``.
     private static let simpleScalarLimit: UInt32 = 0x250
     /// The class of each scalar below ``simpleScalarLimit``, as ``TextCharacterClass`` classes it alone.

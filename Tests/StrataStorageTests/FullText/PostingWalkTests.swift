@@ -4,9 +4,9 @@ import XCTest
 
 /// The reads of a full-text index that walk part of a term's posting blocks: the seeking walk (keys and
 /// positions among given objects, blocks stepped over and the tree descended again), the walk from either end
-/// (the first or last keys of a word), and the walks that give up past a count. Each against what the whole
-/// postings say, in both layouts (posting blocks and one entry per (term, object)), before and after a commit,
-/// and after deletes in the middle of blocks.
+/// (the first or last keys of a word), and the entry counts that pick a phrase's rarest word. Each against what
+/// the whole postings say, in both layouts (posting blocks and one entry per (term, object)), before and after a
+/// commit, and after deletes in the middle of blocks.
 final class PostingWalkTests: XCTestCase {
     private var fixture: TableFixture!
     private var table: Table!
@@ -34,6 +34,11 @@ final class PostingWalkTests: XCTestCase {
             let all = try table.fullTextPostings(index, term: term, prefix: false)
             let keys = all.map(\.key)
             XCTAssertEqual(try table.fullTextKeys(index, term: term, prefix: false), keys, term, file: file, line: line)
+            // The entry count that picks a phrase's rarest word: blocks of at most 128 postings, or one per posting.
+            let entries = try table.fullTextEntryCount(index, term: term)
+            XCTAssertEqual(entries == 0, keys.isEmpty, term, file: file, line: line)
+            XCTAssertGreaterThanOrEqual(entries, (keys.count + 127) / 128, term, file: file, line: line)
+            XCTAssertLessThanOrEqual(entries, keys.count, term, file: file, line: line)
             for count in [1, 10, 200, 5_000] {
                 XCTAssertEqual(
                     try table.fullTextKeys(index, term: term, first: count, descending: true),
@@ -41,29 +46,6 @@ final class PostingWalkTests: XCTestCase {
                 XCTAssertEqual(
                     try table.fullTextKeys(index, term: term, first: count, descending: false),
                     Array(keys.prefix(count)), "first \(count) of \(term)", file: file, line: line)
-            }
-            for limit in [0, 5, keys.count - 1, keys.count, 100_000] where limit >= 0 {
-                let whole = try table.fullTextPositions(index, term: term, atMost: limit)
-                XCTAssertEqual(whole.count, keys.count, "\(term) at most \(limit)", file: file, line: line)
-                if keys.count > limit {
-                    XCTAssertNil(whole.postings, "\(term) at most \(limit)", file: file, line: line)
-                } else {
-                    XCTAssertEqual(whole.postings?.keys, keys, "\(term) at most \(limit)", file: file, line: line)
-                    XCTAssertEqual(
-                        whole.postings?.positions, all.flatMap { $0.positions.map(Int32.init) }, file: file,
-                        line: line)
-                }
-                // Counting stops past `countingAtMost`: some number above it.
-                let counted = try table.fullTextPositions(index, term: term, atMost: limit, countingAtMost: 3)
-                if keys.count > 3 {
-                    XCTAssertGreaterThan(counted.count, 3, file: file, line: line)
-                    // Postings given are always whole (a walk stopped early gives none).
-                    if let postings = counted.postings {
-                        XCTAssertTrue(postings.keys == keys, "\(term) counted to 3", file: file, line: line)
-                    }
-                } else {
-                    XCTAssertEqual(counted.count, keys.count, file: file, line: line)
-                }
             }
             // Random sets of wanted objects: sparse (seeking past runs of blocks), dense, and at the ends.
             let everyKey = try table.keys()

@@ -114,4 +114,37 @@ final class TextTokenizerTests: XCTestCase {
             XCTAssertEqual(graphemes.last?.term, "東")
         }
     }
+
+    /// The bulk insert's tokenizer of Latin text (`simpleTerms`) gives the terms `tokens(in:)` gives, term k at
+    /// position k, for any text whose scalars are all below U+0250, and refuses any other text.
+    func testSimpleTermsAreTheTermsOfTheTokensOfLatinText() {
+        let pieces = (0..<0x250).compactMap { Unicode.Scalar($0).map { String(Character($0)) } } + [
+            "Émile", "naïve", "Straße", "ǅemal", "don't", "U.S.A", "3,14", "1.000,5", "a·b", "x_y", "_", "\r\n",
+            "café.", "'", "plain", "ÆØÅ", "ĳ", "ſ", "CamelCase", "ABC", "Zz", "@[`{",
+        ]
+        let others = ["東", "🍣", "Σ", "ɐ", "e\u{301}", "ｄ", "—"]
+        var random = SeededGenerator(seed: 0x51)
+        var folds = TextTokenizer.FoldCache(limit: 40)
+        var scratch = TextTokenizer.TermScratch()
+        for round in 0..<800 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...12, using: &random) {
+                text += pieces.randomElement(using: &random)!
+                text += ["", " ", ", ", ". ", "\r\n", "-", "'"].randomElement(using: &random)!
+            }
+            if round % 5 == 0 { text.insert(contentsOf: others.randomElement(using: &random)!, at: text.endIndex) }
+            let isSimple = text.unicodeScalars.allSatisfy { $0.value < 0x250 }
+            XCTAssertEqual(TextTokenizer.simpleTerms(in: text, into: &scratch, folds: &folds), isSimple, text)
+            guard isSimple else { continue }
+            var terms: [String] = []
+            var start = 0
+            for end in scratch.ends {
+                terms.append(String(decoding: scratch.bytes[start..<Int(end)], as: UTF8.self))
+                start = Int(end)
+            }
+            let tokens = TextTokenizer.tokens(in: text)
+            XCTAssertEqual(terms, tokens.map(\.term), text.debugDescription)
+            XCTAssertEqual(Array(tokens.indices), tokens.map(\.position), text.debugDescription)
+        }
+    }
 }

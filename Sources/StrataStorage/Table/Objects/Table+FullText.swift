@@ -257,6 +257,13 @@ extension Table {
         return result
     }
 
+    /// The number of index entries of exactly `term` in a full-text index: its posting blocks (or, in the older
+    /// layout, its postings), from the tree's subtree counts in two descents, no entry read. What tells a query
+    /// which of its words is the rarest before it reads any list.
+    package func fullTextEntryCount(_ index: IndexKey, term: String) throws -> Int {
+        try fullTextSortedIndex(index).count(withPrefix: FullTextEntry.termPrefix(term)) ?? 0
+    }
+
     /// The number of postings of exactly `term` in a full-text index (its document frequency), read from the
     /// posting blocks' counts without decoding them.
     package func fullTextPostingCount(_ index: IndexKey, term: String) throws -> Int {
@@ -334,13 +341,12 @@ extension Table {
         var keys: [ObjectKey] = [], positions: [Int32] = [], ends: [Int32] = [], lengths: [Int32] = []
         if sorted.keepsPostingBlocks {
             var next = 0
-            var scratch: (keys: [Int64], lengths: [Int], frequencies: [Int]) = ([], [], [])
             var damaged = false
             let body = { (entry: UnsafeRawBufferPointer, termEnd: Int) -> Bool in
                 guard
                     PostingBlock.appendPositions(
                         of: UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...]), among: among, next: &next,
-                        keys: &keys, positions: &positions, ends: &ends, lengths: &lengths, scratch: &scratch)
+                        keys: &keys, positions: &positions, ends: &ends, lengths: &lengths)
                 else {
                     damaged = true
                     return false
@@ -365,53 +371,6 @@ extension Table {
             }
         }
         return (keys, positions, ends, lengths)
-    }
-
-    /// The number of postings of exactly `term` and, when there are no more than `limit`, the postings with their
-    /// positions, flat as ``fullTextPositions(_:term:within:)`` gives them, from one walk over the term's blocks.
-    /// Blocks are decoded while the count stays within `limit`; past it they are only counted (from each block's
-    /// first varint), and past `countLimit` the walk stops, the count then being some number above `countLimit`.
-    /// So a phrase reads a short word's postings whole at once, and learns which of its words is the rarest at
-    /// the cost of visiting the others' blocks up to that count.
-    package func fullTextPositions(
-        _ index: IndexKey, term: String, atMost limit: Int, countingAtMost countLimit: Int = .max
-    ) throws -> (count: Int, postings: (keys: [ObjectKey], positions: [Int32], ends: [Int32], lengths: [Int32])?) {
-        let sorted = try fullTextSortedIndex(index)
-        guard sorted.keepsPostingBlocks else {
-            let all = try fullTextPositions(index, term: term, within: nil)
-            return (all.keys.count, all.keys.count > limit ? nil : all)
-        }
-        var keys: [ObjectKey] = [], positions: [Int32] = [], ends: [Int32] = [], lengths: [Int32] = []
-        var next = 0
-        var scratch: (keys: [Int64], lengths: [Int], frequencies: [Int]) = ([], [], [])
-        var damaged = false, decoding = true
-        var total = 0
-        try sorted.forEachPostingBlock(withPrefix: FullTextEntry.termPrefix(term)) { entry, termEnd in
-            let payload = UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...])
-            guard let count = PostingBlock.count(of: payload) else {
-                damaged = true
-                return false
-            }
-            total += count
-            if decoding, total > limit {
-                decoding = false
-                (keys, positions, ends, lengths) = ([], [], [], [])
-            }
-            if decoding {
-                guard
-                    PostingBlock.appendPositions(
-                        of: payload, among: nil, next: &next, keys: &keys, positions: &positions, ends: &ends,
-                        lengths: &lengths, scratch: &scratch)
-                else {
-                    damaged = true
-                    return false
-                }
-            }
-            return total <= countLimit
-        }
-        if damaged { throw damagedFullText(index) }
-        // A walk stopped past `countLimit` has not read every posting.
-        return (total, decoding && total <= countLimit ? (keys, positions, ends, lengths) : nil)
     }
 
     /// How many objects have text with at least one token in a full-text index, and their average token count
