@@ -26,10 +26,8 @@ extension Results {
             self.database = database
             self.model = model
             isExactType = model.type == Element.self
-            let (keys, table) = database.withAccess("reading Results<\(Element.self)>") {
-                let keys = results.keysWithAccess()
-                return (keys, keys.isEmpty ? nil : try? database.table(for: model))
-            }
+            let (keys, table) = results.cache.iteration(
+                of: results.query, in: database, model: model, reading: Element.self)
             self.keys = keys
             self.table = table
             stamp = database.changeStamp

@@ -20,7 +20,7 @@ extension Results {
         let bound = try database.queryPlans.bind(
             predicateFormat, arguments: arguments, model: model, schema: database.schema)
         // The shape's plan stands for the whole query only when this is its one filter.
-        query.planSlot = query.filters.isEmpty ? PlanSlot(plan: bound.plan) : .none
+        query.planSlot = query.filters.isEmpty ? PlanSlot(plan: bound.plan, equalTo: bound.equalTo) : .none
         query.filters.append(bound.predicate)
         return with(query)
     }

@@ -37,14 +37,7 @@ public struct Results<Element: Object> {
     /// ``keys`` for a caller that already holds the database's access (`Database.withAccess`): an iteration
     /// checks the confinement once for the keys and its table together.
     func keysWithAccess() -> [ObjectKey] {
-        if query.failure != nil { return [] }
-        return cache.keys(stamp: database.changeStamp) {
-            do {
-                return try query.evaluate(in: database, model: model)
-            } catch {
-                database.fatal(error, while: "evaluating Results<\(Element.self)>")
-            }
-        }
+        cache.keys(of: query, in: database, model: model, reading: Element.self)
     }
 
     /// Whether the results belong to a frozen snapshot.
@@ -116,11 +109,40 @@ final class KeyCache {
     /// The results' Swift observation tracking, made by their first read inside `withObservationTracking`.
     var tracking: ResultsTracking?
 
-    func keys(stamp current: UInt64, _ compute: () -> [ObjectKey]) -> [ObjectKey] {
+    /// The keys `query` selects in `database` now, computed at most once per change stamp; a failure stops the
+    /// program naming `Results<element>`. Call inside ``Database/withAccess(_:_:)``.
+    ///
+    /// Not generic (unlike the `Results` it serves): a `for` loop over results from another module runs the
+    /// generic code unspecialized, and every closure or tuple of `Results<Element>` there looks its type's
+    /// metadata up at run time, once per loop.
+    func keys(of query: ObjectQuery, in database: Database, model: ModelBinding, reading element: Any.Type) -> [ObjectKey] {
+        if query.failureBox != nil { return [] }
+        let current = database.changeStamp
         if stamp == current { return cached }
-        cached = compute()
+        do {
+            cached = try query.evaluate(in: database, model: model)
+        } catch {
+            database.fatal(error, while: "evaluating Results<\(element)>")
+        }
         stamp = current
         return cached
+    }
+
+    /// What an iteration of results starts from, under one confinement check: ``keys(of:in:model:reading:)``
+    /// and, when there are any, the model's table.
+    func iteration(
+        of query: ObjectQuery, in database: Database, model: ModelBinding, reading element: Any.Type
+    ) -> (keys: [ObjectKey], table: Table?) {
+        database.confinement.check("reading Results<\(element)>")
+        guard let frozenLock = database.frozenLock else { return keysAndTable() }
+        frozenLock.lock()
+        defer { frozenLock.unlock() }
+        return keysAndTable()
+
+        func keysAndTable() -> (keys: [ObjectKey], table: Table?) {
+            let keys = keys(of: query, in: database, model: model, reading: element)
+            return (keys, keys.isEmpty ? nil : try? database.table(for: model))
+        }
     }
 
     /// Takes keys computed elsewhere (a notification's change set) as those of `current`.

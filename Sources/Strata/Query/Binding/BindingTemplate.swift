@@ -40,19 +40,21 @@ final class BindingTemplate {
         return comparison
     }
 
-    /// The tree bound to `arguments` when it is a lone string equality and the one argument a string; `nil`
-    /// otherwise (the caller then rebinds through ``rebound(to:with:)``).
+    /// The tree bound to `arguments` when it is a lone string equality and the one argument a string, with the
+    /// string as an index stores it when the comparison is `==` (what ``CachedPlan/equalityChoice(_:table:)``
+    /// looks up without reading the tree again); `nil` otherwise (the caller then rebinds through
+    /// ``rebound(to:with:)``).
     ///
     /// A fresh binding would check nothing more here: a string fits a string key path, `==` and `!=` apply to
     /// strings, and without options they compare bytes, with no string matcher.
-    func reboundDirectly(to arguments: [Any]) -> BoundPredicate? {
+    func reboundDirectly(to arguments: [Any]) -> (predicate: BoundPredicate, equalTo: StorageValue?)? {
         guard var comparison = loneStringEquality, arguments.count == 1, let text = arguments[0] as? String else {
             return nil
         }
         comparison.right = .value(.string(text))
         comparison.written.right = .value(.string(text))
         comparison.matcher = nil
-        return .comparison(comparison)
+        return (.comparison(comparison), comparison.op == .equal ? .string(text) : nil)
     }
 
     /// Whether every placeholder of `node` is the right side of a `keyPath op %@` comparison (any letter but

@@ -21,6 +21,13 @@ final class CachedPlan: Sendable {
         let table: TableKey
         let indexes: [IndexSpec]
         let terms: [IndexChoice.IndexedTerm]?
+
+        /// The index a lone comparison (no AND) is looked up in, when the shape has one: an `==` of the shape is
+        /// then that index's lookup of the argument, whatever the argument.
+        var loneIndex: IndexSpec? {
+            guard let terms, terms.count == 1, terms[0].term == nil, !terms[0].index.isFullText else { return nil }
+            return terms[0].index
+        }
     }
 
     private let memo = Mutex<Memo?>(nil)
@@ -41,6 +48,19 @@ final class CachedPlan: Sendable {
         return IndexChoice.best(for: predicate, model: model, table: table)
     }
 
+    /// The lookup of `value` in the index on the compared column, for a filter of this plan's shape that is a lone
+    /// `property == value` (the argument as ``BoundFilter/equalTo`` gives it): what ``best(for:model:table:)``
+    /// chooses for it, without reading the comparison out of the predicate or copying the remembered terms.
+    /// `nil` when no plan for `table`'s indexes as they are is remembered, or the shape has no index: the caller
+    /// then plans through ``best(for:model:table:)``, which remembers one.
+    func equalityChoice(_ value: StorageValue, table: Table) -> IndexChoice? {
+        let index = memo.withLock { kept -> IndexSpec? in
+            guard let kept, kept.table == table.key, table.hasIndexes(kept.indexes) else { return nil }
+            return kept.loneIndex
+        }
+        return index.map { IndexChoice.equality(value, in: $0) }
+    }
+
     /// Whether a plan is remembered now (for tests).
     var isPlanned: Bool { memo.withLock { $0 != nil } }
 }
@@ -49,6 +69,9 @@ final class CachedPlan: Sendable {
 /// (every slot equals every other): it is derived from the filter, which decides what the query selects.
 struct PlanSlot: Hashable {
     let plan: CachedPlan?
+    /// The argument of a lone `property == %@` rebound straight from its template, as the index stores it (see
+    /// ``CachedPlan/equalityChoice(_:table:)``); `nil` for any other filter.
+    var equalTo: StorageValue? = nil
 
     /// No cached plan: the query is planned in full.
     static let none = PlanSlot(plan: nil)

@@ -41,6 +41,12 @@ struct IndexChoice {
         case fullText(IndexKey, FullTextQuery)
     }
 
+    /// The lookup of `value` in `index` (an ordered index on the tested object's own column) for a lone
+    /// `property == value`, ranked as ``best(for:model:table:)`` ranks it.
+    static func equality(_ value: StorageValue, in index: IndexSpec) -> IndexChoice {
+        IndexChoice(rank: index.isUnique ? 0 : 1, lookup: .equal(index.key, value), term: nil)
+    }
+
     /// The lookup as `explain` shows it, `index Person.email == "a"`, for the predicate it was chosen for.
     func text(in predicate: BoundPredicate, model: ModelBinding) -> String {
         let comparison: BoundComparison?

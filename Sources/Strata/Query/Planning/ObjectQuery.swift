@@ -107,10 +107,27 @@ struct ObjectQuery: Hashable {
     var limit: Int?
     /// The first error of a `sorted`/`distinct` call that named a key path the model does not have: evaluating
     /// the query throws it (see `Results.keyPathError`).
-    var failure: StrataError?
+    var failure: StrataError? {
+        get { failureBox?.error }
+        set { failureBox = newValue.map(FailureBox.error) }
+    }
+    /// ``failure``, boxed: nearly every query has none, and a query is copied into each `Results` made from it,
+    /// so an error kept inline (several strings wide) would be copied and destroyed with every `filter`.
+    var failureBox: FailureBox?
     /// The cached plan of the query's one filter, when it came from a predicate string whose shape is cached
     /// (set by `Results.filter`, cleared by any other filter; see ``CachedPlan``).
     var planSlot = PlanSlot.none
+
+    /// A key-path error in a box of its own (see ``failure``).
+    indirect enum FailureBox: Hashable {
+        case error(StrataError)
+
+        var error: StrataError {
+            switch self {
+            case .error(let error): return error
+            }
+        }
+    }
 
     /// The filters as one predicate, or `nil` when there are none.
     var predicate: BoundPredicate? {
@@ -123,6 +140,7 @@ struct ObjectQuery: Hashable {
 
     /// The keys the query selects, in order.
     func evaluate(in database: any QueryTables, model: ModelBinding) throws -> [ObjectKey] {
+        if let keys = try equalityKeys(in: database, model: model) { return keys }
         if let failure { throw failure }
         if let keys = try keysFromIndexEnd(in: database, model: model) { return keys }
         // Made only when an object is read one by one: a lookup the index answers alone reads none.
@@ -207,6 +225,19 @@ struct ObjectQuery: Hashable {
             return .scan(ColumnScan(predicate), rejected: reason)
         }
         return .index(index, keys: keys, rest: rest)
+    }
+
+    /// The keys of a query that is one `property == value` on the model's table, rebound from a cached shape
+    /// whose plan looks it up in an index (``PlanSlot/equalTo``): that lookup's keys, with no predicate read and
+    /// nothing else planned, the path of a `filter("name == %@", name)` in a loop. `nil` for any other query, and
+    /// when the plan has no index for the table's indexes as they are (it is then planned in full, which
+    /// remembers the plan for the next call).
+    private func equalityKeys(in database: any QueryTables, model: ModelBinding) throws -> [ObjectKey]? {
+        guard let value = planSlot.equalTo, let plan = planSlot.plan, filters.count == 1, case .table = source,
+            sortKeys.isEmpty, distinctPaths.isEmpty, limit == nil, failureBox == nil
+        else { return nil }
+        let table = try database.table(for: model)
+        return try plan.equalityChoice(value, table: table)?.keys(in: table)
     }
 
     /// The most selective index lookup for `predicate` (these filters), with what is left to check: from the

@@ -65,8 +65,8 @@ final class QueryPlanCache: Sendable {
         let identity = ObjectIdentifier(model)
         if let kept = state.withLock({ $0.entry(for: key) }), kept.model == identity {
             let template = kept.template
-            if let bound = template.reboundDirectly(to: arguments) {
-                return BoundFilter(predicate: bound, plan: template.plan)
+            if let (bound, equalTo) = template.reboundDirectly(to: arguments) {
+                return BoundFilter(predicate: bound, plan: template.plan, equalTo: equalTo)
             }
             let values = try template.parsed.arguments(arguments)
             let binder = PredicateBinder(predicate: format, schema: schema, model: model, arguments: values)
@@ -95,6 +95,9 @@ final class QueryPlanCache: Sendable {
 struct BoundFilter {
     let predicate: BoundPredicate
     let plan: CachedPlan?
+    /// For a lone `property == %@` rebound straight from its template: the argument as the property's index
+    /// stores it, so that the plan turns it into a lookup without reading the comparison back out of `predicate`.
+    var equalTo: StorageValue? = nil
 }
 
 /// The dynamic types of a call's arguments, part of a cached shape's key: a template is rebound only to arguments

@@ -1,0 +1,154 @@
+import Foundation
+import StrataStorage
+import XCTest
+
+@testable import Strata
+
+/// A lone `property == %@` rebound from its cached shape is answered by the index lookup its plan remembers
+/// (`PlanSlot.equalTo`, `CachedPlan.equalityChoice`), without planning the predicate again: its results must stay
+/// those of a full evaluation across writes, in frozen versions, after deletes and when the index goes away.
+final class EqualityLookupTests: StaffTestCase {
+    private var db: Database!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        db = try openStaff()
+        try db.write {
+            for index in 0..<200 {
+                db.add(IndexedEmployee(name: "name-\(index % 50)", age: 20 + index % 40, salary: Double(index)))
+            }
+        }
+    }
+
+    override func tearDown() {
+        db = nil
+        super.tearDown()
+    }
+
+    /// The salaries of `results`, sorted.
+    private func salaries(_ results: Results<IndexedEmployee>) -> [Double] { results.map(\.salary).sorted() }
+
+    /// The salaries of every employee named `name`, by a scan of all of them (no index, no cached plan).
+    private func scanned(_ name: String, in database: Database? = nil) -> [Double] {
+        (database ?? db).objects(IndexedEmployee.self).filter { $0.name == name }.map(\.salary).sorted()
+    }
+
+    func testARepeatedEqualityIsLookedUpThroughItsRememberedIndex() throws {
+        let employees = db.objects(IndexedEmployee.self)
+        let first = try employees.filter("name == %@", "name-3")
+        XCTAssertEqual(salaries(first), scanned("name-3"))
+        let plan = try XCTUnwrap(first.query.planSlot.plan)
+        for name in ["name-7", "nobody", "name-49", "name-7", ""] {
+            let results = try employees.filter("name == %@", name)
+            XCTAssertTrue(results.query.planSlot.plan === plan)
+            XCTAssertEqual(results.query.planSlot.equalTo, .string(name))
+            let table = try db.table(for: try XCTUnwrap(db.schema.model(for: IndexedEmployee.self)))
+            XCTAssertNotNil(plan.equalityChoice(.string(name), table: table), "the plan must answer \(name) alone")
+            XCTAssertEqual(salaries(results), scanned(name), name)
+            XCTAssertEqual(results.count, scanned(name).count, name)
+            XCTAssertEqual(results.first?.name, scanned(name).isEmpty ? nil : name)
+        }
+        // `!=` rebinds the same way but is no lookup: every other employee.
+        let others = try employees.filter("name != %@", "name-3")
+        XCTAssertNil(others.query.planSlot.equalTo)
+        XCTAssertEqual(others.count, 200 - scanned("name-3").count)
+    }
+
+    func testResultsStayRightAcrossWrites() throws {
+        let employees = db.objects(IndexedEmployee.self)
+        let results = try employees.filter("name == %@", "name-5")
+        XCTAssertEqual(results.count, 4)
+        try db.write {
+            db.add(IndexedEmployee(name: "name-5", age: 30, salary: 1_000))
+            // Inside the write: its own new object, through the index's pending entries.
+            XCTAssertEqual(salaries(results), scanned("name-5"))
+            XCTAssertEqual(try employees.filter("name == %@", "name-5").count, 5)
+        }
+        XCTAssertEqual(salaries(results), scanned("name-5"))
+        XCTAssertTrue(salaries(results).contains(1_000))
+        // A rename moves an object from one lookup to another.
+        try db.write {
+            let renamed = try XCTUnwrap(employees.filter("name == %@", "name-6").first)
+            renamed.name = "name-5"
+        }
+        XCTAssertEqual(try employees.filter("name == %@", "name-5").count, 6)
+        XCTAssertEqual(try employees.filter("name == %@", "name-6").count, 3)
+        XCTAssertEqual(salaries(results), scanned("name-5"))
+    }
+
+    func testAnObjectFromAOneResultLookupThatIsDeletedIsInvalidated() throws {
+        let employees = db.objects(IndexedEmployee.self)
+        try db.write { db.add(IndexedEmployee(name: "only-one", age: 41, salary: 7)) }
+        let results = try employees.filter("name == %@", "only-one")
+        let object = try XCTUnwrap(results.first)
+        XCTAssertEqual(object.salary, 7)
+        XCTAssertFalse(object.isInvalidated)
+        try db.write { db.delete(object) }
+        XCTAssertTrue(object.isInvalidated)
+        XCTAssertEqual(results.count, 0)
+        XCTAssertNil(results.first)
+        XCTAssertEqual(Array(try employees.filter("name == %@", "only-one")).count, 0)
+        // Deleted inside a loop over the lookup: the loop still hands out the object it started with.
+        try db.write { db.add(IndexedEmployee(name: "only-one", age: 42, salary: 8)) }
+        try db.write {
+            for employee in try employees.filter("name == %@", "only-one") {
+                db.delete(employee)
+                XCTAssertTrue(employee.isInvalidated)
+            }
+        }
+        XCTAssertEqual(try employees.filter("name == %@", "only-one").count, 0)
+    }
+
+    func testAFrozenVersionLooksUpItsOwnObjects() throws {
+        let frozen = try db.freeze()
+        let before = scanned("name-9")
+        try db.write {
+            for object in db.objects(IndexedEmployee.self).filter({ $0.name == "name-9" }) { db.delete(object) }
+            db.add(IndexedEmployee(name: "name-9", age: 50, salary: 9_999))
+        }
+        for _ in 0..<2 {
+            let old = try frozen.objects(IndexedEmployee.self).filter("name == %@", "name-9")
+            XCTAssertEqual(salaries(old), before)
+            XCTAssertTrue(old.allSatisfy { $0.isFrozen && !$0.isInvalidated })
+            let live = try db.objects(IndexedEmployee.self).filter("name == %@", "name-9")
+            XCTAssertEqual(salaries(live), [9_999])
+        }
+    }
+
+    func testARemovedIndexIsNoLongerLookedUp() throws {
+        let employees = db.objects(IndexedEmployee.self)
+        let first = try employees.filter("name == %@", "name-1")
+        XCTAssertEqual(salaries(first), scanned("name-1"))
+        let plan = try XCTUnwrap(first.query.planSlot.plan)
+        // Another process drops the index on `name`.
+        let transaction = try db.store.beginWrite()
+        let catalog = try Catalog(writer: transaction)
+        let table = try XCTUnwrap(catalog.table(named: "IndexedEmployee"))
+        let name = try XCTUnwrap(table.column(named: "name")).key
+        try table.removeIndex(try XCTUnwrap(table.index(on: [name])).key)
+        try catalog.flush()
+        try transaction.commit()
+        db.refresh()
+        let live = try db.table(for: try XCTUnwrap(db.schema.model(for: IndexedEmployee.self)))
+        XCTAssertNil(plan.equalityChoice(.string("name-2"), table: live))
+        let after = try employees.filter("name == %@", "name-2")
+        XCTAssertTrue(after.explain.hasPrefix("scan IndexedEmployee"), after.explain)
+        XCTAssertEqual(salaries(after), scanned("name-2"))
+        // Planned again without the index: still no lookup.
+        XCTAssertNil(plan.equalityChoice(.string("name-2"), table: live))
+        XCTAssertEqual(salaries(try employees.filter("name == %@", "name-3")), scanned("name-3"))
+    }
+
+    func testAKeyPathErrorSurvivesCopiesOfItsQuery() throws {
+        let employees = db.objects(IndexedEmployee.self)
+        let broken = employees.sorted(byKeyPath: "nothing")
+        XCTAssertNotNil(broken.keyPathError)
+        let filtered = try broken.filter("name == %@", "name-1")
+        XCTAssertNotNil(filtered.keyPathError)
+        XCTAssertEqual(filtered.count, 0)
+        XCTAssertEqual(Array(filtered).count, 0)
+        XCTAssertThrowsError(try filtered.fetch())
+        XCTAssertEqual(broken.query, employees.sorted(byKeyPath: "nothing").query)
+        XCTAssertNotEqual(broken.query, employees.query)
+    }
+}
