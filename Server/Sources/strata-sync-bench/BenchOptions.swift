@@ -40,7 +40,7 @@ enum BenchMode {
     }
 }
 
-/// The command line: `[--postgres URL] [--clients N] [--changes N] [--shared] [--rate N] [--port N]`.
+/// The command line: `[--postgres URL] [--clients N] [--changes N] [--shared] [--rate N] [--offline] [--port N]`.
 struct BenchOptions {
     var postgres = ProcessInfo.processInfo.environment["STRATA_SYNC_TEST_POSTGRES"]
         ?? "postgres://strata:strata@127.0.0.1:5432/strata_test"
@@ -50,12 +50,20 @@ struct BenchOptions {
     var mode = BenchMode.perUser
     /// Commits per second per device; 0 commits as fast as the device can.
     var rate = 0.0
+    /// Whether the devices commit offline (their sessions paused) and sync only once every commit is made: the
+    /// throughput into PostgreSQL is then the server's and PostgreSQL's, without the devices' local commits
+    /// competing for the same cores.
+    var offline = false
 
     init(arguments: [String]) {
         var iterator = arguments.makeIterator()
         while let argument = iterator.next() {
             if argument == "--shared" {
                 mode = .shared
+                continue
+            }
+            if argument == "--offline" {
+                offline = true
                 continue
             }
             let value = iterator.next() ?? ""
@@ -80,6 +88,7 @@ struct BenchOptions {
             case .shared: "\(clients) devices of one user (shared model)"
             }
         let pace = rate > 0 ? "paced at \(rate) commits/s per device" : "saturating (no pacing)"
-        return "\(who) x \(changes) one-object commits, \(pace)"
+        let sync = offline ? ", committed offline, then synced" : ""
+        return "\(who) x \(changes) one-object commits, \(pace)\(sync)"
     }
 }

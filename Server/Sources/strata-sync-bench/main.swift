@@ -22,7 +22,12 @@ import StrataSyncServer
 // `--rate N` paces each device at N commits per second; without it every device commits as fast as it can, and
 // the latency then mostly measures the queue of changes committed faster than they get through.
 //
+// `--offline` commits everything with the devices' sessions paused, then resumes them: the throughput into PostgreSQL
+// is then the server's and PostgreSQL's alone (the devices' commits, which a real deployment runs on the devices,
+// do not compete for the same cores), and the latency includes the time offline.
+//
 //   swift run -c release strata-sync-bench [--postgres URL] [--clients 20] [--changes 1000] [--shared] [--rate N]
+//       [--offline]
 
 let options = BenchOptions(arguments: Array(CommandLine.arguments.dropFirst()))
 var logger = Logger(label: "strata-sync-bench")
@@ -60,12 +65,13 @@ for index in 0..<options.clients {
 }
 let tokens = signed
 
-func configuration(_ name: String, user: String) -> Configuration {
+func configuration(_ name: String, user: String, offline: Bool = false) -> Configuration {
     var configuration = Configuration(schema: Bench.self)
     configuration.fileURL = directory.appendingPathComponent("\(name).strata")
     configuration.durability = .none
     var sync = SyncConfiguration(server: server, token: tokens[user]!)
     sync.downloadWait = 25
+    sync.startsImmediately = !offline
     configuration.sync = sync
     return configuration
 }
@@ -80,11 +86,20 @@ let observer = try observerQueue.sync {
     try Database(configuration: configuration("observer", user: observedUser), queue: observerQueue)
 }
 let observed = ObservedResults()
+// With STRATA_SYNC_TRACE=1 the sessions and the server write their steps' timestamps on standard error; the observer
+// adds its notifications (docs/SYNC.md, "Performance").
+let traced = ProcessInfo.processInfo.environment["STRATA_SYNC_TRACE"] == "1"
 let notificationToken = observerQueue.sync {
     observer.objects(Reading.self).observe { change in
         guard case .update(let results, _, let insertions, _) = change else { return }
         let now = microseconds()
         for index in insertions { latencies.add(now - results[index].value) }
+        if traced {
+            for index in insertions {
+                FileHandle.standardError.write(
+                    Data("sync-trace \(now) observer notified of the commit at \(results[index].value)\n".utf8))
+            }
+        }
         observed.count = results.count
     }
 }
@@ -93,7 +108,7 @@ let devices = try (0..<options.clients).map { index -> Device in
     let queue = DispatchQueue(label: "device \(index)")
     let user = options.mode.user(ofDevice: index)
     let database = try queue.sync {
-        try Database(configuration: configuration("device\(index)", user: user), queue: queue)
+        try Database(configuration: configuration("device\(index)", user: user, offline: options.offline), queue: queue)
     }
     return Device(index: index, user: user, database: database, queue: queue)
 }
@@ -106,6 +121,11 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     try await group.waitForAll()
 }
 let committed = Date().timeIntervalSince(start)
+// Offline, the devices' sessions start now: the time into PostgreSQL counts from here.
+let synced = Date()
+if options.offline {
+    for device in devices { device.queue.sync { device.database.syncSession! }.resume() }
+}
 for device in devices {
     let session = device.queue.sync { device.database.syncSession! }
     while true {
@@ -118,11 +138,11 @@ for device in devices {
         }
     }
 }
-let uploaded = Date().timeIntervalSince(start)
+let uploaded = Date().timeIntervalSince(options.offline ? synced : start)
 while observed.count < expected, Date().timeIntervalSince(start) < 600 {
     try await Task.sleep(for: .milliseconds(5))
 }
-let delivered = Date().timeIntervalSince(start)
+let delivered = Date().timeIntervalSince(options.offline ? synced : start)
 observerQueue.sync { notificationToken.invalidate() }
 
 let total = options.clients * options.changes

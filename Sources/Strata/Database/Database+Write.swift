@@ -79,7 +79,10 @@ extension Database {
         }
         guard let transaction = waiting ? try store.beginWrite() : try store.tryBeginWrite() else { return false }
         do {
-            writeCatalog = try Catalog(writer: transaction)
+            let catalog = try Catalog(writer: transaction)
+            // A synced file's writes note their changes as they make them: the outbox is recorded from that.
+            if recordsSyncChanges { catalog.changeLog = WriteChangeLog() }
+            writeCatalog = catalog
         } catch {
             transaction.rollback()
             throw error

@@ -3,8 +3,9 @@ import StrataSchema
 import StrataStorage
 internal import StrataSyncWire
 
-/// Turns one local write transaction into outbox entries (docs/SYNC.md, "The client"): it compares the write's
-/// tables with the version the write began from and records, in this order, the deletes, the creates (with their
+/// Turns one local write transaction into outbox entries (docs/SYNC.md, "The client"): it takes the objects the
+/// write inserted, changed and deleted from what the write noted as it made them (``SyncBase``, over the write's
+/// ``WriteChangeLog``), maps each to its changes, and records, in this order, the deletes, the creates (with their
 /// scalar values), the links and collection elements of created objects (so that every object a change names is
 /// created before), and the updates of other objects: `set` per changed property, and element operations for
 /// lists, sets and maps; then the owners of embedded objects changed in place. A property holding embedded objects
@@ -15,8 +16,8 @@ internal import StrataSyncWire
 /// by ``RemoteChangeApplier``.
 struct ChangeRecorder {
     let context: SyncContext
-    /// The catalog of the version the write began from.
-    let base: Catalog
+    /// The version the write began from.
+    let base: SyncBase
     private(set) var state: SyncState
     /// The changes recorded, in outbox order.
     private(set) var changes: [SyncChange] = []
@@ -25,7 +26,7 @@ struct ChangeRecorder {
     /// The properties holding embedded objects whose value this write recorded already, as object id and name.
     private var embeddedRecorded: Set<String> = []
 
-    init(context: SyncContext, base: Catalog, state: SyncState) {
+    init(context: SyncContext, base: SyncBase, state: SyncState) {
         self.context = context
         self.base = base
         self.state = state
@@ -35,16 +36,16 @@ struct ChangeRecorder {
 
     /// Records what changed since `base`, then writes the outbox entries, the object states and the client state.
     mutating func run() throws {
-        let changed = Set(catalog.changedTables(since: base))
-        var diffs: [(model: ModelBinding, table: Table, old: Table?, changes: TableChanges)] = []
-        for model in context.syncedModels where changed.contains(model.tableKey) {
+        var diffs: [(model: ModelBinding, table: Table, old: SyncBase.BaseTable?, changes: TableChanges)] = []
+        for model in context.syncedModels {
             let table = try context.table(model)
-            let old = base.table(model.tableKey)
-            let changes = try table.changes(since: old)
-            if !changes.isEmpty { diffs.append((model, table, old, changes)) }
+            let changes = try base.changes(of: table)
+            if !changes.isEmpty { diffs.append((model, table, base.table(table), changes)) }
         }
-        let embeddedOwners = try ownersOfChangedEmbeddedObjects(changed)
+        let embeddedOwners = try ownersOfChangedEmbeddedObjects()
         guard !diffs.isEmpty || !embeddedOwners.isEmpty else { return }
+        // Before any delete is recorded (which forgets the object's sync id): a set or map may name a deleted object.
+        for diff in diffs { try base.rememberKeys(of: diff.changes.deletions, model: diff.model) }
         for diff in diffs {
             for key in diff.changes.deletions { try recordDelete(key, of: diff.model) }
         }
@@ -156,7 +157,7 @@ struct ChangeRecorder {
     }
 
     private mutating func recordUpdate(
-        _ local: ObjectKey, columns: Set<ColumnKey>, of model: ModelBinding, table: Table, old: Table
+        _ local: ObjectKey, columns: Set<ColumnKey>, of model: ModelBinding, table: Table, old: SyncBase.BaseTable
     ) throws {
         guard let key = try context.syncKey(of: local, model: model, in: catalog) else { return }
         guard var object = try loadState(model, key) else {
@@ -198,13 +199,11 @@ struct ChangeRecorder {
 
     /// The top-level objects, with the property, holding the embedded objects this write inserted or changed
     /// (an edit inside an embedded object changes its table only, not its owner's).
-    private func ownersOfChangedEmbeddedObjects(
-        _ changed: Set<TableKey>
-    ) throws -> [(model: ModelBinding, local: ObjectKey, property: Int)] {
+    private func ownersOfChangedEmbeddedObjects() throws -> [(model: ModelBinding, local: ObjectKey, property: Int)] {
         var owners: [(model: ModelBinding, local: ObjectKey, property: Int)] = []
         var seen: Set<String> = []
-        for model in context.schema.models where model.isEmbedded && changed.contains(model.tableKey) {
-            let changes = try context.table(model).changes(since: base.table(model.tableKey))
+        for model in context.schema.models where model.isEmbedded {
+            let changes = try base.changes(of: try context.table(model))
             for key in changes.insertions + changes.modifiedKeys {
                 guard let owner = try context.embeddedOwner(of: key, model: model, in: catalog),
                     seen.insert("\(owner.model.index)/\(owner.local.rawValue)/\(owner.property)").inserted
@@ -232,7 +231,7 @@ struct ChangeRecorder {
 
     private mutating func recordCollection(
         _ property: PropertyDefinition, column: ColumnKey, local: ObjectKey, key: SyncValue, model: ModelBinding,
-        old: Table?, table: Table, object: inout ObjectSyncState
+        old: SyncBase.BaseTable?, table: Table, object: inout ObjectSyncState
     ) throws {
         guard let element = property.type.collectionElement else { return }
         let name = property.name

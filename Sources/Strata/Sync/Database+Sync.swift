@@ -14,16 +14,16 @@ extension Database {
 
     /// Records the write transaction's changes in the outbox (docs/SYNC.md, "The client"), in the same transaction:
     /// called by ``commitWrite()`` just before the commit, so the outbox entries commit, or roll back, with the
-    /// changes they describe.
+    /// changes they describe. The changes are the ones the write noted as it made them (the catalog's
+    /// ``WriteChangeLog``, set by ``startWrite(_:waiting:)`` while ``recordsSyncChanges``); the recorder's own
+    /// writes (outbox, object states, sync ids) are not noted.
     func recordSyncChanges(in catalog: Catalog) throws {
-        try catalog.flush()
-        let base = try store.beginRead()
-        defer { base.end() }
-        let baseCatalog = try Catalog(reader: base)
-        guard !catalog.changedTables(since: baseCatalog).isEmpty else { return }
+        guard let log = catalog.changeLog else { return }
+        catalog.changeLog = nil
+        guard !log.isEmpty else { return }
         let context = try SyncContext(schema: schema, catalog: catalog, path: store.path)
         var recorder = ChangeRecorder(
-            context: context, base: baseCatalog, state: try SyncState.loadOrCreate(in: catalog))
+            context: context, base: SyncBase(log: log, context: context), state: try SyncState.loadOrCreate(in: catalog))
         try recorder.run()
     }
 

@@ -51,6 +51,12 @@ final class SyncContext {
         return try ids?.syncID(model: model.name, local: local).map(SyncValue.string)
     }
 
+    /// The protocol key of object `local` of `model` as the write began (``SyncBase``): for an object it deleted,
+    /// or changed the key of.
+    func syncKey(of local: ObjectKey, model: ModelBinding, in base: SyncBase) throws -> SyncValue? {
+        try base.syncKey(of: local, model: model)
+    }
+
     /// The local object a protocol key names, if it exists here.
     func localKey(of key: SyncValue, model: ModelBinding) throws -> ObjectKey? {
         if let column = model.primaryKeyColumn {
@@ -89,6 +95,16 @@ final class SyncContext {
         case (_, .objectId(let id)): return .string(id.stringValue)
         default: return .null
         }
+    }
+
+    /// The JSON of a value a property of type `type` held as the write began (``SyncBase``): a link names its
+    /// target's key then.
+    func json(_ value: StorageValue, type: PropertyType, in base: SyncBase) throws -> SyncValue {
+        if case .link(let name) = type.unwrapped, case .link(let target) = value {
+            guard let model = schema.model(named: name) else { return .null }
+            return try syncKey(of: target, model: model, in: base) ?? .null
+        }
+        return try json(value, type: type, in: catalog)
     }
 
     /// The stored value of `json` for a property (or element) of type `type`.

@@ -137,7 +137,10 @@ public final class SyncSession: @unchecked Sendable {
     }
 
     /// Called by the app's database after a commit that recorded changes.
-    func localChangesCommitted() { uploadSignal.fire() }
+    func localChangesCommitted() {
+        SyncTrace.note(path, "committed")
+        uploadSignal.fire()
+    }
 
     // MARK: Waiting
 
@@ -182,10 +185,12 @@ public final class SyncSession: @unchecked Sendable {
             lock.withLock { currentProgress.pendingUploads = 0 }
             return false
         }
+        SyncTrace.note(path, "upload \(batch.count) changes, \(batch.first?.seq ?? 0)-\(last.seq)")
         let token = lock.withLock { self.token }
         let answer = try await record(token: token) {
             try await transport.upload(clientID: clientID, changes: batch, token: token)
         }
+        SyncTrace.note(path, "upload answered")
         let progress = try await onQueue { () throws -> Progress in
             try self.database.acknowledgeSyncUpload(answer, lastSent: last.seq)
             return try self.readProgress()
@@ -204,12 +209,14 @@ public final class SyncSession: @unchecked Sendable {
         let page = try await record(token: token) {
             try await transport.download(after: cursor, wait: wait, limit: 1000, token: token)
         }
+        SyncTrace.note(path, "download answered, \(page.changes.count) changes")
         // A page that arrives after pause() is not applied: paused means offline.
         guard state == .active else { return false }
         let progress = try await onQueue { () throws -> Progress in
             try self.database.applyDownloadedPage(page)
             return try self.readProgress()
         }
+        SyncTrace.note(path, "page applied")
         lock.withLock { currentProgress = progress }
         return page.more
     }

@@ -60,9 +60,14 @@ final class TableChangesTests: XCTestCase {
 
     /// One random transaction of inserts, updates (some to the value already there), deletes (some in runs),
     /// list and link changes; returns how many objects it inserted, changed or deleted.
-    private func randomTransaction(_ store: Store, _ model: Model, _ random: inout SeededGenerator) throws -> Int {
+    /// With a `log`, the write notes its changes there as it makes them (``Catalog/changeLog``).
+    private func randomTransaction(
+        _ store: Store, _ model: Model, _ random: inout SeededGenerator, log: WriteChangeLog? = nil
+    ) throws -> Int {
         let writer = try store.beginWrite()
         let catalog = try Catalog(writer: writer)
+        catalog.changeLog = log
+        var deleted: [ObjectKey] = []
         guard let items = catalog.table(model.item), let owners = catalog.table(model.owner) else {
             throw StrataError.invalidArgument("the model's tables are missing")
         }
@@ -72,7 +77,7 @@ final class TableChangesTests: XCTestCase {
         var changed = 0
         for _ in 0..<operations {
             changed += 1
-            switch random.below(14) {
+            switch random.below(log == nil ? 14 : 17) {
             case 0, 1, 13:
                 let burst = random.below(8) == 0 ? 200 : 1
                 for _ in 0..<burst {
@@ -87,6 +92,7 @@ final class TableChangesTests: XCTestCase {
                 let start = random.below(itemKeys.count)
                 let run = random.below(10) == 0 ? min(300, itemKeys.count - start) : 1
                 for key in itemKeys[start..<start + run] { try items.delete(key) }
+                deleted += itemKeys[start..<start + run]
                 itemKeys.removeSubrange(start..<start + run)
                 changed += run - 1
             case 3...6 where !itemKeys.isEmpty:
@@ -120,6 +126,24 @@ final class TableChangesTests: XCTestCase {
                 try owners.delete(ownerKeys.remove(at: index))
             case 12 where !ownerKeys.isEmpty:
                 try owners.set(ownerKeys[random.below(ownerKeys.count)], column: model.label, to: .string("o\(random.below(5))"))
+            case 14 where !itemKeys.isEmpty:
+                // A batch, as a cascade deletes.
+                let doomed = (0..<min(itemKeys.count, 1 + random.below(20))).map { _ in itemKeys[random.below(itemKeys.count)] }
+                try items.delete(doomed, alongWith: nil)
+                itemKeys.removeAll { doomed.contains($0) }
+                deleted += doomed
+            case 15 where !deleted.isEmpty:
+                // An object deleted in this write inserted again under its key, with other values or the same.
+                let key = deleted.remove(at: random.below(deleted.count))
+                guard try !items.contains(key) else { continue }
+                var values: [(ColumnKey, StorageValue)] = []
+                for column in [model.number, model.flag, model.score, model.name] where random.below(2) == 0 {
+                    values.append((column, randomValue(column, model, &random)))
+                }
+                itemKeys.append(try items.insert(values, key: key))
+            case 16 where !itemKeys.isEmpty:
+                let key = itemKeys[random.below(itemKeys.count)]
+                try items.setUnindexedValues([.init(key: key, column: model.flag, value: randomValue(model.flag, model, &random))])
             default:
                 changed -= 1
             }
@@ -168,6 +192,47 @@ final class TableChangesTests: XCTestCase {
             if recent.count > 6 { recent.removeFirst() }
         }
         XCTAssertGreaterThan(operations, 2000, "inserts, updates and deletes made")
+    }
+
+    /// What a write notes as it makes its changes (``WriteChangeLog``) reports what comparing the versions does.
+    func testAWriteChangeLogReportsWhatTheComparisonFinds() throws {
+        let store = try Store.inMemory(options: StoreOptions(durability: .none))
+        defer { store.close() }
+        let model = try makeModel(store)
+        var random = SeededGenerator(seed: 0x10C_C4A6)
+        let writer = try store.beginWrite()
+        let catalog = try Catalog(writer: writer)
+        let items = try XCTUnwrap(catalog.table(model.item))
+        for index in 0..<1300 { _ = try items.insert([(model.number, .int(Int64(index % 17))), (model.name, .string("i\(index)"))]) }
+        try catalog.flush()
+        try writer.commit()
+
+        var older = try Snapshot(store)
+        var nonEmpty = 0
+        let rounds = ProcessInfo.processInfo.environment["STRATA_LONG_TESTS"] == "1" ? 2000 : 80
+        for round in 0..<rounds {
+            let log = WriteChangeLog()
+            _ = try randomTransaction(store, model, &random, log: log)
+            let newer = try Snapshot(store)
+            for table in [model.owner, model.item] {
+                let newest = try XCTUnwrap(newer.catalog.table(table))
+                let expected = try newest.changes(since: older.catalog.table(table))
+                XCTAssertEqual(try log.changes(of: newest), expected, "round \(round), table \(table)")
+                if !expected.isEmpty { nonEmpty += 1 }
+                // The values as the write began, for objects it changed and objects it did not.
+                let before = try XCTUnwrap(older.catalog.table(table))
+                for key in try before.keys().prefix(50) + expected.deletions + expected.modifiedKeys {
+                    for column in before.columns {
+                        XCTAssertEqual(
+                            try log.valueBefore(key, column: column.key, of: newest),
+                            try before.value(key, column: column.key), "round \(round), \(key)")
+                    }
+                }
+                for key in expected.insertions { XCTAssertFalse(try log.existedBefore(key, of: newest)) }
+            }
+            older = newer
+        }
+        XCTAssertGreaterThan(nonEmpty, rounds, "rounds with changes")
     }
 
     func testATableThatDidNotExistReportsEveryObjectInserted() throws {

@@ -57,7 +57,9 @@ public struct SyncRoutes: Sendable {
                 } catch {
                     throw SyncError(.badRequest, "the body is not an upload batch (docs/SYNC.md): \(error)")
                 }
+                SyncTrace.note("upload received", user: user)
                 let response = try await store.upload(upload, user: user)
+                SyncTrace.note("upload committed through \(response.serverSeq)", user: user)
                 metrics.uploads.increment()
                 metrics.changesAccepted.increment(by: Int64(response.accepted))
                 return Self.json(response)
@@ -82,9 +84,11 @@ public struct SyncRoutes: Sendable {
                 while response.changes.isEmpty, ContinuousClock.now < deadline {
                     await store.notifier.wait(
                         past: seen, for: user, timeout: min(recheckInterval, deadline - ContinuousClock.now))
+                    SyncTrace.note("download woken", user: user)
                     seen = store.notifier.generation(for: user)
                     response = try await store.download(after: response.last, user: user, limit: pageLimit)
                 }
+                SyncTrace.note("download answers \(response.changes.count) changes", user: user)
                 metrics.downloads.increment()
                 metrics.changesDownloaded.increment(by: Int64(response.changes.count))
                 return Self.json(response)

@@ -18,6 +18,9 @@ public final class Catalog {
     /// The catalog node the writer's root is, with what it holds (root offsets included): a flush whose tables
     /// only moved roots patches a copy of it.
     private var stored: (ref: NodeRef, contents: CatalogCodec.Contents)?
+    /// When set (on a write transaction's catalog), every object its tables insert, change or delete is noted
+    /// there as the change is made (``WriteChangeLog``): what the sync outbox records at commit. `nil` by default.
+    package var changeLog: WriteChangeLog?
 
     /// Decoded clusters and index leaves a table keeps, per tree, before it writes them out mid-transaction.
     ///

@@ -23,6 +23,9 @@ extension Table {
             return deleted?(target, object) ?? false
         }
         var gathered = try gatherDeletions(of: doomed, goes: goes)
+        if let log = catalog.changeLog {
+            for key in gathered.present { try log.willDelete(key, of: self) }
+        }
         // Index entries in each index's order, so consecutive removals find their leaf decoded already.
         for (offset, sorted) in gathered.indexes.enumerated() {
             gathered.entries[offset].sort { ByteOrder.compare($0, $1) < 0 }

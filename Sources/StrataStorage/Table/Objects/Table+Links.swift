@@ -120,6 +120,9 @@ extension Table {
             throw StrataError.invalidArgument("link column '\(name).\(column.name)' has no backlinks in its target table")
         }
         let index = try table.position(of: spec.key)
+        if let log = catalog.changeLog, try table.contains(target) {
+            try log.willChange(target, column: spec.key, of: table)
+        }
         var found = false
         try table.tree.update(ByteOrder.key(target.rawValue)) { cluster in
             let (row, present) = cluster.position(of: target.rawValue)

@@ -47,6 +47,11 @@ extension Table {
             guard let index = positions[change.column] else { continue }
             try check(change.value, for: context.specs[index])
         }
+        if let log = catalog.changeLog {
+            for change in changes where try contains(change.key) {
+                try log.willChange(change.key, column: change.column, of: self)
+            }
+        }
         let sorted = changes.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element)
         var next = 0
         while next < sorted.count {

@@ -163,6 +163,7 @@ extension Table {
         // `Int64.max` has no successor: the table's next key stays there, and a later insert without a key is then
         // refused as a duplicate instead of overflowing.
         nextObjectKey = max(nextObjectKey, rawKey == .max ? .max : rawKey + 1)
+        catalog.changeLog?.inserted(objectKey, into: key)
         for (index, entry) in entries { try index.insert(entry: entry) }
         for (index, position) in elementIndexes { try index.insertElements(of: row[position], key: objectKey) }
         for (index, text) in texts { try index.insertText(text, key: objectKey) }
@@ -270,6 +271,7 @@ extension Table {
     package func delete(_ key: ObjectKey, alongWith deleted: ((TableKey, ObjectKey) -> Bool)?) throws {
         let writer = try catalog.requireWriter("delete from table '\(name)'")
         guard try contains(key) else { throw missing(key) }
+        try catalog.changeLog?.willDelete(key, of: self)
         let specs = context.specs
         for sorted in indexes {
             for entry in indexEntries(sorted, values: try indexValues(sorted, key: key, override: nil), key: key) {
@@ -313,6 +315,7 @@ extension Table {
     /// Writes a value into the object's cluster, without index or backlink upkeep.
     func writeRaw(_ key: ObjectKey, _ index: Int, _ value: StorageValue) throws {
         let writer = try catalog.requireWriter("change table '\(name)'")
+        if let log = catalog.changeLog { try log.willChange(key, column: context.keys[index], of: self) }
         if try patchStored(key, index, value, in: writer) { return }
         var found = false
         try tree.update(ByteOrder.key(key.rawValue)) { cluster in
