@@ -309,10 +309,10 @@ final class LockFile: @unchecked Sendable {
         SharedWord(slot, at: 8).store(pin?.version ?? 0)
     }
 
-    /// Every pin (version and generation) of another live process. With `clearingDead`, also clears the slots of dead processes
-    /// (their pins protect nothing any more): only the writer may, holding the writer lock, because clearing takes
-    /// the slot's liveness lock for a moment, and two threads of one process both taking it would let a third
-    /// process claim the slot and pin between one thread's release and the other's clearing.
+    /// Every pin (version and generation) of another live process. With `clearingDead`, also clears the slots of
+    /// dead processes (their pins protect nothing any more): only the writer may, holding the writer lock, because
+    /// clearing takes the slot's liveness lock for a moment, and two threads of one process both taking it would
+    /// let a third process claim the slot and pin between one thread's release and the other's clearing.
     func pinsOfOtherProcesses(ownSlot: Int, clearingDead: Bool) -> [ReaderPin] {
         var pins: [ReaderPin] = []
         for index in 0..<Self.slotCount where index != ownSlot {

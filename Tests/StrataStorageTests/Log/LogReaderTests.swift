@@ -47,7 +47,8 @@ final class LogReaderTests: XCTestCase {
         _ count: Int, to log: CommitLog, in fixture: inout Fixture, using random: inout SeededGenerator
     ) throws {
         for _ in 0..<count {
-            let (meta, sealed, release) = fixture.model.commit(nodes: Int.random(in: 1...4, using: &random), using: &random)
+            let nodes = Int.random(in: 1...4, using: &random)
+            let (meta, sealed, release) = fixture.model.commit(nodes: nodes, using: &random)
             defer { release() }
             try log.append(meta: meta, nodes: sealed.sortedByPage())
             fixture.metas[meta.version] = meta
@@ -176,7 +177,8 @@ final class LogReaderTests: XCTestCase {
         let byte = try XCTUnwrap(fixture.storage.contents(ofFile: "db.log"))[damaged] ^ 0x40
         try [byte].withUnsafeBytes { try fixture.logs[0].file.write($0, at: UInt64(damaged)) }
         let fresh = try PagedFile(
-            file: fixture.data, pageSize: pageSize, reservedBytes: capacity, cipher: fixture.pagedFile.decrypted?.cipher)
+            file: fixture.data, pageSize: pageSize, reservedBytes: capacity,
+            cipher: fixture.pagedFile.decrypted?.cipher)
         XCTAssertThrowsError(try fresh.payload(
             of: NodeRef(rawValue: page), kind: .table, pageCount: fixture.metas[11]!.pageCount, version: 11,
             lease: fresh.makeLease(), log: view))

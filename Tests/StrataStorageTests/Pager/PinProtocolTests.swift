@@ -4,8 +4,8 @@ import StrataTestSupport
 import XCTest
 
 /// Readers pin without a file lock (lock file formats 2 and 3): a reader stores its pin, then reads the current
-/// version again and pins anew if a commit was published in between. These tests lose that race on purpose, hammer it from
-/// threads and processes, and check that processes of the other lock-file format are kept out.
+/// version again and pins anew if a commit was published in between. These tests lose that race on purpose, hammer
+/// it from threads and processes, and check that processes of other lock-file formats are kept out.
 final class PinProtocolTests: PagerTestCase {
     /// A reader that read version v, then sees commits published and v's pages reused before it stores its pin,
     /// must not read v: it pins the newest version instead.
