@@ -1,8 +1,9 @@
 /// `NAME.strata.lock`: how the processes sharing a store coordinate.
 ///
 /// Its shared memory holds the current version's meta slot (so readers never read a slot the writer may be
-/// rewriting), the last durable version, and a table of reader slots, one per process, each holding the oldest
-/// version a reader of that process pins. None of it takes a lock to read or write (format 2):
+/// rewriting), the last durable version, the current commit-log generation, and a table of reader slots, one per
+/// process, each holding the oldest version a reader of that process pins and the log generation it reads through.
+/// None of it takes a lock to read or write (format 3; format 2 had no generation):
 ///
 /// - The writer publishes a version by writing its meta slot into the copy the previous version does not use
 ///   (two copies, chosen by the version's parity), then storing the version in the publication word. A reader
@@ -26,12 +27,13 @@
 /// | 1 | writer: exclusive for the duration of a write transaction |
 /// | 128 + i | liveness of reader slot i: exclusive, held by the owning process for as long as it has the store open |
 ///
-/// Format 1 (byte 2 a registration lock taken around every pin and publication) is refused, not joined: its
-/// processes would read the meta copy and pins where this format no longer keeps them.
+/// Formats 1 (byte 2 a registration lock taken around every pin and publication) and 2 (no generation) are refused,
+/// not joined: their processes would pin without a generation, or read the meta copy and pins where this format no
+/// longer keeps them. A lock file either left behind by a session that ended is taken over by the next first opener.
 final class LockFile: @unchecked Sendable {
     static let byteCount = 4096
     static let magic: UInt64 = 0x4B4C_4154_4152_5453  // "STRATALK"
-    static let format: UInt32 = 2
+    static let format: UInt32 = 3
     static let lifetimeByte = 0
     private static let writerByte = 1
     /// The liveness lock of reader slot i is on byte `livenessByte + i`.
@@ -43,6 +45,8 @@ final class LockFile: @unchecked Sendable {
     private static let versionOffset = 16
     /// The durable word: the last durable version × 2 + the data-file slot holding it.
     private static let durableOffset = 24
+    /// The generation word: the current commit-log generation (below 2^32; 0 while the store has no log).
+    private static let generationOffset = 32
     /// Where the two meta copies go: the copy of version v at `metaCopyOffset + (v & 1) * metaCopyByteCount`, its
     /// 64-byte meta slot, then the data-file slot holding it (8 bytes), then 8 zero bytes.
     private static let metaCopyOffset = 64
@@ -91,7 +95,7 @@ final class LockFile: @unchecked Sendable {
     private func carryAcknowledgedVersion() {
         let shared = UnsafeRawPointer(memory)
         var acknowledged: UInt64?
-        if isInitialized {
+        if isInitialized || leftByFormatTwo {
             acknowledged = durable.version
         } else if shared.u64(at: 0) == Self.magic && shared.u32(at: 8) == 1 {
             // Left by a session of format 1, which kept the durable version alone in these bytes.
@@ -124,7 +128,7 @@ final class LockFile: @unchecked Sendable {
 
     /// The current meta slot, if the synced mark names its version.
     private func lastSyncedMeta() -> MetaSlot? {
-        guard isInitialized, let meta = current.meta, meta.version > 0,
+        guard isInitialized || leftByFormatTwo, let meta = current.meta, meta.version > 0,
             UnsafeRawPointer(memory).u64(at: Self.syncedVersionOffset) == meta.version
         else { return nil }
         return meta
@@ -178,6 +182,13 @@ final class LockFile: @unchecked Sendable {
     /// Whether the shared state was written by this format (checked by processes that are not the first).
     var isInitialized: Bool { UnsafeRawPointer(memory).u64(at: 0) == Self.magic && UnsafeRawPointer(memory).u32(at: 8) == Self.format }
 
+    /// Whether the shared state was initialized by format 2, whose words up to byte 31, synced mark and meta copies
+    /// are laid out as in this format (a first opener reads them as this format's; only the generation word and the
+    /// reader slots are new).
+    private var leftByFormatTwo: Bool {
+        UnsafeRawPointer(memory).u64(at: 0) == Self.magic && UnsafeRawPointer(memory).u32(at: 8) == 2
+    }
+
     /// The format of shared state that another format of Strata initialized (nil when it is this format's, or not
     /// initialized): processes of two formats must not share a store.
     var foreignFormat: UInt32? {
@@ -208,6 +219,17 @@ final class LockFile: @unchecked Sendable {
     var durable: (version: UInt64, slot: Int) {
         let word = SharedWord(memory, at: Self.durableOffset).load()
         return (word >> 1, Int(word & 1))
+    }
+
+    /// The current commit-log generation: readers pin it with their version, and a checkpoint's writer begins the
+    /// next one (`publishGeneration`).
+    var generation: UInt64 { SharedWord(memory, at: Self.generationOffset).load() }
+
+    /// Makes `generation` the current commit-log generation. Call holding the writer lock (or as the first opener),
+    /// after the generation's log file holds its header: a reader that loads it reads that file next.
+    func publishGeneration(_ generation: UInt64) {
+        precondition(generation <= UInt64(UInt32.max), "log generation \(generation) past 32 bits")
+        SharedWord(memory, at: Self.generationOffset).store(generation)
     }
 
     /// The newest committed version, read without a lock: a cheap way for other threads and processes to notice
@@ -257,8 +279,8 @@ final class LockFile: @unchecked Sendable {
     func claimReaderSlot(processID: Int32) throws -> Int {
         for index in 0..<Self.slotCount where try handle.lock(byte: Self.livenessByte + index, exclusive: true, wait: false) {
             let slot = memory + Self.slotsOffset + index * Self.slotByteCount
-            slot.setU64(UInt64(UInt32(bitPattern: processID)), at: 0)
             SharedWord(slot, at: 8).store(0)
+            SharedWord(slot, at: 0).store(UInt64(UInt32(bitPattern: processID)))
             return index
         }
         throw StrataError.io(
@@ -268,28 +290,39 @@ final class LockFile: @unchecked Sendable {
 
     /// Releases this process's slot.
     func releaseReaderSlot(_ index: Int) {
-        setPin(0, slot: index)
+        setPin(nil, slot: index)
         handle.unlock(byte: Self.livenessByte + index)
     }
 
-    /// Stores the oldest version this process pins (0: none). Serialize this process's threads around it (the
-    /// store's state lock); a reader then checks `latestVersion` (see the type's notes).
-    func setPin(_ version: UInt64, slot index: Int) {
-        SharedWord(memory + Self.slotsOffset + index * Self.slotByteCount, at: 8).store(version)
+    /// Stores this process's oldest pin (nil: none): its generation in the high half of the slot's pid word first,
+    /// then its version, so that a writer that sees the version sees its generation too. Serialize this process's
+    /// threads around it (the store's state lock); a reader then checks `latestVersion` and `generation` (see the
+    /// type's notes).
+    func setPin(_ pin: ReaderPin?, slot index: Int) {
+        let slot = memory + Self.slotsOffset + index * Self.slotByteCount
+        let pidWord = SharedWord(slot, at: 0)
+        let processID = pidWord.load() & 0xFFFF_FFFF
+        if let pin {
+            precondition(pin.generation <= UInt64(UInt32.max), "log generation \(pin.generation) past 32 bits")
+            pidWord.store(processID | pin.generation << 32)
+        }
+        SharedWord(slot, at: 8).store(pin?.version ?? 0)
     }
 
-    /// Every version pinned by another live process. With `clearingDead`, also clears the slots of dead processes
-    /// (their pins protect nothing any more): only the writer may, holding the writer lock, because clearing takes
-    /// the slot's liveness lock for a moment, and two threads of one process both taking it would let a third
-    /// process claim the slot and pin between one thread's release and the other's clearing.
-    func pinsOfOtherProcesses(ownSlot: Int, clearingDead: Bool) -> [UInt64] {
-        var pins: [UInt64] = []
+    /// Every pin (version and generation) of another live process. With `clearingDead`, also clears the slots of
+    /// dead processes (their pins protect nothing any more): only the writer may, holding the writer lock, because
+    /// clearing takes the slot's liveness lock for a moment, and two threads of one process both taking it would
+    /// let a third process claim the slot and pin between one thread's release and the other's clearing.
+    func pinsOfOtherProcesses(ownSlot: Int, clearingDead: Bool) -> [ReaderPin] {
+        var pins: [ReaderPin] = []
         for index in 0..<Self.slotCount where index != ownSlot {
             let slot = memory + Self.slotsOffset + index * Self.slotByteCount
-            let pin = SharedWord(slot, at: 8).load()
-            guard pin != 0 else { continue }
+            let version = SharedWord(slot, at: 8).load()
+            guard version != 0 else { continue }
+            // Loaded after the version: the pinning process stored the generation first.
+            let generation = SharedWord(slot, at: 0).load() >> 32
             guard !handle.isLockedByAnotherProcess(byte: Self.livenessByte + index) else {
-                pins.append(pin)
+                pins.append(ReaderPin(version: version, generation: generation))
                 continue
             }
             // The owner died without ending its readers. A process claiming the slot meanwhile would hold its

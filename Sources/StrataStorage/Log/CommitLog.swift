@@ -112,16 +112,16 @@ final class CommitLog {
         return current?.salt != header?.salt
     }
 
-    /// Begins a new generation following data file version `checkpointed`: writes a header with a new salt (the
+    /// Begins generation `generation`, following data file version `checkpointed`: writes a header with a new salt (the
     /// records of the previous generation then fail their salt check), growing a short file to
     /// `preallocatedBytes`. Syncs nothing: the caller syncs when the reset must be durable (an append under
     /// `.full` syncs it with its record).
     ///
     /// Only when no reader reads through the current generation (see docs/ARCHITECTURE.md, "Commit path").
-    func reset(checkpointed: UInt64) throws {
+    func reset(checkpointed: UInt64, generation: UInt64) throws {
         var salt: UInt64 = 0
         while salt == 0 || salt == header?.salt { salt = UInt64.random(in: 1...UInt64.max) }
-        let newHeader = LogHeader(pageSize: pageSize, salt: salt, checkpointed: checkpointed)
+        let newHeader = LogHeader(pageSize: pageSize, salt: salt, checkpointed: checkpointed, generation: generation)
         if knownSize < preallocatedBytes { try fillWithZeros(to: preallocatedBytes) }
         var bytes = [UInt8](repeating: 0, count: LogHeader.byteCount)
         bytes.withUnsafeMutableBytes { newHeader.encode(into: $0.baseAddress!) }
@@ -203,15 +203,24 @@ final class CommitLog {
     ///
     /// Reads one header at a time and, when verifying, one node at a time: a log longer than memory is read in
     /// pieces.
-    func records(after version: UInt64, sealByteCount: Int, verifyingNodes: Bool) throws -> [Located] {
+    ///
+    /// - Parameters:
+    ///   - start: Where to begin instead of the generation's first record: the offset of a record known to be
+    ///     whole and the version it must hold (a reader's index, extended from where it stopped last time).
+    ///   - limit: The newest version to return (a reader reads no record past the published version: a writer
+    ///     may be appending the next one, or may have died in the middle of it).
+    func records(
+        after version: UInt64, sealByteCount: Int, verifyingNodes: Bool,
+        from start: (offset: UInt64, version: UInt64)? = nil, through limit: UInt64 = .max
+    ) throws -> [Located] {
         guard let header else { return [] }
         let size = try file.size()
         knownSize = max(knownSize, size)
         var found: [Located] = []
-        var offset = recordsStart
-        var expected = header.checkpointed + 1
+        var offset = start?.offset ?? recordsStart
+        var expected = start?.version ?? header.checkpointed + 1
         var fixed = [UInt8](repeating: 0, count: LogRecord.fixedByteCount)
-        while offset + UInt64(LogRecord.fixedByteCount) <= size {
+        while expected <= limit, offset + UInt64(LogRecord.fixedByteCount) <= size {
             try fixed.withUnsafeMutableBytes { try file.read(into: $0, at: offset) }
             guard let count = fixed.withUnsafeBytes({ LogRecord.entryCount(at: $0.baseAddress!) }) else { break }
             let length = LogRecord.headerLength(entries: count)

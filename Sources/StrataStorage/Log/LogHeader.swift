@@ -1,5 +1,5 @@
 /// The first 64 bytes of a commit log (`CommitLog`): what the file is, the page size of the store it belongs to,
-/// this generation's salt and the data file's version the generation follows.
+/// this generation's salt and number, and the data file's version the generation follows.
 ///
 /// ```
 /// 0  checksum      UInt64  xxHash64 (seed `checksumSeed`) of bytes 8 ..< 64
@@ -8,7 +8,9 @@
 /// 20 page size     UInt32  the data file's page size
 /// 24 salt          UInt64  random, new at every reset: every record of this generation carries it
 /// 32 checkpointed  UInt64  the data file's version when the generation began: its first record is the next one
-/// 40 reserved      24 bytes of zeros
+/// 40 generation    UInt64  the generation's number (the lock file's generation word when it began); even
+///                          generations live in `NAME.strata.log`, odd ones in `NAME.strata.log2`
+/// 48 reserved      16 bytes of zeros
 /// ```
 ///
 /// Records start at the log's first page boundary (`CommitLog.recordsStart`), so the header's sector is never
@@ -29,6 +31,8 @@ struct LogHeader: Equatable, Sendable {
     var salt: UInt64
     /// The data file's version when the generation began; the generation's first record is the next version.
     var checkpointed: UInt64
+    /// The generation's number: a reader that pinned generation g checks that the file it reads holds g.
+    var generation: UInt64
 
     /// Writes the header, checksum first, at `base` (`byteCount` bytes).
     func encode(into base: UnsafeMutableRawPointer) {
@@ -37,7 +41,8 @@ struct LogHeader: Equatable, Sendable {
         base.setU32(UInt32(pageSize), at: 20)
         base.setU64(salt, at: 24)
         base.setU64(checkpointed, at: 32)
-        for offset in stride(from: 40, to: Self.byteCount, by: 8) { base.setU64(0, at: offset) }
+        base.setU64(generation, at: 40)
+        for offset in stride(from: 48, to: Self.byteCount, by: 8) { base.setU64(0, at: offset) }
         let checksum = Checksum.hash(UnsafeRawPointer(base) + 8, count: Self.byteCount - 8, seed: Self.checksumSeed)
         base.setU64(checksum, at: 0)
     }
@@ -57,6 +62,8 @@ struct LogHeader: Equatable, Sendable {
         guard format <= formatVersion else {
             throw StrataError.unsupportedFormat(path: path, version: Int(format), supported: Int(formatVersion))
         }
-        return LogHeader(pageSize: Int(base.u32(at: 20)), salt: base.u64(at: 24), checkpointed: base.u64(at: 32))
+        return LogHeader(
+            pageSize: Int(base.u32(at: 20)), salt: base.u64(at: 24), checkpointed: base.u64(at: 32),
+            generation: base.u64(at: 40))
     }
 }

@@ -52,7 +52,7 @@ final class PagedFile: @unchecked Sendable {
     }
 
     /// The header and page span of node `ref` in a version of `pageCount` pages, checked to lie inside it and to be
-    /// the node `ref` means.
+    /// the node `ref` means; with `log`, read from the commit log when it holds the page's copy for `version`.
     ///
     /// `version` is the version being read: no node it reaches was written by a later one. A node that says
     /// otherwise sits on a page reused while the version was still read (a broken protocol: a lock file deleted
@@ -65,14 +65,36 @@ final class PagedFile: @unchecked Sendable {
     ///
     /// - Throws: `corruptFile` when the node starts or ends outside the version, its header is damaged, a later
     ///   version wrote it, or it is not the node `ref` was made for (moved, swapped, copied, or an older copy).
-    func header(of ref: NodeRef, pageCount: UInt64, version: UInt64) throws -> (header: NodeHeader, pages: UInt64) {
+    func header(
+        of ref: NodeRef, pageCount: UInt64, version: UInt64, log: LogView? = nil
+    ) throws -> (header: NodeHeader, pages: UInt64) {
+        let node = try locate(ref, pageCount: pageCount, version: version, log: log)
+        return (node.header, node.pages)
+    }
+
+    /// Where node `ref` of a version of `pageCount` pages starts (in the data file's mapping, or with `log` in the
+    /// log's when it holds the page's copy for `version`), with its header and page span, checked as `header(of:)`
+    /// says.
+    @inline(__always)
+    private func locate(
+        _ ref: NodeRef, pageCount: UInt64, version: UInt64, log: LogView?
+    ) throws -> (start: UnsafeRawPointer, header: NodeHeader, pages: UInt64) {
         // Within a mapped version, the checks against its page count below also keep every read in the mapping.
         try requireMapped(pageCount: pageCount)
         let page = ref.page
         guard page >= 1, page < pageCount else {
             throw corrupt(ref, "the reference points outside the \(pageCount) pages of this version")
         }
-        let start = base + Int(page) * pageSize
+        var start = base + Int(page) * pageSize
+        var logPages: UInt64?
+        if let log, let copy = log.copy(of: page, atMost: version) {
+            guard copy.offset + UInt64(copy.pages) * UInt64(pageSize) <= log.mappedBytes else {
+                throw corrupt(ref, "its copy in log generation \(log.generation) lies past the \(log.mappedBytes) "
+                    + "bytes this process mapped of the log")
+            }
+            start = log.base + Int(copy.offset)
+            logPages = UInt64(copy.pages)
+        }
         guard let header = NodeHeader.decode(from: start) else {
             throw corrupt(ref, "no node header here (wrong magic or kind byte)")
         }
@@ -84,7 +106,10 @@ final class PagedFile: @unchecked Sendable {
         guard pages <= pageCount - page else {
             throw corrupt(ref, "its length \(header.length) runs past the \(pageCount) pages of this version")
         }
-        return (header, pages)
+        if let logPages, pages > logPages {
+            throw corrupt(ref, "its length \(header.length) runs past the \(logPages) pages its log record gives it")
+        }
+        return (start, header, pages)
     }
 
     /// Why the node whose header is `header`, read from `ref`'s page, is not the node `ref` was made for; nil when
@@ -140,19 +165,21 @@ final class PagedFile: @unchecked Sendable {
         decrypted == nil ? nil : NodeLease()
     }
 
-    /// The verified payload of node `ref` of `kind`: in place in the mapping, or for an encrypted file a clear
-    /// copy that `lease` keeps alive.
+    /// The verified payload of node `ref` of `kind`: in place in the mapping (with `log`, the log's mapping when it
+    /// holds the page's copy for `version`), or for an encrypted file a clear copy that `lease` keeps alive.
+    ///
+    /// A copy in the log and the node a checkpoint writes from it are the same bytes of the same version, so the
+    /// verified-version table and the decrypted cache, keyed by page and version, serve both.
     ///
     /// - Throws: `corruptFile` when the node is out of bounds, of another kind, or fails its checksum or its
     ///   authentication code.
     func payload(
-        of ref: NodeRef, kind: NodeKind, pageCount: UInt64, version: UInt64, lease: NodeLease?
+        of ref: NodeRef, kind: NodeKind, pageCount: UInt64, version: UInt64, lease: NodeLease?, log: LogView? = nil
     ) throws -> UnsafeRawBufferPointer {
-        let (header, _) = try self.header(of: ref, pageCount: pageCount, version: version)
+        let (start, header, _) = try locate(ref, pageCount: pageCount, version: version, log: log)
         guard header.kind == kind else {
             throw corrupt(ref, "expected a \(kind) node, found a \(header.kind) node")
         }
-        let start = base + Int(ref.page) * pageSize
         let page = Int(ref.page)
         let known = verifiedLock.withLock { page < verifiedVersions.count && verifiedVersions[page] == header.version }
         if !known {

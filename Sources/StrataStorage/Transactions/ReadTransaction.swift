@@ -11,14 +11,17 @@ public final class ReadTransaction: NodeReader, @unchecked Sendable {
 
     let store: Store
     let meta: MetaSlot
+    /// The version and commit-log generation this transaction pins.
+    let pin: ReaderPin
     /// Keeps the clear copies of the encrypted nodes this transaction read (nil when the store is not encrypted).
     let lease: NodeLease?
     private let endLock = ThreadLock()
     private var isEnded = false
 
-    init(store: Store, meta: MetaSlot) {
+    init(store: Store, meta: MetaSlot, pin: ReaderPin) {
         self.store = store
         self.meta = meta
+        self.pin = pin
         self.version = meta.version
         self.root = meta.root
         lease = store.pagedFile.makeLease()
@@ -46,6 +49,6 @@ public final class ReadTransaction: NodeReader, @unchecked Sendable {
             defer { isEnded = true }
             return !isEnded
         }
-        if wasOpen { store.endRead(version: version) }
+        if wasOpen { store.endRead(pin: pin) }
     }
 }

@@ -1,37 +1,40 @@
 extension Store {
     /// Begins a read transaction on the newest committed version.
     ///
-    /// The version stays pinned (its pages are never reused) until the transaction ends. Never blocks on the
-    /// writer, and takes no file lock: the pin goes into this process's reader slot, then the current version is
-    /// read again, and a version published in between starts the pin over (`LockFile`'s notes say why that is
-    /// enough).
+    /// The version stays pinned (its pages are never reused, nor the commit-log generation it is read through)
+    /// until the transaction ends. Never blocks on the writer, and takes no file lock: the pin goes into this
+    /// process's reader slot, then the current version and generation are read again, and a version or generation
+    /// published in between starts the pin over (`LockFile`'s notes say why that is enough).
     ///
     /// - Throws: `transactionMisuse` when the store is closed, `corruptFile` when the lock file's copy of the
     ///   current meta slot is damaged.
     public func beginRead() throws -> ReadTransaction {
-        let meta = try stateLock.withLock { () throws -> MetaSlot in
+        let (meta, pin) = try stateLock.withLock { () throws -> (MetaSlot, ReaderPin) in
             guard !isClosed else { throw closedError() }
             while true {
+                // The generation first: a checkpoint publishes a new one before the versions that read through it.
+                let generation = lockFile.generation
                 let meta = try currentMeta()
                 beforePinning?()
-                pins[meta.version, default: 0] += 1
-                lockFile.setPin(pins.keys.min() ?? 0, slot: readerSlot)
-                if lockFile.latestVersion == meta.version {
+                let pin = ReaderPin(version: meta.version, generation: generation)
+                pins[pin, default: 0] += 1
+                lockFile.setPin(pins.keys.min(), slot: readerSlot)
+                if lockFile.latestVersion == meta.version && lockFile.generation == generation {
                     openTransactions += 1
-                    return meta
+                    return (meta, pin)
                 }
                 // A writer published meanwhile and may not have seen the pin: its next commit could reuse pages
-                // of `meta`. Pin the newer version instead.
-                unpin(meta.version)
+                // of `meta`, or its checkpoint the log file of `generation`. Pin the newer ones instead.
+                unpin(pin)
             }
         }
-        return ReadTransaction(store: self, meta: meta)
+        return ReadTransaction(store: self, meta: meta, pin: pin)
     }
 
-    /// Unpins `version` for one reader.
-    func endRead(version: UInt64) {
+    /// Unpins `pin` for one reader.
+    func endRead(pin: ReaderPin) {
         stateLock.withLock {
-            unpin(version)
+            unpin(pin)
             leaveTransaction()
         }
     }
@@ -43,11 +46,10 @@ extension Store {
         stateLock.withLock { beforePinning = body }
     }
 
-    /// Drops one pin of `version` and stores the oldest pin left in this process's slot. Call with `stateLock`
-    /// held.
-    private func unpin(_ version: UInt64) {
-        if let count = pins[version] { pins[version] = count > 1 ? count - 1 : nil }
-        lockFile.setPin(pins.keys.min() ?? 0, slot: readerSlot)
+    /// Drops one reader's `pin` and stores the oldest pin left in this process's slot. Call with `stateLock` held.
+    private func unpin(_ pin: ReaderPin) {
+        if let count = pins[pin] { pins[pin] = count > 1 ? count - 1 : nil }
+        lockFile.setPin(pins.keys.min(), slot: readerSlot)
     }
 
     /// The current version's meta slot from the lock file, read without a lock.

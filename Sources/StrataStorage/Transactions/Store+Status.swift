@@ -11,15 +11,14 @@ extension Store {
             let extents = try pagedFile.freeList(of: meta).extents
             let (pinned, durable, otherPins) = stateLock.withLock {
                 (
-                    pins.keys.sorted(), lockFile.durable.version,
-                    lockFile.pinsOfOtherProcesses(ownSlot: readerSlot, clearingDead: false)
+                    pins, lockFile.durable.version,
+                    lockFile.pinsOfOtherProcesses(ownSlot: readerSlot, clearingDead: false).map(\.version)
                 )
             }
             // The status's own reader is not a pin worth reporting.
-            var ownPins = pinned
-            if let index = ownPins.firstIndex(of: meta.version), (stateLock.withLock { pins[meta.version] ?? 0 }) <= 1 {
-                ownPins.remove(at: index)
-            }
+            var counts = pinned
+            if let count = counts[reader.pin] { counts[reader.pin] = count > 1 ? count - 1 : nil }
+            let ownPins = Set(counts.keys.map(\.version)).sorted()
             let oldest = (ownPins + otherPins).min()
             let freePages = extents.reduce(0) { $0 + $1.count }
             let waitingPages = FreeSpace(extents: extents)

@@ -88,8 +88,8 @@ extension Store {
             // The pins are read after the base version's publication (this process holds the writer lock, taken
             // after the last writer published): a reader that pins after this read pins that version or a newer one.
             let meta = try currentMeta()
-            var pinned = lockFile.pinsOfOtherProcesses(ownSlot: readerSlot, clearingDead: true)
-            if let own = pins.keys.min() { pinned.append(own) }
+            var pinned = lockFile.pinsOfOtherProcesses(ownSlot: readerSlot, clearingDead: true).map(\.version)
+            if let own = pins.keys.min() { pinned.append(own.version) }
             return Start(meta: meta, durable: lockFile.durable, oldestPin: pinned.min(), cache: writeCache)
         }
         if start.durable.version == 0 {

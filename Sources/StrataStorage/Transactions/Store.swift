@@ -35,8 +35,9 @@ public final class Store: @unchecked Sendable {
     let writerGate = WriterGate()
     /// Wakes `waitForCommit` callers after a commit or on close.
     let commitSignal = CommitSignal()
-    /// Versions pinned by this process's readers, with how many readers pin each.
-    var pins: [UInt64: Int] = [:]
+    /// Versions (with the log generation each is read through) pinned by this process's readers, with how many
+    /// readers pin each.
+    var pins: [ReaderPin: Int] = [:]
     /// Run by `beginRead` between reading the current version and pinning it (`setBeforePinning`); nil but in
     /// tests.
     var beforePinning: (() -> Void)?

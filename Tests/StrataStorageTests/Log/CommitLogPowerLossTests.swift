@@ -35,7 +35,7 @@ final class CommitLogPowerLossTests: XCTestCase {
             log: commitLog, into: dataFile, dataVersion: dataVersion, currentSlot: slot, sealByteCount: sealByteCount,
             verifyingNodes: true)
         let version = outcome.meta?.version ?? dataVersion
-        try commitLog.reset(checkpointed: version)
+        try commitLog.reset(checkpointed: version, generation: 0)
         try commitLog.sync()
         return (version, try XCTUnwrap(storage.contents(ofFile: "db")))
     }
@@ -87,7 +87,7 @@ final class CommitLogPowerLossTests: XCTestCase {
         let log = try CommitLog(
             file: storage.openFile(at: "db.log", create: true, readOnly: false), pageSize: pageSize,
             preallocatedBytes: 64 << 10, sealByteCount: model.sealByteCount)
-        try log.reset(checkpointed: 1)
+        try log.reset(checkpointed: 1, generation: 0)
         try log.sync()
         var acknowledged: UInt64 = 1
         var dataVersion: UInt64 = 1
@@ -120,7 +120,7 @@ final class CommitLogPowerLossTests: XCTestCase {
             XCTAssertEqual(outcome.meta?.version, acknowledged)
             dataVersion = acknowledged
             slot = 1 - slot
-            try log.reset(checkpointed: dataVersion)
+            try log.reset(checkpointed: dataVersion, generation: 0)
             events = capture.lock.withLock { capture.events }
             XCTAssertEqual(events.count, 3, "a checkpoint syncs the log, the data file's pages, its meta slot")
             for event in events {
@@ -142,7 +142,7 @@ final class CommitLogPowerLossTests: XCTestCase {
         let log = try CommitLog(
             file: storage.openFile(at: "db.log", create: true, readOnly: false), pageSize: pageSize,
             preallocatedBytes: 64 << 10, sealByteCount: 0)
-        try log.reset(checkpointed: 1)
+        try log.reset(checkpointed: 1, generation: 0)
         try log.sync()
         var synced: UInt64 = 1
         for commit in 1...30 {

@@ -35,7 +35,7 @@ final class CommitLogTests: XCTestCase {
         let model = LogCommitModel(pageSize: pageSize)
         let log = try makeLog(storage)
         XCTAssertNil(log.header, "a new log has no generation until its first reset")
-        try log.reset(checkpointed: 1)
+        try log.reset(checkpointed: 1, generation: 0)
         let before = storage.records["db.log"]?.pending.count ?? 0
         let appended = try append(20, of: model, to: log, using: &random)
         let writes = (storage.records["db.log"]?.pending.count ?? 0) - before
@@ -66,7 +66,7 @@ final class CommitLogTests: XCTestCase {
         let log = try CommitLog(
             file: POSIXStorage().openFile(at: path, create: true, readOnly: false), pageSize: pageSize,
             preallocatedBytes: 256 << 10, sealByteCount: 0)
-        try log.reset(checkpointed: 1)
+        try log.reset(checkpointed: 1, generation: 0)
         func allocated() throws -> (size: Int64, blocks: Int64) {
             var status = stat()
             guard stat(path, &status) == 0 else {
@@ -90,7 +90,7 @@ final class CommitLogTests: XCTestCase {
         let (meta, sealed, release) = model.commit(nodes: 1, using: &random)
         defer { release() }
         XCTAssertThrowsError(try log.append(meta: meta, nodes: sealed.sortedByPage()))
-        try log.reset(checkpointed: 5)
+        try log.reset(checkpointed: 5, generation: 0)
         XCTAssertThrowsError(try log.append(meta: meta, nodes: sealed.sortedByPage()), "version 2 does not follow 5")
     }
 
@@ -101,7 +101,7 @@ final class CommitLogTests: XCTestCase {
         var random = SeededGenerator(seed: 3)
         let model = LogCommitModel(pageSize: pageSize)
         let log = try makeLog(storage)
-        try log.reset(checkpointed: 1)
+        try log.reset(checkpointed: 1, generation: 0)
         let appended = try append(6, of: model, to: log, nodes: 2...4, using: &random)
         let whole = try XCTUnwrap(storage.contents(ofFile: "db.log"))
         let last = appended[5]
@@ -142,10 +142,10 @@ final class CommitLogTests: XCTestCase {
         var random = SeededGenerator(seed: 4)
         let model = LogCommitModel(pageSize: pageSize)
         let log = try makeLog(storage)
-        try log.reset(checkpointed: 1)
+        try log.reset(checkpointed: 1, generation: 0)
         _ = try append(10, of: model, to: log, using: &random)
         let oldSalt = try XCTUnwrap(log.header?.salt)
-        try log.reset(checkpointed: 11)
+        try log.reset(checkpointed: 11, generation: 0)
         XCTAssertNotEqual(log.header?.salt, oldSalt)
         XCTAssertEqual(log.appendOffset, log.recordsStart)
         XCTAssertEqual(try makeLog(storage).newestVersion, 11, "no record of the old generation is read")
@@ -162,7 +162,7 @@ final class CommitLogTests: XCTestCase {
         var random = SeededGenerator(seed: 5)
         let model = LogCommitModel(pageSize: pageSize)
         let log = try makeLog(storage)
-        try log.reset(checkpointed: 1)
+        try log.reset(checkpointed: 1, generation: 0)
         _ = try append(60, of: model, to: log, using: &random)
         var index = LogIndex()
         index.reset(salt: log.header!.salt, checkpointed: 1)
@@ -193,7 +193,7 @@ final class CommitLogTests: XCTestCase {
         var random = SeededGenerator(seed: 11)
         let model = LogCommitModel(pageSize: pageSize)
         let writer = try makeLog(storage)
-        try writer.reset(checkpointed: 1)
+        try writer.reset(checkpointed: 1, generation: 0)
         let reader = try makeLog(storage)
         var index = LogIndex()
         index.reset(salt: try XCTUnwrap(reader.header?.salt), checkpointed: try XCTUnwrap(reader.header?.checkpointed))
@@ -205,7 +205,7 @@ final class CommitLogTests: XCTestCase {
             index.extend(with: new, pageSize: pageSize)
         }
         XCTAssertEqual(index.newestVersion, writer.newestVersion)
-        try writer.reset(checkpointed: writer.newestVersion)
+        try writer.reset(checkpointed: writer.newestVersion, generation: 0)
         let appended = try append(2, of: model, to: writer, using: &random)
         XCTAssertTrue(try reader.refreshHeader(), "the reader sees the new generation")
         let header = try XCTUnwrap(reader.header)
@@ -234,7 +234,7 @@ final class CommitLogTests: XCTestCase {
         try storage.setContents(model.initialDataFile(), ofFile: "db")
         let data = try storage.openFile(at: "db", create: false, readOnly: false)
         let log = try makeLog(storage)
-        try log.reset(checkpointed: 1)
+        try log.reset(checkpointed: 1, generation: 0)
         var dataVersion: UInt64 = 1
         var slot = 0
         for round in 0..<5 {
@@ -247,7 +247,7 @@ final class CommitLogTests: XCTestCase {
             XCTAssertEqual(model.problems(inData: image, version: model.newestVersion), [])
             dataVersion = model.newestVersion
             slot = 1 - slot
-            if round % 2 == 1 { try log.reset(checkpointed: dataVersion) }
+            if round % 2 == 1 { try log.reset(checkpointed: dataVersion, generation: 0) }
         }
         let nothing = try LogCheckpoint.run(
             log: log, into: data, dataVersion: dataVersion, currentSlot: slot, sealByteCount: 0, verifyingNodes: true)
@@ -263,7 +263,7 @@ final class CommitLogTests: XCTestCase {
         try storage.setContents(model.initialDataFile(), ofFile: "db")
         let data = try storage.openFile(at: "db", create: false, readOnly: false)
         let log = try makeLog(storage)
-        try log.reset(checkpointed: 1)
+        try log.reset(checkpointed: 1, generation: 0)
         var inPlacePages: [(page: UInt64, version: UInt64)] = []
         for number in 0..<40 {
             let commit = model.commit(nodes: 2, inPlace: number % 4 == 3 ? 2 : 0, using: &random)
@@ -302,7 +302,7 @@ final class CommitLogTests: XCTestCase {
         let model = LogCommitModel(pageSize: pageSize)
         try storage.setContents(model.initialDataFile(), ofFile: "db")
         let log = try makeLog(storage, preallocated: 4 << 20)
-        try log.reset(checkpointed: 1)
+        try log.reset(checkpointed: 1, generation: 0)
         // Large records: 300 nodes of up to 2 pages, about 1.8 MiB each, past the 1 MiB staging limit.
         let large = try append(6, of: model, to: log, nodes: 300...300, using: &random)
         XCTAssertGreaterThan(
@@ -328,7 +328,7 @@ final class CommitLogTests: XCTestCase {
         let model = LogCommitModel(pageSize: pageSize, cipher: cipher)
         try storage.setContents(model.initialDataFile(), ofFile: "db")
         let log = try makeLog(storage, sealByteCount: NodeCipher.sealByteCount)
-        try log.reset(checkpointed: 1)
+        try log.reset(checkpointed: 1, generation: 0)
         var clearPayloads: [[UInt8]] = []
         for _ in 0..<12 {
             let (meta, sealed, release) = model.commit(nodes: 3, using: &random)

@@ -1,11 +1,11 @@
 import Foundation
-import StrataStorage
+@testable import StrataStorage
 import StrataTestSupport
 import XCTest
 
-/// Readers pin without a file lock (lock file format 2): a reader stores its pin, then reads the current version
-/// again and pins anew if a commit was published in between. These tests lose that race on purpose, hammer it from
-/// threads and processes, and check that processes of the other lock-file format are kept out.
+/// Readers pin without a file lock (lock file formats 2 and 3): a reader stores its pin, then reads the current
+/// version again and pins anew if a commit was published in between. These tests lose that race on purpose, hammer
+/// it from threads and processes, and check that processes of other lock-file formats are kept out.
 final class PinProtocolTests: PagerTestCase {
     /// A reader that read version v, then sees commits published and v's pages reused before it stores its pin,
     /// must not read v: it pins the newest version instead.
@@ -104,23 +104,79 @@ final class PinProtocolTests: PagerTestCase {
         XCTAssertNil(try store.status.oldestPinnedVersion, "a pin outlived its reader")
     }
 
-    /// A process of lock file format 1 (which pinned under a registration lock) must not share a store with this
-    /// one: opening while it has the store open is refused at once, naming the format.
-    func testAProcessOfTheOtherLockFileFormatIsRefused() throws {
+    /// A process of lock file format 1 (which pinned under a registration lock) or 2 (which pins no log
+    /// generation) must not share a store with this one: opening while it has the store open is refused at once,
+    /// naming the format.
+    func testAProcessOfAnotherLockFileFormatIsRefused() throws {
         let helper = try helperExecutable()
         let path = storePath()
         try Store.open(path: path).close()
         let holder = try HelperProcess(executable: helper, arguments: ["pin", path])
         defer { _ = holder.kill() }
         XCTAssertNotNil(holder.waitForLines(startingWith: "pinned"))
-        // What a format-1 process leaves in the shared state: the same magic, format 1.
-        try rewriteFormat(ofLockFileFor: path, to: 1)
-        let started = Date()
-        XCTAssertThrowsError(try Store.open(path: path)) { error in
-            XCTAssertTrue("\(error)".contains("lock file format 1"), "\(error)")
+        for format: UInt32 in [1, 2] {
+            // What an older process leaves in the shared state: the same magic, its format.
+            try rewriteFormat(ofLockFileFor: path, to: format)
+            let started = Date()
+            XCTAssertThrowsError(try Store.open(path: path)) { error in
+                XCTAssertTrue("\(error)".contains("lock file format \(format)"), "\(error)")
+            }
+            XCTAssertLessThan(Date().timeIntervalSince(started), 1, "the refusal waited")
         }
-        XCTAssertLessThan(Date().timeIntervalSince(started), 1, "the refusal waited")
+        try rewriteFormat(ofLockFileFor: path, to: LockFile.format)
+    }
+
+    /// A lock file a format-2 session left behind (no process has the store open) is taken over by the first
+    /// opener, which reads its durable and synced marks as this format's (the same bytes): it opens without
+    /// reporting a recovery and without a sync, and rewrites the lock file in format 3.
+    func testALockFileLeftByFormatTwoIsTakenOver() throws {
+        let path = storePath()
+        var random = SeededGenerator(seed: 79)
+        do {
+            let store = try Store.open(path: path)
+            try commitSteps(store, 3, random: &random)
+            store.close()
+        }
         try rewriteFormat(ofLockFileFor: path, to: 2)
+        let store = try Store.open(path: path)
+        defer { store.close() }
+        XCTAssertNil(store.openRecovery)
+        XCTAssertEqual(store.lockFile.previousAcknowledgedVersion, store.latestCommittedVersion)
+        XCTAssertNotNil(store.lockFile.previousSyncedMeta, "the synced mark of format 2 was not read")
+        XCTAssertEqual(try checkedState(store).1.step, 3)
+        try commitSteps(store, 1, random: &random)
+        XCTAssertEqual(try lockFileFormat(for: path), 3)
+    }
+
+    /// A reader's pin carries the log generation it reads through, in the high half of its slot's pid word, and
+    /// another process's writer reads both; a generation published while a reader pins makes it pin again.
+    func testPinsCarryTheirGeneration() throws {
+        let path = storePath()
+        let store = try Store.open(path: path)
+        defer { store.close() }
+        var random = SeededGenerator(seed: 83)
+        try commitSteps(store, 2, random: &random)
+        let lockFile = store.lockFile
+        store.setBeforePinning {
+            // Once only: the reader must see the generation moved under it and pin again with the new one.
+            if lockFile.generation == 0 { lockFile.publishGeneration(7) }
+        }
+        let reader = try store.beginRead()
+        store.setBeforePinning(nil)
+        XCTAssertEqual(reader.pin, ReaderPin(version: store.latestCommittedVersion, generation: 7))
+        let shared = UnsafeRawPointer(lockFile.handle.memory) + 256 + store.readerSlot * 16
+        XCTAssertEqual(shared.u64(at: 0) >> 32, 7, "the slot carries the generation")
+        XCTAssertEqual(shared.u64(at: 0) & 0xFFFF_FFFF, UInt64(getpid()), "the slot keeps its pid")
+        XCTAssertEqual(shared.u64(at: 8), reader.version)
+        reader.end()
+        XCTAssertEqual(shared.u64(at: 8), 0, "the pin outlived its reader")
+        // Another process's pin, as this process's writer reads it.
+        let holder = try HelperProcess(executable: try helperExecutable(), arguments: ["pin", path])
+        defer { _ = holder.kill() }
+        XCTAssertNotNil(holder.waitForLines(startingWith: "pinned"))
+        XCTAssertEqual(
+            lockFile.pinsOfOtherProcesses(ownSlot: store.readerSlot, clearingDead: false),
+            [ReaderPin(version: store.latestCommittedVersion, generation: 7)])
     }
 
     /// A lock file a format-1 session left behind (no process has the store open) is recovered and rewritten in
@@ -142,7 +198,7 @@ final class PinProtocolTests: PagerTestCase {
         XCTAssertNil(store.openRecovery)
         XCTAssertEqual(try checkedState(store).1.step, 2)
         try commitSteps(store, 1, random: &random)
-        XCTAssertEqual(try lockFileFormat(for: path), 2)
+        XCTAssertEqual(try lockFileFormat(for: path), 3)
     }
 
     private func rewriteFormat(ofLockFileFor path: String, to format: UInt32) throws {
