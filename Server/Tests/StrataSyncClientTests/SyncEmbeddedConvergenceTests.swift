@@ -16,28 +16,9 @@ final class SyncEmbeddedConvergenceTests: XCTestCase {
         let rounds = long ? 300 : 30
         let seed = UInt64(ProcessInfo.processInfo.environment["STRATA_SYNC_SEED"] ?? "") ?? 20_261_127
         try await SyncHarness.run { harness in
-            var clients: [SyncClient] = []
-            for name in ["a", "b", "c"] {
-                clients.append(try await harness.client(name, queue: DispatchQueue(label: "client \(name)")))
-            }
-            var random = SeededRandom(seed: seed)
-            for round in 0..<rounds {
-                for client in clients {
-                    if random.next(100) < 15 {
-                        client.session.state == .paused ? client.session.resume() : client.session.pause()
-                    }
-                    let count = 1 + random.next(3)
-                    try client.write { db in
-                        for _ in 0..<count { RandomEmbeddedChange.make(&random, in: db, round: round) }
-                    }
-                }
-                if random.next(100) < 30 {
-                    for client in clients where client.session.state == .active { try await client.sync() }
-                }
-            }
-            for client in clients { client.session.resume() }
-            for client in clients { try await client.session.waitForUpload() }
-            for client in clients { try await client.session.waitForDownload() }
+            let clients = try await harness.randomRounds(
+                rounds, seed: seed, count: { random in 1 + random.next(3) },
+                change: { random, db, round in RandomEmbeddedChange.make(&random, in: db, round: round) })
             let expected = clients[0].run(PlaceJSON.places)
             XCTAssertFalse(expected.isEmpty, "the places survived (seed \(seed))")
             XCTAssertTrue(

@@ -58,6 +58,16 @@ final class TableChangesTests: XCTestCase {
         }
     }
 
+    /// Commits 1,300 items: a table of several clusters, so splits, merges and shared clusters all occur.
+    private func insertManyItems(_ store: Store, _ model: Model) throws {
+        let writer = try store.beginWrite()
+        let catalog = try Catalog(writer: writer)
+        let items = try XCTUnwrap(catalog.table(model.item))
+        for index in 0..<1300 { _ = try items.insert([(model.number, .int(Int64(index % 17))), (model.name, .string("i\(index)"))]) }
+        try catalog.flush()
+        try writer.commit()
+    }
+
     /// One random transaction of inserts, updates (some to the value already there), deletes (some in runs),
     /// list and link changes; returns how many objects it inserted, changed or deleted.
     /// With a `log`, the write notes its changes there as it makes them (``Catalog/changeLog``).
@@ -171,13 +181,7 @@ final class TableChangesTests: XCTestCase {
         defer { store.close() }
         let model = try makeModel(store)
         var random = SeededGenerator(seed: 0x5EED_C4A6)
-        // A table of several clusters first, so splits, merges and shared clusters all occur.
-        let writer = try store.beginWrite()
-        let catalog = try Catalog(writer: writer)
-        let items = try XCTUnwrap(catalog.table(model.item))
-        for index in 0..<1300 { _ = try items.insert([(model.number, .int(Int64(index % 17))), (model.name, .string("i\(index)"))]) }
-        try catalog.flush()
-        try writer.commit()
+        try insertManyItems(store, model)
 
         var recent: [Snapshot] = [try Snapshot(store)]
         var operations = 1300
@@ -200,12 +204,7 @@ final class TableChangesTests: XCTestCase {
         defer { store.close() }
         let model = try makeModel(store)
         var random = SeededGenerator(seed: 0x10C_C4A6)
-        let writer = try store.beginWrite()
-        let catalog = try Catalog(writer: writer)
-        let items = try XCTUnwrap(catalog.table(model.item))
-        for index in 0..<1300 { _ = try items.insert([(model.number, .int(Int64(index % 17))), (model.name, .string("i\(index)"))]) }
-        try catalog.flush()
-        try writer.commit()
+        try insertManyItems(store, model)
 
         var older = try Snapshot(store)
         var nonEmpty = 0

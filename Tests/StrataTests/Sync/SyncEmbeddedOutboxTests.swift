@@ -15,25 +15,13 @@ final class SyncEmbeddedOutboxTests: XCTestCase {
     override func setUpWithError() throws { directory = try TemporaryDirectory() }
     override func tearDown() { directory = nil }
 
-    private func open(_ name: String = "a") throws -> Database {
-        var configuration = Configuration(schema: Syncbook.self)
-        configuration.fileURL = directory.url.appendingPathComponent("\(name).strata")
-        configuration.durability = .none
-        var sync = SyncConfiguration(server: URL(string: "http://127.0.0.1:9")!, token: "unused")
-        sync.startsImmediately = false
-        configuration.sync = sync
-        return try Database(configuration: configuration)
-    }
+    private func open(_ name: String = "a") throws -> Database { try PausedSyncDatabase.open(name, in: directory) }
 
     private func remote(
         _ seq: Int64, _ op: SyncOperation, _ object: SyncValue, model: String = "SyncPlace", wall: Int64,
         property: String? = nil, value: SyncValue? = nil
     ) -> DownloadResponse {
-        let hlc = HybridClock.reading(wall: wall, counter: 0, clientID: "remote")
-        let change = ServerChange(
-            serverSeq: seq, clientId: "remote",
-            change: SyncChange(
-                seq: seq, hlc: hlc, model: model, object: object, op: op, property: property, value: value))
+        let change = PausedSyncDatabase.remote(seq, op, object, model: model, wall: wall, property: property, value: value)
         return DownloadResponse(changes: [change], last: seq, more: false)
     }
 

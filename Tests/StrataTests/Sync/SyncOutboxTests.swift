@@ -16,27 +16,16 @@ final class SyncOutboxTests: XCTestCase {
     override func setUpWithError() throws { directory = try TemporaryDirectory() }
     override func tearDown() { directory = nil }
 
-    private func open(_ name: String = "a") throws -> Database {
-        var configuration = Configuration(schema: Syncbook.self)
-        configuration.fileURL = directory.url.appendingPathComponent("\(name).strata")
-        configuration.durability = .none
-        var sync = SyncConfiguration(server: URL(string: "http://127.0.0.1:9")!, token: "unused")
-        sync.startsImmediately = false
-        configuration.sync = sync
-        return try Database(configuration: configuration)
-    }
+    private func open(_ name: String = "a") throws -> Database { try PausedSyncDatabase.open(name, in: directory) }
 
     private func remote(
         _ seq: Int64, _ op: SyncOperation, _ object: SyncValue, model: String = "SyncNote", wall: Int64,
         client: String = "remote", property: String? = nil, value: SyncValue? = nil, element: String? = nil,
         position: String? = nil
     ) -> ServerChange {
-        let hlc = HybridClock.reading(wall: wall, counter: 0, clientID: client)
-        return ServerChange(
-            serverSeq: seq, clientId: client,
-            change: SyncChange(
-                seq: seq, hlc: hlc, model: model, object: object, op: op, property: property, value: value,
-                element: element, position: position))
+        PausedSyncDatabase.remote(
+            seq, op, object, model: model, wall: wall, client: client, property: property, value: value,
+            element: element, position: position)
     }
 
     private func page(_ changes: [ServerChange]) -> DownloadResponse {
