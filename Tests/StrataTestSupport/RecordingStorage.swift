@@ -65,14 +65,14 @@ package final class RecordingStorage: StorageIO, @unchecked Sendable {
         try inner.openLockFile(at: path, byteCount: byteCount)
     }
 
-    func record(_ operation: PendingOperation) { lock.withLock { pending.append(operation) } }
+    package func record(_ operation: PendingOperation, path: String) { lock.withLock { pending.append(operation) } }
 
-    func willSync() {
+    package func willSync(path: String) {
         let (durableNow, pendingNow) = lock.withLock { (durable, pending) }
         onSync?(durableNow, pendingNow)
     }
 
-    func didSync() {
+    package func didSync(path: String) {
         lock.withLock {
             durable = inner.contents(ofFile: path) ?? []
             pending = []
@@ -80,42 +80,57 @@ package final class RecordingStorage: StorageIO, @unchecked Sendable {
     }
 }
 
-/// The watched file: every change recorded, then passed on.
-final class RecordingFile: StorageFile, @unchecked Sendable {
-    let inner: StorageFile
-    let recorder: RecordingStorage
-    var path: String { inner.path }
+/// What a ``RecordingFile`` tells about its file's changes: ``RecordingStorage`` (one watched file) and the log
+/// tests' recording of several files both keep what is durable and what is pending per sync.
+package protocol FileChangeRecorder: AnyObject, Sendable {
+    /// `operation` was made on the file at `path`, not yet durable.
+    func record(_ operation: RecordingStorage.PendingOperation, path: String)
+    /// The file at `path` is about to be synced.
+    func willSync(path: String)
+    /// The file at `path` has been synced.
+    func didSync(path: String)
+}
 
-    init(inner: StorageFile, recorder: RecordingStorage) {
+extension RecordingStorage: FileChangeRecorder {}
+
+/// A watched file: every change recorded, then passed on.
+package final class RecordingFile: StorageFile, @unchecked Sendable {
+    let inner: StorageFile
+    let recorder: any FileChangeRecorder
+    package var path: String { inner.path }
+
+    package init(inner: StorageFile, recorder: any FileChangeRecorder) {
         self.inner = inner
         self.recorder = recorder
     }
 
-    func size() throws -> UInt64 { try inner.size() }
+    package func size() throws -> UInt64 { try inner.size() }
 
-    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws {
+    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws {
         try inner.read(into: buffer, at: offset)
     }
 
-    func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
         try inner.write(bytes, at: offset)
-        recorder.record(.write(offset: offset, bytes: [UInt8](bytes)))
+        recorder.record(.write(offset: offset, bytes: [UInt8](bytes)), path: path)
     }
 
-    func sync() throws {
-        recorder.willSync()
+    package func sync() throws {
+        recorder.willSync(path: path)
         try inner.sync()
-        recorder.didSync()
+        recorder.didSync(path: path)
     }
 
-    func truncate(to size: UInt64) throws {
+    package func truncate(to size: UInt64) throws {
         try inner.truncate(to: size)
-        recorder.record(.truncate(size: size))
+        recorder.record(.truncate(size: size), path: path)
     }
 
-    func map(reservingBytes: UInt64) throws -> UnsafeRawPointer { try inner.map(reservingBytes: reservingBytes) }
+    package func map(reservingBytes: UInt64) throws -> UnsafeRawPointer {
+        try inner.map(reservingBytes: reservingBytes)
+    }
 
-    func unmap() { inner.unmap() }
+    package func unmap() { inner.unmap() }
 
-    func close() { inner.close() }
+    package func close() { inner.close() }
 }

@@ -153,7 +153,7 @@ final class LogCommitModel {
 /// A `StorageIO` over `MemoryStorage` that records, for every file, its bytes at its last sync and the writes and
 /// size changes since, and calls `onSync` before each sync of any file with all files' records: the two files of
 /// a store with a commit log crash together, each keeping any subset of its unsynced writes.
-final class TwoFileRecording: StorageIO, @unchecked Sendable {
+final class TwoFileRecording: StorageIO, FileChangeRecorder, @unchecked Sendable {
     /// One file's record.
     struct FileRecord: Sendable {
         var durable: [UInt8] = []
@@ -174,7 +174,7 @@ final class TwoFileRecording: StorageIO, @unchecked Sendable {
         lock.withLock {
             if files[path] == nil { files[path] = FileRecord(durable: inner.contents(ofFile: path) ?? []) }
         }
-        return TwoFileRecordingFile(inner: file, recorder: self)
+        return RecordingFile(inner: file, recorder: self)
     }
 
     func fileExists(at path: String) -> Bool { inner.fileExists(at: path) }
@@ -185,51 +185,15 @@ final class TwoFileRecording: StorageIO, @unchecked Sendable {
         try inner.openLockFile(at: path, byteCount: byteCount)
     }
 
-    fileprivate func record(_ operation: RecordingStorage.PendingOperation, path: String) {
+    func record(_ operation: RecordingStorage.PendingOperation, path: String) {
         lock.withLock { files[path, default: FileRecord()].pending.append(operation) }
     }
 
-    fileprivate func willSync(path: String) {
+    func willSync(path: String) {
         onSync?(path, records)
     }
 
-    fileprivate func didSync(path: String) {
+    func didSync(path: String) {
         lock.withLock { files[path] = FileRecord(durable: inner.contents(ofFile: path) ?? []) }
     }
-}
-
-private final class TwoFileRecordingFile: StorageFile, @unchecked Sendable {
-    let inner: StorageFile
-    let recorder: TwoFileRecording
-    var path: String { inner.path }
-
-    init(inner: StorageFile, recorder: TwoFileRecording) {
-        self.inner = inner
-        self.recorder = recorder
-    }
-
-    func size() throws -> UInt64 { try inner.size() }
-    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws {
-        try inner.read(into: buffer, at: offset)
-    }
-
-    func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
-        try inner.write(bytes, at: offset)
-        recorder.record(.write(offset: offset, bytes: [UInt8](bytes)), path: path)
-    }
-
-    func sync() throws {
-        recorder.willSync(path: path)
-        try inner.sync()
-        recorder.didSync(path: path)
-    }
-
-    func truncate(to size: UInt64) throws {
-        try inner.truncate(to: size)
-        recorder.record(.truncate(size: size), path: path)
-    }
-
-    func map(reservingBytes: UInt64) throws -> UnsafeRawPointer { try inner.map(reservingBytes: reservingBytes) }
-    func unmap() { inner.unmap() }
-    func close() { inner.close() }
 }
