@@ -1,25 +1,20 @@
 /// The append-only change log, `strata_sync_changes`: every accepted change once, numbered by the server.
 ///
-/// Appends take a transaction-scoped advisory lock before the rows that number them are inserted, so sequence
-/// numbers become visible in order: when a reader sees number N committed, every smaller number is committed or
-/// rolled back for good, and a client that downloaded up to N never misses a change that commits later with a
-/// smaller number, whichever server wrote it.
+/// An upload stages its changes (``stage(_:owners:clientID:user:)``); they are numbered into the log inside the
+/// upload's `COMMIT`, in commit order (`ChangeNumbering`), so that when a reader sees number N committed, every
+/// smaller number is committed or rolled back for good, and a client that downloaded up to N never misses a change
+/// that commits later with a smaller number, whichever server wrote it.
 struct ChangeLog {
     /// The server's tables.
     let meta: MetaTables
     /// The connection.
     let sql: SQLSession
 
-    /// Appends `changes` (with the owner of each, as `BatchPlanner` decided) under the append lock, in one
-    /// statement that takes the lock, inserts them and announces them on the notification channel (delivered when
-    /// the transaction commits), and returns the last sequence number (0 when there is nothing to append).
-    ///
-    /// The lock is transaction-scoped, so it is held from here to the commit, and only that long: everything else
-    /// the upload does runs before it. It is taken by the statement's one-row `append_lock` item, which the
-    /// `INSERT`'s rows join: PostgreSQL evaluates it (once) before it produces the first row, so before the first
-    /// sequence number is drawn.
-    func append(_ changes: [ValidatedChange], owners: [String?], clientID: String, user: String) async throws -> Int64 {
-        guard !changes.isEmpty else { return 0 }
+    /// Stages `changes` (with the owner of each, as `BatchPlanner` decided) in one statement that takes no lock:
+    /// the transaction's `COMMIT` numbers them into the log and announces them on the notification channel
+    /// (`ChangeNumbering`). Nothing is staged when there is nothing to append.
+    func stage(_ changes: [ValidatedChange], owners: [String?], clientID: String, user: String) async throws {
+        guard !changes.isEmpty else { return }
         var rows = ParameterRows()
         for (change, owner) in zip(changes, owners) {
             let wire = change.change
@@ -28,19 +23,17 @@ struct ChangeLog {
                 wire.op.rawValue, wire.property, wire.value.map(Self.jsonText), wire.element, wire.position, wire.key,
             ])
         }
-        let c = ParameterRows.column
+        try await sql.execute(
+            "INSERT INTO \(meta.appends) (rows, channel, payload) VALUES ($1::jsonb, $2, $3)",
+            [rows.parameter, meta.notificationChannel, Self.payloadSuffix(Self.audience(owners))])
+    }
+
+    /// The sequence number the log gave change `change` of client `clientID` (0 when it holds none): read after
+    /// the upload's commit, which numbered it.
+    func lastSequence(client clientID: String, change: Int64) async throws -> Int64 {
         let seq = try await sql.value(
-            """
-            WITH append_lock AS MATERIALIZED (SELECT pg_advisory_xact_lock(\(meta.appendLockKey))::text AS held),
-            appended AS (
-                INSERT INTO \(meta.changes) (client_id, client_seq, user_id, owner_id, hlc, model, object_key, op,
-                    property, value, element, position, map_key)
-                SELECT \(c(0)), \(c(1))::bigint, \(c(2)), \(c(3)), \(c(4)), \(c(5)), \(c(6))::jsonb, \(c(7)), \(c(8)),
-                    \(c(9))::jsonb, \(c(10)), \(c(11)), \(c(12))
-                FROM append_lock, \(ParameterRows.source(1)) ORDER BY r.n
-                RETURNING seq)
-            SELECT max(seq)::text, pg_notify($2, max(seq)::text || $3)::text FROM appended
-            """, [rows.parameter, meta.notificationChannel, Self.payloadSuffix(Self.audience(owners))])
+            "SELECT seq::text FROM \(meta.changes) WHERE client_id = $1 AND client_seq = $2::bigint",
+            [clientID, String(change)])
         return Int64(seq ?? "0") ?? 0
     }
 

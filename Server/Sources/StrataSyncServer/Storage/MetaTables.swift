@@ -15,8 +15,13 @@ struct MetaTables: Sendable {
     var versions: String { SQLName.qualified(schema, "strata_sync_versions") }
     /// The append-only change log.
     var changes: String { SQLName.qualified(schema, "strata_sync_changes") }
+    /// Upload batches waiting, inside their transactions, to be numbered into the change log at commit
+    /// (`ChangeNumbering`): empty outside an upload's transaction.
+    var appends: String { SQLName.qualified(schema, "strata_sync_appends") }
+    /// The trigger function that numbers a waiting batch into the change log at commit (`ChangeNumbering`).
+    var numberingFunction: String { SQLName.qualified(schema, "strata_sync_number_appends") }
 
-    /// The advisory lock key that orders appends to the change log (see `ChangeLog`).
+    /// The advisory lock key that orders appends to the change log (see `ChangeNumbering`).
     var appendLockKey: String { "hashtext(\(SQLName.literal(schema + ".strata_sync_changes")))" }
     /// The first key of the two-key advisory locks an upload takes on each object it changes (the second is a hash
     /// of the object's model and key). Two-key locks never collide with the one-key locks above.

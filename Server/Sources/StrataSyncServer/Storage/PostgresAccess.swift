@@ -18,7 +18,7 @@ struct PostgresAccess: Sendable {
     /// Where the work logs.
     let logger: Logger
 
-    /// Runs `body` on a connection of the pool.
+    /// Runs `body` on a connection of the pool (in a transaction when it calls `Transaction.run(on:_:)`).
     /// - Throws: `SyncError` (`.unavailable`) when no connection comes within `timeout`; `body`'s errors.
     func withConnection<T: Sendable>(_ body: @escaping @Sendable (SQLSession) async throws -> T) async throws -> T {
         let (client, logger) = (self.client, self.logger)
@@ -26,19 +26,6 @@ struct PostgresAccess: Sendable {
             try await client.withConnection { connection in
                 lent.set()
                 return try await body(SQLSession(connection: connection, logger: logger))
-            }
-        }
-    }
-
-    /// Runs `body` in one transaction (`Transaction.run`) on a connection of the pool.
-    /// - Throws: `SyncError` (`.unavailable`) when no connection comes within `timeout`; `body`'s own error after
-    ///   the rollback.
-    func withTransaction<T: Sendable>(_ body: @escaping @Sendable (SQLSession) async throws -> T) async throws -> T {
-        let (client, logger) = (self.client, self.logger)
-        return try await bounded { lent in
-            try await Transaction.run(client, logger: logger) { sql in
-                lent.set()
-                return try await body(sql)
             }
         }
     }

@@ -19,7 +19,9 @@ struct SchemaMigrator {
     func migrate(_ schema: SyncSchema, client: PostgresClient) async throws {
         try await Transaction.run(client, logger: logger) { sql in
             try await sql.execute("SELECT pg_advisory_xact_lock(\(meta.migrationLockKey))")
-            for statement in meta.createStatements { try await sql.execute(statement) }
+            for statement in meta.createStatements + ChangeNumbering(meta: meta).createStatements {
+                try await sql.execute(statement)
+            }
             try await checkVersions(schema, sql)
             var registered = try await registeredTables(sql)
             for table in schema.tables.values.sorted(by: { $0.model < $1.model }) {

@@ -59,12 +59,22 @@ public struct SyncStore: Sendable {
         let validator = ChangeValidator(schema: schema, clientID: request.clientId)
         let validated = try request.changes.enumerated().map { try validator.validate($1, index: $0) }
         let (meta, rules, logger) = (self.meta, self.rules, self.logger)
-        let (response, audience) = try await postgres.withTransaction { sql in
-            try await UploadTransaction(meta: meta, sql: sql, authorizer: WriteAuthorizer(rules: rules, user: user))
-                .run(validated, clientID: request.clientId, user: user)
+        let (outcome, serverSeq) = try await postgres.withConnection { sql in
+            let outcome = try await Transaction.run(on: sql) { sql in
+                try await UploadTransaction(
+                    meta: meta, sql: sql, authorizer: WriteAuthorizer(rules: rules, user: user)
+                ).run(validated, clientID: request.clientId, user: user)
+            }
+            // The commit numbered the staged changes (ChangeNumbering); the last one's number answers the upload.
+            guard let last = outcome.lastStaged else { return (outcome, Int64(0)) }
+            let log = ChangeLog(meta: meta, sql: sql)
+            return (outcome, try await log.lastSequence(client: request.clientId, change: last))
         }
+        let response = UploadResponse(
+            acknowledged: outcome.acknowledged, accepted: outcome.accepted, duplicates: outcome.duplicates,
+            serverSeq: serverSeq)
         if response.accepted > 0 {
-            notifier.announce(response.serverSeq, audience: audience)
+            notifier.announce(response.serverSeq, audience: outcome.audience)
             logger.debug(
                 "upload applied", metadata: ["client": "\(request.clientId)", "changes": "\(response.accepted)"])
         }

@@ -13,29 +13,36 @@ enum Transaction {
         _ client: PostgresClient, logger: Logger, _ body: (SQLSession) async throws -> T
     ) async throws -> T {
         try await client.withConnection { connection in
-            let sql = SQLSession(connection: connection, logger: logger)
-            try await sql.execute("BEGIN")
-            let value: T
-            do {
-                value = try await body(sql)
-            } catch {
-                if !connection.isClosed {
-                    do {
-                        try await sql.execute("ROLLBACK")
-                    } catch let rollback {
-                        logger.warning(
-                            "ROLLBACK failed after an error",
-                            metadata: [
-                                "error": "\(String(reflecting: error))",
-                                "rollback": "\(String(reflecting: rollback))",
-                            ])
-                        throw rollback
-                    }
-                }
-                throw error
-            }
-            try await sql.execute("COMMIT")
-            return value
+            try await run(on: SQLSession(connection: connection, logger: logger), body)
         }
+    }
+
+    /// Runs `body` inside `BEGIN` ... `COMMIT` on `sql`'s connection, which is then free for statements after the
+    /// commit; rolls back when `body` throws.
+    nonisolated(nonsending) static func run<T: Sendable>(
+        on sql: SQLSession, _ body: (SQLSession) async throws -> T
+    ) async throws -> T {
+        try await sql.execute("BEGIN")
+        let value: T
+        do {
+            value = try await body(sql)
+        } catch {
+            if !sql.connection.isClosed {
+                do {
+                    try await sql.execute("ROLLBACK")
+                } catch let rollback {
+                    sql.logger.warning(
+                        "ROLLBACK failed after an error",
+                        metadata: [
+                            "error": "\(String(reflecting: error))",
+                            "rollback": "\(String(reflecting: rollback))",
+                        ])
+                    throw rollback
+                }
+            }
+            throw error
+        }
+        try await sql.execute("COMMIT")
+        return value
     }
 }

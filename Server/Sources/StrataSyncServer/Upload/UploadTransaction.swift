@@ -7,10 +7,11 @@
 ///    (after the locks, on a snapshot taken once they are held);
 /// 3. the decisions, in memory (`BatchPlanner`), then the writes (`BatchWriter`: one statement for a batch of
 ///    creates and sets, with the client's record);
-/// 4. one statement that takes the change log's append lock and numbers the batch's changes; the lock is held from
-///    there until the commit (`ChangeLog`).
+/// 4. one statement that stages the batch's changes for the change log, without a lock: the `COMMIT` numbers them
+///    (`ChangeNumbering`), and the caller reads the last number after it (`ChangeLog.lastSequence`).
 ///
-/// With `BEGIN` and `COMMIT`, a batch of creates and sets is six round trips.
+/// With `BEGIN`, `COMMIT` and the read of the last number, a batch of creates and sets is seven round trips, none
+/// of them under the change log's ordering lock.
 struct UploadTransaction {
     /// The server's tables.
     let meta: MetaTables
@@ -19,12 +20,25 @@ struct UploadTransaction {
     /// The rules and the user.
     let authorizer: WriteAuthorizer
 
-    /// Applies `changes` of client `clientID` (validated, numbers increasing) and returns the response, with the
-    /// users who may see the appended changes (`ChangeLog.audience(_:)`; `nil`: everyone).
+    /// What an upload did, before its commit numbers the staged changes.
+    struct Outcome: Sendable {
+        /// The client's highest change number applied, this batch included.
+        var acknowledged: Int64
+        /// How many changes of the batch were applied (and staged for the log).
+        var accepted: Int
+        /// How many were skipped, applied before.
+        var duplicates: Int
+        /// The client's number of the last change staged, whose sequence number is the batch's last (`nil` when
+        /// nothing was staged).
+        var lastStaged: Int64?
+        /// The users who may see the staged changes (`ChangeLog.audience(_:)`; `nil`: everyone).
+        var audience: Set<String>?
+    }
+
+    /// Applies `changes` of client `clientID` (validated, numbers increasing) and stages the new ones for the
+    /// change log, which the transaction's `COMMIT` numbers.
     /// - Throws: `SyncError` naming the refused change; the caller's transaction then rolls back.
-    func run(_ changes: [ValidatedChange], clientID: String, user: String) async throws
-        -> (response: UploadResponse, audience: Set<String>?)
-    {
+    func run(_ changes: [ValidatedChange], clientID: String, user: String) async throws -> Outcome {
         try await lock(changes, clientID: clientID)
         let loaded = try await load(changes, clientID: clientID)
         if let owner = loaded.clientUser, owner != user {
@@ -39,12 +53,10 @@ struct UploadTransaction {
         try await BatchWriter(meta: meta, sql: sql).write(
             planner.plans.keys.sorted().compactMap { planner.plans[$0] },
             client: BatchWriter.ClientRecord(clientID: clientID, user: user, acknowledged: acknowledged))
-        let log = ChangeLog(meta: meta, sql: sql)
-        let lastSeq = try await log.append(fresh, owners: owners, clientID: clientID, user: user)
-        let response = UploadResponse(
+        try await ChangeLog(meta: meta, sql: sql).stage(fresh, owners: owners, clientID: clientID, user: user)
+        return Outcome(
             acknowledged: acknowledged, accepted: fresh.count, duplicates: changes.count - fresh.count,
-            serverSeq: lastSeq)
-        return (response, ChangeLog.audience(owners))
+            lastStaged: fresh.last?.change.seq, audience: ChangeLog.audience(owners))
     }
 
     /// Waits for the locks of the client id and of every object of the batch.
