@@ -1,6 +1,6 @@
 /// The append-only change log, `strata_sync_changes`: every accepted change once, numbered by the server.
 ///
-/// An upload stages its changes (``stage(_:owners:clientID:user:)``); they are numbered into the log inside the
+/// An upload stages its changes (``stage(_:owners:clientID:user:in:)``); they are numbered into the log inside the
 /// upload's `COMMIT`, in commit order (`ChangeNumbering`), so that when a reader sees number N committed, every
 /// smaller number is committed or rolled back for good, and a client that downloaded up to N never misses a change
 /// that commits later with a smaller number, whichever server wrote it.
@@ -10,10 +10,14 @@ struct ChangeLog {
     /// The connection.
     let sql: SQLSession
 
-    /// Stages `changes` (with the owner of each, as `BatchPlanner` decided) in one statement that takes no lock:
-    /// the transaction's `COMMIT` numbers them into the log and announces them on the notification channel
-    /// (`ChangeNumbering`). Nothing is staged when there is nothing to append.
-    func stage(_ changes: [ValidatedChange], owners: [String?], clientID: String, user: String) async throws {
+    /// Stages `changes` (with the owner of each, as `BatchPlanner` decided) as one more write of `statement` (the
+    /// upload's `BatchWriter` statement), which takes no lock: the transaction's `COMMIT` numbers them into the log
+    /// and announces them on the notification channel (`ChangeNumbering`). Nothing is staged when there is nothing
+    /// to append.
+    func stage(
+        _ changes: [ValidatedChange], owners: [String?], clientID: String, user: String,
+        in statement: inout CombinedStatement
+    ) {
         guard !changes.isEmpty else { return }
         var rows = ParameterRows()
         for (change, owner) in zip(changes, owners) {
@@ -23,9 +27,12 @@ struct ChangeLog {
                 wire.op.rawValue, wire.property, wire.value.map(Self.jsonText), wire.element, wire.position, wire.key,
             ])
         }
-        try await sql.execute(
-            "INSERT INTO \(meta.appends) (rows, channel, payload) VALUES ($1::jsonb, $2, $3)",
-            [rows.parameter, meta.notificationChannel, Self.payloadSuffix(Self.audience(owners))])
+        let (staged, channel, payload) = (
+            statement.bind(rows.parameter), statement.bind(meta.notificationChannel),
+            statement.bind(Self.payloadSuffix(Self.audience(owners)))
+        )
+        statement.add(
+            "INSERT INTO \(meta.appends) (rows, channel, payload) VALUES ($\(staged)::jsonb, $\(channel), $\(payload))")
     }
 
     /// The sequence number the log gave change `change` of client `clientID` (0 when it holds none): read after

@@ -7,9 +7,10 @@ import Synchronization
 /// closed (PostgreSQL went away, or the network between), the write never reaches the connection's handler and the
 /// query's promise is never completed, so `PostgresConnection.query` waits forever (vapor/postgres-nio#487 fixed
 /// it and was reverted by #501). An upload that hit that window hung, and with it the HTTP server's graceful
-/// shutdown, which waits for every request (SyncPostgresRestartTests). ``run(on:_:)`` races the query with the
-/// connection's close: one close callback per connection, registered the first time a query runs on it, and one
-/// waiter per query in flight.
+/// shutdown, which waits for every request (SyncPostgresRestartTests). ``run(on:_:)`` races a request's use of a
+/// lent connection (its transaction and the statements after it) with the connection's close: one close callback
+/// per connection, registered the first time it is lent, and one waiter per lend in flight. (It raced each
+/// statement once: an unstructured task and two turns of the lock per statement, seven per upload.)
 final class ConnectionClosures: Sendable {
     /// The process's registry.
     static let shared = ConnectionClosures()
@@ -25,7 +26,8 @@ final class ConnectionClosures: Sendable {
 
     private let state = Mutex(State())
 
-    /// Runs `query` on `connection`; fails with `SyncError.Kind.unavailable` when the connection closes first.
+    /// Runs `query` (statements on `connection`) in a task of its own; fails with `SyncError.Kind.unavailable` when
+    /// the connection closes first, leaving that task to end whenever PostgresNIO lets it.
     func run<T: Sendable>(
         on connection: PostgresConnection, _ query: @escaping @Sendable () async throws -> T
     ) async throws -> T {

@@ -18,14 +18,17 @@ struct PostgresAccess: Sendable {
     /// Where the work logs.
     let logger: Logger
 
-    /// Runs `body` on a connection of the pool (in a transaction when it calls `Transaction.run(on:_:)`).
+    /// Runs `body` on a connection of the pool (in a transaction when it calls `Transaction.run(on:_:)`), failing
+    /// with `SyncError.Kind.unavailable` if the connection closes before `body` is done (`ConnectionClosures`).
     /// - Throws: `SyncError` (`.unavailable`) when no connection comes within `timeout`; `body`'s errors.
     func withConnection<T: Sendable>(_ body: @escaping @Sendable (SQLSession) async throws -> T) async throws -> T {
         let (client, logger) = (self.client, self.logger)
         return try await bounded { lent in
             try await client.withConnection { connection in
                 lent.set()
-                return try await body(SQLSession(connection: connection, logger: logger))
+                return try await ConnectionClosures.shared.run(on: connection) {
+                    try await body(SQLSession(connection: connection, logger: logger))
+                }
             }
         }
     }

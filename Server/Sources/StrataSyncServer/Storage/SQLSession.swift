@@ -38,14 +38,10 @@ struct SQLSession {
         try await rows(sql, parameters).first?.first ?? nil
     }
 
-    /// Sends `sql`; fails (rather than waiting forever) when the connection closes before it got there
-    /// (`ConnectionClosures`).
+    /// Sends `sql`. Whoever lent the connection guards the whole of its use against the connection closing under
+    /// a statement (`ConnectionClosures`, once per lend rather than once per statement).
     private func query(_ sql: String, _ parameters: [String?]) async throws -> PostgresRowSequence {
-        let (connection, logger) = (self.connection, self.logger)
-        let query = PostgresQuery(unsafeSQL: sql, binds: Self.bindings(parameters))
-        return try await ConnectionClosures.shared.run(on: connection) {
-            try await connection.query(query, logger: logger)
-        }
+        try await connection.query(PostgresQuery(unsafeSQL: sql, binds: Self.bindings(parameters)), logger: logger)
     }
 
     private static func bindings(_ parameters: [String?]) -> PostgresBindings {

@@ -4,16 +4,19 @@ import PostgresNIO
 /// Runs work in one PostgreSQL transaction, rethrowing the work's own error (a `SyncError` naming the refused
 /// change, say) once the transaction is rolled back.
 ///
-/// `BEGIN`, `COMMIT` and `ROLLBACK` go through `SQLSession` like every other statement, so none of them waits
-/// forever on a connection that closed under it (`ConnectionClosures`; PostgresNIO's own `withTransaction` sends
-/// its `ROLLBACK` unguarded). A connection that closed is not rolled back: PostgreSQL ended the transaction with it.
+/// `BEGIN`, `COMMIT` and `ROLLBACK` go through `SQLSession` like every other statement, inside the lender's guard
+/// against the connection closing (`ConnectionClosures`; PostgresNIO's own `withTransaction` sends its `ROLLBACK`
+/// unguarded). A connection that closed is not rolled back: PostgreSQL ended the transaction with it.
 enum Transaction {
-    /// Runs `body` on a connection inside `BEGIN` ... `COMMIT`; rolls back when it throws.
+    /// Runs `body` on a connection inside `BEGIN` ... `COMMIT`; rolls back when it throws. Fails with
+    /// `SyncError.Kind.unavailable` if the connection closes first (`ConnectionClosures`).
     static func run<T: Sendable>(
-        _ client: PostgresClient, logger: Logger, _ body: (SQLSession) async throws -> T
+        _ client: PostgresClient, logger: Logger, _ body: @escaping @Sendable (SQLSession) async throws -> T
     ) async throws -> T {
         try await client.withConnection { connection in
-            try await run(on: SQLSession(connection: connection, logger: logger), body)
+            try await ConnectionClosures.shared.run(on: connection) {
+                try await run(on: SQLSession(connection: connection, logger: logger), body)
+            }
         }
     }
 

@@ -4,7 +4,8 @@
 /// 1. the deletes the upserts must follow: the readings of objects starting a new life, and the rows and
 ///    collection rows of deleted objects (only when the batch has such objects);
 /// 2. one statement (`CombinedStatement`) for the object states, the clock readings, every model's row upserts
-///    (one per set of columns written) and the client's record, which touch different rows;
+///    (one per set of columns written), the client's record and the staged change log entries, which touch
+///    different rows;
 /// 3. per collection table the element deletes and writes (only when the batch has elements).
 ///
 /// The number of statements depends on the models and properties the batch touches, not on its length; a batch of
@@ -22,8 +23,9 @@ struct BatchWriter {
         var acknowledged: Int64
     }
 
-    /// Writes every plan and the client's record.
-    func write(_ plans: [ObjectPlan], client: ClientRecord) async throws {
+    /// Writes every plan and the client's record, with the writes `statement` already holds (the staged change log
+    /// entries) in the same statement.
+    func write(_ plans: [ObjectPlan], client: ClientRecord, alongside statement: CombinedStatement) async throws {
         var byModel: [String: [ObjectPlan]] = [:]
         for plan in plans { byModel[plan.table.model, default: []].append(plan) }
         let models = byModel.sorted(by: { $0.key < $1.key }).compactMap { _, plans in
@@ -31,7 +33,7 @@ struct BatchWriter {
         }
         try await clearVersions(plans.filter(\.versionsCleared))
         for model in models { try await clear(model.plans.filter(\.rowCleared), table: model.table) }
-        var statement = CombinedStatement()
+        var statement = statement
         addStates(plans.filter(\.stateChanged), to: &statement)
         addVersions(plans, to: &statement)
         for model in models {

@@ -6,12 +6,12 @@
 /// 2. one statement reading the client's record, the objects' states and the clock readings the batch needs
 ///    (after the locks, on a snapshot taken once they are held);
 /// 3. the decisions, in memory (`BatchPlanner`), then the writes (`BatchWriter`: one statement for a batch of
-///    creates and sets, with the client's record);
-/// 4. one statement that stages the batch's changes for the change log, without a lock: the `COMMIT` numbers them
-///    (`ChangeNumbering`), and the caller reads the last number after it (`ChangeLog.lastSequence`).
+///    creates and sets, with the client's record and the batch's changes staged for the change log, without a
+///    lock: the `COMMIT` numbers them (`ChangeNumbering`), and the caller reads the last number after it
+///    (`ChangeLog.lastSequence`)).
 ///
-/// With `BEGIN`, `COMMIT` and the read of the last number, a batch of creates and sets is seven round trips, none
-/// of them under the change log's ordering lock.
+/// With `BEGIN`, `COMMIT` and the read of the last number, a batch of creates and sets is six round trips, none of
+/// them under the change log's ordering lock.
 struct UploadTransaction {
     /// The server's tables.
     let meta: MetaTables
@@ -50,10 +50,12 @@ struct UploadTransaction {
         var owners: [String?] = []
         for change in fresh { owners.append(try planner.apply(change)) }
         let acknowledged = max(applied, changes.last?.change.seq ?? 0)
+        var staged = CombinedStatement()
+        ChangeLog(meta: meta, sql: sql).stage(fresh, owners: owners, clientID: clientID, user: user, in: &staged)
         try await BatchWriter(meta: meta, sql: sql).write(
             planner.plans.keys.sorted().compactMap { planner.plans[$0] },
-            client: BatchWriter.ClientRecord(clientID: clientID, user: user, acknowledged: acknowledged))
-        try await ChangeLog(meta: meta, sql: sql).stage(fresh, owners: owners, clientID: clientID, user: user)
+            client: BatchWriter.ClientRecord(clientID: clientID, user: user, acknowledged: acknowledged),
+            alongside: staged)
         return Outcome(
             acknowledged: acknowledged, accepted: fresh.count, duplicates: changes.count - fresh.count,
             lastStaged: fresh.last?.change.seq, audience: ChangeLog.audience(owners))
