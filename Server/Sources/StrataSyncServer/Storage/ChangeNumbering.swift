@@ -23,20 +23,14 @@ struct ChangeNumbering {
     /// The name of the constraint trigger.
     static let triggerName = "strata_sync_number_appends"
 
-    /// The statements that create the waiting table, the trigger function (replaced at every start, so that a
-    /// server of a newer version brings its own) and the trigger (when missing), in this order. A waiting row's
-    /// `rows` are `ChangeLog.stage`'s: client id, client change number, user, owner, clock reading, model, object
-    /// key (JSON text), operation, property, value (JSON text), element, position, map key.
+    /// The statements that create the trigger function (replaced at every start, so that a server of a newer
+    /// version brings its own) and, when the waiting table is missing, the table and its trigger. Nothing takes a
+    /// lock that would stall the uploads of servers already running on the database. A waiting row's `rows` are
+    /// `ChangeLog.stage`'s: client id, client change number, user, owner, clock reading, model, object key (JSON
+    /// text), operation, property, value (JSON text), element, position, map key.
     var createStatements: [String] {
         let c = ParameterRows.column
         return [
-            """
-            CREATE UNLOGGED TABLE IF NOT EXISTS \(meta.appends) (txid xid8 PRIMARY KEY DEFAULT pg_current_xact_id(),
-                rows jsonb NOT NULL, channel text NOT NULL, payload text NOT NULL)
-            """,
-            // A batch's rows are read once, by the trigger: stored out of line without compression, which would
-            // cost more than it saves.
-            "ALTER TABLE \(meta.appends) ALTER COLUMN rows SET STORAGE EXTERNAL",
             """
             CREATE OR REPLACE FUNCTION \(meta.numberingFunction)() RETURNS trigger LANGUAGE plpgsql AS $function$
             DECLARE
@@ -57,12 +51,15 @@ struct ChangeNumbering {
             END
             $function$
             """,
+            // A batch's rows are read once, by the trigger: stored out of line without compression, which would
+            // cost more than it saves.
             """
             DO $do$
             BEGIN
-                IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = \(SQLName.literal(Self.triggerName))
-                    AND tgrelid = \(SQLName.literal(meta.appends))::regclass)
-                THEN
+                IF to_regclass(\(SQLName.literal(meta.appends))) IS NULL THEN
+                    CREATE UNLOGGED TABLE \(meta.appends) (txid xid8 PRIMARY KEY DEFAULT pg_current_xact_id(),
+                        rows jsonb NOT NULL, channel text NOT NULL, payload text NOT NULL);
+                    ALTER TABLE \(meta.appends) ALTER COLUMN rows SET STORAGE EXTERNAL;
                     CREATE CONSTRAINT TRIGGER \(SQLName.quoted(Self.triggerName)) AFTER INSERT ON \(meta.appends)
                         DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION \(meta.numberingFunction)();
                 END IF;
