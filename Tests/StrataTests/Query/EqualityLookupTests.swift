@@ -197,7 +197,7 @@ final class EqualityLookupTests: StaffTestCase {
         let queue = DispatchQueue(label: "lone equality observer")
         let initial = expectation(description: "initial")
         let update = expectation(description: "update")
-        let token = try lone.observe(on: queue) { change in
+        let token = lone.observe(on: queue) { change in
             switch change {
             case .initial(let results): if results.count == 4 { initial.fulfill() }
             case .update(let results, _, let insertions, _):
