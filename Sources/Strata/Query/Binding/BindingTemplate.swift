@@ -22,13 +22,17 @@ final class BindingTemplate {
     /// The tree when it is one `stringKeyPath == %@` (or `!=`) without options: the shape of a lookup in a loop,
     /// rebound by ``reboundDirectly(to:)`` without converting arguments or checking the comparison again.
     private let loneStringEquality: BoundComparison?
+    /// Whether ``loneStringEquality`` is an `==` (not `!=`): asked on every call, without copying the comparison.
+    private let isLoneEquality: Bool
     /// The plan of this shape, reused by every filter made from the template (see ``CachedPlan``).
     let plan = CachedPlan()
 
     init(parsed: ParsedPredicate, bound: BoundPredicate) {
         self.parsed = parsed
         self.bound = bound
-        loneStringEquality = Self.loneStringEquality(parsed, bound)
+        let comparison = Self.loneStringEquality(parsed, bound)
+        loneStringEquality = comparison
+        isLoneEquality = comparison?.op == .equal
     }
 
     private static func loneStringEquality(_ parsed: ParsedPredicate, _ bound: BoundPredicate) -> BoundComparison? {
@@ -58,7 +62,7 @@ final class BindingTemplate {
     /// the filter is then ``loneEqualityPredicate(_:)`` of it, which a query builds only when something reads its
     /// predicate (see ``LoneEquality``). `nil` otherwise.
     func loneEqualityArgument(_ arguments: [Any]) -> String? {
-        guard let comparison = loneStringEquality, comparison.op == .equal, arguments.count == 1 else { return nil }
+        guard isLoneEquality, arguments.count == 1 else { return nil }
         return arguments[0] as? String
     }
 
