@@ -10,7 +10,9 @@ extension Results {
     public struct Iterator: IteratorProtocol {
         private let database: Database
         private let model: ModelBinding
-        private let keys: [ObjectKey]
+        /// The keys when the loop began; a lookup's one object inline (see
+        /// ``KeyCache/iteration(of:in:model:reading:)``).
+        private let keys: FoundKeys
         private var position = 0
         /// Whether the model's class is `Element` itself, so objects are made without a dynamic cast.
         private let isExactType: Bool

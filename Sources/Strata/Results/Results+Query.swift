@@ -20,7 +20,15 @@ extension Results {
         let bound = try database.queryPlans.bind(
             predicateFormat, arguments: arguments, model: model, schema: database.schema)
         // The shape's plan stands for the whole query only when this is its one filter.
-        query.planSlot = query.filters.isEmpty ? PlanSlot(plan: bound.plan, equalTo: bound.equalTo) : .none
+        if query.filterCount == 0 {
+            query.planSlot = PlanSlot(plan: bound.plan, equalTo: bound.equalTo)
+            if let equality = bound.equality {
+                query.setLoneEquality(equality)
+                return with(query)
+            }
+        } else {
+            query.planSlot = .none
+        }
         query.filters.append(bound.predicate)
         return with(query)
     }

@@ -130,18 +130,30 @@ final class KeyCache {
 
     /// What an iteration of results starts from, under one confinement check: ``keys(of:in:model:reading:)``
     /// and, when there are any, the model's table.
+    ///
+    /// Results of a lone `property == %@` whose keys are not cached at the current stamp are looked up straight
+    /// away (``ObjectQuery/equalityLookup(in:model:)``), with the first key inline and the table the lookup read,
+    /// and not kept: a `filter("name == %@", name)` in a loop is iterated once, and an index lookup is what a
+    /// second iteration would cost.
     func iteration(
         of query: ObjectQuery, in database: Database, model: ModelBinding, reading element: Any.Type
-    ) -> (keys: [ObjectKey], table: Table?) {
+    ) -> (keys: FoundKeys, table: Table?) {
         database.confinement.check("reading Results<\(element)>")
         guard let frozenLock = database.frozenLock else { return keysAndTable() }
         frozenLock.lock()
         defer { frozenLock.unlock() }
         return keysAndTable()
 
-        func keysAndTable() -> (keys: [ObjectKey], table: Table?) {
+        func keysAndTable() -> (keys: FoundKeys, table: Table?) {
+            if stamp != database.changeStamp, query.planSlot.equalTo != nil {
+                do {
+                    if let (keys, table) = try query.equalityLookup(in: database, model: model) { return (keys, table) }
+                } catch {
+                    database.fatal(error, while: "evaluating Results<\(element)>")
+                }
+            }
             let keys = keys(of: query, in: database, model: model, reading: element)
-            return (keys, keys.isEmpty ? nil : try? database.table(for: model))
+            return (FoundKeys(keys), keys.isEmpty ? nil : try? database.table(for: model))
         }
     }
 

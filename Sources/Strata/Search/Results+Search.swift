@@ -34,7 +34,7 @@ extension Results {
             if let failure = self.query.failure { throw failure }
             // Every object of the table needs no filtering; otherwise the results' own keys narrow the hits.
             var isWholeTable = false
-            if case .table = self.query.source, self.query.filters.isEmpty, self.query.distinctPaths.isEmpty,
+            if case .table = self.query.source, self.query.filterCount == 0, self.query.distinctPaths.isEmpty,
                 self.query.limit == nil
             {
                 isWholeTable = true

@@ -151,4 +151,86 @@ final class EqualityLookupTests: StaffTestCase {
         XCTAssertEqual(broken.query, employees.sorted(byKeyPath: "nothing").query)
         XCTAssertNotEqual(broken.query, employees.query)
     }
+
+    // MARK: The lone equality kept unbuilt (`LoneEquality`)
+
+    func testALoneEqualityBuildsThePredicateAFreshBindingGives() throws {
+        let employees = db.objects(IndexedEmployee.self)
+        _ = try employees.filter("name == %@", "name-1")
+        let lone = try employees.filter("name == %@", "name-3")
+        XCTAssertNotNil(lone.query.loneEquality, "a repeated shape keeps the string, not a bound predicate")
+        XCTAssertEqual(lone.query.filterCount, 1)
+        let typed = try employees.where { $0.name == "name-3" }
+        XCTAssertNil(typed.query.loneEquality)
+        XCTAssertEqual(lone.query, typed.query)
+        XCTAssertEqual(lone.query.hashValue, typed.query.hashValue)
+        XCTAssertNotEqual(lone.query, try employees.filter("name == %@", "name-4").query)
+        XCTAssertEqual(lone.query.filters, typed.query.filters)
+        XCTAssertEqual(lone.explain, typed.explain)
+        XCTAssertTrue(lone.explain.contains("name-3"), lone.explain)
+        // `!=` is bound as before.
+        XCTAssertNil(try employees.filter("name != %@", "name-3").query.loneEquality)
+    }
+
+    func testALoneEqualityTakesFurtherClausesSortsAndLimits() throws {
+        let employees = db.objects(IndexedEmployee.self)
+        _ = try employees.filter("name == %@", "name-1")
+        let lone = try employees.filter("name == %@", "name-8")
+        let older = try lone.filter("age > %@", 30)
+        XCTAssertNil(older.query.loneEquality)
+        XCTAssertEqual(older.query.filterCount, 2)
+        let expected = db.objects(IndexedEmployee.self).filter { $0.name == "name-8" && $0.age > 30 }
+        XCTAssertEqual(salaries(older), expected.map(\.salary).sorted())
+        XCTAssertNotNil(lone.query.loneEquality, "the results it came from keep theirs")
+        let sorted = lone.sorted(byKeyPath: "salary", ascending: false)
+        XCTAssertEqual(sorted.map(\.salary), scanned("name-8").reversed())
+        XCTAssertEqual(Array(sorted.prefix(2)).map(\.salary), Array(scanned("name-8").reversed().prefix(2)))
+        XCTAssertEqual(lone.count, scanned("name-8").count)
+        XCTAssertEqual(lone.sum(ofProperty: "salary") as Double, scanned("name-8").reduce(0, +))
+    }
+
+    func testAnObserverOfALoneEqualitySeesItsChanges() throws {
+        let employees = db.objects(IndexedEmployee.self)
+        _ = try employees.filter("name == %@", "name-1")
+        let lone = try employees.filter("name == %@", "name-2")
+        XCTAssertNotNil(lone.query.loneEquality)
+        let queue = DispatchQueue(label: "lone equality observer")
+        let initial = expectation(description: "initial")
+        let update = expectation(description: "update")
+        let token = lone.observe(on: queue) { change in
+            switch change {
+            case .initial(let results): if results.count == 4 { initial.fulfill() }
+            case .update(let results, _, let insertions, _):
+                XCTAssertEqual(insertions.count, 1)
+                XCTAssertEqual(results.count, 5)
+                update.fulfill()
+            case .error(let error): XCTFail("\(error)")
+            }
+        }
+        wait(for: [initial], timeout: 20)
+        try db.write {
+            db.add(IndexedEmployee(name: "name-2", age: 33, salary: 77))
+            db.add(IndexedEmployee(name: "name-20-not", age: 33, salary: 78))
+        }
+        wait(for: [update], timeout: 20)
+        withExtendedLifetime(token) {}
+    }
+
+    func testALoneEqualityWithoutItsIndexScans() throws {
+        let employees = db.objects(IndexedEmployee.self)
+        _ = try employees.filter("name == %@", "name-1")
+        let transaction = try db.store.beginWrite()
+        let catalog = try Catalog(writer: transaction)
+        let table = try XCTUnwrap(catalog.table(named: "IndexedEmployee"))
+        let name = try XCTUnwrap(table.column(named: "name")).key
+        try table.removeIndex(try XCTUnwrap(table.index(on: [name])).key)
+        try catalog.flush()
+        try transaction.commit()
+        db.refresh()
+        let lone = try employees.filter("name == %@", "name-4")
+        XCTAssertNotNil(lone.query.loneEquality)
+        XCTAssertEqual(salaries(lone), scanned("name-4"))
+        XCTAssertEqual(lone.count, scanned("name-4").count)
+        XCTAssertTrue(lone.explain.hasPrefix("scan IndexedEmployee"), lone.explain)
+    }
 }

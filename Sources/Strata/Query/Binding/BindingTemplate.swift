@@ -22,13 +22,17 @@ final class BindingTemplate {
     /// The tree when it is one `stringKeyPath == %@` (or `!=`) without options: the shape of a lookup in a loop,
     /// rebound by ``reboundDirectly(to:)`` without converting arguments or checking the comparison again.
     private let loneStringEquality: BoundComparison?
+    /// Whether ``loneStringEquality`` is an `==` (not `!=`): asked on every call, without copying the comparison.
+    private let isLoneEquality: Bool
     /// The plan of this shape, reused by every filter made from the template (see ``CachedPlan``).
     let plan = CachedPlan()
 
     init(parsed: ParsedPredicate, bound: BoundPredicate) {
         self.parsed = parsed
         self.bound = bound
-        loneStringEquality = Self.loneStringEquality(parsed, bound)
+        let comparison = Self.loneStringEquality(parsed, bound)
+        loneStringEquality = comparison
+        isLoneEquality = comparison?.op == .equal
     }
 
     private static func loneStringEquality(_ parsed: ParsedPredicate, _ bound: BoundPredicate) -> BoundComparison? {
@@ -48,13 +52,35 @@ final class BindingTemplate {
     /// A fresh binding would check nothing more here: a string fits a string key path, `==` and `!=` apply to
     /// strings, and without options they compare bytes, with no string matcher.
     func reboundDirectly(to arguments: [Any]) -> (predicate: BoundPredicate, equalTo: StorageValue?)? {
-        guard var comparison = loneStringEquality, arguments.count == 1, let text = arguments[0] as? String else {
+        guard let comparison = loneStringEquality, arguments.count == 1, let text = arguments[0] as? String else {
             return nil
         }
+        return (Self.rebound(comparison, to: text), comparison.op == .equal ? .string(text) : nil)
+    }
+
+    /// The argument of a call when this is a lone `stringKeyPath == %@` (not `!=`) and the one argument a string:
+    /// the filter is then ``loneEqualityPredicate(_:)`` of it, which a query builds only when something reads its
+    /// predicate (see ``LoneEquality``). `nil` otherwise.
+    func loneEqualityArgument(_ arguments: [Any]) -> String? {
+        guard isLoneEquality, arguments.count == 1 else { return nil }
+        return arguments[0] as? String
+    }
+
+    /// The tree bound to `text` for a template whose ``loneEqualityArgument(_:)`` gave `text`.
+    func loneEqualityPredicate(_ text: String) -> BoundPredicate {
+        guard let comparison = loneStringEquality else {
+            preconditionFailure("Strata: a lone equality was made from a template that is not one")
+        }
+        return Self.rebound(comparison, to: text)
+    }
+
+    /// `comparison` (a lone string equality) with `text` on its right, as a fresh binding would make it.
+    private static func rebound(_ comparison: BoundComparison, to text: String) -> BoundPredicate {
+        var comparison = comparison
         comparison.right = .value(.string(text))
         comparison.written.right = .value(.string(text))
         comparison.matcher = nil
-        return (.comparison(comparison), comparison.op == .equal ? .string(text) : nil)
+        return .comparison(comparison)
     }
 
     /// Whether every placeholder of `node` is the right side of a `keyPath op %@` comparison (any letter but

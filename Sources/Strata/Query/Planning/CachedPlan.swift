@@ -54,11 +54,15 @@ final class CachedPlan: Sendable {
     /// `nil` when no plan for `table`'s indexes as they are is remembered, or the shape has no index: the caller
     /// then plans through ``best(for:model:table:)``, which remembers one.
     func equalityChoice(_ value: StorageValue, table: Table) -> IndexChoice? {
-        let index = memo.withLock { kept -> IndexSpec? in
+        equalityIndex(table: table).map { IndexChoice.equality(value, in: $0) }
+    }
+
+    /// The index ``equalityChoice(_:table:)`` looks the value up in, or `nil` as it gives none.
+    func equalityIndex(table: Table) -> IndexSpec? {
+        memo.withLock { kept -> IndexSpec? in
             guard let kept, kept.table == table.key, table.hasIndexes(kept.indexes) else { return nil }
             return kept.loneIndex
         }
-        return index.map { IndexChoice.equality(value, in: $0) }
     }
 
     /// Whether a plan is remembered now (for tests).

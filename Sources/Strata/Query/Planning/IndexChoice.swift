@@ -190,7 +190,8 @@ struct IndexChoice {
         }
     }
 
-    private static func sortedWithoutRepeats(_ keys: [ObjectKey]) -> [ObjectKey] {
+    /// `keys` in ascending order, each once (what ``keys(in:)`` returns for what the index read).
+    static func sortedWithoutRepeats(_ keys: [ObjectKey]) -> [ObjectKey] {
         guard keys.count > 1 else { return keys }
         var keys = keys
         keys.sort()

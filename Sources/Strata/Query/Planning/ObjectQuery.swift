@@ -100,7 +100,23 @@ struct SortKey: Hashable {
 /// computed change between observers of equal queries).
 struct ObjectQuery: Hashable {
     var source: QuerySource = .table
-    var filters: [BoundPredicate] = []
+    /// The filters, all of which must hold: built from ``loneEquality`` when the query has one (each read builds
+    /// the predicate again; the equality path of ``evaluate(in:model:)`` reads none). Setting them drops it.
+    var filters: [BoundPredicate] {
+        get {
+            if let loneEquality { return [loneEquality.predicate] }
+            return givenFilters
+        }
+        set {
+            givenFilters = newValue
+            loneEquality = nil
+        }
+    }
+    /// The filters given as bound predicates (see ``filters``).
+    private var givenFilters: [BoundPredicate] = []
+    /// The query's one filter when it is a lone `stringProperty == %@` from a cached shape, kept unbuilt (see
+    /// ``LoneEquality``); then ``givenFilters`` is empty.
+    private(set) var loneEquality: LoneEquality?
     var sortKeys: [SortKey] = []
     var distinctPaths: [BoundPath] = []
     /// At most this many objects, taken after filters, distinct and sort (`Results.prefix(_:)`); `nil` for all.
@@ -118,6 +134,35 @@ struct ObjectQuery: Hashable {
     /// (set by `Results.filter`, cleared by any other filter; see ``CachedPlan``).
     var planSlot = PlanSlot.none
 
+    /// A query of every object of `source`.
+    init(source: QuerySource = .table) {
+        self.source = source
+    }
+
+    /// How many filters the query has, without building a ``loneEquality``'s predicate.
+    var filterCount: Int { loneEquality == nil ? givenFilters.count : 1 }
+
+    /// Makes `equality` the query's one filter, kept unbuilt; the query must have no filter yet.
+    mutating func setLoneEquality(_ equality: LoneEquality) {
+        precondition(filterCount == 0, "Strata: a lone equality must be a query's only filter")
+        loneEquality = equality
+    }
+
+    static func == (left: ObjectQuery, right: ObjectQuery) -> Bool {
+        left.source == right.source && left.filters == right.filters && left.sortKeys == right.sortKeys
+            && left.distinctPaths == right.distinctPaths && left.limit == right.limit
+            && left.failureBox == right.failureBox
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(source)
+        hasher.combine(filters)
+        hasher.combine(sortKeys)
+        hasher.combine(distinctPaths)
+        hasher.combine(limit)
+        hasher.combine(failureBox)
+    }
+
     /// A key-path error in a box of its own (see ``failure``).
     indirect enum FailureBox: Hashable {
         case error(StrataError)
@@ -131,10 +176,11 @@ struct ObjectQuery: Hashable {
 
     /// The filters as one predicate, or `nil` when there are none.
     var predicate: BoundPredicate? {
-        switch filters.count {
+        if let loneEquality { return loneEquality.predicate }
+        switch givenFilters.count {
         case 0: return nil
-        case 1: return filters[0]
-        default: return .and(filters)
+        case 1: return givenFilters[0]
+        default: return .and(givenFilters)
         }
     }
 
@@ -233,11 +279,22 @@ struct ObjectQuery: Hashable {
     /// when the plan has no index for the table's indexes as they are (it is then planned in full, which
     /// remembers the plan for the next call).
     private func equalityKeys(in database: any QueryTables, model: ModelBinding) throws -> [ObjectKey]? {
-        guard let value = planSlot.equalTo, let plan = planSlot.plan, filters.count == 1, case .table = source,
+        try equalityLookup(in: database, model: model)?.keys.array
+    }
+
+    /// ``equalityKeys(in:model:)`` with the first key inline (``FoundKeys``), and the table it read: what a loop
+    /// over the results starts from, with no array for a lookup that finds one object. `nil` as
+    /// ``equalityKeys(in:model:)`` gives it.
+    func equalityLookup(in database: any QueryTables, model: ModelBinding) throws -> (keys: FoundKeys, table: Table)? {
+        guard let value = planSlot.equalTo, let plan = planSlot.plan, filterCount == 1, case .table = source,
             sortKeys.isEmpty, distinctPaths.isEmpty, limit == nil, failureBox == nil
         else { return nil }
         let table = try database.table(for: model)
-        return try plan.equalityChoice(value, table: table)?.keys(in: table)
+        guard let index = plan.equalityIndex(table: table) else { return nil }
+        let found = try table.lookupFound(index.key, equalTo: value)
+        // Several objects: in ascending key order, each once, as `IndexChoice.keys(in:)` returns them.
+        guard found.count > 1 else { return (found, table) }
+        return (FoundKeys(IndexChoice.sortedWithoutRepeats(found.array)), table)
     }
 
     /// The most selective index lookup for `predicate` (these filters), with what is left to check: from the
@@ -246,7 +303,7 @@ struct ObjectQuery: Hashable {
     private func bestIndex(
         for predicate: BoundPredicate, model: ModelBinding, table: Table
     ) -> (IndexChoice, BoundPredicate?)? {
-        if filters.count == 1, let plan = planSlot.plan { return plan.best(for: predicate, model: model, table: table) }
+        if filterCount == 1, let plan = planSlot.plan { return plan.best(for: predicate, model: model, table: table) }
         return IndexChoice.best(for: predicate, model: model, table: table)
     }
 

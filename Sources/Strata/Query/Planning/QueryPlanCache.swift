@@ -65,6 +65,10 @@ final class QueryPlanCache: Sendable {
         let identity = ObjectIdentifier(model)
         if let kept = state.withLock({ $0.entry(for: key) }), kept.model == identity {
             let template = kept.template
+            if let text = template.loneEqualityArgument(arguments) {
+                return BoundFilter(
+                    equality: LoneEquality(template: template, text: text), plan: template.plan, equalTo: .string(text))
+            }
             if let (bound, equalTo) = template.reboundDirectly(to: arguments) {
                 return BoundFilter(predicate: bound, plan: template.plan, equalTo: equalTo)
             }
@@ -93,11 +97,31 @@ final class QueryPlanCache: Sendable {
 
 /// A predicate string bound for one call, with the plan of its shape when the shape is cached.
 struct BoundFilter {
-    let predicate: BoundPredicate
+    /// The filter bound, or `nil` when ``equality`` stands for it.
+    private let bound: BoundPredicate?
+    /// A lone `stringProperty == %@` rebound from its template, kept unbuilt (see ``LoneEquality``).
+    let equality: LoneEquality?
     let plan: CachedPlan?
     /// For a lone `property == %@` rebound straight from its template: the argument as the property's index
     /// stores it, so that the plan turns it into a lookup without reading the comparison back out of `predicate`.
-    var equalTo: StorageValue? = nil
+    let equalTo: StorageValue?
+
+    init(predicate: BoundPredicate, plan: CachedPlan?, equalTo: StorageValue? = nil) {
+        bound = predicate
+        equality = nil
+        self.plan = plan
+        self.equalTo = equalTo
+    }
+
+    init(equality: LoneEquality, plan: CachedPlan, equalTo: StorageValue) {
+        bound = nil
+        self.equality = equality
+        self.plan = plan
+        self.equalTo = equalTo
+    }
+
+    /// The filter as a bound predicate (built from ``equality`` when it has one).
+    var predicate: BoundPredicate { bound ?? equality!.predicate }
 }
 
 /// The dynamic types of a call's arguments, part of a cached shape's key: a template is rebound only to arguments

@@ -52,7 +52,7 @@ package struct StoredQuery {
     }
 
     /// Whether the query has a predicate.
-    package var isFiltered: Bool { !query.filters.isEmpty }
+    package var isFiltered: Bool { query.filterCount > 0 }
 
     /// The keys of the selected objects in the query's order: the first `limit` of them when given (an unsorted
     /// query then stops its scan once it has them; a sorted one keeps only them, in a bounded heap).

@@ -78,6 +78,30 @@ enum IndexKeyEncoding {
         }
     }
 
+    /// Runs `body` on the encoding of one value (as ``encode(_:mixed:)`` gives it): a string of a plain column
+    /// without zero bytes, up to 256 bytes, is encoded on the stack (an equality lookup in a loop, `name == %@`,
+    /// encodes its argument on every call); anything else through ``encode(_:mixed:)``.
+    static func withEncoding<R>(
+        of value: StorageValue, mixed: Bool, _ body: (UnsafeRawBufferPointer) throws -> R
+    ) rethrows -> R {
+        guard !mixed, case .string(var text) = value, text.utf8.count <= 256 else {
+            return try encode(value, mixed: mixed).withUnsafeBytes(body)
+        }
+        return try text.withUTF8 { utf8 in
+            guard !utf8.contains(0) else { return try encode(value, mixed: mixed).withUnsafeBytes(body) }
+            return try withUnsafeTemporaryAllocation(byteCount: utf8.count + 3, alignment: 1) { buffer in
+                // `01`, the bytes, the `00 00` terminator: what `append` writes for a string without zeros.
+                buffer[0] = 1
+                if let source = utf8.baseAddress {
+                    buffer.baseAddress!.advanced(by: 1).copyMemory(from: source, byteCount: utf8.count)
+                }
+                buffer[utf8.count + 1] = 0
+                buffer[utf8.count + 2] = 0
+                return try body(UnsafeRawBufferPointer(buffer))
+            }
+        }
+    }
+
     /// The bytes every entry of a string starting with `prefix` begins with (no terminator).
     static func stringPrefix(_ prefix: String, after leading: [StorageValue] = [], mixed: [Bool] = []) -> [UInt8] {
         var bytes = encode(leading, mixed: mixed)

@@ -263,7 +263,7 @@ final class SortedIndex {
 
     /// Object keys of entries whose bytes start with `prefix`, in index order.
     func keys(withPrefix prefix: [UInt8], limit: Int = .max) throws -> [ObjectKey] {
-        if impliedBy == nil, let found = try keysInOneLeaf(withPrefix: prefix, limit: limit) { return found }
+        if impliedBy == nil, let found = try keysInOneLeaf(withPrefix: prefix, limit: limit) { return found.array }
         var result: [ObjectKey] = []
         try forEachEntry(from: prefix) { entry in
             guard entry.count >= prefix.count + 8, SortedIndex.hasPrefix(entry, prefix), result.count < limit else { return false }
@@ -273,27 +273,38 @@ final class SortedIndex {
         return result
     }
 
+    /// ``keys(withPrefix:limit:)`` of a prefix lent as raw bytes (encoded on the caller's stack), the first key
+    /// inline: a lookup that finds one object allocates nothing. The prefix is copied into an array only when the
+    /// matches go on past the leaf that holds it.
+    func foundKeys(withPrefix prefix: UnsafeRawBufferPointer, limit: Int = .max) throws -> FoundKeys {
+        if impliedBy == nil, let found = try keysInOneLeaf(withPrefix: prefix, limit: limit) { return found }
+        return FoundKeys(try keys(withPrefix: Array(prefix), limit: limit))
+    }
+
     /// ``keys(withPrefix:limit:)`` when the leaf that would hold `prefix` answers alone: its matches end inside it
     /// (or it is the tree's last leaf), as they do for nearly every equality lookup. `nil` when they may go on
     /// into the next leaf, which the caller then reads through ``forEachEntry(from:_:)``.
     ///
     /// One descent straight to the leaf, read where it lies: an equality lookup in a loop (`name == %@`) is this
     /// descent and a few comparisons, without the recursive leaf visit.
-    private func keysInOneLeaf(withPrefix prefix: [UInt8], limit: Int) throws -> [ObjectKey]? {
-        guard limit > 0 else { return [] }
+    private func keysInOneLeaf(withPrefix prefix: [UInt8], limit: Int) throws -> FoundKeys? {
+        try prefix.withUnsafeBytes { try keysInOneLeaf(withPrefix: $0, limit: limit) }
+    }
+
+    /// ``keysInOneLeaf(withPrefix:limit:)`` of raw bytes.
+    private func keysInOneLeaf(withPrefix target: UnsafeRawBufferPointer, limit: Int) throws -> FoundKeys? {
+        guard limit > 0 else { return FoundKeys() }
         let tree = try self.tree
-        return try prefix.withUnsafeBytes { target -> [ObjectKey]? in
-            guard let (location, isLast) = try tree.locateWithEdge(target) else { return [] }
-            var result: [ObjectKey] = []
-            let reachedEnd = try IndexLeafEntries(location, in: tree).forEach(from: target) { entry in
-                guard entry.count >= target.count + 8, SortedIndex.hasPrefix(entry, target) else { return false }
-                result.append(IndexKeyEncoding.objectKey(ofEntry: entry))
-                return result.count < limit
-            }
-            // The leaf ended while its entries still matched (or before the first match): the next leaf may hold
-            // more, unless there is none.
-            return reachedEnd && !isLast ? nil : result
+        guard let (location, isLast) = try tree.locateWithEdge(target) else { return FoundKeys() }
+        var result = FoundKeys()
+        let reachedEnd = try IndexLeafEntries(location, in: tree).forEach(from: target) { entry in
+            guard entry.count >= target.count + 8, SortedIndex.hasPrefix(entry, target) else { return false }
+            result.append(IndexKeyEncoding.objectKey(ofEntry: entry))
+            return result.count < limit
         }
+        // The leaf ended while its entries still matched (or before the first match): the next leaf may hold
+        // more, unless there is none.
+        return reachedEnd && !isLast ? nil : result
     }
 
     /// Object keys of entries between two encoded bounds, in index order.

@@ -144,7 +144,18 @@ extension Table {
     /// of values around it, as a query's `property == value` looks it up on every call.
     package func lookup(_ index: IndexKey, equalTo value: StorageValue, limit: Int = .max) throws -> [ObjectKey] {
         let sorted = try sortedIndex(index)
-        return try sorted.keys(withPrefix: IndexKeyEncoding.encode(value, mixed: sorted.mixed.first ?? false), limit: limit)
+        return try IndexKeyEncoding.withEncoding(of: value, mixed: sorted.mixed.first ?? false) { prefix in
+            try sorted.foundKeys(withPrefix: prefix, limit: limit).array
+        }
+    }
+
+    /// ``lookup(_:equalTo:limit:)`` with the first key inline (``FoundKeys``): a lookup that finds one object, as
+    /// a query's `name == %@` in a loop usually does, allocates nothing for its answer.
+    package func lookupFound(_ index: IndexKey, equalTo value: StorageValue) throws -> FoundKeys {
+        let sorted = try sortedIndex(index)
+        return try IndexKeyEncoding.withEncoding(of: value, mixed: sorted.mixed.first ?? false) { prefix in
+            try sorted.foundKeys(withPrefix: prefix)
+        }
     }
 
     /// Objects whose indexed value is any of `candidates` (`IN`), in the order of `candidates`.
