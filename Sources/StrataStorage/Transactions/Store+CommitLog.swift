@@ -100,7 +100,9 @@ extension Store {
         var files: [StorageFile] = []
         do {
             for logPath in logPaths(for: path) {
-                files.append(try io.openFile(at: logPath, create: true, readOnly: false))
+                // Creating is exclusive (`POSIXStorage`): open the file when it exists, else create it.
+                let exists = io.fileExists(at: logPath)
+                files.append(try io.openFile(at: logPath, create: !exists, readOnly: false))
             }
         } catch {
             for file in files { file.close() }
