@@ -197,7 +197,7 @@ enum HelperCommand {
 
     static func usage() -> StrataError {
         .invalidArgument(
-            "usage: strata-test-helper commit-loop|read-check|write-steps|pin|commit-after|wait-commit|compact-loop|stall-recovery|hold-writer|"
-                + "log-step-loop|log-write-steps|log-pin-check PATH [ARGUMENT…]")
+            "usage: strata-test-helper commit-loop|read-check|write-steps|pin|commit-after|wait-commit|compact-loop|"
+                + "stall-recovery|hold-writer|log-step-loop|log-write-steps|log-pin-check PATH [ARGUMENT…]")
     }
 }

@@ -53,9 +53,11 @@ extension PagedFile {
         let lease = makeLease()
         return try withExtendedLifetime(lease) {
             try StoredFreeList.read(
-                meta, path: path, kindAt: { try header(of: $0, pageCount: meta.pageCount, version: meta.version, log: log).header.kind },
+                meta, path: path,
+                kindAt: { try header(of: $0, pageCount: meta.pageCount, version: meta.version, log: log).header.kind },
                 payload: {
-                    try payload(of: $0, kind: $1, pageCount: meta.pageCount, version: meta.version, lease: lease, log: log)
+                    try payload(
+                        of: $0, kind: $1, pageCount: meta.pageCount, version: meta.version, lease: lease, log: log)
                 })
         }
     }

@@ -49,7 +49,8 @@ extension Store {
         logs[newest.index] = try CommitLog(
             file: files[newest.index], pageSize: pagedFile.pageSize, sealByteCount: seal, verifyingNodes: true)
         let log = logs[newest.index]
-        let choice = try chooseDataVersion(in: pagedFile, following: newest.header.checkpointed, logEnd: log.newestVersion)
+        let choice = try chooseDataVersion(
+            in: pagedFile, following: newest.header.checkpointed, logEnd: log.newestVersion)
         guard choice.meta.version >= newest.header.checkpointed else {
             throw StrataError.corruptFile(
                 path: log.file.path, location: "commit log header (bytes 32-39)",
@@ -133,7 +134,8 @@ extension Store {
             .max(by: { $0.meta.version < $1.meta.version })
         else {
             throw StrataError.corruptFile(
-                path: path, location: "meta slots (page 0)", detail: "neither meta slot decodes while the store is open")
+                path: path, location: "meta slots (page 0)",
+                detail: "neither meta slot decodes while the store is open")
         }
         if logWriter == nil {
             let logs = try logFiles.map {
@@ -143,7 +145,8 @@ extension Store {
             }
             logWriter = LogWriter(
                 logs: logs, data: pagedFile.file, sealByteCount: pagedFile.sealByteCount, generation: generation,
-                dataVersion: data.meta.version, dataSlot: data.slot, checkpointThreshold: options.logCheckpointThreshold)
+                dataVersion: data.meta.version, dataSlot: data.slot,
+                checkpointThreshold: options.logCheckpointThreshold)
         }
         try logWriter?.follow(
             generation: generation, appendOffset: end, newestVersion: meta.version, dataVersion: data.meta.version,

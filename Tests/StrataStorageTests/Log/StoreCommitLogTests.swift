@@ -29,7 +29,8 @@ final class StoreCommitLogTests: PagerTestCase {
                 file: try storage.openFile(at: logPath, create: false, readOnly: true), pageSize: 4096,
                 sealByteCount: 0, verifyingNodes: false)
         }
-        let newest = try XCTUnwrap(logs.filter { $0.header != nil }.max { $0.header!.generation < $1.header!.generation })
+        let newest = try XCTUnwrap(
+            logs.filter { $0.header != nil }.max { $0.header!.generation < $1.header!.generation })
         return Int(newest.newestVersion - newest.header!.checkpointed)
     }
 
@@ -48,7 +49,8 @@ final class StoreCommitLogTests: PagerTestCase {
                 XCTAssertEqual(try PatternTree.read(reader), state, "read back through the log")
                 reader.end()
             }
-            XCTAssertEqual(try XCTUnwrap(storage.contents(ofFile: "db")).count, dataBytes, "no commit wrote the data file")
+            XCTAssertEqual(
+                try XCTUnwrap(storage.contents(ofFile: "db")).count, dataBytes, "no commit wrote the data file")
             XCTAssertEqual(try recordsInNewestGeneration(storage, path: "db"), 20)
             store.close()
         }
@@ -189,7 +191,8 @@ final class StoreCommitLogTests: PagerTestCase {
                 let opened = try Store.open(path: "db", options: logOptions(io: crashed))
                 defer { opened.close() }
                 let found = try StepTable.read(opened)
-                XCTAssertTrue((oldest...newest).contains(found), "opened at step \(found), expected \(oldest)...\(newest)")
+                XCTAssertTrue(
+                    (oldest...newest).contains(found), "opened at step \(found), expected \(oldest)...\(newest)")
                 _ = try opened.verifyAll()
                 checked += 1
             }
@@ -273,7 +276,9 @@ final class LogIndexOverlapTests: XCTestCase {
         let meta = MetaSlot(
             version: version, root: .none, freeList: .none, commitRecord: .none, commitRecordChecksum: 0,
             pageCount: 64, durableBase: version - 1)
-        let list = entries.map { LogRecord.Entry(page: $0.page, pages: $0.pages, byteCount: $0.inPlace ? 0 : 100, checksum: 0) }
+        let list = entries.map {
+            LogRecord.Entry(page: $0.page, pages: $0.pages, byteCount: $0.inPlace ? 0 : 100, checksum: 0)
+        }
         return CommitLog.Located(
             offset: version << 20, record: LogRecord(salt: 9, version: version, meta: meta, entries: list))
     }
