@@ -26,6 +26,11 @@ import StrataTestSupport
 ///   writers of the parent process wait for it).
 /// - `stall-recovery PATH`: opens the store as its first opener and stops when recovery opens the data file,
 ///   printing `recovering` and waiting to be killed: a first opener that dies before it has recovered the file.
+/// - `log-step-loop PATH`, `log-write-steps PATH COUNT`: as `step-loop` and `write-steps`, on a store with a commit
+///   log (`StoreOptions.commitLog`, a checkpoint every 64 KiB of records).
+/// - `log-pin-check PATH RELEASE`: on a store with a commit log, pins the newest version, prints `pinned VERSION`,
+///   then reads it again and again while others commit and checkpoint, until the file RELEASE exists, and prints
+///   `checked N` (or `error: …` and exits 1).
 enum HelperCommand {
     static func run(_ arguments: [String]) throws {
         guard arguments.count >= 2 else { throw usage() }
@@ -75,6 +80,15 @@ enum HelperCommand {
             while !FileManager.default.fileExists(atPath: arguments[2]) { usleep(5_000) }
             writer.rollback()
             say("released")
+        case "log-step-loop":
+            let store = try Store.open(path: path, options: logOptions())
+            while true { say("committed \(try StepTable.advance(store))") }
+        case "log-write-steps":
+            try writeSteps(
+                path: path, count: Int(arguments.count > 2 ? arguments[2] : "1") ?? 1, options: logOptions())
+        case "log-pin-check":
+            guard arguments.count > 2 else { throw usage() }
+            try pinCheck(path: path, release: arguments[2])
         case "pin":
             let store = try Store.open(path: path)
             let reader = try store.beginRead()
@@ -141,8 +155,33 @@ enum HelperCommand {
         say("checked \(checked) \(lastStep)")
     }
 
-    static func writeSteps(path: String, count: Int) throws {
-        let store = try Store.open(path: path)
+    /// Options of a store with a commit log, checkpointing every 64 KiB of records.
+    static func logOptions() -> StoreOptions {
+        var options = StoreOptions()
+        options.commitLog = true
+        options.logCheckpointThreshold = 64 << 10
+        return options
+    }
+
+    static func pinCheck(path: String, release: String) throws {
+        let store = try Store.open(path: path, options: logOptions())
+        let reader = try store.beginRead()
+        let pinned = try PatternTree.read(reader)
+        say("pinned \(reader.version)")
+        var checked = 0
+        while !FileManager.default.fileExists(atPath: release) {
+            guard try PatternTree.read(reader) == pinned else {
+                throw PatternTree.Mismatch(description: "version \(reader.version) changed while pinned")
+            }
+            checked += 1
+            usleep(1000)
+        }
+        reader.end()
+        say("checked \(checked)")
+    }
+
+    static func writeSteps(path: String, count: Int, options: StoreOptions = StoreOptions()) throws {
+        let store = try Store.open(path: path, options: options)
         var random = SystemRandomNumberGenerator()
         for _ in 0..<count {
             let writer = try store.beginWrite()
@@ -158,6 +197,7 @@ enum HelperCommand {
 
     static func usage() -> StrataError {
         .invalidArgument(
-            "usage: strata-test-helper commit-loop|read-check|write-steps|pin|commit-after|wait-commit|compact-loop|stall-recovery|hold-writer PATH [ARGUMENT…]")
+            "usage: strata-test-helper commit-loop|read-check|write-steps|pin|commit-after|wait-commit|compact-loop|"
+                + "stall-recovery|hold-writer|log-step-loop|log-write-steps|log-pin-check PATH [ARGUMENT…]")
     }
 }

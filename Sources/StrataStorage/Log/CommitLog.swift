@@ -50,10 +50,13 @@ final class CommitLog {
     ///     checksums cover them.
     ///   - verifyingNodes: Whether to read and hash every node (the first opener after a crash); a process joining
     ///     a store others have open reads the headers only, as `records` does for published records.
+    ///   - findingEnd: Whether to walk the records to the generation's end at all. Without it only the header is
+    ///     read, and the log must not be appended to before a `reset` or an `adopt` (a process that writes after
+    ///     others learns the end from its reader's index; the first opener skips the older generation's file).
     /// - Throws: `corruptFile` or `unsupportedFormat` for a header that is whole but not this store's log; `io`.
     init(
         file: StorageFile, pageSize: Int, preallocatedBytes: UInt64 = 4 << 20, sealByteCount: Int,
-        verifyingNodes: Bool = true
+        verifyingNodes: Bool = true, findingEnd: Bool = true
     ) throws {
         self.file = file
         self.pageSize = pageSize
@@ -70,6 +73,7 @@ final class CommitLog {
                         + "store's log")
             }
             newestVersion = header.checkpointed
+            guard findingEnd else { return }
             let records = try self.records(
                 after: header.checkpointed, sealByteCount: sealByteCount, verifyingNodes: verifyingNodes)
             if let last = records.last {
@@ -110,6 +114,24 @@ final class CommitLog {
         let current = try readHeader()
         defer { header = current }
         return current?.salt != header?.salt
+    }
+
+    /// Takes over the end of the current generation as another process left it: the header read again, the next
+    /// record at `appendOffset`, after version `newestVersion` (what a reader's index of the generation found,
+    /// `LogReader.end`). For a writer whose process did not write the last record.
+    ///
+    /// - Throws: what reading the header and the file's size throws; `corruptFile` when the file no longer holds a
+    ///   header.
+    func adopt(appendOffset: UInt64, newestVersion: UInt64) throws {
+        try refreshHeader()
+        guard header != nil else {
+            throw StrataError.corruptFile(
+                path: file.path, location: "commit log header (bytes 0-63)",
+                detail: "a writer found no log header where the lock file's generation lives: the file was replaced or "
+                    + "damaged while the store was open")
+        }
+        self.appendOffset = appendOffset
+        self.newestVersion = newestVersion
     }
 
     /// Begins generation `generation`, following data file version `checkpointed`: writes a header with a new salt (the

@@ -63,13 +63,45 @@ struct LogIndex: Sendable {
         return list.last { $0.version <= version }
     }
 
-    /// The newest copy of every page written by a version up to `version` in the log, sorted by page: what a
-    /// checkpoint to `version` writes into the data file. A page whose newest write is in place is left out (its
-    /// older copies in the log must not overwrite it).
+    /// The copies a checkpoint to `version` writes into the data file, sorted by page: every copy written by a version
+    /// up to `version` that no later write up to `version` overlaps (a copy of the same page, a node spanning it
+    /// from an earlier page, or a node written in place). A page is written again only after the node holding it
+    /// was freed, so a copy overlapped by a later write is of a node that no later version reaches, and writing it
+    /// would put stale bytes into pages the later node holds. Copies in place are not written (the data file holds
+    /// them already), but they overlap older copies all the same.
     func newestCopies(atMost version: UInt64) -> [(page: UInt64, location: Location)] {
-        copies.compactMap { page, list in
-            guard let newest = list.last(where: { $0.version <= version }), !newest.isInPlace else { return nil }
-            return (page, newest)
-        }.sorted { $0.page < $1.page }
+        var writes: [(page: UInt64, location: Location)] = []
+        for (page, list) in copies {
+            for location in list where location.version <= version { writes.append((page, location)) }
+        }
+        // Newest first: a write is kept when no newer one has covered any of its pages.
+        writes.sort { ($0.location.version, $0.page) > ($1.location.version, $1.page) }
+        var covered = PageRanges()
+        var kept: [(page: UInt64, location: Location)] = []
+        for write in writes {
+            let end = write.page + UInt64(write.location.pages)
+            guard covered.insertIfFree(write.page..<end) else { continue }
+            if !write.location.isInPlace { kept.append(write) }
+        }
+        return kept.sorted { $0.page < $1.page }
+    }
+}
+
+/// Disjoint page ranges, sorted: what newer writes covered, for `LogIndex.newestCopies`.
+private struct PageRanges {
+    private var ranges: [Range<UInt64>] = []
+
+    /// Adds `range` and returns true when it overlaps none of the ranges; else changes nothing and returns false.
+    mutating func insertIfFree(_ range: Range<UInt64>) -> Bool {
+        // The first range ending after `range` starts: the only one that can overlap it from below or inside.
+        var low = 0
+        var high = ranges.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ranges[middle].upperBound <= range.lowerBound { low = middle + 1 } else { high = middle }
+        }
+        if low < ranges.count && ranges[low].lowerBound < range.upperBound { return false }
+        ranges.insert(range, at: low)
+        return true
     }
 }

@@ -34,11 +34,21 @@ final class LogReader: @unchecked Sendable {
     init(files: [StorageFile], pageSize: Int, mappedBytes: UInt64, sealByteCount: Int) throws {
         precondition(files.count == 2, "a store has two log files")
         logs = try files.map {
-            try CommitLog(file: $0, pageSize: pageSize, sealByteCount: sealByteCount, verifyingNodes: false)
+            try CommitLog(
+                file: $0, pageSize: pageSize, sealByteCount: sealByteCount, verifyingNodes: false, findingEnd: false)
         }
         mappings = try files.map { try $0.map(reservingBytes: mappedBytes) }
         self.mappedBytes = mappedBytes
         self.sealByteCount = sealByteCount
+    }
+
+    /// Where the record after `version` goes in `generation`'s file, and the index extended to it (as `view`
+    /// does): what a writer needs to append after another process's commits.
+    ///
+    /// - Throws: what `view` throws.
+    func end(generation: UInt64, version: UInt64) throws -> UInt64 {
+        _ = try view(generation: generation, version: version)
+        return lock.withLock { nextOffset }
     }
 
     /// The view a reader that pinned `version` through `generation` reads with: the index of that generation

@@ -49,6 +49,22 @@ final class LogWriter {
         self.checkpointThreshold = checkpointThreshold
     }
 
+    /// Takes over the generation as another process's writer left it: appending to `generation` after version
+    /// `newestVersion` at `appendOffset` (`LogReader.end`), over a data file at `dataVersion` in `dataSlot`.
+    ///
+    /// - Throws: what `CommitLog.adopt` throws.
+    func follow(
+        generation: UInt64, appendOffset: UInt64, newestVersion: UInt64, dataVersion: UInt64, dataSlot: Int
+    ) throws {
+        self.generation = generation
+        try log.adopt(appendOffset: appendOffset, newestVersion: newestVersion)
+        self.dataVersion = dataVersion
+        self.dataSlot = dataSlot
+        // What the other writer checkpointed of the generation is not known here: the next threshold counts from
+        // the generation's start, so it comes sooner, never later.
+        checkpointedBytes = 0
+    }
+
     /// What the first opener does with the logs after the data file's `Recovery` chose `dataVersion` in
     /// `dataSlot`: checkpoints every whole record after it from the newest generation (the file whose header names
     /// the higher generation; every node read and hashed), then begins the generation after it in the other file

@@ -45,15 +45,20 @@ struct StoredFreeList: Sendable {
 }
 
 extension PagedFile {
-    /// The free list of the version `meta` describes, its nodes verified through the checksum cache.
+    /// The free list of the version `meta` describes, its nodes verified through the checksum cache (read from the
+    /// commit log's copies through `log` when it has them).
     ///
     /// - Throws: `corruptFile` when a free-list node is damaged or its entries are out of range or overlap.
-    func freeList(of meta: MetaSlot) throws -> StoredFreeList {
+    func freeList(of meta: MetaSlot, log: LogView? = nil) throws -> StoredFreeList {
         let lease = makeLease()
         return try withExtendedLifetime(lease) {
             try StoredFreeList.read(
-                meta, path: path, kindAt: { try header(of: $0, pageCount: meta.pageCount, version: meta.version).header.kind },
-                payload: { try payload(of: $0, kind: $1, pageCount: meta.pageCount, version: meta.version, lease: lease) })
+                meta, path: path,
+                kindAt: { try header(of: $0, pageCount: meta.pageCount, version: meta.version, log: log).header.kind },
+                payload: {
+                    try payload(
+                        of: $0, kind: $1, pageCount: meta.pageCount, version: meta.version, lease: lease, log: log)
+                })
         }
     }
 }

@@ -13,13 +13,17 @@ public final class ReadTransaction: NodeReader, @unchecked Sendable {
     let meta: MetaSlot
     /// The version and commit-log generation this transaction pins.
     let pin: ReaderPin
+    /// The commit log's pages of the pinned version (nil when the store has no log, or the version is all in the
+    /// data file).
+    let log: LogView?
     /// Keeps the clear copies of the encrypted nodes this transaction read (nil when the store is not encrypted).
     let lease: NodeLease?
     private let endLock = ThreadLock()
     private var isEnded = false
 
-    init(store: Store, meta: MetaSlot, pin: ReaderPin) {
+    init(store: Store, meta: MetaSlot, pin: ReaderPin, log: LogView?) {
         self.store = store
+        self.log = log
         self.meta = meta
         self.pin = pin
         self.version = meta.version
@@ -36,7 +40,8 @@ public final class ReadTransaction: NodeReader, @unchecked Sendable {
     ///   `transactionMisuse` after `end()`.
     package func read(_ ref: NodeRef) throws -> UnsafeRawBufferPointer {
         guard !isEnded else { throw StrataError.transactionMisuse("read of node \(ref) after the read transaction ended") }
-        return try store.pagedFile.payload(of: ref, kind: .table, pageCount: meta.pageCount, version: meta.version, lease: lease)
+        return try store.pagedFile.payload(
+            of: ref, kind: .table, pageCount: meta.pageCount, version: meta.version, lease: lease, log: log)
     }
 
     /// The store's catalog cache (`Store.catalogCache`), so `Catalog` skips decoding a catalog this process just

@@ -14,9 +14,11 @@ extension Store {
         guard !io.fileExists(at: destination) else {
             throw StrataError.invalidArgument("'\(destination)' already exists; remove it or choose another path")
         }
-        let reader = try beginRead()
-        defer { reader.end() }
-        let meta = reader.meta
+        // With a commit log, the data file is checkpointed to the version copied first: its pages are copied.
+        try withCheckpointedReader { reader in try writeCopy(of: reader.meta, to: destination) }
+    }
+
+    private func writeCopy(of meta: MetaSlot, to destination: String) throws {
         try pagedFile.requireMapped(pageCount: meta.pageCount)
         let temporary = Store.creatingPath(for: destination)
         try io.remove(at: temporary)
@@ -86,6 +88,8 @@ extension Store {
     static func buildCompactedCopy(of source: Catalog, at path: String, options: StoreOptions) throws {
         var options = options
         options.durability = .full
+        // The copy is renamed into place alone: its commits go to its data file.
+        options.commitLog = false
         let copy = try Store.open(path: path, options: options)
         do {
             let transaction = try copy.beginWrite()

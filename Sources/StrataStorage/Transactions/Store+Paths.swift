@@ -9,6 +9,9 @@ extension Store {
     /// The lock file of the store at `path`.
     static func lockPath(for path: String) -> String { path + ".lock" }
 
+    /// The two commit log files of the store at `path`: even generations in the first, odd ones in the second.
+    static func logPaths(for path: String) -> [String] { [path + ".log", path + ".log2"] }
+
     /// The temporary name a new file is written under, synced, before it is renamed to `path`.
     static func creatingPath(for path: String) -> String { path + ".creating" }
 
@@ -22,11 +25,11 @@ extension Store {
         return [copy, lockPath(for: copy), creatingPath(for: copy)]
     }
 
-    /// Every file the store at `path` may have beside the file itself: its lock file, and what an interrupted
-    /// creation or compaction leaves (the next process to open the store first removes the compaction's). For
-    /// deleting a store whole.
+    /// Every file the store at `path` may have beside the file itself: its lock file, its commit log files, and
+    /// what an interrupted creation or compaction leaves (the next process to open the store first removes the
+    /// compaction's). For deleting a store whole.
     package static func companionPaths(of path: String) -> [String] {
-        [lockPath(for: path), creatingPath(for: path)] + compactionLeftovers(for: path)
+        [lockPath(for: path), creatingPath(for: path)] + logPaths(for: path) + compactionLeftovers(for: path)
     }
 
     /// Refuses `destination` as the name of a copy of the store at `source`: the store itself, or one of its

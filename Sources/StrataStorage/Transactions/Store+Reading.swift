@@ -28,7 +28,24 @@ extension Store {
                 unpin(pin)
             }
         }
-        return ReadTransaction(store: self, meta: meta, pin: pin)
+        // With a commit log, the pinned version's pages written since the last checkpoint are read from the log.
+        let log: LogView?
+        do {
+            log = try logView(pin: pin)
+        } catch {
+            endRead(pin: pin)
+            throw error
+        }
+        return ReadTransaction(store: self, meta: meta, pin: pin, log: log)
+    }
+
+    /// The view of the commit log a reader of `pin` reads through (`LogReader.view`), or nil when the store has no
+    /// log. The pin must be taken first: it keeps the generation's file from being reset under the view.
+    ///
+    /// - Throws: `corruptFile` when the log does not hold the pinned generation or ends before its version; `io`.
+    func logView(pin: ReaderPin) throws -> LogView? {
+        guard let logReader else { return nil }
+        return try logReader.view(generation: pin.generation, version: pin.version)
     }
 
     /// Unpins `pin` for one reader.

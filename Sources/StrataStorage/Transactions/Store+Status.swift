@@ -8,7 +8,7 @@ extension Store {
             let reader = try beginRead()
             defer { reader.end() }
             let meta = reader.meta
-            let extents = try pagedFile.freeList(of: meta).extents
+            let extents = try pagedFile.freeList(of: meta, log: reader.log).extents
             let (pinned, durable, otherPins) = stateLock.withLock {
                 (
                     pins, lockFile.durable.version,

@@ -104,9 +104,13 @@ extension Store {
             return try makeWriteTransaction(afterSync: true)
         }
         let meta = start.meta
+        // With a commit log, a writer after another process's commits takes the log's end from its reader first.
+        try followLog(base: meta, ownsLastCommit: start.cache?.version == meta.version)
         // Pages freed at v are reachable from versions before v: reusable once every reader pins v or later and no
         // power loss can bring back a version that reaches them (see `FreeSpace`).
         let pinLimit = min(start.oldestPin ?? .max, meta.version)
+        // Under the writer lock the generation is the one the base version is read through (only writers begin one).
+        let log = try logReader?.view(generation: lockFile.generation, version: meta.version)
         var freeSpace: FreeSpace
         var freeListBase: FreeListBase?
         var record: CommitRecord
@@ -115,7 +119,7 @@ extension Store {
             freeListBase = cache.freeListBase
             record = cache.record
         } else {
-            let stored = try pagedFile.freeList(of: meta)
+            let stored = try pagedFile.freeList(of: meta, log: log)
             freeSpace = FreeSpace(extents: stored.extents)
             freeListBase = stored.base
             record = CommitRecord()
@@ -123,7 +127,7 @@ extension Store {
                 let lease = pagedFile.makeLease()
                 let payload = try pagedFile.payload(
                     of: meta.commitRecord, kind: .commitRecord, pageCount: meta.pageCount, version: meta.version,
-                    lease: lease)
+                    lease: lease, log: log)
                 record = try withExtendedLifetime(lease) {
                     try CommitRecord.decode(payload, path: path, node: meta.commitRecord)
                 }
@@ -133,8 +137,8 @@ extension Store {
         // Everything up to the durable version is on disk: the next commit record need only cover what follows.
         if start.durable.version >= meta.version { record = CommitRecord() }
         return WriteTransaction(
-            store: self, base: meta, freeSpace: freeSpace, freeListBase: freeListBase, carried: record, durableVersion: start.durable.version,
-            writeSlot: 1 - start.durable.slot)
+            store: self, base: meta, freeSpace: freeSpace, freeListBase: freeListBase, carried: record,
+            durableVersion: start.durable.version, writeSlot: 1 - start.durable.slot, log: log)
     }
 
     /// Releases the writer lock and gate after a write transaction.
@@ -237,14 +241,14 @@ extension Store {
         case .none:
             return true
         case .full:
-            try syncFile()
+            try syncFile(durableCommits: true)
             return true
         case .batched:
             let now = Store.monotonicSeconds()
             if now - stateLock.withLock({ lastSync }) >= options.batchInterval
                 || bookkeepingBytes > Store.batchedBookkeepingLimit
             {
-                try syncFile()
+                try syncFile(durableCommits: true)
                 return true
             }
             scheduleFlush()
@@ -271,12 +275,14 @@ extension Store {
     ///
     /// - Throws: the sync's error, after which the store refuses writes until reopened.
     func syncWrittenNodes() throws {
-        try syncFile()
+        try syncFile(durableCommits: false)
     }
 
-    private func syncFile() throws {
+    /// Syncs what makes commits durable (`durableCommits`: the commit log when the store has one, else the data
+    /// file), or the data file.
+    private func syncFile(durableCommits: Bool) throws {
         do {
-            try pagedFile.file.sync()
+            if durableCommits && logFiles != nil { try syncLog() } else { try pagedFile.file.sync() }
             stateLock.withLock { lastSync = Store.monotonicSeconds() }
         } catch {
             // After a failed fsync the kernel may have dropped the dirty pages: nothing is known about the disk.
@@ -341,7 +347,7 @@ extension Store {
     private func syncCurrentVersion(when needed: (_ durable: UInt64, _ current: UInt64) -> Bool) throws {
         let (current, slot) = try currentMetaAndSlot()
         guard needed(lockFile.durable.version, current.version) else { return }
-        try syncFile()
+        try syncFile(durableCommits: true)
         lockFile.markDurable(version: current.version, slot: slot)
         lockFile.markSynced(version: current.version)
     }

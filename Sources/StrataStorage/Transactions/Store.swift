@@ -29,6 +29,15 @@ public final class Store: @unchecked Sendable {
     let pagedFile: PagedFile
     let lockFile: LockFile
     let readerSlot: Int
+    /// This process's reading side of the commit log (docs/ARCHITECTURE.md, "Commit path"): readers and the writer
+    /// read the pages written since the last checkpoint through it. Nil while the store has no log, which is every
+    /// store until the log is wired into commits (step 3 of "What remains"): reads then go to the data file alone.
+    let logReader: LogReader?
+    /// The two commit log files (nil without a log; `StoreOptions.commitLog`).
+    let logFiles: [StorageFile]?
+    /// This process's writing side of the commit log: made by the first opener's recovery, or by the first write
+    /// of a process that joined (`followLog`). Used under the writer lock only.
+    var logWriter: LogWriter?
 
     /// Guards everything below, held only briefly; taken after the writer gate, never before it.
     let stateLock = ThreadLock()
@@ -140,13 +149,43 @@ public final class Store: @unchecked Sendable {
         let pagedFile = try PagedFile(
             file: file, pageSize: pageSize, reservedBytes: options.maximumFileSize, cipher: cipher,
             cacheBytes: options.decryptedCacheBytes)
+        if options.commitLog {
+            guard !options.readOnly, options.compactOnOpen == nil else {
+                file.close()
+                throw StrataError.invalidArgument(
+                    "a store with a commit log opens read-write and without compaction on open (both not built yet)")
+            }
+            logFiles = try Self.openLogFiles(path: path, io: io)
+        } else {
+            logFiles = nil
+        }
+        let openedLogFiles = logFiles
+        var recoveredWriter: LogWriter?
         if alone {
-            let choice = try Recovery.choose(in: pagedFile)
+            let choice: Recovery.Choice
+            if let openedLogFiles {
+                let opening = try Self.openLog(
+                    files: openedLogFiles, pagedFile: pagedFile, checkpointThreshold: options.logCheckpointThreshold)
+                choice = opening.choice
+                recoveredWriter = opening.writer
+            } else {
+                choice = try Recovery.choose(in: pagedFile)
+            }
             let (meta, slot) = (choice.meta, choice.slot)
-            let recovery = choice.rejected.map {
+            var recovery = choice.rejected.map {
                 OpenRecovery(
                     openedVersion: meta.version, rejectedVersion: $0.version,
                     acknowledgedVersion: lockFile.previousAcknowledgedVersion, reason: $0.reason)
+            }
+            // With a log, the versions the log held are in the data file now: the lost-commit check compares the
+            // acknowledged version with the version after the replay.
+            if recovery == nil, openedLogFiles != nil, let acknowledged = lockFile.previousAcknowledgedVersion,
+                acknowledged > meta.version
+            {
+                recovery = OpenRecovery(
+                    openedVersion: meta.version, rejectedVersion: nil, acknowledgedVersion: acknowledged,
+                    reason: "the data file and its commit log end at version \(meta.version), before the version the "
+                        + "lock file recorded as acknowledged: the log was damaged, cut or replaced")
             }
             if let recovery, recovery.lostAcknowledgedCommit, !options.acceptsLostCommits {
                 // The lock file keeps the acknowledged version it carried (`LockFile.attach`): the next open is
@@ -174,6 +213,7 @@ public final class Store: @unchecked Sendable {
                 synced = true
             }
             lockFile.initialize(meta: meta, slot: slot, durable: synced)
+            if let recoveredWriter { lockFile.publishGeneration(recoveredWriter.generation) }
             if synced { lockFile.markSynced(version: meta.version) }
         } else {
             openRecovery = nil
@@ -181,6 +221,12 @@ public final class Store: @unchecked Sendable {
         readerSlot = try lockFile.claimReaderSlot(processID: getpid())
         if alone && !keepsLifetimeLock { try lockFile.share() }
         knownFileSize = try file.size()
+        logWriter = recoveredWriter
+        logReader = try openedLogFiles.map {
+            try LogReader(
+                files: $0, pageSize: pageSize, mappedBytes: Self.logMappedBytes(options: options),
+                sealByteCount: pagedFile.sealByteCount)
+        }
         self.pageSize = pageSize
         self.pagedFile = pagedFile
         self.lockFile = lockFile
@@ -235,15 +281,19 @@ public final class Store: @unchecked Sendable {
         if !options.readOnly && options.durability == .batched && !refusesWrites {
             // `current` reads the meta and its slot as one pair (a mixed pair would mark the wrong slot durable).
             let current = lockFile.current
-            if let meta = current.meta, lockFile.durable.version < meta.version, (try? pagedFile.file.sync()) != nil {
+            if let meta = current.meta, lockFile.durable.version < meta.version,
+                (try? (logFiles == nil ? pagedFile.file.sync() : syncLog())) != nil
+            {
                 lockFile.markDurable(version: meta.version, slot: current.slot)
                 lockFile.markSynced(version: meta.version)
             }
         }
+        if logReader != nil, lockFile.isAlone() { checkpointAtLastClose() }
         trimUnusedTail()
         lockFile.releaseReaderSlot(readerSlot)
         lockFile.detach()
         pagedFile.file.close()
+        for file in logFiles ?? [] { file.close() }
     }
 
     /// Cuts the file back to the pages the current version uses when no other process has the store open, so the

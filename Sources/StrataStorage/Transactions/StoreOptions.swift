@@ -64,6 +64,14 @@ public struct StoreOptions: Sendable {
     /// given the file's size and the bytes its current version uses, return `true` to rewrite it with only live
     /// data. `nil` (the default) never compacts. Ignored for read-only stores.
     public var compactOnOpen: (@Sendable (_ fileBytes: UInt64, _ usedBytes: UInt64) -> Bool)?
+    /// Whether commits append to the commit log (`NAME.log`, `NAME.log2`) instead of writing their pages in
+    /// place (docs/ARCHITECTURE.md, "Commit path"). Off, and not offered to apps, until the log is complete: every
+    /// process that opens the store must agree, a read-only open and compaction on open are refused with it, and
+    /// the store-level power-loss and kill-loop runs over both files are not written yet. For the log's tests.
+    package var commitLog = false
+    /// Bytes of log records past which a commit checkpoints (`LogWriter.defaultCheckpointThreshold`); tests make
+    /// it small to run many checkpoints.
+    package var logCheckpointThreshold = LogWriter.defaultCheckpointThreshold
 
     /// Options with every default: `.full` durability, read-write, 4 KiB pages.
     public init(durability: Durability = .full, readOnly: Bool = false, pageSize: Int = 4096) {

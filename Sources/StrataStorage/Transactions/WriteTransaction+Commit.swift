@@ -58,7 +58,19 @@ extension WriteTransaction {
         let meta = MetaSlot(
             version: version, root: root, freeList: freeListRef, commitRecord: recordRef,
             commitRecordChecksum: recordChecksum, pageCount: pageCount, durableBase: durableVersion)
-        try store.writeCommit(nodes: sealed, meta: meta, slot: writeSlot)
+        // With a commit log, the nodes go to the log in one append (the data file's meta slots are the
+        // checkpoints'); spilled nodes are in place in the data file already, and the record lists them so.
+        let publishedSlot: Int
+        if let logWriter = store.logWriter {
+            let inPlace = sorted.compactMap { page, node in
+                node.spilledChecksum.map { (page: page, pages: UInt64(node.pages), checksum: $0) }
+            }
+            try store.appendCommit(meta: meta, nodes: sealed, inPlace: inPlace)
+            publishedSlot = logWriter.dataSlot
+        } else {
+            try store.writeCommit(nodes: sealed, meta: meta, slot: writeSlot)
+            publishedSlot = writeSlot
+        }
         // Under `.batched`, the free list's waiting extents and the commit record grow with every unsynced commit
         // (pages waiting for the sync, nodes written since it) and commits write them: past a few pages of them, a
         // sync costs less than carrying them on.
@@ -66,13 +78,17 @@ extension WriteTransaction {
             + record.count * CommitRecord.entryByteCount
         let durable = try store.syncCommit(carrying: bookkeeping)
         store.publish(
-            meta: meta, slot: writeSlot, durable: durable, freeSpace: freeSpace, freeListBase: freeListBase, record: record)
+            meta: meta, slot: publishedSlot, durable: durable, freeSpace: freeSpace, freeListBase: freeListBase,
+            record: record)
         for (page, _) in sorted { store.pagedFile.markVerified(page: page, version: version) }
         if let cache = store.pagedFile.decrypted {
             for (page, memory, length) in sealed.encryptedTableNodes {
                 cache.insert(page: page, version: version, payload: memory + NodeHeader.byteCount, length: length)
             }
         }
+        // The commit is published: a checkpoint that fails now refuses the next write (`checkpointLog`), and this
+        // commit stands (the log holds it).
+        try? store.checkpointLog(force: false)
     }
 
     /// Syncs the nodes this transaction spilled, and what earlier unsynced commits wrote, before the commit writes

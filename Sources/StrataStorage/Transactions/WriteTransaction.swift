@@ -24,6 +24,9 @@ public final class WriteTransaction: NodeWriter {
     /// Pages the new version spans.
     var pageCount: UInt64
     var dirty: [UInt64: DirtyNode] = [:]
+    /// The commit log's pages of the base version (nil when the store has no log, or the base is all in the data
+    /// file). The writer lock keeps the generation from changing under it: only a writer begins one.
+    let log: LogView?
     /// Keeps the clear copies of the encrypted committed nodes this transaction read (nil when not encrypted).
     let lease: NodeLease?
     /// Nodes in allocation order, oldest first, that may be spilled (some since freed or spilled: skipped).
@@ -43,9 +46,10 @@ public final class WriteTransaction: NodeWriter {
 
     init(
         store: Store, base: MetaSlot, freeSpace: FreeSpace, freeListBase: FreeListBase?, carried: CommitRecord,
-        durableVersion: UInt64, writeSlot: Int
+        durableVersion: UInt64, writeSlot: Int, log: LogView?
     ) {
         self.store = store
+        self.log = log
         self.base = base
         self.version = base.version + 1
         self.root = base.root
@@ -75,14 +79,15 @@ public final class WriteTransaction: NodeWriter {
         try checkOpen()
         if let node = dirty[ref.page] {
             if node.isReleased {
-                // Spilled and given back: its pages hold it (past the base version's, so this version's count).
+                // Spilled and given back: its pages hold it (past the base version's, so this version's count), in the
+                // data file, never the log (an older copy of the page there is not this node).
                 return try store.pagedFile.payload(of: ref, kind: .table, pageCount: pageCount, version: version, lease: lease)
             }
             if !node.isHandedOut { dirty[ref.page]?.isHandedOut = true }
             return UnsafeRawBufferPointer(start: node.memory + NodeHeader.byteCount, count: node.length)
         }
         return try store.pagedFile.payload(
-            of: ref, kind: .table, pageCount: base.pageCount, version: base.version, lease: lease)
+            of: ref, kind: .table, pageCount: base.pageCount, version: base.version, lease: lease, log: log)
     }
 
     /// A new zero-filled node of `byteCount` payload bytes, on reusable pages when a large enough run is free,
@@ -235,7 +240,8 @@ public final class WriteTransaction: NodeWriter {
         guard freedCommitted.insert(ref.page).inserted else {
             throw StrataError.invalidArgument("node \(ref) was freed twice in the write transaction for version \(version)")
         }
-        let (header, pages) = try store.pagedFile.header(of: ref, pageCount: base.pageCount, version: base.version)
+        let (header, pages) = try store.pagedFile.header(
+            of: ref, pageCount: base.pageCount, version: base.version, log: log)
         guard header.kind == kind else {
             throw store.pagedFile.corrupt(ref, "expected a \(kind) node to free, found a \(header.kind) node")
         }

@@ -8,8 +8,11 @@ extension Store {
     /// - Throws: `corruptFile` naming the first page covered twice or not at all, or the node that fails its
     ///   checksum; whatever `tableNodes` throws.
     package func verify(tableNodes: (NodeReader, (NodeRef) -> Void) throws -> Void) throws {
-        let reader = try beginRead()
-        defer { reader.end() }
+        // With a commit log, the data file is checkpointed to the version checked first: it is what is checked.
+        try withCheckpointedReader { reader in try verify(reader: reader, tableNodes: tableNodes) }
+    }
+
+    private func verify(reader: ReadTransaction, tableNodes: (NodeReader, (NodeRef) -> Void) throws -> Void) throws {
         let meta = reader.meta
         var coverage = PageCoverage(pageCount: meta.pageCount, path: path)
         try coverage.mark(start: 0, count: 1, owner: "the file header")
