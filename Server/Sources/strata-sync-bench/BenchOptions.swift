@@ -40,7 +40,8 @@ enum BenchMode {
     }
 }
 
-/// The command line: `[--postgres URL] [--clients N] [--changes N] [--shared] [--rate N] [--offline] [--port N]`.
+/// The command line: `[--postgres URL] [--clients N] [--changes N] [--shared] [--rate N] [--offline] [--port N]`, or
+/// `--device-cost N`.
 struct BenchOptions {
     var postgres = ProcessInfo.processInfo.environment["STRATA_SYNC_TEST_POSTGRES"]
         ?? "postgres://strata:strata@127.0.0.1:5432/strata_test"
@@ -54,6 +55,9 @@ struct BenchOptions {
     /// throughput into PostgreSQL is then the server's and PostgreSQL's, without the devices' local commits
     /// competing for the same cores.
     var offline = false
+    /// With a count, the bench measures a device's own commits with sync off and on (no server) and stops
+    /// (``DeviceCost``).
+    var deviceCost = 0
 
     init(arguments: [String]) {
         var iterator = arguments.makeIterator()
@@ -73,6 +77,7 @@ struct BenchOptions {
             case "--changes": changes = max(1, Int(value) ?? changes)
             case "--port": port = Int(value) ?? port
             case "--rate": rate = max(0, Double(value) ?? rate)
+            case "--device-cost": deviceCost = max(1, Int(value) ?? 10_000)
             default:
                 FileHandle.standardError.write(Data("unknown option \(argument)\n".utf8))
                 exit(2)

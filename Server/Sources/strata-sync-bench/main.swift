@@ -28,8 +28,13 @@ import StrataSyncServer
 //
 //   swift run -c release strata-sync-bench [--postgres URL] [--clients 20] [--changes 1000] [--shared] [--rate N]
 //       [--offline]
+//   swift run -c release strata-sync-bench --device-cost 20000    (a device's commits, sync off and on, no server)
 
 let options = BenchOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+if options.deviceCost > 0 {
+    try DeviceCost.run(commits: options.deviceCost)
+    exit(0)
+}
 var logger = Logger(label: "strata-sync-bench")
 logger.logLevel = .error
 

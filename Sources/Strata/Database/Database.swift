@@ -70,6 +70,8 @@ public final class Database {
     /// Whether commits record their changes in the sync outbox: set for an app's database with a sync
     /// configuration, clear for the session's own database, whose writes apply the server's changes.
     var recordsSyncChanges = false
+    /// The outbox entries this database decoded while applying downloaded pages (the sync session's own database).
+    lazy var decodedOutbox = DecodedOutbox()
 
     /// Opens the database of ``Configuration/defaultConfiguration``.
     ///

@@ -21,8 +21,11 @@ struct ChangeRecorder {
     private(set) var state: SyncState
     /// The changes recorded, in outbox order.
     private(set) var changes: [SyncChange] = []
-    /// Object states read or changed, by ``SyncTables/objectID(model:key:)``.
-    private var states: [String: (model: String, key: SyncValue, state: ObjectSyncState?, dirty: Bool)] = [:]
+    /// Object states read or changed, by ``SyncTables/objectID(model:key:)``, with the row of `~sync objects` that
+    /// holds each (`nil`: none yet), found once per write.
+    private var states: [String: (row: ObjectKey?, state: ObjectSyncState?, dirty: Bool)] = [:]
+    /// The client state as the write found it: only what changed is stored again.
+    private let loadedState: SyncState
     /// The properties holding embedded objects whose value this write recorded already, as object id and name.
     private var embeddedRecorded: Set<String> = []
 
@@ -30,6 +33,7 @@ struct ChangeRecorder {
         self.context = context
         self.base = base
         self.state = state
+        self.loadedState = state
     }
 
     private var catalog: Catalog { context.catalog }
@@ -84,13 +88,15 @@ struct ChangeRecorder {
     private mutating func loadState(_ model: ModelBinding, _ key: SyncValue) throws -> ObjectSyncState? {
         let id = SyncTables.objectID(model: model.name, key: key)
         if let cached = states[id] { return cached.state }
-        let stored = try context.tables.state(model: model.name, key: key)
-        states[id] = (model.name, key, stored, false)
-        return stored
+        let stored = try context.tables.stateEntry(id: id)
+        states[id] = (stored?.row, stored?.state, false)
+        return stored?.state
     }
 
+    /// Keeps `state` as object `key`'s, to be written at the end (into the row ``loadState(_:_:)`` found).
     private mutating func saveState(_ state: ObjectSyncState, _ model: ModelBinding, _ key: SyncValue) {
-        states[SyncTables.objectID(model: model.name, key: key)] = (model.name, key, state, true)
+        let id = SyncTables.objectID(model: model.name, key: key)
+        states[id] = (states[id]?.row, state, true)
     }
 
     private mutating func recordDelete(_ local: ObjectKey, of model: ModelBinding) throws {
@@ -319,11 +325,11 @@ struct ChangeRecorder {
 
     private func write() throws {
         for change in changes { try context.tables.append(change) }
-        for entry in states.values where entry.dirty {
+        for (id, entry) in states where entry.dirty {
             guard let object = entry.state else { continue }
-            try context.tables.setState(object, model: entry.model, key: entry.key)
+            try context.tables.setState(object, id: id, row: entry.row)
         }
-        try state.store(in: catalog)
+        try state.store(in: catalog, over: loadedState)
     }
 
     private func isScalar(_ type: PropertyType) -> Bool {

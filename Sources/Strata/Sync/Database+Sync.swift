@@ -36,14 +36,17 @@ extension Database {
         try updateSyncState { catalog, state in
             guard page.last > state.cursor else { return }
             let context = try SyncContext(schema: schema, catalog: catalog, path: store.path)
-            var applier = RemoteChangeApplier(context: context, pending: try context.tables.pending())
+            let pending = try context.tables.pending(decoded: decodedOutbox)
+            var applier = RemoteChangeApplier(context: context, pending: pending)
+            var returned: [Int64] = []
             for entry in page.changes where entry.serverSeq > state.cursor {
                 state.clock.observe(entry.change.hlc)
                 let isOwn = entry.clientId == state.clientID
                 try applier.apply(entry.change, isOwn: isOwn)
-                if isOwn { try context.tables.remove(entry.change.seq) }
+                if isOwn { returned.append(entry.change.seq) }
             }
             try applier.finish()
+            try context.tables.remove(returned)
             state.cursor = page.last
             if state.cursor >= state.acknowledgedThrough {
                 // Every acknowledged change has come back (or was never logged): none is waiting any more.
@@ -79,7 +82,7 @@ extension Database {
             let loaded = try SyncState.loadOrCreate(in: catalog)
             var state = loaded
             try body(catalog, &state)
-            if state != loaded { try state.store(in: catalog) }
+            try state.store(in: catalog, over: loaded)
         }
     }
 

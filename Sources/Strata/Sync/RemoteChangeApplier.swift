@@ -13,8 +13,17 @@ struct RemoteChangeApplier {
     let context: SyncContext
     /// The client's own changes not yet seen in the log, by ``SyncTables/objectID(model:key:)``.
     private var pending: [String: [SyncChange]]
-    /// The objects the page touched, with their states.
-    private var touched: [String: (model: ModelBinding, key: SyncValue, state: ObjectSyncState)] = [:]
+    /// The objects the page touched, with their states and the rows of `~sync objects` holding them (`nil`: none
+    /// yet), each found once per page.
+    private var touched: [String: Touched] = [:]
+
+    /// An object the page touched.
+    private struct Touched {
+        let model: ModelBinding
+        let key: SyncValue
+        var row: ObjectKey?
+        var state: ObjectSyncState
+    }
 
     init(context: SyncContext, pending: [SyncChange]) {
         self.context = context
@@ -29,25 +38,27 @@ struct RemoteChangeApplier {
             pending[id]?.removeAll { $0.seq == change.seq }
         }
         guard let model = context.schema.model(named: change.model), !model.isEmbedded else { return }
-        var state: ObjectSyncState
-        if let entry = touched[id] {
-            state = entry.state
+        var entry: Touched
+        if let known = touched[id] {
+            entry = known
         } else {
-            state = try context.tables.state(model: model.name, key: change.object) ?? ObjectSyncState()
+            let stored = try context.tables.stateEntry(id: id)
+            entry = Touched(
+                model: model, key: change.object, row: stored?.row, state: stored?.state ?? ObjectSyncState())
         }
-        state.apply(change)
-        touched[id] = (model, change.object, state)
+        entry.state.apply(change)
+        touched[id] = entry
     }
 
     /// Writes every touched object: its confirmed state with the waiting own changes on top. Objects are created
     /// and deleted first, then their values written, so that links find the objects the page created.
     func finish() throws {
-        var writes: [(id: String, entry: (model: ModelBinding, key: SyncValue, state: ObjectSyncState),
-            projected: ObjectSyncState, local: ObjectKey?)] = []
+        var writes: [(id: String, entry: Touched, projected: ObjectSyncState, local: ObjectKey?)] = []
         for (id, entry) in touched.sorted(by: { $0.key < $1.key }) {
+            var entry = entry
             var projected = entry.state
             for change in (pending[id] ?? []).sorted(by: { $0.seq < $1.seq }) { projected.apply(change) }
-            let local = try place(projected, model: entry.model, key: entry.key)
+            let local = try place(projected, id: id, entry: &entry)
             writes.append((id, entry, projected, local))
         }
         for write in writes {
@@ -57,13 +68,16 @@ struct RemoteChangeApplier {
             if let local = write.local {
                 try self.write(write.projected, into: &state, model: write.entry.model, local: local)
             }
-            try context.tables.setState(state, model: write.entry.model.name, key: write.entry.key)
+            try context.tables.setState(state, id: write.id, row: write.entry.row)
         }
     }
 
     /// Creates the local object when `projected` lives and it does not exist here, deletes it when `projected`
-    /// does not live; returns the local object's key while it lives.
-    private func place(_ projected: ObjectSyncState, model: ModelBinding, key: SyncValue) throws -> ObjectKey? {
+    /// does not live; returns the local object's key while it lives. An object created here without a primary key
+    /// gets its state row at once (it is found by its sync id from then on), which `entry` then names.
+    private func place(_ projected: ObjectSyncState, id: String, entry: inout Touched) throws -> ObjectKey? {
+        let model = entry.model
+        let key = entry.key
         let table = try context.table(model)
         let local = try context.localKey(of: key, model: model)
         guard projected.isAlive else {
@@ -81,12 +95,12 @@ struct RemoteChangeApplier {
                 (model.columns[column], try context.storage(key, type: property.type, context: "\(model.name)'s key")))
         }
         let inserted = try table.insert(row)
-        if model.primaryKeyColumn == nil, case .string(let id) = key {
-            try context.tables.setSyncID(id, model: model.name, local: inserted)
+        if model.primaryKeyColumn == nil, case .string(let syncID) = key {
+            try context.tables.setSyncID(syncID, model: model.name, local: inserted)
             // Found by its sync id from here on (the state is written at the end).
-            var state = try context.tables.state(model: model.name, key: key) ?? ObjectSyncState()
+            var state = entry.state
             state.local = inserted.rawValue
-            try context.tables.setState(state, model: model.name, key: key)
+            entry.row = try context.tables.setState(state, id: id, row: entry.row)
         }
         return inserted
     }

@@ -68,6 +68,27 @@ struct SyncState: Hashable, Sendable {
         try catalog.setMetadata(Array(String(acknowledgedThrough).utf8), forKey: Self.acknowledgedThroughKey)
     }
 
+    /// Writes into `catalog` (a write transaction's) the values that differ from `previous`, the state as the
+    /// transaction loaded it: a recorded write moves the next change number and the clock only, and the catalog's
+    /// metadata costs less to keep when fewer of its values change.
+    func store(in catalog: Catalog, over previous: SyncState) throws {
+        guard self != previous else { return }
+        guard clientID == previous.clientID else { return try store(in: catalog) }
+        if nextSeq != previous.nextSeq {
+            try catalog.setMetadata(Array(String(nextSeq).utf8), forKey: Self.nextSeqKey)
+        }
+        if clock != previous.clock {
+            try catalog.setMetadata(Array("\(clock.wall)-\(clock.counter)".utf8), forKey: Self.clockKey)
+        }
+        if cursor != previous.cursor { try catalog.setMetadata(Array(String(cursor).utf8), forKey: Self.cursorKey) }
+        if acknowledged != previous.acknowledged {
+            try catalog.setMetadata(Array(String(acknowledged).utf8), forKey: Self.acknowledgedKey)
+        }
+        if acknowledgedThrough != previous.acknowledgedThrough {
+            try catalog.setMetadata(Array(String(acknowledgedThrough).utf8), forKey: Self.acknowledgedThroughKey)
+        }
+    }
+
     private static func number(_ catalog: Catalog, _ key: String) throws -> Int64? {
         guard let bytes = try catalog.metadata(forKey: key) else { return nil }
         return Int64(String(decoding: bytes, as: UTF8.self))

@@ -77,6 +77,20 @@ struct SyncTables {
         return changes
     }
 
+    /// Every change in the outbox, in change-number order, decoded through `decoded` (entries it decoded before
+    /// are not decoded again).
+    func pending(decoded: DecodedOutbox) throws -> [SyncChange] {
+        var changes: [SyncChange] = []
+        var kept: [Int64: (text: String, change: SyncChange)] = [:]
+        try outbox.forEachKey { key in
+            let text = try outbox.string(key, column: changeColumn) ?? ""
+            changes.append(try decoded.change(key.rawValue, text: text, keep: &kept))
+            return true
+        }
+        decoded.replace(with: kept)
+        return changes
+    }
+
     /// How many changes are numbered above `after`.
     func pendingCount(after: Int64) throws -> Int {
         var count = 0
@@ -87,9 +101,11 @@ struct SyncTables {
         return count
     }
 
-    /// Forgets change `seq` (back from the server).
-    func remove(_ seq: Int64) throws {
-        if try outbox.contains(ObjectKey(seq)) { try outbox.delete(ObjectKey(seq)) }
+    /// Forgets the changes numbered `seqs` (back from the server), in one batch: numbers not in the outbox are
+    /// skipped.
+    func remove(_ seqs: [Int64]) throws {
+        guard !seqs.isEmpty else { return }
+        try outbox.delete(seqs.map { ObjectKey($0) }, alongWith: nil)
     }
 
     /// Forgets the changes numbered up to `seq`.
@@ -100,7 +116,7 @@ struct SyncTables {
             done.append(key)
             return true
         }
-        for key in done { try outbox.delete(key) }
+        try outbox.delete(done, alongWith: nil)
     }
 
     // MARK: Object states
@@ -109,21 +125,34 @@ struct SyncTables {
 
     /// The state of object `key` of `model`, if it was ever synced.
     func state(model: String, key: SyncValue) throws -> ObjectSyncState? {
-        guard let row = try objects.find(primaryKey: .string(Self.objectID(model: model, key: key))),
+        try stateEntry(id: Self.objectID(model: model, key: key))?.state
+    }
+
+    /// The state of the object with ``objectID(model:key:)`` `id` and the row that holds it, if it was ever synced:
+    /// the row lets ``setState(_:id:row:)`` write it back without finding it again.
+    func stateEntry(id: String) throws -> (row: ObjectKey, state: ObjectSyncState)? {
+        guard let row = try objects.find(primaryKey: .string(id)),
             let text = try objects.string(row, column: stateColumn)
         else { return nil }
-        return try ObjectSyncState(stateJSON: text)
+        return (row, try ObjectSyncState(stateJSON: text))
     }
 
     /// Records the state of object `key` of `model`.
     func setState(_ state: ObjectSyncState, model: String, key: SyncValue) throws {
         let id = Self.objectID(model: model, key: key)
-        let text = state.stateJSON
-        if let row = try objects.find(primaryKey: .string(id)) {
-            try objects.set(row, column: stateColumn, to: .string(text))
-        } else {
-            _ = try objects.insert([(objectsKey, .string(id)), (stateColumn, .string(text))])
+        _ = try setState(state, id: id, row: try objects.find(primaryKey: .string(id)))
+    }
+
+    /// Records the state of the object with ``objectID(model:key:)`` `id` in `row`, or, with `nil` (the caller
+    /// found none), in a new row; returns the row.
+    @discardableResult
+    func setState(_ state: ObjectSyncState, id: String, row: ObjectKey?) throws -> ObjectKey {
+        let text = StorageValue.string(state.stateJSON)
+        if let row {
+            try objects.set(row, column: stateColumn, to: text)
+            return row
         }
+        return try objects.insert([(objectsKey, .string(id)), (stateColumn, text)])
     }
 
     // MARK: Sync ids
