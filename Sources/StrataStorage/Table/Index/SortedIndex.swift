@@ -59,7 +59,7 @@ final class SortedIndex {
     /// The buffer ``insertElements(of:key:)`` encodes each element's entry in, kept between calls.
     private var elementScratch: [UInt8] = []
     /// The full-text changes of a posting-block index not written into its blocks yet (see `PostingChanges`).
-    lazy var postingChanges = PostingChanges(trigrams: spec.isTrigrams)
+    var postingChanges: PostingChanges
     /// The most changes `postingChanges` holds before they are written (rows of 12 bytes: about 50 MB).
     static let postingChangeLimit = 1 << 22
     /// The limit this index applies: ``postingChangeLimit``, lowered by tests to write many batches of a few texts.
@@ -95,6 +95,7 @@ final class SortedIndex {
         self.mixed = mixed.contains(true) ? mixed : []
         self.indexesElements = indexesElements
         pending = PendingEntries(tracksHolders: spec.isUnique, endsWithKeys: !spec.isFullText)
+        postingChanges = PostingChanges(trigrams: spec.isTrigrams)
         nodes = NodeTree(root: root, reader: reader, context: (), what: "index \(spec.key) of table '\(table)'")
         self.impliedBy = impliedBy
     }
