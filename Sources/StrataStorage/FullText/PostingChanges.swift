@@ -141,8 +141,9 @@ struct PostingChanges {
         terms = TermTable()
     }
 
-    /// Takes every change out (the held blocks stay): per encoded term (`FullTextEntry.termPrefix`, in byte order), the last change of
-    /// each object in key order, a posting to set or a removal, as the flat rows of a ``PostingBatch``.
+    /// Takes every change out (the held blocks stay): per encoded term (`FullTextEntry.termPrefix`, in byte
+    /// order), the last change of each object in key order, a posting to set or a removal, as the flat rows of a
+    /// ``PostingBatch``.
     mutating func take() -> PostingBatch {
         let termCount = terms.count
         // Rows grouped by term (a counting sort, stable): `texts[starts[t]..<starts[t + 1]]` and the same range of
