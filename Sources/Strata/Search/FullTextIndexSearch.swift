@@ -12,6 +12,21 @@ struct FullTextIndexSearch {
     let table: Table
     let index: IndexKey
     let query: FullTextQuery
+    /// The query's required clauses as the index cuts runs of unspaced scripts (trigrams or pairs).
+    private let required: [FullTextQuery.Clause]
+    /// The query's excluded clauses as the index cuts runs of unspaced scripts.
+    private let excluded: [FullTextQuery.Clause]
+
+    /// A search of `table`'s full-text index `index` for `query`, read in the index's layout: an index of
+    /// trigrams (`IndexSpec.isTrigrams`) answers the query's trigram clauses, an older one its pairs.
+    init(table: Table, index: IndexKey, query: FullTextQuery) {
+        self.table = table
+        self.index = index
+        self.query = query
+        let trigrams = table.fullTextIndexSpecs.first { $0.key == index }?.isTrigrams ?? false
+        required = trigrams ? query.requiredTrigrams : query.required
+        excluded = trigrams ? query.excludedTrigrams : query.excluded
+    }
 
     /// BM25's term-frequency saturation.
     static let k1 = 1.2
@@ -40,8 +55,8 @@ struct FullTextIndexSearch {
     /// them: the newest matches of a common word cost a block or two. Any other query takes its matches' keys
     /// (``keys()``) and keeps that end of them.
     func keys(first count: Int, descending: Bool) throws -> [ObjectKey] {
-        if query.required.count == 1, query.excluded.isEmpty, query.required[0].terms.count == 1,
-            let term = query.required[0].terms.first, !term.isPrefix
+        if required.count == 1, excluded.isEmpty, required[0].terms.count == 1,
+            let term = required[0].terms.first, !term.isPrefix
         {
             return try table.fullTextKeys(index, term: term.text, first: count, descending: descending)
         }
@@ -90,7 +105,7 @@ struct FullTextIndexSearch {
         guard !query.matchesNothing else { return ([], [], []) }
         guard withCounts else { return (try matchingKeys(), [], []) }
         var found: [ClauseMatch] = []
-        for clause in query.required {
+        for clause in required {
             let match = try occurrences(of: clause, withCounts: withCounts)
             if match.keys.isEmpty { return ([], [], []) }
             found.append(match)
@@ -98,7 +113,7 @@ struct FullTextIndexSearch {
         let frequencies = found.map(\.keys.count)
         var keys = found.map(\.keys).min { $0.count < $1.count } ?? []
         for match in found where keys.count > 0 { keys = Self.intersection(keys, match.keys) }
-        for clause in query.excluded where !keys.isEmpty {
+        for clause in excluded where !keys.isEmpty {
             keys = Self.subtracting(keys, try occurrences(of: clause, withCounts: false).keys)
         }
         guard withCounts else { return (keys, [], []) }
@@ -129,7 +144,7 @@ struct FullTextIndexSearch {
     private func matchingKeys() throws -> [ObjectKey] {
         var words: [String] = []
         var kept: [ObjectKey]?
-        for clause in query.required {
+        for clause in required {
             if clause.terms.count == 1, let term = clause.terms.first, !term.isPrefix {
                 words.append(term.text)
                 continue
@@ -149,7 +164,7 @@ struct FullTextIndexSearch {
             kept = narrowed
         }
         guard var keys = kept else { return [] }
-        for clause in query.excluded where !keys.isEmpty {
+        for clause in excluded where !keys.isEmpty {
             keys = Self.subtracting(keys, try occurrences(of: clause, withCounts: false).keys)
         }
         return keys
@@ -161,7 +176,10 @@ struct FullTextIndexSearch {
         if clause.terms.count == 1, !withCounts {
             return ClauseMatch(keys: try table.fullTextKeys(index, term: first.text, prefix: first.isPrefix))
         }
-        if !clause.terms.contains(where: \.isPrefix) { return try exactOccurrences(of: clause.terms.map(\.text)) }
+        if !clause.terms.contains(where: \.isPrefix) {
+            let offsets = clause.terms.map { $0.offset - first.offset }
+            return try exactOccurrences(of: clause.terms.map(\.text), offsets: offsets)
+        }
         // A phrase: the objects holding every word (keys only), then those objects' positions alone.
         var among: [ObjectKey]?
         if clause.terms.count > 1 {
@@ -174,7 +192,8 @@ struct FullTextIndexSearch {
         }
         // Candidates: the first term's postings, each with the positions where the clause may start.
         var candidates = try table.fullTextPostings(index, term: first.text, prefix: first.isPrefix, among: among)
-        for (offset, term) in clause.terms.enumerated().dropFirst() where !candidates.isEmpty {
+        for term in clause.terms.dropFirst() where !candidates.isEmpty {
+            let offset = term.offset - first.offset
             let next = try table.fullTextPostings(index, term: term.text, prefix: term.isPrefix, among: among)
             var kept: [FullTextPosting] = []
             var row = 0
@@ -208,7 +227,7 @@ struct FullTextIndexSearch {
     /// first, narrows them by a seeking walk over its blocks that decodes only the blocks that hold a candidate
     /// (and the positions of the candidates alone), descending the tree past runs of blocks that hold none. No
     /// array is made per object.
-    private func exactOccurrences(of terms: [String]) throws -> ClauseMatch {
+    private func exactOccurrences(of terms: [String], offsets: [Int]) throws -> ClauseMatch {
         if terms.count == 1 {
             // One word: its frequencies are its counts, and no position is read.
             let (keys, frequencies, lengths) = try table.fullTextFrequencies(index, term: terms[0])
@@ -217,11 +236,11 @@ struct FullTextIndexSearch {
         let order = try rarestFirst(terms)
         guard let driver = order.first else { return ClauseMatch() }
         let driven = PhraseCandidates.Postings(try table.fullTextPositions(index, term: terms[driver], within: nil))
-        var candidates = PhraseCandidates(driver: driven, offset: driver)
-        for offset in order.dropFirst() where !candidates.keys.isEmpty {
+        var candidates = PhraseCandidates(driver: driven, offset: offsets[driver])
+        for word in order.dropFirst() where !candidates.keys.isEmpty {
             let list = PhraseCandidates.Postings(
-                try table.fullTextPositions(index, term: terms[offset], within: candidates.keys))
-            candidates.narrow(by: list, offset: offset)
+                try table.fullTextPositions(index, term: terms[word], within: candidates.keys))
+            candidates.narrow(by: list, offset: offsets[word])
         }
         var match = ClauseMatch()
         match.keys = candidates.keys

@@ -6,24 +6,35 @@ import StrataStorage
 /// Each clause is cut and folded by ``TextTokenizer`` exactly as indexed text is, so a clause may be several tokens
 /// (`x-ray`, `数据库`), which then must follow each other as in a phrase. A query with no required clause (empty,
 /// or only exclusions) matches nothing.
+///
+/// Runs of unspaced scripts are cut into pairs in ``required`` and ``excluded`` (what the brute-force matcher and
+/// an index of pairs use) and into trigrams in ``requiredTrigrams`` and ``excludedTrigrams`` (what an index of
+/// trigrams reads): the same texts match either way, a query run matching where it is a substring of a text's run.
 struct FullTextQuery: Hashable, Sendable {
-    /// One token of a clause: an exact term, or a prefix of terms.
+    /// One token of a clause: an exact term, or a prefix of terms, at its place in the clause.
     struct Term: Hashable, Sendable {
         /// The folded term (or prefix).
         var text: String
         /// Whether any term starting with `text` matches.
         var isPrefix: Bool
+        /// How many positions after the clause's first token this one is (0 for the first): the run tails a
+        /// clause leaves out (see ``FullTextQuery/clause(_:isPrefix:trigrams:)``) leave gaps.
+        var offset: Int
     }
 
-    /// Tokens that must occur at consecutive positions.
+    /// Tokens that must occur at their offsets from the first one.
     struct Clause: Hashable, Sendable {
         var terms: [Term]
     }
 
-    /// Clauses every matching text has.
+    /// Clauses every matching text has (runs of unspaced scripts as pairs).
     private(set) var required: [Clause] = []
-    /// Clauses no matching text has.
+    /// Clauses no matching text has (runs of unspaced scripts as pairs).
     private(set) var excluded: [Clause] = []
+    /// ``required`` with runs of unspaced scripts as trigrams, for an index of trigrams.
+    private(set) var requiredTrigrams: [Clause] = []
+    /// ``excluded`` with runs of unspaced scripts as trigrams, for an index of trigrams.
+    private(set) var excludedTrigrams: [Clause] = []
 
     /// Whether the query matches no text at all (no required clause).
     var matchesNothing: Bool { required.isEmpty }
@@ -54,31 +65,43 @@ struct FullTextQuery: Hashable, Sendable {
                 characters = characters[end...]
             }
             let isPrefix = text.hasSuffix("*")
-            guard let clause = Self.clause(String(isPrefix ? text.dropLast() : text), isPrefix: isPrefix) else {
-                continue
+            let written = String(isPrefix ? text.dropLast() : text)
+            guard let clause = Self.clause(written, isPrefix: isPrefix, trigrams: false),
+                let trigrams = Self.clause(written, isPrefix: isPrefix, trigrams: true)
+            else { continue }
+            if isExcluded {
+                excluded.append(clause)
+                excludedTrigrams.append(trigrams)
+            } else {
+                required.append(clause)
+                requiredTrigrams.append(trigrams)
             }
-            if isExcluded { excluded.append(clause) } else { required.append(clause) }
         }
     }
 
-    /// The clause of one written word or phrase, `nil` when it has no token.
+    /// The clause of one written word or phrase, runs of unspaced scripts cut into pairs or (`trigrams`)
+    /// trigrams; `nil` when it has no token.
     ///
-    /// The single-character tail of a run of an unspaced script (`TextTokenizer`) is a prefix: it matches the
-    /// token of any text that continues the run. After a pair it adds nothing (the pair already says what the next
-    /// token starts with), so it is dropped there.
-    private static func clause(_ text: String, isPrefix: Bool) -> Clause? {
-        let tokens = TextTokenizer.tokens(in: text)
-        guard !tokens.isEmpty else { return nil }
+    /// The tails of a run of an unspaced script (`TextTokenizer`: its last character, and with trigrams its last
+    /// pair) are prefixes: each matches the token of any text that continues the run. After a longer token of the
+    /// same run they add nothing (that token already says what the next ones start with), so they are left out
+    /// there, and the terms after them keep their offsets.
+    private static func clause(_ text: String, isPrefix: Bool, trigrams: Bool) -> Clause? {
+        let tokens = TextTokenizer.tokens(in: text, trigrams: trigrams)
+        guard let first = tokens.first else { return nil }
         var terms: [Term] = []
-        for (offset, token) in tokens.enumerated() {
-            let isLast = offset == tokens.count - 1
-            if token.isRunTail, offset > 0, !tokens[offset - 1].isRunTail,
-                tokens[offset - 1].position == token.position - 1,
-                tokens[offset - 1].term.hasSuffix(token.term), !(isLast && isPrefix)
+        for (index, token) in tokens.enumerated() {
+            let isLast = index == tokens.count - 1
+            // The token before covers this one when it is of the same run (their characters overlap).
+            if token.isRunTail, index > 0, tokens[index - 1].range.upperBound > token.range.lowerBound,
+                tokens[index - 1].term.hasSuffix(token.term), !(isLast && isPrefix)
             {
                 continue
             }
-            terms.append(Term(text: token.term, isPrefix: token.isRunTail || (isLast && isPrefix)))
+            terms.append(
+                Term(
+                    text: token.term, isPrefix: token.isRunTail || (isLast && isPrefix),
+                    offset: token.position - first.position))
         }
         return Clause(terms: terms)
     }
@@ -100,13 +123,13 @@ struct FullTextQuery: Hashable, Sendable {
         return count
     }
 
-    /// Whether `clause` occurs in `tokens` starting at token `start`.
+    /// Whether `clause` occurs in `tokens` starting at token `start` (each term at its offset from there).
     static func occurs(_ clause: Clause, in tokens: [TextToken], at start: Int) -> Bool {
-        guard start + clause.terms.count <= tokens.count else { return false }
-        for (offset, term) in clause.terms.enumerated() {
-            let token = tokens[start + offset]
+        guard let last = clause.terms.last, start + last.offset < tokens.count else { return false }
+        for term in clause.terms {
+            let token = tokens[start + term.offset]
             let fits = term.isPrefix ? token.term.utf8.starts(with: term.text.utf8) : token.term == term.text
-            if !fits || token.position != tokens[start].position + offset { return false }
+            if !fits || token.position != tokens[start].position + term.offset { return false }
         }
         return true
     }
@@ -120,7 +143,7 @@ extension FullTextQuery {
         var ranges: [Range<String.Index>] = []
         for clause in required {
             for start in tokens.indices where Self.occurs(clause, in: tokens, at: start) {
-                let tail = tokens[start + clause.terms.count - 1]
+                let tail = tokens[start + (clause.terms.last?.offset ?? 0)]
                 var upper = tail.range.upperBound
                 if let last = clause.terms.last, last.isPrefix,
                     TextCharacterClass(text[tail.range.lowerBound]) == .unspaced

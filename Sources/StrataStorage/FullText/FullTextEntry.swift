@@ -12,10 +12,11 @@ enum FullTextEntry {
     /// The encoded empty term that length entries start with.
     static let lengthPrefix: [UInt8] = IndexKeyEncoding.encode([.string("")])
 
-    /// The entries of an object whose indexed text is `text` (none for `nil` or text without tokens), in no order.
-    static func entries(for text: StorageValue, key: ObjectKey) -> [[UInt8]] {
+    /// The entries of an object whose indexed text is `text` (none for `nil` or text without tokens), in no order;
+    /// runs of unspaced scripts cut into trigrams with `trigrams` (`IndexSpec.isTrigrams`), else into pairs.
+    static func entries(for text: StorageValue, key: ObjectKey, trigrams: Bool) -> [[UInt8]] {
         guard case .string(let string) = text else { return [] }
-        let tokens = TextTokenizer.tokens(in: string)
+        let tokens = TextTokenizer.tokens(in: string, trigrams: trigrams)
         guard !tokens.isEmpty else { return [] }
         var positionsByTerm: [String: [Int]] = [:]
         var order: [String] = []

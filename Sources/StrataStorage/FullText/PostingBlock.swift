@@ -261,6 +261,13 @@ struct PostingBlock: Equatable {
         return true
     }
 
+    /// The first object key of `payload`, or `nil` for damaged bytes.
+    static func firstKey(of payload: UnsafeRawBufferPointer) -> Int64? {
+        var reader = VarintReader(payload)
+        guard let count = reader.next(), count > 0, let key = reader.next() else { return nil }
+        return Int64(bitPattern: key)
+    }
+
     /// The number of objects in `payload`, or `nil` for damaged bytes.
     static func count(of payload: UnsafeRawBufferPointer) -> Int? {
         var offset = 0

@@ -30,15 +30,34 @@ struct PostingChanges {
     private var folds = TextTokenizer.FoldCache()
     /// The tokenizer's space, kept from text to text.
     private var scratch = TextTokenizer.TermScratch()
+    /// Whether runs of unspaced scripts are cut into trigrams (`IndexSpec.isTrigrams`), else into pairs.
+    let trigrams: Bool
+    /// Per encoded term, the entry of its open last block (bound all `FF`) kept out of the tree between the
+    /// batches of one write transaction (`SortedIndex.applyPostingChanges(holdingOpenBlocks:)`): the next batch
+    /// appends to it without finding it in the tree, reading it back or removing it. The tree holds none of its
+    /// keys, and every key it holds is above the bounds of the term's blocks in the tree.
+    private(set) var heldBlocks: [[UInt8]: [UInt8]] = [:]
+
+    /// No change yet, for an index that cuts runs of unspaced scripts into trigrams (`trigrams`) or pairs.
+    init(trigrams: Bool) { self.trigrams = trigrams }
 
     /// The number of rows held (occurrences, document lengths and removals): what bounds a batch's memory.
     var count: Int { recordTerms.count }
 
-    /// Whether no change is held.
-    var isEmpty: Bool { recordTerms.isEmpty }
+    /// Whether no change and no open block is held.
+    var isEmpty: Bool { recordTerms.isEmpty && heldBlocks.isEmpty }
+
+    /// Takes the held open blocks out (see ``heldBlocks``).
+    mutating func takeHeldBlocks() -> [[UInt8]: [UInt8]] {
+        defer { heldBlocks = [:] }
+        return heldBlocks
+    }
+
+    /// Holds `entry`, the open last block of `term`, out of the tree until the next batch (see ``heldBlocks``).
+    mutating func hold(_ entry: [UInt8], term: [UInt8]) { heldBlocks[term] = entry }
 
     /// Records the postings of a newly inserted object's text (none for `nil` or text without tokens), as the
-    /// entries `FullTextEntry.entries(for:key:)` gives would, without making them.
+    /// entries `FullTextEntry.entries(for:key:trigrams:)` gives would, without making them.
     mutating func recordText(_ text: StorageValue, key: ObjectKey) {
         guard case .string(let string) = text else { return }
         let textNumber = Int32(truncatingIfNeeded: textKeys.count)
@@ -58,7 +77,7 @@ struct PostingChanges {
                 }
             }
         } else {
-            let tokens = TextTokenizer.tokens(in: string, folds: &folds)
+            let tokens = TextTokenizer.tokens(in: string, folds: &folds, trigrams: trigrams)
             guard !tokens.isEmpty else { return }
             textKeys.append(key.rawValue)
             textLengths.append(Int32(truncatingIfNeeded: tokens.count))
@@ -106,8 +125,14 @@ struct PostingChanges {
         }
     }
 
-    /// Drops every change.
+    /// Drops every change and held block.
     mutating func removeAll() {
+        removeRows()
+        heldBlocks = [:]
+    }
+
+    /// Drops every change (not the held blocks).
+    private mutating func removeRows() {
         textKeys = []
         textLengths = []
         recordTerms = []
@@ -116,8 +141,9 @@ struct PostingChanges {
         terms = TermTable()
     }
 
-    /// Takes every change out: per encoded term (`FullTextEntry.termPrefix`, in byte order), the last change of
-    /// each object in key order, a posting to set or a removal, as the flat rows of a ``PostingBatch``.
+    /// Takes every change out (the held blocks stay): per encoded term (`FullTextEntry.termPrefix`, in byte
+    /// order), the last change of each object in key order, a posting to set or a removal, as the flat rows of a
+    /// ``PostingBatch``.
     mutating func take() -> PostingBatch {
         let termCount = terms.count
         // Rows grouped by term (a counting sort, stable): `texts[starts[t]..<starts[t + 1]]` and the same range of
@@ -173,7 +199,7 @@ struct PostingChanges {
             if !isAscending { Self.keepLastPerKey(&batch, from: first) }
             batch.endTerm(encoded[term])
         }
-        removeAll()
+        removeRows()
         return batch
     }
 

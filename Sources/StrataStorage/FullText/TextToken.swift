@@ -8,7 +8,8 @@ package struct TextToken: Hashable, Sendable {
     package var position: Int
     /// The characters of the source text that the token covers.
     package var range: Range<String.Index>
-    /// Whether the token is the last one of a run of an unspaced script: a single character rather than a pair.
-    /// A query's tail matches any document token that starts with it (see ``TextTokenizer``).
+    /// Whether the token is one of the last of a run of an unspaced script, shorter than the run's other tokens:
+    /// the single last character of a run cut into pairs, the last pair or character of one cut into trigrams. A
+    /// query's tail matches any document token that starts with it (see ``TextTokenizer``).
     package var isRunTail: Bool
 }

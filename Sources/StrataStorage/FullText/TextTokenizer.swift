@@ -13,6 +13,10 @@ import Foundation
 ///   one token per character, each the pair of that character and the next (overlapping bigrams), the last one
 ///   the single character (the run's tail). A query run then matches exactly where it is a substring of a
 ///   document run: its pairs at consecutive positions, and its tail as the first character of the next token.
+///   With `trigrams` (the indexes made since `IndexSpec.isTrigrams`), each token is the character and the two
+///   after it (overlapping trigrams), the run's last two tokens its last pair and its last character (both run
+///   tails): a query run of three characters is then one term, and a longer one its trigrams at consecutive
+///   positions. Positions are the same either way (one per character).
 /// - **Emoji** are one token each.
 /// - **Folding**: each token is folded as `[cd]` folds (Unicode case folding and diacritics removed, over all of
 ///   Unicode) and by width (full-width Latin and half-width Katakana become their usual forms). No stemming.
@@ -30,19 +34,20 @@ package enum TextTokenizer {
         package init(limit: Int = 1 << 16) { self.limit = Swift.max(limit, 1) }
     }
 
-    /// The tokens of `text`, in order.
-    package static func tokens(in text: String) -> [TextToken] {
+    /// The tokens of `text`, in order; runs of unspaced scripts cut into pairs, or with `trigrams` into trigrams.
+    package static func tokens(in text: String, trigrams: Bool = false) -> [TextToken] {
         var folds = FoldCache()
-        return tokens(in: text, folds: &folds)
+        return tokens(in: text, folds: &folds, trigrams: trigrams)
     }
 
-    /// The tokens of `text`, in order, the folded forms of words looked up in (and added to) `folds`.
+    /// The tokens of `text`, in order, the folded forms of words looked up in (and added to) `folds`; runs of
+    /// unspaced scripts cut into pairs, or with `trigrams` into trigrams.
     ///
     /// Text whose scalars are all below ``simpleScalarLimit`` (ASCII and the Latin letters of Latin-1 and Latin
     /// Extended-A and B) is walked scalar by scalar: no scalar there extends a grapheme cluster (combining marks
     /// start at U+0300), so each scalar is a character of its own and the grapheme walk would find the same
     /// characters, at a multiple of the cost. Other text is walked grapheme by grapheme.
-    package static func tokens(in text: String, folds: inout FoldCache) -> [TextToken] {
+    package static func tokens(in text: String, folds: inout FoldCache, trigrams: Bool = false) -> [TextToken] {
         var starts: [String.Index] = []
         var classes: [TextCharacterClass] = []
         let scalars = text.unicodeScalars
@@ -69,7 +74,7 @@ package enum TextTokenizer {
             }
         }
         starts.append(text.endIndex)
-        return tokens(in: text, starts: starts, classes: classes, folds: &folds)
+        return tokens(in: text, starts: starts, classes: classes, folds: &folds, gram: trigrams ? 3 : 2)
     }
 
     /// Space kept between calls of ``simpleTerms(in:into:folds:)``, which also hands its terms over in it.
@@ -150,9 +155,10 @@ package enum TextTokenizer {
         Unicode.Scalar(value).map { TextCharacterClass(Character($0)) } ?? .separator
     }
 
-    /// The tokens of `text` cut into characters starting at `starts` (the last one its end) of `classes`.
+    /// The tokens of `text` cut into characters starting at `starts` (the last one its end) of `classes`, runs of
+    /// unspaced scripts into overlapping grams of `gram` characters (2 or 3).
     private static func tokens(
-        in text: String, starts: [String.Index], classes: [TextCharacterClass], folds: inout FoldCache
+        in text: String, starts: [String.Index], classes: [TextCharacterClass], folds: inout FoldCache, gram: Int
     ) -> [TextToken] {
         var tokens: [TextToken] = []
         var position = 0
@@ -173,8 +179,8 @@ package enum TextTokenizer {
             case .unspaced:
                 var end = i + 1
                 while end < classes.count, classes[end] == .unspaced { end += 1 }
-                appendRun(Array(text[starts[i]..<starts[end]]), starts: starts, from: i, position: &position,
-                          to: &tokens)
+                appendRun(Array(text[starts[i]..<starts[end]]), starts: starts, from: i, gram: gram,
+                          position: &position, to: &tokens)
                 i = end
             case .emoji:
                 tokens.append(TextToken(term: fold(String(text[starts[i]..<starts[i + 1]])), position: position,
@@ -224,18 +230,20 @@ package enum TextTokenizer {
         return end
     }
 
-    /// The tokens of one run of an unspaced script: overlapping pairs, then the last character alone.
+    /// The tokens of one run of an unspaced script: one per character, the character and the `gram - 1` after it
+    /// (overlapping grams), fewer at the run's end (its tails: the last pair of a run cut into trigrams, and the
+    /// last character alone).
     private static func appendRun(
-        _ run: [Character], starts: [String.Index], from first: Int, position: inout Int,
+        _ run: [Character], starts: [String.Index], from first: Int, gram: Int, position: inout Int,
         to tokens: inout [TextToken]
     ) {
         let folded = foldEach(run)
         for k in folded.indices {
-            let isTail = k == folded.count - 1
-            let term = isTail ? folded[k] : folded[k] + folded[k + 1]
-            let upper = starts[first + k + (isTail ? 1 : 2)]
+            let length = Swift.min(gram, folded.count - k)
+            let term = folded[k..<k + length].joined()
+            let upper = starts[first + k + length]
             tokens.append(TextToken(term: term, position: position, range: starts[first + k]..<upper,
-                                    isRunTail: isTail))
+                                    isRunTail: length < gram))
             position += 1
         }
     }

@@ -34,7 +34,11 @@ final class FullTextIndexTests: XCTestCase {
         XCTAssertEqual(try postings(index, "swift"), [first: [0, 2]])
         XCTAssertEqual(try postings(index, "data"), [first: [1], second: [4]])
         XCTAssertEqual(try postings(index, "data", prefix: true), [first: [1, 3], second: [4]])
-        XCTAssertEqual(try postings(index, "数据"), [second: [0]])
+        // Runs of unspaced scripts as trigrams, then their last pair and last character.
+        XCTAssertEqual(try postings(index, "数据库"), [second: [0]])
+        XCTAssertEqual(try postings(index, "据库"), [second: [1]])
+        XCTAssertEqual(try postings(index, "数据"), [:])
+        XCTAssertEqual(try postings(index, "数据", prefix: true), [second: [0]])
         XCTAssertEqual(try table.fullTextStatistics(index).documents, 2)
         XCTAssertEqual(try table.fullTextPostings(index, term: "swift", prefix: false).first?.documentLength, 4)
 
@@ -43,12 +47,13 @@ final class FullTextIndexTests: XCTestCase {
         try table.delete(second)
         XCTAssertEqual(try postings(index, "swift"), [first: [0]])
         XCTAssertEqual(try postings(index, "data"), [empty: [0]])
-        XCTAssertEqual(try postings(index, "数据"), [:])
+        XCTAssertEqual(try postings(index, "数据库"), [:])
         try fixture.catalog.verify()
         try fixture.commit()
 
         let stored = try XCTUnwrap(fixture.catalog.table(named: "Note"))
         XCTAssertEqual(stored.fullTextIndexSpecs.first?.isFullText, true)
+        XCTAssertEqual(stored.fullTextIndexSpecs.first?.isTrigrams, true)
         XCTAssertEqual(stored.fullTextIndex(on: body)?.key, index)
         XCTAssertEqual(try stored.fullTextPostings(index, term: "only", prefix: false).map(\.key), [first])
         XCTAssertGreaterThan(try stored.fullTextSize(index).bytes, 0)

@@ -45,7 +45,7 @@ final class PostingBatchTests: XCTestCase {
     }
 
     func testTakeGivesEachObjectsLastChangeInKeyOrderPerTerm() {
-        var changes = PostingChanges()
+        var changes = PostingChanges(trigrams: true)
         changes.recordText(.string("beta alpha beta"), key: ObjectKey(7))
         changes.recordText(.string("alpha"), key: ObjectKey(3))
         var removal = FullTextEntry.termPrefix("alpha")

@@ -1,6 +1,7 @@
-import StrataStorage
 import StrataTestSupport
 import XCTest
+
+@testable import StrataStorage
 
 /// The posting-block layout against a model of the texts: long posting lists over many blocks, objects inserted
 /// in the middle of blocks, removed from the middle and the ends, across commits; and the older one-entry-per-
@@ -46,12 +47,16 @@ final class PostingBlockTests: XCTestCase {
         _ table: Table, _ indexes: [IndexKey], _ texts: [ObjectKey: StorageValue], file: StaticString = #filePath,
         line: UInt = #line
     ) throws {
-        let terms = Self.words.flatMap { TextTokenizer.tokens(in: $0).map(\.term) } + ["de", "数"]
-        var tokens: [ObjectKey: [TextToken]] = [:]
-        for (key, value) in texts {
-            if case .string(let text) = value { tokens[key] = TextTokenizer.tokens(in: text) }
-        }
+        let terms = Self.words.flatMap { word in
+            TextTokenizer.tokens(in: word).map(\.term) + TextTokenizer.tokens(in: word, trigrams: true).map(\.term)
+        } + ["de", "数"]
         for index in indexes {
+            // The terms as this index cuts runs of unspaced scripts.
+            let trigrams = try XCTUnwrap(table.fullTextIndexSpecs.first { $0.key == index }).isTrigrams
+            var tokens: [ObjectKey: [TextToken]] = [:]
+            for (key, value) in texts {
+                if case .string(let text) = value { tokens[key] = TextTokenizer.tokens(in: text, trigrams: trigrams) }
+            }
             for term in terms {
                 for prefix in [false, true] {
                     XCTAssertEqual(
@@ -106,7 +111,7 @@ final class PostingBlockTests: XCTestCase {
         let body = try table.addColumn(named: "body", type: .value(.string), nullable: true)
         let old = try table.addColumn(named: "old", type: .value(.string), nullable: true)
         let blocks = try table.addFullTextIndex(on: body)
-        let entries = try table.addFullTextIndex(on: old, postingBlocks: false)
+        let entries = try table.addFullTextIndex(on: old, postingBlocks: false, trigrams: false)
         XCTAssertEqual(table.fullTextIndex(on: body)?.isPostingBlocks, true)
         XCTAssertEqual(table.fullTextIndex(on: old)?.isPostingBlocks, false)
         var random = SeededGenerator(seed: 128)
@@ -142,6 +147,8 @@ final class PostingBlockTests: XCTestCase {
             table = try XCTUnwrap(fixture.catalog.table(named: "Note"))
             try check(table, [blocks, entries], texts)
         }
+        try table.sortedIndex(blocks).mergePending()
+        XCTAssertTrue(try table.sortedIndex(blocks).postingChanges.heldBlocks.isEmpty)
         // Emptying the table empties both indexes.
         for key in texts.keys { try table.delete(key) }
         texts = [:]
@@ -149,5 +156,57 @@ final class PostingBlockTests: XCTestCase {
         table = try XCTUnwrap(fixture.catalog.table(named: "Note"))
         try check(table, [blocks, entries], texts)
         XCTAssertEqual(try table.fullTextSize(blocks).entries, 0)
+    }
+
+    /// A write transaction whose changes fill their buffer many times: each batch holds every term's open last
+    /// block out of the tree for the next one (`PostingChanges.heldBlocks`), and reads, deletes and updates in
+    /// between, a commit and a rollback see exactly the postings the texts give.
+    func testBatchesOfOneTransactionAppendToTheHeldOpenBlocks() throws {
+        var table = try fixture.catalog.createTable(named: "Note")
+        let body = try table.addColumn(named: "body", type: .value(.string), nullable: true)
+        let old = try table.addColumn(named: "old", type: .value(.string), nullable: true)
+        let blocks = try table.addFullTextIndex(on: body)
+        let pairs = try table.addFullTextIndex(on: old, postingBlocks: true, trigrams: false)
+        var random = SeededGenerator(seed: 512)
+        var texts: [ObjectKey: StorageValue] = [:]
+        func limitBatches() throws {
+            for index in [blocks, pairs] { try table.sortedIndex(index).postingChangeLimit = 97 }
+        }
+        func insert(_ count: Int) throws {
+            for _ in 0..<count {
+                let text = Self.text(&random)
+                texts[try table.insert([(body, text), (old, text)])] = text
+            }
+        }
+        try limitBatches()
+        try insert(900)
+        XCTAssertFalse(try table.sortedIndex(blocks).postingChanges.heldBlocks.isEmpty, "no block held")
+        // Deletes and updates in the held blocks and in the tree's, then more batches.
+        for (offset, key) in texts.keys.sorted(by: { $0.rawValue < $1.rawValue }).enumerated() where offset % 9 == 4 {
+            if offset % 2 == 0 {
+                try table.delete(key)
+                texts[key] = nil
+            } else {
+                let text = Self.text(&random)
+                try table.set(key, column: body, to: text)
+                try table.set(key, column: old, to: text)
+                texts[key] = text
+            }
+        }
+        try insert(400)
+        // A read writes the held blocks into the tree.
+        try check(table, [blocks, pairs], texts)
+        XCTAssertTrue(try table.sortedIndex(blocks).postingChanges.heldBlocks.isEmpty)
+        try insert(500)
+        try fixture.commit()
+        table = try XCTUnwrap(fixture.catalog.table(named: "Note"))
+        try check(table, [blocks, pairs], texts)
+        // Batches of a transaction rolled back leave the committed blocks as they were.
+        try limitBatches()
+        let committed = texts
+        try insert(600)
+        try fixture.rollback()
+        table = try XCTUnwrap(fixture.catalog.table(named: "Note"))
+        try check(table, [blocks, pairs], committed)
     }
 }

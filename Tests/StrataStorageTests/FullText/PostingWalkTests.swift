@@ -70,7 +70,7 @@ final class PostingWalkTests: XCTestCase {
 
     private func run(postingBlocks: Bool) throws {
         var random = SeededGenerator(seed: 97)
-        let index = try table.addFullTextIndex(on: body, postingBlocks: postingBlocks)
+        let index = try table.addFullTextIndex(on: body, postingBlocks: postingBlocks, trigrams: postingBlocks)
         var keys: [ObjectKey] = []
         for n in 0..<6_000 { keys.append(try table.insert([(body, .string(Self.text(n)))])) }
         try check(index, &random)

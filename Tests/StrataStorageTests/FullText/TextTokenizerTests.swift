@@ -41,6 +41,21 @@ final class TextTokenizerTests: XCTestCase {
         XCTAssertEqual(terms("ภาษาไทย").count, "ภาษาไทย".count)
     }
 
+    func testWithTrigramsUnspacedRunsBecomeOverlappingTrigramsWithAPairAndASingleTail() {
+        let tokens = TextTokenizer.tokens(in: "我爱数据库 x 中文。字", trigrams: true)
+        XCTAssertEqual(tokens.map(\.term), ["我爱数", "爱数据", "数据库", "据库", "库", "x", "中文", "文", "字"])
+        XCTAssertEqual(tokens.map(\.position), Array(0..<9))
+        XCTAssertEqual(tokens.map(\.isRunTail), [false, false, false, true, true, false, true, true, true])
+        XCTAssertEqual(
+            TextTokenizer.tokens(in: "ｶﾀｶﾅ", trigrams: true).map(\.term), ["カタカ", "タカナ", "カナ", "ナ"])
+        // Words, and the positions of every token, are the same in both cuts.
+        let text = "Swift の本 2024 données 数据库"
+        let pairs = TextTokenizer.tokens(in: text), trigrams = TextTokenizer.tokens(in: text, trigrams: true)
+        XCTAssertEqual(trigrams.map(\.position), pairs.map(\.position))
+        XCTAssertEqual(trigrams.map(\.term)[0], "swift")
+        XCTAssertEqual(trigrams.map(\.term)[3...4], ["2024", "donnees"])
+    }
+
     func testMixedScriptsKeepPositionsInOrder() {
         let tokens = TextTokenizer.tokens(in: "Swift の本 2024")
         XCTAssertEqual(tokens.map(\.term), ["swift", "の本", "本", "2024"])

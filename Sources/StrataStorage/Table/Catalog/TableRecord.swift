@@ -103,7 +103,7 @@ enum CatalogCodec {
             for (spec, root, implied) in table.indexes {
                 out.u32(spec.key.rawValue)
                 out.u8((spec.isUnique ? 1 : 0) | (implied ? 2 : 0) | (spec.isFullText ? 4 : 0)
-                    | (spec.isPostingBlocks ? 8 : 0))
+                    | (spec.isPostingBlocks ? 8 : 0) | (spec.isTrigrams ? 16 : 0))
                 out.u32(UInt32(spec.columns.count))
                 for column in spec.columns { out.u32(column.rawValue) }
                 offsets.indexes.append(out.bytes.count)
@@ -176,7 +176,7 @@ enum CatalogCodec {
                 }
                 let spec = IndexSpec(
                     key: key, columns: columns, isUnique: flags & 1 != 0, isFullText: flags & 4 != 0,
-                    isPostingBlocks: flags & 12 == 12)
+                    isPostingBlocks: flags & 12 == 12, isTrigrams: flags & 20 == 20)
                 table.indexes.append((spec, root, implied))
             }
             table.rootOffsets = offsets

@@ -12,28 +12,117 @@ extension SortedIndex {
     /// the rewritten and new blocks are made in order (terms in byte order, a term's blocks by bound) and merged
     /// into the tree at the end in one ordered pass, each leaf taking all of its new entries at once; as a sweep,
     /// so a leaf that splits stays full (the pass never comes back to it) instead of splitting in half.
-    func applyPostingChanges() throws {
+    ///
+    /// With `holdingOpenBlocks` (a batch written because the changes filled their buffer, more to come in the same
+    /// transaction), each term's open last block is held out of the tree (`PostingChanges.heldBlocks`) instead of
+    /// written: the next batch appends to it in memory, where it would otherwise find it in the tree, read it back
+    /// (its leaf often flushed meanwhile) and remove it. Reads and flushes apply without holding, which writes the
+    /// held blocks too.
+    func applyPostingChanges(holdingOpenBlocks hold: Bool = false) throws {
         guard !postingChanges.isEmpty else { return }
+        var held = postingChanges.takeHeldBlocks()
         let batch = postingChanges.take()
         let writer = nodes.reader as? NodeWriter
         var written: [[UInt8]] = []
         for (t, term) in batch.terms.enumerated() {
             let rows = batch.rows(ofTerm: t)
-            var start = rows.lowerBound
-            while start < rows.upperBound {
-                start = try apply(batch, rows: start..<rows.upperBound, term: term, written: &written)
+            let open = held.removeValue(forKey: term)
+            // The rows at or past the held block's first key belong to it (the tree holds no key past them).
+            var split = rows.upperBound
+            if let open {
+                let first = open.withUnsafeBytes {
+                    PostingBlock.firstKey(of: UnsafeRawBufferPointer(rebasing: $0[(term.count + 8)...]))
+                }
+                guard let first else { throw damagedBlock }
+                split = rows.first { batch.keys[$0] >= first } ?? rows.upperBound
             }
+            var start = rows.lowerBound
+            while start < split,
+                let next = try apply(batch, rows: start..<split, term: term, hold: hold, written: &written)
+            {
+                start = next
+            }
+            try writeTail(batch, rows: start..<rows.upperBound, open: open, term: term, hold: hold, written: &written)
             if let writer, nodes.loadedLeaves > Catalog.loadedLeafLimit { _ = try nodes.flush(in: writer) }
+        }
+        if hold {
+            for (term, entry) in held { postingChanges.hold(entry, term: term) }
+        } else if !held.isEmpty {
+            // The held blocks of terms this batch did not change, merged in order with the blocks written.
+            let rest = held.values.sorted { ByteOrder.compare($0, $1) < 0 }
+            written = Self.mergedInOrder(written, rest)
         }
         try merge(sorted: SortedEntries(inOrder: written), sweep: true)
     }
 
-    /// Applies the changes of `rows` (of `batch`, one term's from some row on) that fall in one block of `term`;
-    /// returns where the next block's changes start. The block is removed and its new blocks appended to `written`
-    /// (in order); changes past the term's last block become new blocks, encoded straight from the batch's rows.
+    /// Writes the changes of `rows` (of `batch`, one term's), which fall past the term's last block in the tree,
+    /// into `open` (the term's held open block, if any) or new blocks: every block but the last is appended to
+    /// `written` with its last key as bound; the last, open, too, or with `hold` held for the next batch.
+    private func writeTail(
+        _ batch: PostingBatch, rows: Range<Int>, open: [UInt8]?, term: [UInt8], hold: Bool,
+        written: inout [[UInt8]]
+    ) throws {
+        var entries: [[UInt8]]
+        if let open {
+            let block = open.withUnsafeBytes {
+                PostingBlock.decode(UnsafeRawBufferPointer(rebasing: $0[(term.count + 8)...]))
+            }
+            guard let block else { throw damagedBlock }
+            let postings = Self.merged(block.postings, rows.map { (batch.keys[$0], batch.posting($0)) })
+            entries = Self.entries(of: postings, term: term, lastBound: PostingBlock.openBound)
+        } else {
+            guard !rows.isEmpty else { return }
+            entries = batch.entries(of: rows, term: term, lastBound: PostingBlock.openBound)
+        }
+        if hold, let last = entries.popLast() { postingChanges.hold(last, term: term) }
+        written += entries
+    }
+
+    /// The entries of `postings` (ascending keys) of `term`, cut by `PostingBlock.chunks`: each block's bound is
+    /// its last key, the last one's `lastBound`.
+    private static func entries(
+        of postings: [PostingBlock.Posting], term: [UInt8], lastBound: [UInt8]
+    ) -> [[UInt8]] {
+        let blocks = PostingBlock.chunks(postings[...])
+        return blocks.enumerated().map { offset, block in
+            let isLast = offset == blocks.count - 1
+            return block.entry(
+                term: term, bound: isLast ? lastBound : ByteOrder.key(block.postings[block.postings.count - 1].key))
+        }
+    }
+
+    /// The error for a posting block that does not decode.
+    private var damagedBlock: StrataError {
+        StrataError.invalidArgument("full-text index \(spec.key) holds a damaged posting block")
+    }
+
+    /// `left` and `right` (entries each in byte order, none in both) as one list in byte order.
+    private static func mergedInOrder(_ left: [[UInt8]], _ right: [[UInt8]]) -> [[UInt8]] {
+        var result: [[UInt8]] = []
+        result.reserveCapacity(left.count + right.count)
+        var i = 0, j = 0
+        while i < left.count, j < right.count {
+            if ByteOrder.compare(left[i], right[j]) < 0 {
+                result.append(left[i])
+                i += 1
+            } else {
+                result.append(right[j])
+                j += 1
+            }
+        }
+        result += left[i...]
+        result += right[j...]
+        return result
+    }
+
+    /// Applies the changes of `rows` (of `batch`, one term's from some row on) that fall in one block of `term` in
+    /// the tree; returns where the next block's changes start, or `nil` when the first of them is past the term's
+    /// last block in the tree (the caller writes those as the term's tail). The block is removed and its new
+    /// blocks appended to `written` (in order); with `hold`, the last of them is held instead when it is the
+    /// term's open block (see ``applyPostingChanges(holdingOpenBlocks:)``).
     private func apply(
-        _ batch: PostingBatch, rows: Range<Int>, term: [UInt8], written: inout [[UInt8]]
-    ) throws -> Int {
+        _ batch: PostingBatch, rows: Range<Int>, term: [UInt8], hold: Bool, written: inout [[UInt8]]
+    ) throws -> Int? {
         let target = term + ByteOrder.key(batch.keys[rows.lowerBound])
         var found: [UInt8]?
         try target.withUnsafeBytes { lower in
@@ -44,16 +133,10 @@ extension SortedIndex {
                 }
             }
         }
-        guard let found else {
-            // Past the term's last block: every change left is a new posting (or the removal of none).
-            written += batch.entries(of: rows, term: term, lastBound: PostingBlock.openBound)
-            return rows.upperBound
-        }
+        guard let found else { return nil }
         let bound = Array(found[term.count..<term.count + 8])
         let payload = found[(term.count + 8)...]
-        guard let block = payload.withUnsafeBytes({ PostingBlock.decode($0) }) else {
-            throw StrataError.invalidArgument("full-text index \(spec.key) holds a damaged posting block")
-        }
+        guard let block = payload.withUnsafeBytes({ PostingBlock.decode($0) }) else { throw damagedBlock }
         var end = rows.upperBound
         if bound != PostingBlock.openBound {
             let last = bound.withUnsafeBytes { ByteOrder.int64(fromKey: $0) }
@@ -61,12 +144,9 @@ extension SortedIndex {
         }
         _ = try nodes.update(found) { $0.remove(found) }
         let postings = Self.merged(block.postings, (rows.lowerBound..<end).map { (batch.keys[$0], batch.posting($0)) })
-        let blocks = PostingBlock.chunks(postings[...])
-        for (offset, block) in blocks.enumerated() {
-            let isLast = offset == blocks.count - 1
-            let blockBound = isLast ? bound : ByteOrder.key(block.postings[block.postings.count - 1].key)
-            written.append(block.entry(term: term, bound: blockBound))
-        }
+        var entries = Self.entries(of: postings, term: term, lastBound: bound)
+        if hold, bound == PostingBlock.openBound, let last = entries.popLast() { postingChanges.hold(last, term: term) }
+        written += entries
         return end
     }
 

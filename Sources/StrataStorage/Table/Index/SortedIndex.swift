@@ -13,6 +13,10 @@ public struct IndexSpec: Hashable, Sendable {
     /// since that layout does; `false` for one entry per (term, object) (`FullTextEntry`), which files written
     /// before it hold and which is read and kept up to date as it is.
     public var isPostingBlocks: Bool = false
+    /// Whether a full-text index cuts runs of unspaced scripts (Chinese, Japanese, Thai, ...) into overlapping
+    /// trigrams, as every full-text index made since that layout does (`TextTokenizer`); `false` for overlapping
+    /// pairs, which older files hold and which is read and kept up to date as it is.
+    public var isTrigrams: Bool = false
 }
 
 /// An ordered index of (values, object key) entries in a `NodeTree`, kept exact by `Table` on every change.
@@ -55,9 +59,11 @@ final class SortedIndex {
     /// The buffer ``insertElements(of:key:)`` encodes each element's entry in, kept between calls.
     private var elementScratch: [UInt8] = []
     /// The full-text changes of a posting-block index not written into its blocks yet (see `PostingChanges`).
-    var postingChanges = PostingChanges()
+    var postingChanges: PostingChanges
     /// The most changes `postingChanges` holds before they are written (rows of 12 bytes: about 50 MB).
     static let postingChangeLimit = 1 << 22
+    /// The limit this index applies: ``postingChangeLimit``, lowered by tests to write many batches of a few texts.
+    var postingChangeLimit = SortedIndex.postingChangeLimit
 
     /// The index's nodes with every pending entry merged: what reads, removals and flushes work on.
     var tree: NodeTree<IndexLeaf> {
@@ -89,6 +95,7 @@ final class SortedIndex {
         self.mixed = mixed.contains(true) ? mixed : []
         self.indexesElements = indexesElements
         pending = PendingEntries(tracksHolders: spec.isUnique, endsWithKeys: !spec.isFullText)
+        postingChanges = PostingChanges(trigrams: spec.isTrigrams)
         nodes = NodeTree(root: root, reader: reader, context: (), what: "index \(spec.key) of table '\(table)'")
         self.impliedBy = impliedBy
     }
@@ -192,7 +199,7 @@ final class SortedIndex {
     /// making them one by one).
     func insertText(_ text: StorageValue, key: ObjectKey) throws {
         postingChanges.recordText(text, key: key)
-        if postingChanges.count >= SortedIndex.postingChangeLimit { try applyPostingChanges() }
+        if postingChanges.count >= postingChangeLimit { try applyPostingChanges(holdingOpenBlocks: true) }
     }
 
     /// Collects a full-text entry's change for the posting blocks, written once `postingChanges` is full or the
@@ -201,7 +208,7 @@ final class SortedIndex {
         guard postingChanges.record(entry, present: present) else {
             throw StrataError.invalidArgument("index \(spec.key) was handed bytes that are not a full-text entry")
         }
-        if postingChanges.count >= SortedIndex.postingChangeLimit { try applyPostingChanges() }
+        if postingChanges.count >= postingChangeLimit { try applyPostingChanges(holdingOpenBlocks: true) }
     }
 
     /// Visits entries ≥ `lower` in order until `body` returns `false`.

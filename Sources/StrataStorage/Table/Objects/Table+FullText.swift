@@ -13,14 +13,15 @@ extension Table {
     /// - Complexity: O(n log n) over the tokens of the table's texts.
     @discardableResult
     public func addFullTextIndex(on column: ColumnKey) throws -> IndexKey {
-        try addFullTextIndex(on: column, postingBlocks: true)
+        try addFullTextIndex(on: column, postingBlocks: true, trigrams: true)
     }
 
-    /// ``addFullTextIndex(on:)`` in either layout: posting blocks, or (`postingBlocks: false`) the one entry per
-    /// (term, object) of files written before them, which tests use to check that such indexes are still read
-    /// and kept exact.
+    /// ``addFullTextIndex(on:)`` in any of the layouts files hold: posting blocks, or (`postingBlocks: false`) the
+    /// one entry per (term, object) of files written before them; runs of unspaced scripts cut into trigrams, or
+    /// (`trigrams: false`) into the pairs of files written before trigrams. Tests use the older layouts to check
+    /// that such indexes are still read and kept exact.
     @discardableResult
-    package func addFullTextIndex(on column: ColumnKey, postingBlocks: Bool) throws -> IndexKey {
+    package func addFullTextIndex(on column: ColumnKey, postingBlocks: Bool, trigrams: Bool) throws -> IndexKey {
         let writer = try catalog.requireWriter("add a full-text index to table '\(name)'")
         let spec = context.specs[try position(of: column)]
         guard spec.type == .value(.string) else {
@@ -31,14 +32,15 @@ extension Table {
         if let existing = fullTextIndex(on: column) { return existing.key }
         let indexSpec = IndexSpec(
             key: IndexKey(rawValue: nextIndexKey), columns: [column], isUnique: false, isFullText: true,
-            isPostingBlocks: postingBlocks)
+            isPostingBlocks: postingBlocks, isTrigrams: trigrams)
         let index = SortedIndex(spec: indexSpec, root: .none, reader: reader, table: name)
         do {
             try forEachKey { key in
                 if postingBlocks {
                     try index.insertText(try value(key, column: column), key: key)
                 } else {
-                    for entry in FullTextEntry.entries(for: try value(key, column: column), key: key) {
+                    let text = try value(key, column: column)
+                    for entry in FullTextEntry.entries(for: text, key: key, trigrams: trigrams) {
                         try index.insert(entry: entry)
                     }
                 }

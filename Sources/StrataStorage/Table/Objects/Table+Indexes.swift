@@ -303,7 +303,9 @@ extension Table {
     /// The entries `index` holds for an object with the indexed `values`: one for a sorted index, a posting per
     /// term and a length entry for a full-text index (none for text without tokens).
     func indexEntries(_ index: SortedIndex, values: [StorageValue], key: ObjectKey) -> [[UInt8]] {
-        if index.spec.isFullText { return FullTextEntry.entries(for: values.first ?? .null, key: key) }
+        if index.spec.isFullText {
+            return FullTextEntry.entries(for: values.first ?? .null, key: key, trigrams: index.spec.isTrigrams)
+        }
         if index.indexesElements { return Table.elementEntries(values.first ?? .null, key: key) }
         return [IndexKeyEncoding.entry(values: index.encode(values), key: key)]
     }

@@ -101,7 +101,9 @@ extension Table {
                     texts.append((index, text))
                     continue
                 }
-                for entry in FullTextEntry.entries(for: text, key: objectKey) { entries.append((index, entry)) }
+                for entry in FullTextEntry.entries(for: text, key: objectKey, trigrams: index.spec.isTrigrams) {
+                    entries.append((index, entry))
+                }
                 continue
             }
             if index.indexesElements {
