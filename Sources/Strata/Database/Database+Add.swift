@@ -140,6 +140,7 @@ extension Database {
                 key = try insert(model, values, into: table)
             }
         }
+        if existing == nil { appendUnchangedLinks(of: model, values, in: table, to: &written) }
         object.managedAccessor = ManagedRow(database: self, model: model, key: key)
         // `written` holds distinct positions: as many as the link properties means every one is written.
         guard written.count < model.linkProperties.count else { return StoredRow(key: key, links: nil) }
@@ -147,6 +148,28 @@ extension Database {
             key: key,
             links: PendingLinks(
                 model: model, table: table, key: key, values: values, isUpdate: existing != nil, written: written))
+    }
+
+    /// Adds to `written` the positions in `model.linkProperties` of a new object's link columns that hold what its
+    /// new row holds already (no link, an empty list or map of links, when that is the column's default): writing
+    /// them would descend the tree again to find the value unchanged. An object of a model with links left unset (a
+    /// person without an address) then needs no ``PendingLinks`` at all.
+    private func appendUnchangedLinks(
+        of model: ModelBinding, _ values: [PersistedValue], in table: Table, to written: inout [Int]
+    ) {
+        for (position, property) in model.linkProperties.enumerated() where !model.isMixed(property) {
+            let stored: StorageValue
+            switch values[property] {
+            case .null: stored = .null
+            case .list(let elements) where elements.isEmpty: stored = .list([])
+            case .map(let entries) where entries.isEmpty: stored = .map([:])
+            default: continue
+            }
+            guard !written.contains(position), table.column(model.columns[property])?.defaultValue == stored else {
+                continue
+            }
+            written.append(position)
+        }
     }
 
     /// A new embedded object an object being inserted links to, inserted with it in one step
