@@ -24,6 +24,21 @@ public final class MutableSet<Element: ListElement> {
     }
 
     /// Creates an unmanaged set holding the distinct elements of `elements`, in their first order.
+    ///
+    /// The overload an array (what a generated initializer passes) takes: the generic one below, unspecialized in
+    /// the app's module, looked up the metadata of the argument's type on every call to compare it with
+    /// `[Element]`, about as much as the rest of building a set of five strings.
+    public init(_ elements: [Element]) {
+        managed = nil
+        if Element.self == String.self {
+            let strings = unsafeBitCast(elements, to: [String].self)
+            self.elements = unsafeBitCast(MutableSet.distinct(strings), to: [Element].self)
+            return
+        }
+        self.elements = MutableSet.distinct(elements)
+    }
+
+    /// Creates an unmanaged set holding the distinct elements of `elements`, in their first order.
     public init<Elements: Sequence>(_ elements: Elements) where Elements.Element == Element {
         managed = nil
         // Strings (the common set) are the same when they are equal, as their stored values are: compared
@@ -44,8 +59,14 @@ public final class MutableSet<Element: ListElement> {
             self.elements = unsafeBitCast(MutableSet.distinct(strings), to: [Element].self)
             return
         }
-        // Each element's identity worked out once: inserting one by one worked out every kept element's again
-        // for each new one.
+        self.elements = MutableSet.distinct(elements)
+    }
+
+    /// The distinct elements of `elements` in their first order (equal when `ElementIdentity` finds them so), each
+    /// element's identity worked out once: inserting one by one worked out every kept element's again for each new
+    /// one.
+    private static func distinct<Elements: Sequence>(_ elements: Elements) -> [Element]
+    where Elements.Element == Element {
         var kept: [Element] = []
         var identities: [ElementIdentity] = []
         for element in elements {
@@ -54,7 +75,7 @@ public final class MutableSet<Element: ListElement> {
             identities.append(identity)
             kept.append(element)
         }
-        self.elements = kept
+        return kept
     }
 
     /// The distinct strings of `strings` in their first order (equal as `ElementIdentity` finds their stored

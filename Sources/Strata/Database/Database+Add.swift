@@ -104,7 +104,7 @@ extension Database {
 
     /// An object whose row ``storeRow(_:policy:)`` stored: its key, and its link columns still to write (`nil`
     /// when there are none: a bulk insert of objects without links, or whose only links are new embedded objects
-    /// inserted with them, makes no ``PendingLinks`` per object).
+    /// inserted with them or left unset, makes no ``PendingLinks`` per object).
     private struct StoredRow {
         let key: ObjectKey
         let links: PendingLinks?
@@ -141,12 +141,39 @@ extension Database {
             }
         }
         object.managedAccessor = ManagedRow(database: self, model: model, key: key)
+        // Read once: a model without links (W1's employees) pays nothing more for the check below.
+        let links = model.linkProperties
+        if existing == nil, written.count < links.count {
+            appendUnchangedLinks(of: model, links, values, in: table, to: &written)
+        }
         // `written` holds distinct positions: as many as the link properties means every one is written.
-        guard written.count < model.linkProperties.count else { return StoredRow(key: key, links: nil) }
+        guard written.count < links.count else { return StoredRow(key: key, links: nil) }
         return StoredRow(
             key: key,
             links: PendingLinks(
                 model: model, table: table, key: key, values: values, isUpdate: existing != nil, written: written))
+    }
+
+    /// Adds to `written` the positions in `links` (`model.linkProperties`) of a new object's link columns that hold
+    /// what its new row holds already (no link, an empty list or map of links, when that is the column's default):
+    /// writing them would descend the tree again to find the value unchanged. An object of a model with links left
+    /// unset (a person without an address) then needs no ``PendingLinks`` at all.
+    private func appendUnchangedLinks(
+        of model: ModelBinding, _ links: [Int], _ values: [PersistedValue], in table: Table, to written: inout [Int]
+    ) {
+        for (position, property) in links.enumerated() where !model.isMixed(property) {
+            let stored: StorageValue
+            switch values[property] {
+            case .null: stored = .null
+            case .list(let elements) where elements.isEmpty: stored = .list([])
+            case .map(let entries) where entries.isEmpty: stored = .map([:])
+            default: continue
+            }
+            guard !written.contains(position), table.column(model.columns[property])?.defaultValue == stored else {
+                continue
+            }
+            written.append(position)
+        }
     }
 
     /// A new embedded object an object being inserted links to, inserted with it in one step

@@ -133,6 +133,37 @@ final class PendingIndexEntriesTests: XCTestCase {
         XCTAssertEqual((0..<again.count).map { Array(again[$0]) }, withLate)
     }
 
+    /// A set's element entries encoded straight into the buffer (`appendElements`) are the bytes the general
+    /// encoding gives, for strings with and without zero bytes, empty strings and other kinds, and a key going
+    /// back still turns `keysAscend` off; after `removeAll` the buffer is filled again from its start.
+    func testElementEntriesEncodedInPlaceMatchTheGeneralEncoding() {
+        let elements: [StorageValue] = [
+            .string("nick-1"), .string(""), .string("a\u{0}b"), .int(-7), .string("ünïcode"), .null, .bool(true),
+        ]
+        func expected(_ element: StorageValue, _ key: Int64) -> [UInt8] {
+            var bytes: [UInt8] = []
+            IndexKeyEncoding.append(element, to: &bytes)
+            return bytes + ByteOrder.key(key)
+        }
+        let pending = PendingEntries(tracksHolders: false, endsWithKeys: true)
+        var scratch: [UInt8] = []
+        var model: [[UInt8]] = []
+        for key: Int64 in [-3, 0, 0, 5, 1 << 40] {
+            pending.appendElements(elements, key: ObjectKey(key), scratch: &scratch)
+            model += elements.map { expected($0, key) }
+        }
+        XCTAssertTrue(pending.keysAscend)
+        XCTAssertEqual((0..<pending.entries.count).map { Array(pending.entries.entry($0)) }, model)
+        pending.appendElements([.string("late")], key: ObjectKey(4), scratch: &scratch)
+        XCTAssertFalse(pending.keysAscend, "a key before the last one")
+        XCTAssertEqual(Array(pending.entries.entry(pending.count - 1)), expected(.string("late"), 4))
+        pending.removeAll()
+        XCTAssertTrue(pending.isEmpty)
+        XCTAssertTrue(pending.keysAscend)
+        pending.appendElements([.string("again")], key: ObjectKey(2), scratch: &scratch)
+        XCTAssertEqual((0..<pending.count).map { Array(pending.entries.entry($0)) }, [expected(.string("again"), 2)])
+    }
+
     func testSortedRunsMergeIntoOneByteOrderWithoutRepeats() {
         var generator = SeededGenerator(seed: 30)
         var all: [[UInt8]] = []

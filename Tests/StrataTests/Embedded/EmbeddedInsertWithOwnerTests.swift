@@ -35,6 +35,26 @@ final class EmbeddedInsertWithOwnerTests: EmbeddedTestCase {
         XCTAssertNoThrow(try db.verify())
     }
 
+    /// An owner added without its embedded object (a nil link, which a new row holds already) writes no link
+    /// column after its row: it reads nil, and a badge set afterwards, in the same write or the next, is owned as
+    /// usual.
+    func testAnOwnerAddedWithoutItsEmbeddedObjectLinksNothingUntilOneIsSet() throws {
+        let bare = (0..<50).map { Wearer(id: $0, badge: nil) }
+        try db.write {
+            db.add(bare)
+            bare[3].badge = Badge(colour: "green", level: 3)
+        }
+        XCTAssertTrue(bare.allSatisfy(\.isManaged))
+        XCTAssertEqual(try table("Badge").count(), 1)
+        XCTAssertNil(bare[4].badge)
+        XCTAssertEqual(bare[3].badge?.level, 3)
+        try db.write { bare[4].badge = Badge(colour: "blue", level: 4) }
+        XCTAssertEqual(db.objects(Wearer.self).filter { $0.badge != nil }.map(\.id), [3, 4])
+        let badgeTable = try table("Badge")
+        for key in try badgeTable.keys() { XCTAssertEqual(try badgeTable.backlinkCount(of: key), 1) }
+        XCTAssertNoThrow(try db.verify())
+    }
+
     func testAnInstanceInTwoSlotsOrARefusedOwnerKeepsNothing() throws {
         let shared = Badge(colour: "red", level: 1)
         let pair = [Wearer(id: 1, badge: shared), Wearer(id: 2, badge: shared)]

@@ -90,6 +90,17 @@ final class PackedEntries {
         count += 1
     }
 
+    /// Appends an entry of at most `maxCount` bytes that `write` puts in place, returning its length: an entry
+    /// encoded straight into the buffer, with no array of its own to copy from.
+    @inline(__always)
+    func append(maxCount: Int, _ write: (UnsafeMutableRawPointer) -> Int) {
+        if count == endCapacity { growEnds(to: count + 1) }
+        if byteCount + maxCount > byteCapacity { growBytes(to: byteCount + maxCount) }
+        byteCount += write(bytes.unsafelyUnwrapped + byteCount)
+        ends.unsafelyUnwrapped[count] = UInt32(byteCount)
+        count += 1
+    }
+
     /// Appends entries `range` of `other` (another buffer), copying their bytes in one run.
     func append(_ other: PackedEntries, _ range: Range<Int>) {
         guard !range.isEmpty else { return }

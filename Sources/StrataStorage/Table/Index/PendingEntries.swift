@@ -53,6 +53,47 @@ final class PendingEntries {
         entries.append(entry)
     }
 
+    /// Adds the entries of one object's set elements, each element's encoding followed by `key` (an element
+    /// index's entries). A string without a zero byte, nearly every one, is encoded straight into the buffer: its
+    /// `01` tag, its bytes, the `00 00` end and the key, with no scratch array and no second copy; any other element
+    /// goes through `scratch` and ``append(_:)``. The key check of ``keysAscend`` is made once for all of them.
+    func appendElements(_ elements: [StorageValue], key: ObjectKey, scratch: inout [UInt8]) {
+        let ordered = UInt64(bitPattern: key.rawValue) ^ 0x8000_0000_0000_0000
+        guard !tracksHolders, !elements.isEmpty, ordered >= lastKey else {
+            return appendEncoding(of: elements, key: key, scratch: &scratch)
+        }
+        let keyBytes = ordered.bigEndian
+        for element in elements {
+            guard case .string(var text) = element else {
+                appendEncoding(of: [element], key: key, scratch: &scratch)
+                continue
+            }
+            let direct = text.withUTF8 { utf8 -> Bool in
+                guard !utf8.contains(0) else { return false }
+                entries.append(maxCount: utf8.count + 11) { target in
+                    target.storeBytes(of: 1, as: UInt8.self)
+                    if let source = utf8.baseAddress { (target + 1).copyMemory(from: source, byteCount: utf8.count) }
+                    target.storeBytes(of: 0, toByteOffset: utf8.count + 1, as: UInt16.self)
+                    target.storeBytes(of: keyBytes, toByteOffset: utf8.count + 3, as: UInt64.self)
+                    return utf8.count + 11
+                }
+                return true
+            }
+            if !direct { appendEncoding(of: [element], key: key, scratch: &scratch) }
+        }
+        lastKey = ordered
+    }
+
+    /// ``appendElements(_:key:scratch:)`` the general way: each element encoded into `scratch`, then appended.
+    private func appendEncoding(of elements: [StorageValue], key: ObjectKey, scratch: inout [UInt8]) {
+        for element in elements {
+            scratch.removeAll(keepingCapacity: true)
+            IndexKeyEncoding.append(element, to: &scratch)
+            ByteOrder.withKey(key.rawValue) { scratch.append(contentsOf: $0) }
+            scratch.withUnsafeBytes { append($0) }
+        }
+    }
+
     /// The object holding `values` (an entry without its object key) among the pending entries: the first one
     /// added, or `nil`. Only for an index that ``tracksHolders``.
     func holder(of values: UnsafeRawBufferPointer) -> ObjectKey? {
@@ -78,6 +119,16 @@ final class PendingEntries {
         return (slot, nil)
     }
 
+    /// Empties the buffer for the next entries, keeping its memory: a full buffer set aside as a sorted run
+    /// (`SortedIndex.runs`, a copy) is filled again rather than replaced by one whose pages fault in afresh.
+    func removeAll() {
+        entries.removeAll(keepingCapacity: true)
+        if !slots.isEmpty { slots = [] }
+        holders = 0
+        keysAscend = true
+        lastKey = 0
+    }
+
     /// The entries in byte order without repeats, for a merge, copied into a buffer of their own.
     ///
     /// Each entry's first 20 bytes, as big-endian numbers of 8, 8 and 4 bytes (zero-padded, which keeps a shorter
@@ -100,18 +151,56 @@ final class PendingEntries {
         var records = PendingEntries.records(of: entries, valuesOnly: valuesOnly)
         PendingEntries.radixSort(&records)
         PendingEntries.orderTies(&records, entries, valuesOnly: valuesOnly)
-        // Copied out in order, repeats dropped: the one pass that reads the entries where they lie, all over the
-        // buffer (a cache miss each in a buffer of 64 MiB); the merges that follow read the copy front to back.
-        let packed = PackedEntries(reservingEntries: records.count, bytes: entries.byteCount)
-        var previous: UnsafeRawBufferPointer?
-        for record in records {
-            let entry = entries.entry(Int(record.index))
-            if let previous, ByteOrder.compare(previous, entry) == 0 { continue }
-            packed.append(entry)
-            previous = entry
-        }
-        return SortedEntries(inOrder: packed)
+        return SortedEntries(inOrder: PendingEntries.copyOut(entries, in: records))
     }
+
+    /// The entries in the order of `records`, repeats dropped, copied into a buffer of their own: the one pass that
+    /// reads the entries where they lie, all over the buffer (a cache miss each in a buffer of 64 MiB); the merges
+    /// that follow read the copy front to back.
+    ///
+    /// Finding an entry takes two misses, one after the other: its end offsets, then its bytes. Entry by entry,
+    /// each copy waited for both in turn. The records are taken in blocks of ``copyBlock`` instead: the offsets of
+    /// the whole block are read first, then the first byte of each entry, loads that do not depend on one another
+    /// and so wait for memory together, before the block's entries are compared and copied from the cache. An
+    /// entry repeats the one before only if their first bytes and their records' prefixes are equal, so most
+    /// comparisons read nothing more.
+    static func copyOut(_ entries: PackedEntries, in records: [Record]) -> PackedEntries {
+        let packed = PackedEntries(reservingEntries: records.count, bytes: entries.byteCount)
+        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+        var spans = [UnsafeRawBufferPointer](repeating: empty, count: copyBlock)
+        // An entry's first byte, or 256 for an empty entry.
+        var heads = [Int](repeating: 0, count: copyBlock)
+        var lastHead = -1
+        records.withUnsafeBufferPointer { records in
+            spans.withUnsafeMutableBufferPointer { spans in
+                heads.withUnsafeMutableBufferPointer { heads in
+                    var start = 0
+                    while start < records.count {
+                        let count = Swift.min(copyBlock, records.count - start)
+                        for offset in 0..<count { spans[offset] = entries.entry(Int(records[start + offset].index)) }
+                        for offset in 0..<count {
+                            heads[offset] = spans[offset].isEmpty ? 256 : Int(spans[offset].load(as: UInt8.self))
+                        }
+                        for offset in 0..<count {
+                            let position = start + offset
+                            if heads[offset] == lastHead, records[position].hasSamePrefix(as: records[position - 1]),
+                                ByteOrder.compare(packed.entry(packed.count - 1), spans[offset]) == 0
+                            {
+                                continue
+                            }
+                            packed.append(spans[offset])
+                            lastHead = heads[offset]
+                        }
+                        start += count
+                    }
+                }
+            }
+        }
+        return packed
+    }
+
+    /// The records ``copyOut(_:in:)`` finds the entries of before copying them.
+    private static let copyBlock = 16
 
     /// A record of each entry, in the buffer's order.
     /// With `valuesOnly`, each record holds the beginning of the entry's values (all but its last 8 bytes).

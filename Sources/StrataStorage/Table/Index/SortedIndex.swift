@@ -56,7 +56,8 @@ final class SortedIndex {
     /// leaves in order, so each one is written once, and flushing every `Catalog.loadedLeafLimit` leaves rewrote
     /// the branches above them sixteen times as often.
     static let mergeLeafLimit = 256
-    /// The buffer ``insertElements(of:key:)`` encodes each element's entry in, kept between calls.
+    /// The buffer ``insertElements(of:key:)`` encodes an element's entry in when it is not a string without a zero
+    /// byte (those are encoded in place), kept between calls.
     private var elementScratch: [UInt8] = []
     /// The full-text changes of a posting-block index not written into its blocks yet (see `PostingChanges`).
     var postingChanges: PostingChanges
@@ -119,16 +120,12 @@ final class SortedIndex {
     }
 
     /// Adds the entries of a set's elements for object `key` (an index that ``indexesElements``): each element's
-    /// encoding and the key, written into one reused buffer and appended to the pending entries, with no array per
-    /// element and no sort here (the pending entries are sorted, and repeats dropped, when they are merged).
+    /// encoding and the key, written straight into the pending entries' buffer (`PendingEntries.appendElements`),
+    /// with no array per element and no sort here (the pending entries are sorted, and repeats dropped, when they
+    /// are merged).
     func insertElements(of set: StorageValue, key: ObjectKey) throws {
         guard impliedBy == nil, case .list(let elements) = set, !elements.isEmpty else { return }
-        for element in elements {
-            elementScratch.removeAll(keepingCapacity: true)
-            IndexKeyEncoding.append(element, to: &elementScratch)
-            ByteOrder.withKey(key.rawValue) { elementScratch.append(contentsOf: $0) }
-            elementScratch.withUnsafeBytes { pending.append($0) }
-        }
+        pending.appendElements(elements, key: key, scratch: &elementScratch)
         if pending.footprint >= bufferByteLimit { try setAsidePending() }
     }
 
@@ -152,9 +149,8 @@ final class SortedIndex {
     /// runs and the buffer reach ``pendingBufferLimit`` or the index is unique.
     private func setAsidePending() throws {
         guard !spec.isUnique, runs.count + 1 < SortedIndex.pendingBufferLimit else { return try mergePending() }
-        let taken = pending
-        pending = PendingEntries(tracksHolders: false, endsWithKeys: !spec.isFullText)
-        runs.append(taken.sorted())
+        runs.append(pending.sorted())
+        pending.removeAll()
     }
 
     /// Merges `batch` (entries in byte order, without repeats) into the tree: each descent hands a leaf every entry
