@@ -19,29 +19,9 @@ final class StoreCommitLogProcessTests: PagerTestCase {
     /// records not yet checkpointed, sometimes in the middle of a checkpoint): the reopened store holds the last
     /// acknowledged step or the one after, every row whole, and verifies.
     func testKilledLogWriterLeavesLastAcknowledgedStepWhole() throws {
-        let helper = try helperExecutable()
-        let path = storePath()
-        var random = SeededGenerator(seed: 81)
-        var lastStep: Int64 = 0
-        for round in 0..<(longTests ? 120 : 16) {
-            let child = try HelperProcess(executable: helper, arguments: ["log-step-loop", path])
-            let target = Int.random(in: 0...8, using: &random)
-            if target > 0 { child.waitForLines(startingWith: "committed ", count: target) }
-            usleep(UInt32.random(in: 0...20_000, using: &random))
-            let acknowledged = child.kill().split(separator: "\n").compactMap { line -> Int64? in
-                let fields = line.split(separator: " ")
-                return fields.count == 2 && fields[0] == "committed" ? Int64(fields[1]) : nil
-            }.last ?? lastStep
-            let store = try Store.open(path: path, options: logOptions())
-            let step = try StepTable.read(store)
-            _ = try store.verifyAll()
-            store.close()
-            XCTAssertGreaterThanOrEqual(step, acknowledged, "round \(round): an acknowledged step was lost")
-            XCTAssertLessThanOrEqual(step, acknowledged + 1, "round \(round): a step nobody committed")
-            XCTAssertGreaterThanOrEqual(step, lastStep, "round \(round): the file went back in time")
-            lastStep = step
-        }
-        XCTAssertGreaterThan(lastStep, 0, "no step was ever committed")
+        try runStepKillLoop(
+            command: "log-step-loop", seed: 81, rounds: longTests ? 120 : 16, maxAcknowledged: 8, options: logOptions()
+        )
     }
 
     /// This process and two children write pattern-tree steps at once: every writer after another process's

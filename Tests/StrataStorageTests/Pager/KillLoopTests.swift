@@ -18,29 +18,7 @@ final class KillLoopTests: PagerTestCase {
     /// embedded rows) and is killed at random moments: the reopened file holds the last acknowledged step or the one
     /// after, every row whole, and verifies.
     func testKilledTableWriterLeavesLastAcknowledgedStepWhole() throws {
-        let helper = try helperExecutable()
-        let path = storePath()
-        var random = SeededGenerator(seed: 52)
-        var lastStep: Int64 = 0
-        for round in 0..<(longTests ? 150 : 16) {
-            let child = try HelperProcess(executable: helper, arguments: ["step-loop", path])
-            let target = Int.random(in: 0...4, using: &random)
-            if target > 0 { child.waitForLines(startingWith: "committed ", count: target) }
-            usleep(UInt32.random(in: 0...20_000, using: &random))
-            let acknowledged = child.kill().split(separator: "\n").compactMap { line -> Int64? in
-                let fields = line.split(separator: " ")
-                return fields.count == 2 && fields[0] == "committed" ? Int64(fields[1]) : nil
-            }.last ?? lastStep
-            let store = try Store.open(path: path)
-            let step = try StepTable.read(store)
-            _ = try store.verifyAll()
-            store.close()
-            XCTAssertGreaterThanOrEqual(step, acknowledged, "round \(round): an acknowledged step was lost")
-            XCTAssertLessThanOrEqual(step, acknowledged + 1, "round \(round): a step nobody committed")
-            XCTAssertGreaterThanOrEqual(step, lastStep, "round \(round): the file went back in time")
-            lastStep = step
-        }
-        XCTAssertGreaterThan(lastStep, 0, "no step was ever committed")
+        try runStepKillLoop(command: "step-loop", seed: 52, rounds: longTests ? 150 : 16, maxAcknowledged: 4)
     }
 
     private func runKillLoop(kills: Int, key: [UInt8]?) throws {
