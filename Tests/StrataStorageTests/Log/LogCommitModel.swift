@@ -196,4 +196,23 @@ final class TwoFileRecording: StorageIO, FileChangeRecorder, @unchecked Sendable
     func didSync(path: String) {
         lock.withLock { files[path] = FileRecord(durable: inner.contents(ofFile: path) ?? []) }
     }
+
+    /// What a power loss at one recorded event could leave of a store's data file and its two log files (`paths`, in
+    /// that order): `count` images of each file, every data-file image with each pair of log images (the second
+    /// log's shuffled), each set keyed by path; an image of a file never written is empty.
+    static func crashImageSets(
+        of event: [String: FileRecord], paths: [String], count: Int, using random: inout SeededGenerator
+    ) -> [[String: [UInt8]]] {
+        let images = paths.map { path in
+            let record = event[path] ?? FileRecord()
+            return CrashImage.images(durable: record.durable, pending: record.pending, count: count, using: &random)
+        }
+        var sets: [[String: [UInt8]]] = []
+        for dataImage in images[0] {
+            for (first, second) in zip(images[1], images[2].shuffled(using: &random)) {
+                sets.append([paths[0]: dataImage, paths[1]: first, paths[2]: second])
+            }
+        }
+        return sets
+    }
 }

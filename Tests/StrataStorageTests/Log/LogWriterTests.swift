@@ -178,22 +178,15 @@ final class LogWriterTests: XCTestCase {
         _ event: [String: TwoFileRecording.FileRecord], model: LogCommitModel, oldest: UInt64, newest: UInt64,
         using random: inout SeededGenerator
     ) throws -> Int {
-        let paths = ["db", "db.log", "db.log2"]
-        let images = paths.map { path in
-            let record = event[path] ?? TwoFileRecording.FileRecord()
-            return CrashImage.images(durable: record.durable, pending: record.pending, count: 3, using: &random)
-        }
         var checked = 0
-        for dataImage in images[0] {
-            for (first, second) in zip(images[1], images[2].shuffled(using: &random)) {
-                let recovered = try recover(
-                    images: ["db": dataImage, "db.log": first, "db.log2": second], sealByteCount: model.sealByteCount)
-                XCTAssertTrue(
-                    (oldest...newest).contains(recovered.version),
-                    "recovered \(recovered.version), expected \(oldest)...\(newest)")
-                XCTAssertEqual(model.problems(inData: recovered.data, version: recovered.version), [])
-                checked += 1
-            }
+        let paths = ["db", "db.log", "db.log2"]
+        for images in TwoFileRecording.crashImageSets(of: event, paths: paths, count: 3, using: &random) {
+            let recovered = try recover(images: images, sealByteCount: model.sealByteCount)
+            XCTAssertTrue(
+                (oldest...newest).contains(recovered.version),
+                "recovered \(recovered.version), expected \(oldest)...\(newest)")
+            XCTAssertEqual(model.problems(inData: recovered.data, version: recovered.version), [])
+            checked += 1
         }
         return checked
     }

@@ -176,26 +176,19 @@ final class StoreCommitLogTests: PagerTestCase {
         of event: [String: TwoFileRecording.FileRecord], oldest: Int64, newest: Int64,
         using random: inout SeededGenerator
     ) throws -> Int {
-        let paths = ["db"] + Store.logPaths(for: "db")
-        let images = paths.map { path in
-            let record = event[path] ?? TwoFileRecording.FileRecord()
-            return CrashImage.images(durable: record.durable, pending: record.pending, count: 2, using: &random)
-        }
         var checked = 0
-        for dataImage in images[0] {
-            for (first, second) in zip(images[1], images[2].shuffled(using: &random)) {
-                let crashed = MemoryStorage(capacity: 1 << 28)
-                for (path, bytes) in zip(paths, [dataImage, first, second]) where !bytes.isEmpty {
-                    try crashed.setContents(bytes, ofFile: path)
-                }
-                let opened = try Store.open(path: "db", options: logOptions(io: crashed))
-                defer { opened.close() }
-                let found = try StepTable.read(opened)
-                XCTAssertTrue(
-                    (oldest...newest).contains(found), "opened at step \(found), expected \(oldest)...\(newest)")
-                _ = try opened.verifyAll()
-                checked += 1
+        let paths = ["db"] + Store.logPaths(for: "db")
+        for images in TwoFileRecording.crashImageSets(of: event, paths: paths, count: 2, using: &random) {
+            let crashed = MemoryStorage(capacity: 1 << 28)
+            for (path, bytes) in images where !bytes.isEmpty {
+                try crashed.setContents(bytes, ofFile: path)
             }
+            let opened = try Store.open(path: "db", options: logOptions(io: crashed))
+            defer { opened.close() }
+            let found = try StepTable.read(opened)
+            XCTAssertTrue((oldest...newest).contains(found), "opened at step \(found), expected \(oldest)...\(newest)")
+            _ = try opened.verifyAll()
+            checked += 1
         }
         return checked
     }
