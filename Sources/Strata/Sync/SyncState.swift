@@ -58,35 +58,25 @@ struct SyncState: Hashable, Sendable {
         return state
     }
 
-    /// Writes the state into `catalog` (a write transaction's).
-    func store(in catalog: Catalog) throws {
-        try catalog.setMetadata(Array(clientID.utf8), forKey: Self.clientIDKey)
-        try catalog.setMetadata(Array(String(nextSeq).utf8), forKey: Self.nextSeqKey)
-        try catalog.setMetadata(Array("\(clock.wall)-\(clock.counter)".utf8), forKey: Self.clockKey)
-        try catalog.setMetadata(Array(String(cursor).utf8), forKey: Self.cursorKey)
-        try catalog.setMetadata(Array(String(acknowledged).utf8), forKey: Self.acknowledgedKey)
-        try catalog.setMetadata(Array(String(acknowledgedThrough).utf8), forKey: Self.acknowledgedThroughKey)
+    /// Writes the state into `catalog` (a write transaction's): every value, or with `previous` (the state as the
+    /// transaction loaded it, of the same client) only those that differ from it. A recorded write moves the next
+    /// change number and the clock only, and the catalog's metadata costs less to keep when fewer values change.
+    func store(in catalog: Catalog, over previous: SyncState? = nil) throws {
+        let previous = previous?.clientID == clientID ? previous : nil
+        guard self != previous else { return }
+        let before = previous?.metadataValues
+        for (index, value) in metadataValues.enumerated() where before?[index].text != value.text {
+            try catalog.setMetadata(Array(value.text.utf8), forKey: value.key)
+        }
     }
 
-    /// Writes into `catalog` (a write transaction's) the values that differ from `previous`, the state as the
-    /// transaction loaded it: a recorded write moves the next change number and the clock only, and the catalog's
-    /// metadata costs less to keep when fewer of its values change.
-    func store(in catalog: Catalog, over previous: SyncState) throws {
-        guard self != previous else { return }
-        guard clientID == previous.clientID else { return try store(in: catalog) }
-        if nextSeq != previous.nextSeq {
-            try catalog.setMetadata(Array(String(nextSeq).utf8), forKey: Self.nextSeqKey)
-        }
-        if clock != previous.clock {
-            try catalog.setMetadata(Array("\(clock.wall)-\(clock.counter)".utf8), forKey: Self.clockKey)
-        }
-        if cursor != previous.cursor { try catalog.setMetadata(Array(String(cursor).utf8), forKey: Self.cursorKey) }
-        if acknowledged != previous.acknowledged {
-            try catalog.setMetadata(Array(String(acknowledged).utf8), forKey: Self.acknowledgedKey)
-        }
-        if acknowledgedThrough != previous.acknowledgedThrough {
-            try catalog.setMetadata(Array(String(acknowledgedThrough).utf8), forKey: Self.acknowledgedThroughKey)
-        }
+    /// The state's values as the catalog's metadata keeps them, each with its key, always in the same order.
+    private var metadataValues: [(key: String, text: String)] {
+        [
+            (Self.clientIDKey, clientID), (Self.nextSeqKey, String(nextSeq)),
+            (Self.clockKey, "\(clock.wall)-\(clock.counter)"), (Self.cursorKey, String(cursor)),
+            (Self.acknowledgedKey, String(acknowledged)), (Self.acknowledgedThroughKey, String(acknowledgedThrough)),
+        ]
     }
 
     private static func number(_ catalog: Catalog, _ key: String) throws -> Int64? {

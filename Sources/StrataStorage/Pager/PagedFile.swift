@@ -51,6 +51,12 @@ final class PagedFile: @unchecked Sendable {
         MetaSlot.decode(from: base + FileHeader.slotOffsets[index])
     }
 
+    /// The meta slots that decode, newest version first, each with its index.
+    func decodedMetaSlots() -> [(meta: MetaSlot, slot: Int)] {
+        [0, 1].compactMap { slot in meta(slot: slot).map { (meta: $0, slot: slot) } }
+            .sorted { $0.meta.version > $1.meta.version }
+    }
+
     /// The header and page span of node `ref` in a version of `pageCount` pages, checked to lie inside it and to be
     /// the node `ref` means; with `log`, read from the commit log when it holds the page's copy for `version`.
     ///

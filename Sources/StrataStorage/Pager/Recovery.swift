@@ -35,8 +35,7 @@ enum Recovery {
     /// - Throws: `corruptFile` when neither slot describes a whole version.
     static func choose(in file: PagedFile) throws -> Choice {
         let fileSize = try file.file.size()
-        let candidates = [0, 1].compactMap { slot in file.meta(slot: slot).map { ($0, slot) } }
-            .sorted { $0.0.version > $1.0.version }
+        let candidates = file.decodedMetaSlots()
         // A slot that does not decode and is not all zeros was written and then damaged (or torn): it may have
         // held the newest version, which is unknown. A newer slot found not whole below says more, and replaces it.
         var rejected: (version: UInt64?, reason: String)? = [0, 1]
@@ -57,7 +56,7 @@ enum Recovery {
             detail: candidates.isEmpty
                 ? "both meta slots are damaged; restore the file from a backup"
                 : "no meta slot describes a version whose pages are all intact (versions "
-                    + candidates.map { "\($0.0.version)" }.joined(separator: ", ")
+                    + candidates.map { "\($0.meta.version)" }.joined(separator: ", ")
                     + "); the file was truncated or overwritten; restore it from a backup")
     }
 

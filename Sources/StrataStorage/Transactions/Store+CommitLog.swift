@@ -83,9 +83,7 @@ extension Store {
         in pagedFile: PagedFile, following checkpointed: UInt64, logEnd: UInt64
     ) throws -> Recovery.Choice {
         let fileSize = try pagedFile.file.size()
-        let candidates = [0, 1].compactMap { slot in pagedFile.meta(slot: slot).map { (meta: $0, slot: slot) } }
-            .filter { $0.meta.version >= checkpointed }
-            .sorted { $0.meta.version > $1.meta.version }
+        let candidates = pagedFile.decodedMetaSlots().filter { $0.meta.version >= checkpointed }
         for candidate in candidates {
             if logEnd > candidate.meta.version
                 || Recovery.problem(with: candidate.meta, in: pagedFile, fileSize: fileSize) == nil
@@ -130,9 +128,7 @@ extension Store {
         let generation = lockFile.generation
         let end = try logReader.end(generation: generation, version: meta.version)
         // The data file's meta slots are written by checkpoints only: the newer one is the version checkpointed.
-        guard let data = [0, 1].compactMap({ slot in pagedFile.meta(slot: slot).map { (meta: $0, slot: slot) } })
-            .max(by: { $0.meta.version < $1.meta.version })
-        else {
+        guard let data = pagedFile.decodedMetaSlots().first else {
             throw StrataError.corruptFile(
                 path: path, location: "meta slots (page 0)",
                 detail: "neither meta slot decodes while the store is open")
@@ -167,6 +163,12 @@ extension Store {
     func syncLog() throws {
         guard let logFiles else { return }
         try logFiles[Int(lockFile.generation & 1)].sync()
+    }
+
+    /// Syncs the file that makes commits durable: the commit log's current file when the store has a log, else the
+    /// data file. Records nothing; call holding the writer lock, or at the close.
+    func syncCommitsFile() throws {
+        if logFiles != nil { try syncLog() } else { try pagedFile.file.sync() }
     }
 
     /// Checkpoints when the log asks for it after a commit (`LogWriter.needsCheckpoint`), or always with `force`,

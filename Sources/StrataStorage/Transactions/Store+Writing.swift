@@ -282,7 +282,7 @@ extension Store {
     /// file), or the data file.
     private func syncFile(durableCommits: Bool) throws {
         do {
-            if durableCommits && logFiles != nil { try syncLog() } else { try pagedFile.file.sync() }
+            if durableCommits { try syncCommitsFile() } else { try pagedFile.file.sync() }
             stateLock.withLock { lastSync = Store.monotonicSeconds() }
         } catch {
             // After a failed fsync the kernel may have dropped the dirty pages: nothing is known about the disk.

@@ -30,8 +30,8 @@ public final class Store: @unchecked Sendable {
     let lockFile: LockFile
     let readerSlot: Int
     /// This process's reading side of the commit log (docs/ARCHITECTURE.md, "Commit path"): readers and the writer
-    /// read the pages written since the last checkpoint through it. Nil while the store has no log, which is every
-    /// store until the log is wired into commits (step 3 of "What remains"): reads then go to the data file alone.
+    /// read the pages written since the last checkpoint through it. Nil when the store has no log (the default while
+    /// `StoreOptions.commitLog` is off, docs/ARCHITECTURE.md "What remains"): reads then go to the data file alone.
     let logReader: LogReader?
     /// The two commit log files (nil without a log; `StoreOptions.commitLog`).
     let logFiles: [StorageFile]?
@@ -282,7 +282,7 @@ public final class Store: @unchecked Sendable {
             // `current` reads the meta and its slot as one pair (a mixed pair would mark the wrong slot durable).
             let current = lockFile.current
             if let meta = current.meta, lockFile.durable.version < meta.version,
-                (try? (logFiles == nil ? pagedFile.file.sync() : syncLog())) != nil
+                (try? syncCommitsFile()) != nil
             {
                 lockFile.markDurable(version: meta.version, slot: current.slot)
                 lockFile.markSynced(version: meta.version)
