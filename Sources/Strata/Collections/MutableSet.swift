@@ -25,48 +25,22 @@ public final class MutableSet<Element: ListElement> {
 
     /// Creates an unmanaged set holding the distinct elements of `elements`, in their first order.
     ///
-    /// The overload an array (what a generated initializer passes) takes: the generic one below, unspecialized in
-    /// the app's module, looked up the metadata of the argument's type on every call to compare it with
-    /// `[Element]`, about as much as the rest of building a set of five strings.
+    /// The overload an array (what a generated initializer passes) takes, and the one place a set is built: the
+    /// generic one below, unspecialized in the app's module, looked up the metadata of the argument's type on every
+    /// call, about as much as the rest of building a set of five strings.
     public init(_ elements: [Element]) {
         managed = nil
+        // Strings (the common set) are the same when they are equal, as their stored values are: compared
+        // directly, without a stored value made for each, and an array without repeats taken as it is (no copy).
+        // Told by the type, not by casting the array (`as? [String]` and back cast element by element, a tenth of
+        // building a person's five nicknames).
         if Element.self == String.self {
             let strings = unsafeBitCast(elements, to: [String].self)
             self.elements = unsafeBitCast(MutableSet.distinct(strings), to: [Element].self)
             return
         }
-        self.elements = MutableSet.distinct(elements)
-    }
-
-    /// Creates an unmanaged set holding the distinct elements of `elements`, in their first order.
-    public init<Elements: Sequence>(_ elements: Elements) where Elements.Element == Element {
-        managed = nil
-        // Strings (the common set) are the same when they are equal, as their stored values are: compared
-        // directly, without a stored value made for each.
-        // Told by the type, not by casting the array (`as? [String]` and back cast element by element, a tenth of
-        // building a person's five nicknames).
-        if Element.self == String.self {
-            // An array of strings (what a generated initializer passes) is taken as it is: no copy.
-            let strings: [String]
-            if Elements.self == [Element].self {
-                strings = unsafeBitCast(elements, to: [String].self)
-            } else {
-                var copied: [String] = []
-                copied.reserveCapacity(elements.underestimatedCount)
-                for element in elements { copied.append(unsafeBitCast(element, to: String.self)) }
-                strings = copied
-            }
-            self.elements = unsafeBitCast(MutableSet.distinct(strings), to: [Element].self)
-            return
-        }
-        self.elements = MutableSet.distinct(elements)
-    }
-
-    /// The distinct elements of `elements` in their first order (equal when `ElementIdentity` finds them so), each
-    /// element's identity worked out once: inserting one by one worked out every kept element's again for each new
-    /// one.
-    private static func distinct<Elements: Sequence>(_ elements: Elements) -> [Element]
-    where Elements.Element == Element {
+        // Each element's identity worked out once: inserting one by one worked out every kept element's again
+        // for each new one.
         var kept: [Element] = []
         var identities: [ElementIdentity] = []
         for element in elements {
@@ -75,7 +49,12 @@ public final class MutableSet<Element: ListElement> {
             identities.append(identity)
             kept.append(element)
         }
-        return kept
+        self.elements = kept
+    }
+
+    /// Creates an unmanaged set holding the distinct elements of `elements`, in their first order.
+    public convenience init<Elements: Sequence>(_ elements: Elements) where Elements.Element == Element {
+        self.init(Array(elements))
     }
 
     /// The distinct strings of `strings` in their first order (equal as `ElementIdentity` finds their stored
