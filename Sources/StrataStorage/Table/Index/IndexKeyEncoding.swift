@@ -90,16 +90,20 @@ enum IndexKeyEncoding {
         return try text.withUTF8 { utf8 in
             guard !utf8.contains(0) else { return try encode(value, mixed: mixed).withUnsafeBytes(body) }
             return try withUnsafeTemporaryAllocation(byteCount: utf8.count + 3, alignment: 1) { buffer in
-                // `01`, the bytes, the `00 00` terminator: what `append` writes for a string without zeros.
-                buffer[0] = 1
-                if let source = utf8.baseAddress {
-                    buffer.baseAddress!.advanced(by: 1).copyMemory(from: source, byteCount: utf8.count)
-                }
-                buffer[utf8.count + 1] = 0
-                buffer[utf8.count + 2] = 0
-                return try body(UnsafeRawBufferPointer(buffer))
+                let count = storeString(utf8, at: buffer.baseAddress!)
+                return try body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             }
         }
+    }
+
+    /// Writes at `target` the encoding of a string value whose UTF-8 bytes `utf8` hold no zero byte, as ``append``
+    /// writes it (`01`, the bytes, the `00 00` terminator: no byte to escape), and returns its length,
+    /// `utf8.count + 3`: for callers that encode into memory of their own, without an array.
+    static func storeString(_ utf8: UnsafeBufferPointer<UInt8>, at target: UnsafeMutableRawPointer) -> Int {
+        target.storeBytes(of: 1, as: UInt8.self)
+        if let source = utf8.baseAddress { (target + 1).copyMemory(from: source, byteCount: utf8.count) }
+        target.storeBytes(of: 0, toByteOffset: utf8.count + 1, as: UInt16.self)
+        return utf8.count + 3
     }
 
     /// The bytes every entry of a string starting with `prefix` begins with (no terminator).

@@ -71,11 +71,9 @@ final class PendingEntries {
             let direct = text.withUTF8 { utf8 -> Bool in
                 guard !utf8.contains(0) else { return false }
                 entries.append(maxCount: utf8.count + 11) { target in
-                    target.storeBytes(of: 1, as: UInt8.self)
-                    if let source = utf8.baseAddress { (target + 1).copyMemory(from: source, byteCount: utf8.count) }
-                    target.storeBytes(of: 0, toByteOffset: utf8.count + 1, as: UInt16.self)
-                    target.storeBytes(of: keyBytes, toByteOffset: utf8.count + 3, as: UInt64.self)
-                    return utf8.count + 11
+                    let count = IndexKeyEncoding.storeString(utf8, at: target)
+                    target.storeBytes(of: keyBytes, toByteOffset: count, as: UInt64.self)
+                    return count + 8
                 }
                 return true
             }
