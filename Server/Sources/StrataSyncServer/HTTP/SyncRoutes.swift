@@ -14,6 +14,9 @@ public struct SyncRoutes: Sendable {
     /// How long a waiting download trusts `SyncStore.notifier` before it reads the log anyway (a safety net for
     /// an announcement missed while the `LISTEN` connection was down).
     public var recheckInterval: Duration
+    /// How long a waiting download whose read was held back by an upload still committing waits for that upload's
+    /// announcement before it reads again (the upload may have rolled back and announce nothing).
+    public var heldBackRecheck: Duration = .milliseconds(20)
     /// The longest `wait` a download may ask for.
     public var maximumWait: Duration = .seconds(60)
     /// The most changes one download returns.
@@ -78,15 +81,21 @@ public struct SyncRoutes: Sendable {
                 // of the log growing (remembered before the read, so that a change committed in between still
                 // wakes it). Entries the rules hide move the position on without answering: the answer comes
                 // with the first change the user may see, or empty (with `last` past the hidden ones) at the
-                // deadline.
-                var seen = store.notifier.generation(for: user)
-                var response = try await store.download(after: after, user: user, limit: pageLimit)
+                // deadline. A read held back below the watermark by an upload still committing waits for the next
+                // announcement to anyone instead (that upload's, whoever it is for), at most `heldBackRecheck`.
+                var seen = (user: store.notifier.generation(for: user), anyone: store.notifier.generation)
+                var (response, heldBack) = try await store.downloadPage(after: after, user: user, limit: pageLimit)
                 while response.changes.isEmpty, ContinuousClock.now < deadline {
-                    await store.notifier.wait(
-                        past: seen, for: user, timeout: min(recheckInterval, deadline - ContinuousClock.now))
+                    let left = deadline - ContinuousClock.now
+                    if heldBack {
+                        await store.notifier.wait(past: seen.anyone, timeout: min(heldBackRecheck, left))
+                    } else {
+                        await store.notifier.wait(past: seen.user, for: user, timeout: min(recheckInterval, left))
+                    }
                     SyncTrace.note("download woken", user: user)
-                    seen = store.notifier.generation(for: user)
-                    response = try await store.download(after: response.last, user: user, limit: pageLimit)
+                    seen = (user: store.notifier.generation(for: user), anyone: store.notifier.generation)
+                    (response, heldBack) = try await store.downloadPage(
+                        after: response.last, user: user, limit: pageLimit)
                 }
                 SyncTrace.note("download answers \(response.changes.count) changes", user: user)
                 metrics.downloads.increment()

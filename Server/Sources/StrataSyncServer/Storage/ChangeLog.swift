@@ -1,9 +1,9 @@
 /// The append-only change log, `strata_sync_changes`: every accepted change once, numbered by the server.
 ///
 /// An upload stages its changes (``stage(_:owners:clientID:user:in:)``); they are numbered into the log inside the
-/// upload's `COMMIT`, in commit order (`ChangeNumbering`), so that when a reader sees number N committed, every
-/// smaller number is committed or rolled back for good, and a client that downloaded up to N never misses a change
-/// that commits later with a smaller number, whichever server wrote it.
+/// upload's `COMMIT` (`ChangeNumbering`), and a download reads only up to the watermark (`ChangeWatermark`), below
+/// which every smaller number is committed or rolled back for good, so a client that downloaded up to N never misses
+/// a change that commits later with a smaller number, whichever server wrote it.
 struct ChangeLog {
     /// The server's tables.
     let meta: MetaTables
@@ -12,8 +12,7 @@ struct ChangeLog {
 
     /// Stages `changes` (with the owner of each, as `BatchPlanner` decided) as one more write of `statement` (the
     /// upload's `BatchWriter` statement), which takes no lock: the transaction's `COMMIT` numbers them into the log
-    /// and announces them on the notification channel (`ChangeNumbering`). Nothing is staged when there is nothing
-    /// to append.
+    /// (`ChangeNumbering`). Nothing is staged when there is nothing to append.
     func stage(
         _ changes: [ValidatedChange], owners: [String?], clientID: String, user: String,
         in statement: inout CombinedStatement
@@ -27,12 +26,8 @@ struct ChangeLog {
                 wire.op.rawValue, wire.property, wire.value.map(Self.jsonText), wire.element, wire.position, wire.key,
             ])
         }
-        let (staged, channel, payload) = (
-            statement.bind(rows.parameter), statement.bind(meta.notificationChannel),
-            statement.bind(Self.payloadSuffix(Self.audience(owners)))
-        )
-        statement.add(
-            "INSERT INTO \(meta.appends) (rows, channel, payload) VALUES ($\(staged)::jsonb, $\(channel), $\(payload))")
+        let staged = statement.bind(rows.parameter)
+        statement.add("INSERT INTO \(meta.appends) (rows) VALUES ($\(staged)::jsonb)")
     }
 
     /// The sequence number the log gave change `change` of client `clientID` (0 when it holds none): read after
@@ -72,31 +67,28 @@ struct ChangeLog {
         return (sequence, parts.count > 1 ? Set(parts.dropFirst().map(String.init)) : nil)
     }
 
-    /// The highest sequence number committed so far (0 for an empty log), and the changes after `after` up to it
-    /// that `user` may see under `rules`, at most `limit`, in order: one statement, so both come from one snapshot
-    /// and one round trip. (Its one row without a change, when there is none, carries the highest number only.)
-    func read(after: Int64, user: String, rules: AccessRules, limit: Int) async throws
-        -> (upTo: Int64, changes: [ServerChange])
-    {
+    /// What one read of the log found.
+    struct Page {
+        /// The watermark: every number up to it that will ever commit has committed (`ChangeWatermark`).
+        var upTo: Int64
+        /// The changes after the cursor up to the watermark that the user may see, in order, at most the limit.
+        var changes: [ServerChange]
+        /// Whether the log held a number above the watermark, behind an appender still committing.
+        var heldBack: Bool
+    }
+
+    /// The watermark, and the changes after `after` up to it that `user` may see under `rules`, at most `limit`,
+    /// in order: one call of the read function (`ChangeWatermark`), so one round trip. (Its one row without a
+    /// change, when there is none, carries the watermark only.)
+    func read(after: Int64, user: String, rules: AccessRules, limit: Int) async throws -> Page {
         var rows = try await sql.rows(
-            """
-            WITH top AS (SELECT coalesce(max(seq), 0) AS upto FROM \(meta.changes))
-            SELECT c.server_seq, c.client_id, c.client_seq, c.hlc, c.model, c.object_key, c.op, c.property, c.value,
-                c.element, c.position, c.map_key, top.upto::text
-            FROM top LEFT JOIN LATERAL (
-                SELECT seq, seq::text AS server_seq, client_id, client_seq::text, hlc, model,
-                    object_key::text, op, property, value::text, element, position, map_key
-                FROM \(meta.changes)
-                WHERE seq > $1::bigint AND seq <= top.upto
-                    AND (model = ANY($2::text[]) OR (model = ANY($3::text[]) AND owner_id = $4))
-                ORDER BY seq LIMIT $5::integer) AS c ON true
-            ORDER BY c.seq
-            """,
+            "SELECT * FROM \(meta.readFunction)($1::bigint, $2::text[], $3::text[], $4, $5::integer)",
             [
                 String(after), Self.arrayLiteral(rules.sharedModels), Self.arrayLiteral(rules.ownedModels), user,
                 String(limit),
             ])
         let upTo = rows.first?[12].flatMap { Int64($0) } ?? 0
+        let heldBack = rows.first?[13] == "true"
         if rows.count == 1, rows[0][0] == nil { rows = [] }
         let changes = try rows.map { row in
             guard let seq = row[0].flatMap({ Int64($0) }), let client = row[1],
@@ -108,7 +100,7 @@ struct ChangeLog {
                 value: try row[8].map(SyncValue.parse), element: row[9], position: row[10], key: row[11])
             return ServerChange(serverSeq: seq, clientId: client, change: change)
         }
-        return (upTo, changes)
+        return Page(upTo: upTo, changes: changes, heldBack: heldBack)
     }
 
     /// A value's JSON for a `jsonb` column, which keeps no key order or spacing of its own: written directly, not

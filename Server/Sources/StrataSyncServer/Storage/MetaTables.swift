@@ -20,9 +20,10 @@ struct MetaTables: Sendable {
     var appends: String { SQLName.qualified(schema, "strata_sync_appends") }
     /// The trigger function that numbers a waiting batch into the change log at commit (`ChangeNumbering`).
     var numberingFunction: String { SQLName.qualified(schema, "strata_sync_number_appends") }
-
-    /// The advisory lock key that orders appends to the change log (see `ChangeNumbering`).
-    var appendLockKey: String { "hashtext(\(SQLName.literal(schema + ".strata_sync_changes")))" }
+    /// The sequence the change log's numbers are drawn from (`bigserial`'s own).
+    var changeSequence: String { SQLName.qualified(schema, "strata_sync_changes_seq_seq") }
+    /// The function a download reads the log with, up to the watermark (`ChangeWatermark`).
+    var readFunction: String { SQLName.qualified(schema, "strata_sync_read_changes") }
     /// The first key of the two-key advisory locks an upload takes on each object it changes (the second is a hash
     /// of the object's model and key). Two-key locks never collide with the one-key locks above.
     var objectLockSpace: String { "hashtext(\(SQLName.literal(schema + ".strata_sync_objects")))" }

@@ -18,6 +18,8 @@ public struct SyncStore: Sendable {
     public let notifier = ChangeNotifier()
     /// The pool with a bounded wait for a connection.
     let postgres: PostgresAccess
+    /// Sends this process's announcements to the other server processes (`NOTIFY`), after the uploads' commits.
+    let announcer: ChangeAnnouncer
 
     /// Creates a store on `client`'s database, with every table in PostgreSQL schema `databaseSchema`.
     /// `client` must be running (`PostgresClient.run()`). A request that gets no connection within
@@ -32,6 +34,7 @@ public struct SyncStore: Sendable {
         self.meta = MetaTables(schema: databaseSchema)
         self.logger = logger
         self.postgres = PostgresAccess(client: client, timeout: connectionTimeout, logger: logger)
+        self.announcer = ChangeAnnouncer(postgres: postgres, channel: meta.notificationChannel, logger: logger)
     }
 
     /// Creates or migrates the tables (see `SchemaMigrator`).
@@ -75,6 +78,7 @@ public struct SyncStore: Sendable {
             serverSeq: serverSeq)
         if response.accepted > 0 {
             notifier.announce(response.serverSeq, audience: outcome.audience)
+            announcer.announce(response.serverSeq, audience: outcome.audience)
             logger.debug(
                 "upload applied", metadata: ["client": "\(request.clientId)", "changes": "\(response.accepted)"])
         }
@@ -83,15 +87,26 @@ public struct SyncStore: Sendable {
 
     /// The changes after `after` that `user` may see, at most `limit`.
     public func download(after: Int64, user: String, limit: Int) async throws -> DownloadResponse {
+        try await downloadPage(after: after, user: user, limit: limit).response
+    }
+
+    /// The changes after `after` that `user` may see, at most `limit`, up to the watermark (`ChangeWatermark`), and
+    /// whether the log held a change above it, behind an upload still committing (a long poll then reads again at
+    /// the next announcement to anyone, which that upload's commit makes).
+    func downloadPage(after: Int64, user: String, limit: Int) async throws
+        -> (response: DownloadResponse, heldBack: Bool)
+    {
         let (meta, rules) = (self.meta, self.rules)
         return try await postgres.withConnection { sql in
-            let log = ChangeLog(meta: meta, sql: sql)
-            let (upTo, changes) = try await log.read(after: after, user: user, rules: rules, limit: limit)
-            guard upTo > after else { return DownloadResponse(changes: [], last: after, more: false) }
-            if changes.count == limit, let last = changes.last?.serverSeq {
-                return DownloadResponse(changes: changes, last: last, more: last < upTo)
+            let page = try await ChangeLog(meta: meta, sql: sql).read(
+                after: after, user: user, rules: rules, limit: limit)
+            guard page.upTo > after else {
+                return (DownloadResponse(changes: [], last: after, more: false), page.heldBack)
             }
-            return DownloadResponse(changes: changes, last: upTo, more: false)
+            if page.changes.count == limit, let last = page.changes.last?.serverSeq {
+                return (DownloadResponse(changes: page.changes, last: last, more: last < page.upTo), page.heldBack)
+            }
+            return (DownloadResponse(changes: page.changes, last: page.upTo, more: false), page.heldBack)
         }
     }
 
