@@ -95,6 +95,50 @@ final class ChangeOrderTests: XCTestCase {
             try await harness.expectRows("SELECT count(*)::text FROM S.strata_sync_appends", [["0"]])
         }
     }
+
+    /// An appender that registered and drew its number but has not committed (what `ChangeNumbering`'s trigger does,
+    /// stopped before the commit) holds every download below its number, even after a later number committed; once
+    /// it commits, the next download returns both.
+    func testADownloadStopsBelowAnAppenderStillCommitting() async throws {
+        try await TestPostgres.withDatabase { client, schema in
+            let harness = try await StoreHarness.make(client, schema: schema)
+            let first = try await harness.upload(
+                [StoreHarness.createNote("first", seq: 1, hlc: Fixtures.hlc(1000, "a"))], client: "a", user: "alice")
+            let quoted = "\"\(schema)\""
+            try await client.withConnection { connection in
+                let slow = SQLSession(connection: connection, logger: TestPostgres.logger)
+                try await slow.execute("BEGIN")
+                _ = try await slow.rows(
+                    """
+                    SELECT pg_advisory_xact_lock_shared(
+                        CASE WHEN is_called THEN last_value + 1 ELSE last_value END)::text
+                    FROM \(quoted).strata_sync_changes_seq_seq
+                    """)
+                let drawn = try await slow.value(
+                    """
+                    INSERT INTO \(quoted).strata_sync_changes (client_id, client_seq, user_id, owner_id, hlc, model,
+                        object_key, op) VALUES ('slow', 1, 'alice', 'alice', 'h', 'Note', '"late"', 'create')
+                    RETURNING seq::text
+                    """)
+                let later = try await harness.upload(
+                    [StoreHarness.createNote("second", seq: 1, hlc: Fixtures.hlc(2000, "b"))], client: "b",
+                    user: "alice")
+                XCTAssertEqual(drawn, String(first.serverSeq + 1))
+                XCTAssertEqual(later.serverSeq, first.serverSeq + 2, "the later upload committed first")
+
+                let held = try await harness.store.downloadPage(after: 0, user: "alice", limit: 100)
+                XCTAssertEqual(held.response.changes.map(\.serverSeq), [first.serverSeq])
+                XCTAssertEqual(held.response.last, first.serverSeq, "no download passes a number still committing")
+                XCTAssertTrue(held.heldBack, "the later upload's number is in the log, above the watermark")
+
+                try await slow.execute("COMMIT")
+                let after = try await harness.store.downloadPage(after: held.response.last, user: "alice", limit: 100)
+                XCTAssertEqual(after.response.changes.map(\.serverSeq), [first.serverSeq + 1, later.serverSeq])
+                XCTAssertEqual(after.response.last, later.serverSeq)
+                XCTAssertFalse(after.heldBack)
+            }
+        }
+    }
 }
 
 /// Whether the uploads are still running, shared by the test's tasks.
