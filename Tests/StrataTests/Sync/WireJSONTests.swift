@@ -61,7 +61,9 @@ final class WireJSONTests: XCTestCase {
         let values: [SyncValue] = [
             .null, .bool(true), .bool(false), .integer(0), .integer(-17), .integer(.max), .integer(.min),
             .string(""), .string("n1"), .string("a/b c~{}"), .string("quote \" inside"), .string("back\\slash"),
-            .string("line\nbreak"), .string("caf\u{e9}"), .number(1.5), .array([.integer(1), .string("x")]),
+            .string("line\nbreak"), .string("caf\u{e9}"), .string("\t\u{01}x\u{19}\r\u{08}\u{0C}"),
+            .string("\"lead"), .string("trail\\"), .string("mixed \u{e9}\n\"\u{1F600}\\ end"), .number(1.5),
+            .array([.integer(1), .string("x")]),
             .object(["b": .integer(1), "a": .null]),
         ]
         for value in values {
