@@ -30,9 +30,11 @@ extension Store {
         files: [StorageFile], pagedFile: PagedFile, checkpointThreshold: UInt64
     ) throws -> LogOpening {
         let seal = pagedFile.sealByteCount
+        let preallocation = CommitLog.preallocatedBytes(checkpointThreshold: checkpointThreshold)
         var logs = try files.map {
             try CommitLog(
-                file: $0, pageSize: pagedFile.pageSize, sealByteCount: seal, verifyingNodes: false, findingEnd: false)
+                file: $0, pageSize: pagedFile.pageSize, preallocatedBytes: preallocation, sealByteCount: seal,
+                verifyingNodes: false, findingEnd: false)
         }
         let newest = logs.indices.compactMap { index in logs[index].header.map { (index: index, header: $0) } }
             .max { $0.header.generation < $1.header.generation }
@@ -47,7 +49,8 @@ extension Store {
         }
         // The newest generation's end, every node of its records hashed (a crash may have torn the last append).
         logs[newest.index] = try CommitLog(
-            file: files[newest.index], pageSize: pagedFile.pageSize, sealByteCount: seal, verifyingNodes: true)
+            file: files[newest.index], pageSize: pagedFile.pageSize, preallocatedBytes: preallocation,
+            sealByteCount: seal, verifyingNodes: true)
         let log = logs[newest.index]
         let choice = try chooseDataVersion(
             in: pagedFile, following: newest.header.checkpointed, logEnd: log.newestVersion)
@@ -136,8 +139,9 @@ extension Store {
         if logWriter == nil {
             let logs = try logFiles.map {
                 try CommitLog(
-                    file: $0, pageSize: pageSize, sealByteCount: pagedFile.sealByteCount, verifyingNodes: false,
-                    findingEnd: false)
+                    file: $0, pageSize: pageSize,
+                    preallocatedBytes: CommitLog.preallocatedBytes(checkpointThreshold: options.logCheckpointThreshold),
+                    sealByteCount: pagedFile.sealByteCount, verifyingNodes: false, findingEnd: false)
             }
             logWriter = LogWriter(
                 logs: logs, data: pagedFile.file, sealByteCount: pagedFile.sealByteCount, generation: generation,
