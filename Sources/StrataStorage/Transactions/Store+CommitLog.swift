@@ -155,11 +155,21 @@ extension Store {
 
     /// Appends a commit's record to the log: its sealed nodes, and the spilled nodes already written in place in
     /// the data file (`inPlace`). Syncs nothing. Call holding the writer lock.
+    ///
+    /// - Returns: The record, where it was written, and the generation it was appended to, for
+    ///   `noteAppendedCommit` once the version is published.
     func appendCommit(
         meta: MetaSlot, nodes: SealedNodes, inPlace: [(page: UInt64, pages: UInt64, checksum: UInt64)]
-    ) throws {
+    ) throws -> (located: CommitLog.Located, generation: UInt64) {
         guard let logWriter else { preconditionFailure("a log append in a store without a log writer") }
-        try logWriter.append(meta: meta, nodes: nodes.sortedByPage(), inPlace: inPlace)
+        let located = try logWriter.append(meta: meta, nodes: nodes.sortedByPage(), inPlace: inPlace)
+        return (located, logWriter.generation)
+    }
+
+    /// Hands a published commit's record to this process's log reader (`LogReader.noteAppended`), so the next
+    /// transaction's view need not read it back from the file. Call holding the writer lock, after `publish`.
+    func noteAppendedCommit(_ appended: (located: CommitLog.Located, generation: UInt64)) {
+        logReader?.noteAppended(appended.located, generation: appended.generation, pageSize: pageSize)
     }
 
     /// Syncs the log file of the current generation: what makes log commits durable. Call holding the writer
