@@ -28,10 +28,21 @@ final class CommitLog {
     private(set) var appendOffset: UInt64
     /// The newest version in the log, or the header's `checkpointed` when it holds no record.
     private(set) var newestVersion: UInt64
-    /// The file's size as last set or read.
-    private var knownSize: UInt64
+    /// The file's size as last set or read: appends below it overwrite written bytes and never grow the file.
+    private(set) var knownSize: UInt64
     /// Reused between appends so a small commit allocates nothing (grown to the largest record, up to `stagingLimit`).
     private var staging: UnsafeMutableRawBufferPointer?
+    /// What a new log is grown to, and the step of later growth, by default: `preallocatedBytes(checkpointThreshold:)`
+    /// of the default threshold.
+    static let defaultPreallocatedBytes = preallocatedBytes(checkpointThreshold: LogWriter.defaultCheckpointThreshold)
+
+    /// The preallocation of a log checkpointed every `checkpointThreshold` bytes of records: twice the threshold,
+    /// so a generation of small commits ends inside it (the threshold, plus the record that passed it) and reusing
+    /// the file never grows it (8 MiB for the default 4 MiB threshold); at most 16 MiB, a step that makes growth
+    /// rare without reserving much disk for a log that may never reach it.
+    static func preallocatedBytes(checkpointThreshold: UInt64) -> UInt64 {
+        min(checkpointThreshold, 8 << 20) * 2
+    }
     /// Records larger than this are written in several writes of at most this size.
     static let stagingLimit = 1 << 20
 
@@ -55,7 +66,8 @@ final class CommitLog {
     ///     others learns the end from its reader's index; the first opener skips the older generation's file).
     /// - Throws: `corruptFile` or `unsupportedFormat` for a header that is whole but not this store's log; `io`.
     init(
-        file: StorageFile, pageSize: Int, preallocatedBytes: UInt64 = 4 << 20, sealByteCount: Int,
+        file: StorageFile, pageSize: Int, preallocatedBytes: UInt64 = CommitLog.defaultPreallocatedBytes,
+        sealByteCount: Int,
         verifyingNodes: Bool = true, findingEnd: Bool = true
     ) throws {
         self.file = file
@@ -136,8 +148,8 @@ final class CommitLog {
 
     /// Begins generation `generation`, following data file version `checkpointed`: writes a header with a new salt (the
     /// records of the previous generation then fail their salt check), growing a short file to
-    /// `preallocatedBytes`. Syncs nothing: the caller syncs when the reset must be durable (an append under
-    /// `.full` syncs it with its record).
+    /// `preallocatedBytes` (zeros, synced). Syncs nothing else: the caller syncs when the reset must be durable (an
+    /// append under `.full` syncs it with its record).
     ///
     /// Only when no reader reads through the current generation (see docs/ARCHITECTURE.md, "Commit path").
     func reset(checkpointed: UInt64, generation: UInt64) throws {
@@ -155,7 +167,8 @@ final class CommitLog {
 
     /// Appends the record of `meta.version`, which must follow `newestVersion`, holding `nodes` (sealed as they go
     /// to the data file) and listing `inPlace`, nodes of the version already written to their pages in the data
-    /// file and synced: one write for a record up to `stagingLimit` bytes. Syncs nothing (`sync`).
+    /// file and synced: one write for a record up to `stagingLimit` bytes. Syncs nothing (`sync`) but the zeros of
+    /// a growth, `preallocatedBytes` at a time, before the record is written over them.
     ///
     /// - Returns: The record and where it was written.
     /// - Throws: `invalidArgument` before the first reset or out of order; `diskFull`, `io`.
@@ -295,9 +308,13 @@ final class CommitLog {
         try fillWithZeros(to: (end + preallocatedBytes - 1) / preallocatedBytes * preallocatedBytes)
     }
 
-    /// Grows the file to `size` bytes by writing zeros, not by `ftruncate`: a truncated file is sparse, so each
-    /// append into it would allocate blocks and its sync would have to write that allocation too; an append over
-    /// blocks already written changes no metadata, and the sync writes the record alone.
+    /// Grows the file to `size` bytes by writing zeros, not by `ftruncate`, and syncs them: a truncated file is
+    /// sparse, so each append into it would allocate blocks and its sync would have to write that allocation too,
+    /// and an append past the synced size makes its `fdatasync` commit the new size as well. An append over blocks
+    /// already written and synced changes no metadata, and its sync writes the record alone (measured on this
+    /// project's ext4 disk: 4 KiB and `fdatasync` 140-180 µs when the file grows, about 97 µs over written bytes).
+    /// The one sync here is paid once per `preallocatedBytes` of growth, not per commit; the bytes it makes durable
+    /// are zeros, which no reader takes for a record.
     private func fillWithZeros(to size: UInt64) throws {
         let chunk = 1 << 20
         let zeros = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 64)
@@ -309,6 +326,7 @@ final class CommitLog {
             try file.write(UnsafeRawBufferPointer(rebasing: zeros[0..<count]), at: offset)
             offset += UInt64(count)
         }
+        try file.sync()
         knownSize = size
     }
 

@@ -51,6 +51,20 @@ final class LogReader: @unchecked Sendable {
         return lock.withLock { nextOffset }
     }
 
+    /// Extends the index with a record this process's writer appended to `generation` and published, so that the
+    /// next view does not read its header back from the file (two reads and a size check per commit, 5 % of a
+    /// log-on W5 commit's CPU). Changes nothing unless the index describes that generation and ends at the version
+    /// before the record's; a view then reads the header from the file as it does for other processes' records.
+    func noteAppended(_ located: CommitLog.Located, generation: UInt64, pageSize: Int) {
+        lock.withLock {
+            guard self.generation == generation, located.record.salt == index.salt,
+                located.record.version == index.newestVersion + 1, located.offset == nextOffset
+            else { return }
+            index.extend(with: [located], pageSize: pageSize)
+            nextOffset = located.offset + located.record.byteCount(pageSize: pageSize)
+        }
+    }
+
     /// The view a reader that pinned `version` through `generation` reads with: the index of that generation
     /// extended up to `version`, and the mapping of its file.
     ///

@@ -30,9 +30,11 @@ extension Store {
         files: [StorageFile], pagedFile: PagedFile, checkpointThreshold: UInt64
     ) throws -> LogOpening {
         let seal = pagedFile.sealByteCount
+        let preallocation = CommitLog.preallocatedBytes(checkpointThreshold: checkpointThreshold)
         var logs = try files.map {
             try CommitLog(
-                file: $0, pageSize: pagedFile.pageSize, sealByteCount: seal, verifyingNodes: false, findingEnd: false)
+                file: $0, pageSize: pagedFile.pageSize, preallocatedBytes: preallocation, sealByteCount: seal,
+                verifyingNodes: false, findingEnd: false)
         }
         let newest = logs.indices.compactMap { index in logs[index].header.map { (index: index, header: $0) } }
             .max { $0.header.generation < $1.header.generation }
@@ -47,7 +49,8 @@ extension Store {
         }
         // The newest generation's end, every node of its records hashed (a crash may have torn the last append).
         logs[newest.index] = try CommitLog(
-            file: files[newest.index], pageSize: pagedFile.pageSize, sealByteCount: seal, verifyingNodes: true)
+            file: files[newest.index], pageSize: pagedFile.pageSize, preallocatedBytes: preallocation,
+            sealByteCount: seal, verifyingNodes: true)
         let log = logs[newest.index]
         let choice = try chooseDataVersion(
             in: pagedFile, following: newest.header.checkpointed, logEnd: log.newestVersion)
@@ -136,8 +139,9 @@ extension Store {
         if logWriter == nil {
             let logs = try logFiles.map {
                 try CommitLog(
-                    file: $0, pageSize: pageSize, sealByteCount: pagedFile.sealByteCount, verifyingNodes: false,
-                    findingEnd: false)
+                    file: $0, pageSize: pageSize,
+                    preallocatedBytes: CommitLog.preallocatedBytes(checkpointThreshold: options.logCheckpointThreshold),
+                    sealByteCount: pagedFile.sealByteCount, verifyingNodes: false, findingEnd: false)
             }
             logWriter = LogWriter(
                 logs: logs, data: pagedFile.file, sealByteCount: pagedFile.sealByteCount, generation: generation,
@@ -151,11 +155,21 @@ extension Store {
 
     /// Appends a commit's record to the log: its sealed nodes, and the spilled nodes already written in place in
     /// the data file (`inPlace`). Syncs nothing. Call holding the writer lock.
+    ///
+    /// - Returns: The record, where it was written, and the generation it was appended to, for
+    ///   `noteAppendedCommit` once the version is published.
     func appendCommit(
         meta: MetaSlot, nodes: SealedNodes, inPlace: [(page: UInt64, pages: UInt64, checksum: UInt64)]
-    ) throws {
+    ) throws -> (located: CommitLog.Located, generation: UInt64) {
         guard let logWriter else { preconditionFailure("a log append in a store without a log writer") }
-        try logWriter.append(meta: meta, nodes: nodes.sortedByPage(), inPlace: inPlace)
+        let located = try logWriter.append(meta: meta, nodes: nodes.sortedByPage(), inPlace: inPlace)
+        return (located, logWriter.generation)
+    }
+
+    /// Hands a published commit's record to this process's log reader (`LogReader.noteAppended`), so the next
+    /// transaction's view need not read it back from the file. Call holding the writer lock, after `publish`.
+    func noteAppendedCommit(_ appended: (located: CommitLog.Located, generation: UInt64)) {
+        logReader?.noteAppended(appended.located, generation: appended.generation, pageSize: pageSize)
     }
 
     /// Syncs the log file of the current generation: what makes log commits durable. Call holding the writer

@@ -61,11 +61,12 @@ extension WriteTransaction {
         // With a commit log, the nodes go to the log in one append (the data file's meta slots are the
         // checkpoints'); spilled nodes are in place in the data file already, and the record lists them so.
         let publishedSlot: Int
+        var appended: (located: CommitLog.Located, generation: UInt64)?
         if let logWriter = store.logWriter {
             let inPlace = sorted.compactMap { page, node in
                 node.spilledChecksum.map { (page: page, pages: UInt64(node.pages), checksum: $0) }
             }
-            try store.appendCommit(meta: meta, nodes: sealed, inPlace: inPlace)
+            appended = try store.appendCommit(meta: meta, nodes: sealed, inPlace: inPlace)
             publishedSlot = logWriter.dataSlot
         } else {
             try store.writeCommit(nodes: sealed, meta: meta, slot: writeSlot)
@@ -80,6 +81,7 @@ extension WriteTransaction {
         store.publish(
             meta: meta, slot: publishedSlot, durable: durable, freeSpace: freeSpace, freeListBase: freeListBase,
             record: record)
+        if let appended { store.noteAppendedCommit(appended) }
         for (page, _) in sorted { store.pagedFile.markVerified(page: page, version: version) }
         if let cache = store.pagedFile.decrypted {
             for (page, memory, length) in sealed.encryptedTableNodes {

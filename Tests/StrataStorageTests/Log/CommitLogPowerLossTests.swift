@@ -13,6 +13,8 @@ final class CommitLogPowerLossTests: XCTestCase {
     private final class Capture: @unchecked Sendable {
         let lock = NSLock()
         var events: [[String: TwoFileRecording.FileRecord]] = []
+        /// Indices into `events` of the syncs that grew a log (zeros written ahead of its appends).
+        var growths: Set<Int> = []
     }
 
     /// What opening the store does with the log after a crash: the data file's newest meta slot, then every whole
@@ -79,7 +81,15 @@ final class CommitLogPowerLossTests: XCTestCase {
     private func runFull(cipher: NodeCipher?, seed: UInt64) throws {
         let storage = TwoFileRecording()
         let capture = Capture()
-        storage.onSync = { _, files in capture.lock.withLock { capture.events.append(files) } }
+        storage.onSync = { path, files in
+            capture.lock.withLock {
+                if path == "db.log", let log = files[path], TwoFileRecording.grows(log) {
+                    XCTAssertTrue(TwoFileRecording.writesZerosOnly(log), "a growth syncs zeros alone")
+                    capture.growths.insert(capture.events.count)
+                }
+                capture.events.append(files)
+            }
+        }
         var random = SeededGenerator(seed: seed)
         let model = LogCommitModel(pageSize: pageSize, cipher: cipher)
         try storage.inner.setContents(model.initialDataFile(), ofFile: "db")
@@ -93,8 +103,12 @@ final class CommitLogPowerLossTests: XCTestCase {
         var dataVersion: UInt64 = 1
         var slot = 0
         var checked = 0
+        var growths = 0
         for commit in 1...24 {
-            capture.lock.withLock { capture.events.removeAll() }
+            capture.lock.withLock {
+                capture.events.removeAll()
+                capture.growths.removeAll()
+            }
             // Every third commit also writes nodes in place first (a large transaction's spilled nodes, synced
             // before its record), on pages the log may hold older copies of.
             let placed = commit % 3 == 0 ? Int.random(in: 1...2, using: &random) : 0
@@ -105,8 +119,11 @@ final class CommitLogPowerLossTests: XCTestCase {
             next.release()
             try log.sync()
             var events = capture.lock.withLock { capture.events }
+            let grown = capture.lock.withLock { capture.growths.count }
+            growths += grown
             XCTAssertEqual(
-                events.count, placed > 0 ? 2 : 1, "a .full append syncs once (after the sync of nodes in place)")
+                events.count - grown, placed > 0 ? 2 : 1,
+                "a .full append syncs once (after the sync of nodes in place and a growth's zeros)")
             for (number, event) in events.enumerated() {
                 let newest = number == events.count - 1 ? meta.version : acknowledged
                 checked += try checkEvent(event, model: model, oldest: acknowledged, newest: newest, using: &random)
@@ -129,6 +146,70 @@ final class CommitLogPowerLossTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(checked, 24 * 16)
+        XCTAssertGreaterThan(growths, 0, "the run grew the log past its preallocation")
+    }
+
+    /// A generation reuses its file from the start without truncating it, so an older round's records lie after
+    /// the newest record. Here they are as dangerous as they can be: whole, on the very offsets the new round's next
+    /// records take, of the very versions it expects next (both rounds follow version 1), nodes and all. Only the
+    /// salt in each record header tells them apart; at every crash image of the new round's `.full` appends the log
+    /// still ends at an appended record of the new round, and the data file holds that version, whole.
+    func testAnOlderRoundsWholeRecordsAfterTheNewestAreNeverRead() throws {
+        let storage = TwoFileRecording()
+        let capture = Capture()
+        storage.onSync = { _, files in capture.lock.withLock { capture.events.append(files) } }
+        var random = SeededGenerator(seed: 14)
+        let older = LogCommitModel(pageSize: pageSize)
+        let newer = LogCommitModel(pageSize: pageSize)
+        try storage.inner.setContents(newer.initialDataFile(), ofFile: "db")
+        _ = try storage.openFile(at: "db", create: false, readOnly: false)
+        let log = try CommitLog(
+            file: storage.openFile(at: "db.log", create: true, readOnly: false), pageSize: pageSize,
+            preallocatedBytes: 64 << 10, sealByteCount: 0)
+        // Records of one header page and one node page each: the two rounds' records start on the same offsets.
+        try log.reset(checkpointed: 1, generation: 0)
+        var olderOffsets: [UInt64: UInt64] = [:]
+        for _ in 1...6 {
+            let (meta, sealed, release) = older.commit(nodes: 1, maximumPages: 1, using: &random)
+            olderOffsets[meta.version] = try log.append(meta: meta, nodes: sealed.sortedByPage()).offset
+            release()
+        }
+        try log.sync()
+        let olderSalt = try XCTUnwrap(log.header?.salt)
+        // The new round's header is durable before its appends (else an image holding the older header would
+        // rightly read the older round).
+        try log.reset(checkpointed: 1, generation: 2)
+        try log.sync()
+        var acknowledged: UInt64 = 1
+        var checked = 0
+        for _ in 1...4 {
+            capture.lock.withLock { capture.events.removeAll() }
+            let (meta, sealed, release) = newer.commit(nodes: 1, maximumPages: 1, using: &random)
+            let located = try log.append(meta: meta, nodes: sealed.sortedByPage())
+            release()
+            XCTAssertEqual(located.offset, olderOffsets[meta.version], "the rounds' records share their offsets")
+            try log.sync()
+            // What follows the newest record on disk is the older round's record of the next version, whole.
+            let durable = try XCTUnwrap(storage.records["db.log"]?.durable)
+            let next = Int(located.offset + located.record.byteCount(pageSize: pageSize))
+            let stale = durable.withUnsafeBytes {
+                LogRecord.decodeHeader(from: $0.baseAddress! + next, salt: olderSalt, pageSize: pageSize)
+            }
+            XCTAssertEqual(stale?.version, meta.version + 1, "an older round's whole record follows the newest")
+            let events = capture.lock.withLock { capture.events }
+            XCTAssertEqual(events.count, 1)
+            for event in events {
+                checked += try checkEvent(
+                    event, model: newer, oldest: acknowledged, newest: meta.version, using: &random)
+            }
+            XCTAssertEqual(
+                try CommitLog(
+                    file: storage.openFile(at: "db.log", create: false, readOnly: false), pageSize: pageSize,
+                    sealByteCount: 0
+                ).newestVersion, meta.version, "the log ends at the newer round's newest record")
+            acknowledged = meta.version
+        }
+        XCTAssertEqual(checked, 4 * 16)
     }
 
     /// `.batched`: appends not synced, the log synced every few commits; a crash at any moment recovers to a

@@ -197,6 +197,24 @@ final class TwoFileRecording: StorageIO, FileChangeRecorder, @unchecked Sendable
         lock.withLock { files[path] = FileRecord(durable: inner.contents(ofFile: path) ?? []) }
     }
 
+    /// Whether a sync of a file with `record` grows it: writes past its synced size, which the log makes only
+    /// when it grows ahead of its appends (`CommitLog.preallocatedBytes` of zeros, synced once), never in an
+    /// append's own sync.
+    static func grows(_ record: FileRecord) -> Bool {
+        record.pending.contains { operation in
+            guard case .write(let offset, let bytes) = operation else { return false }
+            return offset + UInt64(bytes.count) > UInt64(record.durable.count)
+        }
+    }
+
+    /// Whether every write pending in `record` writes zeros only (what the log's growth writes).
+    static func writesZerosOnly(_ record: FileRecord) -> Bool {
+        record.pending.allSatisfy { operation in
+            guard case .write(_, let bytes) = operation else { return false }
+            return bytes.allSatisfy { $0 == 0 }
+        }
+    }
+
     /// What a power loss at one recorded event could leave of a store's data file and its two log files (`paths`, in
     /// that order): `count` images of each file, every data-file image with each pair of log images (the second
     /// log's shuffled), each set keyed by path; an image of a file never written is empty.

@@ -102,6 +102,48 @@ final class LogReaderTests: XCTestCase {
         XCTAssertFalse(problems(reading: newest, through: nil, in: fixture).isEmpty)
     }
 
+    /// The writer's own records handed to the reader (`noteAppended`) extend its index as reading their headers back
+    /// would: every version then reads right, and a record that does not follow the index (another generation, a
+    /// gap, another offset) changes nothing, so the next view reads the headers from the file.
+    func testRecordsNotedByTheWriterExtendTheIndexAsTheFileDoes() throws {
+        var fixture = try makeFixture()
+        var random = SeededGenerator(seed: 24)
+        _ = try fixture.reader.view(generation: 0, version: 1)
+        var noted: [CommitLog.Located] = []
+        for _ in 0..<8 {
+            let nodes = Int.random(in: 1...4, using: &random)
+            let (meta, sealed, release) = fixture.model.commit(nodes: nodes, using: &random)
+            defer { release() }
+            let located = try fixture.logs[0].append(meta: meta, nodes: sealed.sortedByPage())
+            fixture.metas[meta.version] = meta
+            noted.append(located)
+        }
+        // Out of order and of another generation: ignored.
+        fixture.reader.noteAppended(noted[1], generation: 0, pageSize: pageSize)
+        fixture.reader.noteAppended(noted[0], generation: 1, pageSize: pageSize)
+        XCTAssertEqual(try fixture.reader.end(generation: 0, version: 1), fixture.logs[0].recordsStart)
+        for located in noted.prefix(5) { fixture.reader.noteAppended(located, generation: 0, pageSize: pageSize) }
+        let fromNotes = try fixture.reader.view(generation: 0, version: 6)
+        XCTAssertEqual(fromNotes.index.newestVersion, 6)
+        XCTAssertEqual(try fixture.reader.end(generation: 0, version: 6), noted[5].offset)
+        // The rest from the file, after the noted ones.
+        let whole = try fixture.reader.view(generation: 0, version: 9)
+        XCTAssertEqual(whole.index.newestVersion, 9)
+        for version in UInt64(2)...9 {
+            XCTAssertEqual(problems(reading: version, through: whole, in: fixture), [], "version \(version)")
+        }
+        let fresh = try LogReader(
+            files: ["db.log", "db.log2"].map { try fixture.storage.openFile(at: $0, create: false, readOnly: true) },
+            pageSize: pageSize, mappedBytes: capacity, sealByteCount: 0)
+        let fromFile = try fresh.view(generation: 0, version: 9)
+        for page in fixture.model.states[9]!.keys {
+            for version in UInt64(1)...9 {
+                XCTAssertEqual(
+                    whole.index.location(of: page, atMost: version), fromFile.index.location(of: page, atMost: version))
+            }
+        }
+    }
+
     /// A reader indexes nothing past the version it pinned: a record appended but not yet published (or left by a
     /// writer that died in the middle of it) is not in its view, and a published version missing from the log is
     /// an error, not a silent read of the data file.
