@@ -77,7 +77,7 @@ package enum TextTokenizer {
         return tokens(in: text, starts: starts, classes: classes, folds: &folds, gram: trigrams ? 3 : 2)
     }
 
-    /// Space kept between calls of ``simpleTerms(in:into:folds:)``, which also hands its terms over in it.
+    /// Space kept between calls of ``simpleTerms(in:into:folds:trigrams:)``, which also hands its terms over in it.
     package struct TermScratch {
         fileprivate var classes: [TextCharacterClass] = []
         /// Per scalar: its UTF-8 offset (then the text's end).
@@ -93,22 +93,41 @@ package enum TextTokenizer {
     }
 
     /// The folded terms of `text` in order, as the UTF-8 bytes of `scratch` (its previous terms dropped), when
-    /// every scalar of `text` is below ``simpleScalarLimit``; `false` for other text (``tokens(in:folds:)`` then
-    /// cuts it). The same terms, at the same positions, as ``tokens(in:folds:)`` gives, without a `String`, an
-    /// index or a token per word: an ASCII word is lowercased byte by byte straight into `scratch`, any other
-    /// word folded through `folds`. What a bulk insert of Latin text takes.
-    package static func simpleTerms(in text: String, into scratch: inout TermScratch, folds: inout FoldCache) -> Bool {
+    /// every scalar of `text` is below ``simpleScalarLimit`` or a plain Han ideograph (``isPlainHan(_:)``); `false`
+    /// for other text (``tokens(in:folds:trigrams:)`` then cuts it). The same terms, at the same positions, as
+    /// ``tokens(in:folds:trigrams:)`` gives, without a `String`, an index or a token per word: an ASCII word is
+    /// lowercased byte by byte straight into `scratch`, any other word folded through `folds`, and a run of Han
+    /// ideographs (which folding leaves as they are) cut into its pairs, or with `trigrams` its trigrams, copied
+    /// from the text's own bytes. What a bulk insert of Latin or Chinese text takes.
+    ///
+    /// No scalar this accepts extends a grapheme cluster (combining marks, joiners and variation selectors are
+    /// all above U+0250 and are not Han), so each scalar is a character of its own, as the grapheme walk would
+    /// find.
+    package static func simpleTerms(
+        in text: String, into scratch: inout TermScratch, folds: inout FoldCache, trigrams: Bool = false
+    ) -> Bool {
         scratch.classes.removeAll(keepingCapacity: true)
         scratch.offsets.removeAll(keepingCapacity: true)
         scratch.bytes.removeAll(keepingCapacity: true)
         scratch.ends.removeAll(keepingCapacity: true)
         var text = text
         return text.withUTF8 { utf8 in
-            // The scalars' classes and offsets: one or two bytes each below U+0250 (leads C2 to C9).
+            // The scalars' classes and offsets: one or two bytes each below U+0250 (leads C2 to C9), three for a
+            // Han ideograph (leads E3 to E9).
             var offset = 0
             while offset < utf8.count {
                 let byte = utf8[offset]
                 var value = UInt32(byte), length = 1
+                if byte >= 0xE3, byte <= 0xE9 {
+                    guard hanIsUnspaced, offset + 2 < utf8.count else { return false }
+                    value = (UInt32(byte & 0x0F) << 12) | (UInt32(utf8[offset + 1] & 0x3F) << 6)
+                        | UInt32(utf8[offset + 2] & 0x3F)
+                    guard isPlainHan(value) else { return false }
+                    scratch.classes.append(.unspaced)
+                    scratch.offsets.append(Int32(truncatingIfNeeded: offset))
+                    offset += 3
+                    continue
+                }
                 if byte >= 0x80 {
                     guard byte >= 0xC2, byte <= 0xC9, offset + 1 < utf8.count else { return false }
                     value = (UInt32(byte & 0x1F) << 6) | UInt32(utf8[offset + 1] & 0x3F)
@@ -124,7 +143,21 @@ package enum TextTokenizer {
             scratch.offsets.append(Int32(truncatingIfNeeded: utf8.count))
             let classes = scratch.classes
             var i = 0
+            let gram = trigrams ? 3 : 2
             while i < classes.count {
+                if classes[i] == .unspaced {
+                    // A run of Han ideographs: one term per character, it and the next `gram - 1` (fewer at the
+                    // run's end), their bytes contiguous in the text.
+                    var end = i + 1
+                    while end < classes.count, classes[end] == .unspaced { end += 1 }
+                    for k in i..<end {
+                        let upper = Int(scratch.offsets[Swift.min(k + gram, end)])
+                        scratch.bytes.append(contentsOf: utf8[Int(scratch.offsets[k])..<upper])
+                        scratch.ends.append(Int32(truncatingIfNeeded: scratch.bytes.count))
+                    }
+                    i = end
+                    continue
+                }
                 guard classes[i].isWordPart else {
                     i += 1
                     continue
@@ -146,6 +179,19 @@ package enum TextTokenizer {
             }
             return true
         }
+    }
+
+    /// Whether ``TextCharacterClass`` classes every plain Han ideograph (``isPlainHan(_:)``) as unspaced, as
+    /// ``simpleTerms(in:into:folds:trigrams:)`` takes them (checked once against this runtime's Unicode data).
+    private static let hanIsUnspaced: Bool = [0x3400...0x4DBF, 0x4E00...0x9FFF].allSatisfy { range in
+        range.allSatisfy { value in
+            Unicode.Scalar(UInt32(value)).map { TextCharacterClass(Character($0)) == .unspaced } ?? false
+        }
+    }
+
+    /// Whether `value` is a scalar of the CJK Unified Ideographs blocks (the main one and extension A).
+    private static func isPlainHan(_ value: UInt32) -> Bool {
+        (0x4E00...0x9FFF).contains(value) || (0x3400...0x4DBF).contains(value)
     }
 
     /// The scalars below this value are each a character of their own and are classed by ``simpleClasses``.
@@ -267,6 +313,6 @@ package enum TextTokenizer {
         guard let first = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex else {
             return false
         }
-        return (0x4E00...0x9FFF).contains(first.value) || (0x3400...0x4DBF).contains(first.value)
+        return isPlainHan(first.value)
     }
 }
