@@ -106,10 +106,24 @@ package enum TextTokenizer {
     package static func simpleTerms(
         in text: String, into scratch: inout TermScratch, folds: inout FoldCache, trigrams: Bool = false
     ) -> Bool {
-        scratch.classes.removeAll(keepingCapacity: true)
-        scratch.offsets.removeAll(keepingCapacity: true)
-        scratch.bytes.removeAll(keepingCapacity: true)
-        scratch.ends.removeAll(keepingCapacity: true)
+        // The scratch arrays worked on as locals (moved out, so appending to them copies nothing), and the
+        // static tables read once rather than behind a lazy initialization check per scalar.
+        var classes: [TextCharacterClass] = [], offsets: [Int32] = [], bytes: [UInt8] = [], ends: [Int32] = []
+        swap(&classes, &scratch.classes)
+        swap(&offsets, &scratch.offsets)
+        swap(&bytes, &scratch.bytes)
+        swap(&ends, &scratch.ends)
+        defer {
+            swap(&classes, &scratch.classes)
+            swap(&offsets, &scratch.offsets)
+            swap(&bytes, &scratch.bytes)
+            swap(&ends, &scratch.ends)
+        }
+        classes.removeAll(keepingCapacity: true)
+        offsets.removeAll(keepingCapacity: true)
+        bytes.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        let simpleClasses = Self.simpleClasses, takesHan = Self.hanIsUnspaced
         var text = text
         return text.withUTF8 { utf8 in
             // The scalars' classes and offsets: one or two bytes each below U+0250 (leads C2 to C9), three for a
@@ -119,12 +133,12 @@ package enum TextTokenizer {
                 let byte = utf8[offset]
                 var value = UInt32(byte), length = 1
                 if byte >= 0xE3, byte <= 0xE9 {
-                    guard hanIsUnspaced, offset + 2 < utf8.count else { return false }
+                    guard takesHan, offset + 2 < utf8.count else { return false }
                     value = (UInt32(byte & 0x0F) << 12) | (UInt32(utf8[offset + 1] & 0x3F) << 6)
                         | UInt32(utf8[offset + 2] & 0x3F)
                     guard isPlainHan(value) else { return false }
-                    scratch.classes.append(.unspaced)
-                    scratch.offsets.append(Int32(truncatingIfNeeded: offset))
+                    classes.append(.unspaced)
+                    offsets.append(Int32(truncatingIfNeeded: offset))
                     offset += 3
                     continue
                 }
@@ -136,12 +150,11 @@ package enum TextTokenizer {
                 }
                 let characterClass = simpleClasses[Int(value)]
                 guard characterClass != .unspaced, characterClass != .emoji else { return false }
-                scratch.classes.append(characterClass)
-                scratch.offsets.append(Int32(truncatingIfNeeded: offset))
+                classes.append(characterClass)
+                offsets.append(Int32(truncatingIfNeeded: offset))
                 offset += length
             }
-            scratch.offsets.append(Int32(truncatingIfNeeded: utf8.count))
-            let classes = scratch.classes
+            offsets.append(Int32(truncatingIfNeeded: utf8.count))
             var i = 0
             let gram = trigrams ? 3 : 2
             while i < classes.count {
@@ -151,9 +164,9 @@ package enum TextTokenizer {
                     var end = i + 1
                     while end < classes.count, classes[end] == .unspaced { end += 1 }
                     for k in i..<end {
-                        let upper = Int(scratch.offsets[Swift.min(k + gram, end)])
-                        scratch.bytes.append(contentsOf: utf8[Int(scratch.offsets[k])..<upper])
-                        scratch.ends.append(Int32(truncatingIfNeeded: scratch.bytes.count))
+                        let upper = Int(offsets[Swift.min(k + gram, end)])
+                        bytes.append(contentsOf: utf8[Int(offsets[k])..<upper])
+                        ends.append(Int32(truncatingIfNeeded: bytes.count))
                     }
                     i = end
                     continue
@@ -165,17 +178,17 @@ package enum TextTokenizer {
                 let end = wordEnd(from: i, classes: classes)
                 defer { i = end }
                 guard classes[i..<end].contains(where: { $0 != .connector }) else { continue }
-                let lower = Int(scratch.offsets[i]), upper = Int(scratch.offsets[end])
+                let lower = Int(offsets[i]), upper = Int(offsets[end])
                 let word = UnsafeBufferPointer(rebasing: utf8[lower..<upper])
                 if word.allSatisfy({ $0 < 0x80 }) {
                     // ASCII folds to its lowercase.
-                    for byte in word { scratch.bytes.append(byte &- 0x41 < 26 ? byte | 0x20 : byte) }
+                    for byte in word { bytes.append(byte &- 0x41 < 26 ? byte | 0x20 : byte) }
                 } else {
                     let term = fold(String(decoding: word, as: UTF8.self), &folds)
                     guard !term.isEmpty else { continue }
-                    scratch.bytes.append(contentsOf: term.utf8)
+                    bytes.append(contentsOf: term.utf8)
                 }
-                scratch.ends.append(Int32(truncatingIfNeeded: scratch.bytes.count))
+                ends.append(Int32(truncatingIfNeeded: bytes.count))
             }
             return true
         }
