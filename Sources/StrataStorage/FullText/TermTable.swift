@@ -67,7 +67,8 @@ struct TermTable {
         arena.withUnsafeBytes { arena in
             ends.withUnsafeBufferPointer { ends in
                 func bytes(_ number: Int) -> UnsafeRawBufferPointer {
-                    UnsafeRawBufferPointer(rebasing: arena[(number == 0 ? 0 : Int(ends[number - 1]))..<Int(ends[number])])
+                    let start = number == 0 ? 0 : Int(ends[number - 1])
+                    return UnsafeRawBufferPointer(rebasing: arena[start..<Int(ends[number])])
                 }
                 return (0..<ends.count).sorted { ByteOrder.compare(bytes($0), bytes($1)) < 0 }
             }
