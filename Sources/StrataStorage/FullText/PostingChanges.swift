@@ -10,7 +10,8 @@
 /// of `textKeys`/`textLengths`, and each occurrence of a term one row of `recordTerms`/`recordTexts`/
 /// `recordPositions` (12 bytes), with terms numbered by their bytes through one ``TermTable``. A bulk insert then
 /// costs a hash lookup and three appends per token, where arrays per term touched a different, cold array at
-/// every token; Latin text is tokenized straight into bytes (``TextTokenizer/simpleTerms(in:into:folds:)``).
+/// every token; Latin and Han text is tokenized straight into bytes
+/// (``TextTokenizer/simpleTerms(in:into:folds:trigrams:)``).
 /// ``take()`` groups the rows by term with a counting sort, which keeps their order: a term's rows of one text
 /// stay together, in position order.
 struct PostingChanges {
@@ -32,11 +33,13 @@ struct PostingChanges {
     private var scratch = TextTokenizer.TermScratch()
     /// Whether runs of unspaced scripts are cut into trigrams (`IndexSpec.isTrigrams`), else into pairs.
     let trigrams: Bool
-    /// Per encoded term, the entry of its open last block (bound all `FF`) kept out of the tree between the
-    /// batches of one write transaction (`SortedIndex.applyPostingChanges(holdingOpenBlocks:)`): the next batch
-    /// appends to it without finding it in the tree, reading it back or removing it. The tree holds none of its
-    /// keys, and every key it holds is above the bounds of the term's blocks in the tree.
-    private(set) var heldBlocks: [[UInt8]: [UInt8]] = [:]
+    /// The entries of the open last blocks (bound all `FF`) kept out of the tree between the batches of one write
+    /// transaction (`SortedIndex.applyPostingChanges(holdingOpenBlocks:)`), at most one per term, in byte order
+    /// (so in the order of their terms): the next batch appends to a term's block without finding it in the tree,
+    /// reading it back or removing it, and finds it by walking this list beside its own terms, which are in the
+    /// same order (no hash of a term's bytes). The tree holds none of their keys, and every key a held block holds
+    /// is above the bounds of its term's blocks in the tree.
+    private(set) var heldBlocks: [[UInt8]] = []
 
     /// No change yet, for an index that cuts runs of unspaced scripts into trigrams (`trigrams`) or pairs.
     init(trigrams: Bool) { self.trigrams = trigrams }
@@ -47,22 +50,26 @@ struct PostingChanges {
     /// Whether no change and no open block is held.
     var isEmpty: Bool { recordTerms.isEmpty && heldBlocks.isEmpty }
 
-    /// Takes the held open blocks out (see ``heldBlocks``).
-    mutating func takeHeldBlocks() -> [[UInt8]: [UInt8]] {
-        defer { heldBlocks = [:] }
+    /// Takes the held open blocks out, in byte order (see ``heldBlocks``).
+    mutating func takeHeldBlocks() -> [[UInt8]] {
+        defer { heldBlocks = [] }
         return heldBlocks
     }
 
-    /// Holds `entry`, the open last block of `term`, out of the tree until the next batch (see ``heldBlocks``).
-    mutating func hold(_ entry: [UInt8], term: [UInt8]) { heldBlocks[term] = entry }
+    /// Holds `entry`, the open last block of its term, out of the tree until the next batch (see ``heldBlocks``):
+    /// blocks are held in byte order, each after every one held before it.
+    mutating func hold(_ entry: [UInt8]) {
+        assert(heldBlocks.last.map { ByteOrder.compare($0, entry) < 0 } ?? true, "held blocks out of order")
+        heldBlocks.append(entry)
+    }
 
     /// Records the postings of a newly inserted object's text (none for `nil` or text without tokens), as the
     /// entries `FullTextEntry.entries(for:key:trigrams:)` gives would, without making them.
     mutating func recordText(_ text: StorageValue, key: ObjectKey) {
         guard case .string(let string) = text else { return }
         let textNumber = Int32(truncatingIfNeeded: textKeys.count)
-        if TextTokenizer.simpleTerms(in: string, into: &scratch, folds: &folds) {
-            // Latin text: its terms' bytes numbered straight from the tokenizer's space, term k at position k.
+        if TextTokenizer.simpleTerms(in: string, into: &scratch, folds: &folds, trigrams: trigrams) {
+            // Latin or Han text: its terms' bytes numbered straight from the tokenizer's space, term k at position k.
             let ends = scratch.ends
             guard !ends.isEmpty else { return }
             textKeys.append(key.rawValue)
@@ -128,7 +135,7 @@ struct PostingChanges {
     /// Drops every change and held block.
     mutating func removeAll() {
         removeRows()
-        heldBlocks = [:]
+        heldBlocks = []
     }
 
     /// Drops every change (not the held blocks).
@@ -168,8 +175,7 @@ struct PostingChanges {
         // Scattered: the rows' own arrays are not read again (their memory goes before the batch grows).
         recordTexts = []
         recordPositions = []
-        let encoded = (0..<termCount).map { FullTextEntry.termPrefix(self.terms.term($0)) }
-        let terms = (0..<termCount).sorted { ByteOrder.compare(encoded[$0], encoded[$1]) < 0 }
+        let terms = self.terms.numbersInByteOrder()
         var batch = PostingBatch()
         batch.terms.reserveCapacity(termCount)
         batch.termEnds.reserveCapacity(termCount)
@@ -197,7 +203,7 @@ struct PostingChanges {
                 batch.positionEnds.append(Int32(truncatingIfNeeded: batch.positions.count))
             }
             if !isAscending { Self.keepLastPerKey(&batch, from: first) }
-            batch.endTerm(encoded[term])
+            batch.endTerm(self.terms.encoded(term))
         }
         removeRows()
         return batch

@@ -60,6 +60,37 @@ struct TermTable {
         return number
     }
 
+    /// The term numbers in the byte order of their encodings (`FullTextEntry.termPrefix`), which is the byte
+    /// order of the terms' own bytes: the encoding adds a `01` before them, escapes `00` as `00 FF` and ends them
+    /// with `00 00`, which keeps that order. Compared in the arena, without making a term.
+    func numbersInByteOrder() -> [Int] {
+        arena.withUnsafeBytes { arena in
+            ends.withUnsafeBufferPointer { ends in
+                func bytes(_ number: Int) -> UnsafeRawBufferPointer {
+                    let start = number == 0 ? 0 : Int(ends[number - 1])
+                    return UnsafeRawBufferPointer(rebasing: arena[start..<Int(ends[number])])
+                }
+                return (0..<ends.count).sorted { ByteOrder.compare(bytes($0), bytes($1)) < 0 }
+            }
+        }
+    }
+
+    /// The encoding of term `number` as index entries start with it (`FullTextEntry.termPrefix`), made from its
+    /// bytes without a `String`.
+    func encoded(_ number: Int) -> [UInt8] {
+        let term = bytes(of: number)
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(term.count + 3)
+        encoded.append(1)
+        for byte in term {
+            encoded.append(byte)
+            if byte == 0 { encoded.append(0xFF) }
+        }
+        encoded.append(0)
+        encoded.append(0)
+        return encoded
+    }
+
     /// The number of `term`, numbered on first sight.
     mutating func number(of term: String) -> Int32 {
         var term = term

@@ -77,7 +77,7 @@ package enum TextTokenizer {
         return tokens(in: text, starts: starts, classes: classes, folds: &folds, gram: trigrams ? 3 : 2)
     }
 
-    /// Space kept between calls of ``simpleTerms(in:into:folds:)``, which also hands its terms over in it.
+    /// Space kept between calls of ``simpleTerms(in:into:folds:trigrams:)``, which also hands its terms over in it.
     package struct TermScratch {
         fileprivate var classes: [TextCharacterClass] = []
         /// Per scalar: its UTF-8 offset (then the text's end).
@@ -93,22 +93,55 @@ package enum TextTokenizer {
     }
 
     /// The folded terms of `text` in order, as the UTF-8 bytes of `scratch` (its previous terms dropped), when
-    /// every scalar of `text` is below ``simpleScalarLimit``; `false` for other text (``tokens(in:folds:)`` then
-    /// cuts it). The same terms, at the same positions, as ``tokens(in:folds:)`` gives, without a `String`, an
-    /// index or a token per word: an ASCII word is lowercased byte by byte straight into `scratch`, any other
-    /// word folded through `folds`. What a bulk insert of Latin text takes.
-    package static func simpleTerms(in text: String, into scratch: inout TermScratch, folds: inout FoldCache) -> Bool {
-        scratch.classes.removeAll(keepingCapacity: true)
-        scratch.offsets.removeAll(keepingCapacity: true)
-        scratch.bytes.removeAll(keepingCapacity: true)
-        scratch.ends.removeAll(keepingCapacity: true)
+    /// every scalar of `text` is below ``simpleScalarLimit`` or a plain Han ideograph (``isPlainHan(_:)``); `false`
+    /// for other text (``tokens(in:folds:trigrams:)`` then cuts it). The same terms, at the same positions, as
+    /// ``tokens(in:folds:trigrams:)`` gives, without a `String`, an index or a token per word: an ASCII word is
+    /// lowercased byte by byte straight into `scratch`, any other word folded through `folds`, and a run of Han
+    /// ideographs (which folding leaves as they are) cut into its pairs, or with `trigrams` its trigrams, copied
+    /// from the text's own bytes. What a bulk insert of Latin or Chinese text takes.
+    ///
+    /// No scalar this accepts extends a grapheme cluster (combining marks, joiners and variation selectors are
+    /// all above U+0250 and are not Han), so each scalar is a character of its own, as the grapheme walk would
+    /// find.
+    package static func simpleTerms(
+        in text: String, into scratch: inout TermScratch, folds: inout FoldCache, trigrams: Bool = false
+    ) -> Bool {
+        // The scratch arrays worked on as locals (moved out, so appending to them copies nothing), and the
+        // static tables read once rather than behind a lazy initialization check per scalar.
+        var classes: [TextCharacterClass] = [], offsets: [Int32] = [], bytes: [UInt8] = [], ends: [Int32] = []
+        swap(&classes, &scratch.classes)
+        swap(&offsets, &scratch.offsets)
+        swap(&bytes, &scratch.bytes)
+        swap(&ends, &scratch.ends)
+        defer {
+            swap(&classes, &scratch.classes)
+            swap(&offsets, &scratch.offsets)
+            swap(&bytes, &scratch.bytes)
+            swap(&ends, &scratch.ends)
+        }
+        classes.removeAll(keepingCapacity: true)
+        offsets.removeAll(keepingCapacity: true)
+        bytes.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        let simpleClasses = Self.simpleClasses, takesHan = Self.hanIsUnspaced
         var text = text
         return text.withUTF8 { utf8 in
-            // The scalars' classes and offsets: one or two bytes each below U+0250 (leads C2 to C9).
+            // The scalars' classes and offsets: one or two bytes each below U+0250 (leads C2 to C9), three for a
+            // Han ideograph (leads E3 to E9).
             var offset = 0
             while offset < utf8.count {
                 let byte = utf8[offset]
                 var value = UInt32(byte), length = 1
+                if byte >= 0xE3, byte <= 0xE9 {
+                    guard takesHan, offset + 2 < utf8.count else { return false }
+                    value = (UInt32(byte & 0x0F) << 12) | (UInt32(utf8[offset + 1] & 0x3F) << 6)
+                        | UInt32(utf8[offset + 2] & 0x3F)
+                    guard isPlainHan(value) else { return false }
+                    classes.append(.unspaced)
+                    offsets.append(Int32(truncatingIfNeeded: offset))
+                    offset += 3
+                    continue
+                }
                 if byte >= 0x80 {
                     guard byte >= 0xC2, byte <= 0xC9, offset + 1 < utf8.count else { return false }
                     value = (UInt32(byte & 0x1F) << 6) | UInt32(utf8[offset + 1] & 0x3F)
@@ -117,14 +150,27 @@ package enum TextTokenizer {
                 }
                 let characterClass = simpleClasses[Int(value)]
                 guard characterClass != .unspaced, characterClass != .emoji else { return false }
-                scratch.classes.append(characterClass)
-                scratch.offsets.append(Int32(truncatingIfNeeded: offset))
+                classes.append(characterClass)
+                offsets.append(Int32(truncatingIfNeeded: offset))
                 offset += length
             }
-            scratch.offsets.append(Int32(truncatingIfNeeded: utf8.count))
-            let classes = scratch.classes
+            offsets.append(Int32(truncatingIfNeeded: utf8.count))
             var i = 0
+            let gram = trigrams ? 3 : 2
             while i < classes.count {
+                if classes[i] == .unspaced {
+                    // A run of Han ideographs: one term per character, it and the next `gram - 1` (fewer at the
+                    // run's end), their bytes contiguous in the text.
+                    var end = i + 1
+                    while end < classes.count, classes[end] == .unspaced { end += 1 }
+                    for k in i..<end {
+                        let upper = Int(offsets[Swift.min(k + gram, end)])
+                        bytes.append(contentsOf: utf8[Int(offsets[k])..<upper])
+                        ends.append(Int32(truncatingIfNeeded: bytes.count))
+                    }
+                    i = end
+                    continue
+                }
                 guard classes[i].isWordPart else {
                     i += 1
                     continue
@@ -132,20 +178,33 @@ package enum TextTokenizer {
                 let end = wordEnd(from: i, classes: classes)
                 defer { i = end }
                 guard classes[i..<end].contains(where: { $0 != .connector }) else { continue }
-                let lower = Int(scratch.offsets[i]), upper = Int(scratch.offsets[end])
+                let lower = Int(offsets[i]), upper = Int(offsets[end])
                 let word = UnsafeBufferPointer(rebasing: utf8[lower..<upper])
                 if word.allSatisfy({ $0 < 0x80 }) {
                     // ASCII folds to its lowercase.
-                    for byte in word { scratch.bytes.append(byte &- 0x41 < 26 ? byte | 0x20 : byte) }
+                    for byte in word { bytes.append(byte &- 0x41 < 26 ? byte | 0x20 : byte) }
                 } else {
                     let term = fold(String(decoding: word, as: UTF8.self), &folds)
                     guard !term.isEmpty else { continue }
-                    scratch.bytes.append(contentsOf: term.utf8)
+                    bytes.append(contentsOf: term.utf8)
                 }
-                scratch.ends.append(Int32(truncatingIfNeeded: scratch.bytes.count))
+                ends.append(Int32(truncatingIfNeeded: bytes.count))
             }
             return true
         }
+    }
+
+    /// Whether ``TextCharacterClass`` classes every plain Han ideograph (``isPlainHan(_:)``) as unspaced, as
+    /// ``simpleTerms(in:into:folds:trigrams:)`` takes them (checked once against this runtime's Unicode data).
+    private static let hanIsUnspaced: Bool = [0x3400...0x4DBF, 0x4E00...0x9FFF].allSatisfy { range in
+        range.allSatisfy { value in
+            Unicode.Scalar(UInt32(value)).map { TextCharacterClass(Character($0)) == .unspaced } ?? false
+        }
+    }
+
+    /// Whether `value` is a scalar of the CJK Unified Ideographs blocks (the main one and extension A).
+    private static func isPlainHan(_ value: UInt32) -> Bool {
+        (0x4E00...0x9FFF).contains(value) || (0x3400...0x4DBF).contains(value)
     }
 
     /// The scalars below this value are each a character of their own and are classed by ``simpleClasses``.
@@ -267,6 +326,6 @@ package enum TextTokenizer {
         guard let first = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex else {
             return false
         }
-        return (0x4E00...0x9FFF).contains(first.value) || (0x3400...0x4DBF).contains(first.value)
+        return isPlainHan(first.value)
     }
 }

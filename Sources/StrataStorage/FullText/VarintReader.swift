@@ -35,10 +35,24 @@ struct VarintReader {
     }
 
     /// Moves past `count` varints; `false` when they overrun the end.
+    ///
+    /// Eight bytes at a time while the varints left span them: a varint ends at each byte below 0x80, so one load
+    /// and a population count step over eight one-byte positions, where a byte-by-byte walk tests each of them.
+    /// The word where the last varint ends inside, byte by byte.
     @inline(__always)
     mutating func skip(_ count: Int) -> Bool {
         guard let base else { return count == 0 }
         var left = count
+        let raw = UnsafeRawPointer(base)
+        while left > 0, offset + 8 <= end {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            let ends = (~word & 0x8080_8080_8080_8080).nonzeroBitCount
+            // Taken whole when the varints it ends are all wanted and its last byte, if it ends the last one, is
+            // that varint's end (a byte past it would start the next varint).
+            guard ends < left || (ends == left && word >> 63 == 0) else { break }
+            left -= ends
+            offset += 8
+        }
         while left > 0 {
             guard offset < end else { return false }
             if base[offset] < 0x80 { left -= 1 }

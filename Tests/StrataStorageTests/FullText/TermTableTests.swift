@@ -4,8 +4,8 @@ import XCTest
 @testable import StrataStorage
 
 /// The byte-keyed numbering of a batch's terms numbers each distinct term once, in order of first sight, as a
-/// dictionary does, through the table's growth; and the varint reader of posting blocks reads what the writers
-/// write.
+/// dictionary does, through the table's growth, and orders and encodes them as the index does; and the varint
+/// reader of posting blocks reads (and skips) what the writers write.
 final class TermTableTests: XCTestCase {
     func testTermsAreNumberedOnFirstSightAsADictionaryNumbersThem() {
         var random = SeededGenerator(seed: 0x7E)
@@ -28,7 +28,14 @@ final class TermTableTests: XCTestCase {
         for (number, term) in order.enumerated() {
             XCTAssertEqual(table.term(number), term)
             XCTAssertEqual(Array(table.bytes(of: number)), Array(term.utf8))
+            // The encoding made from the table's bytes is the index's (zeros escaped).
+            XCTAssertEqual(table.encoded(number), FullTextEntry.termPrefix(term), term.debugDescription)
         }
+        // The table's byte order of its terms is the byte order of their encodings.
+        let encodedOrder = order.indices.sorted {
+            ByteOrder.compare(FullTextEntry.termPrefix(order[$0]), FullTextEntry.termPrefix(order[$1])) < 0
+        }
+        XCTAssertEqual(table.numbersInByteOrder(), encodedOrder)
     }
 
     func testVarintReaderReadsWhatTheWritersWrite() {
@@ -65,6 +72,39 @@ final class TermTableTests: XCTestCase {
             XCTAssertTrue(reader.skip(3))
             XCTAssertEqual(reader.next(), 3)
             XCTAssertFalse(reader.skip(1))
+        }
+    }
+
+    /// Skipping varints eight bytes at a time lands where reading them one by one does, for runs of one-byte
+    /// varints (positions), longer ones mixed in, skips that end inside a word or at its last byte, and skips that
+    /// overrun the end.
+    func testVarintReaderSkipsAsReadingWould() {
+        var random = SeededGenerator(seed: 0x5B)
+        for round in 0..<120 {
+            var bytes: [UInt8] = []
+            var count = 0
+            for _ in 0..<Int.random(in: 0...40, using: &random) {
+                // Mostly one byte, as positions' gaps are; now and then up to four.
+                let wide = round % 3 == 0 && Int.random(in: 0..<4, using: &random) == 0
+                let value = Int.random(in: wide ? 128..<(1 << 28) : 0..<128, using: &random)
+                FullTextEntry.appendVarint(value, to: &bytes)
+                count += 1
+            }
+            bytes.withUnsafeBytes { raw in
+                for first in 0...count {
+                    for skipped in 0...(count - first + 1) {
+                        var reading = VarintReader(raw), skipping = VarintReader(raw)
+                        for _ in 0..<first {
+                            _ = reading.next()
+                            _ = skipping.next()
+                        }
+                        let fits = first + skipped <= count
+                        for _ in 0..<Swift.min(skipped, count - first) { _ = reading.next() }
+                        XCTAssertEqual(skipping.skip(skipped), fits, "round \(round), from \(first), \(skipped)")
+                        if fits { XCTAssertEqual(skipping.offset, reading.offset, "round \(round), \(first)") }
+                    }
+                }
+            }
         }
     }
 }

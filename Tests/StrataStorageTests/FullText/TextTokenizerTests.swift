@@ -130,26 +130,34 @@ final class TextTokenizerTests: XCTestCase {
         }
     }
 
-    /// The bulk insert's tokenizer of Latin text (`simpleTerms`) gives the terms `tokens(in:)` gives, term k at
-    /// position k, for any text whose scalars are all below U+0250, and refuses any other text.
-    func testSimpleTermsAreTheTermsOfTheTokensOfLatinText() {
+    /// The bulk insert's tokenizer (`simpleTerms`) gives the terms `tokens(in:trigrams:)` gives, term k at
+    /// position k, for any text whose scalars are all below U+0250 or plain Han ideographs (runs cut into pairs, or
+    /// trigrams), and refuses any other text.
+    func testSimpleTermsAreTheTermsOfTheTokensOfLatinAndHanText() {
         let pieces = (0..<0x250).compactMap { Unicode.Scalar($0).map { String(Character($0)) } } + [
             "Émile", "naïve", "Straße", "ǅemal", "don't", "U.S.A", "3,14", "1.000,5", "a·b", "x_y", "_", "\r\n",
             "café.", "'", "plain", "ÆØÅ", "ĳ", "ſ", "CamelCase", "ABC", "Zz", "@[`{",
+            "東", "東京", "中文字", "全文检索很好", "\u{3400}", "\u{9FFF}", "abc中文", "中文abc",
         ]
-        let others = ["東", "🍣", "Σ", "ɐ", "e\u{301}", "ｄ", "—"]
+        let others = ["🍣", "Σ", "ɐ", "e\u{301}", "ｄ", "—", "ひらがな", "東\u{301}", "東\u{FE00}", "\u{F900}"]
         var random = SeededGenerator(seed: 0x51)
         var folds = TextTokenizer.FoldCache(limit: 40)
         var scratch = TextTokenizer.TermScratch()
-        for round in 0..<800 {
+        func isPlainHan(_ scalar: Unicode.Scalar) -> Bool {
+            (0x4E00...0x9FFF).contains(scalar.value) || (0x3400...0x4DBF).contains(scalar.value)
+        }
+        for round in 0..<1_600 {
             var text = ""
             for _ in 0..<Int.random(in: 0...12, using: &random) {
                 text += pieces.randomElement(using: &random)!
                 text += ["", " ", ", ", ". ", "\r\n", "-", "'"].randomElement(using: &random)!
             }
             if round % 5 == 0 { text.insert(contentsOf: others.randomElement(using: &random)!, at: text.endIndex) }
-            let isSimple = text.unicodeScalars.allSatisfy { $0.value < 0x250 }
-            XCTAssertEqual(TextTokenizer.simpleTerms(in: text, into: &scratch, folds: &folds), isSimple, text)
+            let trigrams = round % 2 == 1
+            let isSimple = text.unicodeScalars.allSatisfy { $0.value < 0x250 || isPlainHan($0) }
+            XCTAssertEqual(
+                TextTokenizer.simpleTerms(in: text, into: &scratch, folds: &folds, trigrams: trigrams), isSimple,
+                text)
             guard isSimple else { continue }
             var terms: [String] = []
             var start = 0
@@ -157,7 +165,7 @@ final class TextTokenizerTests: XCTestCase {
                 terms.append(String(decoding: scratch.bytes[start..<Int(end)], as: UTF8.self))
                 start = Int(end)
             }
-            let tokens = TextTokenizer.tokens(in: text)
+            let tokens = TextTokenizer.tokens(in: text, trigrams: trigrams)
             XCTAssertEqual(terms, tokens.map(\.term), text.debugDescription)
             XCTAssertEqual(Array(tokens.indices), tokens.map(\.position), text.debugDescription)
         }

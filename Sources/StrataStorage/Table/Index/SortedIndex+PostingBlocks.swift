@@ -20,13 +20,30 @@ extension SortedIndex {
     /// held blocks too.
     func applyPostingChanges(holdingOpenBlocks hold: Bool = false) throws {
         guard !postingChanges.isEmpty else { return }
-        var held = postingChanges.takeHeldBlocks()
+        // The held blocks and the batch's terms are both in byte order: walked side by side.
+        let held = postingChanges.takeHeldBlocks()
+        var nextHeld = 0
+        // The held blocks of terms this batch does not change, in order (written at the end unless held again).
+        var untouched: [[UInt8]] = []
+        func passHeld(below term: [UInt8]?) {
+            while nextHeld < held.count, term.map({ ByteOrder.compare(held[nextHeld], $0) < 0 }) ?? true {
+                if hold { postingChanges.hold(held[nextHeld]) } else { untouched.append(held[nextHeld]) }
+                nextHeld += 1
+            }
+        }
         let batch = postingChanges.take()
         let writer = nodes.reader as? NodeWriter
         var written: [[UInt8]] = []
         for (t, term) in batch.terms.enumerated() {
             let rows = batch.rows(ofTerm: t)
-            let open = held.removeValue(forKey: term)
+            // A held block of a term sorts after the term's encoding alone (which it starts with), and before the
+            // next term's.
+            passHeld(below: term)
+            var open: [UInt8]?
+            if nextHeld < held.count, held[nextHeld].withUnsafeBytes({ SortedIndex.hasPrefix($0, term) }) {
+                open = held[nextHeld]
+                nextHeld += 1
+            }
             // The rows at or past the held block's first key belong to it (the tree holds no key past them).
             var split = rows.upperBound
             if let open {
@@ -45,13 +62,8 @@ extension SortedIndex {
             try writeTail(batch, rows: start..<rows.upperBound, open: open, term: term, hold: hold, written: &written)
             if let writer, nodes.loadedLeaves > Catalog.loadedLeafLimit { _ = try nodes.flush(in: writer) }
         }
-        if hold {
-            for (term, entry) in held { postingChanges.hold(entry, term: term) }
-        } else if !held.isEmpty {
-            // The held blocks of terms this batch did not change, merged in order with the blocks written.
-            let rest = held.values.sorted { ByteOrder.compare($0, $1) < 0 }
-            written = Self.mergedInOrder(written, rest)
-        }
+        passHeld(below: nil)
+        if !untouched.isEmpty { written = Self.mergedInOrder(written, untouched) }
         try merge(sorted: SortedEntries(inOrder: written), sweep: true)
     }
 
@@ -74,7 +86,7 @@ extension SortedIndex {
             guard !rows.isEmpty else { return }
             entries = batch.entries(of: rows, term: term, lastBound: PostingBlock.openBound)
         }
-        if hold, let last = entries.popLast() { postingChanges.hold(last, term: term) }
+        if hold, let last = entries.popLast() { postingChanges.hold(last) }
         written += entries
     }
 
@@ -145,7 +157,7 @@ extension SortedIndex {
         _ = try nodes.update(found) { $0.remove(found) }
         let postings = Self.merged(block.postings, (rows.lowerBound..<end).map { (batch.keys[$0], batch.posting($0)) })
         var entries = Self.entries(of: postings, term: term, lastBound: bound)
-        if hold, bound == PostingBlock.openBound, let last = entries.popLast() { postingChanges.hold(last, term: term) }
+        if hold, bound == PostingBlock.openBound, let last = entries.popLast() { postingChanges.hold(last) }
         written += entries
         return end
     }
