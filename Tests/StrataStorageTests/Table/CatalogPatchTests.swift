@@ -49,6 +49,96 @@ final class CatalogPatchTests: XCTestCase {
         XCTAssertEqual(fixture.space.violations, [])
     }
 
+    /// The byte offsets where two catalog nodes differ, and the offsets a patch may write for `table` of `after`.
+    private func changedBytes(_ before: [UInt8], _ after: [UInt8]) -> [Int] {
+        before.indices.filter { before[$0] != after[$0] }
+    }
+
+    private func patchable(_ fixture: TableFixture, table: Int) throws -> Set<Int> {
+        let offsets = try XCTUnwrap(
+            CatalogCodec.decode(try fixture.space.read(fixture.space.root), ref: fixture.space.root).tables[table].rootOffsets)
+        var words = [offsets.cluster, offsets.nextObjectKey, CatalogCodec.metadataOffset] + offsets.indexes
+        words += offsets.sequences.values
+        return Set(words.flatMap { $0..<$0 + 8 })
+    }
+
+    func testInsertPatchesTheNextKeyAndTheRootsOnly() throws {
+        let fixture = try TableFixture()
+        let (_, name, score, _) = try makeTables(fixture)
+        _ = try XCTUnwrap(fixture.catalog.table(named: "People")).nextSequenceValue("ids")
+        try fixture.commit()
+        let before = try rootBytes(fixture)
+        let people = try XCTUnwrap(fixture.catalog.table(named: "People"))
+        let added = try people.insert([(name, .string("inserted")), (score, .double(3))])
+        XCTAssertEqual(try people.nextSequenceValue("ids"), 2)
+        try fixture.catalog.setMetadata([1, 2, 3], forKey: "meta")
+        try fixture.catalog.flush()
+        let after = try rootBytes(fixture)
+        XCTAssertEqual(after.count, before.count, "a patched catalog node keeps its size")
+        let changed = changedBytes(before, after)
+        let allowed = try patchable(fixture, table: 0)
+        XCTAssertTrue(changed.contains(where: { allowed.contains($0) }))
+        XCTAssertTrue(changed.allSatisfy { allowed.contains($0) }, "bytes \(changed) changed outside \(allowed.sorted())")
+        // What the patch wrote decodes to the table as it is, and a fresh encoding of it is the same bytes.
+        let decoded = try CatalogCodec.decode(try fixture.space.read(fixture.space.root), ref: fixture.space.root)
+        XCTAssertEqual(decoded.tables[0].nextObjectKey, added.rawValue + 1)
+        XCTAssertEqual(decoded.tables[0].sequences, ["ids": 2])
+        XCTAssertEqual(CatalogCodec.encode(decoded).bytes, after)
+        try fixture.commit()
+        let reader = try fixture.reader()
+        let table = try XCTUnwrap(reader.table(named: "People"))
+        XCTAssertEqual(try table.string(added, column: name), "inserted")
+        XCTAssertEqual(try table.count(), 1_501)
+        XCTAssertEqual(table.currentSequenceValue("ids"), 2)
+        XCTAssertEqual(try reader.metadata(forKey: "meta"), [1, 2, 3])
+        XCTAssertEqual(fixture.space.violations, [])
+    }
+
+    func testNewSequenceIsEncodedInFull() throws {
+        let fixture = try TableFixture()
+        _ = try makeTables(fixture)
+        _ = try XCTUnwrap(fixture.catalog.table(named: "Log")).nextSequenceValue("first")
+        try fixture.commit()
+        let before = try rootBytes(fixture)
+        _ = try XCTUnwrap(fixture.catalog.table(named: "Log")).nextSequenceValue("second")
+        try fixture.commit()
+        let after = try rootBytes(fixture)
+        XCTAssertGreaterThan(after.count, before.count, "a new sequence name grows the node")
+        let reader = try fixture.reader()
+        let table = try XCTUnwrap(reader.table(named: "Log"))
+        XCTAssertEqual(table.currentSequenceValue("first"), 1)
+        XCTAssertEqual(table.currentSequenceValue("second"), 1)
+    }
+
+    /// Random commits of inserts, sets, sequence steps and metadata: after each, the catalog node (patched or
+    /// encoded) decodes to what a fresh encoding of the tables holds.
+    func testRandomCommitsMatchAFreshEncoding() throws {
+        let fixture = try TableFixture()
+        let (keys, name, score, number) = try makeTables(fixture)
+        var generator = SeededGenerator(seed: 32)
+        for round in 0..<60 {
+            let people = try XCTUnwrap(fixture.catalog.table(named: "People"))
+            let log = try XCTUnwrap(fixture.catalog.table(named: "Log"))
+            switch Int.random(in: 0..<5, using: &generator) {
+            case 0: _ = try people.insert([(name, .string("r\(round)")), (score, .double(Double(round)))])
+            case 1: try people.set(keys[Int.random(in: 0..<keys.count, using: &generator)], column: score, to: .double(-1))
+            case 2: _ = try log.nextSequenceValue(Bool.random(using: &generator) ? "a" : "b")
+            case 3: try fixture.catalog.setMetadata([UInt8(round)], forKey: "k\(round % 3)")
+            default: _ = try log.insert([(number, .int(Int64(round)))])
+            }
+            try fixture.catalog.flush()
+            let raw = try fixture.space.read(fixture.space.root)
+            let decoded = try CatalogCodec.decode(raw, ref: fixture.space.root)
+            XCTAssertEqual(CatalogCodec.encode(decoded).bytes, Array(raw), "round \(round)")
+            for (index, table) in fixture.catalog.tables.enumerated() {
+                XCTAssertEqual(decoded.tables[index].nextObjectKey, table.nextObjectKey, "round \(round)")
+                XCTAssertEqual(decoded.tables[index].sequences, table.sequences, "round \(round)")
+            }
+            try fixture.commit()
+        }
+        XCTAssertEqual(fixture.space.violations, [])
+    }
+
     func testMovedIndexRootIsPatchedAndTheIndexFindsTheNewValue() throws {
         let fixture = try TableFixture()
         let (keys, name, _, _) = try makeTables(fixture)

@@ -167,7 +167,16 @@ public final class Catalog {
 
     private func loadMetadata() throws -> [String: [UInt8]] {
         if let metadataCache { return metadataCache }
-        let entries = metadataRef.isNone ? [:] : try CatalogCodec.decodeMetadata(try reader.read(metadataRef), ref: metadataRef)
+        var entries: [String: [UInt8]] = [:]
+        if !metadataRef.isNone {
+            let raw = try reader.read(metadataRef)
+            if let cached = reader.catalogCache?.metadata(of: raw) {
+                entries = cached
+            } else {
+                entries = try CatalogCodec.decodeMetadata(raw, ref: metadataRef)
+                reader.catalogCache?.rememberMetadata(Array(raw), entries: entries)
+            }
+        }
         metadataCache = entries
         return entries
     }
@@ -182,7 +191,14 @@ public final class Catalog {
         var contents = CatalogCodec.Contents(nextTableKey: nextTableKey, metadata: metadataRef)
         if metadataChanged, let metadataCache {
             if !metadataRef.isNone { writer.free(metadataRef) }
-            metadataRef = metadataCache.isEmpty ? .none : try CatalogCodec.encodeMetadata(metadataCache).store(in: writer)
+            if metadataCache.isEmpty {
+                metadataRef = .none
+            } else {
+                let encoded = CatalogCodec.encodeMetadata(metadataCache)
+                metadataRef = try encoded.store(in: writer)
+                // The next transaction of this process most likely reads these entries: it need not decode them.
+                writer.catalogCache?.rememberMetadata(encoded.bytes, entries: metadataCache)
+            }
             contents.metadata = metadataRef
             metadataChanged = false
         }
@@ -201,24 +217,35 @@ public final class Catalog {
         changed = false
     }
 
-    /// Writes `contents` by rewriting root fields in (a copy of) the stored catalog node, when nothing else
-    /// differs from it: a one-value commit moves one cluster root, and encoding every table's names, columns and
-    /// defaults again cost more than the rest of its catalog work. Returns `false`, having written nothing, when
-    /// anything else changed.
+    /// Writes `contents` by rewriting fields in (a copy of) the stored catalog node, when nothing else differs from
+    /// it: a one-value commit moves one cluster root, a one-object insert a root or two and the table's next object
+    /// key, a synced commit the metadata node too, and encoding every table's names, columns and defaults again
+    /// cost more than the rest of its catalog work. Returns `false`, having written nothing, when anything else
+    /// changed.
     private func patchRoots(of contents: inout CatalogCodec.Contents, in writer: NodeWriter) throws -> Bool {
         guard let stored, stored.ref == writer.root, contents.nextTableKey == stored.contents.nextTableKey,
-            contents.metadata == stored.contents.metadata, contents.tables.count == stored.contents.tables.count
+            contents.tables.count == stored.contents.tables.count
         else { return false }
         var patch = NodePatch()
+        if contents.metadata != stored.contents.metadata {
+            patch.replace(wordAt: CatalogCodec.metadataOffset, mask: .max, with: contents.metadata.rawValue)
+        }
         for index in contents.tables.indices {
             let old = stored.contents.tables[index]
             let new = contents.tables[index]
-            guard let offsets = old.rootOffsets, offsets.indexes.count == new.indexes.count, new.hasShape(of: old) else {
-                return false
-            }
+            guard let offsets = old.rootOffsets, offsets.indexes.count == new.indexes.count,
+                offsets.sequences.count == new.sequences.count, new.hasShape(of: old)
+            else { return false }
             contents.tables[index].rootOffsets = offsets
             if new.clusterRoot != old.clusterRoot {
                 patch.replace(wordAt: offsets.cluster, mask: .max, with: new.clusterRoot.rawValue)
+            }
+            if new.nextObjectKey != old.nextObjectKey {
+                patch.replace(wordAt: offsets.nextObjectKey, mask: .max, with: UInt64(bitPattern: new.nextObjectKey))
+            }
+            for (name, value) in new.sequences where value != old.sequences[name] {
+                guard let offset = offsets.sequences[name] else { return false }
+                patch.replace(wordAt: offset, mask: .max, with: UInt64(bitPattern: value))
             }
             for (position, entry) in new.indexes.enumerated() where entry.root != old.indexes[position].root {
                 patch.replace(wordAt: offsets.indexes[position], mask: .max, with: entry.root.rawValue)

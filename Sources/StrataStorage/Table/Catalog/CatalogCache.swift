@@ -34,4 +34,29 @@ package final class CatalogCache: @unchecked Sendable {
             self.contents = contents
         }
     }
+
+    private var metadataBytes: [UInt8] = []
+    private var metadataEntries: [String: [UInt8]]?
+
+    /// The decoded entries of the metadata node whose payload is `raw`, when it is the remembered one: a synced
+    /// commit reads the client's sync state from the metadata and writes part of it back, and decoding every entry
+    /// (the schema's among them) cost an allocation or two each, in every such transaction. Keyed by bytes, as the
+    /// catalog is.
+    func metadata(of raw: UnsafeRawBufferPointer) -> [String: [UInt8]]? {
+        lock.withLock {
+            guard let metadataEntries, metadataBytes.count == raw.count, let incoming = raw.baseAddress else { return nil }
+            let same = metadataBytes.withUnsafeBytes { remembered in
+                remembered.baseAddress.map { memcmp($0, incoming, raw.count) == 0 } ?? false
+            }
+            return same ? metadataEntries : nil
+        }
+    }
+
+    /// Remembers that the metadata node payload `bytes` decodes to `entries`.
+    func rememberMetadata(_ bytes: [UInt8], entries: [String: [UInt8]]) {
+        lock.withLock {
+            metadataBytes = bytes
+            metadataEntries = entries
+        }
+    }
 }

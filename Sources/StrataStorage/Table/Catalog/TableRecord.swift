@@ -17,24 +17,35 @@ struct TableRecord {
     /// from a node.
     var rootOffsets: RootOffsets?
 
-    /// Byte offsets, in a catalog node's payload, of a table's root fields (64-bit little-endian node numbers):
-    /// what a commit that only moved roots rewrites in a copy of the node (`Catalog.flush`).
+    /// Byte offsets, in a catalog node's payload, of a table's 64-bit little-endian fields that a commit may move
+    /// without changing the node's layout: the cluster and index roots (node numbers), the next object key and
+    /// the sequences' values. What a commit that moved only those rewrites in a copy of the node (`Catalog.flush`).
     struct RootOffsets {
         var cluster: Int
         var indexes: [Int]
+        /// Each sequence's value, by the sequence's name (empty for a table without sequences).
+        var sequences: [String: Int] = [:]
+
+        /// The next object key sits right before the cluster root (docs/FILE-FORMAT.md, "The table layer's nodes").
+        var nextObjectKey: Int { cluster - 8 }
     }
 
-    /// Whether this record (a table as it is now) stores as `stored` does but for its cluster and index roots.
+    /// Whether this record (a table as it is now) stores as `stored` does but for the fields ``RootOffsets`` locates:
+    /// its cluster and index roots, its next object key and its sequences' values (the same sequences). A commit
+    /// that inserts objects moves the next key (and perhaps a sequence) besides a root, and is patched as well.
     ///
     /// Column specs are compared by identity, not field by field: a table that changed none still holds the very
     /// array `stored` was decoded into (arrays copy on write, and the catalog keeps `stored`). A copy with equal
     /// specs answers `false`, which costs a full encode, never a wrong catalog.
     func hasShape(of stored: TableRecord) -> Bool {
         guard key == stored.key, name == stored.name, primaryKey == stored.primaryKey,
-            nextObjectKey == stored.nextObjectKey, nextColumnKey == stored.nextColumnKey,
-            nextIndexKey == stored.nextIndexKey, isEmbedded == stored.isEmbedded, sequences == stored.sequences,
-            columns.count == stored.columns.count, indexes.count == stored.indexes.count
+            nextColumnKey == stored.nextColumnKey, nextIndexKey == stored.nextIndexKey, isEmbedded == stored.isEmbedded,
+            sequences.count == stored.sequences.count, columns.count == stored.columns.count,
+            indexes.count == stored.indexes.count
         else { return false }
+        if !sequences.isEmpty {
+            guard sequences.keys.allSatisfy({ stored.sequences[$0] != nil }) else { return false }
+        }
         if !columns.isEmpty {
             let mine = columns.withUnsafeBufferPointer { $0.baseAddress }
             guard mine == stored.columns.withUnsafeBufferPointer({ $0.baseAddress }) else { return false }
@@ -51,6 +62,10 @@ enum CatalogCodec {
     static let formatVersion: UInt32 = 1
     /// The format with a `u32` of flags per table (bit 0: embedded), written only when a table has one.
     static let flaggedFormatVersion: UInt32 = 2
+
+    /// Where the catalog node holds the metadata node's number: after the magic, the format version, the next
+    /// table key and the table count.
+    static let metadataOffset = 16
 
     struct Contents {
         var nextTableKey: UInt32 = 1
@@ -87,6 +102,7 @@ enum CatalogCodec {
             out.u32(UInt32(table.sequences.count))
             for (name, value) in table.sequences.sorted(by: { $0.key < $1.key }) {
                 out.string(name)
+                offsets.sequences[name] = out.bytes.count
                 out.i64(value)
             }
             out.u32(UInt32(table.columns.count))
@@ -144,6 +160,7 @@ enum CatalogCodec {
             }
             for _ in 0..<(try reader.count(minimumItemSize: 12, label: "sequence count")) {
                 let name = try reader.string()
+                offsets.sequences[name] = reader.offset
                 table.sequences[name] = try reader.i64()
             }
             for _ in 0..<(try reader.count(minimumItemSize: 15, label: "column count")) {

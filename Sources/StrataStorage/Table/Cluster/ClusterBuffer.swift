@@ -170,7 +170,7 @@ final class ClusterBuffer {
         writeHeader(tag: kind.rawValue, count: count, nulls: nulls, into: &out)
     }
 
-    private static func writeHeader(tag: UInt8, count: Int, nulls: [Bool]?, into out: inout ByteWriter) {
+    static func writeHeader(tag: UInt8, count: Int, nulls: [Bool]?, into out: inout ByteWriter) {
         out.u8(tag)
         out.u8(nulls == nil ? 0 : 1)
         out.u16(0)
@@ -178,7 +178,7 @@ final class ClusterBuffer {
         if let nulls { writeBits(nulls.lazy.map { $0 }, count: count, into: &out) }
     }
 
-    private static func writeBits<C: Collection>(_ flags: C, count: Int, into out: inout ByteWriter) where C.Element == Bool {
+    static func writeBits<C: Collection>(_ flags: C, count: Int, into out: inout ByteWriter) where C.Element == Bool {
         var word: UInt64 = 0
         var index = 0
         for flag in flags {
@@ -203,8 +203,13 @@ final class ClusterBuffer {
 
     private func write(_ column: ColumnBuffer, into out: inout ByteWriter, writer: NodeWriter) throws {
         if let stored = column.stored {
+            if column.hasAppendedRows {
+                // Rows appended after the stored ones: their bytes as they are, the new rows after them.
+                try ClusterBuffer.writeAppended(column, stored: stored.block, into: &out, writer: writer)
+                return
+            }
             // Untouched since it was read: the stored block is already this column's encoding.
-            out.append(stored.block.bytes)
+            out.raw(stored.block.bytes)
             return
         }
         let count = column.count

@@ -160,6 +160,12 @@ struct ColumnBlock {
         return (word >> UInt64(index & 63)) & 1 != 0
     }
 
+    /// `.variable`: whether row `row`'s value is in its own node. The caller keeps `row < count`.
+    func isExternal(_ row: Int) -> Bool {
+        guard let externalBits else { return false }
+        return ColumnBlock.bit(externalBits, row)
+    }
+
     func isNull(_ row: Int) -> Bool {
         guard let nulls else { return false }
         return ColumnBlock.bit(nulls, row)

@@ -14,6 +14,12 @@ final class ColumnBuffer {
     /// Changing one object decodes its whole cluster, but usually touches one column: the others stay in this
     /// form and `ClusterBuffer.encode` copies them back byte for byte, instead of decoding every row (a string
     /// column costs an allocation per row) and encoding it again.
+    ///
+    /// A variable-size or 16-byte column also stays in this form while rows are only appended after the stored
+    /// ones (a new object at the end of the last cluster, as every insert without a key, and the sync outbox's,
+    /// makes): `blobs` and `nulls` then hold the appended rows only (``appendedRows``), and `ClusterBuffer.encode`
+    /// writes the stored rows' bytes as they are with the appended ones after them (`ClusterBuffer+Appending`).
+    /// Any other use of the rows decodes the stored block in front of the appended rows.
     // The stored state below is not checked for exclusive access at run time: a buffer belongs to one write
     // transaction, used by one thread at a time, and the whole test suite ran with the checks on without a
     // conflict; on a bulk insert the checks (begin/end access, a thread-local access set) took a fifth of the CPU.
@@ -82,7 +88,21 @@ final class ColumnBuffer {
         stored = try StoredBlock(copying: block)
     }
 
-    var count: Int { stored?.block.count ?? (usesWords ? wordStorage.count : blobStorage.count) }
+    var count: Int { (stored?.block.count ?? 0) + (usesWords ? wordStorage.count : blobStorage.count) }
+
+    /// While `stored` is set: the rows appended after the stored block's, as values and (when the column keeps a
+    /// null bitmap) null flags. Empty for a word column, which decodes before any change.
+    var appendedRows: (blobs: [Blob], nulls: [Bool]) { stored == nil ? ([], []) : (blobStorage, nullStorage) }
+
+    /// Whether rows were appended after the stored block's while it is kept.
+    var hasAppendedRows: Bool { stored != nil && !usesWords && !blobStorage.isEmpty }
+
+    /// Replaces appended row `index` (counted from the first appended row) while `stored` is set: a long value
+    /// moved to its own node as the cluster is encoded.
+    func replaceAppended(at index: Int, with blob: Blob) {
+        inlineBytes += ColumnBuffer.storedSize(blob) - ColumnBuffer.storedSize(blobStorage[index])
+        blobStorage[index] = blob
+    }
 
     /// Decodes the stored block into `words`/`blobs`/`nulls`, which every read or change of a row needs.
     @inline(__always)
@@ -96,13 +116,17 @@ final class ColumnBuffer {
         self.stored = nil
         let block = stored.block
         let rowCount = block.count
-        if hasNullBitmap { nullStorage = (0..<rowCount).map { block.isNull($0) } }
+        // Rows appended while the block was kept follow its rows.
+        let appendedNulls = nullStorage
+        if hasNullBitmap { nullStorage = (0..<rowCount).map { block.isNull($0) } + appendedNulls }
         if usesWords {
-            wordStorage = (0..<rowCount).map { block.word($0) }
+            wordStorage = (0..<rowCount).map { block.word($0) } + wordStorage
             measureBounds()
             return
         }
-        blobStorage.reserveCapacity(rowCount)
+        let appended = blobStorage
+        blobStorage = []
+        blobStorage.reserveCapacity(rowCount + appended.count)
         for row in 0..<rowCount {
             // `init(spec:block:rowCount:)` checked every row of this very block, so `blob` cannot fail here.
             switch (try? block.blob(row)) ?? .inline(UnsafeRawBufferPointer(start: nil, count: 0)) {
@@ -110,6 +134,7 @@ final class ColumnBuffer {
             case .external(let ref, let length): blobStorage.append(Blob(external: ref, length: length))
             }
         }
+        blobStorage += appended
     }
 
     /// Appends a value already checked against the column's type.
@@ -119,7 +144,13 @@ final class ColumnBuffer {
 
     /// Inserts a value at `row`.
     func insert(_ value: StorageValue, at row: Int) throws {
-        decodeStored()
+        // A value after the stored rows of a variable-size or 16-byte column keeps the block (see `stored`).
+        var row = row
+        if let stored, !usesWords, row == count {
+            row -= stored.block.count
+        } else {
+            decodeStored()
+        }
         // Encode first: a value of the wrong type then leaves the column as it was.
         if usesWords {
             let word = value.isNull ? 0 : try encodeWord(value)
@@ -181,7 +212,9 @@ final class ColumnBuffer {
                         if case .external(let ref, _)? = try? stored.block.blob(row) { freed.append(ref) }
                     }
                 }
-            } else if !usesWords {
+            }
+            // Every row when nothing is stored, else the rows appended after the stored ones.
+            if !usesWords {
                 for blob in blobStorage where !blob.external.isNone { freed.append(blob.external) }
             }
             stored = nil
@@ -270,8 +303,8 @@ final class ColumnBuffer {
     /// block's own size while it is untouched, else worked out from the row count, the packed width and the
     /// inline bytes, without a pass over the rows (a bulk insert asks after every row).
     var encodedByteCount: Int {
-        if let stored { return stored.block.bytes.count }
-        let count = usesWords ? wordStorage.count : blobStorage.count
+        if let stored, usesWords || blobStorage.isEmpty { return stored.block.bytes.count }
+        let count = self.count
         let width = blockEncoding == .packedInt && low <= high ? IntPacking.width(forRange: UInt64(bitPattern: high &- low)) : 0
         return ColumnBlock.byteCount(kind: blockEncoding, count: count, hasNulls: hasNullBitmap, width: width, variableBytes: inlineBytes)
     }
@@ -292,7 +325,35 @@ final class ColumnBuffer {
         for (row, word) in wordStorage.enumerated() where !(hasNullBitmap && nullStorage[row]) { widenBounds(word) }
     }
 
-    func isNull(_ row: Int) -> Bool { hasNullBitmap && nulls[row] }
+    /// Whether row `row` is null, read from the stored block while it is kept (no decoding).
+    func isNull(_ row: Int) -> Bool {
+        guard hasNullBitmap else { return false }
+        if let stored {
+            let storedRows = stored.block.count
+            return row < storedRows ? stored.block.isNull(row) : nullStorage[row - storedRows]
+        }
+        return nullStorage[row]
+    }
+
+    /// Row `row`'s fixed-width word, read from the stored block while it is kept (no decoding).
+    func word(at row: Int) -> UInt64 {
+        if let stored { return stored.block.word(row) }
+        return wordStorage[row]
+    }
+
+    /// Row `row`'s variable-size or 16-byte value, read from the stored block while it is kept: reading one row
+    /// of a cluster decoded for change (the sync recorder reads the object a write just appended) then does not
+    /// decode the whole column.
+    func blob(at row: Int) -> Blob {
+        guard let stored else { return blobStorage[row] }
+        let storedRows = stored.block.count
+        if row >= storedRows { return blobStorage[row - storedRows] }
+        // `init(spec:block:rowCount:)` checked every row of this very block, so `blob` cannot fail here.
+        switch (try? stored.block.blob(row)) ?? .inline(UnsafeRawBufferPointer(start: nil, count: 0)) {
+        case .inline(let bytes): return Blob(Array(bytes))
+        case .external(let ref, let length): return Blob(external: ref, length: length)
+        }
+    }
 
     private func encodeWord(_ value: StorageValue) throws -> UInt64 {
         guard let word = ValueCodec.word(value, kind: kind) else { throw typeMismatch(value) }

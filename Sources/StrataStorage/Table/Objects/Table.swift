@@ -287,7 +287,7 @@ public final class Table {
         case .loaded(let cluster, let row):
             let buffer = cluster.columns[index]
             guard buffer.usesWords else { throw wrongKind(buffer.spec, "a fixed-width value") }
-            return buffer.isNull(row) ? nil : buffer.words[row]
+            return buffer.isNull(row) ? nil : buffer.word(at: row)
         case .stored(let view, let row):
             let block = try storedBlock(view, index)
             guard block.kind != .variable, block.kind != .fixed16 else { throw wrongKind(columns[index], "a fixed-width value") }
@@ -303,7 +303,7 @@ public final class Table {
         case .loaded(let cluster, let row):
             let buffer = cluster.columns[index]
             guard !buffer.usesWords else { throw wrongKind(buffer.spec, "bytes") }
-            return buffer.isNull(row) ? nil : try blobBytes(buffer.blobs[row])
+            return buffer.isNull(row) ? nil : try blobBytes(buffer.blob(at: row))
         case .stored(let view, let row):
             let block = try storedBlock(view, index)
             guard block.kind == .variable || block.kind == .fixed16 else { throw wrongKind(columns[index], "bytes") }

@@ -28,6 +28,15 @@ struct ByteWriter {
             }
         }
     }
+    /// Appends raw bytes with one copy (a column block kept as stored, a value's bytes).
+    mutating func raw(_ source: UnsafeRawBufferPointer) {
+        guard let base = source.baseAddress, !source.isEmpty else { return }
+        let start = bytes.count
+        zeros(source.count)
+        bytes.withUnsafeMutableBytes { target in
+            target.baseAddress.map { ($0 + start).copyMemory(from: base, byteCount: source.count) }
+        }
+    }
     mutating func append<C: Collection>(_ data: C) where C.Element == UInt8 { bytes.append(contentsOf: data) }
     mutating func zeros(_ count: Int) { bytes.append(contentsOf: repeatElement(0, count: count)) }
 
@@ -37,10 +46,13 @@ struct ByteWriter {
         if extra != 0 { zeros(alignment - extra) }
     }
 
+    /// Appends `text` as its UTF-8 length (`u32`) and bytes, copied from the string's own storage.
     mutating func string(_ text: String) {
-        let utf8 = Array(text.utf8)
-        u32(UInt32(utf8.count))
-        bytes.append(contentsOf: utf8)
+        var text = text
+        text.withUTF8 { utf8 in
+            u32(UInt32(utf8.count))
+            raw(UnsafeRawBufferPointer(utf8))
+        }
     }
 
     /// Overwrites four bytes at `offset` (for sizes known only after what follows is written).
