@@ -161,7 +161,7 @@ final class IndexLeafSamplesTests: XCTestCase {
             for target in targets {
                 try target.withUnsafeBytes { target in
                     XCTAssertEqual(
-                        try samples.lowerBound(target, in: view), try view.lowerBound(target),
+                        try samples.lowerBound(target), try view.lowerBound(target),
                         "target \(Array(target)) over \(entries.count) entries", file: file, line: line)
                 }
             }

@@ -14,6 +14,8 @@ final class IndexLeafSamples {
     /// One entry in this many has a word.
     static let spacing = 16
 
+    /// The leaf, read in place: a lookup that comes back to it skips reading its header again.
+    let view: IndexLeafView
     /// The bytes every entry of the leaf starts with.
     private let prefix: [UInt8]
     /// The word of entry `spacing * i` after ``prefix``, for each `i`.
@@ -22,6 +24,7 @@ final class IndexLeafSamples {
     /// The words of `view`'s entries: its first and last entries, then every 16th.
     /// - Throws: `StrataError.corruptFile` when an entry's offsets are damaged.
     init(_ view: IndexLeafView) throws {
+        self.view = view
         let count = view.count
         guard count > 0 else {
             prefix = []
@@ -39,10 +42,10 @@ final class IndexLeafSamples {
         }
     }
 
-    /// The position of the first entry of `view` (the leaf these words were made from) ≥ `target`
-    /// (`view.count` when none is), as ``IndexLeafView/lowerBound(_:)`` answers.
+    /// The position of the first entry of ``view`` ≥ `target` (`view.count` when none is), as
+    /// ``IndexLeafView/lowerBound(_:)`` answers.
     /// - Throws: `StrataError.corruptFile` when an entry's offsets are damaged.
-    func lowerBound(_ target: UnsafeRawBufferPointer, in view: IndexLeafView) throws -> Int {
+    func lowerBound(_ target: UnsafeRawBufferPointer) throws -> Int {
         let count = view.count
         guard count > 0 else { return 0 }
         let shared = prefix.count

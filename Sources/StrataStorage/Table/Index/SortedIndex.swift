@@ -79,8 +79,9 @@ final class SortedIndex {
 
     /// The sampled words of the stored leaves a read transaction's lookups came back to (``IndexLeafSamples``):
     /// 256 slots, growing to 8,192 (about 3 MiB for leaves of 600 entries) as ``NodeTree``'s kept leaves do.
-    /// Used only when the tree keeps its nodes, whose stored leaves never change.
-    private var leafSamples = KeptNodes<IndexLeafSamples>(first: 256, most: 8_192)
+    /// Used only when the tree keeps its nodes, whose stored leaves never change. Not checked for exclusive access
+    /// at run time (as `NodeTree`'s kept nodes): an index belongs to one transaction, used by one thread at a time.
+    @exclusivity(unchecked) private var leafSamples = KeptNodes<IndexLeafSamples>(first: 256, most: 8_192)
 
     /// How many slots the sampled leaves have now (0 before the first); for tests.
     var sampledLeafSlotCount: Int { leafSamples.slotCount }
@@ -329,17 +330,17 @@ final class SortedIndex {
             let entries = try IndexLeafEntries(location, in: tree)
             return (entries, try entries.lowerBound(target))
         }
+        // The samples keep the leaf's view: a stored node of a read transaction stays where it is until the
+        // transaction ends.
+        if let samples = leafSamples.value(for: ref) {
+            return (IndexLeafEntries(samples.view), try samples.lowerBound(target))
+        }
         let (payload, cameBack) = try tree.storedLeafNotingReturn(ref)
         let view = try IndexLeafView(payload, ref: ref)
         guard cameBack else { return (IndexLeafEntries(view), try view.lowerBound(target)) }
-        let samples: IndexLeafSamples
-        if let kept = leafSamples.value(for: ref) {
-            samples = kept
-        } else {
-            samples = try IndexLeafSamples(view)
-            leafSamples.keep(samples, for: ref)
-        }
-        return (IndexLeafEntries(view), try samples.lowerBound(target, in: view))
+        let samples = try IndexLeafSamples(view)
+        leafSamples.keep(samples, for: ref)
+        return (IndexLeafEntries(view), try samples.lowerBound(target))
     }
 
     /// Object keys of entries between two encoded bounds, in index order.

@@ -99,10 +99,13 @@ struct BranchWords {
 final class KeptBranch {
     /// The branch, read in place.
     let view: BranchView
+    // Not checked for exclusive access at run time, as `NodeTree`'s own fields: a tree belongs to one transaction,
+    // used by one thread at a time, and these are read and assigned whole on every descent.
+
     /// How many searches the view answered; the words are built at ``BranchWords/searchesBeforeBuilding``.
-    private var searches = 0
+    @exclusivity(unchecked) private var searches = 0
     /// The separators' words, once built.
-    private var words: BranchWords?
+    @exclusivity(unchecked) private var words: BranchWords?
 
     init(_ view: BranchView) {
         self.view = view
