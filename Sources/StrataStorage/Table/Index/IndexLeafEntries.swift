@@ -26,12 +26,6 @@ struct IndexLeafEntries {
         try self.init(location, reading: tree.storedLeaf)
     }
 
-    /// The entries of a stored leaf already read.
-    init(_ view: IndexLeafView) {
-        form = .stored(view)
-        count = view.count
-    }
-
     private init(
         _ location: NodeTree<IndexLeaf>.LeafLocation, reading read: (NodeRef) throws -> UnsafeRawBufferPointer
     ) throws {
@@ -71,14 +65,7 @@ struct IndexLeafEntries {
     ///   if any, are in the next leaf.
     @inline(__always)
     func forEach(from lower: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> Bool) throws -> Bool {
-        try forEach(startingAt: try lowerBound(lower), body)
-    }
-
-    /// Visits the entries from position `start` on, in order, until `body` returns `false`.
-    /// - Returns: Whether the walk reached the leaf's end (see ``forEach(from:_:)``).
-    @inline(__always)
-    func forEach(startingAt start: Int, _ body: (UnsafeRawBufferPointer) throws -> Bool) throws -> Bool {
-        var index = start
+        var index = try lowerBound(lower)
         while index < count {
             let goOn: Bool
             switch form {

@@ -77,15 +77,6 @@ final class SortedIndex {
     /// then `tree` stays empty.
     var impliedBy: NodeTree<ClusterBuffer>?
 
-    /// The sampled words of the stored leaves a read transaction's lookups came back to (``IndexLeafSamples``):
-    /// 256 slots, growing to 8,192 (about 3 MiB for leaves of 600 entries) as ``NodeTree``'s kept leaves do.
-    /// Used only when the tree keeps its nodes, whose stored leaves never change. Not checked for exclusive access
-    /// at run time (as `NodeTree`'s kept nodes): an index belongs to one transaction, used by one thread at a time.
-    @exclusivity(unchecked) private var leafSamples = KeptNodes<IndexLeafSamples>(first: 256, most: 8_192)
-
-    /// How many slots the sampled leaves have now (0 before the first); for tests.
-    var sampledLeafSlotCount: Int { leafSamples.slotCount }
-
     /// Whether the index is implied by the object keys, with no nodes of its own.
     var isImplied: Bool { impliedBy != nil }
 
@@ -309,8 +300,7 @@ final class SortedIndex {
         let tree = try self.tree
         guard let (location, isLast) = try tree.locateWithEdge(target) else { return FoundKeys() }
         var result = FoundKeys()
-        let (entries, start) = try entriesAndLowerBound(at: location, of: target, in: tree)
-        let reachedEnd = try entries.forEach(startingAt: start) { entry in
+        let reachedEnd = try IndexLeafEntries(location, in: tree).forEach(from: target) { entry in
             guard entry.count >= target.count + 8, SortedIndex.hasPrefix(entry, target) else { return false }
             result.append(IndexKeyEncoding.objectKey(ofEntry: entry))
             return result.count < limit
@@ -318,29 +308,6 @@ final class SortedIndex {
         // The leaf ended while its entries still matched (or before the first match): the next leaf may hold
         // more, unless there is none.
         return reachedEnd && !isLast ? nil : result
-    }
-
-    /// The entries of the leaf at `location` and the position of the first ≥ `target` among them. A read
-    /// transaction's stored leaf that the tree kept from an earlier read is searched by its sampled words
-    /// (``IndexLeafSamples``, made the first time the lookups come back to it); any other leaf by its entries.
-    private func entriesAndLowerBound(
-        at location: NodeTree<IndexLeaf>.LeafLocation, of target: UnsafeRawBufferPointer, in tree: NodeTree<IndexLeaf>
-    ) throws -> (IndexLeafEntries, Int) {
-        guard case .stored(let ref) = location, tree.keepsStoredNodes else {
-            let entries = try IndexLeafEntries(location, in: tree)
-            return (entries, try entries.lowerBound(target))
-        }
-        // The samples keep the leaf's view: a stored node of a read transaction stays where it is until the
-        // transaction ends.
-        if let samples = leafSamples.value(for: ref) {
-            return (IndexLeafEntries(samples.view), try samples.lowerBound(target))
-        }
-        let (payload, cameBack) = try tree.storedLeafNotingReturn(ref)
-        let view = try IndexLeafView(payload, ref: ref)
-        guard cameBack else { return (IndexLeafEntries(view), try view.lowerBound(target)) }
-        let samples = try IndexLeafSamples(view)
-        leafSamples.keep(samples, for: ref)
-        return (IndexLeafEntries(view), try samples.lowerBound(target))
     }
 
     /// Object keys of entries between two encoded bounds, in index order.

@@ -67,9 +67,8 @@ final class NodeTree<Leaf: TreeLeaf> {
     /// Whether the tree keeps the branches it reads (see ``cacheStoredBranches()``).
     @exclusivity(unchecked) private var cachesBranches = false
     /// The branches read so far, when ``cachesBranches``: 64 slots, growing to 1,024 (the inner branches of a
-    /// table or an index of a million entries, three levels deep, are a dozen or two; 56 KiB at most), each with
-    /// its separators' words once it has answered a few searches (``KeptBranch``).
-    @exclusivity(unchecked) private var storedBranches = KeptNodes<KeptBranch>(first: 64, most: 1_024)
+    /// table or an index of a million entries, three levels deep, are a dozen or two; 56 KiB at most).
+    @exclusivity(unchecked) private var storedBranches = KeptNodes<BranchView>(first: 64, most: 1_024)
 
     /// Keeps the branches this tree reads, for a tree of a read transaction: its stored nodes never change and
     /// their bytes stay where they are until the transaction ends (the `NodeReader` contract), so a branch read
@@ -85,17 +84,10 @@ final class NodeTree<Leaf: TreeLeaf> {
     @inline(__always)
     private func branchView(_ ref: NodeRef) throws -> BranchView {
         guard cachesBranches else { return try BranchView(try reader.read(ref), ref: ref) }
-        return try keptBranch(ref).view
-    }
-
-    /// The stored branch `ref` as ``storedBranches`` keeps it (read and kept the first time); only when
-    /// ``cachesBranches``.
-    @inline(__always)
-    private func keptBranch(_ ref: NodeRef) throws -> KeptBranch {
         if let kept = storedBranches.value(for: ref) { return kept }
-        let kept = KeptBranch(try BranchView(try reader.read(ref), ref: ref))
-        storedBranches.keep(kept, for: ref)
-        return kept
+        let view = try BranchView(try reader.read(ref), ref: ref)
+        storedBranches.keep(view, for: ref)
+        return view
     }
 
     /// The payloads of the stored leaves read so far, when ``cachesBranches``: 256 slots (8 KiB), growing to
@@ -118,30 +110,12 @@ final class NodeTree<Leaf: TreeLeaf> {
         return payload
     }
 
-    /// ``storedLeaf(_:)``, and whether the leaf was kept from an earlier read of this transaction (`false` for a
-    /// tree that keeps none): a lookup that comes back to a leaf may use what it kept about it
-    /// (``IndexLeafSamples``).
-    @inline(__always)
-    func storedLeafNotingReturn(_ ref: NodeRef) throws -> (payload: UnsafeRawBufferPointer, cameBack: Bool) {
-        guard cachesBranches else { return (try reader.read(ref), false) }
-        if let kept = keptLeaves.value(for: ref) { return (kept, true) }
-        let payload = try reader.read(ref)
-        keptLeaves.keep(payload, for: ref)
-        return (payload, false)
-    }
-
-    /// Whether the tree keeps the nodes it reads (``cacheStoredBranches()``).
-    var keepsStoredNodes: Bool { cachesBranches }
-
     /// How many slots the kept leaves have now (0 before the first leaf read through ``storedLeaf(_:)``); for
     /// tests.
     var keptLeafSlotCount: Int { keptLeaves.slotCount }
 
     /// How many slots the kept branches have now (0 before the first branch read); for tests.
     var keptBranchSlotCount: Int { storedBranches.slotCount }
-
-    /// Whether the kept branch `ref` searches by its separators' words yet (``BranchWords``); for tests.
-    func keptBranchHasWords(_ ref: NodeRef) -> Bool { storedBranches.value(for: ref)?.hasWords ?? false }
 
     /// Whether part of the tree is decoded (changes may be pending).
     var isLoaded: Bool { root != nil }
@@ -204,13 +178,10 @@ final class NodeTree<Leaf: TreeLeaf> {
                 child = branch.children[index]
             case .stored(let ref):
                 if level == 1 { return (.stored(ref), isLast, before) }
-                // A read transaction's kept branch searches its separators' words once it has been searched a
-                // few times (``BranchWords``).
-                let kept = cachesBranches ? try keptBranch(ref) : nil
-                let view = try kept?.view ?? BranchView(try reader.read(ref), ref: ref)
+                let view = try branchView(ref)
                 guard view.level < level else { throw NodeDamage.error(ref, what, "tree levels do not descend") }
                 level = view.level
-                let index = try kept?.childIndex(for: key) ?? view.childIndex(for: key)
+                let index = try view.childIndex(for: key)
                 isLast = isLast && index == view.count - 1
                 if counting { for left in 0..<index { before += view.entriesBelow(left) } }
                 child = .stored(try view.child(index))
