@@ -79,14 +79,21 @@ struct ClusterView {
     /// Keys rise strictly, by at least one a row, so `key` sits at most `key - first` rows after the first row (or
     /// the anchor) and at most `last - key` rows before the last. A binary search runs only between those bounds:
     /// in a cluster of consecutive keys (objects added in order, the usual case) they leave one row, found with
-    /// three reads of the keys block instead of a dozen. Keys out of order (damage) can only make the range empty:
-    /// `nil`.
+    /// two reads of the keys block instead of a dozen: the first key, then the row `key - first` rows on, which
+    /// holds `key` exactly when no key between them is missing (keys rise strictly, so a row that holds `key`
+    /// proves itself). Only when it does not is the last key read and the range searched. Keys out of order
+    /// (damage) can only make the range empty: `nil`.
     func row(of key: Int64, after anchor: (row: Int, key: Int64)? = nil) -> Int? {
         guard rowCount > 0 else { return nil }
         let (firstRow, first) = anchor ?? (0, self.key(at: 0))
+        guard firstRow >= 0, firstRow < rowCount, key >= first else { return nil }
+        let afterFirst = UInt64(bitPattern: key &- first)
+        if afterFirst < UInt64(rowCount - firstRow), self.key(at: firstRow + Int(afterFirst)) == key {
+            return firstRow + Int(afterFirst)
+        }
         let last = self.key(at: rowCount - 1)
-        guard firstRow >= 0, firstRow < rowCount, key >= first, key <= last else { return nil }
-        let afterFirst = UInt64(bitPattern: key &- first), beforeLast = UInt64(bitPattern: last &- key)
+        guard key <= last else { return nil }
+        let beforeLast = UInt64(bitPattern: last &- key)
         let upper = afterFirst < UInt64(rowCount - firstRow) ? firstRow + Int(afterFirst) + 1 : rowCount
         let lower = beforeLast < UInt64(rowCount) ? max(firstRow, rowCount - 1 - Int(beforeLast)) : firstRow
         guard lower < upper else { return nil }
