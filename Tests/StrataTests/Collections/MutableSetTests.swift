@@ -131,3 +131,27 @@ final class MutableSetTests: PantryTestCase {
         XCTAssertThrowsError(try Cook(id: 2, name: "x").dishes.filter("price > 4"), "an unmanaged set cannot be queried")
     }
 }
+
+extension MutableSetTests {
+    /// `MutableSet.map(_:)` (what generated code maps a set's elements with): an unmanaged set maps its elements
+    /// in insertion order, a managed one in the store's order, and a throwing transform's error comes through.
+    func testMapFollowsTheSetsOrderManagedOrNot() throws {
+        let bea = Cook(id: 1, name: "Bea", nicknames: ["b", "a", "b", "c"])
+        XCTAssertEqual(bea.nicknames.map { $0.uppercased() }, ["B", "A", "C"])
+        let persisted = bea.nicknames.map(\.persistedValue)
+        XCTAssertEqual(persisted.map { value -> String in
+            if case .string(let text) = value { return text }
+            return "?"
+        }, ["b", "a", "c"])
+        let db = try openDatabase()
+        try db.write { db.add(bea) }
+        XCTAssertTrue(bea.nicknames.isManaged)
+        XCTAssertEqual(bea.nicknames.map { $0.uppercased() }, ["A", "B", "C"])
+        struct Refused: Error {}
+        XCTAssertThrowsError(try bea.nicknames.map { text throws(Refused) -> String in
+            if text == "b" { throw Refused() }
+            return text
+        }) { error in XCTAssertTrue(error is Refused) }
+        XCTAssertEqual(MutableSet<Int>().map { $0 + 1 }, [])
+    }
+}

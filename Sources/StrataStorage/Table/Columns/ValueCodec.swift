@@ -177,6 +177,15 @@ enum ValueCodec {
         return writer.bytes
     }
 
+    /// `encodeBacklinks([key])` without the array of keys: the one backlink of an embedded object inserted with
+    /// its owner.
+    static func encodeBacklink(_ key: Int64) -> [UInt8] {
+        var writer = ByteWriter(capacity: 12)
+        writer.u32(1)
+        writer.i64(key)
+        return writer.bytes
+    }
+
     /// Decodes backlink keys written by `encodeBacklinks`.
     static func decodeBacklinks(_ raw: UnsafeRawBufferPointer, ref: NodeRef) throws -> [Int64] {
         guard raw.count > 0 else { return [] }

@@ -82,6 +82,17 @@ final class PendingEntries {
         lastKey = ordered
     }
 
+    /// Adds one entry of at most `maxCount` bytes that `write` encodes in place (its values' encoding followed by
+    /// the object key, as ``append(_:)`` takes it) and whose object key, in the order of keys (sign bit flipped),
+    /// is `ordered`: a plain index's entry for a new object (`SortedIndex.insertEntry(key:_:)`), with no array.
+    /// Not for an index that ``tracksHolders``, whose entries go through ``append(_:)``.
+    @inline(__always)
+    func append(maxCount: Int, orderedKey ordered: UInt64, _ write: (UnsafeMutableRawPointer) -> Int) {
+        if ordered < lastKey { keysAscend = false }
+        lastKey = ordered
+        entries.append(maxCount: maxCount, write)
+    }
+
     /// ``appendElements(_:key:scratch:)`` the general way: each element encoded into `scratch`, then appended.
     private func appendEncoding(of elements: [StorageValue], key: ObjectKey, scratch: inout [UInt8]) {
         for element in elements {

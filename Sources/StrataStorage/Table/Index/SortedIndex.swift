@@ -59,6 +59,9 @@ final class SortedIndex {
     /// The buffer ``insertElements(of:key:)`` encodes an element's entry in when it is not a string without a zero
     /// byte (those are encoded in place), kept between calls.
     private var elementScratch: [UInt8] = []
+    /// The buffer ``insertEntry(key:_:)`` encodes an entry in when it is not a lone string without a zero byte,
+    /// kept between calls.
+    private var entryScratch: [UInt8] = []
     /// The full-text changes of a posting-block index not written into its blocks yet (see `PostingChanges`).
     var postingChanges: PostingChanges
     /// The most changes `postingChanges` holds before they are written (rows of 12 bytes: about 50 MB).
@@ -126,6 +129,39 @@ final class SortedIndex {
     func insertElements(of set: StorageValue, key: ObjectKey) throws {
         guard impliedBy == nil, case .list(let elements) = set, !elements.isEmpty else { return }
         pending.appendElements(elements, key: key, scratch: &elementScratch)
+        if pending.footprint >= bufferByteLimit { try setAsidePending() }
+    }
+
+    /// Adds a new object's entry to a plain index (neither unique, nor full-text, nor over a set's elements), its
+    /// columns' values read through `value`: a string column's entry (a string without a zero byte, nearly every
+    /// one) is encoded straight into the pending entries' buffer; any other through ``entryScratch``, kept between
+    /// calls. No array per object either way (a unique index's entry, checked before the row is placed, is the one
+    /// still built as an array).
+    func insertEntry(key: ObjectKey, _ value: (ColumnKey) throws -> StorageValue) throws {
+        guard impliedBy == nil else { return }
+        let columns = spec.columns
+        let ordered = UInt64(bitPattern: key.rawValue) ^ 0x8000_0000_0000_0000
+        if columns.count == 1, mixed.isEmpty, case .string(var text) = try value(columns[0]) {
+            let direct = text.withUTF8 { utf8 -> Bool in
+                guard !utf8.contains(0) else { return false }
+                pending.append(maxCount: utf8.count + 11, orderedKey: ordered) { target in
+                    let count = IndexKeyEncoding.storeString(utf8, at: target)
+                    target.storeBytes(of: ordered.bigEndian, toByteOffset: count, as: UInt64.self)
+                    return count + 8
+                }
+                return true
+            }
+            if direct {
+                if pending.footprint >= bufferByteLimit { try setAsidePending() }
+                return
+            }
+        }
+        entryScratch.removeAll(keepingCapacity: true)
+        for (offset, column) in columns.enumerated() {
+            IndexKeyEncoding.append(try value(column), mixed: !mixed.isEmpty && mixed[offset], to: &entryScratch)
+        }
+        ByteOrder.withKey(key.rawValue) { entryScratch.append(contentsOf: $0) }
+        entryScratch.withUnsafeBytes { pending.append($0) }
         if pending.footprint >= bufferByteLimit { try setAsidePending() }
     }
 

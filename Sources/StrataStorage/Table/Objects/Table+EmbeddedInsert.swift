@@ -40,7 +40,9 @@ extension Table {
         try catalog.requireWriter("insert into table '\(name)'")
         var row = try checkedRow(values, into: columns)
         let specs = context.specs
-        var plans: [(table: Table, row: [StorageValue], key: ObjectKey, backlink: Int)] = []
+        // Each row is the table's spare row (`takeDefaultRow()`) unless its values were a whole row already
+        // (`checkedRow` returns those as they are): given back after the insert when it is (`spare`).
+        var plans: [(table: Table, row: [StorageValue], key: ObjectKey, backlink: Int, spare: Bool)] = []
         var fresh: [Int] = []
         var later: [(link: ColumnKey, table: Table, row: EmbeddedRow)] = []
         for item in embedded {
@@ -68,14 +70,25 @@ extension Table {
             let next = owned.nextObjectKey + Int64(plans.count(where: { $0.table === owned }))
             row[position] = .link(ObjectKey(next))
             fresh.append(position)
-            plans.append((owned, childRow, ObjectKey(next), try owned.position(of: mirror.key)))
+            plans.append(
+                (owned, childRow, ObjectKey(next), try owned.position(of: mirror.key),
+                 item.columns.count != owned.context.keys.count))
         }
         let owner = try insert(row: row, explicitKey: nil, freshLinks: fresh)
+        if columns.count != context.keys.count { giveBack(row: &row) }
         var keys: [ObjectKey] = []
         keys.reserveCapacity(embedded.count)
-        for plan in plans {
+        for index in plans.indices {
+            let plan = plans[index]
             keys.append(
                 try plan.table.insert(row: plan.row, explicitKey: plan.key, backlink: (plan.backlink, owner.rawValue)))
+        }
+        // The rows back to their tables for the next insert, each moved out of `plans` first (a second reference
+        // would make resetting them copy).
+        for index in plans.indices where plans[index].spare {
+            var placed: [StorageValue] = []
+            swap(&placed, &plans[index].row)
+            plans[index].table.giveBack(row: &placed)
         }
         for item in later {
             let key = try item.table.insert(item.row.values, into: item.row.columns)
@@ -112,7 +125,7 @@ extension Table {
             for (index, value) in values.enumerated() { try checkValue(value, at: index, context.valueChecks) }
             return values
         }
-        var row = context.defaultRow
+        var row = takeDefaultRow()
         for (value, index) in zip(values, positions) {
             try checkValue(value, at: index, context.valueChecks)
             row[index] = value

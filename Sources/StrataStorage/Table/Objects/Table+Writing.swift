@@ -53,12 +53,15 @@ extension Table {
             for (index, value) in values.enumerated() { try checkValue(value, at: index, checks) }
             return try insert(row: values, explicitKey: explicitKey)
         }
-        var row = context.defaultRow
+        // The spare row, given back once placed: no copy of the defaults per object.
+        var row = takeDefaultRow()
         for (value, index) in zip(values, positions) {
             try checkValue(value, at: index, checks)
             row[index] = value
         }
-        return try insert(row: row, explicitKey: explicitKey)
+        let key = try insert(row: row, explicitKey: explicitKey)
+        giveBack(row: &row)
+        return key
     }
 
     /// Inserts a whole row (a value for every column, in storage order, already checked).
@@ -88,12 +91,14 @@ extension Table {
                 try implied.materialize(in: try catalog.requireWriter("insert into table '\(name)'"))
             }
         }
-        // Entries of the indexes that store them (an implied index's entry is the object's key, checked below).
+        // Entries of the unique and full-text indexes (an implied index's entry is the object's key, checked
+        // below). A plain index's entry, and a set's element entries, are encoded straight into the index's
+        // pending buffer once the row is placed (see below): no array per object.
         var entries: [(SortedIndex, [UInt8])] = []
         // Texts for posting-block indexes, which take a text whole rather than an entry per term.
         var texts: [(SortedIndex, StorageValue)] = []
-        // Element indexes of sets, with the storage position of their set column.
-        var elementIndexes: [(SortedIndex, Int)] = []
+        // Whether a plain or element index waits for the row to be placed.
+        var placedIndexes = false
         for index in indexes where !index.isImplied {
             if index.spec.isFullText {
                 let text = row[try position(of: index.spec.columns[0])]
@@ -106,13 +111,14 @@ extension Table {
                 }
                 continue
             }
-            if index.indexesElements {
-                // Encoded straight into the index's pending buffer once the row is placed (see below).
-                elementIndexes.append((index, try position(of: index.spec.columns[0])))
+            if index.indexesElements || !index.spec.isUnique {
+                // Its columns looked up now, so that an unknown one refuses the insert before anything changes.
+                for column in index.spec.columns { _ = try position(of: column) }
+                placedIndexes = true
                 continue
             }
-            // Encoded straight from the row into one array with room for the key: no array of values, no
-            // concatenation per object.
+            // A unique index's entry, checked against the index before anything changes: encoded straight from
+            // the row into one array with room for the key (no array of values, no concatenation per object).
             var entry: [UInt8] = []
             entry.reserveCapacity(48)
             let mixed = index.mixed
@@ -131,7 +137,8 @@ extension Table {
         }
         let linkPositions = context.linkPositions
         let specs = linkPositions.isEmpty ? [] : context.specs
-        for index in linkPositions where freshLinks.isEmpty || !freshLinks.contains(index) {
+        // A null links to nothing: nothing to normalize, check, claim or back-link (a person without an address).
+        for index in linkPositions where !row[index].isNull && (freshLinks.isEmpty || !freshLinks.contains(index)) {
             // Only a set is rewritten: assigning any element would copy the caller's row on every insert.
             if case .set = specs[index].type { row[index] = Table.normalized(row[index], for: specs[index]) }
             try checkTargets(row[index], specs[index])
@@ -167,9 +174,17 @@ extension Table {
         nextObjectKey = max(nextObjectKey, rawKey == .max ? .max : rawKey + 1)
         catalog.changeLog?.inserted(objectKey, into: key)
         for (index, entry) in entries { try index.insert(entry: entry) }
-        for (index, position) in elementIndexes { try index.insertElements(of: row[position], key: objectKey) }
+        if placedIndexes {
+            for index in indexes where !index.isImplied && !index.spec.isFullText {
+                if index.indexesElements {
+                    try index.insertElements(of: row[try position(of: index.spec.columns[0])], key: objectKey)
+                } else if !index.spec.isUnique {
+                    try index.insertEntry(key: objectKey) { row[try position(of: $0)] }
+                }
+            }
+        }
         for (index, text) in texts { try index.insertText(text, key: objectKey) }
-        for index in linkPositions where freshLinks.isEmpty || !freshLinks.contains(index) {
+        for index in linkPositions where !row[index].isNull && (freshLinks.isEmpty || !freshLinks.contains(index)) {
             for target in linkTargets(row[index], of: specs[index]) { try addBacklink(to: target, from: objectKey, column: specs[index]) }
         }
         try trimIfNeeded()
@@ -188,7 +203,7 @@ extension Table {
         for (index, column) in cluster.columns.enumerated() { try column.insert(row[index], at: position) }
         if let backlink {
             cluster.columns[backlink.position].replaceBlob(
-                at: position, with: Blob(ValueCodec.encodeBacklinks([backlink.owner])))
+                at: position, with: Blob(ValueCodec.encodeBacklink(backlink.owner)))
         }
     }
 

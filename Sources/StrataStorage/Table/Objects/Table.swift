@@ -67,8 +67,34 @@ public final class Table {
     @exclusivity(unchecked) private var readColumns: [(key: ColumnKey, isString: Bool)] = []
     /// The last `positions(of:)` answer, with the table's column keys it was computed for.
     @exclusivity(unchecked) private var columnOrder: (columns: [ColumnKey], keys: [ColumnKey], positions: [Int], isWholeRow: Bool)?
+    /// A row array an insert of an object with new embedded objects gave back, every value reset to the
+    /// column's default (``takeDefaultRow()``, ``giveBack(row:)``), with the column keys it was made for: an
+    /// object whose values are not a whole row (an embedded object has a backlinks column, its owner a link
+    /// column, that the object layer does not pass) is filled into it instead of into a new copy of the defaults.
+    @exclusivity(unchecked) private var spareRow: [StorageValue] = []
+    @exclusivity(unchecked) private var spareRowKeys: [ColumnKey] = []
     var reader: NodeReader { catalog.reader }
     var writer: NodeWriter? { catalog.writer }
+
+    /// The table's default row, to fill in with a new object's values: the spare row an earlier insert gave back
+    /// when it was made for the table's current columns, else a copy of the context's default row.
+    func takeDefaultRow() -> [StorageValue] {
+        guard !spareRow.isEmpty, spareRowKeys == context.keys else { return context.defaultRow }
+        defer { spareRow = [] }
+        return spareRow
+    }
+
+    /// Keeps `row` (a row ``takeDefaultRow()`` gave, placed since) for the next insert, each value reset to its
+    /// column's default; `row` is left empty. Resetting a handful of columns in place costs less than the
+    /// allocation and the copy of the defaults it saves.
+    func giveBack(row: inout [StorageValue]) {
+        let defaults = context.defaultRow
+        guard row.count == defaults.count, !row.isEmpty else { return }
+        for position in row.indices { row[position] = defaults[position] }
+        spareRowKeys = context.keys
+        swap(&spareRow, &row)
+        row = []
+    }
 
     init(record: TableRecord, catalog: Catalog) {
         key = record.key

@@ -325,23 +325,49 @@ final class NodeTree<Leaf: TreeLeaf> {
     func updateLast<R>(_ key: UnsafeRawBufferPointer, _ body: (Leaf) throws -> R?) throws -> R? {
         let root = try loadedRoot()
         if root.children.isEmpty { return try update(key, wantsBound: false) { leaf, _ in try body(leaf) } }
+        // The right edge, without a path: a bulk insert appends to the last leaf millions of times, and nearly
+        // every time the leaf only grows within its bounds (the first branch of `reshape`), which needs no path.
+        var parent = root
+        while parent.level > 1 {
+            guard !parent.children.isEmpty else { return nil }
+            parent = try loadBranch(parent, parent.children.count - 1)
+        }
+        guard !parent.children.isEmpty else { return nil }
+        let leaf = try loadLeaf(parent, parent.children.count - 1)
+        guard let result = try body(leaf) else { return nil }
+        leaf.isDirty = true
+        let delta = leaf.entryCount - parent.counts[parent.children.count - 1]
+        if delta > 0, leaf.fill != .overfull {
+            // What `reshape` does for a leaf that grew and fits: the counts on the edge move by `delta`.
+            var branch = root
+            while true {
+                branch.isDirty = true
+                branch.counts[branch.counts.count - 1] += delta
+                guard branch.level > 1, case .branch(let child) = branch.children[branch.children.count - 1] else {
+                    break
+                }
+                branch = child
+            }
+            return result
+        }
+        try reshapeLast(leaf)
+        return result
+    }
+
+    /// `reshape` for the last leaf after ``updateLast(_:_:)`` changed it in a way that may need a split, a merge or
+    /// a removal: the right edge's path, then the general case.
+    private func reshapeLast(_ leaf: Leaf) throws {
         var path = takeRoute()
         defer { giveBack(&path) }
-        var branch = root
+        var branch = try loadedRoot()
         while true {
             let index = branch.children.count - 1
-            guard index >= 0 else { return nil }
             path.append((branch, index))
+            branch.isDirty = true
             if branch.level == 1 { break }
             branch = try loadBranch(branch, index)
         }
-        let (parent, index) = path[path.count - 1]
-        let leaf = try loadLeaf(parent, index)
-        guard let result = try body(leaf) else { return nil }
-        for (branch, _) in path { branch.isDirty = true }
-        leaf.isDirty = true
         try reshape(leaf: leaf, path: path)
-        return result
     }
 
     /// The storage of the last change's root-to-leaf path, kept for the next change (empty between changes): a
