@@ -39,6 +39,10 @@ struct Blob: Equatable {
         }
     }
 
+    /// The bytes the value takes in a variable-size block's byte area: its own, or 16 for a long value's node
+    /// reference and length.
+    var areaByteCount: Int64 { external.isNone ? Int64(length) : 16 }
+
     /// The bytes held here (empty when `external` is set); a copy for a string.
     var bytes: [UInt8] {
         switch content {

@@ -53,21 +53,11 @@ extension ClusterBuffer {
         for row in 0..<storedRows { ends.append(Int64(stored.end(row))) }
         var end = Int64(stored.data.count)
         for blob in blobs {
-            end += Int64(blob.external.isNone ? blob.length : 16)
+            end += blob.areaByteCount
             ends.append(end)
         }
-        let width = IntPacking.width(forRange: UInt64(end))
-        out.u8(UInt8(width))
-        out.zeros(7)
-        IntPacking.pack(ends, base: 0, width: width, into: &out)
+        writePackedEnds(ends, into: &out)
         out.raw(stored.data)
-        for blob in blobs {
-            if blob.external.isNone {
-                blob.withBytes { out.raw($0) }
-            } else {
-                out.u64(blob.external.rawValue)
-                out.u64(UInt64(blob.length))
-            }
-        }
+        for blob in blobs { writeAreaValue(blob, into: &out) }
     }
 }

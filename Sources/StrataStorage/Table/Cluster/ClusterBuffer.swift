@@ -178,6 +178,27 @@ final class ClusterBuffer {
         if let nulls { writeBits(nulls.lazy.map { $0 }, count: count, into: &out) }
     }
 
+    /// Writes a variable-size block's packed end offsets: their width, seven zero bytes, then the offsets
+    /// (docs/FILE-FORMAT.md, "Column blocks"). Inline values are at most `externalThreshold` bytes and a cluster
+    /// at most `maxRows` rows: the area stays far below 4 GiB, so the width is at most 32 (readers refuse 64).
+    static func writePackedEnds(_ ends: [Int64], into out: inout ByteWriter) {
+        let width = IntPacking.width(forRange: UInt64(ends.last ?? 0))
+        out.u8(UInt8(width))
+        out.zeros(7)
+        IntPacking.pack(ends, base: 0, width: width, into: &out)
+    }
+
+    /// Writes one value into a variable-size block's byte area: its own bytes, or a long value's node reference
+    /// and length.
+    static func writeAreaValue(_ blob: Blob, into out: inout ByteWriter) {
+        if blob.external.isNone {
+            blob.withBytes { out.raw($0) }
+        } else {
+            out.u64(blob.external.rawValue)
+            out.u64(UInt64(blob.length))
+        }
+    }
+
     static func writeBits<C: Collection>(_ flags: C, count: Int, into out: inout ByteWriter) where C.Element == Bool {
         var word: UInt64 = 0
         var index = 0
@@ -251,23 +272,11 @@ final class ClusterBuffer {
             ends.reserveCapacity(count)
             var end: Int64 = 0
             for blob in column.blobs {
-                end += Int64(blob.external.isNone ? blob.length : 16)
+                end += blob.areaByteCount
                 ends.append(end)
             }
-            // Inline values are at most `externalThreshold` bytes and a cluster at most `maxRows` rows: the area
-            // stays far below 4 GiB, so the width is at most 32 (readers refuse 64).
-            let width = IntPacking.width(forRange: UInt64(end))
-            out.u8(UInt8(width))
-            out.zeros(7)
-            IntPacking.pack(ends, base: 0, width: width, into: &out)
-            for blob in column.blobs {
-                if blob.external.isNone {
-                    blob.withBytes { out.append($0) }
-                } else {
-                    out.u64(blob.external.rawValue)
-                    out.u64(UInt64(blob.length))
-                }
-            }
+            ClusterBuffer.writePackedEnds(ends, into: &out)
+            for blob in column.blobs { ClusterBuffer.writeAreaValue(blob, into: &out) }
         }
     }
 }
