@@ -131,4 +131,53 @@ final class HTTPEndpointTests: XCTestCase {
             }
         }
     }
+
+    /// An upload PostgreSQL refuses for now because its lock table is full (the upload locks every object it
+    /// changes; many large uploads at once can fill it) is answered 503, which clients retry, with what to change;
+    /// nothing of it is applied, and the same upload passes once the locks are free.
+    func testAnUploadRefusedForAFullLockTableIsAnsweredRetryLater() async throws {
+        try await TestPostgres.withDatabase { client, schema in
+            let server = HTTPHarness(harness: try await StoreHarness.make(client, schema: schema))
+            let token = try await Fixtures.token(user: "alice")
+            let batch = UploadRequest(
+                clientId: "c1",
+                changes: (1...1_000).map {
+                    StoreHarness.createNote("n\($0)", seq: Int64($0), hlc: Fixtures.hlc(1000 + $0, "c1"))
+                })
+            try await server.application().test(.live) { http in
+                try await client.withConnection { connection in
+                    // Another session fills the shared lock table, 200 advisory locks at a time, each step under a
+                    // savepoint: the step that finds the table full is rolled back, leaving fewer than 200 free.
+                    let hog = SQLSession(connection: connection, logger: TestPostgres.logger)
+                    try await hog.execute("BEGIN")
+                    var full = false
+                    var steps = 0
+                    for step in 0..<1_000 where !full {
+                        try await hog.execute("SAVEPOINT fill")
+                        do {
+                            _ = try await hog.rows(
+                                "SELECT count(pg_advisory_xact_lock(7001, g))::text FROM generate_series("
+                                    + "\(step * 200), \(step * 200 + 199)) AS g")
+                            try await hog.execute("RELEASE SAVEPOINT fill")
+                            steps += 1
+                        } catch {
+                            XCTAssertTrue("\(String(reflecting: error))".contains("53200"), "\(error)")
+                            try await hog.execute("ROLLBACK TO SAVEPOINT fill")
+                            full = true
+                        }
+                    }
+                    XCTAssertTrue(full && steps > 5, "the lock table never filled (\(steps) steps)")
+                    let refused = try await http.send(.post, "/v1/upload", token: token, json: batch)
+                    XCTAssertEqual(refused.status, .serviceUnavailable, refused.text)
+                    XCTAssertTrue(refused.text.contains("max_locks_per_transaction"), refused.text)
+                    try await hog.execute("ROLLBACK")
+                }
+                let download = try await http.send(.get, "/v1/download?after=0", token: token)
+                XCTAssertEqual(try http.decode(DownloadResponse.self, download.text).changes.count, 0)
+                let upload = try await http.send(.post, "/v1/upload", token: token, json: batch)
+                XCTAssertEqual(upload.status, .ok, upload.text)
+                XCTAssertEqual(try http.decode(UploadResponse.self, upload.text).accepted, 1_000)
+            }
+        }
+    }
 }

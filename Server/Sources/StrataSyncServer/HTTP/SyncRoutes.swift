@@ -120,6 +120,12 @@ public struct SyncRoutes: Sendable {
             store.logger.warning("PostgreSQL unavailable", metadata: ["error": "\(String(reflecting: error))"])
             throw SyncError(.unavailable, "PostgreSQL is unavailable (\(error)); retry later").httpError
         } catch {
+            if let reason = PostgresFailure.transientReason(error) {
+                // Refused for now (a full lock table, say): nothing of it committed, so the client is told to retry.
+                metrics.recordError(status: 503)
+                store.logger.warning("PostgreSQL refused a request for now", metadata: ["reason": "\(reason)"])
+                throw SyncError(.unavailable, "\(reason); retry later").httpError
+            }
             metrics.recordError(status: 500)
             throw error
         }
