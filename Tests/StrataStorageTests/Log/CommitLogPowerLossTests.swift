@@ -92,12 +92,7 @@ final class CommitLogPowerLossTests: XCTestCase {
         }
         var random = SeededGenerator(seed: seed)
         let model = LogCommitModel(pageSize: pageSize, cipher: cipher)
-        try storage.inner.setContents(model.initialDataFile(), ofFile: "db")
-        let data = try storage.openFile(at: "db", create: false, readOnly: false)
-        let log = try CommitLog(
-            file: storage.openFile(at: "db.log", create: true, readOnly: false), pageSize: pageSize,
-            preallocatedBytes: 64 << 10, sealByteCount: model.sealByteCount)
-        try log.reset(checkpointed: 1, generation: 0)
+        let (data, log) = try startLog(in: storage, model: model)
         try log.sync()
         var acknowledged: UInt64 = 1
         var dataVersion: UInt64 = 1
@@ -161,13 +156,8 @@ final class CommitLogPowerLossTests: XCTestCase {
         var random = SeededGenerator(seed: 14)
         let older = LogCommitModel(pageSize: pageSize)
         let newer = LogCommitModel(pageSize: pageSize)
-        try storage.inner.setContents(newer.initialDataFile(), ofFile: "db")
-        _ = try storage.openFile(at: "db", create: false, readOnly: false)
-        let log = try CommitLog(
-            file: storage.openFile(at: "db.log", create: true, readOnly: false), pageSize: pageSize,
-            preallocatedBytes: 64 << 10, sealByteCount: 0)
         // Records of one header page and one node page each: the two rounds' records start on the same offsets.
-        try log.reset(checkpointed: 1, generation: 0)
+        let log = try startLog(in: storage, model: newer).log
         var olderOffsets: [UInt64: UInt64] = [:]
         for _ in 1...6 {
             let (meta, sealed, release) = older.commit(nodes: 1, maximumPages: 1, using: &random)
@@ -218,12 +208,7 @@ final class CommitLogPowerLossTests: XCTestCase {
         let storage = TwoFileRecording()
         var random = SeededGenerator(seed: 13)
         let model = LogCommitModel(pageSize: pageSize)
-        try storage.inner.setContents(model.initialDataFile(), ofFile: "db")
-        _ = try storage.openFile(at: "db", create: false, readOnly: false)
-        let log = try CommitLog(
-            file: storage.openFile(at: "db.log", create: true, readOnly: false), pageSize: pageSize,
-            preallocatedBytes: 64 << 10, sealByteCount: 0)
-        try log.reset(checkpointed: 1, generation: 0)
+        let log = try startLog(in: storage, model: model).log
         try log.sync()
         var synced: UInt64 = 1
         for commit in 1...30 {
@@ -236,5 +221,18 @@ final class CommitLogPowerLossTests: XCTestCase {
                 synced = meta.version
             }
         }
+    }
+
+    /// `model`'s first data file in `storage` beside a new log of generation 0 (64 KiB written ahead), both open.
+    private func startLog(
+        in storage: TwoFileRecording, model: LogCommitModel
+    ) throws -> (data: StorageFile, log: CommitLog) {
+        try storage.inner.setContents(model.initialDataFile(), ofFile: "db")
+        let data = try storage.openFile(at: "db", create: false, readOnly: false)
+        let log = try CommitLog(
+            file: storage.openFile(at: "db.log", create: true, readOnly: false), pageSize: pageSize,
+            preallocatedBytes: 64 << 10, sealByteCount: model.sealByteCount)
+        try log.reset(checkpointed: 1, generation: 0)
+        return (data, log)
     }
 }
