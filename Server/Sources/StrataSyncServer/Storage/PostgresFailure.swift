@@ -22,10 +22,7 @@ enum PostgresFailure {
     /// Why PostgreSQL refused `error`'s request for now (a full lock table, a deadlock, a serialization failure),
     /// or nil when it is not such a refusal: the server answers it with 503, which clients retry, and logs it.
     static func transientReason(_ error: any Error) -> String? {
-        if let error = error as? PostgresTransactionError {
-            let causes: [(any Error)?] = [error.beginError, error.closureError, error.commitError, error.rollbackError]
-            return causes.lazy.compactMap { $0.flatMap(transientReason) }.first
-        }
+        if let causes = causes(of: error) { return causes.lazy.compactMap(transientReason).first }
         guard let error = error as? PSQLError, error.code == .server, let state = error.serverInfo?[.sqlState] else {
             return nil
         }
@@ -34,10 +31,7 @@ enum PostgresFailure {
 
     /// Whether `error` says PostgreSQL could not be reached or dropped the connection.
     static func isUnavailable(_ error: any Error) -> Bool {
-        if let error = error as? PostgresTransactionError {
-            let causes: [(any Error)?] = [error.beginError, error.closureError, error.commitError, error.rollbackError]
-            return causes.contains { $0.map(isUnavailable) ?? false }
-        }
+        if let causes = causes(of: error) { return causes.contains(where: isUnavailable) }
         guard let error = error as? PSQLError else { return false }
         switch error.code {
         case .server:
@@ -49,5 +43,11 @@ enum PostgresFailure {
         default:
             return false
         }
+    }
+
+    /// The errors a failed transaction wraps (its `BEGIN`, body, `COMMIT`, `ROLLBACK`), or nil for any other error.
+    private static func causes(of error: any Error) -> [any Error]? {
+        guard let error = error as? PostgresTransactionError else { return nil }
+        return [error.beginError, error.closureError, error.commitError, error.rollbackError].compactMap { $0 }
     }
 }

@@ -127,13 +127,7 @@ final class ColumnBuffer {
         let appended = blobStorage
         blobStorage = []
         blobStorage.reserveCapacity(rowCount + appended.count)
-        for row in 0..<rowCount {
-            // `init(spec:block:rowCount:)` checked every row of this very block, so `blob` cannot fail here.
-            switch (try? block.blob(row)) ?? .inline(UnsafeRawBufferPointer(start: nil, count: 0)) {
-            case .inline(let bytes): blobStorage.append(Blob(Array(bytes)))
-            case .external(let ref, let length): blobStorage.append(Blob(external: ref, length: length))
-            }
-        }
+        for row in 0..<rowCount { blobStorage.append(ColumnBuffer.storedBlob(block, row)) }
         blobStorage += appended
     }
 
@@ -348,8 +342,13 @@ final class ColumnBuffer {
         guard let stored else { return blobStorage[row] }
         let storedRows = stored.block.count
         if row >= storedRows { return blobStorage[row - storedRows] }
-        // `init(spec:block:rowCount:)` checked every row of this very block, so `blob` cannot fail here.
-        switch (try? stored.block.blob(row)) ?? .inline(UnsafeRawBufferPointer(start: nil, count: 0)) {
+        return ColumnBuffer.storedBlob(stored.block, row)
+    }
+
+    /// Row `row` of a stored block as a value. `init(spec:block:rowCount:)` checked every row of a kept block, so
+    /// reading one cannot fail here.
+    private static func storedBlob(_ block: ColumnBlock, _ row: Int) -> Blob {
+        switch (try? block.blob(row)) ?? .inline(UnsafeRawBufferPointer(start: nil, count: 0)) {
         case .inline(let bytes): return Blob(Array(bytes))
         case .external(let ref, let length): return Blob(external: ref, length: length)
         }
