@@ -22,16 +22,20 @@ struct ChangeRecorder {
     /// The changes recorded, in outbox order.
     private(set) var changes: [SyncChange] = []
     /// Object states read or changed, by ``SyncTables/objectID(model:key:)``, with the row of `~sync objects` that
-    /// holds each (`nil`: none yet), found once per write.
-    private var states: [String: (row: ObjectKey?, state: ObjectSyncState?, dirty: Bool)] = [:]
+    /// holds each (`nil`: none yet) and the state as found, each found once per write: only a state that changed is
+    /// written back.
+    private var states: [String: (row: ObjectKey?, found: ObjectSyncState?, state: ObjectSyncState?)] = [:]
+    /// The database's decoded outbox, which knows the objects whose `create` is still in the outbox.
+    private let outbox: DecodedOutbox
     /// The client state as the write found it: only what changed is stored again.
     private let loadedState: SyncState
     /// The properties holding embedded objects whose value this write recorded already, as object id and name.
     private var embeddedRecorded: Set<String> = []
 
-    init(context: SyncContext, base: SyncBase, state: SyncState) {
+    init(context: SyncContext, base: SyncBase, state: SyncState, outbox: DecodedOutbox) {
         self.context = context
         self.base = base
+        self.outbox = outbox
         self.state = state
         self.loadedState = state
     }
@@ -85,18 +89,33 @@ struct ChangeRecorder {
         return reading
     }
 
+    /// The state of object `key`, or `nil` when the server does not know the object and will not from the outbox
+    /// (it was made before sync was configured). An object created here whose `create` is still in the outbox has
+    /// no row (``write()`` leaves an empty state unwritten): its state is an empty one.
     private mutating func loadState(_ model: ModelBinding, _ key: SyncValue) throws -> ObjectSyncState? {
         let id = SyncTables.objectID(model: model.name, key: key)
         if let cached = states[id] { return cached.state }
         let stored = try context.tables.stateEntry(id: id)
-        states[id] = (stored?.row, stored?.state, false)
+        var state = stored?.state
+        if state == nil, try outbox.hasPendingCreate(of: id, in: context.tables) { state = ObjectSyncState() }
+        states[id] = (stored?.row, state, state)
+        return state
+    }
+
+    /// The state of object `key` as ``loadState(_:_:)`` found it, without asking the outbox: for a create, which
+    /// needs no earlier knowledge of the object.
+    private mutating func foundState(_ model: ModelBinding, _ key: SyncValue) throws -> ObjectSyncState? {
+        let id = SyncTables.objectID(model: model.name, key: key)
+        if let cached = states[id] { return cached.state }
+        let stored = try context.tables.stateEntry(id: id)
+        states[id] = (stored?.row, stored?.state, stored?.state)
         return stored?.state
     }
 
     /// Keeps `state` as object `key`'s, to be written at the end (into the row ``loadState(_:_:)`` found).
     private mutating func saveState(_ state: ObjectSyncState, _ model: ModelBinding, _ key: SyncValue) {
         let id = SyncTables.objectID(model: model.name, key: key)
-        states[id] = (states[id]?.row, state, true)
+        states[id] = (states[id]?.row, states[id]?.found, state)
     }
 
     private mutating func recordDelete(_ local: ObjectKey, of model: ModelBinding) throws {
@@ -129,7 +148,7 @@ struct ChangeRecorder {
         }
         let hlc = state.clock.tick()
         // A new local object: its lists start empty here (the conflict state, if any, stays as the server ordered it).
-        var object = try loadState(model, key) ?? ObjectSyncState()
+        var object = try foundState(model, key) ?? ObjectSyncState()
         object.local = model.primaryKeyColumn == nil ? local.rawValue : nil
         object.lists = [:]
         _ = append(.create, model, key, value: .object(values), hlc: hlc)
@@ -250,7 +269,8 @@ struct ChangeRecorder {
             if let reordered {
                 try table.set(local, column: column, to: .list(reordered.map { after[$0] }))
             }
-            object.lists[name] = list
+            // An empty list's bookkeeping is no bookkeeping: a new object with empty lists keeps an empty state.
+            object.lists[name] = list.slots.isEmpty && list.removed.isEmpty ? nil : list
         case .set:
             let before = try old.map { try $0.setElements(local, column: column) } ?? []
             let after = try table.setElements(local, column: column)
@@ -325,8 +345,12 @@ struct ChangeRecorder {
 
     private func write() throws {
         for change in changes { try context.tables.append(change) }
-        for (id, entry) in states where entry.dirty {
-            guard let object = entry.state else { continue }
+        for (id, entry) in states {
+            guard let object = entry.state, object != entry.found else { continue }
+            // An object with no row and an empty state (created here, or known from its `create` in the outbox) is
+            // known by that `create` until the download brings it back, and the applier writes its row then: one
+            // table fewer written by the commit that creates it.
+            if entry.row == nil, object == ObjectSyncState() { continue }
             try context.tables.setState(object, id: id, row: entry.row)
         }
         try state.store(in: catalog, over: loadedState)

@@ -91,6 +91,22 @@ struct SyncTables {
         return changes
     }
 
+    /// Calls `body` with the number and stored JSON of every change numbered above `after`, in order.
+    func forEachEntry(above after: Int64, _ body: (Int64, String) throws -> Void) throws {
+        try outbox.forEachKey { key in
+            guard key.rawValue > after else { return true }
+            try body(key.rawValue, try outbox.string(key, column: changeColumn) ?? "")
+            return true
+        }
+    }
+
+    /// The stored JSON of the change numbered `seq`, or `nil` when it is not in the outbox.
+    func entryText(_ seq: Int64) throws -> String? {
+        let key = ObjectKey(seq)
+        guard try outbox.contains(key) else { return nil }
+        return try outbox.string(key, column: changeColumn)
+    }
+
     /// How many changes are numbered above `after`.
     func pendingCount(after: Int64) throws -> Int {
         var count = 0
