@@ -6,16 +6,25 @@ final class SyncSignal: @unchecked Sendable {
     private let lock = NSLock()
     private var fired = false
     private var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    /// The timeout of each waiter, cancelled when a ``fire()`` wakes it first (a session's upload loop waits once per
+    /// commit it uploads: its timers would otherwise pile up, each sleeping out its 5 s).
+    private var timers: [Int: Task<Void, Never>] = [:]
     private var nextID = 0
+
+    /// How many waits have a timeout still running.
+    var runningTimeouts: Int { lock.withLock { timers.count } }
 
     /// Wakes the waiting tasks (or the next wait).
     func fire() {
-        let woken = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+        let (woken, timeouts) = lock.withLock { () -> ([CheckedContinuation<Void, Never>], [Task<Void, Never>]) in
             let all = Array(waiters.values)
+            let timeouts = Array(timers.values)
             waiters = [:]
+            timers = [:]
             if all.isEmpty { fired = true }
-            return all
+            return (all, timeouts)
         }
+        for timer in timeouts { timer.cancel() }
         for waiter in woken { waiter.resume() }
     }
 
@@ -35,15 +44,22 @@ final class SyncSignal: @unchecked Sendable {
                 continuation.resume()
                 return
             }
-            Task {
+            let timer = Task {
                 try? await Task.sleep(nanoseconds: UInt64(max(seconds, 0) * 1e9))
                 self.resume(id)
+            }
+            lock.withLock {
+                // Woken already (between registering and here): nothing left for the timer to do.
+                if waiters[id] == nil { timer.cancel() } else { timers[id] = timer }
             }
         }
     }
 
     private func resume(_ id: Int) {
-        let waiter = lock.withLock { waiters.removeValue(forKey: id) }
+        let waiter = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+            timers[id] = nil
+            return waiters.removeValue(forKey: id)
+        }
         waiter?.resume()
     }
 }
