@@ -40,7 +40,8 @@ enum BenchMode {
     }
 }
 
-/// The command line: `[--postgres URL] [--clients N] [--changes N] [--shared] [--rate N] [--offline] [--port N]`, or
+/// The command line: `[--postgres URL] [--clients N] [--changes N] [--shared] [--rate N [--lockstep]] [--offline]
+/// [--port N]`, or
 /// `--device-cost N`.
 struct BenchOptions {
     var postgres = ProcessInfo.processInfo.environment["STRATA_SYNC_TEST_POSTGRES"]
@@ -55,6 +56,9 @@ struct BenchOptions {
     /// throughput into PostgreSQL is then the server's and PostgreSQL's, without the devices' local commits
     /// competing for the same cores.
     var offline = false
+    /// Whether paced devices commit all at once (`--lockstep`: the 20 devices' `n`th commits at the same instant,
+    /// the shape of the runs before this option) instead of spread evenly over each period.
+    var lockstep = false
     /// With a count, the bench measures a device's own commits with sync off and on (no server) and stops
     /// (``DeviceCost``).
     var deviceCost = 0
@@ -68,6 +72,10 @@ struct BenchOptions {
             }
             if argument == "--offline" {
                 offline = true
+                continue
+            }
+            if argument == "--lockstep" {
+                lockstep = true
                 continue
             }
             let value = iterator.next() ?? ""
@@ -85,6 +93,14 @@ struct BenchOptions {
         }
     }
 
+    /// How long after the start paced device `index` makes its first commit: devices spread evenly over one
+    /// period (`1 / rate`), so that the offered load arrives at an even `clients × rate` per second as from
+    /// independent devices, not in bursts of one commit per device; 0 with `--lockstep` or without pacing.
+    func offset(ofDevice index: Int) -> TimeInterval {
+        guard rate > 0, !lockstep else { return 0 }
+        return Double(index) / (Double(clients) * rate)
+    }
+
     /// One line saying what runs.
     var summary: String {
         let who =
@@ -92,7 +108,10 @@ struct BenchOptions {
             case .perUser: "\(clients) users (owner rule) x 1 device"
             case .shared: "\(clients) devices of one user (shared model)"
             }
-        let pace = rate > 0 ? "paced at \(rate) commits/s per device" : "saturating (no pacing)"
+        let pace =
+            rate > 0
+            ? "paced at \(rate) commits/s per device" + (lockstep ? ", all at once" : ", spread over each period")
+            : "saturating (no pacing)"
         let sync = offline ? ", committed offline, then synced" : ""
         return "\(who) x \(changes) one-object commits, \(pace)\(sync)"
     }

@@ -16,14 +16,15 @@ struct Device: @unchecked Sendable {
 
     /// Commits `count` one-object writes on the device's queue (not on Swift's cooperative threads, which the
     /// server and the sync sessions run on), each stamped with its commit time; with a `rate`, commit `n` waits
-    /// until `start + n / rate`.
-    func commit(_ count: Int, rate: Double, from start: Date) async throws {
+    /// until `start + offset + n / rate` (``BenchOptions/offset(ofDevice:)``: the devices' commits spread over the
+    /// period, or all at once with `--lockstep`).
+    func commit(_ count: Int, rate: Double, from start: Date, offset: TimeInterval = 0) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
             queue.async {
                 do {
                     for change in 0..<count {
                         if rate > 0 {
-                            let due = start.addingTimeInterval(Double(change) / rate).timeIntervalSinceNow
+                            let due = start.addingTimeInterval(offset + Double(change) / rate).timeIntervalSinceNow
                             if due > 0 { Thread.sleep(forTimeInterval: due) }
                         }
                         try database.write {

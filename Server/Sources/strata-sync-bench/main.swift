@@ -19,15 +19,17 @@ import StrataSyncServer
 // - `--shared`: every device is the same user and the model is `shared: readWrite`, so every device downloads and
 //   applies every other device's changes, and the observer sees them all.
 //
-// `--rate N` paces each device at N commits per second; without it every device commits as fast as it can, and
-// the latency then mostly measures the queue of changes committed faster than they get through.
+// `--rate N` paces each device at N commits per second, the devices' commits spread evenly over each period (device
+// i starts i / (clients × N) s late; `--lockstep` makes every device's nth commit at the same instant, as runs before
+// that option did); without it every device commits as fast as it can, and the latency then mostly measures the
+// queue of changes committed faster than they get through.
 //
 // `--offline` commits everything with the devices' sessions paused, then resumes them: the throughput into PostgreSQL
 // is then the server's and PostgreSQL's alone (the devices' commits, which a real deployment runs on the devices,
 // do not compete for the same cores), and the latency includes the time offline.
 //
 //   swift run -c release strata-sync-bench [--postgres URL] [--clients 20] [--changes 1000] [--shared] [--rate N]
-//       [--offline]
+//       [--lockstep] [--offline]
 //   swift run -c release strata-sync-bench --device-cost 20000    (a device's commits, sync off and on, no server)
 
 let options = BenchOptions(arguments: Array(CommandLine.arguments.dropFirst()))
@@ -121,7 +123,10 @@ print("strata-sync-bench: \(options.summary), PostgreSQL schema \(databaseSchema
 let start = Date()
 try await withThrowingTaskGroup(of: Void.self) { group in
     for device in devices {
-        group.addTask { try await device.commit(options.changes, rate: options.rate, from: start) }
+        group.addTask {
+            try await device.commit(
+                options.changes, rate: options.rate, from: start, offset: options.offset(ofDevice: device.index))
+        }
     }
     try await group.waitForAll()
 }
