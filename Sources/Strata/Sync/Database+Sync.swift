@@ -23,8 +23,8 @@ extension Database {
         guard !log.isEmpty else { return }
         let context = try SyncContext(schema: schema, catalog: catalog, path: store.path)
         var recorder = ChangeRecorder(
-            context: context, base: SyncBase(log: log, context: context), state: try SyncState.loadOrCreate(in: catalog),
-            outbox: decodedOutbox)
+            context: context, base: SyncBase(log: log, context: context),
+            state: try SyncState.loadOrCreate(in: catalog), outbox: decodedOutbox)
         try recorder.run()
     }
 
