@@ -153,16 +153,18 @@ extension Store {
             dataSlot: data.slot)
     }
 
-    /// Appends a commit's record to the log: its sealed nodes, and the spilled nodes already written in place in
-    /// the data file (`inPlace`). Syncs nothing. Call holding the writer lock.
+    /// Appends a commit's record to the log: its sealed nodes (those on a page in `inline` inside the record's
+    /// header pages), and the spilled nodes already written in place in the data file (`inPlace`). Syncs nothing.
+    /// Call holding the writer lock.
     ///
     /// - Returns: The record, where it was written, and the generation it was appended to, for
     ///   `noteAppendedCommit` once the version is published.
     func appendCommit(
-        meta: MetaSlot, nodes: SealedNodes, inPlace: [(page: UInt64, pages: UInt64, checksum: UInt64)]
+        meta: MetaSlot, nodes: SealedNodes, inPlace: [(page: UInt64, pages: UInt64, checksum: UInt64)],
+        inline: Set<UInt64>
     ) throws -> (located: CommitLog.Located, generation: UInt64) {
         guard let logWriter else { preconditionFailure("a log append in a store without a log writer") }
-        let located = try logWriter.append(meta: meta, nodes: nodes.sortedByPage(), inPlace: inPlace)
+        let located = try logWriter.append(meta: meta, nodes: nodes.sortedByPage(), inPlace: inPlace, inline: inline)
         return (located, logWriter.generation)
     }
 
@@ -212,7 +214,8 @@ extension Store {
     /// generation with no records and a data file at the current version has nothing to checkpoint or leave.
     private func runCheckpoint(_ logWriter: LogWriter, oldestPinnedGeneration: UInt64?, current: MetaSlot) throws {
         if logWriter.log.recordBytes == 0 && logWriter.dataVersion == current.version { return }
-        if let generation = try logWriter.checkpoint(oldestPinnedGeneration: oldestPinnedGeneration) {
+        let mapping = logReader?.mapping(generation: logWriter.generation)
+        if let generation = try logWriter.checkpoint(oldestPinnedGeneration: oldestPinnedGeneration, mapping: mapping) {
             lockFile.publishGeneration(generation)
         }
         guard logWriter.dataVersion == current.version else {
