@@ -144,7 +144,8 @@ extension WriteTransaction {
                 ?? FreeListChanges(base: kept.ref, from: kept.extents, to: freeSpace.sortedExtents)
             let fullByteCount = FreeListCoding.byteCount(entries: freeSpace.extentCount)
             if freeSpace.extentCount > 0, !FreeListChanges.prefersFullList(
-                changesByteCount: changes.byteCount, fullByteCount: fullByteCount, pageSize: store.pageSize)
+                changesByteCount: changes.byteCount, fullByteCount: fullByteCount, pageSize: store.pageSize,
+                inline: store.logWriter != nil)
             {
                 freeSpace.track(kept, changes: changes)
                 let (ref, payload) = try allocateNode(

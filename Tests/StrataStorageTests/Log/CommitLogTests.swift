@@ -62,6 +62,37 @@ final class CommitLogTests: XCTestCase {
         }
     }
 
+    /// A log written before inline nodes (header format 1, no entry with bit 31 of its pages word) is read as it
+    /// was: the same records, nothing inline; a format newer than 2 is refused.
+    func testAFormatOneLogIsReadAndANewerFormatRefused() throws {
+        let storage = MemoryStorage(capacity: 64 << 20)
+        var random = SeededGenerator(seed: 12)
+        let model = LogCommitModel(pageSize: pageSize)
+        let log = try makeLog(storage)
+        try log.reset(checkpointed: 1, generation: 0)
+        let appended = try append(8, of: model, to: log, using: &random)
+        func rewriteFormat(_ format: UInt32) throws {
+            var bytes = try XCTUnwrap(storage.contents(ofFile: "db.log"))
+            bytes.withUnsafeMutableBytes { raw in
+                let base = raw.baseAddress!
+                base.setU32(format, at: 16)
+                let hashed = UnsafeRawPointer(base) + 8
+                base.setU64(Checksum.hash(hashed, count: LogHeader.byteCount - 8, seed: LogHeader.checksumSeed), at: 0)
+            }
+            try storage.setContents(bytes, ofFile: "db.log")
+        }
+        try rewriteFormat(1)
+        let reopened = try makeLog(storage)
+        XCTAssertEqual(reopened.newestVersion, 9)
+        let read = try reopened.records(after: 1, sealByteCount: 0, verifyingNodes: true)
+        XCTAssertEqual(read, appended)
+        XCTAssertFalse(read.contains { $0.record.entries.contains(where: \.isInline) })
+        try rewriteFormat(3)
+        XCTAssertThrowsError(try makeLog(storage)) { error in
+            guard case StrataError.unsupportedFormat = error else { return XCTFail("\(error)") }
+        }
+    }
+
     /// The log is preallocated with written zeros, not a sparse `ftruncate`, in a real file: every block of it is
     /// allocated before the first append, and growth past it is written the same way.
     func testPreallocationWritesEveryBlock() throws {
