@@ -36,27 +36,42 @@ enum LogCheckpoint {
     ///     after a crash); a live checkpoint copies what this process appended or indexed.
     ///   - mapping: The log file's mapping and the bytes it reserves (`LogReader.mapping`): copies are written to
     ///     the data file straight from it. Without one (the first opener's replay) they are read with `pread`.
+    ///   - indexed: This process's index of the generation (`LogReader.view`) and the newest record's meta slot,
+    ///     when the index reaches it: the record headers are then not read again. Copies up to `dataVersion` in
+    ///     it are left out (the data file holds them already).
     /// - Throws: `diskFull`, `io` (a failed sync: what the disk holds is unknown).
     static func run(
         log: CommitLog, into data: StorageFile, dataVersion: UInt64, currentSlot: Int, sealByteCount: Int,
-        verifyingNodes: Bool, mapping: (base: UnsafeRawPointer, mappedBytes: UInt64)? = nil
+        verifyingNodes: Bool, mapping: (base: UnsafeRawPointer, mappedBytes: UInt64)? = nil,
+        indexed: (index: LogIndex, newest: MetaSlot)? = nil
     ) throws -> Outcome {
-        let records = try log.records(after: dataVersion, sealByteCount: sealByteCount, verifyingNodes: verifyingNodes)
-        guard let newest = records.last?.record else { return Outcome(meta: nil, pagesWritten: 0) }
-        var index = LogIndex()
-        index.reset(salt: newest.salt, checkpointed: records[0].record.version - 1)
-        index.extend(with: records, pageSize: log.pageSize)
+        let index: LogIndex
+        let newestMeta: MetaSlot
+        if let indexed, !verifyingNodes, indexed.index.salt == log.header?.salt,
+            indexed.index.newestVersion == indexed.newest.version, indexed.newest.version == log.newestVersion
+        {
+            guard indexed.newest.version > dataVersion else { return Outcome(meta: nil, pagesWritten: 0) }
+            (index, newestMeta) = indexed
+        } else {
+            let records = try log.records(
+                after: dataVersion, sealByteCount: sealByteCount, verifyingNodes: verifyingNodes)
+            guard let newest = records.last?.record else { return Outcome(meta: nil, pagesWritten: 0) }
+            var built = LogIndex()
+            built.reset(salt: newest.salt, checkpointed: records[0].record.version - 1)
+            built.extend(with: records, pageSize: log.pageSize)
+            (index, newestMeta) = (built, newest.meta)
+        }
         // The records are durable before any page they hold overwrites the data file.
         try log.sync()
         let pageSize = UInt64(log.pageSize)
-        let needed = newest.meta.pageCount * pageSize
+        let needed = newestMeta.pageCount * pageSize
         if try data.size() < needed { try data.truncate(to: needed) }
         let logSize = log.knownSize
         var pagesWritten: UInt64 = 0
         var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: log.pageSize, alignment: 64)
         defer { buffer.deallocate() }
-        for (page, location) in index.newestCopies(atMost: newest.version) {
-            if location.isInline && location.version != newest.version { continue }
+        for (page, location) in index.newestCopies(atMost: newestMeta.version) where location.version > dataVersion {
+            if location.isInline && location.version != newestMeta.version { continue }
             // Whole pages: a partial write into an uncached page makes the kernel read the rest first.
             let byteCount = Int(location.pages) * log.pageSize
             let end = location.offset + UInt64(byteCount)
@@ -84,10 +99,10 @@ enum LogCheckpoint {
             pagesWritten += UInt64(location.pages)
         }
         try data.sync()
-        try newest.meta.bytes().withUnsafeBytes {
+        try newestMeta.bytes().withUnsafeBytes {
             try data.write($0, at: UInt64(FileHeader.slotOffsets[1 - currentSlot]))
         }
         try data.sync()
-        return Outcome(meta: newest.meta, pagesWritten: pagesWritten)
+        return Outcome(meta: newestMeta, pagesWritten: pagesWritten)
     }
 }

@@ -129,15 +129,17 @@ final class LogWriter {
     /// - Parameters:
     ///   - oldestPinnedGeneration: The oldest generation any reader of any process pins (nil: none).
     ///   - mapping: The current generation's file mapped (`LogReader.mapping`), for the copies to be written from it.
+    ///   - indexed: This process's index of the generation and the newest meta slot (`LogCheckpoint.run`).
     /// - Returns: The generation begun, for the caller to publish; nil when the current one goes on (a reader
     ///   still pins the generation the other file holds).
     /// - Throws: `diskFull`, `io` (a failed sync: what the disk holds is unknown, refuse writes).
     func checkpoint(
-        oldestPinnedGeneration: UInt64?, mapping: (base: UnsafeRawPointer, mappedBytes: UInt64)? = nil
+        oldestPinnedGeneration: UInt64?, mapping: (base: UnsafeRawPointer, mappedBytes: UInt64)? = nil,
+        indexed: (index: LogIndex, newest: MetaSlot)? = nil
     ) throws -> UInt64? {
         let outcome = try LogCheckpoint.run(
             log: log, into: data, dataVersion: dataVersion, currentSlot: dataSlot, sealByteCount: sealByteCount,
-            verifyingNodes: false, mapping: mapping)
+            verifyingNodes: false, mapping: mapping, indexed: indexed)
         if let meta = outcome.meta {
             dataVersion = meta.version
             dataSlot = 1 - dataSlot

@@ -215,7 +215,14 @@ extension Store {
     private func runCheckpoint(_ logWriter: LogWriter, oldestPinnedGeneration: UInt64?, current: MetaSlot) throws {
         if logWriter.log.recordBytes == 0 && logWriter.dataVersion == current.version { return }
         let mapping = logReader?.mapping(generation: logWriter.generation)
-        if let generation = try logWriter.checkpoint(oldestPinnedGeneration: oldestPinnedGeneration, mapping: mapping) {
+        // The reader's index of the generation reaches the current version (this process's appends are noted in
+        // it; another process's are read here): the checkpoint need not read the record headers again.
+        let indexed = try logReader.map {
+            (index: try $0.view(generation: logWriter.generation, version: current.version).index, newest: current)
+        }
+        if let generation = try logWriter.checkpoint(
+            oldestPinnedGeneration: oldestPinnedGeneration, mapping: mapping, indexed: indexed)
+        {
             lockFile.publishGeneration(generation)
         }
         guard logWriter.dataVersion == current.version else {
