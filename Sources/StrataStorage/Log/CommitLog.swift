@@ -166,15 +166,17 @@ final class CommitLog {
     }
 
     /// Appends the record of `meta.version`, which must follow `newestVersion`, holding `nodes` (sealed as they go
-    /// to the data file) and listing `inPlace`, nodes of the version already written to their pages in the data
-    /// file and synced: one write for a record up to `stagingLimit` bytes. Syncs nothing (`sync`) but the zeros of
-    /// a growth, `preallocatedBytes` at a time, before the record is written over them.
+    /// to the data file; those on a page in `inline` inside the header pages, unpadded) and listing `inPlace`,
+    /// nodes of the version already written to their pages in the data file and synced: one write for a record up
+    /// to `stagingLimit` bytes. Syncs nothing (`sync`) but the zeros of a growth, `preallocatedBytes` at a time,
+    /// before the record is written over them.
     ///
     /// - Returns: The record and where it was written.
     /// - Throws: `invalidArgument` before the first reset or out of order; `diskFull`, `io`.
     @discardableResult
     func append(
-        meta: MetaSlot, nodes: [SealedNodes.Node], inPlace: [(page: UInt64, pages: UInt64, checksum: UInt64)] = []
+        meta: MetaSlot, nodes: [SealedNodes.Node], inPlace: [(page: UInt64, pages: UInt64, checksum: UInt64)] = [],
+        inline: Set<UInt64> = []
     ) throws -> Located {
         guard let header else {
             throw StrataError.invalidArgument("an append to the commit log \(file.path) before its first reset")
@@ -186,12 +188,12 @@ final class CommitLog {
         let entries = nodes.map { node in
             LogRecord.Entry(
                 page: node.page, pages: UInt32(node.pages), byteCount: UInt32(node.byteCount),
-                checksum: node.bytes.u64(at: 0))
+                checksum: node.bytes.u64(at: 0), isInline: inline.contains(node.page))
         } + inPlace.map { LogRecord.Entry(page: $0.page, pages: UInt32($0.pages), byteCount: 0, checksum: $0.checksum) }
         let record = LogRecord(salt: header.salt, version: meta.version, meta: meta, entries: entries)
         let total = record.byteCount(pageSize: pageSize)
         try ensureCapacity(appendOffset + total)
-        let headerBytes = LogRecord.headerPages(entries: entries.count, pageSize: pageSize) * pageSize
+        let headerBytes = LogRecord.headerPages(entries: entries, pageSize: pageSize) * pageSize
         let offsets = record.nodeOffsets(pageSize: pageSize)
         if total <= UInt64(Self.stagingLimit) {
             let buffer = stagingBuffer(byteCount: Int(total))
@@ -203,13 +205,17 @@ final class CommitLog {
             }
             try file.write(UnsafeRawBufferPointer(start: base, count: Int(total)), at: appendOffset)
         } else {
-            // A large commit (a bulk load): the header, then each node, each write within the staging limit.
+            // A large commit (a bulk load): the header with its inline nodes, then each other node, each write
+            // within the staging limit.
             let buffer = stagingBuffer(byteCount: headerBytes)
             let base = buffer.baseAddress!
             memset(base, 0, headerBytes)
             record.encodeHeader(into: base, pageSize: pageSize)
+            for (node, offset) in zip(nodes, offsets) where inline.contains(node.page) {
+                memcpy(base + Int(offset), node.bytes, node.byteCount)
+            }
             try file.write(UnsafeRawBufferPointer(start: base, count: headerBytes), at: appendOffset)
-            for (node, offset) in zip(nodes, offsets) {
+            for (node, offset) in zip(nodes, offsets) where !inline.contains(node.page) {
                 var written = 0
                 while written < node.byteCount {
                     let count = min(Self.stagingLimit, node.byteCount - written)

@@ -4,7 +4,7 @@
 /// ```
 /// 0  checksum      UInt64  xxHash64 (seed `checksumSeed`) of bytes 8 ..< 64
 /// 8  magic         UInt64  `STRATLOG`
-/// 16 format        UInt32  1
+/// 16 format        UInt32  2 (1: written before inline nodes; read alike, since no format-1 entry sets bit 31)
 /// 20 page size     UInt32  the data file's page size
 /// 24 salt          UInt64  random, new at every reset: every record of this generation carries it
 /// 32 checkpointed  UInt64  the data file's version when the generation began: its first record is the next one
@@ -18,8 +18,9 @@
 struct LogHeader: Equatable, Sendable {
     /// `STRATLOG`.
     static let magic: UInt64 = 0x474F_4C54_4152_5453
-    /// The only format so far.
-    static let formatVersion: UInt32 = 1
+    /// The format written: 2 adds inline nodes to records (`LogRecord.Entry.isInline`). A format-1 log is read as
+    /// format 2: its entries never set the inline bit (pages stay below 2³¹).
+    static let formatVersion: UInt32 = 2
     /// Bytes the header takes.
     static let byteCount = 64
     /// Seed of the header checksum, so a zero-filled header never checks.

@@ -16,6 +16,8 @@ struct LogIndex: Sendable {
         var byteCount: UInt32
         /// Pages the copy spans.
         var pages: UInt32
+        /// Whether the copy sits inside its record's header pages, unpadded (`LogRecord.Entry.isInline`).
+        var isInline: Bool = false
 
         /// Whether the version wrote the page in place in the data file (`LogRecord.Entry.isInPlace`): a reader
         /// finding this reads the data file, which holds that version's node.
@@ -49,7 +51,7 @@ struct LogIndex: Sendable {
             for (entry, offset) in zip(record.entries, record.nodeOffsets(pageSize: pageSize)) {
                 copies[entry.page, default: []].append(Location(
                     version: record.version, offset: located.offset + offset, byteCount: entry.byteCount,
-                    pages: entry.pages))
+                    pages: entry.pages, isInline: entry.isInline))
             }
             newestVersion = record.version
         }

@@ -65,6 +65,12 @@ final class LogReader: @unchecked Sendable {
         }
     }
 
+    /// The mapping of the file `generation` lives in and the bytes it reserves: what a checkpoint writes copies
+    /// from (`LogCheckpoint.run`).
+    func mapping(generation: UInt64) -> (base: UnsafeRawPointer, mappedBytes: UInt64) {
+        (mappings[Int(generation & 1)], mappedBytes)
+    }
+
     /// The view a reader that pinned `version` through `generation` reads with: the index of that generation
     /// extended up to `version`, and the mapping of its file.
     ///

@@ -14,10 +14,13 @@
 /// 32  byte count  UInt64  the whole record's bytes, header pages and node pages
 /// 40  meta        64 bytes: the version's meta slot (`MetaSlot` encoding)
 /// 104 entries     node count × (page UInt64, pages UInt32, bytes UInt32, checksum UInt64)
+/// ... inline nodes  each at the next 64-byte boundary, in entry order
 /// ```
 ///
 /// An entry with 0 bytes is a node written in place in the data file (`Entry.isInPlace`): it takes no pages in the
-/// record.
+/// record. An entry whose pages word has bit 31 set is an *inline* node (`Entry.isInline`, log format 2): its
+/// bytes follow the entries inside the header's pages, unpadded, instead of taking whole pages of their own; a
+/// commit's free-list changes, a few hundred bytes, go so (docs/FILE-FORMAT.md, "The commit log").
 ///
 /// The header's checksum covers the header; each entry's checksum is the checksum the node's own header carries
 /// (xxHash64 of its header fields and payload, or ciphertext and seal), so a node that is missing or torn fails
@@ -35,6 +38,12 @@ struct LogRecord: Equatable, Sendable {
         var byteCount: UInt32
         /// The checksum in the node's header.
         var checksum: UInt64
+        /// Whether the node's bytes sit inside the record's header pages, unpadded, instead of in pages of their
+        /// own (a commit's free-list changes).
+        var isInline: Bool = false
+
+        /// Bit of the pages word that marks an inline node on disk.
+        static let inlineFlag: UInt32 = 1 << 31
 
         /// Whether the node is not in the log but in its place in the data file, written and synced before the
         /// record (a large transaction's spilled node). Listing it keeps an older copy of the same page in the log
@@ -50,6 +59,8 @@ struct LogRecord: Equatable, Sendable {
     static let fixedByteCount = 104
     /// Bytes per entry.
     static let entryByteCount = 24
+    /// Alignment of an inline node inside the header pages (its payload is then 16-byte aligned, as on a page).
+    static let inlineAlignment = 64
 
     /// The log generation's salt.
     var salt: UInt64
@@ -63,22 +74,38 @@ struct LogRecord: Equatable, Sendable {
     /// Bytes of the header before its padding.
     static func headerLength(entries: Int) -> Int { fixedByteCount + entries * entryByteCount }
 
-    /// Pages the header takes in a log of `pageSize`-byte pages.
-    static func headerPages(entries: Int, pageSize: Int) -> Int {
-        (headerLength(entries: entries) + pageSize - 1) / pageSize
+    /// Where each inline node starts, as an offset from the record's start (0 for the other entries), and where
+    /// the last one ends (`headerLength` when there is none).
+    static func inlineLayout(of entries: [Entry]) -> (offsets: [Int], end: Int) {
+        var cursor = headerLength(entries: entries.count)
+        let offsets = entries.map { entry -> Int in
+            guard entry.isInline else { return 0 }
+            let offset = (cursor + inlineAlignment - 1) / inlineAlignment * inlineAlignment
+            cursor = offset + Int(entry.byteCount)
+            return offset
+        }
+        return (offsets, cursor)
+    }
+
+    /// Pages the header (with its inline nodes) takes in a log of `pageSize`-byte pages.
+    static func headerPages(entries: [Entry], pageSize: Int) -> Int {
+        (inlineLayout(of: entries).end + pageSize - 1) / pageSize
     }
 
     /// The whole record's bytes in a log of `pageSize`-byte pages.
     func byteCount(pageSize: Int) -> UInt64 {
-        let nodePages = entries.reduce(UInt64(0)) { $0 + ($1.isInPlace ? 0 : UInt64($1.pages)) }
-        return (UInt64(Self.headerPages(entries: entries.count, pageSize: pageSize)) + nodePages) * UInt64(pageSize)
+        let nodePages = entries.reduce(UInt64(0)) { $0 + ($1.isInPlace || $1.isInline ? 0 : UInt64($1.pages)) }
+        return (UInt64(Self.headerPages(entries: entries, pageSize: pageSize)) + nodePages) * UInt64(pageSize)
     }
 
-    /// Where each node starts, as an offset from the record's start (for a node in place, where the next node in
-    /// the log starts: it has no bytes here).
+    /// Where each node starts, as an offset from the record's start (an inline node inside the header pages; for
+    /// a node in place, where the next node in the log starts: it has no bytes here).
     func nodeOffsets(pageSize: Int) -> [UInt64] {
-        var offset = UInt64(Self.headerPages(entries: entries.count, pageSize: pageSize) * pageSize)
-        return entries.map { entry in
+        let inline = Self.inlineLayout(of: entries).offsets
+        var offset = UInt64(Self.headerPages(entries: entries, pageSize: pageSize) * pageSize)
+        return entries.indices.map { index in
+            let entry = entries[index]
+            if entry.isInline { return UInt64(inline[index]) }
             defer { if !entry.isInPlace { offset += UInt64(entry.pages) * UInt64(pageSize) } }
             return offset
         }
@@ -95,7 +122,7 @@ struct LogRecord: Equatable, Sendable {
         for (index, entry) in entries.enumerated() {
             let start = Self.fixedByteCount + index * Self.entryByteCount
             base.setU64(entry.page, at: start)
-            base.setU32(entry.pages, at: start + 8)
+            base.setU32(entry.pages | (entry.isInline ? Entry.inlineFlag : 0), at: start + 8)
             base.setU32(entry.byteCount, at: start + 12)
             base.setU64(entry.checksum, at: start + 16)
         }
@@ -119,13 +146,17 @@ struct LogRecord: Equatable, Sendable {
         else { return nil }
         let entries = (0..<count).map { index in
             let start = fixedByteCount + index * entryByteCount
+            let pages = base.u32(at: start + 8)
             return Entry(
-                page: base.u64(at: start), pages: base.u32(at: start + 8), byteCount: base.u32(at: start + 12),
-                checksum: base.u64(at: start + 16))
+                page: base.u64(at: start), pages: pages & ~Entry.inlineFlag, byteCount: base.u32(at: start + 12),
+                checksum: base.u64(at: start + 16), isInline: pages & Entry.inlineFlag != 0)
         }
         let record = LogRecord(salt: salt, version: base.u64(at: 24), meta: meta, entries: entries)
         guard record.meta.version == record.version,
-            entries.allSatisfy({ $0.pages > 0 && UInt64($0.byteCount) <= UInt64($0.pages) * UInt64(pageSize) }),
+            entries.allSatisfy({
+                $0.pages > 0 && UInt64($0.byteCount) <= UInt64($0.pages) * UInt64(pageSize)
+                    && !($0.isInline && $0.isInPlace)
+            }),
             record.byteCount(pageSize: pageSize) == base.u64(at: 32)
         else { return nil }
         return record

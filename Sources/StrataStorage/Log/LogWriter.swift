@@ -112,9 +112,10 @@ final class LogWriter {
     /// Appends the record of `meta.version` to the current generation (`CommitLog.append`); syncs nothing.
     @discardableResult
     func append(
-        meta: MetaSlot, nodes: [SealedNodes.Node], inPlace: [(page: UInt64, pages: UInt64, checksum: UInt64)] = []
+        meta: MetaSlot, nodes: [SealedNodes.Node], inPlace: [(page: UInt64, pages: UInt64, checksum: UInt64)] = [],
+        inline: Set<UInt64> = []
     ) throws -> CommitLog.Located {
-        try log.append(meta: meta, nodes: nodes, inPlace: inPlace)
+        try log.append(meta: meta, nodes: nodes, inPlace: inPlace, inline: inline)
     }
 
     /// Makes every append to the current generation durable.
@@ -125,14 +126,20 @@ final class LogWriter {
     /// Checkpoints the current generation's records after the data file's version, then begins the next
     /// generation in the other file when `canBeginGeneration` allows it.
     ///
-    /// - Parameter oldestPinnedGeneration: The oldest generation any reader of any process pins (nil: none).
+    /// - Parameters:
+    ///   - oldestPinnedGeneration: The oldest generation any reader of any process pins (nil: none).
+    ///   - mapping: The current generation's file mapped (`LogReader.mapping`), for the copies to be written from it.
+    ///   - indexed: This process's index of the generation and the newest meta slot (`LogCheckpoint.run`).
     /// - Returns: The generation begun, for the caller to publish; nil when the current one goes on (a reader
     ///   still pins the generation the other file holds).
     /// - Throws: `diskFull`, `io` (a failed sync: what the disk holds is unknown, refuse writes).
-    func checkpoint(oldestPinnedGeneration: UInt64?) throws -> UInt64? {
+    func checkpoint(
+        oldestPinnedGeneration: UInt64?, mapping: (base: UnsafeRawPointer, mappedBytes: UInt64)? = nil,
+        indexed: (index: LogIndex, newest: MetaSlot)? = nil
+    ) throws -> UInt64? {
         let outcome = try LogCheckpoint.run(
             log: log, into: data, dataVersion: dataVersion, currentSlot: dataSlot, sealByteCount: sealByteCount,
-            verifyingNodes: false)
+            verifyingNodes: false, mapping: mapping, indexed: indexed)
         if let meta = outcome.meta {
             dataVersion = meta.version
             dataSlot = 1 - dataSlot

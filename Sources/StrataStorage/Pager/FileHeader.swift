@@ -91,6 +91,13 @@ struct MetaSlot: Equatable, Sendable {
 
     /// Bytes a slot takes on disk.
     static let byteCount = 64
+    /// The commit record checksum of a version committed through the commit log, which writes no commit record
+    /// (`LOGCOMMT`): the log's record lists its nodes, and the data file gets the slot only from a checkpoint, after
+    /// syncing every page the version needs (docs/FILE-FORMAT.md, "Meta slot").
+    static let logCommitMark: UInt64 = 0x544D_4D4F_4347_4F4C
+
+    /// Whether the slot is a version committed through the commit log (no commit record, `logCommitMark`).
+    var isLogCommit: Bool { commitRecord.isNone && commitRecordChecksum == Self.logCommitMark }
     private static let checksumSeed: UInt64 = 0x5354_5241_4D45_5441
 
     /// Writes the slot, checksum first, at `base`.

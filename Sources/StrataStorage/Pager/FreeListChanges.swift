@@ -118,8 +118,15 @@ struct FreeListChanges: Equatable, Sendable {
     /// Whether a commit should write the full list (of `fullByteCount` payload bytes) rather than changes of
     /// `changesByteCount` bytes: when the changes pass half the list (they save little), or pass a page and an
     /// eighth of the list (the list is then cheaper to rewrite once than the changes to carry on every commit).
-    static func prefersFullList(changesByteCount: Int, fullByteCount: Int, pageSize: Int) -> Bool {
-        changesByteCount * 2 > fullByteCount
+    ///
+    /// With `inline` (a commit through the commit log, whose changes go inline in its record's header page while
+    /// a full list takes a page of its own), only when the changes pass half a page and an eighth of the list: a
+    /// small list is then rewritten once its changes fill half the header page, not at every commit.
+    static func prefersFullList(
+        changesByteCount: Int, fullByteCount: Int, pageSize: Int, inline: Bool = false
+    ) -> Bool {
+        if inline { return changesByteCount > max(pageSize / 2, fullByteCount / 8) }
+        return changesByteCount * 2 > fullByteCount
             || changesByteCount > max(pageSize - NodeHeader.byteCount, fullByteCount / 8)
     }
 

@@ -7,6 +7,9 @@
 /// the other slot is used: it describes the last synced version, whose pages no later write touched (pages are
 /// reused only once the version that freed them is durable).
 ///
+/// A version committed through the commit log (`MetaSlot.isLogCommit`) has no commit record and is whole as its
+/// slot is: a checkpoint writes the slot into the data file only after syncing the pages it copied.
+///
 /// Falling back is only right for a commit that never completed. Whether the rejected commit was acknowledged
 /// (its sync returned, the app was told it was committed) is not the file's to say: `Store` asks the lock file's
 /// durable mark (see docs/ARCHITECTURE.md, "An acknowledged commit is never lost silently").
@@ -81,7 +84,11 @@ enum Recovery {
         for ref in [meta.root, meta.freeList, meta.commitRecord] where ref.page >= meta.pageCount {
             return "node \(ref) lies past its \(meta.pageCount) pages"
         }
-        if meta.commitRecord.isNone { return meta.version == 1 ? nil : "it has no commit record" }
+        // A version committed through the commit log has no commit record: a checkpoint wrote its slot after
+        // syncing every page it needs (docs/ARCHITECTURE.md, "Why readers stay right").
+        if meta.commitRecord.isNone {
+            return meta.version == 1 || meta.isLogCommit ? nil : "it has no commit record"
+        }
         let lease = file.makeLease()
         guard file.holds(meta.commitRecord, checksum: meta.commitRecordChecksum, fileSize: fileSize),
             let payload = try? file.payload(

@@ -153,16 +153,18 @@ extension Store {
             dataSlot: data.slot)
     }
 
-    /// Appends a commit's record to the log: its sealed nodes, and the spilled nodes already written in place in
-    /// the data file (`inPlace`). Syncs nothing. Call holding the writer lock.
+    /// Appends a commit's record to the log: its sealed nodes (those on a page in `inline` inside the record's
+    /// header pages), and the spilled nodes already written in place in the data file (`inPlace`). Syncs nothing.
+    /// Call holding the writer lock.
     ///
     /// - Returns: The record, where it was written, and the generation it was appended to, for
     ///   `noteAppendedCommit` once the version is published.
     func appendCommit(
-        meta: MetaSlot, nodes: SealedNodes, inPlace: [(page: UInt64, pages: UInt64, checksum: UInt64)]
+        meta: MetaSlot, nodes: SealedNodes, inPlace: [(page: UInt64, pages: UInt64, checksum: UInt64)],
+        inline: Set<UInt64>
     ) throws -> (located: CommitLog.Located, generation: UInt64) {
         guard let logWriter else { preconditionFailure("a log append in a store without a log writer") }
-        let located = try logWriter.append(meta: meta, nodes: nodes.sortedByPage(), inPlace: inPlace)
+        let located = try logWriter.append(meta: meta, nodes: nodes.sortedByPage(), inPlace: inPlace, inline: inline)
         return (located, logWriter.generation)
     }
 
@@ -212,7 +214,15 @@ extension Store {
     /// generation with no records and a data file at the current version has nothing to checkpoint or leave.
     private func runCheckpoint(_ logWriter: LogWriter, oldestPinnedGeneration: UInt64?, current: MetaSlot) throws {
         if logWriter.log.recordBytes == 0 && logWriter.dataVersion == current.version { return }
-        if let generation = try logWriter.checkpoint(oldestPinnedGeneration: oldestPinnedGeneration) {
+        let mapping = logReader?.mapping(generation: logWriter.generation)
+        // The reader's index of the generation reaches the current version (this process's appends are noted in
+        // it; another process's are read here): the checkpoint need not read the record headers again.
+        let indexed = try logReader.map {
+            (index: try $0.view(generation: logWriter.generation, version: current.version).index, newest: current)
+        }
+        if let generation = try logWriter.checkpoint(
+            oldestPinnedGeneration: oldestPinnedGeneration, mapping: mapping, indexed: indexed)
+        {
             lockFile.publishGeneration(generation)
         }
         guard logWriter.dataVersion == current.version else {

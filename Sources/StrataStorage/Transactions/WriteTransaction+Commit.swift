@@ -2,7 +2,9 @@ extension WriteTransaction {
     /// Makes the transaction's changes the newest committed version.
     ///
     /// Writes every new node, a commit record listing them with their checksums, and the meta slot that does
-    /// not hold the last durable version; then syncs once (`.full`; see `Durability`). A transaction that spilled
+    /// not hold the last durable version; then syncs once (`.full`; see `Durability`). With a commit log, appends
+    /// the nodes to the log instead, with no commit record (the log's record lists them) and the free-list changes
+    /// inline in it, and syncs the log. A transaction that spilled
     /// syncs its spilled nodes first, so the record need not list them (`syncSpilledNodes`). A transaction that
     /// changed nothing commits nothing. The transaction ends whether or not the commit succeeds.
     ///
@@ -34,26 +36,42 @@ extension WriteTransaction {
         try retire(base.commitRecord, kind: .commitRecord)
         if let kept = freeListBase, kept.ref != base.freeList { try retire(base.freeList, kind: .freeListChanges) }
 
-        let listed = spilledAreSynced ? dirty.values.count { $0.spilledChecksum == nil } : dirty.count
-        let (recordRef, recordPayload) = try allocateNode(
-            kind: .commitRecord, byteCount: CommitRecord.byteCount(entries: carried.count + listed + 1),
-            placement: .withCommitNodes)
+        // With a commit log the log's record lists every node with its checksum, and the data file gets a meta
+        // slot only from a checkpoint, after syncing the pages it needs: no commit record is written
+        // (`MetaSlot.logCommitMark`), and the free-list changes go inline in the record, unpadded.
+        let logs = store.logWriter != nil
+        var recordRef = NodeRef.none
+        var recordPayload: UnsafeMutableRawBufferPointer?
+        if !logs {
+            let listed = spilledAreSynced ? dirty.values.count { $0.spilledChecksum == nil } : dirty.count
+            let allocated = try allocateNode(
+                kind: .commitRecord, byteCount: CommitRecord.byteCount(entries: carried.count + listed + 1),
+                placement: .withCommitNodes)
+            recordRef = allocated.0
+            recordPayload = allocated.1
+        }
         let freeListRef = try writeFreeList()
 
         var record = carried
         let sorted: [(page: UInt64, node: DirtyNode)] = dirty.map { ($0.key, $0.value) }.sorted { $0.page < $1.page }
         let sealed = SealedNodes(
             cipher: store.pagedFile.decrypted?.cipher, bindsNodes: store.pagedFile.bindsNodes, capacity: sorted.count)
-        for (page, node) in sorted where page != recordRef.page {
+        for (page, node) in sorted where recordPayload == nil || page != recordRef.page {
             if let checksum = node.spilledChecksum {
-                if !spilledAreSynced { record.set(page: page, checksum: checksum) }
+                if !spilledAreSynced && !logs { record.set(page: page, checksum: checksum) }
                 continue
             }
-            record.set(page: page, checksum: sealed.seal(node, page: page, version: version))
+            let checksum = sealed.seal(node, page: page, version: version)
+            if !logs { record.set(page: page, checksum: checksum) }
         }
-        record.encode(into: recordPayload)
-        guard let recordNode = dirty[recordRef.page] else { preconditionFailure("the commit record was just allocated") }
-        let recordChecksum = sealed.seal(recordNode, page: recordRef.page, version: version)
+        var recordChecksum = MetaSlot.logCommitMark
+        if let recordPayload {
+            record.encode(into: recordPayload)
+            guard let recordNode = dirty[recordRef.page] else {
+                preconditionFailure("the commit record was just allocated")
+            }
+            recordChecksum = sealed.seal(recordNode, page: recordRef.page, version: version)
+        }
 
         let meta = MetaSlot(
             version: version, root: root, freeList: freeListRef, commitRecord: recordRef,
@@ -66,7 +84,8 @@ extension WriteTransaction {
             let inPlace = sorted.compactMap { page, node in
                 node.spilledChecksum.map { (page: page, pages: UInt64(node.pages), checksum: $0) }
             }
-            appended = try store.appendCommit(meta: meta, nodes: sealed, inPlace: inPlace)
+            let inline: Set<UInt64> = dirty[freeListRef.page]?.kind == .freeListChanges ? [freeListRef.page] : []
+            appended = try store.appendCommit(meta: meta, nodes: sealed, inPlace: inPlace, inline: inline)
             publishedSlot = logWriter.dataSlot
         } else {
             try store.writeCommit(nodes: sealed, meta: meta, slot: writeSlot)
@@ -125,7 +144,8 @@ extension WriteTransaction {
                 ?? FreeListChanges(base: kept.ref, from: kept.extents, to: freeSpace.sortedExtents)
             let fullByteCount = FreeListCoding.byteCount(entries: freeSpace.extentCount)
             if freeSpace.extentCount > 0, !FreeListChanges.prefersFullList(
-                changesByteCount: changes.byteCount, fullByteCount: fullByteCount, pageSize: store.pageSize)
+                changesByteCount: changes.byteCount, fullByteCount: fullByteCount, pageSize: store.pageSize,
+                inline: store.logWriter != nil)
             {
                 freeSpace.track(kept, changes: changes)
                 let (ref, payload) = try allocateNode(

@@ -17,15 +17,20 @@ final class CommitLogTests: XCTestCase {
             preallocatedBytes: preallocated, sealByteCount: sealByteCount)
     }
 
-    /// Appends `count` commits of the model to `log`; returns what each append returned.
+    /// Appends `count` commits of the model to `log`; returns what each append returned. With `inlining`, every
+    /// other node of a commit goes inline in its record's header pages (`LogRecord.Entry.isInline`), whatever its
+    /// size: not for checkpoints, which write only the newest record's inline nodes (a commit's free-list changes,
+    /// which the next commit frees), where the model's nodes live on.
     private func append(
         _ count: Int, of model: LogCommitModel, to log: CommitLog, nodes: ClosedRange<Int> = 1...4,
-        using random: inout SeededGenerator
+        inlining: Bool = false, using random: inout SeededGenerator
     ) throws -> [CommitLog.Located] {
         try (0..<count).map { _ in
             let (meta, sealed, release) = model.commit(nodes: Int.random(in: nodes, using: &random), using: &random)
             defer { release() }
-            return try log.append(meta: meta, nodes: sealed.sortedByPage())
+            let sorted = sealed.sortedByPage()
+            let inline = inlining ? Set(sorted.enumerated().filter { $0.offset % 2 == 0 }.map(\.element.page)) : []
+            return try log.append(meta: meta, nodes: sorted, inline: inline)
         }
     }
 
@@ -37,9 +42,10 @@ final class CommitLogTests: XCTestCase {
         XCTAssertNil(log.header, "a new log has no generation until its first reset")
         try log.reset(checkpointed: 1, generation: 0)
         let before = storage.records["db.log"]?.pending.count ?? 0
-        let appended = try append(20, of: model, to: log, using: &random)
+        let appended = try append(20, of: model, to: log, inlining: true, using: &random)
         let writes = (storage.records["db.log"]?.pending.count ?? 0) - before
         XCTAssertEqual(writes, 20, "one write per record")
+        XCTAssertTrue(appended.allSatisfy { $0.record.entries.contains(where: \.isInline) }, "inline nodes in each")
         XCTAssertEqual(log.newestVersion, 21)
 
         let reopened = try makeLog(storage)
@@ -53,6 +59,37 @@ final class CommitLogTests: XCTestCase {
         XCTAssertEqual(read.map(\.record.meta.version), Array(2...21))
         for located in read {
             XCTAssertEqual(located.offset % UInt64(pageSize), 0, "records start on page boundaries")
+        }
+    }
+
+    /// A log written before inline nodes (header format 1, no entry with bit 31 of its pages word) is read as it
+    /// was: the same records, nothing inline; a format newer than 2 is refused.
+    func testAFormatOneLogIsReadAndANewerFormatRefused() throws {
+        let storage = MemoryStorage(capacity: 64 << 20)
+        var random = SeededGenerator(seed: 12)
+        let model = LogCommitModel(pageSize: pageSize)
+        let log = try makeLog(storage)
+        try log.reset(checkpointed: 1, generation: 0)
+        let appended = try append(8, of: model, to: log, using: &random)
+        func rewriteFormat(_ format: UInt32) throws {
+            var bytes = try XCTUnwrap(storage.contents(ofFile: "db.log"))
+            bytes.withUnsafeMutableBytes { raw in
+                let base = raw.baseAddress!
+                base.setU32(format, at: 16)
+                let hashed = UnsafeRawPointer(base) + 8
+                base.setU64(Checksum.hash(hashed, count: LogHeader.byteCount - 8, seed: LogHeader.checksumSeed), at: 0)
+            }
+            try storage.setContents(bytes, ofFile: "db.log")
+        }
+        try rewriteFormat(1)
+        let reopened = try makeLog(storage)
+        XCTAssertEqual(reopened.newestVersion, 9)
+        let read = try reopened.records(after: 1, sealByteCount: 0, verifyingNodes: true)
+        XCTAssertEqual(read, appended)
+        XCTAssertFalse(read.contains { $0.record.entries.contains(where: \.isInline) })
+        try rewriteFormat(3)
+        XCTAssertThrowsError(try makeLog(storage)) { error in
+            guard case StrataError.unsupportedFormat = error else { return XCTFail("\(error)") }
         }
     }
 
@@ -102,7 +139,7 @@ final class CommitLogTests: XCTestCase {
         let model = LogCommitModel(pageSize: pageSize)
         let log = try makeLog(storage)
         try log.reset(checkpointed: 1, generation: 0)
-        let appended = try append(6, of: model, to: log, nodes: 2...4, using: &random)
+        let appended = try append(6, of: model, to: log, nodes: 2...4, inlining: true, using: &random)
         let whole = try XCTUnwrap(storage.contents(ofFile: "db.log"))
         let last = appended[5]
         let end = Int(last.offset + last.record.byteCount(pageSize: pageSize))
@@ -163,7 +200,7 @@ final class CommitLogTests: XCTestCase {
         let model = LogCommitModel(pageSize: pageSize)
         let log = try makeLog(storage)
         try log.reset(checkpointed: 1, generation: 0)
-        _ = try append(60, of: model, to: log, using: &random)
+        _ = try append(60, of: model, to: log, inlining: true, using: &random)
         var index = LogIndex()
         index.reset(salt: log.header!.salt, checkpointed: 1)
         // Extended in steps, as readers extend it when they begin.
@@ -273,7 +310,7 @@ final class CommitLogTests: XCTestCase {
                 meta: commit.meta, nodes: commit.sealed.sortedByPage(), inPlace: commit.inPlaceEntries)
             XCTAssertEqual(
                 located.record.byteCount(pageSize: pageSize),
-                UInt64(LogRecord.headerPages(entries: located.record.entries.count, pageSize: pageSize) * pageSize)
+                UInt64(LogRecord.headerPages(entries: located.record.entries, pageSize: pageSize) * pageSize)
                     + commit.sealed.sortedByPage().reduce(0) { $0 + $1.pages } * UInt64(pageSize),
                 "nodes in place take no pages in the record")
             inPlacePages += commit.inPlaceEntries.map { ($0.page, commit.meta.version) }
