@@ -9,7 +9,7 @@ final class PostingLayoutTests: XCTestCase {
     func testCompactBoundsCompareAsTheirKeysAndReadBack() throws {
         var random = SeededGenerator(seed: 77)
         var keys: [Int64] = [0, 1, -1, 255, 256, -256, -257, Int64.max, Int64.min, Int64.max - 1, Int64.min + 1]
-        for shift in stride(from: 0, to: 64, by: 7) {
+        for shift in stride(from: 0, to: 63, by: 7) {
             keys += [Int64(1) << shift, (Int64(1) << shift) - 1, -(Int64(1) << shift), -(Int64(1) << shift) - 1]
         }
         keys += (0..<300).map { _ in Int64.random(in: Int64.min...Int64.max, using: &random) }
@@ -62,10 +62,12 @@ final class PostingLayoutTests: XCTestCase {
             let payload = block.payload(layout: .compact, lengths: isLengths)
             let decoded = payload.withUnsafeBytes { PostingBlock.decode($0, layout: .compact, lengths: isLengths) }
             XCTAssertEqual(decoded, block)
-            // Smaller than the wide layout's payload, which repeats each object's token count.
-            var wide = block
-            for row in wide.postings.indices { wide.postings[row].length = 17 }
-            XCTAssertLessThan(payload.count, wide.payload(layout: .wide).count)
+            // A term's block is smaller than in the wide layout, which adds each object's token count.
+            if !isLengths {
+                var wide = block
+                for row in wide.postings.indices { wide.postings[row].length = 17 }
+                XCTAssertLessThan(payload.count, wide.payload(layout: .wide).count)
+            }
             // Cut short: refused (never read past the end).
             let cut = Array(payload.prefix(Int.random(in: 0..<payload.count, using: &random)))
             XCTAssertNil(cut.withUnsafeBytes { PostingBlock.decode($0, layout: .compact, lengths: isLengths) })
