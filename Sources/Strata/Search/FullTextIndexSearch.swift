@@ -178,7 +178,7 @@ struct FullTextIndexSearch {
         }
         if !clause.terms.contains(where: \.isPrefix) {
             let offsets = clause.terms.map { $0.offset - first.offset }
-            return try exactOccurrences(of: clause.terms.map(\.text), offsets: offsets)
+            return try exactOccurrences(of: clause.terms.map(\.text), offsets: offsets, withLengths: withCounts)
         }
         // A phrase: the objects holding every word (keys only), then those objects' positions alone.
         var among: [ObjectKey]?
@@ -226,8 +226,9 @@ struct FullTextIndexSearch {
     /// candidates are its objects, each with the positions where the phrase may start; every other word, rarer
     /// first, narrows them by a seeking walk over its blocks that decodes only the blocks that hold a candidate
     /// (and the positions of the candidates alone), descending the tree past runs of blocks that hold none. No
-    /// array is made per object.
-    private func exactOccurrences(of terms: [String], offsets: [Int]) throws -> ClauseMatch {
+    /// array is made per object. The matches' token counts are read once the phrase's matches are known, and
+    /// only `withLengths` (for ranking).
+    private func exactOccurrences(of terms: [String], offsets: [Int], withLengths: Bool) throws -> ClauseMatch {
         if terms.count == 1 {
             // One word: its frequencies are its counts, and no position is read.
             let (keys, frequencies, lengths) = try table.fullTextFrequencies(index, term: terms[0])
@@ -235,16 +236,19 @@ struct FullTextIndexSearch {
         }
         let order = try rarestFirst(terms)
         guard let driver = order.first else { return ClauseMatch() }
-        let driven = PhraseCandidates.Postings(try table.fullTextPositions(index, term: terms[driver], within: nil))
+        let driven = PhraseCandidates.Postings(
+            try table.fullTextPositions(index, term: terms[driver], within: nil, withLengths: false))
         var candidates = PhraseCandidates(driver: driven, offset: offsets[driver])
         for word in order.dropFirst() where !candidates.keys.isEmpty {
             let list = PhraseCandidates.Postings(
-                try table.fullTextPositions(index, term: terms[word], within: candidates.keys))
+                try table.fullTextPositions(index, term: terms[word], within: candidates.keys, withLengths: false))
             candidates.narrow(by: list, offset: offsets[word])
         }
         var match = ClauseMatch()
         match.keys = candidates.keys
-        match.lengths = candidates.lengths.map(Int.init)
+        if withLengths {
+            match.lengths = try table.fullTextDocumentLengths(index, of: candidates.keys).map(Int.init)
+        }
         match.counts = (0..<candidates.keys.count).map { candidates.starts(of: $0).count }
         return match
     }

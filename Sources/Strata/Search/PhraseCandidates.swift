@@ -6,16 +6,16 @@ import StrataStorage
 /// starts are `starts[ends[i - 1]..<ends[i]]` (from 0 for the first), so no array is made per object.
 struct PhraseCandidates {
     /// One word's postings among some objects, flat: `keys[i]`'s positions are `positions[ends[i - 1]..<ends[i]]`
-    /// (from 0 for the first), its token count `lengths[i]`.
+    /// (from 0 for the first).
     struct Postings {
         var keys: [ObjectKey]
         var positions: [Int32]
         var ends: [Int32]
-        var lengths: [Int32]
 
-        /// The postings `Table.fullTextPositions` found.
+        /// The postings `Table.fullTextPositions` found (their token counts, if any, are not kept: a phrase
+        /// ranked reads its matches' once, `Table.fullTextDocumentLengths`).
         init(_ found: (keys: [ObjectKey], positions: [Int32], ends: [Int32], lengths: [Int32])) {
-            (keys, positions, ends, lengths) = found
+            (keys, positions, ends) = (found.keys, found.positions, found.ends)
         }
 
         /// Where row `row`'s positions are in ``positions``.
@@ -26,8 +26,6 @@ struct PhraseCandidates {
 
     /// The candidates, ascending.
     private(set) var keys: [ObjectKey]
-    /// Each candidate's token count.
-    private(set) var lengths: [Int32]
     /// Each candidate's possible starts, ascending, flat.
     private var startPositions: [Int32]
     /// Where each candidate's starts end in ``startPositions``.
@@ -37,7 +35,6 @@ struct PhraseCandidates {
     /// `offset` earlier.
     init(driver: Postings, offset: Int) {
         keys = driver.keys
-        lengths = driver.lengths
         ends = driver.ends
         let shift = Int32(truncatingIfNeeded: offset)
         startPositions = driver.positions.map { $0 - shift }
@@ -54,7 +51,7 @@ struct PhraseCandidates {
     /// left without a start goes.
     mutating func narrow(by list: Postings, offset: Int) {
         let shift = Int32(truncatingIfNeeded: offset)
-        var keptKeys: [ObjectKey] = [], keptLengths: [Int32] = [], keptStarts: [Int32] = [], keptEnds: [Int32] = []
+        var keptKeys: [ObjectKey] = [], keptStarts: [Int32] = [], keptEnds: [Int32] = []
         keptKeys.reserveCapacity(Swift.min(keys.count, list.keys.count))
         var row = 0
         for candidate in keys.indices {
@@ -72,11 +69,9 @@ struct PhraseCandidates {
             }
             guard keptStarts.count > before else { continue }
             keptKeys.append(keys[candidate])
-            keptLengths.append(lengths[candidate])
             keptEnds.append(Int32(truncatingIfNeeded: keptStarts.count))
         }
         keys = keptKeys
-        lengths = keptLengths
         startPositions = keptStarts
         ends = keptEnds
     }

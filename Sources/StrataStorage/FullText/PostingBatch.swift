@@ -49,26 +49,34 @@ struct PostingBatch {
         termEnds.append(keys.count)
     }
 
-    /// The index entries of the postings in `rows` (ascending keys; removals skipped) for `term`, cut into blocks
-    /// as `PostingBlock.chunks` cuts them (at most ``PostingBlock/maxPostings`` postings and about
-    /// ``PostingBlock/maxPayloadBytes`` bytes each): each block's bound is its last key, the last one's
-    /// `lastBound`. The same bytes as making the postings and encoding their chunks.
-    func entries(of rows: Range<Int>, term: [UInt8], lastBound: [UInt8]) -> [[UInt8]] {
+    /// The index entries of the postings in `rows` (ascending keys; removals skipped) for `term` in `layout`, cut
+    /// into blocks as `PostingBlock.chunks` cuts them (``PostingLayout/closesBlock``: at most
+    /// ``PostingBlock/maxPostings`` postings and about ``PostingBlock/maxPayloadBytes`` bytes each): each block's
+    /// bound is its last key, the last one's `lastBound`. The same bytes as making the postings and encoding their
+    /// chunks.
+    func entries(
+        of rows: Range<Int>, term: [UInt8], lastBound: [UInt8], layout: PostingLayout = .wide
+    ) -> [[UInt8]] {
         var entries: [[UInt8]] = []
         var blockRows: [Int] = []
         blockRows.reserveCapacity(PostingBlock.maxPostings)
         var bytes = 0
+        let isLengths = term == FullTextEntry.lengthPrefix
         func close(isLast: Bool) {
             guard let last = blockRows.last else { return }
-            let bound = isLast ? lastBound : ByteOrder.key(keys[last])
-            entries.append(encoded(blockRows, term: term, bound: bound))
+            let bound = isLast ? lastBound : layout.bound(keys[last])
+            entries.append(encoded(blockRows, term: term, bound: bound, layout: layout, lengths: isLengths))
             blockRows.removeAll(keepingCapacity: true)
             bytes = 0
         }
         for row in rows where !isRemoval(row) {
-            let size = 4 + positions(of: row).count * 2
-            let isFull = blockRows.count >= PostingBlock.maxPostings || bytes + size > PostingBlock.maxPayloadBytes
-            if !blockRows.isEmpty, isFull { close(isLast: false) }
+            let size = layout.estimatedBytes(positions: positions(of: row).count)
+            if layout.closesBlock(
+                count: blockRows.count, bytes: bytes, size: size, last: blockRows.last.map { keys[$0] } ?? 0,
+                key: keys[row])
+            {
+                close(isLast: false)
+            }
             blockRows.append(row)
             bytes += size
         }
@@ -76,19 +84,31 @@ struct PostingBatch {
         return entries
     }
 
-    /// One block's entry: `term`, `bound`, then the payload of `blockRows` (see ``PostingBlock``).
-    private func encoded(_ blockRows: [Int], term: [UInt8], bound: [UInt8]) -> [UInt8] {
+    /// One block's entry: `term`, `bound`, then the payload of `blockRows` in `layout` (see ``PostingBlock``);
+    /// `lengths` for the empty term's block.
+    private func encoded(
+        _ blockRows: [Int], term: [UInt8], bound: [UInt8], layout: PostingLayout, lengths isLengths: Bool
+    ) -> [UInt8] {
         var bytes = term + bound
-        bytes.reserveCapacity(term.count + 8 + blockRows.count * 6 + 4)
+        bytes.reserveCapacity(term.count + bound.count + blockRows.count * 6 + 4)
         FullTextEntry.appendVarint(blockRows.count, to: &bytes)
-        var previous: Int64 = 0
-        for (offset, row) in blockRows.enumerated() {
-            PostingBlock.appendKey(offset == 0 ? keys[row] : keys[row] - previous, to: &bytes)
-            previous = keys[row]
-        }
-        for row in blockRows {
-            FullTextEntry.appendVarint(Int(lengths[row]), to: &bytes)
-            FullTextEntry.appendVarint(positions(of: row).count, to: &bytes)
+        switch layout {
+        case .wide:
+            var previous: Int64 = 0
+            for (offset, row) in blockRows.enumerated() {
+                PostingBlock.appendKey(offset == 0 ? keys[row] : keys[row] - previous, to: &bytes)
+                previous = keys[row]
+            }
+            for row in blockRows {
+                FullTextEntry.appendVarint(Int(lengths[row]), to: &bytes)
+                FullTextEntry.appendVarint(positions(of: row).count, to: &bytes)
+            }
+        case .compact:
+            for (offset, row) in blockRows.enumerated() {
+                PostingBlock.appendCompact(
+                    key: keys[row], previous: offset == 0 ? nil : keys[blockRows[offset - 1]],
+                    count: isLengths ? Int(lengths[row]) : positions(of: row).count, to: &bytes)
+            }
         }
         for row in blockRows {
             var last: Int32 = 0

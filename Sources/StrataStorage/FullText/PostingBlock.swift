@@ -1,25 +1,35 @@
 /// One block of a term's postings in a posting-block full-text index: up to ``maxPostings`` objects in key order,
-/// stored as one entry of the index tree.
+/// stored as one entry of the index tree, in one of two layouts (``PostingLayout``).
 ///
-/// The entry is the term's index-key encoding (as in ``FullTextEntry``), an 8-byte **bound** (the block's last
-/// object key, big-endian with the sign flipped; all `FF` for a term's open last block), then the payload:
+/// The entry is the term's index-key encoding (as in ``FullTextEntry``), the block's **bound** (its last object
+/// key, or the open bound for a term's last block: ``PostingLayout/bound(_:)``), then the payload.
 ///
+/// Wide layout (indexes made before the compact one):
 /// - a varint `n` (1 or more), the number of objects;
 /// - `n` varints: the first object key, then each key's gap from the previous one (the keys ascend);
 /// - `n` pairs of varints: the object's token count (BM25's document length) and the term's frequency `f`;
 /// - for each object in turn, its `f` positions, each a varint gap from the previous one (the first from 0).
 ///
-/// The empty term's blocks (`01 00 00`) are the document lengths: frequency 0 and no positions. Blocks of a term
-/// sort by bound, so the first block whose bound is at least an object key is the one that holds that key (or
-/// would take it): one descent of the tree finds it, and a term's blocks are its postings in key order. A reader
-/// that only intersects keys decodes the first section; positions are decoded for phrases only.
+/// Compact layout:
+/// - a varint `n`;
+/// - the first object key (a varint of its 64 bits) and its count `c` (a varint); then per further object one
+///   varint `gap << 1 | m`, the gap from the previous key (1 or more, below 2^62: a larger one starts a new block)
+///   with `m` = 1 when a varint `c` follows, `m` = 0 for `c` = 1;
+/// - for each object in turn, its `c` positions as gaps (none in the length blocks).
+/// In a term's blocks `c` is the term's frequency; in the empty term's blocks (the document lengths) it is the
+/// object's token count, and no position follows. Term postings carry no token count.
+///
+/// The empty term's blocks (`01 00 00`) are the document lengths (in the wide layout: frequency 0 and no
+/// positions). Blocks of a term sort by bound, so the first block whose bound is at least an object key is the one
+/// that holds that key (or would take it): one descent of the tree finds it, and a term's blocks are its postings
+/// in key order. A reader that only intersects keys decodes the head; positions are decoded for phrases only.
 /// docs/FILE-FORMAT.md describes the same bytes.
 struct PostingBlock: Equatable {
     /// One object's occurrences of the block's term.
     struct Posting: Equatable {
         /// The object's key.
         var key: Int64
-        /// The object's token count.
+        /// The object's token count (0 when decoded from a compact term block, which does not keep it).
         var length: Int
         /// The term's positions in the object's text, ascending (empty in the length blocks).
         var positions: [Int]
@@ -30,24 +40,33 @@ struct PostingBlock: Equatable {
     /// The payload bytes past which a block is closed before it reaches ``maxPostings`` (long texts with many
     /// positions): entries stay well within an index leaf, which also keeps branch keys short.
     static let maxPayloadBytes = 700
-    /// The bound of a term's open last block, past every object key.
-    static let openBound: [UInt8] = ByteOrder.key(Int64.max)
+    /// The bound of a term's open last block in the wide layout, past every object key.
+    static let openBound: [UInt8] = PostingLayout.wide.openBound
 
     var postings: [Posting]
 
-    /// The encoded payload.
-    func payload() -> [UInt8] {
+    /// The encoded payload in `layout`; `lengths` for a block of the empty term (the document lengths).
+    func payload(layout: PostingLayout = .wide, lengths: Bool = false) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(postings.count * 6 + 4)
         FullTextEntry.appendVarint(postings.count, to: &bytes)
-        var previous: Int64 = 0
-        for (offset, posting) in postings.enumerated() {
-            Self.appendKey(offset == 0 ? posting.key : posting.key - previous, to: &bytes)
-            previous = posting.key
-        }
-        for posting in postings {
-            FullTextEntry.appendVarint(posting.length, to: &bytes)
-            FullTextEntry.appendVarint(posting.positions.count, to: &bytes)
+        switch layout {
+        case .wide:
+            var previous: Int64 = 0
+            for (offset, posting) in postings.enumerated() {
+                Self.appendKey(offset == 0 ? posting.key : posting.key - previous, to: &bytes)
+                previous = posting.key
+            }
+            for posting in postings {
+                FullTextEntry.appendVarint(posting.length, to: &bytes)
+                FullTextEntry.appendVarint(posting.positions.count, to: &bytes)
+            }
+        case .compact:
+            for (offset, posting) in postings.enumerated() {
+                Self.appendCompact(
+                    key: posting.key, previous: offset == 0 ? nil : postings[offset - 1].key,
+                    count: lengths ? posting.length : posting.positions.count, to: &bytes)
+            }
         }
         for posting in postings {
             var last = 0
@@ -59,104 +78,155 @@ struct PostingBlock: Equatable {
         return bytes
     }
 
-    /// The index entry of this block of the term encoded as `term`, with `bound` (8 bytes).
-    func entry(term: [UInt8], bound: [UInt8]) -> [UInt8] {
-        term + bound + payload()
+    /// The index entry of this block of the term encoded as `term`, with `bound` (``PostingLayout/bound(_:)``).
+    func entry(term: [UInt8], bound: [UInt8], layout: PostingLayout = .wide) -> [UInt8] {
+        term + bound + payload(layout: layout, lengths: term == FullTextEntry.lengthPrefix)
     }
 
-    /// The postings of `payload`, or `nil` for damaged bytes (keys that do not ascend, counts that overrun).
-    static func decode(_ payload: UnsafeRawBufferPointer) -> PostingBlock? {
-        var offset = 0
-        guard let count = FullTextEntry.readVarint(payload, &offset), count > 0, count <= payload.count else {
+    /// Appends one posting's head in the compact layout: the first of a block (`previous` nil) as its key and its
+    /// count, the others as the packed gap from `previous` (below 2^62, as blocks are cut) and, unless `count` is
+    /// 1, the count.
+    static func appendCompact(key: Int64, previous: Int64?, count: Int, to bytes: inout [UInt8]) {
+        guard let previous else {
+            appendKey(key, to: &bytes)
+            FullTextEntry.appendVarint(count, to: &bytes)
+            return
+        }
+        let gap = UInt64(bitPattern: key &- previous) << 1
+        if count == 1 {
+            appendKey(Int64(bitPattern: gap), to: &bytes)
+        } else {
+            appendKey(Int64(bitPattern: gap | 1), to: &bytes)
+            FullTextEntry.appendVarint(count, to: &bytes)
+        }
+    }
+
+    /// Reads the head of posting `index` of a compact payload: moves `key` on to its key and returns its count
+    /// (`nil` for damaged bytes: a gap of 0, a varint past the end).
+    @inline(__always)
+    static func readCompact(_ reader: inout VarintReader, index: Int, key: inout Int64) -> UInt64? {
+        if index == 0 {
+            guard let first = reader.next(), let count = reader.next() else { return nil }
+            key = Int64(bitPattern: first)
+            return count
+        }
+        guard let packed = reader.next(), packed >= 2 else { return nil }
+        key &+= Int64(bitPattern: packed >> 1)
+        return packed & 1 == 0 ? 1 : reader.next()
+    }
+
+    /// The keys and counts of the head of `payload` in `layout`, into `keys`, `counts` (the frequency, or in a
+    /// compact length block the token count) and `lengths` (the wide layout's token counts; 0 in the compact
+    /// layout's term blocks), with the reader left at the positions; `nil` for damaged bytes (keys that do not
+    /// ascend, counts that overrun).
+    private static func readHead(
+        _ payload: UnsafeRawBufferPointer, layout: PostingLayout, lengths isLengths: Bool
+    ) -> (keys: [Int64], counts: [Int], lengths: [Int], reader: VarintReader)? {
+        var reader = VarintReader(payload)
+        guard let n = reader.next(), n > 0, n <= UInt64(payload.count) else { return nil }
+        let count = Int(n)
+        var keys: [Int64] = [], counts: [Int] = [], lengths: [Int] = []
+        keys.reserveCapacity(count)
+        counts.reserveCapacity(count)
+        lengths.reserveCapacity(count)
+        var key: Int64 = 0
+        switch layout {
+        case .wide:
+            for index in 0..<count {
+                guard let gap = reader.next(), index == 0 || gap > 0 else { return nil }
+                let (sum, overflow) = key.addingReportingOverflow(Int64(bitPattern: gap))
+                guard !overflow || index == 0 else { return nil }
+                key = index == 0 ? Int64(bitPattern: gap) : sum
+                keys.append(key)
+            }
+            for _ in 0..<count {
+                guard let length = reader.next(), let frequency = reader.next(), frequency <= UInt64(payload.count),
+                    length <= UInt64(Int32.max)
+                else { return nil }
+                lengths.append(Int(length))
+                counts.append(Int(frequency))
+            }
+        case .compact:
+            for index in 0..<count {
+                let previous = key
+                guard let value = readCompact(&reader, index: index, key: &key), value <= UInt64(Int32.max),
+                    index == 0 || key > previous
+                else { return nil }
+                // A length block's counts are token counts, not followed by positions.
+                guard isLengths || value <= UInt64(payload.count) else { return nil }
+                keys.append(key)
+                counts.append(isLengths ? 0 : Int(value))
+                lengths.append(isLengths ? Int(value) : 0)
+            }
+        }
+        return (keys, counts, lengths, reader)
+    }
+
+    /// The postings of `payload` in `layout` (`lengths` for the empty term's blocks), or `nil` for damaged bytes
+    /// (keys that do not ascend, counts that overrun, bytes left over).
+    static func decode(
+        _ payload: UnsafeRawBufferPointer, layout: PostingLayout = .wide, lengths isLengths: Bool = false
+    ) -> PostingBlock? {
+        guard let (keys, counts, lengths, start) = readHead(payload, layout: layout, lengths: isLengths) else {
             return nil
         }
+        var reader = start
         var postings: [Posting] = []
-        postings.reserveCapacity(count)
-        var key: Int64 = 0
-        for index in 0..<count {
-            guard let gap = readKey(payload, &offset), index == 0 || gap > 0 else { return nil }
-            let (sum, overflow) = key.addingReportingOverflow(gap)
-            guard !overflow else { return nil }
-            key = sum
-            postings.append(Posting(key: key, length: 0, positions: []))
-        }
-        var frequencies: [Int] = []
-        frequencies.reserveCapacity(count)
-        for index in 0..<count {
-            guard let length = FullTextEntry.readVarint(payload, &offset),
-                let frequency = FullTextEntry.readVarint(payload, &offset), frequency >= 0, frequency <= payload.count
-            else { return nil }
-            postings[index].length = length
-            frequencies.append(frequency)
-        }
-        for index in 0..<count where frequencies[index] > 0 {
+        postings.reserveCapacity(keys.count)
+        for index in keys.indices {
             var positions: [Int] = []
-            positions.reserveCapacity(frequencies[index])
+            positions.reserveCapacity(counts[index])
             var position = 0
-            for _ in 0..<frequencies[index] {
-                guard let gap = FullTextEntry.readVarint(payload, &offset) else { return nil }
-                position += gap
+            for _ in 0..<counts[index] {
+                guard let gap = reader.next(), gap <= UInt64(Int32.max) else { return nil }
+                position += Int(gap)
                 positions.append(position)
             }
-            postings[index].positions = positions
+            postings.append(Posting(key: keys[index], length: lengths[index], positions: positions))
         }
-        guard offset == payload.count else { return nil }
+        guard reader.isAtEnd else { return nil }
         return PostingBlock(postings: postings)
     }
 
-    /// Calls `body` with each posting of `payload` whose key `wanted` accepts (asked in key order), decoding the
-    /// positions of those only; `false` for damaged bytes.
+    /// Calls `body` with each posting of `payload` (a term's block in `layout`) whose key `wanted` accepts (asked
+    /// in key order), decoding the positions of those only; `false` for damaged bytes.
     static func forEachPosting(
-        of payload: UnsafeRawBufferPointer, where wanted: (Int64) -> Bool, _ body: (Posting) -> Void
+        of payload: UnsafeRawBufferPointer, layout: PostingLayout = .wide, where wanted: (Int64) -> Bool,
+        _ body: (Posting) -> Void
     ) -> Bool {
-        var offset = 0
-        guard let count = FullTextEntry.readVarint(payload, &offset), count > 0, count <= payload.count else {
+        guard let (keys, counts, lengths, start) = readHead(payload, layout: layout, lengths: false) else {
             return false
         }
-        var keys: [Int64] = []
-        keys.reserveCapacity(count)
-        var key: Int64 = 0
-        for index in 0..<count {
-            guard let gap = readKey(payload, &offset), index == 0 || gap > 0 else { return false }
-            key &+= gap
-            keys.append(key)
-        }
-        var lengths: [Int] = [], frequencies: [Int] = []
-        lengths.reserveCapacity(count)
-        frequencies.reserveCapacity(count)
-        for _ in 0..<count {
-            guard let length = FullTextEntry.readVarint(payload, &offset),
-                let frequency = FullTextEntry.readVarint(payload, &offset), frequency <= payload.count
-            else { return false }
-            lengths.append(length)
-            frequencies.append(frequency)
-        }
-        for index in 0..<count {
-            let isWanted = wanted(keys[index])
-            var positions: [Int] = []
-            if isWanted { positions.reserveCapacity(frequencies[index]) }
-            var position = 0
-            for _ in 0..<frequencies[index] {
-                guard let gap = FullTextEntry.readVarint(payload, &offset) else { return false }
-                position += gap
-                if isWanted { positions.append(position) }
+        var reader = start
+        for index in keys.indices {
+            guard wanted(keys[index]) else {
+                guard reader.skip(counts[index]) else { return false }
+                continue
             }
-            if isWanted { body(Posting(key: keys[index], length: lengths[index], positions: positions)) }
+            var positions: [Int] = []
+            positions.reserveCapacity(counts[index])
+            var position = 0
+            for _ in 0..<counts[index] {
+                guard let gap = reader.next() else { return false }
+                position += Int(truncatingIfNeeded: gap)
+                positions.append(position)
+            }
+            body(Posting(key: keys[index], length: lengths[index], positions: positions))
         }
-        return offset == payload.count
+        return reader.isAtEnd
     }
 
-    /// For each posting of `payload` whose key is the next of `among` (ascending, from `next`, which moves past
-    /// the keys the block passes; every posting when `among` is `nil`): its key appended to `keys`, its positions
-    /// to `positions`, their end to `ends` and the object's token count to `lengths`, without an array per
+    /// For each posting of `payload` (a term's block in `layout`) whose key is the next of `among` (ascending, from
+    /// `next`, which moves past the keys the block passes; every posting when `among` is `nil`): its key appended
+    /// to `keys`, its positions to `positions`, their end to `ends` and, in the wide layout, the object's token
+    /// count to `lengths` (the compact layout keeps none per posting: nothing is appended), without an array per
     /// posting; `false` for damaged bytes.
     ///
-    /// The keys are decoded first and matched with `among`; a block that holds none of them is left there, the
-    /// counts past the last wanted posting are stepped over, and the positions are read up to the last wanted
-    /// posting only, those of the others stepped over byte by byte, not decoded.
+    /// The keys are decoded first and matched with `among`; a block that holds none of them is left there, and
+    /// the positions are read up to the last wanted posting only, those of the others stepped over, not decoded.
     static func appendPositions(
-        of payload: UnsafeRawBufferPointer, among: [ObjectKey]?, next: inout Int, keys: inout [ObjectKey],
-        positions: inout [Int32], ends: inout [Int32], lengths: inout [Int32]
+        of payload: UnsafeRawBufferPointer, layout: PostingLayout = .wide, among: [ObjectKey]?, next: inout Int,
+        keys: inout [ObjectKey], positions: inout [Int32], ends: inout [Int32], lengths: inout [Int32]
     ) -> Bool {
         var reader = VarintReader(payload)
         guard let count = reader.next(), count > 0, count <= UInt64(payload.count) else { return false }
@@ -166,12 +236,25 @@ struct PostingBlock: Equatable {
         return withUnsafeTemporaryAllocation(of: Int64.self, capacity: 2 * n) { space in
             let blockKeys = space.baseAddress!, frequencies = blockKeys + n
             var key: Int64 = 0
-            for index in 0..<n {
-                guard let gap = reader.next(), index == 0 || gap > 0 else { return false }
-                key &+= Int64(bitPattern: gap)
-                blockKeys[index] = key
+            switch layout {
+            case .wide:
+                for index in 0..<n {
+                    guard let gap = reader.next(), index == 0 || gap > 0 else { return false }
+                    key &+= Int64(bitPattern: gap)
+                    blockKeys[index] = key
+                }
+            case .compact:
+                // Keys and frequencies come together: both are read whole.
+                for index in 0..<n {
+                    guard let frequency = readCompact(&reader, index: index, key: &key),
+                        frequency <= UInt64(payload.count)
+                    else { return false }
+                    blockKeys[index] = key
+                    frequencies[index] = Int64(frequency)
+                }
             }
-            // The postings asked for are marked 1 (the others 0); `last` is the last one asked for.
+            // The postings asked for are marked (the others' frequencies made negative); `last` is the last one
+            // asked for.
             var last = n - 1
             if let among {
                 last = -1
@@ -180,12 +263,17 @@ struct PostingBlock: Equatable {
                     for index in 0..<n {
                         let key = blockKeys[index]
                         while cursor < among.count, among[cursor].rawValue < key { cursor += 1 }
-                        if cursor < among.count, among[cursor].rawValue == key {
-                            frequencies[index] = 1
+                        let isWanted = cursor < among.count && among[cursor].rawValue == key
+                        if isWanted {
                             last = index
                             cursor += 1
-                        } else {
-                            frequencies[index] = 0
+                        }
+                        // Wide: 1 marks a wanted posting until its frequency is read; compact: the frequency, or
+                        // -1 - frequency for a posting not asked for.
+                        if layout == .wide {
+                            frequencies[index] = isWanted ? 1 : 0
+                        } else if !isWanted {
+                            frequencies[index] = -1 - frequencies[index]
                         }
                     }
                     return cursor
@@ -194,20 +282,23 @@ struct PostingBlock: Equatable {
                 // No wanted posting here: the rest of the block is not read.
                 if last < 0 { return true }
             }
-            // The wanted postings' lengths go in `lengths` straight away (a damaged block fails the whole read).
-            for index in 0...last {
-                guard let length = reader.next(), let frequency = reader.next(), frequency <= UInt64(payload.count)
-                else { return false }
-                let isWanted = among == nil || frequencies[index] == 1
-                frequencies[index] = isWanted ? Int64(frequency) : -1 - Int64(frequency)
-                if isWanted { lengths.append(Int32(truncatingIfNeeded: length)) }
+            if layout == .wide {
+                // The wanted postings' lengths go in `lengths` straight away (a damaged block fails the whole read).
+                for index in 0...last {
+                    guard let length = reader.next(), let frequency = reader.next(),
+                        frequency <= UInt64(payload.count)
+                    else { return false }
+                    let isWanted = among == nil || frequencies[index] == 1
+                    frequencies[index] = isWanted ? Int64(frequency) : -1 - Int64(frequency)
+                    if isWanted { lengths.append(Int32(truncatingIfNeeded: length)) }
+                }
+                // The positions' section starts past every posting's pair of counts.
+                guard reader.skip(2 * (n - 1 - last)) else { return false }
             }
-            // The positions' section starts past every posting's pair of counts.
-            guard reader.skip(2 * (n - 1 - last)) else { return false }
             for index in 0...last {
                 let frequency = frequencies[index]
                 guard frequency >= 0 else {
-                    // The positions of an object not asked for are stepped over, not decoded: one test per byte.
+                    // The positions of an object not asked for are stepped over, not decoded.
                     guard reader.skip(Int(-1 - frequency)) else { return false }
                     continue
                 }
@@ -225,64 +316,88 @@ struct PostingBlock: Equatable {
         }
     }
 
-    /// The object keys, token counts and term frequencies of `payload` (its first two sections; the positions
-    /// are not read), appended to `keys`, `lengths` and `frequencies`; `false` for damaged bytes.
+    /// The object keys and counts of `payload` in `layout` (its head; the positions are not read), appended to
+    /// `keys` and `frequencies` (a term's frequency, or in a compact length block the token count), and in the
+    /// wide layout the token counts to `lengths` (the compact layout keeps none per posting: nothing is
+    /// appended); `false` for damaged bytes.
     static func appendCounts(
-        of payload: UnsafeRawBufferPointer, keys: inout [ObjectKey], lengths: inout [Int32],
-        frequencies: inout [Int32]
+        of payload: UnsafeRawBufferPointer, layout: PostingLayout = .wide, keys: inout [ObjectKey],
+        lengths: inout [Int32], frequencies: inout [Int32]
     ) -> Bool {
         var reader = VarintReader(payload)
         guard let count = reader.next(), count > 0, count <= UInt64(payload.count) else { return false }
         var key: Int64 = 0
-        for index in 0..<Int(count) {
-            guard let gap = reader.next(), index == 0 || gap > 0 else { return false }
-            key &+= Int64(bitPattern: gap)
-            keys.append(ObjectKey(key))
-        }
-        for _ in 0..<Int(count) {
-            guard let length = reader.next(), let frequency = reader.next(), frequency <= UInt64(payload.count)
-            else { return false }
-            lengths.append(Int32(truncatingIfNeeded: length))
-            frequencies.append(Int32(truncatingIfNeeded: frequency))
+        switch layout {
+        case .wide:
+            for index in 0..<Int(count) {
+                guard let gap = reader.next(), index == 0 || gap > 0 else { return false }
+                key &+= Int64(bitPattern: gap)
+                keys.append(ObjectKey(key))
+            }
+            for _ in 0..<Int(count) {
+                guard let length = reader.next(), let frequency = reader.next(), frequency <= UInt64(payload.count)
+                else { return false }
+                lengths.append(Int32(truncatingIfNeeded: length))
+                frequencies.append(Int32(truncatingIfNeeded: frequency))
+            }
+        case .compact:
+            for index in 0..<Int(count) {
+                guard let value = readCompact(&reader, index: index, key: &key) else { return false }
+                keys.append(ObjectKey(key))
+                frequencies.append(Int32(truncatingIfNeeded: value))
+            }
         }
         return true
     }
 
-    /// The object keys of `payload` only (its first section), appended to `keys`; `false` for damaged bytes.
-    static func appendKeys(of payload: UnsafeRawBufferPointer, to keys: inout [Int64]) -> Bool {
+    /// The object keys of `payload` in `layout` only, appended to `keys`; `false` for damaged bytes.
+    static func appendKeys(
+        of payload: UnsafeRawBufferPointer, layout: PostingLayout = .wide, to keys: inout [Int64]
+    ) -> Bool {
         var reader = VarintReader(payload)
         guard let count = reader.next(), count > 0, count <= UInt64(payload.count) else { return false }
         var key: Int64 = 0
-        for index in 0..<Int(count) {
-            guard let gap = reader.next(), index == 0 || gap > 0 else { return false }
-            key &+= Int64(bitPattern: gap)
-            keys.append(key)
+        switch layout {
+        case .wide:
+            for index in 0..<Int(count) {
+                guard let gap = reader.next(), index == 0 || gap > 0 else { return false }
+                key &+= Int64(bitPattern: gap)
+                keys.append(key)
+            }
+        case .compact:
+            for index in 0..<Int(count) {
+                guard readCompact(&reader, index: index, key: &key) != nil else { return false }
+                keys.append(key)
+            }
         }
         return true
     }
 
-    /// The first object key of `payload`, or `nil` for damaged bytes.
+    /// The first object key of `payload` (either layout starts with `n` and the first key), or `nil` for damaged
+    /// bytes.
     static func firstKey(of payload: UnsafeRawBufferPointer) -> Int64? {
         var reader = VarintReader(payload)
         guard let count = reader.next(), count > 0, let key = reader.next() else { return nil }
         return Int64(bitPattern: key)
     }
 
-    /// The number of objects in `payload`, or `nil` for damaged bytes.
+    /// The number of objects in `payload` (either layout), or `nil` for damaged bytes.
     static func count(of payload: UnsafeRawBufferPointer) -> Int? {
         var offset = 0
         return FullTextEntry.readVarint(payload, &offset)
     }
 
-    /// `postings` (ascending keys) cut into blocks of at most ``maxPostings`` postings and about
-    /// ``maxPayloadBytes`` bytes.
-    static func chunks(_ postings: ArraySlice<Posting>) -> [PostingBlock] {
+    /// `postings` (ascending keys) cut into blocks as `layout` cuts them (``PostingLayout/closesBlock``: at most
+    /// ``maxPostings`` postings and about ``maxPayloadBytes`` bytes).
+    static func chunks(_ postings: ArraySlice<Posting>, layout: PostingLayout = .wide) -> [PostingBlock] {
         var blocks: [PostingBlock] = []
         var current: [Posting] = []
         var bytes = 0
         for posting in postings {
-            let size = 4 + posting.positions.count * 2
-            if !current.isEmpty, current.count >= maxPostings || bytes + size > maxPayloadBytes {
+            let size = layout.estimatedBytes(positions: posting.positions.count)
+            if layout.closesBlock(
+                count: current.count, bytes: bytes, size: size, last: current.last?.key ?? 0, key: posting.key)
+            {
                 blocks.append(PostingBlock(postings: current))
                 current = []
                 bytes = 0
@@ -294,17 +409,6 @@ struct PostingBlock: Equatable {
         return blocks
     }
 
-    /// Moves `offset` past `count` varints of `bytes`; `false` when they overrun.
-    private static func skipVarints(_ count: Int, in bytes: UnsafeRawBufferPointer, at offset: inout Int) -> Bool {
-        var left = count
-        while left > 0 {
-            guard offset < bytes.count else { return false }
-            if bytes[offset] < 0x80 { left -= 1 }
-            offset += 1
-        }
-        return true
-    }
-
     /// Appends an object key or key gap (0 or more) as a varint.
     static func appendKey(_ value: Int64, to bytes: inout [UInt8]) {
         var rest = UInt64(bitPattern: value)
@@ -313,19 +417,5 @@ struct PostingBlock: Equatable {
             rest >>= 7
         }
         bytes.append(UInt8(rest))
-    }
-
-    /// Reads an object key or key gap (its 64 bits); `nil` past the end or for more than 10 bytes.
-    private static func readKey(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> Int64? {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        while offset < bytes.count, shift < 64 {
-            let byte = bytes[offset]
-            offset += 1
-            value |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 { return Int64(bitPattern: value) }
-            shift += 7
-        }
-        return nil
     }
 }

@@ -9,12 +9,15 @@ import XCTest
 final class PostingBatchTests: XCTestCase {
     func testEntriesFromRowsAreTheBytesOfEncodingTheChunksOfThePostings() {
         var random = SeededGenerator(seed: 41)
-        for _ in 0..<200 {
+        for round in 0..<400 {
+            let layout: PostingLayout = round % 2 == 0 ? .wide : .compact
             var batch = PostingBatch()
             var postings: [PostingBlock.Posting] = []
             var key = Int64.random(in: -5...1_000, using: &random)
             for _ in 0..<Int.random(in: 1...700, using: &random) {
-                key += Int64.random(in: 1...(Bool.random(using: &random) ? 3 : 100_000), using: &random)
+                // Now and then (compact layout) a gap too large to pack, which starts a new block.
+                let huge = layout == .compact && Int.random(in: 0..<300, using: &random) == 0 && key < 1 << 40
+                key += huge ? 1 << 62 : Int64.random(in: 1...(Bool.random(using: &random) ? 3 : 100_000), using: &random)
                 if Int.random(in: 0..<10, using: &random) == 0 {
                     batch.append(key: key, length: -1, positions: [])
                     continue
@@ -32,15 +35,26 @@ final class PostingBatchTests: XCTestCase {
             }
             let term = FullTextEntry.termPrefix("term")
             batch.endTerm(term)
-            let chunks = PostingBlock.chunks(postings[...])
+            let chunks = PostingBlock.chunks(postings[...], layout: layout)
             let expected = chunks.enumerated().map { offset, block in
                 let bound = offset == chunks.count - 1
-                    ? PostingBlock.openBound : ByteOrder.key(block.postings[block.postings.count - 1].key)
-                return block.entry(term: term, bound: bound)
+                    ? layout.openBound : layout.bound(block.postings[block.postings.count - 1].key)
+                return block.entry(term: term, bound: bound, layout: layout)
             }
-            XCTAssertEqual(batch.entries(of: batch.rows(ofTerm: 0), term: term, lastBound: PostingBlock.openBound),
-                           expected)
+            XCTAssertEqual(
+                batch.entries(of: batch.rows(ofTerm: 0), term: term, lastBound: layout.openBound, layout: layout),
+                expected)
             XCTAssertGreaterThan(expected.count, 0)
+            // Each block decodes back to its postings (the compact layout keeps no token count in a term's block).
+            for (block, entry) in zip(chunks, expected) {
+                let decoded = entry.withUnsafeBytes { bytes -> PostingBlock? in
+                    guard let parsed = PostingEntry(bytes, termEnd: term.count, layout: layout) else { return nil }
+                    return PostingBlock.decode(parsed.payload, layout: layout)
+                }
+                var wanted = block
+                if layout == .compact { for row in wanted.postings.indices { wanted.postings[row].length = 0 } }
+                XCTAssertEqual(decoded, wanted)
+            }
         }
     }
 

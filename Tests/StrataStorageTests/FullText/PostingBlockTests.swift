@@ -3,9 +3,10 @@ import XCTest
 
 @testable import StrataStorage
 
-/// The posting-block layout against a model of the texts: long posting lists over many blocks, objects inserted
-/// in the middle of blocks, removed from the middle and the ends, across commits; and the older one-entry-per-
-/// posting layout kept beside it, which must give the same postings.
+/// The posting-block layouts against a model of the texts: long posting lists over many blocks, objects inserted
+/// in the middle of blocks, removed from the middle and the ends, across commits; the compact layout of new
+/// indexes, the wide one of older files and the older one-entry-per-posting layout kept beside each other, which
+/// must give the same postings.
 final class PostingBlockTests: XCTestCase {
     private var fixture: TableFixture!
 
@@ -110,25 +111,29 @@ final class PostingBlockTests: XCTestCase {
         var table = try fixture.catalog.createTable(named: "Note")
         let body = try table.addColumn(named: "body", type: .value(.string), nullable: true)
         let old = try table.addColumn(named: "old", type: .value(.string), nullable: true)
+        let wideColumn = try table.addColumn(named: "wide", type: .value(.string), nullable: true)
         let blocks = try table.addFullTextIndex(on: body)
         let entries = try table.addFullTextIndex(on: old, postingBlocks: false, trigrams: false)
+        let wide = try table.addFullTextIndex(on: wideColumn, postingBlocks: true, trigrams: true, compact: false)
         XCTAssertEqual(table.fullTextIndex(on: body)?.isPostingBlocks, true)
+        XCTAssertEqual(table.fullTextIndex(on: body)?.isCompactPostings, true)
         XCTAssertEqual(table.fullTextIndex(on: old)?.isPostingBlocks, false)
+        XCTAssertEqual(table.fullTextIndex(on: wideColumn)?.isCompactPostings, false)
         var random = SeededGenerator(seed: 128)
         var texts: [ObjectKey: StorageValue] = [:]
         func insert(_ count: Int) throws {
             for _ in 0..<count {
                 let text = Self.text(&random)
-                texts[try table.insert([(body, text), (old, text)])] = text
+                texts[try table.insert([(body, text), (old, text), (wideColumn, text)])] = text
             }
         }
         // More than a block (128) of postings per common word, in one transaction, read half way.
         try insert(700)
-        try check(table, [blocks, entries], texts)
+        try check(table, [blocks, entries, wide], texts)
         try insert(300)
         try fixture.commit()
         table = try XCTUnwrap(fixture.catalog.table(named: "Note"))
-        try check(table, [blocks, entries], texts)
+        try check(table, [blocks, entries, wide], texts)
         for round in 0..<4 {
             // Deletes from the middle of blocks (every 7th object, shifted each round) and updates.
             for (offset, key) in texts.keys.sorted(by: { $0.rawValue < $1.rawValue }).enumerated() {
@@ -139,13 +144,14 @@ final class PostingBlockTests: XCTestCase {
                     let text = Self.text(&random)
                     try table.set(key, column: body, to: text)
                     try table.set(key, column: old, to: text)
+                    try table.set(key, column: wideColumn, to: text)
                     texts[key] = text
                 }
             }
             try insert(150)
             try fixture.commit()
             table = try XCTUnwrap(fixture.catalog.table(named: "Note"))
-            try check(table, [blocks, entries], texts)
+            try check(table, [blocks, entries, wide], texts)
         }
         try table.sortedIndex(blocks).mergePending()
         XCTAssertTrue(try table.sortedIndex(blocks).postingChanges.heldBlocks.isEmpty)
@@ -154,8 +160,9 @@ final class PostingBlockTests: XCTestCase {
         texts = [:]
         try fixture.commit()
         table = try XCTUnwrap(fixture.catalog.table(named: "Note"))
-        try check(table, [blocks, entries], texts)
+        try check(table, [blocks, entries, wide], texts)
         XCTAssertEqual(try table.fullTextSize(blocks).entries, 0)
+        XCTAssertEqual(try table.fullTextSize(wide).entries, 0)
     }
 
     /// A write transaction whose changes fill their buffer many times: each batch holds every term's open last

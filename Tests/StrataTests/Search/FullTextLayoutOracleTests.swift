@@ -5,8 +5,9 @@ import XCTest
 
 @testable import Strata
 
-/// The three layouts a full-text index may have in a file (one entry per (term, object) with pairs, posting blocks
-/// with pairs, posting blocks with trigrams: `IndexSpec.isPostingBlocks`, `IndexSpec.isTrigrams`) answer every
+/// The four layouts a full-text index may have in a file (one entry per (term, object) with pairs, wide posting
+/// blocks with pairs, wide posting blocks with trigrams, compact posting blocks with trigrams:
+/// `IndexSpec.isPostingBlocks`, `IndexSpec.isTrigrams`, `IndexSpec.isCompactPostings`) answer every
 /// query alike, and as brute force says: over random documents mixing runs of 1 to 6 Chinese characters (from a
 /// small alphabet, so runs repeat and long posting lists span many blocks) with Latin words, queries of 1 to 6
 /// characters, mixed clauses and phrases, after inserts, changes, deletes, a commit and a reopen.
@@ -70,14 +71,15 @@ final class FullTextLayoutOracleTests: XCTestCase {
 
     func testEveryLayoutAnswersLikeBruteForce() throws {
         let table = try catalog.createTable(named: "Note")
-        let columns = try (0..<3).map {
+        let columns = try (0..<4).map {
             try table.addColumn(named: "body\($0)", type: .value(.string), nullable: true)
         }
-        let layouts = [(false, false), (true, false), (true, true)]
+        let layouts = [(false, false, false), (true, false, false), (true, true, false), (true, true, true)]
         let indexes = try zip(columns, layouts).map { column, layout in
-            try table.addFullTextIndex(on: column, postingBlocks: layout.0, trigrams: layout.1)
+            try table.addFullTextIndex(on: column, postingBlocks: layout.0, trigrams: layout.1, compact: layout.2)
         }
-        XCTAssertEqual(table.fullTextIndexSpecs.map(\.isTrigrams), [false, false, true])
+        XCTAssertEqual(table.fullTextIndexSpecs.map(\.isTrigrams), [false, false, true, true])
+        XCTAssertEqual(table.fullTextIndexSpecs.map(\.isCompactPostings), [false, false, false, true])
         var random = SeededGenerator(seed: 2026)
         var texts: [ObjectKey: String] = [:]
         func insert(_ text: String) throws {
@@ -143,8 +145,9 @@ final class FullTextLayoutOracleTests: XCTestCase {
         write = try store.beginWrite()
         catalog = try Catalog(writer: write)
         table0 = try XCTUnwrap(catalog.table(named: "Note"))
-        XCTAssertEqual(table0.fullTextIndexSpecs.map(\.isTrigrams), [false, false, true])
-        XCTAssertEqual(table0.fullTextIndexSpecs.map(\.isPostingBlocks), [false, true, true])
+        XCTAssertEqual(table0.fullTextIndexSpecs.map(\.isTrigrams), [false, false, true, true])
+        XCTAssertEqual(table0.fullTextIndexSpecs.map(\.isPostingBlocks), [false, true, true, true])
+        XCTAssertEqual(table0.fullTextIndexSpecs.map(\.isCompactPostings), [false, false, false, true])
         try check(rounds: 80)
     }
 }

@@ -5,6 +5,9 @@ extension SortedIndex {
     /// entry per (term, object), the layout of files written before posting blocks.
     var keepsPostingBlocks: Bool { spec.isFullText && spec.isPostingBlocks }
 
+    /// How the index lays out its posting blocks (`IndexSpec.isCompactPostings`).
+    var postingLayout: PostingLayout { spec.isCompactPostings ? .compact : .wide }
+
     /// Writes the collected changes into the blocks, term by term: for each run of changed objects, the block that
     /// holds (or would take) the first of them is decoded once, changed, cut again into blocks of at most
     /// ``PostingBlock/maxPostings`` and removed; objects past a term's last block (every object of a term the
@@ -32,6 +35,7 @@ extension SortedIndex {
             }
         }
         let batch = postingChanges.take()
+        let layout = postingLayout
         let writer = nodes.reader as? NodeWriter
         var written: [[UInt8]] = []
         for (t, term) in batch.terms.enumerated() {
@@ -48,7 +52,7 @@ extension SortedIndex {
             var split = rows.upperBound
             if let open {
                 let first = open.withUnsafeBytes {
-                    PostingBlock.firstKey(of: UnsafeRawBufferPointer(rebasing: $0[(term.count + 8)...]))
+                    PostingEntry($0, termEnd: term.count, layout: layout).flatMap { PostingBlock.firstKey(of: $0.payload) }
                 }
                 guard let first else { throw damagedBlock }
                 split = rows.first { batch.keys[$0] >= first } ?? rows.upperBound
@@ -75,32 +79,41 @@ extension SortedIndex {
         written: inout [[UInt8]]
     ) throws {
         var entries: [[UInt8]]
+        let layout = postingLayout
         if let open {
-            let block = open.withUnsafeBytes {
-                PostingBlock.decode(UnsafeRawBufferPointer(rebasing: $0[(term.count + 8)...]))
-            }
-            guard let block else { throw damagedBlock }
+            let block = try open.withUnsafeBytes { try decodedBlock($0, term: term) }
             let postings = Self.merged(block.postings, rows.map { (batch.keys[$0], batch.posting($0)) })
-            entries = Self.entries(of: postings, term: term, lastBound: PostingBlock.openBound)
+            entries = Self.entries(of: postings, term: term, lastBound: layout.openBound, layout: layout)
         } else {
             guard !rows.isEmpty else { return }
-            entries = batch.entries(of: rows, term: term, lastBound: PostingBlock.openBound)
+            entries = batch.entries(of: rows, term: term, lastBound: layout.openBound, layout: layout)
         }
         if hold, let last = entries.popLast() { postingChanges.hold(last) }
         written += entries
     }
 
-    /// The entries of `postings` (ascending keys) of `term`, cut by `PostingBlock.chunks`: each block's bound is
-    /// its last key, the last one's `lastBound`.
+    /// The entries of `postings` (ascending keys) of `term` in `layout`, cut by `PostingBlock.chunks`: each
+    /// block's bound is its last key, the last one's `lastBound`.
     private static func entries(
-        of postings: [PostingBlock.Posting], term: [UInt8], lastBound: [UInt8]
+        of postings: [PostingBlock.Posting], term: [UInt8], lastBound: [UInt8], layout: PostingLayout
     ) -> [[UInt8]] {
-        let blocks = PostingBlock.chunks(postings[...])
+        let blocks = PostingBlock.chunks(postings[...], layout: layout)
         return blocks.enumerated().map { offset, block in
             let isLast = offset == blocks.count - 1
             return block.entry(
-                term: term, bound: isLast ? lastBound : ByteOrder.key(block.postings[block.postings.count - 1].key))
+                term: term, bound: isLast ? lastBound : layout.bound(block.postings[block.postings.count - 1].key),
+                layout: layout)
         }
+    }
+
+    /// The postings of the block `entry` of `term` (its encoding), decoded in the index's layout.
+    /// - Throws: `StrataError.invalidArgument` for a block that does not decode.
+    private func decodedBlock(_ entry: UnsafeRawBufferPointer, term: [UInt8]) throws -> PostingBlock {
+        let layout = postingLayout
+        guard let parsed = PostingEntry(entry, termEnd: term.count, layout: layout),
+            let block = PostingBlock.decode(parsed.payload, layout: layout, lengths: parsed.isLengths)
+        else { throw damagedBlock }
+        return block
     }
 
     /// The error for a posting block that does not decode.
@@ -135,29 +148,30 @@ extension SortedIndex {
     private func apply(
         _ batch: PostingBatch, rows: Range<Int>, term: [UInt8], hold: Bool, written: inout [[UInt8]]
     ) throws -> Int? {
-        let target = term + ByteOrder.key(batch.keys[rows.lowerBound])
+        let layout = postingLayout
+        let target = term + layout.bound(batch.keys[rows.lowerBound])
         var found: [UInt8]?
         try target.withUnsafeBytes { lower in
             try nodes.forEachLeaf(from: target) { location in
                 try IndexLeafEntries(location, reader: nodes.reader).forEach(from: lower) { entry in
-                    if SortedIndex.hasPrefix(entry, term), entry.count > term.count + 8 { found = Array(entry) }
+                    if SortedIndex.hasPrefix(entry, term), entry.count > term.count { found = Array(entry) }
                     return false
                 }
             }
         }
         guard let found else { return nil }
-        let bound = Array(found[term.count..<term.count + 8])
-        let payload = found[(term.count + 8)...]
-        guard let block = payload.withUnsafeBytes({ PostingBlock.decode($0) }) else { throw damagedBlock }
+        let parsed = found.withUnsafeBytes { PostingEntry($0, termEnd: term.count, layout: layout) }
+        guard let parsed else { throw damagedBlock }
+        let bound = Array(found[term.count..<parsed.payloadStart])
+        let block = try found.withUnsafeBytes { try decodedBlock($0, term: term) }
         var end = rows.upperBound
-        if bound != PostingBlock.openBound {
-            let last = bound.withUnsafeBytes { ByteOrder.int64(fromKey: $0) }
-            end = rows.first { batch.keys[$0] > last } ?? rows.upperBound
+        if !parsed.isOpen {
+            end = rows.first { batch.keys[$0] > parsed.bound } ?? rows.upperBound
         }
         _ = try nodes.update(found) { $0.remove(found) }
         let postings = Self.merged(block.postings, (rows.lowerBound..<end).map { (batch.keys[$0], batch.posting($0)) })
-        var entries = Self.entries(of: postings, term: term, lastBound: bound)
-        if hold, bound == PostingBlock.openBound, let last = entries.popLast() { postingChanges.hold(last) }
+        var entries = Self.entries(of: postings, term: term, lastBound: bound, layout: layout)
+        if hold, parsed.isOpen, let last = entries.popLast() { postingChanges.hold(last) }
         written += entries
         return end
     }
@@ -182,18 +196,18 @@ extension SortedIndex {
     }
 
     /// Visits the posting blocks whose term starts with `prefix` (the encoded term, or a term prefix), in order,
-    /// with the offset where each entry's bound starts, until `body` returns `false`.
-    func forEachPostingBlock(
-        withPrefix prefix: [UInt8], _ body: (_ entry: UnsafeRawBufferPointer, _ termEnd: Int) throws -> Bool
-    ) throws {
+    /// parsed as far as their payloads, until `body` returns `false`.
+    func forEachPostingBlock(withPrefix prefix: [UInt8], _ body: (_ block: PostingEntry) throws -> Bool) throws {
         var damaged = false
+        let layout = postingLayout
         try forEachEntry(from: prefix) { entry in
             guard SortedIndex.hasPrefix(entry, prefix) else { return false }
-            guard let end = FullTextEntry.termEnd(of: entry), entry.count > end + 8 else {
+            guard let end = FullTextEntry.termEnd(of: entry), let block = PostingEntry(entry, termEnd: end, layout: layout)
+            else {
                 damaged = true
                 return false
             }
-            return try body(entry, end)
+            return try body(block)
         }
         if damaged {
             throw StrataError.invalidArgument("full-text index \(spec.key) holds an entry that is not a posting block")
@@ -212,31 +226,29 @@ extension SortedIndex {
     /// straight to the block of the wanted key, so a short list of wanted keys skips whole runs of a long term's
     /// blocks (and the leaves that hold them) without visiting them.
     func forEachPostingBlock(
-        ofTerm term: [UInt8], seeking target: () -> Int64?,
-        _ body: (_ entry: UnsafeRawBufferPointer, _ termEnd: Int) throws -> Bool
+        ofTerm term: [UInt8], seeking target: () -> Int64?, _ body: (_ block: PostingEntry) throws -> Bool
     ) throws {
-        let termEnd = term.count
+        let layout = postingLayout
         var damaged = false
         var seekAgain = true
         while seekAgain, let first = target() {
             seekAgain = false
             var stepped = 0
-            try forEachEntry(from: term + ByteOrder.key(first)) { entry in
+            try forEachEntry(from: term + layout.bound(first)) { entry in
                 guard SortedIndex.hasPrefix(entry, term) else { return false }
-                guard entry.count > termEnd + 8 else {
+                guard let block = PostingEntry(entry, termEnd: term.count, layout: layout) else {
                     damaged = true
                     return false
                 }
                 guard let wanted = target() else { return false }
-                let bound = ByteOrder.int64(fromKey: UnsafeRawBufferPointer(rebasing: entry[termEnd..<termEnd + 8]))
-                if bound < wanted {
+                if block.bound < wanted {
                     stepped += 1
                     if stepped < Self.blocksSteppedBeforeSeeking { return true }
                     seekAgain = true
                     return false
                 }
                 stepped = 0
-                return try body(entry, termEnd)
+                return try body(block)
             }
         }
         if damaged {
@@ -247,9 +259,8 @@ extension SortedIndex {
     /// Visits the posting blocks of exactly `term` (its encoding, `00 00` included) from the last (the highest
     /// keys) down, until `body` returns `false`: the term's entries are found by their ranks in the tree (two
     /// descents), then read backwards leaf by leaf, so the newest postings of a long term cost a block or two.
-    func forEachPostingBlockBackward(
-        ofTerm term: [UInt8], _ body: (_ entry: UnsafeRawBufferPointer, _ termEnd: Int) throws -> Bool
-    ) throws {
+    func forEachPostingBlockBackward(ofTerm term: [UInt8], _ body: (_ block: PostingEntry) throws -> Bool) throws {
+        let layout = postingLayout
         guard let after = Self.firstBytes(after: term) else { return }
         let tree = try self.tree
         let first = try rank(of: term, in: tree)
@@ -260,11 +271,12 @@ extension SortedIndex {
             var slot = index
             while slot >= 0, position >= first {
                 let entry = try entries.entry(slot)
-                guard SortedIndex.hasPrefix(entry, term), entry.count > term.count + 8 else {
+                guard SortedIndex.hasPrefix(entry, term), let block = PostingEntry(entry, termEnd: term.count, layout: layout)
+                else {
                     throw StrataError.invalidArgument(
                         "full-text index \(spec.key) holds an entry that is not a posting block")
                 }
-                if try !body(entry, term.count) { return }
+                if try !body(block) { return }
                 slot -= 1
                 position -= 1
             }

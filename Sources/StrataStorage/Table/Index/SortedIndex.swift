@@ -17,6 +17,11 @@ public struct IndexSpec: Hashable, Sendable {
     /// trigrams, as every full-text index made since that layout does (`TextTokenizer`); `false` for overlapping
     /// pairs, which older files hold and which is read and kept up to date as it is.
     public var isTrigrams: Bool = false
+    /// Whether a posting-block full-text index lays its blocks out compactly (`PostingLayout.compact`: a short
+    /// bound, frequencies packed into the key gaps, no token count per posting), as every full-text index made
+    /// since that layout does; `false` for the wide layout, which older files hold and which is read and kept up
+    /// to date as it is.
+    public var isCompactPostings: Bool = false
 }
 
 /// An ordered index of (values, object key) entries in a `NodeTree`, kept exact by `Table` on every change.

@@ -13,15 +13,18 @@ extension Table {
     /// - Complexity: O(n log n) over the tokens of the table's texts.
     @discardableResult
     public func addFullTextIndex(on column: ColumnKey) throws -> IndexKey {
-        try addFullTextIndex(on: column, postingBlocks: true, trigrams: true)
+        try addFullTextIndex(on: column, postingBlocks: true, trigrams: true, compact: true)
     }
 
     /// ``addFullTextIndex(on:)`` in any of the layouts files hold: posting blocks, or (`postingBlocks: false`) the
     /// one entry per (term, object) of files written before them; runs of unspaced scripts cut into trigrams, or
-    /// (`trigrams: false`) into the pairs of files written before trigrams. Tests use the older layouts to check
-    /// that such indexes are still read and kept exact.
+    /// (`trigrams: false`) into the pairs of files written before trigrams; posting blocks in the compact layout,
+    /// or (`compact: false`) the wide one of files written before it (`PostingLayout`). Tests use the older
+    /// layouts to check that such indexes are still read and kept exact.
     @discardableResult
-    package func addFullTextIndex(on column: ColumnKey, postingBlocks: Bool, trigrams: Bool) throws -> IndexKey {
+    package func addFullTextIndex(
+        on column: ColumnKey, postingBlocks: Bool, trigrams: Bool, compact: Bool = false
+    ) throws -> IndexKey {
         let writer = try catalog.requireWriter("add a full-text index to table '\(name)'")
         let spec = context.specs[try position(of: column)]
         guard spec.type == .value(.string) else {
@@ -32,7 +35,7 @@ extension Table {
         if let existing = fullTextIndex(on: column) { return existing.key }
         let indexSpec = IndexSpec(
             key: IndexKey(rawValue: nextIndexKey), columns: [column], isUnique: false, isFullText: true,
-            isPostingBlocks: postingBlocks, isTrigrams: trigrams)
+            isPostingBlocks: postingBlocks, isTrigrams: trigrams, isCompactPostings: postingBlocks && compact)
         let index = SortedIndex(spec: indexSpec, root: .none, reader: reader, table: name)
         do {
             try forEachKey { key in
@@ -72,22 +75,21 @@ extension Table {
             var damaged = false
             // The next of `among` that a block may hold (back to the first at each new term).
             var next = 0
-            try sorted.forEachPostingBlock(withPrefix: start) { entry, termEnd in
+            let layout = sorted.postingLayout
+            try sorted.forEachPostingBlock(withPrefix: start) { block in
                 // A new term starts a new list (blocks of one term follow each other).
-                if lists.isEmpty || !previousTerm.elementsEqual(entry[0..<termEnd]) {
+                if lists.isEmpty || !previousTerm.elementsEqual(block.term) {
                     lists.append([])
-                    previousTerm = Array(entry[0..<termEnd])
+                    previousTerm = Array(block.term)
                     next = 0
                 }
                 if let among {
-                    // A block whose bound is below the next wanted key holds none of them: not decoded.
-                    let bound = ByteOrder.int64(fromKey: UnsafeRawBufferPointer(rebasing: entry[termEnd..<termEnd + 8]))
                     // Past the last wanted key: done with this term (a prefix's next terms start again).
                     if next >= among.count { return prefix }
-                    if among[next].rawValue > bound { return true }
+                    // A block whose bound is below the next wanted key holds none of them: not decoded.
+                    if among[next].rawValue > block.bound { return true }
                 }
-                let payload = UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...])
-                let decoded = PostingBlock.forEachPosting(of: payload) { key in
+                let decoded = PostingBlock.forEachPosting(of: block.payload, layout: layout) { key in
                     guard let among else { return true }
                     while next < among.count, among[next].rawValue < key { next += 1 }
                     return next < among.count && among[next].rawValue == key
@@ -100,6 +102,13 @@ extension Table {
                 return decoded
             }
             if damaged { throw damagedFullText(index) }
+            if layout == .compact {
+                // The token counts come from the length blocks, once per object.
+                for list in lists.indices {
+                    let lengths = try documentLengths(sorted, of: lists[list].map(\.key))
+                    for row in lists[list].indices { lists[list][row].documentLength = Int(lengths[row]) }
+                }
+            }
         } else {
             var damaged = false
             var previousTerm: [UInt8] = []
@@ -153,8 +162,9 @@ extension Table {
         let start = prefix ? FullTextEntry.termStartPrefix(term) : FullTextEntry.termPrefix(term)
         var keys: [Int64] = []
         var damaged = false
-        try sorted.forEachPostingBlock(withPrefix: start) { entry, termEnd in
-            guard Self.appendBlockKeys(of: entry, termEnd: termEnd, to: &keys) else {
+        let layout = sorted.postingLayout
+        try sorted.forEachPostingBlock(withPrefix: start) { block in
+            guard PostingBlock.appendKeys(of: block.payload, layout: layout, to: &keys) else {
                 damaged = true
                 return false
             }
@@ -187,10 +197,12 @@ extension Table {
         var blockKeys: [Int64] = []
         var next = 0
         var damaged = false
+        let layout = sorted.postingLayout
         try sorted.forEachPostingBlock(
             ofTerm: FullTextEntry.termPrefix(term), seeking: { next < within.count ? within[next].rawValue : nil }
-        ) { entry, termEnd in
-            guard Self.readBlockKeys(of: entry, termEnd: termEnd, into: &blockKeys) else {
+        ) { block in
+            blockKeys.removeAll(keepingCapacity: true)
+            guard PostingBlock.appendKeys(of: block.payload, layout: layout, to: &blockKeys) else {
                 damaged = true
                 return false
             }
@@ -225,8 +237,10 @@ extension Table {
         var keys: [ObjectKey] = []
         var blockKeys: [Int64] = []
         var damaged = false
-        let body = { (entry: UnsafeRawBufferPointer, termEnd: Int) -> Bool in
-            guard Self.readBlockKeys(of: entry, termEnd: termEnd, into: &blockKeys) else {
+        let layout = sorted.postingLayout
+        let body = { (block: PostingEntry) -> Bool in
+            blockKeys.removeAll(keepingCapacity: true)
+            guard PostingBlock.appendKeys(of: block.payload, layout: layout, to: &blockKeys) else {
                 damaged = true
                 return false
             }
@@ -273,8 +287,8 @@ extension Table {
         guard sorted.keepsPostingBlocks else { return try fullTextKeys(index, term: term, prefix: false).count }
         var total = 0
         var damaged = false
-        try sorted.forEachPostingBlock(withPrefix: FullTextEntry.termPrefix(term)) { entry, termEnd in
-            guard let count = PostingBlock.count(of: UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...])) else {
+        try sorted.forEachPostingBlock(withPrefix: FullTextEntry.termPrefix(term)) { block in
+            guard let count = PostingBlock.count(of: block.payload) else {
                 damaged = true
                 return false
             }
@@ -301,11 +315,11 @@ extension Table {
             return (keys, frequencies, lengths)
         }
         var damaged = false
-        try sorted.forEachPostingBlock(withPrefix: FullTextEntry.termPrefix(term)) { entry, termEnd in
+        let layout = sorted.postingLayout
+        try sorted.forEachPostingBlock(withPrefix: FullTextEntry.termPrefix(term)) { block in
             guard
                 PostingBlock.appendCounts(
-                    of: UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...]), keys: &keys, lengths: &lengths,
-                    frequencies: &frequencies)
+                    of: block.payload, layout: layout, keys: &keys, lengths: &lengths, frequencies: &frequencies)
             else {
                 damaged = true
                 return false
@@ -313,6 +327,8 @@ extension Table {
             return true
         }
         if damaged { throw damagedFullText(index) }
+        // The compact layout keeps the token counts in the length blocks only.
+        if layout == .compact { lengths = try documentLengths(sorted, of: keys) }
         return (keys, frequencies, lengths)
     }
 
@@ -336,19 +352,22 @@ extension Table {
     /// The objects holding exactly `term`, among `within` (ascending keys) when given, with their positions flat
     /// as ``fullTextPositions(_:term:among:)`` gives them: `keys[i]`'s positions are
     /// `positions[ends[i - 1]..<ends[i]]`. A block whose bound is below the next wanted key is not decoded.
+    /// Without `withLengths`, `lengths` is left empty (a compact index reads them from its length blocks, which a
+    /// phrase that is only counted does not need).
     package func fullTextPositions(
-        _ index: IndexKey, term: String, within among: [ObjectKey]?
+        _ index: IndexKey, term: String, within among: [ObjectKey]?, withLengths: Bool = true
     ) throws -> (keys: [ObjectKey], positions: [Int32], ends: [Int32], lengths: [Int32]) {
         let sorted = try fullTextSortedIndex(index)
         var keys: [ObjectKey] = [], positions: [Int32] = [], ends: [Int32] = [], lengths: [Int32] = []
         if sorted.keepsPostingBlocks {
             var next = 0
             var damaged = false
-            let body = { (entry: UnsafeRawBufferPointer, termEnd: Int) -> Bool in
+            let layout = sorted.postingLayout
+            let body = { (block: PostingEntry) -> Bool in
                 guard
                     PostingBlock.appendPositions(
-                        of: UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...]), among: among, next: &next,
-                        keys: &keys, positions: &positions, ends: &ends, lengths: &lengths)
+                        of: block.payload, layout: layout, among: among, next: &next, keys: &keys,
+                        positions: &positions, ends: &ends, lengths: &lengths)
                 else {
                     damaged = true
                     return false
@@ -364,6 +383,7 @@ extension Table {
                 try sorted.forEachPostingBlock(withPrefix: term, body)
             }
             if damaged { throw damagedFullText(index) }
+            if layout == .compact, withLengths { lengths = try documentLengths(sorted, of: keys) }
         } else {
             for posting in try fullTextPostings(index, term: term, prefix: false, among: among) {
                 keys.append(posting.key)
@@ -372,7 +392,33 @@ extension Table {
                 lengths.append(Int32(truncatingIfNeeded: posting.documentLength))
             }
         }
+        if !withLengths { lengths = [] }
         return (keys, positions, ends, lengths)
+    }
+
+    /// The token counts (BM25's document lengths) of the objects `keys` (ascending, each with text in the index)
+    /// in a full-text index: a posting-block index reads them from its length blocks by a seeking walk that
+    /// decodes only the blocks holding one of them.
+    /// - Throws: `StrataError.invalidArgument` when an object has no document length in the index.
+    package func fullTextDocumentLengths(_ index: IndexKey, of keys: [ObjectKey]) throws -> [Int32] {
+        let sorted = try fullTextSortedIndex(index)
+        if sorted.keepsPostingBlocks { return try documentLengths(sorted, of: keys) }
+        var lengths: [Int32] = []
+        lengths.reserveCapacity(keys.count)
+        for key in keys {
+            var found: Int?
+            try sorted.forEachEntry(from: FullTextEntry.lengthPrefix + ByteOrder.key(key.rawValue)) { entry in
+                guard SortedIndex.hasPrefix(entry, FullTextEntry.lengthPrefix) else { return false }
+                found = FullTextEntry.length(of: entry).flatMap { $0.key == key ? $0.length : nil }
+                return false
+            }
+            guard let found else {
+                throw StrataError.invalidArgument(
+                    "full-text index \(index) of table '\(name)' has no document length for object \(key)")
+            }
+            lengths.append(Int32(truncatingIfNeeded: found))
+        }
+        return lengths
     }
 
     /// How many objects have text with at least one token in a full-text index, and their average token count
@@ -385,10 +431,11 @@ extension Table {
         if sorted.keepsPostingBlocks {
             var documents = 0
             var damaged = false
-            try sorted.forEachPostingBlock(withPrefix: FullTextEntry.lengthPrefix) { entry, termEnd in
-                let payload = UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...])
+            let layout = sorted.postingLayout
+            try sorted.forEachPostingBlock(withPrefix: FullTextEntry.lengthPrefix) { entry in
+                let payload = entry.payload
                 if seen < sample {
-                    guard let block = PostingBlock.decode(payload) else {
+                    guard let block = PostingBlock.decode(payload, layout: layout, lengths: true) else {
                         damaged = true
                         return false
                     }
@@ -450,14 +497,31 @@ extension Table {
         var previousTerm: [UInt8] = []
         var previousBound: Int64?
         var previousWasOpen = false
-        try index.forEachPostingBlock(withPrefix: []) { entry, termEnd in
-            let term = Array(entry[0..<termEnd])
-            let boundBytes = UnsafeRawBufferPointer(rebasing: entry[termEnd..<termEnd + 8])
-            let isOpen = boundBytes.elementsEqual(PostingBlock.openBound)
-            let bound = ByteOrder.int64(fromKey: boundBytes)
-            guard let block = PostingBlock.decode(UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...])) else {
+        let layout = index.postingLayout
+        // A compact index's term blocks keep no token count: the length blocks, which sort first (the empty
+        // term), give each object's.
+        var documentLengths: [Int64: Int] = [:]
+        try index.forEachPostingBlock(withPrefix: []) { entry in
+            let term = Array(entry.term)
+            let isOpen = entry.isOpen
+            let bound = entry.bound
+            let isLengths = entry.isLengths
+            guard var block = PostingBlock.decode(entry.payload, layout: layout, lengths: isLengths) else {
                 problem = "a posting block that does not decode"
                 return false
+            }
+            if layout == .compact {
+                for row in block.postings.indices {
+                    if isLengths {
+                        documentLengths[block.postings[row].key] = block.postings[row].length
+                    } else {
+                        guard let length = documentLengths[block.postings[row].key] else {
+                            problem = "a posting of an object without a document length"
+                            return false
+                        }
+                        block.postings[row].length = length
+                    }
+                }
             }
             let isSameTerm = term == previousTerm
             if isSameTerm, previousWasOpen {
@@ -469,7 +533,6 @@ extension Table {
                 problem = "a posting block whose keys and bound disagree"
                 return false
             }
-            let isLengths = termEnd == FullTextEntry.lengthPrefix.count
             for posting in block.postings {
                 var bytes = term + ByteOrder.key(posting.key)
                 FullTextEntry.appendVarint(posting.length, to: &bytes)
@@ -509,19 +572,53 @@ extension Table {
         return index
     }
 
-    /// Appends the object keys of the posting block in index entry `entry` (its term ends at `termEnd`, then come
-    /// 8 bytes of the block's bound) to `keys`; false when the block is damaged.
-    private static func appendBlockKeys(
-        of entry: UnsafeRawBufferPointer, termEnd: Int, to keys: inout [Int64]
-    ) -> Bool {
-        PostingBlock.appendKeys(of: UnsafeRawBufferPointer(rebasing: entry[(termEnd + 8)...]), to: &keys)
-    }
-
-    /// The object keys of the posting block in `entry`, replacing what `keys` held; false when it is damaged.
-    private static func readBlockKeys(
-        of entry: UnsafeRawBufferPointer, termEnd: Int, into keys: inout [Int64]
-    ) -> Bool {
-        keys.removeAll(keepingCapacity: true)
-        return appendBlockKeys(of: entry, termEnd: termEnd, to: &keys)
+    /// The token counts of the objects `keys` (ascending, each with text in the index) from the length blocks
+    /// of posting-block index `index`, by a seeking walk that decodes only the blocks holding one of them.
+    /// - Throws: `StrataError.invalidArgument` when an object has no document length, or for damaged blocks.
+    private func documentLengths(_ index: SortedIndex, of keys: [ObjectKey]) throws -> [Int32] {
+        var lengths: [Int32] = []
+        lengths.reserveCapacity(keys.count)
+        guard !keys.isEmpty else { return lengths }
+        let layout = index.postingLayout
+        var next = 0
+        var damaged = false
+        var blockKeys: [ObjectKey] = [], blockLengths: [Int32] = [], blockCounts: [Int32] = []
+        try index.forEachPostingBlock(
+            ofTerm: FullTextEntry.lengthPrefix, seeking: { next < keys.count ? keys[next].rawValue : nil }
+        ) { block in
+            blockKeys.removeAll(keepingCapacity: true)
+            blockLengths.removeAll(keepingCapacity: true)
+            blockCounts.removeAll(keepingCapacity: true)
+            guard
+                PostingBlock.appendCounts(
+                    of: block.payload, layout: layout, keys: &blockKeys, lengths: &blockLengths,
+                    frequencies: &blockCounts)
+            else {
+                damaged = true
+                return false
+            }
+            // A compact length block's counts are the token counts; a wide one's are its lengths.
+            let counts = layout == .compact ? blockCounts : blockLengths
+            var row = 0
+            while next < keys.count, row < blockKeys.count {
+                if blockKeys[row] < keys[next] {
+                    row += 1
+                } else if blockKeys[row] == keys[next] {
+                    lengths.append(counts[row])
+                    next += 1
+                    row += 1
+                } else {
+                    // An object asked for that has no length: the index is damaged.
+                    return false
+                }
+            }
+            return next < keys.count
+        }
+        if damaged || lengths.count != keys.count {
+            throw StrataError.invalidArgument(
+                "full-text index \(index.spec.key) of table '\(name)' holds damaged document lengths: "
+                    + "\(keys.count - lengths.count) of \(keys.count) objects have none")
+        }
+        return lengths
     }
 }
