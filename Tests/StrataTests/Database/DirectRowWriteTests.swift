@@ -73,7 +73,7 @@ final class DirectRowWriteTests: SpecimenTestCase {
         XCTAssertNil(stored.maybeName)
         XCTAssertNil(stored.label)
         XCTAssertTrue(stored.tags.isEmpty)
-        XCTAssertTrue(stored.counts.isEmpty)
+        XCTAssertEqual(stored.counts.count, 0)
     }
 
     func testAutoKeysAreAssignedToWrittenRows() throws {
