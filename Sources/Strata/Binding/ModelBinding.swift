@@ -35,6 +35,10 @@ final class ModelBinding: ModelLayout {
     /// until the next add of the model overwrites them (one row, no more). Only read whole and assigned whole, by the
     /// writing thread, so its accesses need no run-time exclusivity check (which would cost what the reuse saves).
     @exclusivity(unchecked) var spareRow: [StorageValue] = []
+    /// The row an unmanaged object writes itself into when `add` inserts it (``ObjectBase/writeValues(into:)``),
+    /// kept between inserts of this model as ``spareRow`` is; `nil` while an add holds it (an object being added
+    /// may add another of the same model: that one then gets a row of its own).
+    @exclusivity(unchecked) var spareUnmanagedRow: UnmanagedRow?
 
     init(
         index: Int, type: ObjectBase.Type, version: Int, definition: ModelDefinition, tableKey: TableKey,
@@ -60,6 +64,26 @@ final class ModelBinding: ModelLayout {
         valueColumns = valueProperties.map { columns[$0] }
         linkProperties = columns.indices.filter { linkTargets[$0] != nil || isMixed($0) }
         ownsEmbeddedObjects = linkTargets.values.contains { $0.isEmbedded }
+        spareUnmanagedRow = nil
+    }
+
+    /// The model's reusable ``UnmanagedRow``, ready for the next object; give it back with
+    /// ``giveBack(_:)``.
+    func takeUnmanagedRow() -> UnmanagedRow {
+        guard var row = spareUnmanagedRow else {
+            var slots = Array(repeating: 0, count: columns.count)
+            for (position, property) in valueProperties.enumerated() { slots[property] = position }
+            for (position, property) in linkProperties.enumerated() { slots[property] = -1 - position }
+            return UnmanagedRow(slots: slots, valueCount: valueProperties.count, linkCount: linkProperties.count)
+        }
+        spareUnmanagedRow = nil
+        row.reset()
+        return row
+    }
+
+    /// Keeps `row` for the next object this model adds.
+    func giveBack(_ row: UnmanagedRow) {
+        spareUnmanagedRow = row
     }
 
     private static func autoIncrements(_ description: ModelDescription, _ definition: ModelDefinition) -> Bool {

@@ -31,6 +31,10 @@ public final class List<Element: ListElement> {
         managed = accessor
     }
 
+    /// The elements of an unmanaged list (`nil` for a managed one): what an unmanaged object's
+    /// ``ObjectBase/writeValues(into:)`` reads, inlined in the generated class.
+    @usableFromInline var unmanagedElements: [Element]? { managed == nil ? elements : nil }
+
     /// Whether the list belongs to a database (its changes write the store).
     public var isManaged: Bool { managed != nil }
 

@@ -116,6 +116,7 @@ extension Database {
         if object.managedAccessor != nil { return nil }
         let model = try model(of: object)
         let table = try table(for: model)
+        if policy == .error, let stored = try insertWritten(object, model: model, table: table) { return stored }
         var values = object.persistedValues()
         // With `.error`, the insert itself refuses a taken primary key before changing anything (one descent
         // of the tree, where looking first took two); the other policies need the existing object.
@@ -130,7 +131,8 @@ extension Database {
             key = existing
             try update(table, key: existing, row: valueRow(model, values), model: model, onlyChanged: policy == .modified)
         } else {
-            let owned = try model.ownsEmbeddedObjects ? newEmbeddedObjects(of: model, values) : []
+            let owned = try model.ownsEmbeddedObjects
+                ? newEmbeddedObjects(of: model, model.linkProperties.map { values[$0] }) : []
             if owned.isEmpty {
                 key = try insert(model, values, into: table)
             } else if let inserted = try insert(model, values, into: table, owning: owned) {
@@ -144,7 +146,7 @@ extension Database {
         // Read once: a model without links (W1's employees) pays nothing more for the check below.
         let links = model.linkProperties
         if existing == nil, written.count < links.count {
-            appendUnchangedLinks(of: model, links, values, in: table, to: &written)
+            appendUnchangedLinks(of: model, links.map { values[$0] }, in: table, to: &written)
         }
         // `written` holds distinct positions: as many as the link properties means every one is written.
         guard written.count < links.count else { return StoredRow(key: key, links: nil) }
@@ -154,16 +156,72 @@ extension Database {
                 model: model, table: table, key: key, values: values, isUpdate: existing != nil, written: written))
     }
 
+    /// Inserts a new object from the row it writes itself into (``ObjectBase/writeValues(into:)``), with the new
+    /// embedded objects it links to, and makes it managed: no array of persisted values, no second array of
+    /// stored values per object. `nil`, having changed nothing, when the row cannot be inserted as written (a
+    /// property left unwritten, a value the store cannot hold in a row): the caller then reads
+    /// ``ObjectBase/persistedValues()`` and stores the object the general way.
+    private func insertWritten(_ object: ObjectBase, model: ModelBinding, table: Table) throws -> StoredRow? {
+        var row = model.takeUnmanagedRow()
+        defer { model.giveBack(row) }
+        object.writeValues(into: &row)
+        guard row.isStorable, row.writtenCount == model.columns.count else { return nil }
+        let primaryKeySlot = model.primaryKeyColumn.map { row.slots[$0] }
+        if model.hasAutoIncrementPrimaryKey, let slot = primaryKeySlot, slot >= 0 {
+            switch row.values[slot] {
+            case .null: row.values[slot] = .int(try table.nextSequenceValue(ModelBinding.primaryKeySequence))
+            case .int(let explicit): try table.raiseSequence(ModelBinding.primaryKeySequence, toAtLeast: explicit)
+            default: break
+            }
+        }
+        let owned = try model.ownsEmbeddedObjects ? newEmbeddedObjects(of: model, row.links) : []
+        let key: ObjectKey
+        if owned.isEmpty {
+            key = try insertChecked(model, { Self.value(in: row, at: primaryKeySlot) }) {
+                try table.insert(row.values, into: model.valueColumns)
+            }
+        } else {
+            let inserted = try insertChecked(model, { Self.value(in: row, at: primaryKeySlot) }) {
+                try table.insert(row.values, into: model.valueColumns, embedding: owned.map(\.row))
+            }
+            key = inserted.owner
+            for (new, newKey) in zip(owned, inserted.embedded) {
+                new.object.managedAccessor = ManagedRow(database: self, model: new.model, key: newKey)
+            }
+        }
+        object.managedAccessor = ManagedRow(database: self, model: model, key: key)
+        let links = model.linkProperties
+        // Each new embedded object fills a link of its own: as many as the links means none is left to write.
+        if owned.count == links.count { return StoredRow(key: key, links: nil) }
+        var written = owned.map(\.linkPosition)
+        appendUnchangedLinks(of: model, row.links, in: table, to: &written)
+        guard written.count < links.count else { return StoredRow(key: key, links: nil) }
+        // Links left to write: their values by property, as the link path reads them.
+        var values = [PersistedValue](repeating: .null, count: model.columns.count)
+        for (position, property) in links.enumerated() { values[property] = row.links[position] }
+        return StoredRow(
+            key: key,
+            links: PendingLinks(model: model, table: table, key: key, values: values, isUpdate: false, written: written))
+    }
+
+    /// The value at `slot` of a written row's values, as the user wrote it (for messages).
+    private static func value(in row: UnmanagedRow, at slot: Int?) -> PersistedValue {
+        guard let slot, slot >= 0 else { return .null }
+        return ValueConversion.persistedValue(row.values[slot])
+    }
+
     /// Adds to `written` the positions in `links` (`model.linkProperties`) of a new object's link columns that hold
     /// what its new row holds already (no link, an empty list or map of links, when that is the column's default):
     /// writing them would descend the tree again to find the value unchanged. An object of a model with links left
     /// unset (a person without an address) then needs no ``PendingLinks`` at all.
+    ///
+    /// `links` holds the values of the link properties, in `model.linkProperties` order.
     private func appendUnchangedLinks(
-        of model: ModelBinding, _ links: [Int], _ values: [PersistedValue], in table: Table, to written: inout [Int]
+        of model: ModelBinding, _ links: [PersistedValue], in table: Table, to written: inout [Int]
     ) {
-        for (position, property) in links.enumerated() where !model.isMixed(property) {
+        for (position, property) in model.linkProperties.enumerated() where !model.isMixed(property) {
             let stored: StorageValue
-            switch values[property] {
+            switch links[position] {
             case .null: stored = .null
             case .list(let elements) where elements.isEmpty: stored = .list([])
             case .map(let entries) where entries.isEmpty: stored = .map([:])
@@ -188,29 +246,30 @@ extension Database {
         let row: EmbeddedRow
     }
 
-    /// The unmanaged embedded objects `values` (an object being inserted) holds in single links, whose own values
-    /// are all storable and that link to nothing themselves: these go in with their owner's row. Each instance
-    /// once (a second slot holding it is left to the link path, which refuses it).
-    private func newEmbeddedObjects(of model: ModelBinding, _ values: [PersistedValue]) throws -> [NewEmbedded] {
+    /// The unmanaged embedded objects `links` (the link properties of an object being inserted, in
+    /// `model.linkProperties` order) holds in single links, whose own values are all storable and that link to
+    /// nothing themselves: these go in with their owner's row. Each instance once (a second slot holding it is
+    /// left to the link path, which refuses it).
+    ///
+    /// Each writes itself into its model's reused ``UnmanagedRow``, whose values the ``EmbeddedRow`` shares until
+    /// the insert is done (the next object of the model then writes into the same array again, in place).
+    private func newEmbeddedObjects(of model: ModelBinding, _ links: [PersistedValue]) throws -> [NewEmbedded] {
         var found: [NewEmbedded] = []
         for (position, property) in model.linkProperties.enumerated() {
-            guard case .object(let target) = values[property], target.managedAccessor == nil,
+            guard case .object(let target) = links[position], target.managedAccessor == nil,
                 let targetModel = model.linkTargets[property], targetModel.isEmbedded,
                 targetModel.linkProperties.isEmpty, !model.isMixed(property),
                 try self.model(of: target) === targetModel, !found.contains(where: { $0.object === target })
             else { continue }
-            let targetValues = target.persistedValues()
-            var row: [StorageValue] = []
-            row.reserveCapacity(targetModel.valueProperties.count)
-            for column in targetModel.valueProperties {
-                guard let value = ValueConversion.storageValue(targetValues[column]) else { break }
-                row.append(value)
-            }
-            guard row.count == targetModel.valueProperties.count else { continue }
+            var row = targetModel.takeUnmanagedRow()
+            target.writeValues(into: &row)
+            targetModel.giveBack(row)
+            guard row.isStorable, row.writtenCount == targetModel.columns.count else { continue }
             found.append(
                 NewEmbedded(
                     object: target, model: targetModel, linkPosition: position,
-                    row: EmbeddedRow(link: model.columns[property], values: row, columns: targetModel.valueColumns)))
+                    row: EmbeddedRow(
+                        link: model.columns[property], values: row.values, columns: targetModel.valueColumns)))
         }
         return found
     }
@@ -270,11 +329,18 @@ extension Database {
     private func insertChecked<Inserted>(
         _ model: ModelBinding, _ values: [PersistedValue], _ insert: () throws -> Inserted
     ) throws -> Inserted {
+        try insertChecked(model, { model.primaryKeyColumn.map { values[$0] } ?? .null }, insert)
+    }
+
+    /// Runs an insert, naming a taken primary key as the user wrote it (`primaryKey` reads it, only then).
+    private func insertChecked<Inserted>(
+        _ model: ModelBinding, _ primaryKey: () -> PersistedValue, _ insert: () throws -> Inserted
+    ) throws -> Inserted {
         do {
             return try insert()
         } catch StrataError.duplicatePrimaryKey(let type, let key) {
-            guard let primaryKey = model.primaryKeyColumn else { throw StrataError.duplicatePrimaryKey(type: type, key: key) }
-            throw StrataError.duplicatePrimaryKey(type: model.name, key: describe(values[primaryKey]))
+            guard model.primaryKeyColumn != nil else { throw StrataError.duplicatePrimaryKey(type: type, key: key) }
+            throw StrataError.duplicatePrimaryKey(type: model.name, key: describe(primaryKey()))
         }
     }
 

@@ -48,6 +48,15 @@ open class ObjectBase {
     /// objects are not part of it. An `auto` integer primary key that was never set reads as `.null`: the
     /// runtime assigns the next integer when it adds the object.
     @_spi(StrataGenerated) open func persistedValues() -> [PersistedValue] { [] }
+
+    /// Writes every persisted value of an unmanaged object into `row`, property by property in column order
+    /// (``UnmanagedRow/write(_:at:)``, and ``UnmanagedRow/write(elements:at:)`` for lists and sets): how the object
+    /// layer inserts a new object, with no array of values made per object.
+    ///
+    /// Generated classes override it with one statement per property. This version writes ``persistedValues()``.
+    @_spi(StrataGenerated) open func writeValues(into row: inout UnmanagedRow) {
+        for (column, value) in persistedValues().enumerated() { row.write(value, at: column) }
+    }
 }
 
 /// The base class of every top-level model the schema compiler generates: objects with an identity of their own,

@@ -190,6 +190,12 @@ struct ModelClassEmitter {
             for property in persisted { body.line("values.append(\(property.persistedValue))") }
             body.line("return values")
         }
+        writer.line()
+        writer.doc(
+            "Writes the persisted values of an unmanaged `\(model.name)` into the row an add inserts, in column order.")
+        writer.block("\(hookAccess)override func writeValues(into row: inout UnmanagedRow)") { body in
+            for property in persisted { body.line(property.rowWrite) }
+        }
     }
 
     private func emitUnmanagedValues(into writer: inout SwiftWriter) {

@@ -235,6 +235,16 @@ struct GeneratedProperty {
         }
     }
 
+    /// The statement that writes the value of an unmanaged object into the row `row` of an add
+    /// (`UnmanagedRow`): lists and sets element by element, everything else as its `PersistedValue`.
+    var rowWrite: String {
+        let column = column ?? 0
+        switch definition.type {
+        case .list, .set: return "row.write(elements: unmanaged.\(name), at: \(column))"
+        default: return "row.write(\(persistedValue), at: \(column))"
+        }
+    }
+
     /// The case a managed enumeration reads as when the file holds a raw value the code does not know: the
     /// property's default, or its first case.
     private var enumFallback: String {

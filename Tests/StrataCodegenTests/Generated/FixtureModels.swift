@@ -342,6 +342,31 @@ nonisolated public final class Client: Object {
         return values
     }
 
+    /// Writes the persisted values of an unmanaged `Client` into the row an add inserts, in column order.
+    @_spi(StrataGenerated) public override func writeValues(into row: inout UnmanagedRow) {
+        row.write(unmanaged.id.persistedValue, at: 0)
+        row.write(unmanaged.fullName.persistedValue, at: 1)
+        row.write(unmanaged.nickname.persistedValue, at: 2)
+        row.write(unmanaged.points.persistedValue, at: 3)
+        row.write(unmanaged.age.persistedValue, at: 4)
+        row.write(unmanaged.shoeSize.persistedValue, at: 5)
+        row.write(unmanaged.visits.persistedValue, at: 6)
+        row.write(unmanaged.balance.persistedValue, at: 7)
+        row.write(unmanaged.ratio.persistedValue, at: 8)
+        row.write(unmanaged.active.persistedValue, at: 9)
+        row.write(unmanaged.joined.persistedValue, at: 10)
+        row.write(unmanaged.birthday.persistedValue, at: 11)
+        row.write(unmanaged.avatar.persistedValue, at: 12)
+        row.write(unmanaged.token.persistedValue, at: 13)
+        row.write(unmanaged.externalID.persistedValue, at: 14)
+        row.write(.string(unmanaged.tier.rawValue), at: 15)
+        row.write(elements: unmanaged.tags, at: 16)
+        row.write(elements: unmanaged.scores, at: 17)
+        row.write(elements: unmanaged.orders, at: 18)
+        row.write(unmanaged.favourite.persistedValue, at: 19)
+        row.write(unmanaged.`class`.persistedValue, at: 20)
+    }
+
     /// The values of an unmanaged `Client`; a managed one reads and writes the store instead.
     private struct UnmanagedValues {
         var id: Int? = nil
@@ -783,6 +808,14 @@ nonisolated public final class Order: Object {
         values.append(unmanaged.placed.persistedValue)
         values.append(unmanaged.reference.persistedValue)
         return values
+    }
+
+    /// Writes the persisted values of an unmanaged `Order` into the row an add inserts, in column order.
+    @_spi(StrataGenerated) public override func writeValues(into row: inout UnmanagedRow) {
+        row.write(unmanaged.id.persistedValue, at: 0)
+        row.write(unmanaged.total.persistedValue, at: 1)
+        row.write(unmanaged.placed.persistedValue, at: 2)
+        row.write(unmanaged.reference.persistedValue, at: 3)
     }
 
     /// The values of an unmanaged `Order`; a managed one reads and writes the store instead.
@@ -1506,6 +1539,13 @@ nonisolated final class Note: Object {
         values.append(unmanaged.pinned.persistedValue)
         values.append(unmanaged.mood.map(\.rawValue).persistedValue)
         return values
+    }
+
+    /// Writes the persisted values of an unmanaged `Note` into the row an add inserts, in column order.
+    override func writeValues(into row: inout UnmanagedRow) {
+        row.write(unmanaged.text.persistedValue, at: 0)
+        row.write(unmanaged.pinned.persistedValue, at: 1)
+        row.write(unmanaged.mood.map(\.rawValue).persistedValue, at: 2)
     }
 
     /// The values of an unmanaged `Note`; a managed one reads and writes the store instead.

@@ -1,0 +1,138 @@
+import StrataStorage
+
+/// The row an unmanaged object writes its values into when a database adds it: generated classes write each
+/// persisted property straight into the table's row (``ObjectBase/writeValues(into:)``), with no array of
+/// ``PersistedValue`` in between and no second conversion pass.
+///
+/// The object layer keeps one per model (``ModelBinding``) and reuses it from one added object to the next: its
+/// arrays are overwritten in place, and a list or set column takes back the array the previous object's elements
+/// filled (the table copies the values into its clusters and keeps no reference to them).
+///
+/// Values of the model's value columns (everything but links and mixed values) go into the store's row, in the
+/// order of the table's columns the add inserts; link and mixed properties are kept as persisted values, which the
+/// add resolves once the row exists.
+@_spi(StrataGenerated) public struct UnmanagedRow {
+    /// For each property (by column index): its position in ``values`` (zero or more), or `-1 - p` for position
+    /// `p` in ``links``.
+    let slots: [Int]
+    /// The values of the model's value columns, in ``ModelBinding/valueColumns`` order.
+    var values: [StorageValue]
+    /// The values of the model's link and mixed properties, in ``ModelBinding/linkProperties`` order.
+    var links: [PersistedValue]
+    /// How many properties the object wrote: the add takes the row only when every one was written once.
+    private(set) var writtenCount = 0
+    /// Whether a value column was given a value the store cannot hold as a row value (an object in a column whose
+    /// target model the database leaves out): the add then stores the object the general way.
+    private(set) var isStorable = true
+    /// The column whose elements ``appendElement(_:)`` collects (between ``beginElements(at:)`` and
+    /// ``endElements()``).
+    private var elementColumn = 0
+    /// The elements collected for a value column.
+    private var elements: [StorageValue] = []
+    /// The elements collected for a link or mixed column.
+    private var linkElements: [PersistedValue] = []
+
+    /// An empty row for a model whose properties sit at `slots`.
+    init(slots: [Int], valueCount: Int, linkCount: Int) {
+        self.slots = slots
+        values = Array(repeating: .null, count: valueCount)
+        links = Array(repeating: .null, count: linkCount)
+    }
+
+    /// Makes the row ready for the next object (its values are overwritten as that object writes them).
+    mutating func reset() {
+        writtenCount = 0
+        isStorable = true
+    }
+
+    /// Writes the value of property `column` (its index in ``ModelDescription/properties``).
+    ///
+    /// A column the model does not have leaves the row unstorable (the add then takes the general way, which
+    /// reads ``ObjectBase/persistedValues()``).
+    public mutating func write(_ value: PersistedValue, at column: Int) {
+        writtenCount += 1
+        guard column >= 0, column < slots.count else {
+            isStorable = false
+            return
+        }
+        let slot = slots[column]
+        guard slot >= 0 else {
+            links[-1 - slot] = value
+            return
+        }
+        if let stored = ValueConversion.storageValue(value) {
+            values[slot] = stored
+        } else {
+            isStorable = false
+        }
+    }
+
+    /// Writes the elements of a list property, in order.
+    @inlinable public mutating func write<Element>(elements list: List<Element>, at column: Int) {
+        beginElements(at: column)
+        if let array = list.unmanagedElements {
+            for element in array { appendElement(element.persistedValue) }
+        } else {
+            for element in list { appendElement(element.persistedValue) }
+        }
+        endElements()
+    }
+
+    /// Writes the elements of a set property, in the set's order.
+    @inlinable public mutating func write<Element>(elements set: MutableSet<Element>, at column: Int) {
+        beginElements(at: column)
+        if let array = set.unmanagedElements {
+            for element in array { appendElement(element.persistedValue) }
+        } else {
+            for element in set { appendElement(element.persistedValue) }
+        }
+        endElements()
+    }
+
+    /// Starts collecting the elements of property `column`, reusing the array its previous value held.
+    @usableFromInline mutating func beginElements(at column: Int) {
+        elementColumn = column
+        guard column >= 0, column < slots.count else {
+            isStorable = false
+            return
+        }
+        let slot = slots[column]
+        guard slot >= 0 else {
+            linkElements = []
+            return
+        }
+        // The previous object's elements, now referenced by the row alone: taken out, emptied in place, reused.
+        if case .list(let previous) = values[slot] {
+            values[slot] = .null
+            elements = previous
+        }
+        elements.removeAll(keepingCapacity: true)
+    }
+
+    /// Adds one element to the collection ``beginElements(at:)`` started.
+    @usableFromInline mutating func appendElement(_ value: PersistedValue) {
+        guard isStorable else { return }
+        guard slots[elementColumn] >= 0 else {
+            linkElements.append(value)
+            return
+        }
+        if let stored = ValueConversion.storageValue(value) {
+            elements.append(stored)
+        } else {
+            isStorable = false
+        }
+    }
+
+    /// Writes the collected elements as the value of the column ``beginElements(at:)`` named.
+    @usableFromInline mutating func endElements() {
+        writtenCount += 1
+        guard isStorable else { return }
+        let slot = slots[elementColumn]
+        guard slot >= 0 else {
+            links[-1 - slot] = .list(linkElements)
+            return
+        }
+        values[slot] = .list(elements)
+        elements = []
+    }
+}
