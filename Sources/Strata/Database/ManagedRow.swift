@@ -13,7 +13,10 @@ final class ManagedRow: ObjectRow {
     /// database looks its model up there, `Database.model(like:)`), so the database this row holds keeps it alive
     /// and the row need not: not counted, as a results loop makes a row per object and releases it right after.
     unowned(unsafe) let model: ModelBinding
-    let key: ObjectKey
+    /// The object's key: fixed for the row's life, except that a results loop may move a row that nothing but the
+    /// loop holds any more to its next object (``reuse(for:table:stamp:)``). Not checked for exclusive access at
+    /// run time, for the reason `table` gives.
+    @exclusivity(unchecked) private(set) var key: ObjectKey
     /// The model's table as the database read it last, and the database's ``Database/changeStamp`` then: the
     /// stamp changes whenever the database moves to another catalog (a refresh, a write's start or end), so an
     /// unchanged stamp means the table is still the one to read. Reading several properties of an object, or
@@ -47,6 +50,22 @@ final class ManagedRow: ObjectRow {
         self.table = table.map(Unmanaged.passUnretained)
         tableStamp = stamp
     }
+
+    /// Moves the row to object `key` (whose model's table `table` was read at the database's change stamp
+    /// `stamp`), as if it were a new row made for it: what a results loop does with the row of the object it
+    /// handed out before when nothing else holds that row (``isReusable``), instead of allocating another.
+    func reuse(for key: ObjectKey, table: Table?, stamp: UInt64) {
+        self.key = key
+        self.table = table.map(Unmanaged.passUnretained)
+        tableStamp = stamp
+    }
+
+    /// Whether the row may move to another object: no observation tracking was made for it (its registrar
+    /// names this row, and its observations hold it weakly). The caller also checks that it holds the only
+    /// reference (`isKnownUniquelyReferenced`), so no object, list, observation or reference of any kind can see
+    /// the move: strong references would make the row shared, and nothing in Strata refers to a row weakly
+    /// or without retaining it other than through its tracking.
+    var isReusable: Bool { tracking == nil }
 
     /// The model's table in the version the database reads now.
     private func currentTable() throws -> Table {

@@ -20,6 +20,12 @@ extension Results {
         /// that its first property read does not look the table up again (an object checks the stamp first).
         private let table: Table?
         private let stamp: UInt64
+        /// The row of the object handed out last: when the caller has let go of that object (and nothing else
+        /// holds the row), the next object gets the same row, moved to its key (``ManagedRow/reuse(for:table:stamp:)``),
+        /// so a loop that reads each element and drops it allocates one object per element, not an object and
+        /// its row. Each element is still a new instance (`===`, `ObjectIdentifier` of live elements and weak
+        /// references to elements behave as without the reuse): only the row, which no caller sees, is reused.
+        private var lastRow: ManagedRow?
 
         /// An iteration of `results`: its keys and its table taken under one confinement check.
         init(_ results: Results<Element>) {
@@ -41,9 +47,15 @@ extension Results {
             let key = keys[position]
             position += 1
             // After a change inside the loop the table may be another version's: the object then looks it up.
-            let row = ManagedRow(
-                database: database, model: model, key: key, table: database.changeStamp == stamp ? table : nil,
-                stamp: stamp)
+            let current = database.changeStamp == stamp ? table : nil
+            let row: ManagedRow
+            if isKnownUniquelyReferenced(&lastRow), let spare = lastRow, spare.isReusable {
+                spare.reuse(for: key, table: current, stamp: stamp)
+                row = spare
+            } else {
+                row = ManagedRow(database: database, model: model, key: key, table: current, stamp: stamp)
+                lastRow = row
+            }
             if isExactType { return Element(managedBy: row) }
             guard let object = model.type.init(managedBy: row) as? Element else {
                 preconditionFailure("Strata: Results<\(Element.self)> holds objects of \(model.name)")

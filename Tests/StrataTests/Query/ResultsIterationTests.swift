@@ -1,7 +1,9 @@
 import Foundation
+import Observation
+import StrataStorage
 import XCTest
 
-@testable import Strata
+@_spi(StrataGenerated) @testable import Strata
 
 /// A `for` loop over `Results` visits what the results held when the loop began.
 final class ResultsIterationTests: StaffTestCase {
@@ -128,4 +130,89 @@ final class ResultsIterationTests: StaffTestCase {
         XCTAssertEqual(older.count, 3_000)
         XCTAssertEqual(older.last?.name, "e5998")
     }
+
+    // MARK: Rows moved from one element to the next
+
+    /// The row behind an element (its `ManagedRow`).
+    private func row(of employee: Employee) throws -> ManagedRow {
+        try XCTUnwrap(employee.managedAccessor as? ManagedRow)
+    }
+
+    func testALoopThatDropsEachElementMovesOneRowFromElementToElement() throws {
+        try addMany()
+        let older = try db.objects(Employee.self).filter("age >= 50")
+        let expected = (0..<older.count).map { older[$0].name }
+        var names: [String] = []
+        var rows = Set<ObjectIdentifier>()
+        weak var dropped: Employee?
+        for employee in older {
+            XCTAssertNil(dropped, "an element the loop let go of is gone, not handed out again")
+            names.append(employee.name)
+            rows.insert(ObjectIdentifier(try row(of: employee)))
+            dropped = employee
+        }
+        XCTAssertEqual(names, expected)
+        XCTAssertEqual(rows.count, 1, "each element's row was moved to the next one")
+    }
+
+    func testElementsKeptFromALoopKeepTheirOwnRowsAndObjects() throws {
+        try addMany()
+        let older = try db.objects(Employee.self).filter("age >= 50")
+        let expected = (0..<older.count).map { older[$0].name }
+        var kept: [(position: Int, employee: Employee)] = []
+        var weakly: [(position: Int, reference: WeakEmployee)] = []
+        var previous: Employee?
+        for (position, employee) in older.enumerated() {
+            // The previous element is still held here when the next is made: its row cannot move.
+            if let previous { XCTAssertFalse(try row(of: previous) === row(of: employee)) }
+            previous = employee
+            if position % 7 == 0 { kept.append((position, employee)) }
+            if position % 7 == 3 { weakly.append((position, WeakEmployee(employee))) }
+        }
+        previous = nil
+        XCTAssertEqual(kept.count, (expected.count + 6) / 7)
+        for (position, employee) in kept {
+            XCTAssertEqual(employee.name, expected[position], "a kept element reads its own object")
+            XCTAssertFalse(employee.isInvalidated)
+        }
+        XCTAssertEqual(Set(try kept.map { ObjectIdentifier(try row(of: $0.employee)) }).count, kept.count)
+        XCTAssertTrue(weakly.allSatisfy { $0.reference.employee == nil }, "dropped elements are gone")
+        // A kept element still follows its own object through a write.
+        let (position, first) = try XCTUnwrap(kept.first)
+        try db.write { first.name = "renamed" }
+        XCTAssertEqual(first.name, "renamed")
+        XCTAssertEqual(kept[1].employee.name, expected[kept[1].position])
+        XCTAssertEqual(older.filter { $0.name == "renamed" }.count, 1)
+        XCTAssertNotEqual(expected[position], "renamed")
+    }
+
+    func testAnElementReadUnderObservationTrackingKeepsItsRow() throws {
+        try addMany()
+        // Arms property reads for tracking (as a SwiftUI list's read of results does).
+        withObservationTracking { _ = db.objects(Employee.self) } onChange: {}
+        XCTAssertTrue(db.observationArmed)
+        let older = try db.objects(Employee.self).filter("age >= 50")
+        // Held weakly: what keeps the row is its tracking, not this test.
+        weak var trackedRow: ManagedRow?
+        var trackedKey: ObjectKey?
+        var names: [String] = []
+        for (position, employee) in older.enumerated() {
+            if position == 5 {
+                names.append(withObservationTracking { employee.name } onChange: {})
+                trackedRow = try row(of: employee)
+                trackedKey = try row(of: employee).key
+            } else {
+                names.append(employee.name)
+            }
+        }
+        XCTAssertEqual(names, (0..<older.count).map { older[$0].name })
+        XCTAssertEqual(trackedKey, try row(of: older[5]).key)
+        if let trackedRow { XCTAssertEqual(trackedRow.key, trackedKey, "a tracked row was moved to another object") }
+    }
+}
+
+/// An element held weakly.
+private final class WeakEmployee {
+    weak var employee: Employee?
+    init(_ employee: Employee) { self.employee = employee }
 }
