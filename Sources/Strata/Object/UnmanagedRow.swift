@@ -69,22 +69,24 @@ import StrataStorage
 
     /// Writes the elements of a list property, in order.
     @inlinable public mutating func write<Element>(elements list: List<Element>, at column: Int) {
-        beginElements(at: column)
-        if let array = list.unmanagedElements {
-            for element in array { appendElement(element.persistedValue) }
-        } else {
-            for element in list { appendElement(element.persistedValue) }
-        }
-        endElements()
+        write(elements: list, unmanaged: list.unmanagedElements, at: column)
     }
 
     /// Writes the elements of a set property, in the set's order.
     @inlinable public mutating func write<Element>(elements set: MutableSet<Element>, at column: Int) {
+        write(elements: set, unmanaged: set.unmanagedElements, at: column)
+    }
+
+    /// Writes the elements of a list or set property: the unmanaged collection's own array when it has one (no
+    /// iterator), else each element of `collection`.
+    @inlinable mutating func write<Element: ListElement, Collection: Sequence<Element>>(
+        elements collection: Collection, unmanaged: [Element]?, at column: Int
+    ) {
         beginElements(at: column)
-        if let array = set.unmanagedElements {
+        if let array = unmanaged {
             for element in array { appendElement(element.persistedValue) }
         } else {
-            for element in set { appendElement(element.persistedValue) }
+            for element in collection { appendElement(element.persistedValue) }
         }
         endElements()
     }
