@@ -83,6 +83,8 @@ final class ModelBinding: ModelLayout {
 
     /// Keeps `row` for the next object this model adds.
     func giveBack(_ row: UnmanagedRow) {
+        var row = row
+        row.releaseObjects()
         spareUnmanagedRow = row
     }
 

@@ -45,6 +45,14 @@ import StrataStorage
         isStorable = true
     }
 
+    /// Lets go of the objects the last add wrote into the row: link and mixed values hold objects, and a managed
+    /// object holds its database, so a row kept by its model binding (which the database owns) would otherwise keep
+    /// the database, and its file, open after the app let go of it.
+    mutating func releaseObjects() {
+        for position in links.indices { links[position] = .null }
+        linkElements.removeAll(keepingCapacity: true)
+    }
+
     /// Writes the value of property `column` (its index in ``ModelDescription/properties``).
     ///
     /// A column the model does not have leaves the row unstorable (the add then takes the general way, which

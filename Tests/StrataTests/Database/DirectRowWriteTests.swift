@@ -115,4 +115,22 @@ final class DirectRowWriteTests: SpecimenTestCase {
         XCTAssertEqual(Array(third.words), ["w"])
         XCTAssertEqual(third.labels.map(\.text), ["t"])
     }
+
+    /// The row a model keeps between adds holds no object of the last add: a managed object holds its database, so
+    /// a kept link would keep the database (and its file) open after the app let go of it.
+    func testTheKeptRowDoesNotKeepTheDatabaseOpen() throws {
+        weak var released: Database?
+        do {
+            let db = try openDatabase()
+            try db.write {
+                let steward = Steward(name: "ana")
+                db.add(Specimen(id: 1, mixed: .object(steward), steward: steward, stewards: [steward]))
+            }
+            released = db
+        }
+        XCTAssertNil(released, "the database outlived its last reference")
+        var readOnly = configuration
+        readOnly.readOnly = true
+        XCTAssertNoThrow(try Database(configuration: readOnly), "the file is closed and opens read-only")
+    }
 }
