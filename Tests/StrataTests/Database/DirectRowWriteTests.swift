@@ -129,7 +129,7 @@ final class DirectRowWriteTests: SpecimenTestCase {
             released = db
         }
         XCTAssertNil(released, "the database outlived its last reference")
-        var readOnly = configuration
+        var readOnly = try XCTUnwrap(configuration)
         readOnly.readOnly = true
         XCTAssertNoThrow(try Database(configuration: readOnly), "the file is closed and opens read-only")
     }
