@@ -20,7 +20,7 @@ final class CommitLogTests: XCTestCase {
     /// The set-up most tests share: memory storage holding a log started at generation 0 after version 1 (and,
     /// `withDataFile`, the model's first data file), the model whose commits fill it.
     private func startedLog(
-        capacity: Int = 64 << 20, cipher: NodeCipher? = nil, withDataFile: Bool = false,
+        capacity: UInt64 = 64 << 20, cipher: NodeCipher? = nil, withDataFile: Bool = false,
         preallocated: UInt64 = 1 << 20
     ) throws -> (storage: MemoryStorage, model: LogCommitModel, log: CommitLog) {
         let storage = MemoryStorage(capacity: capacity)
