@@ -73,6 +73,10 @@ final class SortedIndex {
     static let postingChangeLimit = 1 << 22
     /// The limit this index applies: ``postingChangeLimit``, lowered by tests to write many batches of a few texts.
     var postingChangeLimit = SortedIndex.postingChangeLimit
+    /// The batches of posting changes written since the first one found the index empty in this write
+    /// transaction, while more are to come (`nil` when the index was not empty then, or once the last batch is
+    /// written): a bulk load of several batches packs its leaves again at the end (`SortedIndex.repack(in:)`).
+    var bulkSweeps: Int?
 
     /// The index's nodes with every pending entry merged: what reads, removals and flushes work on.
     var tree: NodeTree<IndexLeaf> {
