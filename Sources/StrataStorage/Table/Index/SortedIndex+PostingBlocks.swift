@@ -22,8 +22,9 @@ extension SortedIndex {
     /// (its leaf often flushed meanwhile) and remove it. Reads and flushes apply without holding, which writes the
     /// held blocks too.
     ///
-    /// A bulk load, whose first batch goes into an empty index and which writes several, ends (its last batch,
-    /// written without holding) by packing the leaves again (``repack(in:)``).
+    /// The last batch of a bulk load (written without holding, after one or more held batches that started from
+    /// an empty index) is not swept into the leaves the earlier batches filled: the index is written again with
+    /// it, in one ordered pass into an empty tree (``rewrite(adding:in:)``).
     func applyPostingChanges(holdingOpenBlocks hold: Bool = false) throws {
         guard !postingChanges.isEmpty else {
             if !hold { bulkSweeps = nil }
@@ -75,26 +76,41 @@ extension SortedIndex {
         }
         passHeld(below: nil)
         if !untouched.isEmpty { written = Self.mergedInOrder(written, untouched) }
-        try merge(sorted: SortedEntries(inOrder: written), sweep: true)
-        guard let sweeps = bulkSweeps.map({ $0 + 1 }) else { return }
-        bulkSweeps = hold ? sweeps : nil
-        if !hold, sweeps > 1, let writer { try repack(in: writer) }
+        let sweeps = bulkSweeps
+        bulkSweeps = hold ? sweeps.map { $0 + 1 } : nil
+        if !hold, let sweeps, sweeps > 0, let writer {
+            try rewrite(adding: written, in: writer)
+        } else {
+            try merge(sorted: SortedEntries(inOrder: written), sweep: true)
+        }
     }
 
-    /// Writes the index's leaves again, full, in one ordered pass into an empty tree.
+    /// Writes the index again with the entries `written` (in byte order) added, in one ordered pass into an empty
+    /// tree: its entries and `written` merged, the old nodes freed, every leaf but the last filled to its limit.
     ///
-    /// Each batch of a bulk load after the first is swept through leaves that are full already: a leaf it splits
-    /// keeps the first part full and leaves the rest, up to the next leaf, in a new leaf that stays partly filled
-    /// (a fifth of the leaves of the search benchmark's index, 13 % of its pages empty). Written again in order,
-    /// every leaf but the last is filled to its limit. Only after a bulk load into an index that was empty before
-    /// it: every node of the index was written in this transaction, so the pages freed here are reused at once
-    /// (the file does not grow), and reading its entries back costs about what writing them did.
-    private func repack(in writer: NodeWriter) throws {
-        let entries = PackedEntries(reservingEntries: try nodes.count())
+    /// A batch swept through leaves that are full already splits each leaf it adds to: the first part stays full
+    /// and the rest, up to the next leaf, goes into a new leaf that stays partly filled. The last batch of the
+    /// search benchmark's bulk load (every term's held open block, most of its 380,000 blocks, spread over the
+    /// whole index) left a fifth of the leaves so, 13 % of the index's pages empty. Only after a bulk load into an
+    /// index that was empty before it: every node freed here was written in this transaction, so its pages are
+    /// taken again at once by the new leaves.
+    private func rewrite(adding written: [[UInt8]], in writer: NodeWriter) throws {
+        let entries = PackedEntries(
+            reservingEntries: try nodes.count() + written.count, bytes: written.reduce(0) { $0 + $1.count })
+        var next = 0
         try forEachEntry(from: []) { entry in
+            while next < written.count {
+                let order = written[next].withUnsafeBytes { ByteOrder.compare($0, entry) }
+                if order > 0 { break }
+                written[next].withUnsafeBytes { entries.append($0) }
+                next += 1
+                // The same entry in both is kept once.
+                if order == 0 { return true }
+            }
             entries.append(entry)
             return true
         }
+        for entry in written[next...] { entry.withUnsafeBytes { entries.append($0) } }
         try nodes.destroy(in: writer) { _, _ in [] }
         try merge(sorted: SortedEntries(inOrder: entries), sweep: true)
     }

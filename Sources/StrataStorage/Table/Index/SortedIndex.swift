@@ -75,7 +75,8 @@ final class SortedIndex {
     var postingChangeLimit = SortedIndex.postingChangeLimit
     /// The batches of posting changes written since the first one found the index empty in this write
     /// transaction, while more are to come (`nil` when the index was not empty then, or once the last batch is
-    /// written): a bulk load of several batches packs its leaves again at the end (`SortedIndex.repack(in:)`).
+    /// written): the last batch of a bulk load of several writes the index again with it
+    /// (`SortedIndex.rewrite(adding:in:)`).
     var bulkSweeps: Int?
 
     /// The index's nodes with every pending entry merged: what reads, removals and flushes work on.
