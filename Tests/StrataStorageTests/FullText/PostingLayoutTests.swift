@@ -116,12 +116,7 @@ final class PostingLayoutTests: XCTestCase {
                 // A sparse selection of the block's objects, and one the block does not hold.
                 let wanted = postings.filter { _ in Int.random(in: 0..<3, using: &random) == 0 }
                 let keys = wanted.map { ObjectKey($0.key) } + [ObjectKey(bound + 1)]
-                var next = 0
-                var lengths: [Int32] = []
-                let read = payload.withUnsafeBytes {
-                    PostingBlock.appendLengths(
-                        of: $0, layout: layout, bound: bound, keys: keys, next: &next, to: &lengths)
-                }
+                let (read, lengths, next) = readLengths(of: payload, layout: layout, bound: bound, keys: keys)
                 XCTAssertTrue(read, "round \(round), \(layout)")
                 XCTAssertEqual(lengths, wanted.map { Int32($0.length) }, "round \(round), \(layout)")
                 XCTAssertEqual(next, wanted.count, "stops at the first object past the bound")
@@ -131,24 +126,27 @@ final class PostingLayoutTests: XCTestCase {
                 for hole in holes {
                     let after = postings.filter { $0.key > hole }.prefix(1).map { ObjectKey($0.key) }
                     let asked = [ObjectKey(hole)] + after
-                    var next = 0
-                    var lengths: [Int32] = []
-                    let found = payload.withUnsafeBytes {
-                        PostingBlock.appendLengths(
-                            of: $0, layout: layout, bound: bound, keys: asked, next: &next, to: &lengths)
-                    }
+                    let found = readLengths(of: payload, layout: layout, bound: bound, keys: asked).read
                     XCTAssertFalse(found, "object \(hole) is not in the block")
                 }
                 // A changed byte: any answer but a crash or a read past the payload.
                 var changed = payload
                 changed[Int.random(in: 0..<changed.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
-                var ignored: [Int32] = []
-                var start = 0
-                _ = changed.withUnsafeBytes {
-                    PostingBlock.appendLengths(
-                        of: $0, layout: layout, bound: bound, keys: keys, next: &start, to: &ignored)
-                }
+                _ = readLengths(of: changed, layout: layout, bound: bound, keys: keys)
             }
         }
+    }
+
+    /// `PostingBlock.appendLengths` from the start of `keys`: whether the block held them all, the lengths it
+    /// read, and the index of the first key past the block's bound.
+    private func readLengths(
+        of payload: [UInt8], layout: PostingLayout, bound: Int64, keys: [ObjectKey]
+    ) -> (read: Bool, lengths: [Int32], next: Int) {
+        var next = 0
+        var lengths: [Int32] = []
+        let read = payload.withUnsafeBytes {
+            PostingBlock.appendLengths(of: $0, layout: layout, bound: bound, keys: keys, next: &next, to: &lengths)
+        }
+        return (read, lengths, next)
     }
 }
