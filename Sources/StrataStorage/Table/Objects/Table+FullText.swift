@@ -463,49 +463,36 @@ extension Table {
         var next = 0
         let layout = sorted.postingLayout
         try sorted.forEachPostingBlock(withPrefix: FullTextEntry.lengthPrefix) { block in
-            let bound = block.bound
-            let wanted = next < keys.count && keys[next].rawValue <= bound
             let count: Int?
-            if seen >= sample, wanted {
-                // Past the sample: the wanted objects' counts only.
-                guard
-                    PostingBlock.appendLengths(
-                        of: block.payload, layout: layout, bound: bound, keys: keys,
-                        next: &next, to: &lengths)
-                else {
-                    missing = true
-                    return false
-                }
-                count = PostingBlock.count(of: block.payload)
-            } else if seen < sample {
-                count = PostingBlock.forEachLength(of: block.payload, layout: layout) { key, length in
-                    if seen < sample {
-                        total += Int(truncatingIfNeeded: length)
-                        seen += 1
-                    }
-                    if next < keys.count, keys[next].rawValue <= key {
-                        // A wanted object passed over has no length: the index is damaged.
-                        guard keys[next].rawValue == key else {
-                            missing = true
-                            return false
-                        }
-                        lengths.append(Int32(truncatingIfNeeded: length))
-                        next += 1
-                    }
-                    return seen < sample || (next < keys.count && keys[next].rawValue <= bound)
+            if seen < sample {
+                // The first `sample` objects' token counts give the average length.
+                count = PostingBlock.forEachLength(of: block.payload, layout: layout) { _, length in
+                    total += Int(truncatingIfNeeded: length)
+                    seen += 1
+                    return seen < sample
                 }
             } else {
                 count = PostingBlock.count(of: block.payload)
             }
-            guard let count, !missing else {
-                damaged = count == nil
+            guard let count else {
+                damaged = true
                 return false
+            }
+            // The wanted objects' counts, the block read only as far as its last wanted object.
+            if next < keys.count, keys[next].rawValue <= block.bound {
+                guard
+                    PostingBlock.appendLengths(
+                        of: block.payload, layout: layout, bound: block.bound, keys: keys, next: &next, to: &lengths)
+                else {
+                    missing = true
+                    return false
+                }
             }
             documents += count
             return true
         }
         if damaged { throw damagedFullText(index) }
-        guard lengths.count == keys.count else {
+        guard !missing, lengths.count == keys.count else {
             throw missingLengths(sorted, keys.count - lengths.count, of: keys.count)
         }
         return (documents, seen == 0 ? 0 : Double(total) / Double(seen), lengths)
