@@ -195,6 +195,46 @@ final class PendingIndexEntriesTests: XCTestCase {
         XCTAssertEqual((0..<pending.count).map { Array(pending.entries.entry($0)) }, [expected(.string("again"), 2)])
     }
 
+    /// A set of strings' element entries read back from the set's column bytes (`appendStringSet`) are the entries
+    /// `appendElements` makes for the same set in set order without repeats: strings with zero bytes (escaped),
+    /// empty ones, non-ASCII ones, sets larger than the small-set encoding; a key going back, or a unique index's
+    /// holders, take the general path with the same bytes.
+    func testStringSetEntriesReadFromTheColumnBytesMatchTheElementEntries() throws {
+        var generator = SeededGenerator(seed: 2611)
+        let pool = ["", "a", "a\u{0}", "a\u{0}b", "\u{0}", "ab", "nick-1", "nick-12", "ünïcode", "日本",
+                    String(repeating: "long-", count: 9)]
+        let direct = PendingEntries(tracksHolders: false, endsWithKeys: true)
+        let general = PendingEntries(tracksHolders: false, endsWithKeys: true)
+        let holding = PendingEntries(tracksHolders: true, endsWithKeys: true)
+        var scratch: [UInt8] = []
+        for (step, key) in ([0, 1, 1, 7, 3, 9, 1 << 40] as [Int64]).enumerated() {
+            let count = step == 6 ? 40 : generator.below(CollectionCodec.smallStringSet + 1) + 1
+            let elements = (0..<count).map { _ in StorageValue.string(pool[generator.below(pool.count)]) }
+                + (step == 6 ? (0..<30).map { .string("tag-\($0)") } : [])
+            let bytes = try XCTUnwrap(CollectionCodec.encodeStrings(elements))
+            XCTAssertEqual(bytes, CollectionCodec.encodeSet(elements, kind: .string))
+            try bytes.withUnsafeBytes { raw in
+                try direct.appendStringSet(raw, key: ObjectKey(key), scratch: &scratch)
+                try holding.appendStringSet(raw, key: ObjectKey(key), scratch: &scratch)
+            }
+            general.appendElements(CollectionCodec.normalizedSet(elements), key: ObjectKey(key), scratch: &scratch)
+        }
+        let entries = { (pending: PendingEntries) in (0..<pending.count).map { Array(pending.entries.entry($0)) } }
+        XCTAssertEqual(entries(direct), entries(general))
+        XCTAssertEqual(entries(holding), entries(general))
+        XCTAssertFalse(direct.keysAscend, "key 3 came after key 7")
+        XCTAssertEqual(direct.keysAscend, general.keysAscend)
+        let (sortedDirect, sortedGeneral) = (direct.sorted(), general.sorted())
+        XCTAssertEqual(
+            (0..<sortedDirect.count).map { Array(sortedDirect[$0]) },
+            (0..<sortedGeneral.count).map { Array(sortedGeneral[$0]) })
+        XCTAssertNil(CollectionCodec.encodeStrings([.string("a"), .null]))
+        XCTAssertNil(CollectionCodec.encodeStrings((0..<20).map { $0 == 19 ? .int(1) : .string("s\($0)") }))
+        XCTAssertThrowsError(try [UInt8]([2, 0, 0, 0, 0, 0, 0, 0]).withUnsafeBytes {
+            try CollectionCodec.forEachString(inSet: $0) { _ in }
+        })
+    }
+
     func testSortedRunsMergeIntoOneByteOrderWithoutRepeats() {
         var generator = SeededGenerator(seed: 30)
         var all: [[UInt8]] = []

@@ -83,4 +83,67 @@ final class SetIndexStorageTests: XCTestCase {
         }
         XCTAssertTrue(person.indexSpecs.isEmpty)
     }
+
+    /// Many objects sharing their sets' strings (encoded once for the column and the element index): every
+    /// string's lookup is the objects whose set holds it, in key order, before and after the commit's merge; the
+    /// column reads back each set in set order; strings with zero bytes, empty ones, repeats within a set, sets
+    /// larger than the small-set encoding and sets of optional strings holding a null all take part.
+    func testManyObjectsSharingSetStringsIndexAndReadBackTheirSets() throws {
+        let optional = try person.addColumn(named: "optional", type: .set(.string), elementsNullable: true)
+        let index = try person.addIndex(on: [tags])
+        let optionalIndex = try person.addIndex(on: [optional])
+        var generator = SeededGenerator(seed: 2612)
+        let pool = ["", "a", "a\u{0}b", "\u{0}", "nick-1", "nick-12", "nick-120", "ünïcode", "日本"]
+            + (0..<40).map { "tag-\($0)" }
+        var sets: [ObjectKey: [String]] = [:]
+        var optionalSets: [ObjectKey: [StorageValue]] = [:]
+        for number in 0..<1500 {
+            let count = number % 97 == 0 ? 30 : generator.below(7)
+            let strings = (0..<count).map { _ in pool[generator.below(pool.count)] }
+            var optionalValues: [StorageValue] = strings.prefix(3).map { .string($0) }
+            if number % 5 == 0 { optionalValues.append(.null) }
+            let key = try person.insert([(tags, .list(strings.map { .string($0) })), (optional, .list(optionalValues))])
+            sets[key] = strings
+            optionalSets[key] = optionalValues
+        }
+        func check(_ table: Table) throws {
+            for string in pool {
+                let holders = sets.keys.filter { sets[$0]!.contains(string) }.sorted()
+                XCTAssertEqual(try table.lookup(index, equal: [.string(string)]), holders, string)
+                let optionalHolders = optionalSets.keys.filter { optionalSets[$0]!.contains(.string(string)) }.sorted()
+                XCTAssertEqual(try table.lookup(optionalIndex, equal: [.string(string)]), optionalHolders, string)
+            }
+            XCTAssertEqual(
+                try table.lookup(optionalIndex, equal: [.null]),
+                optionalSets.keys.filter { optionalSets[$0]!.contains(.null) }.sorted())
+            for (key, strings) in sets {
+                XCTAssertEqual(
+                    try table.setElements(key, column: tags),
+                    CollectionCodec.normalizedSet(strings.map { .string($0) }))
+            }
+        }
+        try check(person)
+        try fixture.catalog.verify()
+        try fixture.commit()
+        try check(try XCTUnwrap(fixture.catalog.table(named: "Person")))
+        try fixture.catalog.verify()
+    }
+
+    /// An insert refused after its set was encoded (a taken unique value) leaves no entry of the set's strings nor
+    /// any row behind.
+    func testARefusedInsertLeavesNoElementEntries() throws {
+        let email = try person.addColumn(named: "email", type: .value(.string))
+        let index = try person.addIndex(on: [tags])
+        _ = try person.addIndex(on: [email], unique: true)
+        let ana = try person.insert([(email, .string("ana@x")), (tags, strings("a", "b"))])
+        XCTAssertThrowsError(try person.insert([(email, .string("ana@x")), (tags, strings("b", "c"))]))
+        XCTAssertEqual(try person.lookup(index, equal: [.string("b")]), [ana])
+        XCTAssertEqual(try person.lookup(index, equal: [.string("c")]), [])
+        XCTAssertEqual(try person.count(), 1)
+        try fixture.catalog.verify()
+        try fixture.commit()
+        let stored = try XCTUnwrap(fixture.catalog.table(named: "Person"))
+        XCTAssertEqual(try stored.lookup(index, equal: [.string("c")]), [])
+        try fixture.catalog.verify()
+    }
 }

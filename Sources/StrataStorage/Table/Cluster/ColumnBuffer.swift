@@ -150,12 +150,32 @@ final class ColumnBuffer {
             let word = value.isNull ? 0 : try encodeWord(value)
             if blockEncoding == .packedInt, !value.isNull { widenBounds(word) }
             ColumnBuffer.put(word, at: row, in: &wordStorage)
+            if hasNullBitmap { ColumnBuffer.put(value.isNull, at: row, in: &nullStorage) }
         } else {
-            let blob = try encodeBlob(value)
-            inlineBytes += ColumnBuffer.storedSize(blob)
-            ColumnBuffer.put(blob, at: row, in: &blobStorage)
+            place(try encodeBlob(value), isNull: value.isNull, atAppendedOrDecoded: row)
         }
-        if hasNullBitmap { ColumnBuffer.put(value.isNull, at: row, in: &nullStorage) }
+    }
+
+    /// Inserts at `row` a value of a variable-size column that the caller encoded already (`blob`: the bytes
+    /// ``insert(_:at:)`` would write for it, as an insert of an indexed set of strings encodes them once for the
+    /// column and its element index); `isNull` for a null.
+    func insert(encoded blob: Blob, isNull: Bool, at row: Int) {
+        precondition(!usesWords, "column '\(spec.name)' holds fixed-width values, not encoded bytes")
+        var row = row
+        if let stored, row == count {
+            row -= stored.block.count
+        } else {
+            decodeStored()
+        }
+        place(blob, isNull: isNull, atAppendedOrDecoded: row)
+    }
+
+    /// Puts an encoded value at `row` of `blobStorage` (counted after the stored block's rows while it is kept).
+    @inline(__always)
+    private func place(_ blob: Blob, isNull: Bool, atAppendedOrDecoded row: Int) {
+        inlineBytes += ColumnBuffer.storedSize(blob)
+        ColumnBuffer.put(blob, at: row, in: &blobStorage)
+        if hasNullBitmap { ColumnBuffer.put(isNull, at: row, in: &nullStorage) }
     }
 
     /// Appends or inserts within one access to the array (each access to a class's property is checked for

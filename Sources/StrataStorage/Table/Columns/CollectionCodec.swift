@@ -115,23 +115,45 @@ enum CollectionCodec {
     /// sets of a typical object hold a handful.
     static let smallStringSet = 16
 
-    /// ``encodeSet(_:kind:)`` of a few elements that are all strings, in one pass and one exact-size array: the
-    /// elements' positions are ordered by insertion on a stack buffer, comparing their UTF-8 bytes where they lie
-    /// (`utf8Order`, the order their index keys have), repeats dropped; no normalized array of values nor of
-    /// strings is made (a bulk insert of five nicknames a person spent a tenth of its time in those). `nil` when
-    /// an element is not a string.
+    /// ``encodeSet(_:kind:)`` of a few elements that are all strings, in one exact-size array: each element's
+    /// UTF-8 is read from its `String` once, into a stack buffer, and the elements' positions are ordered there by
+    /// insertion, comparing those bytes (the order their index keys have), repeats dropped; no normalized array of
+    /// values nor of strings is made (a bulk insert of five nicknames a person spent a tenth of its time in those),
+    /// and no string is opened again per comparison (opening a short string copies it out of its `String`). `nil`
+    /// when an element is not a string.
     static func encodeStringSet(_ elements: [StorageValue]) -> [UInt8]? {
         guard !elements.isEmpty else { return [] }
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: elements.count) { order -> [UInt8]? in
+        var payload = 0
+        for element in elements {
+            guard case .string(let text) = element else { return nil }
+            payload += text.utf8.count
+        }
+        let count = elements.count
+        // Per element: its UTF-8's start and length in the byte area; then the kept elements' order; then the bytes.
+        return withUnsafeTemporaryAllocation(byteCount: 24 * count + payload, alignment: 8) { scratch -> [UInt8] in
+            let words = scratch.baseAddress!.bindMemory(to: Int.self, capacity: 3 * count)
+            let (starts, lengths, order) = (words, words + count, words + 2 * count)
+            let area = scratch.baseAddress! + 24 * count
+            var cursor = 0
             var kept = 0
-            var payload = 0
-            for index in elements.indices {
-                guard case .string(let text) = elements[index] else { return nil }
+            var keptBytes = 0
+            for index in 0..<count {
+                guard case .string(var text) = elements[index] else { continue }
+                let length = text.withUTF8 { utf8 -> Int in
+                    if let base = utf8.baseAddress, utf8.count > 0 {
+                        (area + cursor).copyMemory(from: base, byteCount: utf8.count)
+                    }
+                    return utf8.count
+                }
+                starts[index] = cursor
+                lengths[index] = length
+                cursor += length
+                let bytes = UnsafeRawBufferPointer(start: area + starts[index], count: length)
                 var position = kept
                 var repeated = false
                 while position > 0 {
-                    guard case .string(let other) = elements[order[position - 1]] else { return nil }
-                    let compared = utf8Order(other, text)
+                    let other = order[position - 1]
+                    let compared = ByteOrder.compare(UnsafeRawBufferPointer(start: area + starts[other], count: lengths[other]), bytes)
                     if compared < 0 { break }
                     if compared == 0 {
                         repeated = true
@@ -147,31 +169,60 @@ enum CollectionCodec {
                 }
                 order[position] = index
                 kept += 1
-                payload += 5 + text.utf8.count
+                keptBytes += 5 + length
             }
             // `count u32`, the offsets, then each element as a list element: a present byte, its length, its UTF-8.
-            let total = 4 + 4 * kept + payload
+            let total = 4 + 4 * kept + keptBytes
             return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
                 let raw = UnsafeMutableRawBufferPointer(buffer)
                 raw.storeBytes(of: UInt32(kept).littleEndian, toByteOffset: 0, as: UInt32.self)
                 let start = 4 + 4 * kept
                 var offset = start
                 for position in 0..<kept {
-                    raw.storeBytes(
-                        of: UInt32(offset - start).littleEndian, toByteOffset: 4 + 4 * position, as: UInt32.self)
-                    guard case .string(var text) = elements[order[position]] else { continue }
+                    let element = order[position]
+                    let length = lengths[element]
+                    raw.storeBytes(of: UInt32(offset - start).littleEndian, toByteOffset: 4 + 4 * position, as: UInt32.self)
                     raw[offset] = 1
-                    text.withUTF8 { utf8 in
-                        raw.storeBytes(of: UInt32(utf8.count).littleEndian, toByteOffset: offset + 1, as: UInt32.self)
-                        if let base = utf8.baseAddress, utf8.count > 0 {
-                            (raw.baseAddress! + offset + 5).copyMemory(from: base, byteCount: utf8.count)
-                        }
-                        offset += 5 + utf8.count
-                    }
+                    raw.storeBytes(of: UInt32(length).littleEndian, toByteOffset: offset + 1, as: UInt32.self)
+                    if length > 0 { (raw.baseAddress! + offset + 5).copyMemory(from: area + starts[element], byteCount: length) }
+                    offset += 5 + length
                 }
                 initialized = total
             }
         }
+    }
+
+    /// The bytes of a set of strings (``encodeSet(_:kind:)`` for `.string`), or `nil` when an element is not a
+    /// string (a null in a set of optional strings): what an insert encodes once for both the set's column and its
+    /// element index (`PendingEntries.appendStringSet(_:key:scratch:)` reads the elements back from these bytes).
+    static func encodeStrings(_ elements: [StorageValue]) -> [UInt8]? {
+        if elements.count <= smallStringSet { return encodeStringSet(elements) }
+        for element in elements {
+            guard case .string = element else { return nil }
+        }
+        return encodeSet(elements, kind: .string)
+    }
+
+    /// Calls `body` with each element's UTF-8 bytes of a set of strings encoded by ``encodeSet(_:kind:)``, in set
+    /// order. Throws `StrataError.invalidArgument` on bytes that are not such a set.
+    static func forEachString(
+        inSet raw: UnsafeRawBufferPointer, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void
+    ) throws {
+        guard raw.count > 0 else { return }
+        guard raw.count >= 4 else { throw notAStringSet(raw.count) }
+        let count = Int(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
+        var offset = 4 + 4 * count
+        for _ in 0..<count {
+            guard offset + 5 <= raw.count, raw[offset] == 1 else { throw notAStringSet(raw.count) }
+            let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 1, as: UInt32.self)))
+            guard length <= raw.count - offset - 5 else { throw notAStringSet(raw.count) }
+            try body(UnsafeRawBufferPointer(rebasing: raw[(offset + 5)..<(offset + 5 + length)]).assumingMemoryBound(to: UInt8.self))
+            offset += 5 + length
+        }
+    }
+
+    private static func notAStringSet(_ byteCount: Int) -> StrataError {
+        .invalidArgument("\(byteCount) bytes are not an encoded set of strings (a count, offsets, then strings)")
     }
 
     /// Decodes a set written by `encodeSet`, in set order.

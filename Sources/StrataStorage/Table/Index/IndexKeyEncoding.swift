@@ -106,6 +106,13 @@ enum IndexKeyEncoding {
         return utf8.count + 3
     }
 
+    /// Appends the encoding of a string value whose UTF-8 bytes are `utf8` (as ``append(_:mixed:to:)`` writes a
+    /// `.string`: `01`, the bytes with `00` escaped, the `00 00` terminator).
+    static func appendString(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        bytes.append(1)
+        appendEscaped(utf8, to: &bytes, terminated: true)
+    }
+
     /// The bytes every entry of a string starting with `prefix` begins with (no terminator).
     static func stringPrefix(_ prefix: String, after leading: [StorageValue] = [], mixed: [Bool] = []) -> [UInt8] {
         var bytes = encode(leading, mixed: mixed)

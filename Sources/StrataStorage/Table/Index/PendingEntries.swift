@@ -82,6 +82,31 @@ final class PendingEntries {
         lastKey = ordered
     }
 
+    /// ``appendElements(_:key:scratch:)`` for a set of strings given as its column's bytes
+    /// (`CollectionCodec.encodeStrings`), in set order and without repeats: each string's UTF-8 is copied from
+    /// those bytes into its entry, so an insert reads each string out of its `String` once, for both the column and
+    /// the index. A string holding a zero byte (escaped in the entry) goes through `scratch` and ``append(_:)``.
+    func appendStringSet(_ set: UnsafeRawBufferPointer, key: ObjectKey, scratch: inout [UInt8]) throws {
+        let ordered = UInt64(bitPattern: key.rawValue) ^ 0x8000_0000_0000_0000
+        let direct = !tracksHolders && ordered >= lastKey
+        let keyBytes = ordered.bigEndian
+        try CollectionCodec.forEachString(inSet: set) { utf8 in
+            if direct, !utf8.contains(0) {
+                entries.append(maxCount: utf8.count + 11) { target in
+                    let count = IndexKeyEncoding.storeString(utf8, at: target)
+                    target.storeBytes(of: keyBytes, toByteOffset: count, as: UInt64.self)
+                    return count + 8
+                }
+                return
+            }
+            scratch.removeAll(keepingCapacity: true)
+            IndexKeyEncoding.appendString(utf8, to: &scratch)
+            withUnsafeBytes(of: keyBytes) { scratch.append(contentsOf: $0) }
+            scratch.withUnsafeBytes { append($0) }
+        }
+        if direct { lastKey = ordered }
+    }
+
     /// Adds one entry of at most `maxCount` bytes that `write` encodes in place (its values' encoding followed by
     /// the object key, as ``append(_:)`` takes it) and whose object key, in the order of keys (sign bit flipped),
     /// is `ordered`: a plain index's entry for a new object (`SortedIndex.insertEntry(key:_:)`), with no array.

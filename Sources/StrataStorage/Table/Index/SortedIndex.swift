@@ -142,6 +142,15 @@ final class SortedIndex {
         if pending.footprint >= bufferByteLimit { try setAsidePending() }
     }
 
+    /// ``insertElements(of:key:)`` for a set of strings given as the bytes its column holds
+    /// (`CollectionCodec.encodeStrings`): the elements' entries are copied from those bytes
+    /// (`PendingEntries.appendStringSet`), with no second read of each `String`.
+    func insertElements(ofStringSet set: UnsafeRawBufferPointer, key: ObjectKey) throws {
+        guard impliedBy == nil, set.count > 0 else { return }
+        try pending.appendStringSet(set, key: key, scratch: &elementScratch)
+        if pending.footprint >= bufferByteLimit { try setAsidePending() }
+    }
+
     /// Adds a new object's entry to a plain index (neither unique, nor full-text, nor over a set's elements), its
     /// columns' values read through `value`: a string column's entry (a string without a zero byte, nearly every
     /// one) is encoded straight into the pending entries' buffer; any other through ``entryScratch``, kept between

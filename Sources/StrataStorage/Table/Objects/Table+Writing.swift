@@ -99,6 +99,9 @@ extension Table {
         var texts: [(SortedIndex, StorageValue)] = []
         // Whether a plain or element index waits for the row to be placed.
         var placedIndexes = false
+        // A set of strings under an element index, encoded once: the column takes these bytes as they are and the
+        // index reads its elements' entries back from them (`SortedIndex.insertElements(ofStringSet:key:)`).
+        var encodedSet: (position: Int, blob: Blob)?
         for index in indexes where !index.isImplied {
             if index.spec.isFullText {
                 let text = row[try position(of: index.spec.columns[0])]
@@ -115,6 +118,14 @@ extension Table {
                 // Its columns looked up now, so that an unknown one refuses the insert before anything changes.
                 for column in index.spec.columns { _ = try position(of: column) }
                 placedIndexes = true
+                if index.indexesElements, encodedSet == nil {
+                    let position = try position(of: index.spec.columns[0])
+                    if context.valueChecks[position]?.kind == .string, case .list(let elements) = row[position],
+                        !elements.isEmpty, let bytes = CollectionCodec.encodeStrings(elements)
+                    {
+                        encodedSet = (position, Blob(bytes))
+                    }
+                }
                 continue
             }
             // A unique index's entry, checked against the index before anything changes: encoded straight from
@@ -153,7 +164,8 @@ extension Table {
             if rawKey >= nextObjectKey {
                 let appended: Void? = try tree.updateLast(ordered) { cluster in
                     if let last = cluster.keys.last, last >= rawKey { return nil }
-                    try Table.place(row, key: rawKey, in: cluster, at: cluster.rowCount, backlink: backlink)
+                    try Table.place(
+                        row, key: rawKey, in: cluster, at: cluster.rowCount, backlink: backlink, encodedSet: encodedSet)
                     return ()
                 }
                 if appended != nil { return }
@@ -166,7 +178,7 @@ extension Table {
                     if keyIsPrimaryKey { throw StrataError.duplicatePrimaryKey(type: name, key: "\(rawKey)") }
                     throw StrataError.invalidArgument("table '\(name)' already has an object with key \(objectKey)")
                 }
-                try Table.place(row, key: rawKey, in: cluster, at: position, backlink: backlink)
+                try Table.place(row, key: rawKey, in: cluster, at: position, backlink: backlink, encodedSet: encodedSet)
             }
         }
         // `Int64.max` has no successor: the table's next key stays there, and a later insert without a key is then
@@ -177,7 +189,12 @@ extension Table {
         if placedIndexes {
             for index in indexes where !index.isImplied && !index.spec.isFullText {
                 if index.indexesElements {
-                    try index.insertElements(of: row[try position(of: index.spec.columns[0])], key: objectKey)
+                    let position = try position(of: index.spec.columns[0])
+                    if let encodedSet, encodedSet.position == position {
+                        try encodedSet.blob.withBytes { try index.insertElements(ofStringSet: $0, key: objectKey) }
+                    } else {
+                        try index.insertElements(of: row[position], key: objectKey)
+                    }
                 } else if !index.spec.isUnique {
                     try index.insertEntry(key: objectKey) { row[try position(of: $0)] }
                 }
@@ -192,15 +209,22 @@ extension Table {
     }
 
     /// Puts a new object's row into a decoded cluster at `position`, with its one backlink when it is an embedded
-    /// object inserted with its owner.
+    /// object inserted with its owner, and the bytes of a set encoded already (`encodedSet`) in place of encoding
+    /// that column's value.
     private static func place(
         _ row: [StorageValue], key: Int64, in cluster: ClusterBuffer, at position: Int,
-        backlink: (position: Int, owner: Int64)?
+        backlink: (position: Int, owner: Int64)?, encodedSet: (position: Int, blob: Blob)?
     ) throws {
         let isAppend = position == cluster.rowCount
         cluster.lastInsertWasAppend = isAppend
         if isAppend { cluster.keys.append(key) } else { cluster.keys.insert(key, at: position) }
-        for (index, column) in cluster.columns.enumerated() { try column.insert(row[index], at: position) }
+        for (index, column) in cluster.columns.enumerated() {
+            if let encodedSet, encodedSet.position == index {
+                column.insert(encoded: encodedSet.blob, isNull: false, at: position)
+            } else {
+                try column.insert(row[index], at: position)
+            }
+        }
         if let backlink {
             cluster.columns[backlink.position].replaceBlob(
                 at: position, with: Blob(ValueCodec.encodeBacklink(backlink.owner)))
