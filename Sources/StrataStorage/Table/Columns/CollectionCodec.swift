@@ -153,7 +153,8 @@ enum CollectionCodec {
                 var repeated = false
                 while position > 0 {
                     let other = order[position - 1]
-                    let compared = ByteOrder.compare(UnsafeRawBufferPointer(start: area + starts[other], count: lengths[other]), bytes)
+                    let compared = ByteOrder.compare(
+                        UnsafeRawBufferPointer(start: area + starts[other], count: lengths[other]), bytes)
                     if compared < 0 { break }
                     if compared == 0 {
                         repeated = true
@@ -181,10 +182,13 @@ enum CollectionCodec {
                 for position in 0..<kept {
                     let element = order[position]
                     let length = lengths[element]
-                    raw.storeBytes(of: UInt32(offset - start).littleEndian, toByteOffset: 4 + 4 * position, as: UInt32.self)
+                    raw.storeBytes(
+                        of: UInt32(offset - start).littleEndian, toByteOffset: 4 + 4 * position, as: UInt32.self)
                     raw[offset] = 1
                     raw.storeBytes(of: UInt32(length).littleEndian, toByteOffset: offset + 1, as: UInt32.self)
-                    if length > 0 { (raw.baseAddress! + offset + 5).copyMemory(from: area + starts[element], byteCount: length) }
+                    if length > 0 {
+                        (raw.baseAddress! + offset + 5).copyMemory(from: area + starts[element], byteCount: length)
+                    }
                     offset += 5 + length
                 }
                 initialized = total
@@ -216,7 +220,8 @@ enum CollectionCodec {
             guard offset + 5 <= raw.count, raw[offset] == 1 else { throw notAStringSet(raw.count) }
             let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 1, as: UInt32.self)))
             guard length <= raw.count - offset - 5 else { throw notAStringSet(raw.count) }
-            try body(UnsafeRawBufferPointer(rebasing: raw[(offset + 5)..<(offset + 5 + length)]).assumingMemoryBound(to: UInt8.self))
+            let bytes = UnsafeRawBufferPointer(rebasing: raw[(offset + 5)..<(offset + 5 + length)])
+            try body(bytes.assumingMemoryBound(to: UInt8.self))
             offset += 5 + length
         }
     }
