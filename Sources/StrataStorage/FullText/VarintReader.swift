@@ -12,6 +12,9 @@ struct VarintReader {
         end = bytes.count
     }
 
+    /// The number of bytes read from.
+    var count: Int { end }
+
     /// Whether every byte has been read.
     var isAtEnd: Bool { offset == end }
 
