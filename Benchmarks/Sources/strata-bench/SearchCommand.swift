@@ -30,7 +30,10 @@ struct SearchCommand: ParsableCommand {
     @Flag(help: "Print {\"workloads\": [...]} instead of a table.")
     var json = false
 
-    @Flag(help: "Time each phase by the CPU time of the thread that runs it (both engines run on it), not the wall clock: on a loaded machine the wall clock stretches with other processes' work.")
+    @Flag(help: """
+        Time each phase by the CPU time of the thread that runs both engines, not the wall clock (which stretches \
+        with other processes' work on a loaded machine).
+        """)
     var cpuTime = false
 
     @Option(help: "Keep both databases in this directory (for `strata info`) instead of a temporary one.")

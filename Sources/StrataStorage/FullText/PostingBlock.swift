@@ -410,12 +410,18 @@ struct PostingBlock: Equatable {
                 // No wanted posting here: the rest of the block is not read.
                 if last < 0 { return true }
             }
+            // The positions of objects not asked for are stepped over, not decoded: a run of them at once, before
+            // the next wanted posting (the last one read is wanted).
+            var stepped = 0
             for index in 0...last {
                 let frequency = frequencies[index]
                 guard frequency >= 0 else {
-                    // The positions of an object not asked for are stepped over, not decoded.
-                    guard reader.skip(Int(-1 - frequency)) else { return false }
+                    stepped += Int(-1 - frequency)
                     continue
+                }
+                if stepped > 0 {
+                    guard reader.skip(stepped) else { return false }
+                    stepped = 0
                 }
                 var position: UInt64 = 0
                 for _ in 0..<frequency {
