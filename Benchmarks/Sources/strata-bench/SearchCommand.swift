@@ -30,6 +30,12 @@ struct SearchCommand: ParsableCommand {
     @Flag(help: "Print {\"workloads\": [...]} instead of a table.")
     var json = false
 
+    @Flag(help: """
+        Time each phase by the CPU time of the thread that runs both engines, not the wall clock (which stretches \
+        with other processes' work on a loaded machine).
+        """)
+    var cpuTime = false
+
     @Option(help: "Keep both databases in this directory (for `strata info`) instead of a temporary one.")
     var keep: String?
 
@@ -116,9 +122,17 @@ struct SearchCommand: ParsableCommand {
     }
 
     private func seconds(_ body: () throws -> Void) throws -> Double {
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = now()
         try body()
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return Double(now() - start) / 1e9
+    }
+
+    /// Nanoseconds of the wall clock, or with `--cpu-time` of the calling thread's CPU time (user and system).
+    private func now() -> UInt64 {
+        guard cpuTime else { return DispatchTime.now().uptimeNanoseconds }
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
     private func fileSize(_ path: String) throws -> Int {

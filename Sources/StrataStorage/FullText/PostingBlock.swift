@@ -231,6 +231,10 @@ struct PostingBlock: Equatable {
         var reader = VarintReader(payload)
         guard let count = reader.next(), count > 0, count <= UInt64(payload.count) else { return false }
         let n = Int(count)
+        if layout == .compact {
+            return appendCompactPositions(
+                &reader, count: n, among: among, next: &next, keys: &keys, positions: &positions, ends: &ends)
+        }
         // Per posting, in space on the stack: its key, then its frequency, negative (-1 - frequency) for a posting
         // not asked for.
         return withUnsafeTemporaryAllocation(of: Int64.self, capacity: 2 * n) { space in
@@ -301,6 +305,123 @@ struct PostingBlock: Equatable {
                     // The positions of an object not asked for are stepped over, not decoded.
                     guard reader.skip(Int(-1 - frequency)) else { return false }
                     continue
+                }
+                var position: UInt64 = 0
+                for _ in 0..<frequency {
+                    guard let gap = reader.next() else { return false }
+                    position &+= gap
+                    positions.append(Int32(truncatingIfNeeded: position))
+                }
+                keys.append(ObjectKey(blockKeys[index]))
+                ends.append(Int32(truncatingIfNeeded: positions.count))
+            }
+            // A block read to its end must end there.
+            return last < n - 1 || reader.isAtEnd
+        }
+    }
+
+    /// Reads the heads of a compact payload's `count` postings (`reader` just past `n`): each key into `keys`, its
+    /// count into `frequencies` (at most `limit`); `false` for damaged bytes (a gap of 0, a varint past the end).
+    ///
+    /// Four postings at a time where their heads are four one-byte packed gaps of frequency 1 (bits 0 and 7 of
+    /// each byte clear; most postings of a common word): the gaps are the bytes shifted right by one, and one
+    /// multiplication by `01010101` sums them into each byte in turn (at most 4 × 63, so no byte carries), which
+    /// gives the four keys without a branch per posting.
+    @inline(__always)
+    static func readCompactHeads(
+        _ reader: inout VarintReader, count n: Int, keys: UnsafeMutablePointer<Int64>,
+        frequencies: UnsafeMutablePointer<Int64>, limit: UInt64
+    ) -> Bool {
+        guard n > 0, let first = reader.next(), let firstCount = reader.next(), firstCount <= limit else {
+            return false
+        }
+        var key = Int64(bitPattern: first)
+        keys[0] = key
+        frequencies[0] = Int64(firstCount)
+        var index = 1
+        while index < n {
+            if index + 4 <= n, let word = reader.peek4(), word & 0x8181_8181 == 0 {
+                let gaps = word >> 1
+                // A zero gap (a packed byte 0) is damaged: left to the byte-by-byte path, which says so.
+                if (gaps &- 0x0101_0101) & ~gaps & 0x8080_8080 == 0 {
+                    let sums = gaps &* 0x0101_0101
+                    keys[index] = key &+ Int64(sums & 0xFF)
+                    keys[index + 1] = key &+ Int64(sums >> 8 & 0xFF)
+                    keys[index + 2] = key &+ Int64(sums >> 16 & 0xFF)
+                    key &+= Int64(sums >> 24)
+                    keys[index + 3] = key
+                    frequencies[index] = 1
+                    frequencies[index + 1] = 1
+                    frequencies[index + 2] = 1
+                    frequencies[index + 3] = 1
+                    reader.advance(4)
+                    index += 4
+                    continue
+                }
+            }
+            guard let packed = reader.next(), packed >= 2 else { return false }
+            key &+= Int64(bitPattern: packed >> 1)
+            keys[index] = key
+            if packed & 1 == 0 {
+                frequencies[index] = 1
+            } else {
+                guard let frequency = reader.next(), frequency <= limit else { return false }
+                frequencies[index] = Int64(frequency)
+            }
+            index += 1
+        }
+        return true
+    }
+
+    /// ``appendPositions(of:layout:among:next:keys:positions:ends:lengths:)`` for a compact payload whose `count`
+    /// postings `reader` is at: each posting's key and frequency decoded and matched with `among` in one pass (the
+    /// packed gap of a posting of frequency 1, most of them, is one byte), then the positions up to the last
+    /// wanted posting, the others' stepped over.
+    private static func appendCompactPositions(
+        _ reader: inout VarintReader, count n: Int, among: [ObjectKey]?, next: inout Int,
+        keys: inout [ObjectKey], positions: inout [Int32], ends: inout [Int32]
+    ) -> Bool {
+        let limit = UInt64(reader.count)
+        // Per posting, in space on the stack: its key, then its frequency, negative (-1 - frequency) for a posting
+        // not asked for.
+        return withUnsafeTemporaryAllocation(of: Int64.self, capacity: 2 * n) { space in
+            let blockKeys = space.baseAddress!, frequencies = blockKeys + n
+            guard readCompactHeads(&reader, count: n, keys: blockKeys, frequencies: frequencies, limit: limit) else {
+                return false
+            }
+            // `last`: the last posting asked for; the others' frequencies made negative.
+            var last = n - 1
+            if let among {
+                last = -1
+                next = among.withUnsafeBufferPointer { among in
+                    var cursor = next
+                    for index in 0..<n {
+                        let key = blockKeys[index]
+                        while cursor < among.count, among[cursor].rawValue < key { cursor += 1 }
+                        if cursor < among.count, among[cursor].rawValue == key {
+                            last = index
+                            cursor += 1
+                        } else {
+                            frequencies[index] = -1 - frequencies[index]
+                        }
+                    }
+                    return cursor
+                }
+                // No wanted posting here: the rest of the block is not read.
+                if last < 0 { return true }
+            }
+            // The positions of objects not asked for are stepped over, not decoded: a run of them at once, before
+            // the next wanted posting (the last one read is wanted).
+            var stepped = 0
+            for index in 0...last {
+                let frequency = frequencies[index]
+                guard frequency >= 0 else {
+                    stepped += Int(-1 - frequency)
+                    continue
+                }
+                if stepped > 0 {
+                    guard reader.skip(stepped) else { return false }
+                    stepped = 0
                 }
                 var position: UInt64 = 0
                 for _ in 0..<frequency {
@@ -468,9 +589,16 @@ struct PostingBlock: Equatable {
                 keys.append(key)
             }
         case .compact:
-            for index in 0..<Int(count) {
-                guard readCompact(&reader, index: index, key: &key) != nil else { return false }
-                keys.append(key)
+            // Decoded on the stack (four heads at a time where they allow), then appended at once.
+            // The counts are not checked here (a length block's are token counts, which no position follows).
+            let n = Int(count)
+            let limit = UInt64.max
+            return withUnsafeTemporaryAllocation(of: Int64.self, capacity: 2 * n) { space in
+                let blockKeys = space.baseAddress!
+                guard readCompactHeads(&reader, count: n, keys: blockKeys, frequencies: blockKeys + n, limit: limit)
+                else { return false }
+                keys.append(contentsOf: UnsafeBufferPointer(start: blockKeys, count: n))
+                return true
             }
         }
         return true

@@ -7,13 +7,16 @@
 /// insert per posting.
 ///
 /// Everything is kept in a few flat arrays that only grow at their ends: each text (or recorded entry) is one row
-/// of `textKeys`/`textLengths`, and each occurrence of a term one row of `recordTerms`/`recordTexts`/
-/// `recordPositions` (12 bytes), with terms numbered by their bytes through one ``TermTable``. A bulk insert then
-/// costs a hash lookup and three appends per token, where arrays per term touched a different, cold array at
-/// every token; Latin and Han text is tokenized straight into bytes
-/// (``TextTokenizer/simpleTerms(in:into:folds:trigrams:)``).
-/// ``take()`` groups the rows by term with a counting sort, which keeps their order: a term's rows of one text
-/// stay together, in position order.
+/// of `textKeys`/`textLengths`, and each occurrence of a term one row of `recordTerms`/`recordOccurrences` (12
+/// bytes: the term's number, the text's number and the position), with terms numbered by their bytes through one
+/// ``TermTable``. A bulk insert then costs a hash lookup and two appends per token, where arrays per term touched
+/// a different, cold array at every token; Latin and Han text is tokenized straight into bytes
+/// (``TextTokenizer/simpleTerms(in:into:folds:trigrams:)``) and its terms numbered together
+/// (``TermTable/appendNumbers(of:ends:to:)``: their lookups' cache misses overlap).
+/// ``take()`` groups the rows by term with a counting sort over the terms' ranks in byte order, which keeps their
+/// order (a term's rows of one text stay together, in position order) and lays the terms out in the order the
+/// batch hands them on: the scatter writes one 8-byte value per row, and the walk after it reads every array in
+/// order.
 struct PostingChanges {
     /// Per text or recorded entry: the object's key.
     private var textKeys: [Int64] = []
@@ -21,12 +24,13 @@ struct PostingChanges {
     private var textLengths: [Int32] = []
     /// Per row: the term's number (in `terms`).
     private var recordTerms: [Int32] = []
-    /// Per row: the text's number (in `textKeys`).
-    private var recordTexts: [Int32] = []
-    /// Per row: the occurrence's position, or -1 for a posting without positions (a document length, a removal).
-    private var recordPositions: [Int32] = []
+    /// Per row: the text's number (in `textKeys`) in the high 32 bits, the occurrence's position in the low 32
+    /// (its bit pattern: -1 for a posting without positions, a document length or a removal).
+    private var recordOccurrences: [UInt64] = []
     /// The terms held, numbered; the empty term's postings are the document lengths.
     private var terms = TermTable()
+    /// The empty term's number in `terms`, once numbered.
+    private var emptyTerm: Int32?
     /// Folded forms of the words already seen (kept across batches: words repeat).
     private var folds = TextTokenizer.FoldCache()
     /// The tokenizer's space, kept from text to text.
@@ -76,13 +80,10 @@ struct PostingChanges {
             textLengths.append(Int32(truncatingIfNeeded: ends.count))
             let bytes = scratch.bytes
             bytes.withUnsafeBufferPointer { bytes in
-                var start = 0
-                for (position, end) in ends.enumerated() {
-                    let term = terms.number(of: UnsafeBufferPointer(rebasing: bytes[start..<Int(end)]))
-                    append(term: term, text: textNumber, position: Int32(truncatingIfNeeded: position))
-                    start = Int(end)
-                }
+                ends.withUnsafeBufferPointer { ends in terms.appendNumbers(of: bytes, ends: ends, to: &recordTerms) }
             }
+            let text = UInt64(UInt32(bitPattern: textNumber)) << 32
+            for position in 0..<UInt64(ends.count) { recordOccurrences.append(text | position) }
         } else {
             let tokens = TextTokenizer.tokens(in: string, folds: &folds, trigrams: trigrams)
             guard !tokens.isEmpty else { return }
@@ -94,7 +95,15 @@ struct PostingChanges {
                     position: Int32(truncatingIfNeeded: token.position))
             }
         }
-        append(term: terms.number(of: ""), text: textNumber, position: -1)
+        append(term: lengthTerm(), text: textNumber, position: -1)
+    }
+
+    /// The number of the empty term (the document lengths), numbered once per batch.
+    private mutating func lengthTerm() -> Int32 {
+        if let emptyTerm { return emptyTerm }
+        let number = terms.number(of: "")
+        emptyTerm = number
+        return number
     }
 
     /// Records that `entry` (a posting or length entry) is now in the index (`present`) or no longer is; `false`
@@ -143,9 +152,9 @@ struct PostingChanges {
         textKeys = []
         textLengths = []
         recordTerms = []
-        recordTexts = []
-        recordPositions = []
+        recordOccurrences = []
         terms = TermTable()
+        emptyTerm = nil
     }
 
     /// Takes every change out (the held blocks stay): per encoded term (`FullTextEntry.termPrefix`, in byte
@@ -153,57 +162,77 @@ struct PostingChanges {
     /// ``PostingBatch``.
     mutating func take() -> PostingBatch {
         let termCount = terms.count
-        // Rows grouped by term (a counting sort, stable): `texts[starts[t]..<starts[t + 1]]` and the same range of
-        // `positions` are term t's rows. Scattered once, so the walk below reads them in order.
-        var starts = [Int](repeating: 0, count: termCount + 1)
-        for term in recordTerms { starts[Int(term) + 1] += 1 }
-        for term in 0..<termCount { starts[term + 1] += starts[term] }
-        var texts = [Int32](repeating: 0, count: recordTerms.count)
-        var positions = [Int32](repeating: 0, count: recordTerms.count)
-        var next = starts
-        texts.withUnsafeMutableBufferPointer { texts in
-            positions.withUnsafeMutableBufferPointer { positions in
-                for row in recordTerms.indices {
-                    let term = Int(recordTerms[row])
-                    let slot = next[term]
-                    texts[slot] = recordTexts[row]
-                    positions[slot] = recordPositions[row]
-                    next[term] = slot + 1
+        let order = self.terms.numbersInByteOrder()
+        // Rows grouped by the rank of their term in byte order (a counting sort, stable): rank r's rows are
+        // `occurrences[starts[r]..<starts[r + 1]]`. Scattered once, so the walk below reads them in order.
+        var rank = [Int32](repeating: 0, count: termCount)
+        for (position, term) in order.enumerated() { rank[term] = Int32(truncatingIfNeeded: position) }
+        var starts = [Int32](repeating: 0, count: termCount + 1)
+        var occurrences = [UInt64](repeating: 0, count: recordTerms.count)
+        rank.withUnsafeBufferPointer { rank in
+            starts.withUnsafeMutableBufferPointer { starts in
+                recordTerms.withUnsafeMutableBufferPointer { recordTerms in
+                    // Each row's term replaced by its rank, counted.
+                    for row in recordTerms.indices {
+                        let ranked = rank[Int(recordTerms[row])]
+                        recordTerms[row] = ranked
+                        starts[Int(ranked) + 1] &+= 1
+                    }
+                }
+                for ranked in 0..<termCount { starts[ranked + 1] &+= starts[ranked] }
+                var next = Array(starts)
+                next.withUnsafeMutableBufferPointer { next in
+                    occurrences.withUnsafeMutableBufferPointer { occurrences in
+                        recordTerms.withUnsafeBufferPointer { recordTerms in
+                            recordOccurrences.withUnsafeBufferPointer { recordOccurrences in
+                                for row in recordTerms.indices {
+                                    let ranked = Int(recordTerms[row])
+                                    let slot = Int(next[ranked])
+                                    occurrences[slot] = recordOccurrences[row]
+                                    next[ranked] = Int32(truncatingIfNeeded: slot + 1)
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
         // Scattered: the rows' own arrays are not read again (their memory goes before the batch grows).
-        recordTexts = []
-        recordPositions = []
-        let terms = self.terms.numbersInByteOrder()
+        let rowCount = recordTerms.count
+        recordTerms = []
+        recordOccurrences = []
         var batch = PostingBatch()
         batch.terms.reserveCapacity(termCount)
         batch.termEnds.reserveCapacity(termCount)
         batch.keys.reserveCapacity(textKeys.count)
         batch.lengths.reserveCapacity(textKeys.count)
         batch.positionEnds.reserveCapacity(textKeys.count)
-        batch.positions.reserveCapacity(recordTerms.count)
-        for term in terms {
-            var row = starts[term]
-            let end = starts[term + 1]
-            let first = batch.keys.count
-            var isAscending = true
-            while row < end {
-                let text = texts[row]
-                let key = textKeys[Int(text)]
-                if batch.keys.count > first, batch.keys[batch.keys.count - 1] >= key { isAscending = false }
-                batch.keys.append(key)
-                batch.lengths.append(textLengths[Int(text)])
-                // A term's rows of one text follow each other, in position order.
-                while row < end, texts[row] == text {
-                    let position = positions[row]
-                    if position >= 0 { batch.positions.append(position) }
-                    row += 1
+        batch.positions.reserveCapacity(rowCount)
+        occurrences.withUnsafeBufferPointer { occurrences in
+            for (ranked, term) in order.enumerated() {
+                var row = Int(starts[ranked])
+                let end = Int(starts[ranked + 1])
+                let first = batch.keys.count
+                var isAscending = true
+                var previous = Int64.min
+                while row < end {
+                    let text = occurrences[row] >> 32
+                    let key = textKeys[Int(text)]
+                    if batch.keys.count > first, previous >= key { isAscending = false }
+                    previous = key
+                    batch.keys.append(key)
+                    batch.lengths.append(textLengths[Int(text)])
+                    // A term's rows of one text follow each other, in position order.
+                    while row < end, occurrences[row] >> 32 == text {
+                        let position = Int32(truncatingIfNeeded: occurrences[row])
+                        if position >= 0 { batch.positions.append(position) }
+                        row += 1
+                    }
+                    batch.positionEnds.append(Int32(truncatingIfNeeded: batch.positions.count))
                 }
-                batch.positionEnds.append(Int32(truncatingIfNeeded: batch.positions.count))
+                if !isAscending { Self.keepLastPerKey(&batch, from: first) }
+                batch.endTerm(self.terms.encoded(term))
             }
-            if !isAscending { Self.keepLastPerKey(&batch, from: first) }
-            batch.endTerm(self.terms.encoded(term))
         }
         removeRows()
         return batch
@@ -234,7 +263,6 @@ struct PostingChanges {
 
     private mutating func append(term: Int32, text: Int32, position: Int32) {
         recordTerms.append(term)
-        recordTexts.append(text)
-        recordPositions.append(position)
+        recordOccurrences.append(UInt64(UInt32(bitPattern: text)) << 32 | UInt64(UInt32(bitPattern: position)))
     }
 }

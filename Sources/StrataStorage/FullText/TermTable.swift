@@ -21,6 +21,11 @@ struct TermTable {
     private var ends: [Int32] = []
     /// The hash table; its count is a power of two, at least twice the number of terms.
     private var slots = [Slot](repeating: Slot(), count: 1024)
+    /// ``appendNumbers(of:ends:to:)``'s space: per term of a text, its hash and head (kept from text to text).
+    private var hashes: [UInt64] = []
+    private var heads: [UInt64] = []
+    /// A bit of the tags ``appendNumbers(of:ends:to:)`` loads ahead, kept only so the loads are not dropped.
+    private var touchedTags: UInt64 = 0
 
     /// The number of terms.
     var count: Int { ends.count }
@@ -36,6 +41,54 @@ struct TermTable {
     /// The number of the term whose UTF-8 bytes are `term`, numbered on first sight.
     mutating func number(of term: UnsafeBufferPointer<UInt8>) -> Int32 {
         let (hash, head) = Self.hash(term)
+        return number(of: term, hash: hash, head: head)
+    }
+
+    /// Appends to `numbers` the number of each term of `bytes`, the terms one after the other with their ends in
+    /// `ends` (term `k`'s bytes are `ends[k - 1]..<ends[k]`, from 0 for the first), each numbered on first sight.
+    ///
+    /// The terms are hashed and their first slots loaded all before the first is looked up: the loads do not
+    /// depend on each other, so the processor waits for their cache misses together (a table of a bulk load's
+    /// terms is far larger than the caches, and a word's slot is a miss unless the word is among the commonest),
+    /// where one lookup after the other waits for each miss in turn.
+    mutating func appendNumbers(
+        of bytes: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int32>, to numbers: inout [Int32]
+    ) {
+        // The space worked on as locals (moved out, so appending to them copies nothing).
+        var hashes: [UInt64] = [], heads: [UInt64] = []
+        swap(&hashes, &self.hashes)
+        swap(&heads, &self.heads)
+        defer {
+            swap(&hashes, &self.hashes)
+            swap(&heads, &self.heads)
+        }
+        hashes.removeAll(keepingCapacity: true)
+        heads.removeAll(keepingCapacity: true)
+        var start = 0
+        var touched: UInt64 = 0
+        slots.withUnsafeBufferPointer { slots in
+            let mask = slots.count - 1
+            for end in ends {
+                let (hash, head) = Self.hash(UnsafeBufferPointer(rebasing: bytes[start..<Int(end)]))
+                hashes.append(hash)
+                heads.append(head)
+                touched |= slots[Int(truncatingIfNeeded: hash) & mask].tag
+                start = Int(end)
+            }
+        }
+        // Kept, so the loads above are not dropped as unused.
+        touchedTags |= touched & 1
+        start = 0
+        for (index, end) in ends.enumerated() {
+            let term = UnsafeBufferPointer(rebasing: bytes[start..<Int(end)])
+            numbers.append(number(of: term, hash: hashes[index], head: heads[index]))
+            start = Int(end)
+        }
+    }
+
+    /// The number of `term`, whose ``hash(_:)`` is `hash` and `head`, numbered on first sight.
+    @inline(__always)
+    private mutating func number(of term: UnsafeBufferPointer<UInt8>, hash: UInt64, head: UInt64) -> Int32 {
         let key = Self.key(hash, term.count)
         let mask = slots.count - 1
         var index = Int(truncatingIfNeeded: hash) & mask
@@ -62,15 +115,34 @@ struct TermTable {
 
     /// The term numbers in the byte order of their encodings (`FullTextEntry.termPrefix`), which is the byte
     /// order of the terms' own bytes: the encoding adds a `01` before them, escapes `00` as `00 FF` and ends them
-    /// with `00 00`, which keeps that order. Compared in the arena, without making a term.
+    /// with `00 00`, which keeps that order. Sorted by each term's first 8 bytes as one big-endian integer (the
+    /// slot's head, zero-padded), the terms' bytes compared in the arena only where two heads are equal (a
+    /// shorter term padded with zeros, or both longer than 8 bytes): no closure reads the arena for most pairs.
     func numbersInByteOrder() -> [Int] {
-        arena.withUnsafeBytes { arena in
-            ends.withUnsafeBufferPointer { ends in
-                func bytes(_ number: Int) -> UnsafeRawBufferPointer {
-                    let start = number == 0 ? 0 : Int(ends[number - 1])
-                    return UnsafeRawBufferPointer(rebasing: arena[start..<Int(ends[number])])
+        var heads: [(head: UInt64, number: Int32)] = []
+        heads.reserveCapacity(ends.count)
+        arena.withUnsafeBufferPointer { arena in
+            var start = 0
+            for (number, end) in ends.enumerated() {
+                var head: UInt64 = 0
+                for index in 0..<8 {
+                    head <<= 8
+                    if start + index < Int(end) { head |= UInt64(arena[start + index]) }
                 }
-                return (0..<ends.count).sorted { ByteOrder.compare(bytes($0), bytes($1)) < 0 }
+                heads.append((head, Int32(truncatingIfNeeded: number)))
+                start = Int(end)
+            }
+        }
+        return arena.withUnsafeBytes { arena in
+            ends.withUnsafeBufferPointer { ends in
+                func bytes(_ number: Int32) -> UnsafeRawBufferPointer {
+                    let start = number == 0 ? 0 : Int(ends[Int(number) - 1])
+                    return UnsafeRawBufferPointer(rebasing: arena[start..<Int(ends[Int(number)])])
+                }
+                heads.sort {
+                    $0.head != $1.head ? $0.head < $1.head : ByteOrder.compare(bytes($0.number), bytes($1.number)) < 0
+                }
+                return heads.map { Int($0.number) }
             }
         }
     }

@@ -80,7 +80,8 @@ package enum TextTokenizer {
     /// Space kept between calls of ``simpleTerms(in:into:folds:trigrams:)``, which also hands its terms over in it.
     package struct TermScratch {
         fileprivate var classes: [TextCharacterClass] = []
-        /// Per scalar: its UTF-8 offset (then the text's end).
+        /// Per scalar: its UTF-8 offset (then the text's end); like `classes`, space written by index, longer than the
+        /// text's bytes.
         fileprivate var offsets: [Int32] = []
         /// The folded terms' UTF-8 bytes, one after the other.
         package fileprivate(set) var bytes: [UInt8] = []
@@ -119,78 +120,94 @@ package enum TextTokenizer {
             swap(&bytes, &scratch.bytes)
             swap(&ends, &scratch.ends)
         }
-        classes.removeAll(keepingCapacity: true)
-        offsets.removeAll(keepingCapacity: true)
         bytes.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)
         let simpleClasses = Self.simpleClasses, takesHan = Self.hanIsUnspaced
         var text = text
         return text.withUTF8 { utf8 in
-            // The scalars' classes and offsets: one or two bytes each below U+0250 (leads C2 to C9), three for a
-            // Han ideograph (leads E3 to E9).
-            var offset = 0
-            while offset < utf8.count {
-                let byte = utf8[offset]
-                var value = UInt32(byte), length = 1
-                if byte >= 0xE3, byte <= 0xE9 {
-                    guard takesHan, offset + 2 < utf8.count else { return false }
-                    value = (UInt32(byte & 0x0F) << 12) | (UInt32(utf8[offset + 1] & 0x3F) << 6)
-                        | UInt32(utf8[offset + 2] & 0x3F)
-                    guard isPlainHan(value) else { return false }
-                    classes.append(.unspaced)
-                    offsets.append(Int32(truncatingIfNeeded: offset))
-                    offset += 3
-                    continue
-                }
-                if byte >= 0x80 {
-                    guard byte >= 0xC2, byte <= 0xC9, offset + 1 < utf8.count else { return false }
-                    value = (UInt32(byte & 0x1F) << 6) | UInt32(utf8[offset + 1] & 0x3F)
-                    guard value < simpleScalarLimit else { return false }
-                    length = 2
-                }
-                let characterClass = simpleClasses[Int(value)]
-                guard characterClass != .unspaced, characterClass != .emoji else { return false }
-                classes.append(characterClass)
-                offsets.append(Int32(truncatingIfNeeded: offset))
-                offset += length
-            }
-            offsets.append(Int32(truncatingIfNeeded: utf8.count))
-            var i = 0
-            let gram = trigrams ? 3 : 2
-            while i < classes.count {
-                if classes[i] == .unspaced {
-                    // A run of Han ideographs: one term per character, it and the next `gram - 1` (fewer at the
-                    // run's end), their bytes contiguous in the text.
-                    var end = i + 1
-                    while end < classes.count, classes[end] == .unspaced { end += 1 }
-                    for k in i..<end {
-                        let upper = Int(offsets[Swift.min(k + gram, end)])
-                        bytes.append(contentsOf: utf8[Int(offsets[k])..<upper])
+            // The scalars' classes and offsets, written by index into space kept from text to text (at most one
+            // scalar per byte, and the text's end): one or two bytes each below U+0250 (leads C2 to C9), three for
+            // a Han ideograph (leads E3 to E9).
+            if classes.count < utf8.count { classes = Array(repeating: .separator, count: utf8.count * 2) }
+            if offsets.count <= utf8.count { offsets = Array(repeating: 0, count: utf8.count * 2 + 1) }
+            bytes.reserveCapacity(utf8.count)
+            return classes.withUnsafeMutableBufferPointer { allClasses in
+                offsets.withUnsafeMutableBufferPointer { offsets in
+                    var scalars = 0
+                    var offset = 0
+                    while offset < utf8.count {
+                        let byte = utf8[offset]
+                        var value = UInt32(byte), length = 1
+                        if byte >= 0xE3, byte <= 0xE9 {
+                            guard takesHan, offset + 2 < utf8.count else { return false }
+                            value = (UInt32(byte & 0x0F) << 12) | (UInt32(utf8[offset + 1] & 0x3F) << 6)
+                                | UInt32(utf8[offset + 2] & 0x3F)
+                            guard isPlainHan(value) else { return false }
+                            allClasses[scalars] = .unspaced
+                            offsets[scalars] = Int32(truncatingIfNeeded: offset)
+                            scalars += 1
+                            offset += 3
+                            continue
+                        }
+                        if byte >= 0x80 {
+                            guard byte >= 0xC2, byte <= 0xC9, offset + 1 < utf8.count else { return false }
+                            value = (UInt32(byte & 0x1F) << 6) | UInt32(utf8[offset + 1] & 0x3F)
+                            guard value < simpleScalarLimit else { return false }
+                            length = 2
+                        }
+                        let characterClass = simpleClasses[Int(value)]
+                        guard characterClass != .unspaced, characterClass != .emoji else { return false }
+                        allClasses[scalars] = characterClass
+                        offsets[scalars] = Int32(truncatingIfNeeded: offset)
+                        scalars += 1
+                        offset += length
+                    }
+                    offsets[scalars] = Int32(truncatingIfNeeded: utf8.count)
+                    let classes = UnsafeBufferPointer(rebasing: allClasses[0..<scalars])
+                    var i = 0
+                    let gram = trigrams ? 3 : 2
+                    while i < classes.count {
+                        if classes[i] == .unspaced {
+                            // A run of Han ideographs: one term per character, it and the next `gram - 1` (fewer at
+                            // the run's end), their bytes contiguous in the text.
+                            var end = i + 1
+                            while end < classes.count, classes[end] == .unspaced { end += 1 }
+                            for k in i..<end {
+                                let upper = Int(offsets[Swift.min(k + gram, end)])
+                                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[Int(offsets[k])..<upper]))
+                                ends.append(Int32(truncatingIfNeeded: bytes.count))
+                            }
+                            i = end
+                            continue
+                        }
+                        guard classes[i].isWordPart else {
+                            i += 1
+                            continue
+                        }
+                        let end = wordEnd(from: i, classes: classes)
+                        defer { i = end }
+                        guard classes[i..<end].contains(where: { $0 != .connector }) else { continue }
+                        let lower = Int(offsets[i]), upper = Int(offsets[end])
+                        let word = UnsafeBufferPointer(rebasing: utf8[lower..<upper])
+                        if word.allSatisfy({ $0 < 0x80 }) {
+                            // ASCII folds to its lowercase: copied whole, then lowered in place.
+                            let first = bytes.count
+                            bytes.append(contentsOf: word)
+                            bytes.withUnsafeMutableBufferPointer { bytes in
+                                for index in first..<bytes.count where bytes[index] &- 0x41 < 26 {
+                                    bytes[index] |= 0x20
+                                }
+                            }
+                        } else {
+                            let term = fold(String(decoding: word, as: UTF8.self), &folds)
+                            guard !term.isEmpty else { continue }
+                            bytes.append(contentsOf: term.utf8)
+                        }
                         ends.append(Int32(truncatingIfNeeded: bytes.count))
                     }
-                    i = end
-                    continue
+                    return true
                 }
-                guard classes[i].isWordPart else {
-                    i += 1
-                    continue
-                }
-                let end = wordEnd(from: i, classes: classes)
-                defer { i = end }
-                guard classes[i..<end].contains(where: { $0 != .connector }) else { continue }
-                let lower = Int(offsets[i]), upper = Int(offsets[end])
-                let word = UnsafeBufferPointer(rebasing: utf8[lower..<upper])
-                if word.allSatisfy({ $0 < 0x80 }) {
-                    // ASCII folds to its lowercase.
-                    for byte in word { bytes.append(byte &- 0x41 < 26 ? byte | 0x20 : byte) }
-                } else {
-                    let term = fold(String(decoding: word, as: UTF8.self), &folds)
-                    guard !term.isEmpty else { continue }
-                    bytes.append(contentsOf: term.utf8)
-                }
-                ends.append(Int32(truncatingIfNeeded: bytes.count))
             }
-            return true
         }
     }
 
@@ -269,7 +286,10 @@ package enum TextTokenizer {
     }
 
     /// The end of the word that starts at `start` (UAX #29 rules WB5 to WB13b for letters, digits and connectors).
-    private static func wordEnd(from start: Int, classes: [TextCharacterClass]) -> Int {
+    @inline(__always)
+    private static func wordEnd<Classes: RandomAccessCollection>(
+        from start: Int, classes: Classes
+    ) -> Int where Classes.Element == TextCharacterClass, Classes.Index == Int {
         var end = start + 1
         while end < classes.count {
             let current = classes[end]

@@ -12,6 +12,20 @@ struct VarintReader {
         end = bytes.count
     }
 
+    /// The number of bytes read from.
+    var count: Int { end }
+
+    /// The next 4 bytes as one little-endian integer (nothing is read), or `nil` when fewer are left.
+    @inline(__always)
+    func peek4() -> UInt32? {
+        guard let base, offset + 4 <= end else { return nil }
+        return UInt32(littleEndian: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+
+    /// Moves past `bytes` bytes that ``peek4()`` gave.
+    @inline(__always)
+    mutating func advance(_ bytes: Int) { offset += bytes }
+
     /// Whether every byte has been read.
     var isAtEnd: Bool { offset == end }
 

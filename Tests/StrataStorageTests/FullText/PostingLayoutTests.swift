@@ -92,6 +92,69 @@ final class PostingLayoutTests: XCTestCase {
         }
     }
 
+    /// Blocks of a common word (mostly frequency 1 and gaps below 64, so one-byte heads read four at a time), with
+    /// larger gaps, larger frequencies and gaps of 63 and 64 at the edge mixed in: the keys and positions the
+    /// readers give, for every posting and for some, are the decoded block's; a gap of 0 inside a run of
+    /// one-byte heads is refused.
+    func testDenseCompactHeadsReadFourAtATimeAsOneByOne() throws {
+        var random = SeededGenerator(seed: 92)
+        for round in 0..<400 {
+            var key = Int64.random(in: -100...1_000_000, using: &random)
+            var postings: [PostingBlock.Posting] = []
+            for _ in 0..<Int.random(in: 1...PostingBlock.maxPostings, using: &random) {
+                let roll = Int.random(in: 0..<20, using: &random)
+                key += roll == 0 ? Int64.random(in: 64...5_000, using: &random)
+                    : roll == 1 ? Int64.random(in: 63...64, using: &random) : Int64.random(in: 1...20, using: &random)
+                let frequency = roll == 2 ? Int.random(in: 2...4, using: &random) : 1
+                var position = -1
+                let positions = (0..<frequency).map { _ in
+                    position += Int.random(in: 1...30, using: &random)
+                    return position
+                }
+                postings.append(PostingBlock.Posting(key: key, length: 0, positions: positions))
+            }
+            let block = PostingBlock(postings: postings)
+            let payload = block.payload(layout: .compact)
+            XCTAssertEqual(payload.withUnsafeBytes { PostingBlock.decode($0, layout: .compact) }, block)
+            var keys: [Int64] = []
+            XCTAssertTrue(payload.withUnsafeBytes { PostingBlock.appendKeys(of: $0, layout: .compact, to: &keys) })
+            XCTAssertEqual(keys, postings.map(\.key), "round \(round)")
+            for wantsAll in [true, false] {
+                let among = wantsAll ? nil : postings.filter { _ in Bool.random(using: &random) }.map { ObjectKey($0.key) }
+                var found: [ObjectKey] = [], positions: [Int32] = [], ends: [Int32] = [], lengths: [Int32] = []
+                var next = 0
+                XCTAssertTrue(
+                    payload.withUnsafeBytes {
+                        PostingBlock.appendPositions(
+                            of: $0, layout: .compact, among: among, next: &next, keys: &found, positions: &positions,
+                            ends: &ends, lengths: &lengths)
+                    })
+                let wanted = postings.filter { posting in among.map { $0.contains(ObjectKey(posting.key)) } ?? true }
+                XCTAssertEqual(found.map(\.rawValue), wanted.map(\.key), "round \(round)")
+                XCTAssertEqual(positions.map(Int.init), wanted.flatMap(\.positions), "round \(round)")
+                XCTAssertEqual(ends.count, wanted.count)
+            }
+        }
+        // Six postings of gap 1 and frequency 1: `n`, the first key and count, then five heads of one byte (02);
+        // one of them made 00 (a gap of 0) is refused by every reader.
+        var payload = PostingBlock(
+            postings: (1...6).map { PostingBlock.Posting(key: Int64($0), length: 0, positions: [0]) }
+        ).payload(layout: .compact)
+        XCTAssertEqual(Array(payload.prefix(8)), [6, 1, 1, 2, 2, 2, 2, 2])
+        payload[5] = 0
+        XCTAssertNil(payload.withUnsafeBytes { PostingBlock.decode($0, layout: .compact) })
+        var keys: [Int64] = []
+        XCTAssertFalse(payload.withUnsafeBytes { PostingBlock.appendKeys(of: $0, layout: .compact, to: &keys) })
+        var found: [ObjectKey] = [], positions: [Int32] = [], ends: [Int32] = [], lengths: [Int32] = []
+        var next = 0
+        XCTAssertFalse(
+            payload.withUnsafeBytes {
+                PostingBlock.appendPositions(
+                    of: $0, layout: .compact, among: nil, next: &next, keys: &found, positions: &positions, ends: &ends,
+                    lengths: &lengths)
+            })
+    }
+
     /// The token counts of wanted objects read from a length block: by position where the block's bytes show
     /// consecutive objects with one-byte counts, in order from where they do not (an object of one token, a count
     /// of 128 or more, a gap), in both layouts, against the block's postings; objects the block does not hold are

@@ -38,6 +38,21 @@ final class TermTableTests: XCTestCase {
         XCTAssertEqual(table.numbersInByteOrder(), encodedOrder)
     }
 
+    /// Terms whose first 8 bytes are equal (the sort's integer key), or equal once a shorter term is padded with
+    /// zeros, are ordered by their whole bytes, as their encodings are.
+    func testTermsSharingTheirFirstEightBytesAreOrderedByAllTheirBytes() {
+        let terms = [
+            "abcdefghz", "abcdefgh", "abcdefg", "abcdefgh\u{0}", "abcdefg\u{0}", "abcdefgh\u{0}\u{0}", "abcdefghi",
+            "abcdefgha", "", "\u{0}", "abcdefg\u{0}\u{0}b", "éééé", "ééééa", "東東東", "東東東東",
+        ]
+        var table = TermTable()
+        for term in terms { _ = table.number(of: term) }
+        let expected = terms.indices.sorted {
+            ByteOrder.compare(FullTextEntry.termPrefix(terms[$0]), FullTextEntry.termPrefix(terms[$1])) < 0
+        }
+        XCTAssertEqual(table.numbersInByteOrder().map { terms[$0] }, expected.map { terms[$0] })
+    }
+
     func testVarintReaderReadsWhatTheWritersWrite() {
         var random = SeededGenerator(seed: 0x5A)
         var bytes: [UInt8] = []

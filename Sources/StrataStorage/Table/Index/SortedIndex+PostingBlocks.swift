@@ -124,7 +124,9 @@ extension SortedIndex {
     ) throws {
         var entries: [[UInt8]]
         let layout = postingLayout
-        if let open {
+        if let open, let appended = try appended(rows, of: batch, to: open, term: term, layout: layout) {
+            entries = appended
+        } else if let open {
             let block = try open.withUnsafeBytes { try decodedBlock($0, term: term) }
             let postings = Self.merged(block.postings, rows.map { (batch.keys[$0], batch.posting($0)) })
             entries = Self.entries(of: postings, term: term, lastBound: layout.openBound, layout: layout)
@@ -134,6 +136,44 @@ extension SortedIndex {
         }
         if hold, let last = entries.popLast() { postingChanges.hold(last) }
         written += entries
+    }
+
+    /// The entries of the held open block `open` of `term` with the postings of `rows` (of `batch`) appended,
+    /// when that is all they do: a compact term block (not the lengths), rows that set postings (no removal), the
+    /// first of them past the block's last key. What the next batch of a bulk load does to every term's held
+    /// block: its postings are decoded into flat rows beside the batch's (no array per posting) and the rows cut
+    /// into blocks and encoded as new postings are (``PostingBatch/entries(of:term:lastBound:layout:)``), the
+    /// same bytes as decoding, merging and encoding the postings. `nil` otherwise (the caller merges them).
+    /// - Throws: `StrataError.invalidArgument` for a block that does not decode.
+    private func appended(
+        _ rows: Range<Int>, of batch: PostingBatch, to open: [UInt8], term: [UInt8], layout: PostingLayout
+    ) throws -> [[UInt8]]? {
+        guard layout == .compact, term != FullTextEntry.lengthPrefix, let first = rows.first,
+            !rows.contains(where: batch.isRemoval)
+        else { return nil }
+        var keys: [ObjectKey] = [], positions: [Int32] = [], ends: [Int32] = [], lengths: [Int32] = []
+        var next = 0
+        let decoded = open.withUnsafeBytes { bytes in
+            PostingEntry(bytes, termEnd: term.count, layout: layout).map { entry in
+                PostingBlock.appendPositions(
+                    of: entry.payload, layout: layout, among: nil, next: &next, keys: &keys, positions: &positions,
+                    ends: &ends, lengths: &lengths)
+            }
+        }
+        guard decoded == true, let last = keys.last else { throw damagedBlock }
+        guard last.rawValue < batch.keys[first] else { return nil }
+        var joined = PostingBatch()
+        joined.keys.reserveCapacity(keys.count + rows.count)
+        var start = 0
+        for (row, key) in keys.enumerated() {
+            joined.append(key: key.rawValue, length: 0, positions: positions[start..<Int(ends[row])])
+            start = Int(ends[row])
+        }
+        for row in rows {
+            joined.append(
+                key: batch.keys[row], length: batch.lengths[row], positions: batch.positions[batch.positions(of: row)])
+        }
+        return joined.entries(of: 0..<joined.keys.count, term: term, lastBound: layout.openBound, layout: layout)
     }
 
     /// The entries of `postings` (ascending keys) of `term` in `layout`, cut by `PostingBlock.chunks`: each
