@@ -11,8 +11,8 @@
 /// bytes: the term's number, the text's number and the position), with terms numbered by their bytes through one
 /// ``TermTable``. A bulk insert then costs a hash lookup and two appends per token, where arrays per term touched
 /// a different, cold array at every token; Latin and Han text is tokenized straight into bytes
-/// (``TextTokenizer/simpleTerms(in:into:folds:trigrams:)``) and its terms numbered together
-/// (``TermTable/appendNumbers(of:ends:to:)``: their lookups' cache misses overlap).
+/// (``TextTokenizer/simpleTerms(in:into:folds:trigrams:)``) and its terms numbered from those bytes
+/// (``TermTable/appendNumbers(of:ends:to:)``).
 /// ``take()`` groups the rows by term with a counting sort over the terms' ranks in byte order, which keeps their
 /// order (a term's rows of one text stay together, in position order) and lays the terms out in the order the
 /// batch hands them on: the scatter writes one 8-byte value per row, and the walk after it reads every array in

@@ -21,11 +21,6 @@ struct TermTable {
     private var ends: [Int32] = []
     /// The hash table; its count is a power of two, at least twice the number of terms.
     private var slots = [Slot](repeating: Slot(), count: 1024)
-    /// ``appendNumbers(of:ends:to:)``'s space: per term of a text, its hash and head (kept from text to text).
-    private var hashes: [UInt64] = []
-    private var heads: [UInt64] = []
-    /// A bit of the tags ``appendNumbers(of:ends:to:)`` loads ahead, kept only so the loads are not dropped.
-    private var touchedTags: UInt64 = 0
 
     /// The number of terms.
     var count: Int { ends.count }
@@ -46,42 +41,12 @@ struct TermTable {
 
     /// Appends to `numbers` the number of each term of `bytes`, the terms one after the other with their ends in
     /// `ends` (term `k`'s bytes are `ends[k - 1]..<ends[k]`, from 0 for the first), each numbered on first sight.
-    ///
-    /// The terms are hashed and their first slots loaded all before the first is looked up: the loads do not
-    /// depend on each other, so the processor waits for their cache misses together (a table of a bulk load's
-    /// terms is far larger than the caches, and a word's slot is a miss unless the word is among the commonest),
-    /// where one lookup after the other waits for each miss in turn.
     mutating func appendNumbers(
         of bytes: UnsafeBufferPointer<UInt8>, ends: UnsafeBufferPointer<Int32>, to numbers: inout [Int32]
     ) {
-        // The space worked on as locals (moved out, so appending to them copies nothing).
-        var hashes: [UInt64] = [], heads: [UInt64] = []
-        swap(&hashes, &self.hashes)
-        swap(&heads, &self.heads)
-        defer {
-            swap(&hashes, &self.hashes)
-            swap(&heads, &self.heads)
-        }
-        hashes.removeAll(keepingCapacity: true)
-        heads.removeAll(keepingCapacity: true)
         var start = 0
-        var touched: UInt64 = 0
-        slots.withUnsafeBufferPointer { slots in
-            let mask = slots.count - 1
-            for end in ends {
-                let (hash, head) = Self.hash(UnsafeBufferPointer(rebasing: bytes[start..<Int(end)]))
-                hashes.append(hash)
-                heads.append(head)
-                touched |= slots[Int(truncatingIfNeeded: hash) & mask].tag
-                start = Int(end)
-            }
-        }
-        // Kept, so the loads above are not dropped as unused.
-        touchedTags |= touched & 1
-        start = 0
-        for (index, end) in ends.enumerated() {
-            let term = UnsafeBufferPointer(rebasing: bytes[start..<Int(end)])
-            numbers.append(number(of: term, hash: hashes[index], head: heads[index]))
+        for end in ends {
+            numbers.append(number(of: UnsafeBufferPointer(rebasing: bytes[start..<Int(end)])))
             start = Int(end)
         }
     }
