@@ -231,31 +231,24 @@ struct PostingBlock: Equatable {
         var reader = VarintReader(payload)
         guard let count = reader.next(), count > 0, count <= UInt64(payload.count) else { return false }
         let n = Int(count)
-        if layout == .compact {
-            return appendCompactPositions(
-                &reader, count: n, among: among, next: &next, keys: &keys, positions: &positions, ends: &ends)
-        }
         // Per posting, in space on the stack: its key, then its frequency, negative (-1 - frequency) for a posting
         // not asked for.
         return withUnsafeTemporaryAllocation(of: Int64.self, capacity: 2 * n) { space in
             let blockKeys = space.baseAddress!, frequencies = blockKeys + n
-            var key: Int64 = 0
             switch layout {
             case .wide:
+                var key: Int64 = 0
                 for index in 0..<n {
                     guard let gap = reader.next(), index == 0 || gap > 0 else { return false }
                     key &+= Int64(bitPattern: gap)
                     blockKeys[index] = key
                 }
             case .compact:
-                // Keys and frequencies come together: both are read whole.
-                for index in 0..<n {
-                    guard let frequency = readCompact(&reader, index: index, key: &key),
-                        frequency <= UInt64(payload.count)
-                    else { return false }
-                    blockKeys[index] = key
-                    frequencies[index] = Int64(frequency)
-                }
+                // Keys and frequencies come together: both are read whole (four at a time where they allow).
+                guard
+                    readCompactHeads(
+                        &reader, count: n, keys: blockKeys, frequencies: frequencies, limit: UInt64(payload.count))
+                else { return false }
             }
             // The postings asked for are marked (the others' frequencies made negative); `last` is the last one
             // asked for.
@@ -299,12 +292,18 @@ struct PostingBlock: Equatable {
                 // The positions' section starts past every posting's pair of counts.
                 guard reader.skip(2 * (n - 1 - last)) else { return false }
             }
+            // The positions of objects not asked for are stepped over, not decoded: a run of them at once, before
+            // the next wanted posting (the last one read is wanted).
+            var stepped = 0
             for index in 0...last {
                 let frequency = frequencies[index]
                 guard frequency >= 0 else {
-                    // The positions of an object not asked for are stepped over, not decoded.
-                    guard reader.skip(Int(-1 - frequency)) else { return false }
+                    stepped += Int(-1 - frequency)
                     continue
+                }
+                if stepped > 0 {
+                    guard reader.skip(stepped) else { return false }
+                    stepped = 0
                 }
                 var position: UInt64 = 0
                 for _ in 0..<frequency {
@@ -371,70 +370,6 @@ struct PostingBlock: Equatable {
             index += 1
         }
         return true
-    }
-
-    /// ``appendPositions(of:layout:among:next:keys:positions:ends:lengths:)`` for a compact payload whose `count`
-    /// postings `reader` is at: each posting's key and frequency decoded and matched with `among` in one pass (the
-    /// packed gap of a posting of frequency 1, most of them, is one byte), then the positions up to the last
-    /// wanted posting, the others' stepped over.
-    private static func appendCompactPositions(
-        _ reader: inout VarintReader, count n: Int, among: [ObjectKey]?, next: inout Int,
-        keys: inout [ObjectKey], positions: inout [Int32], ends: inout [Int32]
-    ) -> Bool {
-        let limit = UInt64(reader.count)
-        // Per posting, in space on the stack: its key, then its frequency, negative (-1 - frequency) for a posting
-        // not asked for.
-        return withUnsafeTemporaryAllocation(of: Int64.self, capacity: 2 * n) { space in
-            let blockKeys = space.baseAddress!, frequencies = blockKeys + n
-            guard readCompactHeads(&reader, count: n, keys: blockKeys, frequencies: frequencies, limit: limit) else {
-                return false
-            }
-            // `last`: the last posting asked for; the others' frequencies made negative.
-            var last = n - 1
-            if let among {
-                last = -1
-                next = among.withUnsafeBufferPointer { among in
-                    var cursor = next
-                    for index in 0..<n {
-                        let key = blockKeys[index]
-                        while cursor < among.count, among[cursor].rawValue < key { cursor += 1 }
-                        if cursor < among.count, among[cursor].rawValue == key {
-                            last = index
-                            cursor += 1
-                        } else {
-                            frequencies[index] = -1 - frequencies[index]
-                        }
-                    }
-                    return cursor
-                }
-                // No wanted posting here: the rest of the block is not read.
-                if last < 0 { return true }
-            }
-            // The positions of objects not asked for are stepped over, not decoded: a run of them at once, before
-            // the next wanted posting (the last one read is wanted).
-            var stepped = 0
-            for index in 0...last {
-                let frequency = frequencies[index]
-                guard frequency >= 0 else {
-                    stepped += Int(-1 - frequency)
-                    continue
-                }
-                if stepped > 0 {
-                    guard reader.skip(stepped) else { return false }
-                    stepped = 0
-                }
-                var position: UInt64 = 0
-                for _ in 0..<frequency {
-                    guard let gap = reader.next() else { return false }
-                    position &+= gap
-                    positions.append(Int32(truncatingIfNeeded: position))
-                }
-                keys.append(ObjectKey(blockKeys[index]))
-                ends.append(Int32(truncatingIfNeeded: positions.count))
-            }
-            // A block read to its end must end there.
-            return last < n - 1 || reader.isAtEnd
-        }
     }
 
     /// Calls `body` with the key and token count of each posting of a length block's `payload` (the empty term's)
