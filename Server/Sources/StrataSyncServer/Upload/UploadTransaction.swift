@@ -36,15 +36,28 @@ struct UploadTransaction {
     }
 
     /// Applies `changes` of client `clientID` (validated, numbers increasing) and stages the new ones for the
-    /// change log, which the transaction's `COMMIT` numbers.
-    /// - Throws: `SyncError` naming the refused change; the caller's transaction then rolls back.
-    func run(_ changes: [ValidatedChange], clientID: String, user: String) async throws -> Outcome {
+    /// change log, which the transaction's `COMMIT` numbers. With `after` (a batch sent ahead), only once every
+    /// change of the client up to `after` is applied.
+    /// - Throws: `SyncError` naming the refused change, or `.predecessorMissing` when changes up to `after` are
+    ///   not all applied yet; the caller's transaction then rolls back.
+    func run(_ changes: [ValidatedChange], clientID: String, user: String, after: Int64? = nil) async throws
+        -> Outcome
+    {
         try await lock(changes, clientID: clientID)
         let loaded = try await load(changes, clientID: clientID)
         if let owner = loaded.clientUser, owner != user {
             throw SyncError(.conflict, "client id \(clientID) belongs to another user")
         }
         let applied = loaded.lastApplied
+        // The client's changes are applied in their order: a batch sent ahead waits for the one before it (changes
+        // at or below `applied` are skipped as duplicates, so a batch applied before its predecessor would make
+        // the predecessor's changes look applied).
+        if let after, after > applied {
+            throw SyncError(
+                .predecessorMissing,
+                "client \(clientID) sent changes after \(after), but the server has applied its changes up to "
+                    + "\(applied) only; send the batch again once the one before it is answered")
+        }
         let fresh = changes.filter { $0.change.seq > applied }
         var planner = BatchPlanner(authorizer: authorizer, plans: loaded.plans(for: fresh))
         var owners: [String?] = []
