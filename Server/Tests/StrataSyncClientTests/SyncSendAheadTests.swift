@@ -13,7 +13,13 @@ import FoundationNetworking
 final class SyncSendAheadTests: XCTestCase {
     func testCommitsMadeWhileUploadsAreUnderWayAreSentAheadAndLandOnceInOrder() async throws {
         try await SyncHarness.run { harness in
-            let phone = try await harness.client("phone", queue: DispatchQueue(label: "phone"))
+            // Sending ahead is off by default (SyncConfiguration.uploadsAhead): this device sends up to two ahead.
+            var configuration = harness.clientConfiguration("phone", token: try await SyncHarness.token(user: "alice"))
+            configuration.sync?.uploadsAhead = 2
+            let queue = DispatchQueue(label: "phone")
+            let database = try queue.sync { [configuration] in try Database(configuration: configuration, queue: queue) }
+            defer { database.syncSession?.pause() }
+            let phone = SyncClient(name: "phone", database: database, queue: queue)
             let laptop = try await harness.client("laptop", queue: DispatchQueue(label: "laptop"))
             // The first answer tells the session that the server keeps order.
             try phone.write { db in db.add(SyncNote(id: "n0", ownerId: "alice", title: "first")) }

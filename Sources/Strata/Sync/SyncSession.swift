@@ -172,9 +172,6 @@ public final class SyncSession: @unchecked Sendable {
 
     // MARK: Work
 
-    /// The most upload batches on their way at once, to a server that keeps order (``UploadResponse/keepsOrder``).
-    static let maximumUploadsAhead = 3
-
     /// Uploads the next batch of the outbox and waits for its answer; returns whether there was one.
     private func uploadBatch() async throws -> Bool {
         guard let read = try await readBatch(after: nil), let first = read.changes.first, let last = read.changes.last
@@ -190,9 +187,9 @@ public final class SyncSession: @unchecked Sendable {
     }
 
     /// Uploads the outbox until it is empty, sending each batch as soon as it is read (docs/SYNC.md, "Sending
-    /// ahead"): to a server that keeps order, up to ``maximumUploadsAhead`` batches are on their way at once, each
-    /// naming the last change sent before it (`after`), so that a change committed while an upload is under way
-    /// leaves at once instead of after that upload's answer. Answers are taken in the order the batches left. After a
+    /// ahead"): to a server that keeps order, up to ``SyncConfiguration/uploadsAhead`` more batches are on their way
+    /// at once, each naming the last change sent before it (`after`), so that a change committed while an upload is
+    /// under way leaves at once instead of after that upload's answer (by default none: one batch at a time). Answers are taken in the order the batches left. After a
     /// failure nothing more is sent; the batches still on their way are waited for, and the first failure is thrown
     /// (the next round starts again from the acknowledged number). Returns whether anything was sent.
     private func uploadAhead() async throws -> Bool {
@@ -200,7 +197,7 @@ public final class SyncSession: @unchecked Sendable {
         var sentAny = false
         var failure: (any Error)?
         while true {
-            let limit = lock.withLock { serverKeepsOrder } ? Self.maximumUploadsAhead : 1
+            let limit = lock.withLock { serverKeepsOrder } ? 1 + max(0, configuration.uploadsAhead) : 1
             if failure == nil, inFlight.count < limit, state == .active,
                 let read = try await readBatch(after: inFlight.last?.last),
                 let first = read.changes.first, let last = read.changes.last
