@@ -46,7 +46,8 @@ struct InfoCommand: ParsableCommand {
                     let size = try table.fullTextSize(index.key)
                     let unit = index.isPostingBlocks ? "posting blocks" : "entries (one per term and object)"
                     print("    full-text index on \(column): \(size.entries) \(unit), "
-                        + "\(bytes(UInt64(size.bytes))) of entry bytes")
+                        + "\(bytes(UInt64(size.bytes))) of entry bytes in \(size.nodes) nodes of "
+                        + "\(bytes(UInt64(size.nodeBytes)))")
                 }
                 // Uniqueness rules are the unique indexes other than the primary key's.
                 let key = [table.primaryKey].compactMap { $0 }

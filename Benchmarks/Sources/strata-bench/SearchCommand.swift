@@ -15,7 +15,8 @@ import StrataStorage
 /// objects for one word (BM25 in both), and the ten newest matches of one word (`prefix(10)` of results sorted
 /// by id, descending; `ORDER BY rowid DESC LIMIT 10`). Each query reads the ids of every match (SQLite steps
 /// through its rows, Strata evaluates `TEXT` through the index); the figures are microseconds per query, the
-/// build is seconds, and the size is the file's bytes after the build (content and index in both).
+/// build is seconds, and the size is the file's bytes after the build and the queries, each database closed
+/// (content and index in both).
 struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search", abstract: "Full-text search: Strata's TEXT and BM25 against SQLite FTS5.")
@@ -39,70 +40,76 @@ struct SearchCommand: ParsableCommand {
         defer { if keep == nil { try? FileManager.default.removeItem(at: directory) } }
         let corpus = SearchCorpus(documents: documents, queries: queries)
 
-        var configuration = Configuration(schema: Bench.self)
-        configuration.fileURL = directory.appendingPathComponent("search.strata")
-        configuration.durability = .none
-        let db = try Database(configuration: configuration)
-        let strataBuild = try seconds {
-            try db.write {
-                for (id, body) in corpus.texts.enumerated() {
-                    let article = Article()
-                    article.id = id
-                    article.body = body
-                    db.add(article)
+        var rows: [(id: String, unit: String, strata: Double, sqlite: Double)] = []
+        let strataURL = directory.appendingPathComponent("search.strata")
+        // Both files are measured closed: SQLite's after `close()`, Strata's once its database is released here,
+        // which cuts the file back to the pages its last version uses (open, it keeps the growth a writer takes
+        // ahead of need, up to an eighth of the file).
+        do {
+            var configuration = Configuration(schema: Bench.self)
+            configuration.fileURL = strataURL
+            configuration.durability = .none
+            let db = try Database(configuration: configuration)
+            let strataBuild = try seconds {
+                try db.write {
+                    for (id, body) in corpus.texts.enumerated() {
+                        let article = Article()
+                        article.id = id
+                        article.body = body
+                        db.add(article)
+                    }
                 }
             }
-        }
-        let sqlite = try FTSDatabase(path: directory.appendingPathComponent("search.sqlite").path)
-        let sqliteBuild = try seconds { try sqlite.insert(corpus.texts, isChinese: corpus.isChinese) }
+            let sqlite = try FTSDatabase(path: directory.appendingPathComponent("search.sqlite").path)
+            let sqliteBuild = try seconds { try sqlite.insert(corpus.texts, isChinese: corpus.isChinese) }
 
-        var rows: [(id: String, unit: String, strata: Double, sqlite: Double)] = []
-        rows.append(("FTS-build", "s", strataBuild, sqliteBuild))
-        let kinds: [(String, [String], [String], Bool)] = [
-            ("FTS-one-word", corpus.oneWord, corpus.oneWord, false),
-            ("FTS-two-words", corpus.twoWords, corpus.twoWords, false),
-            ("FTS-prefix", corpus.prefixes, corpus.prefixes, false),
-            ("FTS-phrase", corpus.phrases.map { "\"\($0)\"" }, corpus.phrases.map { "\"\($0)\"" }, false),
-            ("FTS-chinese", corpus.chinese, corpus.chinese, true),
-        ]
-        let articles = db.objects(Article.self)
-        for (id, strataQueries, sqliteQueries, chinese) in kinds {
-            var strataMatches = 0, sqliteMatches = 0
-            let strataTime = try seconds {
-                for query in strataQueries { strataMatches += try articles.filter("body TEXT %@", query).count }
+            rows.append(("FTS-build", "s", strataBuild, sqliteBuild))
+            let kinds: [(String, [String], [String], Bool)] = [
+                ("FTS-one-word", corpus.oneWord, corpus.oneWord, false),
+                ("FTS-two-words", corpus.twoWords, corpus.twoWords, false),
+                ("FTS-prefix", corpus.prefixes, corpus.prefixes, false),
+                ("FTS-phrase", corpus.phrases.map { "\"\($0)\"" }, corpus.phrases.map { "\"\($0)\"" }, false),
+                ("FTS-chinese", corpus.chinese, corpus.chinese, true),
+            ]
+            let articles = db.objects(Article.self)
+            for (id, strataQueries, sqliteQueries, chinese) in kinds {
+                var strataMatches = 0, sqliteMatches = 0
+                let strataTime = try seconds {
+                    for query in strataQueries { strataMatches += try articles.filter("body TEXT %@", query).count }
+                }
+                let sqliteTime = try seconds {
+                    for query in sqliteQueries { sqliteMatches += try sqlite.matches(query, chinese: chinese) }
+                }
+                guard strataMatches > 0, sqliteMatches > 0 else { throw BenchmarkError("\(id): no query matched") }
+                rows.append((id, "µs/query", strataTime * 1e6 / Double(strataQueries.count),
+                             sqliteTime * 1e6 / Double(sqliteQueries.count)))
+                if !json { print("\(id): \(strataMatches) matches in Strata, \(sqliteMatches) in SQLite") }
             }
-            let sqliteTime = try seconds {
-                for query in sqliteQueries { sqliteMatches += try sqlite.matches(query, chinese: chinese) }
+            let strataTop = try seconds {
+                for query in corpus.oneWord { _ = try articles.search(query, in: "body", limit: 10) }
             }
-            guard strataMatches > 0, sqliteMatches > 0 else { throw BenchmarkError("\(id): no query matched") }
-            rows.append((id, "µs/query", strataTime * 1e6 / Double(strataQueries.count),
-                         sqliteTime * 1e6 / Double(sqliteQueries.count)))
-            if !json { print("\(id): \(strataMatches) matches in Strata, \(sqliteMatches) in SQLite") }
-        }
-        let strataTop = try seconds {
-            for query in corpus.oneWord { _ = try articles.search(query, in: "body", limit: 10) }
-        }
-        let sqliteTop = try seconds { for query in corpus.oneWord { _ = try sqlite.top10(query) } }
-        rows.append(("FTS-top10", "µs/query", strataTop * 1e6 / Double(corpus.oneWord.count),
-                     sqliteTop * 1e6 / Double(corpus.oneWord.count)))
-        // `Results.prefix(_:)` on sorted results: the ten newest matches, kept by a bounded heap (no full sort).
-        var strataNewest = 0, sqliteNewest = 0
-        let strataNewestTime = try seconds {
-            for query in corpus.oneWord {
-                strataNewest += try articles.filter("body TEXT %@", query).sorted(byKeyPath: "id", ascending: false)
-                    .prefix(10).map(\.id).count
+            let sqliteTop = try seconds { for query in corpus.oneWord { _ = try sqlite.top10(query) } }
+            rows.append(("FTS-top10", "µs/query", strataTop * 1e6 / Double(corpus.oneWord.count),
+                         sqliteTop * 1e6 / Double(corpus.oneWord.count)))
+            // `Results.prefix(_:)` on sorted results: the ten newest matches, kept by a bounded heap (no full sort).
+            var strataNewest = 0, sqliteNewest = 0
+            let strataNewestTime = try seconds {
+                for query in corpus.oneWord {
+                    strataNewest += try articles.filter("body TEXT %@", query).sorted(byKeyPath: "id", ascending: false)
+                        .prefix(10).map(\.id).count
+                }
             }
+            let sqliteNewestTime = try seconds {
+                for query in corpus.oneWord { sqliteNewest += try sqlite.newest10(query).count }
+            }
+            guard strataNewest == sqliteNewest else {
+                throw BenchmarkError("FTS-newest10: \(strataNewest) objects in Strata, \(sqliteNewest) in SQLite")
+            }
+            rows.append(("FTS-newest10", "µs/query", strataNewestTime * 1e6 / Double(corpus.oneWord.count),
+                         sqliteNewestTime * 1e6 / Double(corpus.oneWord.count)))
+            try sqlite.close()
         }
-        let sqliteNewestTime = try seconds {
-            for query in corpus.oneWord { sqliteNewest += try sqlite.newest10(query).count }
-        }
-        guard strataNewest == sqliteNewest else {
-            throw BenchmarkError("FTS-newest10: \(strataNewest) objects in Strata, \(sqliteNewest) in SQLite")
-        }
-        rows.append(("FTS-newest10", "µs/query", strataNewestTime * 1e6 / Double(corpus.oneWord.count),
-                     sqliteNewestTime * 1e6 / Double(corpus.oneWord.count)))
-        try sqlite.close()
-        let strataBytes = try fileSize(configuration.fileURL.path)
+        let strataBytes = try fileSize(strataURL.path)
         let sqliteBytes = try fileSize(directory.appendingPathComponent("search.sqlite").path)
         rows.append(("FTS-size", "MiB", Double(strataBytes) / 1_048_576, Double(sqliteBytes) / 1_048_576))
         try report(rows)

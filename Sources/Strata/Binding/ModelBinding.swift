@@ -37,7 +37,7 @@ final class ModelBinding: ModelLayout {
     @exclusivity(unchecked) var spareRow: [StorageValue] = []
     /// The row an unmanaged object writes itself into when `add` inserts it (``ObjectBase/writeValues(into:)``),
     /// kept between inserts of this model as ``spareRow`` is; `nil` while an add holds it (an object being added
-    /// may add another of the same model: that one then gets a row of its own).
+    /// may add another of the same model: that one then gets a row of its own). See ``withUnmanagedRow(_:)``.
     @exclusivity(unchecked) var spareUnmanagedRow: UnmanagedRow?
 
     init(
@@ -67,25 +67,30 @@ final class ModelBinding: ModelLayout {
         spareUnmanagedRow = nil
     }
 
-    /// The model's reusable ``UnmanagedRow``, ready for the next object; give it back with
-    /// ``giveBack(_:)``.
-    func takeUnmanagedRow() -> UnmanagedRow {
-        guard var row = spareUnmanagedRow else {
+    /// Runs `body` with the model's reusable ``UnmanagedRow``, ready for the next object, and keeps the row for the
+    /// next add once `body` returns, having let go of the objects it wrote (``UnmanagedRow/releaseObjects()``).
+    ///
+    /// The row is moved out of ``spareUnmanagedRow`` and back (`swap`), never copied: a copy held the row's
+    /// arrays twice, so letting go of its objects copied the array of links, and each copy cost a retain and a
+    /// release of every array the row holds. An add that adds another object of the same model from inside `body`
+    /// finds no spare row and makes one of its own.
+    func withUnmanagedRow<Result>(_ body: (inout UnmanagedRow) throws -> Result) rethrows -> Result {
+        var row: UnmanagedRow? = nil
+        swap(&row, &spareUnmanagedRow)
+        if row == nil {
             var slots = Array(repeating: 0, count: columns.count)
             for (position, property) in valueProperties.enumerated() { slots[property] = position }
             for (position, property) in linkProperties.enumerated() { slots[property] = -1 - position }
-            return UnmanagedRow(slots: slots, valueCount: valueProperties.count, linkCount: linkProperties.count)
+            row = UnmanagedRow(slots: slots, valueCount: valueProperties.count, linkCount: linkProperties.count)
+        } else {
+            row!.reset()
         }
-        spareUnmanagedRow = nil
-        row.reset()
-        return row
-    }
-
-    /// Keeps `row` for the next object this model adds.
-    func giveBack(_ row: UnmanagedRow) {
-        var row = row
-        row.releaseObjects()
-        spareUnmanagedRow = row
+        defer {
+            row!.releaseObjects()
+            // A row an inner add kept meanwhile is dropped: one row is kept, no more.
+            swap(&row, &spareUnmanagedRow)
+        }
+        return try body(&row!)
     }
 
     private static func autoIncrements(_ description: ModelDescription, _ definition: ModelDefinition) -> Bool {

@@ -162,8 +162,13 @@ extension Database {
     /// property left unwritten, a value the store cannot hold in a row): the caller then reads
     /// ``ObjectBase/persistedValues()`` and stores the object the general way.
     private func insertWritten(_ object: ObjectBase, model: ModelBinding, table: Table) throws -> StoredRow? {
-        var row = model.takeUnmanagedRow()
-        defer { model.giveBack(row) }
+        try model.withUnmanagedRow { row in try insertWritten(object, model: model, table: table, row: &row) }
+    }
+
+    /// ``insertWritten(_:model:table:)`` with the model's reused row.
+    private func insertWritten(
+        _ object: ObjectBase, model: ModelBinding, table: Table, row: inout UnmanagedRow
+    ) throws -> StoredRow? {
         object.writeValues(into: &row)
         guard row.isStorable, row.writtenCount == model.columns.count else { return nil }
         let primaryKeySlot = model.primaryKeyColumn.map { row.slots[$0] }
@@ -261,15 +266,15 @@ extension Database {
                 targetModel.linkProperties.isEmpty, !model.isMixed(property),
                 try self.model(of: target) === targetModel, !found.contains(where: { $0.object === target })
             else { continue }
-            var row = targetModel.takeUnmanagedRow()
-            target.writeValues(into: &row)
-            targetModel.giveBack(row)
-            guard row.isStorable, row.writtenCount == targetModel.columns.count else { continue }
+            let values = targetModel.withUnmanagedRow { row -> [StorageValue]? in
+                target.writeValues(into: &row)
+                return row.isStorable && row.writtenCount == targetModel.columns.count ? row.values : nil
+            }
+            guard let values else { continue }
             found.append(
                 NewEmbedded(
                     object: target, model: targetModel, linkPosition: position,
-                    row: EmbeddedRow(
-                        link: model.columns[property], values: row.values, columns: targetModel.valueColumns)))
+                    row: EmbeddedRow(link: model.columns[property], values: values, columns: targetModel.valueColumns)))
         }
         return found
     }

@@ -34,7 +34,8 @@ struct FullTextIndexSearch {
     static let b = 0.75
 
     /// Where one clause occurs: objects in ascending key order, with (when asked for) how many times and the
-    /// object's token count, in parallel arrays.
+    /// object's token count, in parallel arrays. The token counts are empty when the index's postings do not hold
+    /// them (the compact layout, and phrases): ranking reads them once for the query's matches.
     private struct ClauseMatch {
         var keys: [ObjectKey] = []
         var counts: [Int] = []
@@ -66,10 +67,17 @@ struct FullTextIndexSearch {
 
     /// The objects that match with their scores, best first (ties in key order); with `limit`, the first `limit`
     /// of them only, kept in a bounded heap as the matches are scored (the rest is never sorted).
+    ///
+    /// The matches' token counts come with their postings where the index keeps them there; otherwise (the
+    /// compact layout, phrases) they are read once for the matches alone, in the same walk over the length blocks
+    /// that gives the statistics (`Table.fullTextStatistics(_:sample:lengthsOf:)`).
     func ranked(limit: Int? = nil) throws -> [(key: ObjectKey, score: Double)] {
         let (keys, clauses, frequencies) = try matches(withCounts: true)
         guard !keys.isEmpty else { return [] }
-        let (documents, averageLength) = try table.fullTextStatistics(index)
+        // Token counts are the object's, whichever clause gave them.
+        let known = clauses.first { !$0.lengths.isEmpty }?.lengths
+        let (documents, averageLength, read) = try table.fullTextStatistics(index, lengthsOf: known == nil ? keys : [])
+        let lengths = known ?? read.map(Int.init)
         let before = { (left: (key: ObjectKey, score: Double), right: (key: ObjectKey, score: Double)) -> Bool in
             left.score != right.score ? left.score > right.score : left.key < right.key
         }
@@ -81,7 +89,7 @@ struct FullTextIndexSearch {
             for (clause, frequency) in zip(clauses, frequencies) {
                 score += Self.score(
                     frequency: frequency, documents: documents, occurrences: clause.counts[row],
-                    length: clause.lengths[row], averageLength: averageLength)
+                    length: lengths[row], averageLength: averageLength)
             }
             if limit == nil { scored.append((key, score)) } else { best.offer((key, score)) }
         }
@@ -122,12 +130,13 @@ struct FullTextIndexSearch {
             var result = ClauseMatch()
             result.keys = keys
             result.counts.reserveCapacity(keys.count)
-            result.lengths.reserveCapacity(keys.count)
+            let hasLengths = !match.lengths.isEmpty
+            if hasLengths { result.lengths.reserveCapacity(keys.count) }
             var row = 0
             for key in keys {
                 row = Self.firstIndex(in: match.keys, notBelow: key, from: row)
                 result.counts.append(match.counts[row])
-                result.lengths.append(match.lengths[row])
+                if hasLengths { result.lengths.append(match.lengths[row]) }
             }
             return result
         }
@@ -170,7 +179,8 @@ struct FullTextIndexSearch {
         return keys
     }
 
-    /// The objects where `clause` occurs; with `withCounts` (or for a phrase), how often and their token counts.
+    /// The objects where `clause` occurs; with `withCounts` (or for a phrase), how often, and their token counts
+    /// where the postings hold them.
     private func occurrences(of clause: FullTextQuery.Clause, withCounts: Bool) throws -> ClauseMatch {
         guard let first = clause.terms.first else { return ClauseMatch() }
         if clause.terms.count == 1, !withCounts {
@@ -178,7 +188,7 @@ struct FullTextIndexSearch {
         }
         if !clause.terms.contains(where: \.isPrefix) {
             let offsets = clause.terms.map { $0.offset - first.offset }
-            return try exactOccurrences(of: clause.terms.map(\.text), offsets: offsets, withLengths: withCounts)
+            return try exactOccurrences(of: clause.terms.map(\.text), offsets: offsets)
         }
         // A phrase: the objects holding every word (keys only), then those objects' positions alone.
         var among: [ObjectKey]?
@@ -226,12 +236,12 @@ struct FullTextIndexSearch {
     /// candidates are its objects, each with the positions where the phrase may start; every other word, rarer
     /// first, narrows them by a seeking walk over its blocks that decodes only the blocks that hold a candidate
     /// (and the positions of the candidates alone), descending the tree past runs of blocks that hold none. No
-    /// array is made per object. The matches' token counts are read once the phrase's matches are known, and
-    /// only `withLengths` (for ranking).
-    private func exactOccurrences(of terms: [String], offsets: [Int], withLengths: Bool) throws -> ClauseMatch {
+    /// array is made per object. A phrase's matches carry no token counts (ranking reads them for the query's
+    /// matches), a word's only where its postings hold them.
+    private func exactOccurrences(of terms: [String], offsets: [Int]) throws -> ClauseMatch {
         if terms.count == 1 {
             // One word: its frequencies are its counts, and no position is read.
-            let (keys, frequencies, lengths) = try table.fullTextFrequencies(index, term: terms[0])
+            let (keys, frequencies, lengths) = try table.fullTextFrequencies(index, term: terms[0], withLengths: false)
             return ClauseMatch(keys: keys, counts: frequencies.map(Int.init), lengths: lengths.map(Int.init))
         }
         let order = try rarestFirst(terms)
@@ -246,9 +256,6 @@ struct FullTextIndexSearch {
         }
         var match = ClauseMatch()
         match.keys = candidates.keys
-        if withLengths {
-            match.lengths = try table.fullTextDocumentLengths(index, of: candidates.keys).map(Int.init)
-        }
         match.counts = (0..<candidates.keys.count).map { candidates.starts(of: $0).count }
         return match
     }

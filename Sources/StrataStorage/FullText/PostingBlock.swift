@@ -316,6 +316,109 @@ struct PostingBlock: Equatable {
         }
     }
 
+    /// Calls `body` with the key and token count of each posting of a length block's `payload` (the empty term's)
+    /// in `layout`, in key order, until it returns `false`; returns the block's number of objects, or `nil` for
+    /// damaged bytes (keys that do not ascend, a varint past the end). Nothing is appended anywhere: a reader
+    /// after a few objects' lengths stops at the last of them (the rest of the block is not read).
+    @inline(__always)
+    static func forEachLength(
+        of payload: UnsafeRawBufferPointer, layout: PostingLayout, _ body: (_ key: Int64, _ length: UInt64) -> Bool
+    ) -> Int? {
+        var reader = VarintReader(payload)
+        guard let n = reader.next(), n > 0, n <= UInt64(payload.count) else { return nil }
+        let count = Int(n)
+        var key: Int64 = 0
+        switch layout {
+        case .compact:
+            for index in 0..<count {
+                let previous = key
+                guard let length = readCompact(&reader, index: index, key: &key), index == 0 || key > previous else {
+                    return nil
+                }
+                if !body(key, length) { return count }
+            }
+        case .wide:
+            // The keys' section, and beside it the pairs of counts (the token count, then a frequency of 0).
+            var pairs = reader
+            guard pairs.skip(count) else { return nil }
+            for index in 0..<count {
+                guard let gap = reader.next(), index == 0 || gap > 0, let length = pairs.next(), pairs.next() != nil
+                else { return nil }
+                key &+= Int64(bitPattern: gap)
+                if !body(key, length) { return count }
+            }
+        }
+        return count
+    }
+
+    /// Appends to `lengths` the token counts of the objects `keys[next...]` that a length block (`payload` in
+    /// `layout`, bound `bound`) may hold (those at most its bound), moving `next` past them; `false` when one of
+    /// them is not in the block (the index is damaged) or for damaged bytes.
+    ///
+    /// A compact block is first read by position (``appendConsecutiveLengths(_:bound:keys:next:to:)``), which
+    /// holds for the blocks of objects inserted one after the other; from the first wanted object where that does
+    /// not hold, the block is read in order up to its last wanted object.
+    static func appendLengths(
+        of payload: UnsafeRawBufferPointer, layout: PostingLayout, bound: Int64, keys: [ObjectKey],
+        next: inout Int, to lengths: inout [Int32]
+    ) -> Bool {
+        if layout == .compact, appendConsecutiveLengths(payload, bound: bound, keys: keys, next: &next, to: &lengths) {
+            return true
+        }
+        guard next < keys.count, keys[next].rawValue <= bound else { return true }
+        var missing = false
+        let count = forEachLength(of: payload, layout: layout) { key, length in
+            guard keys[next].rawValue <= key else { return true }
+            guard keys[next].rawValue == key else {
+                missing = true
+                return false
+            }
+            lengths.append(Int32(truncatingIfNeeded: length))
+            next += 1
+            return next < keys.count && keys[next].rawValue <= bound
+        }
+        // A wanted object at most the bound that the block did not hold is missing too.
+        return count != nil && !missing && (next == keys.count || keys[next].rawValue > bound)
+    }
+
+    /// Reads the token counts of the wanted objects `keys[next...]` (up to `bound`) of a compact length block by
+    /// position, while its bytes show it may: past the first key, one byte for the first object's count, then per
+    /// further object the byte `03` (a key gap of 1 with a count following) and one byte for its count. Object
+    /// `first + i`'s count is then the byte `2i` past the first count; the bytes up to it are checked as the
+    /// reads go (eight at a time), so a block is trusted only as far as it has been checked. Returns `true` when
+    /// every wanted object up to the bound was read this way, `false` (with `next` at the first one not read) for
+    /// the caller to read the rest of the block in order: a count of 128 or more, an object of one token (a
+    /// count packed into its gap), a gap, or damaged bytes.
+    private static func appendConsecutiveLengths(
+        _ payload: UnsafeRawBufferPointer, bound: Int64, keys: [ObjectKey], next: inout Int, to lengths: inout [Int32]
+    ) -> Bool {
+        var reader = VarintReader(payload)
+        guard let n = reader.next(), let firstBits = reader.next(), let raw = payload.baseAddress else { return false }
+        let first = Int64(bitPattern: firstBits)
+        let start = reader.offset
+        guard start < payload.count, payload[start] < 0x80 else { return false }
+        // Bytes `start..<checked` hold the first count and then whole pairs `03 c` (`c` below 0x80).
+        var checked = start + 1
+        while next < keys.count, keys[next].rawValue <= bound {
+            let (index, overflow) = keys[next].rawValue.subtractingReportingOverflow(first)
+            guard !overflow, index >= 0, UInt64(index) < n, index < Int64(payload.count) else { return false }
+            let offset = start + 2 * Int(index)
+            guard offset < payload.count else { return false }
+            while checked + 8 <= offset + 1 {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: checked, as: UInt64.self))
+                guard word & 0x80FF_80FF_80FF_80FF == 0x0003_0003_0003_0003 else { return false }
+                checked += 8
+            }
+            while checked <= offset {
+                guard payload[checked] == 0x03, payload[checked + 1] < 0x80 else { return false }
+                checked += 2
+            }
+            lengths.append(Int32(payload[offset]))
+            next += 1
+        }
+        return true
+    }
+
     /// The object keys and counts of `payload` in `layout` (its head; the positions are not read), appended to
     /// `keys` and `frequencies` (a term's frequency, or in a compact length block the token count), and in the
     /// wide layout the token counts to `lengths` (the compact layout keeps none per posting: nothing is

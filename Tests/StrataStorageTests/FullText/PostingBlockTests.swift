@@ -103,6 +103,29 @@ final class PostingBlockTests: XCTestCase {
             }
             let documents = tokens.values.filter { !$0.isEmpty }.count
             XCTAssertEqual(try table.fullTextStatistics(index).documents, documents, file: file, line: line)
+            // What ranking reads of the lengths in one walk: the token counts of a sparse selection of the objects
+            // with text, beside the statistics (the average over the first few objects in key order).
+            let withText = texts.keys.filter { !(tokens[$0] ?? []).isEmpty }.sorted { $0.rawValue < $1.rawValue }
+            let selection = withText.filter { _ in Int.random(in: 0..<3, using: &random) == 0 }
+            let counts = selection.map { tokens[$0]?.count ?? -1 }
+            let ranking = try table.fullTextStatistics(index, sample: 7, lengthsOf: selection)
+            XCTAssertEqual(ranking.documents, documents, file: file, line: line)
+            XCTAssertEqual(ranking.lengths.map(Int.init), counts, file: file, line: line)
+            let first = withText.prefix(7).map { tokens[$0]?.count ?? 0 }
+            XCTAssertEqual(
+                ranking.averageLength, Double(first.reduce(0, +)) / Double(max(first.count, 1)), accuracy: 1e-9,
+                file: file, line: line)
+            XCTAssertEqual(
+                try table.fullTextDocumentLengths(index, of: selection).map(Int.init), counts, file: file, line: line)
+            // An object without a length (no text, or no token) is an error, not a length of another object.
+            if let without = texts.keys.first(where: { (tokens[$0] ?? []).isEmpty }) {
+                XCTAssertThrowsError(try table.fullTextStatistics(index, lengthsOf: [without]), file: file, line: line)
+                XCTAssertThrowsError(try table.fullTextDocumentLengths(index, of: [without]), file: file, line: line)
+                // Between objects that have one: the walk must not pass over it.
+                let around = Array(withText.filter { $0 < without }.suffix(1)) + [without]
+                    + withText.filter { $0 > without }.prefix(1)
+                XCTAssertThrowsError(try table.fullTextStatistics(index, lengthsOf: around), file: file, line: line)
+            }
         }
         try fixture.catalog.verify()
     }
@@ -168,6 +191,35 @@ final class PostingBlockTests: XCTestCase {
     /// A write transaction whose changes fill their buffer many times: each batch holds every term's open last
     /// block out of the tree for the next one (`PostingChanges.heldBlocks`), and reads, deletes and updates in
     /// between, a commit and a rollback see exactly the postings the texts give.
+    /// A bulk load into an empty index written in many batches ends with its leaves full (its last batch, the
+    /// held open blocks of every term, is not swept through the leaves the earlier ones filled, splitting them):
+    /// no more nodes than the same texts written in one batch, the same entries, and a tree the verifier accepts.
+    func testABulkLoadInManyBatchesEndsWithFullLeaves() throws {
+        var table = try fixture.catalog.createTable(named: "Note")
+        let one = try table.addColumn(named: "one", type: .value(.string), nullable: true)
+        let many = try table.addColumn(named: "many", type: .value(.string), nullable: true)
+        let whole = try table.addFullTextIndex(on: one)
+        let batched = try table.addFullTextIndex(on: many)
+        try table.sortedIndex(batched).postingChangeLimit = 500
+        var random = SeededGenerator(seed: 2026)
+        for _ in 0..<3_000 {
+            // Common words, whose closed blocks the held batches write, and many rare ones, whose blocks (each
+            // term's open one) wait for the last batch and go between them: the index spans many leaves.
+            let words = (0..<4).map { _ in "c\(Int.random(in: 0..<30, using: &random))" }
+                + (0..<4).map { _ in "w\(Int.random(in: 0..<50_000, using: &random))" }
+            let text = StorageValue.string(words.joined(separator: " "))
+            try table.insert([(one, text), (many, text)])
+        }
+        try fixture.commit()
+        table = try XCTUnwrap(fixture.catalog.table(named: "Note"))
+        let packed = try table.fullTextSize(whole), repacked = try table.fullTextSize(batched)
+        XCTAssertGreaterThan(packed.nodes, 20, "an index of many leaves")
+        XCTAssertEqual(repacked.entries, packed.entries)
+        XCTAssertEqual(repacked.bytes, packed.bytes)
+        XCTAssertLessThanOrEqual(repacked.nodes, packed.nodes + 1)
+        try fixture.catalog.verify()
+    }
+
     func testBatchesOfOneTransactionAppendToTheHeldOpenBlocks() throws {
         var table = try fixture.catalog.createTable(named: "Note")
         let body = try table.addColumn(named: "body", type: .value(.string), nullable: true)

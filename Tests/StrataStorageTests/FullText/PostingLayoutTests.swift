@@ -91,4 +91,62 @@ final class PostingLayoutTests: XCTestCase {
             }
         }
     }
+
+    /// The token counts of wanted objects read from a length block: by position where the block's bytes show
+    /// consecutive objects with one-byte counts, in order from where they do not (an object of one token, a count
+    /// of 128 or more, a gap), in both layouts, against the block's postings; objects the block does not hold are
+    /// refused, and a changed byte never makes a read run past the payload.
+    func testLengthsReadFromLengthBlocksByPositionOrInOrder() throws {
+        var random = SeededGenerator(seed: 113)
+        for round in 0..<400 {
+            var key = Int64.random(in: 0...1_000_000, using: &random)
+            var postings: [PostingBlock.Posting] = []
+            // Mostly consecutive objects with a few tokens (read by position), with some irregular ones.
+            let irregular = round % 4
+            for _ in 0..<Int.random(in: 1...PostingBlock.maxPostings, using: &random) {
+                key += irregular == 1 && Int.random(in: 0..<20, using: &random) == 0 ? 3 : 1
+                var length = Int.random(in: 2...40, using: &random)
+                if irregular == 2, Int.random(in: 0..<30, using: &random) == 0 { length = 1 }
+                if irregular == 3, Int.random(in: 0..<30, using: &random) == 0 { length = 200 }
+                postings.append(PostingBlock.Posting(key: key, length: length, positions: []))
+            }
+            let bound = postings[postings.count - 1].key
+            for layout in [PostingLayout.compact, .wide] {
+                let payload = PostingBlock(postings: postings).payload(layout: layout, lengths: true)
+                // A sparse selection of the block's objects, and one the block does not hold.
+                let wanted = postings.filter { _ in Int.random(in: 0..<3, using: &random) == 0 }
+                let keys = wanted.map { ObjectKey($0.key) } + [ObjectKey(bound + 1)]
+                let (read, lengths, next) = readLengths(of: payload, layout: layout, bound: bound, keys: keys)
+                XCTAssertTrue(read, "round \(round), \(layout)")
+                XCTAssertEqual(lengths, wanted.map { Int32($0.length) }, "round \(round), \(layout)")
+                XCTAssertEqual(next, wanted.count, "stops at the first object past the bound")
+                // An object between two of the block's, or below its first, is missing.
+                let holes = [postings[0].key - 1] + zip(postings, postings.dropFirst())
+                    .filter { $1.key - $0.key > 1 }.map { $0.0.key + 1 }
+                for hole in holes {
+                    let after = postings.filter { $0.key > hole }.prefix(1).map { ObjectKey($0.key) }
+                    let asked = [ObjectKey(hole)] + after
+                    let found = readLengths(of: payload, layout: layout, bound: bound, keys: asked).read
+                    XCTAssertFalse(found, "object \(hole) is not in the block")
+                }
+                // A changed byte: any answer but a crash or a read past the payload.
+                var changed = payload
+                changed[Int.random(in: 0..<changed.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+                _ = readLengths(of: changed, layout: layout, bound: bound, keys: keys)
+            }
+        }
+    }
+
+    /// `PostingBlock.appendLengths` from the start of `keys`: whether the block held them all, the lengths it
+    /// read, and the index of the first key past the block's bound.
+    private func readLengths(
+        of payload: [UInt8], layout: PostingLayout, bound: Int64, keys: [ObjectKey]
+    ) -> (read: Bool, lengths: [Int32], next: Int) {
+        var next = 0
+        var lengths: [Int32] = []
+        let read = payload.withUnsafeBytes {
+            PostingBlock.appendLengths(of: $0, layout: layout, bound: bound, keys: keys, next: &next, to: &lengths)
+        }
+        return (read, lengths, next)
+    }
 }

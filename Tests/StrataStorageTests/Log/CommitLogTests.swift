@@ -17,6 +17,21 @@ final class CommitLogTests: XCTestCase {
             preallocatedBytes: preallocated, sealByteCount: sealByteCount)
     }
 
+    /// The set-up most tests share: memory storage holding a log started at generation 0 after version 1 (and,
+    /// `withDataFile`, the model's first data file), the model whose commits fill it.
+    private func startedLog(
+        capacity: UInt64 = 64 << 20, cipher: NodeCipher? = nil, withDataFile: Bool = false,
+        preallocated: UInt64 = 1 << 20
+    ) throws -> (storage: MemoryStorage, model: LogCommitModel, log: CommitLog) {
+        let storage = MemoryStorage(capacity: capacity)
+        let model = LogCommitModel(pageSize: pageSize, cipher: cipher)
+        if withDataFile { try storage.setContents(model.initialDataFile(), ofFile: "db") }
+        let log = try makeLog(
+            storage, sealByteCount: cipher == nil ? 0 : NodeCipher.sealByteCount, preallocated: preallocated)
+        try log.reset(checkpointed: 1, generation: 0)
+        return (storage, model, log)
+    }
+
     /// Appends `count` commits of the model to `log`; returns what each append returned. With `inlining`, every
     /// other node of a commit goes inline in its record's header pages (`LogRecord.Entry.isInline`), whatever its
     /// size: not for checkpoints, which write only the newest record's inline nodes (a commit's free-list changes,
@@ -65,11 +80,8 @@ final class CommitLogTests: XCTestCase {
     /// A log written before inline nodes (header format 1, no entry with bit 31 of its pages word) is read as it
     /// was: the same records, nothing inline; a format newer than 2 is refused.
     func testAFormatOneLogIsReadAndANewerFormatRefused() throws {
-        let storage = MemoryStorage(capacity: 64 << 20)
         var random = SeededGenerator(seed: 12)
-        let model = LogCommitModel(pageSize: pageSize)
-        let log = try makeLog(storage)
-        try log.reset(checkpointed: 1, generation: 0)
+        let (storage, model, log) = try startedLog()
         let appended = try append(8, of: model, to: log, using: &random)
         func rewriteFormat(_ format: UInt32) throws {
             var bytes = try XCTUnwrap(storage.contents(ofFile: "db.log"))
@@ -134,11 +146,8 @@ final class CommitLogTests: XCTestCase {
     /// Every cut of the last record at 512-byte sectors, and any one damaged byte in one of its nodes, ends the log
     /// after the record before it.
     func testATornOrDamagedAppendEndsTheLogThere() throws {
-        let storage = MemoryStorage(capacity: 64 << 20)
         var random = SeededGenerator(seed: 3)
-        let model = LogCommitModel(pageSize: pageSize)
-        let log = try makeLog(storage)
-        try log.reset(checkpointed: 1, generation: 0)
+        let (storage, model, log) = try startedLog()
         let appended = try append(6, of: model, to: log, nodes: 2...4, inlining: true, using: &random)
         let whole = try XCTUnwrap(storage.contents(ofFile: "db.log"))
         let last = appended[5]
@@ -175,11 +184,8 @@ final class CommitLogTests: XCTestCase {
     /// After a reset, the old generation's records (a new salt) are not read, even where the new generation has
     /// not overwritten them, and the new generation's versions start after the checkpointed one.
     func testAResetEndsTheOldGeneration() throws {
-        let storage = MemoryStorage(capacity: 64 << 20)
         var random = SeededGenerator(seed: 4)
-        let model = LogCommitModel(pageSize: pageSize)
-        let log = try makeLog(storage)
-        try log.reset(checkpointed: 1, generation: 0)
+        let (storage, model, log) = try startedLog()
         _ = try append(10, of: model, to: log, using: &random)
         let oldSalt = try XCTUnwrap(log.header?.salt)
         try log.reset(checkpointed: 11, generation: 0)
@@ -195,11 +201,8 @@ final class CommitLogTests: XCTestCase {
     /// A reader of version v reads each page's newest copy up to v; older copies stay answerable while the
     /// generation lasts.
     func testTheIndexAnswersEachVersionWithItsCopy() throws {
-        let storage = MemoryStorage(capacity: 64 << 20)
         var random = SeededGenerator(seed: 5)
-        let model = LogCommitModel(pageSize: pageSize)
-        let log = try makeLog(storage)
-        try log.reset(checkpointed: 1, generation: 0)
+        let (_, model, log) = try startedLog()
         _ = try append(60, of: model, to: log, inlining: true, using: &random)
         var index = LogIndex()
         index.reset(salt: log.header!.salt, checkpointed: 1)
@@ -265,13 +268,9 @@ final class CommitLogTests: XCTestCase {
     /// A checkpoint writes the newest copy of each page and the newest meta slot into the other slot; the data
     /// file then holds the newest version by itself.
     func testACheckpointBringsTheDataFileToTheNewestVersion() throws {
-        let storage = MemoryStorage(capacity: 64 << 20)
         var random = SeededGenerator(seed: 6)
-        let model = LogCommitModel(pageSize: pageSize)
-        try storage.setContents(model.initialDataFile(), ofFile: "db")
+        let (storage, model, log) = try startedLog(withDataFile: true)
         let data = try storage.openFile(at: "db", create: false, readOnly: false)
-        let log = try makeLog(storage)
-        try log.reset(checkpointed: 1, generation: 0)
         var dataVersion: UInt64 = 1
         var slot = 0
         for round in 0..<5 {
@@ -294,13 +293,9 @@ final class CommitLogTests: XCTestCase {
     /// Nodes a version wrote in place in the data file are listed without bytes: the index sends their version's
     /// readers to the data file, and a checkpoint leaves them there instead of writing an older copy of the page.
     func testNodesInPlaceShadowOlderCopiesOfTheirPages() throws {
-        let storage = MemoryStorage(capacity: 64 << 20)
         var random = SeededGenerator(seed: 9)
-        let model = LogCommitModel(pageSize: pageSize)
-        try storage.setContents(model.initialDataFile(), ofFile: "db")
+        let (storage, model, log) = try startedLog(withDataFile: true)
         let data = try storage.openFile(at: "db", create: false, readOnly: false)
-        let log = try makeLog(storage)
-        try log.reset(checkpointed: 1, generation: 0)
         var inPlacePages: [(page: UInt64, version: UInt64)] = []
         for number in 0..<40 {
             let commit = model.commit(nodes: 2, inPlace: number % 4 == 3 ? 2 : 0, using: &random)
@@ -334,12 +329,8 @@ final class CommitLogTests: XCTestCase {
     /// A log of tens of megabytes, with records past the staging buffer (written in several writes), is read a
     /// header and a node at a time, and checkpointed page by page.
     func testALogLongerThanTheStagingBufferAndManyMegabytes() throws {
-        let storage = MemoryStorage(capacity: 256 << 20)
         var random = SeededGenerator(seed: 7)
-        let model = LogCommitModel(pageSize: pageSize)
-        try storage.setContents(model.initialDataFile(), ofFile: "db")
-        let log = try makeLog(storage, preallocated: 4 << 20)
-        try log.reset(checkpointed: 1, generation: 0)
+        let (storage, model, log) = try startedLog(capacity: 256 << 20, withDataFile: true, preallocated: 4 << 20)
         // Large records: 300 nodes of up to 2 pages, about 1.8 MiB each, past the 1 MiB staging limit.
         let large = try append(6, of: model, to: log, nodes: 300...300, using: &random)
         XCTAssertGreaterThan(
@@ -359,13 +350,9 @@ final class CommitLogTests: XCTestCase {
     /// An encrypted store's log holds the nodes as the data file would (ciphertext and seal, covered by the
     /// checksum), never the clear payload; the copies a checkpoint writes decrypt on their pages.
     func testEncryptedRecordsHoldNoClearBytesAndDecryptAfterACheckpoint() throws {
-        let storage = MemoryStorage(capacity: 64 << 20)
         var random = SeededGenerator(seed: 8)
         let cipher = try NodeCipher(key: (0..<64).map { UInt8($0) })
-        let model = LogCommitModel(pageSize: pageSize, cipher: cipher)
-        try storage.setContents(model.initialDataFile(), ofFile: "db")
-        let log = try makeLog(storage, sealByteCount: NodeCipher.sealByteCount)
-        try log.reset(checkpointed: 1, generation: 0)
+        let (storage, model, log) = try startedLog(cipher: cipher, withDataFile: true)
         var clearPayloads: [[UInt8]] = []
         for _ in 0..<12 {
             let (meta, sealed, release) = model.commit(nodes: 3, using: &random)

@@ -92,6 +92,37 @@ final class PendingIndexEntriesTests: XCTestCase {
         XCTAssertEqual(PendingEntries(tracksHolders: false).sorted().count, 0)
     }
 
+    /// Entries that differ in one byte position only (each of the 20 a sort record holds in turn, and a few past
+    /// them), entries that all share their first 20 bytes, and two entries: the radix sort finds the positions that
+    /// vary by one pass over the records and counts only those, and must give byte order without repeats.
+    func testEntriesVaryingInOneBytePositionSortInByteOrder() {
+        var generator = SeededGenerator(seed: 30)
+        let shared = (0..<24).map { _ in UInt8(generator.below(256)) }
+        for position in 0..<24 {
+            let entries = (0..<300).map { _ -> [UInt8] in
+                var entry = shared
+                entry[position] = UInt8(generator.below(256))
+                return entry
+            }
+            XCTAssertEqual(sortedByPendingEntries(entries), byteOrder(entries), "byte \(position)")
+        }
+        let tied = (0..<50).map { Array(shared.prefix(20)) + [UInt8($0 % 7)] }
+        XCTAssertEqual(sortedByPendingEntries(tied), byteOrder(tied))
+        XCTAssertEqual(sortedByPendingEntries([[2, 1], [1, 2]]), [[1, 2], [2, 1]])
+        XCTAssertEqual(sortedByPendingEntries([shared, shared]), [shared])
+    }
+
+    private func sortedByPendingEntries(_ entries: [[UInt8]]) -> [[UInt8]] {
+        let pending = PendingEntries(tracksHolders: false)
+        for entry in entries { entry.withUnsafeBytes { pending.append($0) } }
+        let sorted = pending.sorted()
+        return (0..<sorted.count).map { Array(sorted[$0]) }
+    }
+
+    private func byteOrder(_ entries: [[UInt8]]) -> [[UInt8]] {
+        Array(Set(entries)).sorted { ByteOrder.compare($0, $1) < 0 }
+    }
+
     /// A bulk insert's entries: values of several lengths (some past the 20 bytes a sort record holds, some
     /// sharing those 20 bytes, some exactly 20 or 21 bytes long) followed by ascending object keys, with repeats.
     /// The records then hold the values alone (`keysAscend`), a run of one value of at most 20 bytes is taken in

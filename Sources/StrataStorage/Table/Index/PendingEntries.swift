@@ -291,24 +291,40 @@ final class PendingEntries {
 
     /// Sorts `records` by their 20-byte prefix (least significant byte first, each pass stable), skipping the byte
     /// positions where every record has the same byte.
+    ///
+    /// Those positions are found first, by one pass that ORs each record's difference from the first record (three
+    /// words a record), so that the counting pass counts only the positions that vary (a set of nicknames: 6 of the
+    /// 20, where counting all 20 took half the sort). The records move between `records` and a second buffer left
+    /// uninitialized, since every pass writes each of its slots before reading any (records are plain words).
     static func radixSort(_ records: inout [Record]) {
         let count = records.count
         guard count > 1 else { return }
-        let positions = PendingEntries.sortedPrefix
-        var counts = [Int](repeating: 0, count: positions * 256)
+        let varying: [Int] = records.withUnsafeBufferPointer { records in
+            let base = records[0]
+            var difference = Record(first: 0, second: 0, third: 0, index: 0)
+            for record in records {
+                difference.first |= record.first ^ base.first
+                difference.second |= record.second ^ base.second
+                difference.third |= record.third ^ base.third
+            }
+            return (0..<PendingEntries.sortedPrefix).filter { difference.byte($0) != 0 }
+        }
+        guard !varying.isEmpty else { return }
+        var counts = [Int](repeating: 0, count: varying.count * 256)
         records.withUnsafeBufferPointer { records in
             counts.withUnsafeMutableBufferPointer { counts in
-                for record in records {
-                    for position in 0..<positions { counts[position * 256 + record.byte(position)] += 1 }
+                varying.withUnsafeBufferPointer { varying in
+                    for record in records {
+                        for slot in varying.indices { counts[slot * 256 + record.byte(varying[slot])] += 1 }
+                    }
                 }
             }
         }
-        var spare = records
+        var spare = [Record](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
         var starts = [Int](repeating: 0, count: 256)
-        for position in stride(from: positions - 1, through: 0, by: -1) {
-            let base = position * 256
-            // A byte every record shares orders nothing.
-            if counts[base + records[0].byte(position)] == count { continue }
+        for slot in stride(from: varying.count - 1, through: 0, by: -1) {
+            let position = varying[slot]
+            let base = slot * 256
             var total = 0
             for value in 0..<256 {
                 starts[value] = total

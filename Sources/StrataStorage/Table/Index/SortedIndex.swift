@@ -73,6 +73,11 @@ final class SortedIndex {
     static let postingChangeLimit = 1 << 22
     /// The limit this index applies: ``postingChangeLimit``, lowered by tests to write many batches of a few texts.
     var postingChangeLimit = SortedIndex.postingChangeLimit
+    /// The batches of posting changes written since the first one found the index empty in this write
+    /// transaction, while more are to come (`nil` when the index was not empty then, or once the last batch is
+    /// written): the last batch of a bulk load of several writes the index again with it
+    /// (`SortedIndex.rewrite(adding:in:)`).
+    var bulkSweeps: Int?
 
     /// The index's nodes with every pending entry merged: what reads, removals and flushes work on.
     var tree: NodeTree<IndexLeaf> {

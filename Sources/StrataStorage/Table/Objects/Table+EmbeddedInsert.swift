@@ -47,21 +47,22 @@ extension Table {
         var later: [(link: ColumnKey, table: Table, row: EmbeddedRow)] = []
         for item in embedded {
             let position = try position(of: item.link)
-            let spec = specs[position]
-            guard case .value(.link) = spec.type, let owned = embeddedTarget(of: spec) else {
+            // The column's description is read where it lies, not copied (its name and default) per insert.
+            guard case .value(.link) = specs[position].type, let owned = embeddedTarget(of: specs[position]) else {
                 throw StrataError.invalidArgument(
-                    "column '\(spec.name)' of table '\(name)' is not a single link to an embedded table; "
+                    "column '\(specs[position].name)' of table '\(name)' is not a single link to an embedded table; "
                         + "insert the object and link it with set(_:column:to:)")
             }
             let repeated = fresh.contains(position) || later.contains { $0.link == item.link }
             guard !repeated, row[position].isNull else {
                 throw StrataError.invalidArgument(
-                    "column '\(spec.name)' of table '\(name)' is given more than one value; pass each link once")
+                    "column '\(specs[position].name)' of table '\(name)' is given more than one value; pass each link "
+                        + "once")
             }
             let childRow = try owned.checkedRow(item.values, into: item.columns)
             // A table embedding its own objects would hand the owner the key planned for the new object.
             guard owned !== self, owned.takesOwnedInsert(childRow),
-                let mirror = owned.backlinkColumn(origin: key, column: spec.key)
+                let mirror = owned.backlinkPosition(origin: key, column: item.link)
             else {
                 later.append((item.link, owned, item))
                 continue
@@ -70,9 +71,7 @@ extension Table {
             let next = owned.nextObjectKey + Int64(plans.count(where: { $0.table === owned }))
             row[position] = .link(ObjectKey(next))
             fresh.append(position)
-            plans.append(
-                (owned, childRow, ObjectKey(next), try owned.position(of: mirror.key),
-                 item.columns.count != owned.context.keys.count))
+            plans.append((owned, childRow, ObjectKey(next), mirror, item.columns.count != owned.context.keys.count))
         }
         let owner = try insert(row: row, explicitKey: nil, freshLinks: fresh)
         if columns.count != context.keys.count { giveBack(row: &row) }

@@ -300,9 +300,11 @@ extension Table {
     }
 
     /// The objects holding exactly `term` in a full-text index, ascending, with the term's frequency in each and
-    /// their token counts (what BM25 needs of one word), without reading positions.
+    /// their token counts (what BM25 needs of one word), without reading positions. Without `withLengths`, the
+    /// token counts are given only where the postings hold them (an index in the compact layout gives none:
+    /// its length blocks are read once for a query's matches, `fullTextStatistics(_:sample:lengthsOf:)`).
     package func fullTextFrequencies(
-        _ index: IndexKey, term: String
+        _ index: IndexKey, term: String, withLengths: Bool = true
     ) throws -> (keys: [ObjectKey], frequencies: [Int32], lengths: [Int32]) {
         let sorted = try fullTextSortedIndex(index)
         var keys: [ObjectKey] = [], frequencies: [Int32] = [], lengths: [Int32] = []
@@ -328,7 +330,7 @@ extension Table {
         }
         if damaged { throw damagedFullText(index) }
         // The compact layout keeps the token counts in the length blocks only.
-        if layout == .compact { lengths = try documentLengths(sorted, of: keys) }
+        if layout == .compact, withLengths { lengths = try documentLengths(sorted, of: keys) }
         return (keys, frequencies, lengths)
     }
 
@@ -426,49 +428,80 @@ extension Table {
     package func fullTextStatistics(
         _ index: IndexKey, sample: Int = 4096
     ) throws -> (documents: Int, averageLength: Double) {
+        let found = try fullTextStatistics(index, sample: sample, lengthsOf: [])
+        return (found.documents, found.averageLength)
+    }
+
+    /// ``fullTextStatistics(_:sample:)`` and the token counts of the objects `keys` (ascending, each with text in
+    /// the index), what ranking needs of the length entries: a posting-block index reads both in one walk over
+    /// its length blocks in key order, beside `keys` (no descent per key), stopping in each block at its last
+    /// wanted object and reading only the object count of a block that holds none.
+    /// - Throws: `StrataError.invalidArgument` when an object of `keys` has no document length, or for damaged
+    ///   blocks.
+    package func fullTextStatistics(
+        _ index: IndexKey, sample: Int = 4096, lengthsOf keys: [ObjectKey]
+    ) throws -> (documents: Int, averageLength: Double, lengths: [Int32]) {
         let sorted = try fullTextSortedIndex(index)
         var total = 0, seen = 0
-        if sorted.keepsPostingBlocks {
-            var documents = 0
-            var damaged = false
-            let layout = sorted.postingLayout
-            try sorted.forEachPostingBlock(withPrefix: FullTextEntry.lengthPrefix) { entry in
-                let payload = entry.payload
-                if seen < sample {
-                    guard let block = PostingBlock.decode(payload, layout: layout, lengths: true) else {
-                        damaged = true
-                        return false
-                    }
-                    for posting in block.postings.prefix(sample - seen) { total += posting.length }
-                    seen += Swift.min(block.postings.count, sample - seen)
-                    documents += block.postings.count
-                } else {
-                    guard let count = PostingBlock.count(of: payload) else {
-                        damaged = true
-                        return false
-                    }
-                    documents += count
-                }
+        guard sorted.keepsPostingBlocks else {
+            let documents = try sorted.count(withPrefix: FullTextEntry.lengthPrefix) ?? 0
+            try sorted.forEachEntry(from: FullTextEntry.lengthPrefix) { entry in
+                guard SortedIndex.hasPrefix(entry, FullTextEntry.lengthPrefix), seen < sample,
+                    let found = FullTextEntry.length(of: entry)
+                else { return false }
+                total += found.length
+                seen += 1
                 return true
             }
-            if damaged { throw damagedFullText(index) }
-            return (documents, seen == 0 ? 0 : Double(total) / Double(seen))
+            let lengths = keys.isEmpty ? [] : try fullTextDocumentLengths(index, of: keys)
+            return (documents, seen == 0 ? 0 : Double(total) / Double(seen), lengths)
         }
-        let documents = try sorted.count(withPrefix: FullTextEntry.lengthPrefix) ?? 0
-        try sorted.forEachEntry(from: FullTextEntry.lengthPrefix) { entry in
-            guard SortedIndex.hasPrefix(entry, FullTextEntry.lengthPrefix), seen < sample,
-                let found = FullTextEntry.length(of: entry)
-            else { return false }
-            total += found.length
-            seen += 1
+        var documents = 0
+        var damaged = false, missing = false
+        var lengths: [Int32] = []
+        lengths.reserveCapacity(keys.count)
+        var next = 0
+        let layout = sorted.postingLayout
+        try sorted.forEachPostingBlock(withPrefix: FullTextEntry.lengthPrefix) { block in
+            let count: Int?
+            if seen < sample {
+                // The first `sample` objects' token counts give the average length.
+                count = PostingBlock.forEachLength(of: block.payload, layout: layout) { _, length in
+                    total += Int(truncatingIfNeeded: length)
+                    seen += 1
+                    return seen < sample
+                }
+            } else {
+                count = PostingBlock.count(of: block.payload)
+            }
+            guard let count else {
+                damaged = true
+                return false
+            }
+            // The wanted objects' counts, the block read only as far as its last wanted object.
+            if next < keys.count, keys[next].rawValue <= block.bound {
+                guard
+                    PostingBlock.appendLengths(
+                        of: block.payload, layout: layout, bound: block.bound, keys: keys, next: &next, to: &lengths)
+                else {
+                    missing = true
+                    return false
+                }
+            }
+            documents += count
             return true
         }
-        return (documents, seen == 0 ? 0 : Double(total) / Double(seen))
+        if damaged { throw damagedFullText(index) }
+        guard !missing, lengths.count == keys.count else {
+            throw missingLengths(sorted, keys.count - lengths.count, of: keys.count)
+        }
+        return (documents, seen == 0 ? 0 : Double(total) / Double(seen), lengths)
     }
 
     /// The number of entries (posting blocks, or entries of the older layout) and their encoded bytes in a
-    /// full-text index (what `strata info` shows).
-    package func fullTextSize(_ index: IndexKey) throws -> (entries: Int, bytes: Int) {
+    /// full-text index, and the stored nodes (leaves and branches) that hold them with their payload bytes (what
+    /// `strata info` shows: the entries' share of the nodes is how full the leaves are).
+    package func fullTextSize(_ index: IndexKey) throws -> (entries: Int, bytes: Int, nodes: Int, nodeBytes: Int) {
         let sorted = try fullTextSortedIndex(index)
         var entries = 0, bytes = 0
         try sorted.forEachEntry(from: []) { entry in
@@ -476,7 +509,13 @@ extension Table {
             bytes += entry.count
             return true
         }
-        return (entries, bytes)
+        var nodes = 0, nodeBytes = 0
+        let tree = try sorted.tree
+        try tree.forEachNode { ref, _ in
+            nodes += 1
+            nodeBytes += try tree.reader.read(ref).count
+        }
+        return (entries, bytes, nodes, nodeBytes)
     }
 
     /// The entries of a full-text index in the one-per-(term, object) form of ``FullTextEntry``, in order: what
@@ -573,7 +612,8 @@ extension Table {
     }
 
     /// The token counts of the objects `keys` (ascending, each with text in the index) from the length blocks
-    /// of posting-block index `index`, by a seeking walk that decodes only the blocks holding one of them.
+    /// of posting-block index `index`, by a seeking walk that reads only the blocks holding one of them, each as
+    /// far as its last wanted object.
     /// - Throws: `StrataError.invalidArgument` when an object has no document length, or for damaged blocks.
     private func documentLengths(_ index: SortedIndex, of keys: [ObjectKey]) throws -> [Int32] {
         var lengths: [Int32] = []
@@ -581,44 +621,27 @@ extension Table {
         guard !keys.isEmpty else { return lengths }
         let layout = index.postingLayout
         var next = 0
-        var damaged = false
-        var blockKeys: [ObjectKey] = [], blockLengths: [Int32] = [], blockCounts: [Int32] = []
         try index.forEachPostingBlock(
             ofTerm: FullTextEntry.lengthPrefix, seeking: { next < keys.count ? keys[next].rawValue : nil }
         ) { block in
-            blockKeys.removeAll(keepingCapacity: true)
-            blockLengths.removeAll(keepingCapacity: true)
-            blockCounts.removeAll(keepingCapacity: true)
+            // A wanted object the block should hold but does not: the index is damaged.
             guard
-                PostingBlock.appendCounts(
-                    of: block.payload, layout: layout, keys: &blockKeys, lengths: &blockLengths,
-                    frequencies: &blockCounts)
-            else {
-                damaged = true
-                return false
-            }
-            // A compact length block's counts are the token counts; a wide one's are its lengths.
-            let counts = layout == .compact ? blockCounts : blockLengths
-            var row = 0
-            while next < keys.count, row < blockKeys.count {
-                if blockKeys[row] < keys[next] {
-                    row += 1
-                } else if blockKeys[row] == keys[next] {
-                    lengths.append(counts[row])
-                    next += 1
-                    row += 1
-                } else {
-                    // An object asked for that has no length: the index is damaged.
-                    return false
-                }
-            }
+                PostingBlock.appendLengths(
+                    of: block.payload, layout: layout, bound: block.bound, keys: keys,
+                    next: &next, to: &lengths)
+            else { return false }
             return next < keys.count
         }
-        if damaged || lengths.count != keys.count {
-            throw StrataError.invalidArgument(
-                "full-text index \(index.spec.key) of table '\(name)' holds damaged document lengths: "
-                    + "\(keys.count - lengths.count) of \(keys.count) objects have none")
+        guard lengths.count == keys.count else {
+            throw missingLengths(index, keys.count - lengths.count, of: keys.count)
         }
         return lengths
+    }
+
+    /// The error for `missing` of `count` objects asked for that have no document length in `index`.
+    private func missingLengths(_ index: SortedIndex, _ missing: Int, of count: Int) -> StrataError {
+        StrataError.invalidArgument(
+            "full-text index \(index.spec.key) of table '\(name)' holds damaged document lengths: "
+                + "\(missing) of \(count) objects have none")
     }
 }

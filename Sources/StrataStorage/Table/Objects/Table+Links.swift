@@ -81,7 +81,18 @@ extension Table {
 
     /// The backlinks column mirroring `column` of table `origin`.
     func backlinkColumn(origin: TableKey, column: ColumnKey) -> ColumnSpec? {
-        context.specs.first { $0.type == .backlinks && $0.target == origin && $0.origin == column }
+        backlinkPosition(origin: origin, column: column).map { context.specs[$0] }
+    }
+
+    /// The storage position of the backlinks column mirroring `column` of table `origin`: what an insert with an
+    /// embedded object writes, found without copying a column's description (its name, its default) per insert.
+    func backlinkPosition(origin: TableKey, column: ColumnKey) -> Int? {
+        let specs = context.specs
+        for position in specs.indices
+        where specs[position].type == .backlinks && specs[position].target == origin && specs[position].origin == column {
+            return position
+        }
+        return nil
     }
 
     func addBacklink(to target: LinkTarget, from source: ObjectKey, column: ColumnSpec) throws {
