@@ -30,15 +30,6 @@ struct ChangeLog {
         statement.add("INSERT INTO \(meta.appends) (rows) VALUES ($\(staged)::jsonb)")
     }
 
-    /// The sequence number the log gave change `change` of client `clientID` (0 when it holds none): read after
-    /// the upload's commit, which numbered it.
-    func lastSequence(client clientID: String, change: Int64) async throws -> Int64 {
-        let seq = try await sql.value(
-            "SELECT seq::text FROM \(meta.changes) WHERE client_id = $1 AND client_seq = $2::bigint",
-            [clientID, String(change)])
-        return Int64(seq ?? "0") ?? 0
-    }
-
     /// Who may see changes with these owners (`BatchPlanner`'s, `nil` for a change of a shared model): the owners,
     /// or `nil` (everyone) when one change is shared.
     static func audience(_ owners: [String?]) -> Set<String>? {

@@ -64,10 +64,10 @@ public struct SyncStore: Sendable {
         }
         let validator = ChangeValidator(schema: schema, clientID: request.clientId)
         let validated = try request.changes.enumerated().map { try validator.validate($1, index: $0) }
-        let (outcome, serverSeq) = try await applyInOrder(validated, of: request, user: user)
+        let outcome = try await applyInOrder(validated, of: request, user: user)
         let response = UploadResponse(
             acknowledged: outcome.acknowledged, accepted: outcome.accepted, duplicates: outcome.duplicates,
-            serverSeq: serverSeq, keepsOrder: true)
+            serverSeq: outcome.serverSeq, keepsOrder: true)
         if response.accepted > 0 {
             notifier.announce(response.serverSeq, audience: outcome.audience)
             announcer.announce(response.serverSeq, audience: outcome.audience)
@@ -82,7 +82,7 @@ public struct SyncStore: Sendable {
     /// announces (the one it waits for, if it comes through this process) or after 20 ms, for up to
     /// ``predecessorWait``, and then refused for good (412).
     private func applyInOrder(_ validated: [ValidatedChange], of request: UploadRequest, user: String) async throws
-        -> (UploadTransaction.Outcome, Int64)
+        -> UploadTransaction.Outcome
     {
         let deadline = ContinuousClock.now + predecessorWait
         while true {
@@ -95,21 +95,15 @@ public struct SyncStore: Sendable {
         }
     }
 
-    /// Applies a validated batch in one transaction and reads the last change's sequence number after the commit.
+    /// Applies a validated batch (`UploadTransaction`).
     private func applyBatch(_ validated: [ValidatedChange], of request: UploadRequest, user: String) async throws
-        -> (UploadTransaction.Outcome, Int64)
+        -> UploadTransaction.Outcome
     {
         let (meta, rules) = (self.meta, self.rules)
         return try await postgres.withConnection { sql in
-            let outcome = try await Transaction.run(on: sql) { sql in
-                try await UploadTransaction(
-                    meta: meta, sql: sql, authorizer: WriteAuthorizer(rules: rules, user: user)
-                ).run(validated, clientID: request.clientId, user: user, after: request.after)
-            }
-            // The commit numbered the staged changes (ChangeNumbering); the last one's number answers the upload.
-            guard let last = outcome.lastStaged else { return (outcome, Int64(0)) }
-            let log = ChangeLog(meta: meta, sql: sql)
-            return (outcome, try await log.lastSequence(client: request.clientId, change: last))
+            try await UploadTransaction(
+                meta: meta, sql: sql, authorizer: WriteAuthorizer(rules: rules, user: user)
+            ).run(validated, clientID: request.clientId, user: user, after: request.after)
         }
     }
 
