@@ -6,20 +6,22 @@ import XCTest
 /// writes are committed, and released whatever happens, so that racing uploads of one object decide on what the
 /// other committed and no lock goes back to the pool.
 final class UploadLockTests: XCTestCase {
-    private func setTitle(_ title: String, seq: Int64, wall: Int64, client: String) -> SyncChange {
+    private static func setTitle(_ title: String, seq: Int64, wall: Int64, client: String) -> SyncChange {
         SyncChange(
             seq: seq, hlc: Fixtures.hlc(wall, client), model: "Note", object: .string("n1"), op: .set,
             property: "title", value: .string(title))
     }
 
-    /// The upload locks of the test's schema still held (`MetaTables.objectLockSpace` is their first key).
-    private func heldLocks(_ harness: StoreHarness) async throws -> [[String?]] {
-        try await harness.rows(
+    /// Asserts that no upload lock of the test's schema is held (`MetaTables.objectLockSpace` is their first key).
+    private func expectNoLocks(
+        _ harness: StoreHarness, _ message: String = "", file: StaticString = #filePath, line: UInt = #line
+    ) async throws {
+        try await harness.expectRows(
             """
             SELECT count(*)::text FROM pg_catalog.pg_locks AS l
             WHERE l.locktype = 'advisory' AND l.objsubid = 2
                 AND l.classid = hashtext('\(harness.schema).strata_sync_objects')::oid
-            """)
+            """, [["0"]], message, file: file, line: line)
     }
 
     /// Two clients set one property at once, round after round; the later clock always wins. Whichever upload waits
@@ -32,8 +34,8 @@ final class UploadLockTests: XCTestCase {
                 [StoreHarness.createNote("n1", seq: 1, hlc: Fixtures.hlc(100, "c0"))], client: "c0", user: "alice")
             let store = harness.store
             for round in Int64(1)...40 {
-                let early = setTitle("early \(round)", seq: round, wall: 1000 + 10 * round, client: "c1")
-                let late = setTitle("late \(round)", seq: round, wall: 1000 + 10 * round + 5, client: "c2")
+                let early = Self.setTitle("early \(round)", seq: round, wall: 1000 + 10 * round, client: "c1")
+                let late = Self.setTitle("late \(round)", seq: round, wall: 1000 + 10 * round + 5, client: "c2")
                 try await withThrowingTaskGroup(of: UploadResponse.self) { group in
                     // The earlier clock is sent first in odd rounds and second in even ones.
                     let order = round % 2 == 1 ? [("c1", early), ("c2", late)] : [("c2", late), ("c1", early)]
@@ -54,7 +56,7 @@ final class UploadLockTests: XCTestCase {
                 "SELECT count(*)::text FROM S.strata_sync_changes", [["81"]], "each change logged once")
             try await harness.expectRows(
                 "SELECT count(DISTINCT seq)::text FROM S.strata_sync_changes", [["81"]])
-            XCTAssertEqual(try await heldLocks(harness), [["0"]])
+            try await expectNoLocks(harness)
         }
     }
 
@@ -76,7 +78,7 @@ final class UploadLockTests: XCTestCase {
             XCTAssertEqual(logged[3][1], String(second.serverSeq))
             XCTAssertEqual(retried.accepted, 0)
             XCTAssertEqual(retried.serverSeq, 0)
-            XCTAssertEqual(try await heldLocks(harness), [["0"]])
+            try await expectNoLocks(harness)
         }
     }
 
@@ -93,7 +95,7 @@ final class UploadLockTests: XCTestCase {
                 // Bob may not write Alice's note.
                 do {
                     _ = try await store.upload(
-                        UploadRequest(clientId: "b1", changes: [setTitle("x", seq: attempt, wall: 200, client: "b1")]),
+                        UploadRequest(clientId: "b1", changes: [Self.setTitle("x", seq: attempt, wall: 200, client: "b1")]),
                         user: "bob")
                     XCTFail("bob wrote alice's note")
                 } catch let error as SyncError {
@@ -103,40 +105,39 @@ final class UploadLockTests: XCTestCase {
                 do {
                     _ = try await store.upload(
                         UploadRequest(
-                            clientId: "a2", changes: [setTitle("y", seq: 50 + attempt, wall: 300, client: "a2")],
+                            clientId: "a2", changes: [Self.setTitle("y", seq: 50 + attempt, wall: 300, client: "a2")],
                             after: 49 + attempt),
                         user: "alice")
                     XCTFail("a batch was applied before its predecessor")
                 } catch let error as SyncError {
                     XCTAssertEqual(error.kind, .predecessorMissing)
                 }
-                XCTAssertEqual(try await heldLocks(harness), [["0"]], "attempt \(attempt)")
+                try await expectNoLocks(harness, "attempt \(attempt)")
             }
             // A refusal after the read: the client id belongs to another user.
             do {
                 _ = try await store.upload(
-                    UploadRequest(clientId: "a1", changes: [setTitle("z", seq: 2, wall: 400, client: "a1")]),
+                    UploadRequest(clientId: "a1", changes: [Self.setTitle("z", seq: 2, wall: 400, client: "a1")]),
                     user: "bob")
                 XCTFail("bob uploaded as alice's client")
             } catch let error as SyncError {
                 XCTAssertEqual(error.kind, .conflict)
             }
-            XCTAssertEqual(try await heldLocks(harness), [["0"]])
+            try await expectNoLocks(harness)
             // Every connection of the pool can take the note's and the client's locks again.
+            let racing = store
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in Int64(1)...8 {
+                    let clientID = "a\(index + 10)"
+                    let change = Self.setTitle("t\(index)", seq: 1, wall: 500 + index, client: clientID)
                     group.addTask {
-                        _ = try await store.upload(
-                            UploadRequest(
-                                clientId: "a\(index + 10)",
-                                changes: [setTitle("t\(index)", seq: 1, wall: 500 + index, client: "a\(index + 10)")]),
-                            user: "alice")
+                        _ = try await racing.upload(UploadRequest(clientId: clientID, changes: [change]), user: "alice")
                     }
                 }
                 try await group.waitForAll()
             }
             try await harness.expectRows("SELECT title FROM S.\"Note\"", [["t8"]])
-            XCTAssertEqual(try await heldLocks(harness), [["0"]])
+            try await expectNoLocks(harness)
         }
     }
 }

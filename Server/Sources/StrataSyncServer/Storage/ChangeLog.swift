@@ -11,8 +11,8 @@ struct ChangeLog {
     let sql: SQLSession
 
     /// Stages `changes` (with the owner of each, as `BatchPlanner` decided) as one more write of `statement` (the
-    /// upload's `BatchWriter` statement), which takes no lock: the transaction's `COMMIT` numbers them into the log
-    /// (`ChangeNumbering`). Nothing is staged when there is nothing to append.
+    /// upload's `BatchWriter` statement), which takes no lock: the commit of the upload's writes numbers them into
+    /// the log (`ChangeNumbering`). Nothing is staged when there is nothing to append.
     func stage(
         _ changes: [ValidatedChange], owners: [String?], clientID: String, user: String,
         in statement: inout CombinedStatement

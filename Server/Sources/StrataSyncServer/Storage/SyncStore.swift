@@ -45,7 +45,7 @@ public struct SyncStore: Sendable {
         try await SchemaMigrator(meta: meta, logger: logger).migrate(schema, client: client)
     }
 
-    /// Applies an upload batch for `user` in one transaction (`UploadTransaction`): all of it or, on any refusal,
+    /// Applies an upload batch for `user` (`UploadTransaction`), committed at once: all of it or, on any refusal,
     /// none of it.
     ///
     /// Changes whose number the client id already had applied are skipped, so a batch retried after a crash of
