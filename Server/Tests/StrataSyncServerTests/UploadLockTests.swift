@@ -95,7 +95,8 @@ final class UploadLockTests: XCTestCase {
                 // Bob may not write Alice's note.
                 do {
                     _ = try await store.upload(
-                        UploadRequest(clientId: "b1", changes: [Self.setTitle("x", seq: attempt, wall: 200, client: "b1")]),
+                        UploadRequest(
+                            clientId: "b1", changes: [Self.setTitle("x", seq: attempt, wall: 200, client: "b1")]),
                         user: "bob")
                     XCTFail("bob wrote alice's note")
                 } catch let error as SyncError {
