@@ -158,22 +158,25 @@ extension UploadRequest: WireJSONCodable {
     public init(wireJSON reader: inout WireJSONReader) throws {
         var clientId: String?
         var changes: [SyncChange]?
+        var after: Int64?
         try reader.object { reader, name in
             switch name {
             case "clientId": clientId = try reader.string()
             case "changes": changes = try reader.array(of: { try SyncChange(wireJSON: &$0) })
+            case "after": after = reader.null() ? nil : try reader.int64()
             default: try reader.skip()
             }
         }
         guard let clientId else { throw missing("clientId", in: "an upload batch", reader) }
         guard let changes else { throw missing("changes", in: "an upload batch", reader) }
-        self.init(clientId: clientId, changes: changes)
+        self.init(clientId: clientId, changes: changes, after: after)
     }
 
     /// Writes the upload batch.
     public func write(wireJSON writer: inout WireJSONWriter) {
         writer.object { writer in
             writer.member("clientId", clientId)
+            if let after { writer.member("after", after) }
             writer.key("changes")
             writer.array { writer in
                 for change in changes { change.write(wireJSON: &writer) }
@@ -189,12 +192,14 @@ extension UploadResponse: WireJSONCodable {
         var accepted: Int64?
         var duplicates: Int64?
         var serverSeq: Int64?
+        var keepsOrder = false
         try reader.object { reader, name in
             switch name {
             case "acknowledged": acknowledged = try reader.int64()
             case "accepted": accepted = try reader.int64()
             case "duplicates": duplicates = try reader.int64()
             case "serverSeq": serverSeq = try reader.int64()
+            case "keepsOrder": keepsOrder = try reader.bool()
             default: try reader.skip()
             }
         }
@@ -203,7 +208,8 @@ extension UploadResponse: WireJSONCodable {
         guard let duplicates else { throw missing("duplicates", in: "an upload answer", reader) }
         guard let serverSeq else { throw missing("serverSeq", in: "an upload answer", reader) }
         self.init(
-            acknowledged: acknowledged, accepted: Int(accepted), duplicates: Int(duplicates), serverSeq: serverSeq)
+            acknowledged: acknowledged, accepted: Int(accepted), duplicates: Int(duplicates), serverSeq: serverSeq,
+            keepsOrder: keepsOrder)
     }
 
     /// Writes the upload answer.
@@ -213,6 +219,11 @@ extension UploadResponse: WireJSONCodable {
             writer.member("accepted", Int64(accepted))
             writer.member("duplicates", Int64(duplicates))
             writer.member("serverSeq", serverSeq)
+            // Left out when false, as an earlier server's answer reads.
+            if keepsOrder {
+                writer.key("keepsOrder")
+                writer.bool(true)
+            }
         }
     }
 }

@@ -41,7 +41,7 @@ enum BenchMode {
 }
 
 /// The command line: `[--postgres URL] [--clients N] [--changes N] [--shared] [--rate N [--lockstep]] [--offline]
-/// [--port N]`, or
+/// [--ahead N] [--port N]`, or
 /// `--device-cost N`.
 struct BenchOptions {
     var postgres = ProcessInfo.processInfo.environment["STRATA_SYNC_TEST_POSTGRES"]
@@ -62,6 +62,9 @@ struct BenchOptions {
     /// With a count, the bench measures a device's own commits with sync off and on (no server) and stops
     /// (``DeviceCost``).
     var deviceCost = 0
+    /// How many batches each device may send ahead of the previous one's answer (`SyncConfiguration.uploadsAhead`,
+    /// 0 by default as in an app).
+    var uploadsAhead = 0
 
     init(arguments: [String]) {
         var iterator = arguments.makeIterator()
@@ -86,6 +89,7 @@ struct BenchOptions {
             case "--port": port = Int(value) ?? port
             case "--rate": rate = max(0, Double(value) ?? rate)
             case "--device-cost": deviceCost = max(1, Int(value) ?? 10_000)
+            case "--ahead": uploadsAhead = max(0, Int(value) ?? 0)
             default:
                 FileHandle.standardError.write(Data("unknown option \(argument)\n".utf8))
                 exit(2)
@@ -113,6 +117,7 @@ struct BenchOptions {
             ? "paced at \(rate) commits/s per device" + (lockstep ? ", all at once" : ", spread over each period")
             : "saturating (no pacing)"
         let sync = offline ? ", committed offline, then synced" : ""
-        return "\(who) x \(changes) one-object commits, \(pace)\(sync)"
+        let ahead = uploadsAhead > 0 ? ", up to \(uploadsAhead) uploads sent ahead" : ""
+        return "\(who) x \(changes) one-object commits, \(pace)\(sync)\(ahead)"
     }
 }

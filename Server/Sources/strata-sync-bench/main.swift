@@ -79,6 +79,7 @@ func configuration(_ name: String, user: String, offline: Bool = false) -> Confi
     var sync = SyncConfiguration(server: server, token: tokens[user]!)
     sync.downloadWait = 25
     sync.startsImmediately = !offline
+    sync.uploadsAhead = options.uploadsAhead
     configuration.sync = sync
     return configuration
 }

@@ -29,6 +29,10 @@ public struct SyncConfiguration: Sendable {
     public var requestTimeout: TimeInterval = 15
     /// The longest pause between retries after a failure (the backoff doubles from 0.2 s up to this; default 30 s).
     public var maximumBackoff: TimeInterval = 30
+    /// How many upload batches the session may send ahead of the previous one's answer, to a server that keeps order
+    /// (docs/SYNC.md, "Sending ahead"; default 0: one batch at a time, which measured faster than sending ahead on a
+    /// loaded machine, docs/BENCHMARKS.md "Sync: uploads sent ahead of the previous answer").
+    public var uploadsAhead = 0
     /// Whether the session starts syncing when the database opens (default `true`); `false` leaves it
     /// ``SyncSession/State/paused`` until ``SyncSession/resume()``. Local writes are recorded either way.
     public var startsImmediately = true

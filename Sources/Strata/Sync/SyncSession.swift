@@ -51,6 +51,9 @@ public final class SyncSession: @unchecked Sendable {
     private let uploadSignal = SyncSignal()
     private let stateSignal = SyncSignal()
     private var loops: [Task<Void, Never>] = []
+    /// Whether the server's last upload answer said it keeps order (``UploadResponse/keepsOrder``): only then are
+    /// batches sent ahead of the previous one's answer.
+    private var serverKeepsOrder = false
 
     /// What the session is doing now.
     public var state: State { lock.withLock { currentState } }
@@ -169,34 +172,104 @@ public final class SyncSession: @unchecked Sendable {
 
     // MARK: Work
 
-    /// Uploads the next batch of the outbox; returns whether there was one.
+    /// Uploads the next batch of the outbox and waits for its answer; returns whether there was one.
     private func uploadBatch() async throws -> Bool {
-        let (clientID, batch) = try await onQueue { () throws -> (String?, [SyncChange]) in
-            _ = self.database.refresh()
-            let catalog = try self.database.catalog()
-            guard let state = try SyncState.load(from: catalog), let tables = try SyncTables.existing(in: catalog)
-            else { return (nil, []) }
-            return (
-                state.clientID,
-                try tables.pending(after: state.acknowledged, limit: max(1, self.configuration.uploadBatchSize))
-            )
-        }
-        guard let clientID, let last = batch.last else {
+        guard let read = try await readBatch(after: nil), let first = read.changes.first, let last = read.changes.last
+        else {
             lock.withLock { currentProgress.pendingUploads = 0 }
             return false
         }
-        SyncTrace.note(path, "upload \(batch.count) changes, \(batch.first?.seq ?? 0)-\(last.seq)")
-        let token = lock.withLock { self.token }
-        let answer = try await record(token: token) {
-            try await transport.upload(clientID: clientID, changes: batch, token: token)
+        SyncTrace.note(path, "upload \(read.changes.count) changes, \(first.seq)-\(last.seq)")
+        let answer = try await send(read.changes, clientID: read.clientID, after: nil)
+        SyncTrace.note(path, "upload answered, \(first.seq)-\(last.seq)")
+        try await acknowledge(answer, lastSent: last.seq)
+        return true
+    }
+
+    /// Uploads the outbox until it is empty, sending each batch as soon as it is read (docs/SYNC.md, "Sending
+    /// ahead"): to a server that keeps order, up to ``SyncConfiguration/uploadsAhead`` more batches are on their way
+    /// at once, each naming the last change sent before it (`after`), so that a change committed while an upload is
+    /// under way leaves at once instead of after that upload's answer (by default none: one batch at a time). Answers are taken in the order the batches left. After a
+    /// failure nothing more is sent; the batches still on their way are waited for, and the first failure is thrown
+    /// (the next round starts again from the acknowledged number). Returns whether anything was sent.
+    private func uploadAhead() async throws -> Bool {
+        var inFlight: [UploadInFlight] = []
+        var sentAny = false
+        var failure: (any Error)?
+        while true {
+            let limit = lock.withLock { serverKeepsOrder } ? 1 + max(0, configuration.uploadsAhead) : 1
+            if failure == nil, inFlight.count < limit, state == .active,
+                let read = try await readBatch(after: inFlight.last?.last),
+                let first = read.changes.first, let last = read.changes.last
+            {
+                let (clientID, batch) = (read.clientID, read.changes)
+                SyncTrace.note(path, "upload \(batch.count) changes, \(first.seq)-\(last.seq)")
+                let after = inFlight.last?.last
+                let flight = UploadInFlight(last: last.seq)
+                inFlight.append(flight)
+                sentAny = true
+                let signal = uploadSignal
+                Task {
+                    let result: Result<UploadResponse, any Error>
+                    do {
+                        result = .success(try await self.send(batch, clientID: clientID, after: after))
+                    } catch {
+                        result = .failure(error)
+                    }
+                    SyncTrace.note(self.path, "upload answered, \(first.seq)-\(last.seq)")
+                    flight.finish(result)
+                    signal.fire()
+                }
+                continue
+            }
+            guard let oldest = inFlight.first else {
+                if let failure { throw failure }
+                if !sentAny { lock.withLock { currentProgress.pendingUploads = 0 } }
+                return sentAny
+            }
+            guard let result = oldest.result else {
+                // An answer, or a commit that may be sent ahead, wakes the loop.
+                await uploadSignal.wait(seconds: 5)
+                continue
+            }
+            inFlight.removeFirst()
+            switch result {
+            case .success(let answer): try await acknowledge(answer, lastSent: oldest.last)
+            case .failure(let error): failure = failure ?? error
+            }
         }
-        SyncTrace.note(path, "upload answered")
+    }
+
+    /// The client id and the outbox's changes after `sent` (or after the acknowledged number, when that is higher or
+    /// `sent` is `nil`), at most `uploadBatchSize`; `nil` when there are none.
+    private func readBatch(after sent: Int64?) async throws -> (clientID: String, changes: [SyncChange])? {
+        try await onQueue { () throws -> (clientID: String, changes: [SyncChange])? in
+            _ = self.database.refresh()
+            let catalog = try self.database.catalog()
+            guard let state = try SyncState.load(from: catalog), let tables = try SyncTables.existing(in: catalog)
+            else { return nil }
+            let batch = try tables.pending(
+                after: max(state.acknowledged, sent ?? 0), limit: max(1, self.configuration.uploadBatchSize))
+            return batch.isEmpty ? nil : (state.clientID, batch)
+        }
+    }
+
+    /// Sends one batch (`after`: see ``UploadRequest/after``) and returns the server's answer.
+    private func send(_ batch: [SyncChange], clientID: String, after: Int64?) async throws -> UploadResponse {
+        let token = lock.withLock { self.token }
+        return try await record(token: token) {
+            try await transport.upload(clientID: clientID, changes: batch, after: after, token: token)
+        }
+    }
+
+    /// Stores an upload's answer (changes up to it are not sent again) and whether the server keeps order.
+    private func acknowledge(_ answer: UploadResponse, lastSent: Int64) async throws {
+        lock.withLock { serverKeepsOrder = answer.keepsOrder }
         let progress = try await onQueue { () throws -> Progress in
-            try self.database.acknowledgeSyncUpload(answer, lastSent: last.seq)
+            try self.database.acknowledgeSyncUpload(answer, lastSent: lastSent)
             return try self.readProgress()
         }
         lock.withLock { currentProgress = progress }
-        return true
     }
 
     /// Downloads the next page and applies it; returns whether another page is waiting.
@@ -273,7 +346,7 @@ public final class SyncSession: @unchecked Sendable {
                 continue
             }
             do {
-                if try await current.uploadBatch() {
+                if try await current.uploadAhead() {
                     failures = 0
                     continue
                 }
@@ -305,4 +378,20 @@ public final class SyncSession: @unchecked Sendable {
             }
         }
     }
+}
+
+/// One upload batch on its way to the server, and its answer once it came.
+private final class UploadInFlight: @unchecked Sendable {
+    /// The number of the batch's last change.
+    let last: Int64
+    private let lock = NSLock()
+    private var answer: Result<UploadResponse, any Error>?
+
+    init(last: Int64) { self.last = last }
+
+    /// The answer, or the failure, once the request ended.
+    var result: Result<UploadResponse, any Error>? { lock.withLock { answer } }
+
+    /// Keeps the request's outcome.
+    func finish(_ result: Result<UploadResponse, any Error>) { lock.withLock { answer = result } }
 }

@@ -27,11 +27,15 @@ final class SyncTransport: @unchecked Sendable {
 
     deinit { session.finishTasksAndInvalidate() }
 
-    /// `POST /v1/upload`: returns the highest change number the server acknowledged and its log position.
-    func upload(clientID: String, changes: [SyncChange], token: String) async throws -> UploadResponse {
+    /// `POST /v1/upload`: returns the highest change number the server acknowledged and its log position. With
+    /// `after` (a batch sent ahead of the previous one's answer), the server applies it only after every change up
+    /// to `after` (docs/SYNC.md, "Sending ahead").
+    func upload(clientID: String, changes: [SyncChange], after: Int64? = nil, token: String) async throws
+        -> UploadResponse
+    {
         var request = URLRequest(url: server.appendingPathComponent("v1/upload"))
         request.httpMethod = "POST"
-        request.httpBody = Data(UploadRequest(clientId: clientID, changes: changes).wireJSON)
+        request.httpBody = Data(UploadRequest(clientId: clientID, changes: changes, after: after).wireJSON)
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         // The server applies a batch in a fixed number of statements; rows still cost a little each.
         let data = try await send(request, token: token, timeout: requestTimeout + 0.002 * Double(changes.count))
@@ -74,12 +78,15 @@ final class SyncTransport: @unchecked Sendable {
                 task.resume()
                 // The deadline is kept here, whatever the URL loading system does with timeoutInterval (an idle
                 // timeout on some platforms) and with a cancelled task (whose handler may never run): the request
-                // fails at the deadline, and the session retries it.
-                DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+                // fails at the deadline, and the session retries it. An answer cancels the timer (a session sends
+                // several requests a second; their timers would otherwise wait out their 15 s or more each).
+                let deadline = DispatchWorkItem {
                     answer.resume(
                         .failure(SyncError(status: nil, message: "no answer within \(Int(timeout.rounded(.up))) s")))
                     task.cancel()
                 }
+                answer.setDeadline(deadline)
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: deadline)
             }
         } catch let error as SyncError {
             throw SyncError(status: nil, message: "\(server.absoluteString): \(error.message)")
@@ -109,18 +116,35 @@ final class SyncTransport: @unchecked Sendable {
     }
 }
 
-/// The continuation of one request, resumed once: by the answer or by the deadline, whichever comes first.
+/// The continuation of one request, resumed once: by the answer or by the deadline, whichever comes first; the
+/// first cancels the deadline's timer.
 private final class PendingAnswer: @unchecked Sendable {
     private let lock = NSLock()
     private var continuation: CheckedContinuation<(Data, Int), any Error>?
+    private var deadline: DispatchWorkItem?
 
     init(_ continuation: CheckedContinuation<(Data, Int), any Error>) { self.continuation = continuation }
 
-    func resume(_ result: Result<(Data, Int), any Error>) {
-        let pending = lock.withLock { () -> CheckedContinuation<(Data, Int), any Error>? in
-            defer { continuation = nil }
-            return continuation
+    /// Keeps the deadline's timer, to cancel it at the answer (at once, when the answer came first).
+    func setDeadline(_ timer: DispatchWorkItem) {
+        let answered = lock.withLock { () -> Bool in
+            guard continuation != nil else { return true }
+            deadline = timer
+            return false
         }
+        if answered { timer.cancel() }
+    }
+
+    func resume(_ result: Result<(Data, Int), any Error>) {
+        let (pending, timer) = lock.withLock {
+            () -> (CheckedContinuation<(Data, Int), any Error>?, DispatchWorkItem?) in
+            defer {
+                continuation = nil
+                deadline = nil
+            }
+            return (continuation, deadline)
+        }
+        timer?.cancel()
         pending?.resume(with: result)
     }
 }

@@ -46,13 +46,22 @@ final class WireJSONTests: XCTestCase {
             // What JSONEncoder writes, the wire reader reads, and the other way round.
             XCTAssertEqual(try DownloadResponse(wireJSON: try JSONEncoder().encode(page)), page)
             XCTAssertEqual(try JSONDecoder().decode(DownloadResponse.self, from: Data(page.wireJSON)), page)
-            let upload = UploadRequest(clientId: "c\(round)", changes: changes)
+            // A batch sent ahead names the change before it; others leave `after` out.
+            let upload = UploadRequest(
+                clientId: "c\(round)", changes: changes, after: round.isMultiple(of: 3) ? nil : Int64(round))
             XCTAssertEqual(try UploadRequest(wireJSON: try JSONEncoder().encode(upload)), upload)
             XCTAssertEqual(try JSONDecoder().decode(UploadRequest.self, from: Data(upload.wireJSON)), upload)
         }
-        let answer = UploadResponse(acknowledged: 7, accepted: 5, duplicates: 2, serverSeq: 91)
-        XCTAssertEqual(try UploadResponse(wireJSON: try JSONEncoder().encode(answer)), answer)
-        XCTAssertEqual(try JSONDecoder().decode(UploadResponse.self, from: Data(answer.wireJSON)), answer)
+        for keepsOrder in [false, true] {
+            let answer = UploadResponse(
+                acknowledged: 7, accepted: 5, duplicates: 2, serverSeq: 91, keepsOrder: keepsOrder)
+            XCTAssertEqual(try UploadResponse(wireJSON: try JSONEncoder().encode(answer)), answer)
+            XCTAssertEqual(try JSONDecoder().decode(UploadResponse.self, from: Data(answer.wireJSON)), answer)
+        }
+        // An earlier server's answer has no `keepsOrder`: it does not keep order, read either way.
+        let earlier = Array(#"{"acknowledged": 7, "accepted": 5, "duplicates": 2, "serverSeq": 91}"#.utf8)
+        XCTAssertFalse(try UploadResponse(wireJSON: earlier).keepsOrder)
+        XCTAssertFalse(try JSONDecoder().decode(UploadResponse.self, from: Data(earlier)).keepsOrder)
     }
 
     func testCanonicalTextOfPlainValuesIsJSONEncodersText() throws {

@@ -8,6 +8,7 @@ extension SyncError {
         case .unauthorized: return .unauthorized
         case .forbidden: return .forbidden
         case .conflict: return .conflict
+        case .predecessorMissing: return .preconditionFailed
         case .unavailable: return .serviceUnavailable
         }
     }

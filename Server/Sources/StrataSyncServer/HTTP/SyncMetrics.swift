@@ -7,6 +7,8 @@ public struct SyncMetrics: Sendable {
     public let registry = PrometheusCollectorRegistry()
     /// Accepted upload requests.
     let uploads: Counter
+    /// Accepted upload requests sent ahead of the answer to the one before (`UploadRequest.after`).
+    let uploadsSentAhead: Counter
     /// Download requests answered.
     let downloads: Counter
     /// Changes appended to the change log.
@@ -20,6 +22,9 @@ public struct SyncMetrics: Sendable {
     public init() {
         let registry = self.registry
         uploads = registry.makeCounter(descriptor: Self.descriptor("uploads", "Upload requests accepted."))
+        uploadsSentAhead = registry.makeCounter(
+            descriptor: Self.descriptor(
+                "uploads_sent_ahead", "Upload requests accepted that were sent before the previous one's answer."))
         downloads = registry.makeCounter(descriptor: Self.descriptor("downloads", "Download requests answered."))
         changesAccepted = registry.makeCounter(
             descriptor: Self.descriptor("changes_accepted", "Changes appended to the change log."))

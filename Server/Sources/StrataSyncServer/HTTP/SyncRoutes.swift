@@ -60,10 +60,11 @@ public struct SyncRoutes: Sendable {
                 } catch {
                     throw SyncError(.badRequest, "the body is not an upload batch (docs/SYNC.md): \(error)")
                 }
-                SyncTrace.note("upload received", user: user)
+                SyncTrace.note("upload received, \(Self.range(upload))", user: user)
                 let response = try await store.upload(upload, user: user)
-                SyncTrace.note("upload committed through \(response.serverSeq)", user: user)
+                SyncTrace.note("upload committed through \(response.serverSeq), \(Self.range(upload))", user: user)
                 metrics.uploads.increment()
+                if upload.after != nil { metrics.uploadsSentAhead.increment() }
                 metrics.changesAccepted.increment(by: Int64(response.accepted))
                 return Self.json(response)
             }
@@ -136,6 +137,11 @@ public struct SyncRoutes: Sendable {
         Response(
             status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: value.wireJSON)))
+    }
+
+    /// The client's change numbers a batch carries, `first-last`, for the trace.
+    private static func range(_ upload: UploadRequest) -> String {
+        "\(upload.changes.first?.seq ?? 0)-\(upload.changes.last?.seq ?? 0)"
     }
 
     private static func integer(_ text: String, name: String) throws -> Int64 {

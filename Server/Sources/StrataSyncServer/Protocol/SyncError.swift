@@ -10,6 +10,9 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         case forbidden
         /// 409: the client id belongs to another user, or change numbers go backwards.
         case conflict
+        /// 412: the batch was sent ahead (`UploadRequest.after`) and the changes before it are not applied yet;
+        /// nothing of it was kept, and the client sends it again after the batch before it is answered.
+        case predecessorMissing
         /// 503: PostgreSQL cannot be reached now (down, restarting, or the connection was lost); the request
         /// changed nothing that a retry would repeat, and clients retry it after a pause.
         case unavailable

@@ -11,8 +11,8 @@ struct ChangeLog {
     let sql: SQLSession
 
     /// Stages `changes` (with the owner of each, as `BatchPlanner` decided) as one more write of `statement` (the
-    /// upload's `BatchWriter` statement), which takes no lock: the transaction's `COMMIT` numbers them into the log
-    /// (`ChangeNumbering`). Nothing is staged when there is nothing to append.
+    /// upload's `BatchWriter` statement), which takes no lock: the commit of the upload's writes numbers them into
+    /// the log (`ChangeNumbering`). Nothing is staged when there is nothing to append.
     func stage(
         _ changes: [ValidatedChange], owners: [String?], clientID: String, user: String,
         in statement: inout CombinedStatement
@@ -28,15 +28,6 @@ struct ChangeLog {
         }
         let staged = statement.bind(rows.parameter)
         statement.add("INSERT INTO \(meta.appends) (rows) VALUES ($\(staged)::jsonb)")
-    }
-
-    /// The sequence number the log gave change `change` of client `clientID` (0 when it holds none): read after
-    /// the upload's commit, which numbered it.
-    func lastSequence(client clientID: String, change: Int64) async throws -> Int64 {
-        let seq = try await sql.value(
-            "SELECT seq::text FROM \(meta.changes) WHERE client_id = $1 AND client_seq = $2::bigint",
-            [clientID, String(change)])
-        return Int64(seq ?? "0") ?? 0
     }
 
     /// Who may see changes with these owners (`BatchPlanner`'s, `nil` for a change of a shared model): the owners,

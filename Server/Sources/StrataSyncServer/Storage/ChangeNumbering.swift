@@ -16,7 +16,8 @@
 /// and hold it through the flush, making notifying commits serial again): each server process sends its own,
 /// coalesced, after its commits (`ChangeAnnouncer`).
 ///
-/// The upload reads its last sequence number after the commit (`ChangeLog.lastSequence(client:change:)`).
+/// The upload reads its last sequence number after the commit, in the statement that releases its locks
+/// (`UploadTransaction.finishStatement(clientID:lastStaged:)`).
 struct ChangeNumbering {
     /// The server's tables.
     let meta: MetaTables

@@ -33,9 +33,8 @@ struct CombinedStatement {
         return "WITH " + items.joined(separator: ",\n") + "\nSELECT 1"
     }
 
-    /// Runs the statement (nothing when no write was added).
-    func run(_ sql: SQLSession) async throws {
-        guard !parts.isEmpty else { return }
-        try await sql.execute(text, parameters)
+    /// The statement to send (`nil` when no write was added).
+    var statement: SQLStatement? {
+        parts.isEmpty ? nil : SQLStatement(text: text, parameters: parameters)
     }
 }

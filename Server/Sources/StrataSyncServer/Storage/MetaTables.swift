@@ -24,6 +24,8 @@ struct MetaTables: Sendable {
     var changeSequence: String { SQLName.qualified(schema, "strata_sync_changes_seq_seq") }
     /// The function a download reads the log with, up to the watermark (`ChangeWatermark`).
     var readFunction: String { SQLName.qualified(schema, "strata_sync_read_changes") }
+    /// The function an upload takes its locks and reads its objects' states with (`LockedLoad`).
+    var lockLoadFunction: String { SQLName.qualified(schema, "strata_sync_lock_and_load") }
     /// The first key of the two-key advisory locks an upload takes on each object it changes (the second is a hash
     /// of the object's model and key). Two-key locks never collide with the one-key locks above.
     var objectLockSpace: String { "hashtext(\(SQLName.literal(schema + ".strata_sync_objects")))" }

@@ -19,7 +19,9 @@ struct SchemaMigrator {
     func migrate(_ schema: SyncSchema, client: PostgresClient) async throws {
         try await Transaction.run(client, logger: logger) { sql in
             try await sql.execute("SELECT pg_advisory_xact_lock(\(meta.migrationLockKey))")
-            let functions = ChangeNumbering(meta: meta).createStatements + ChangeWatermark(meta: meta).createStatements
+            let functions =
+                ChangeNumbering(meta: meta).createStatements + ChangeWatermark(meta: meta).createStatements
+                + LockedLoad(meta: meta).createStatements
             for statement in meta.createStatements + functions {
                 try await sql.execute(statement)
             }

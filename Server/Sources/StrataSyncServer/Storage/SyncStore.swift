@@ -20,6 +20,9 @@ public struct SyncStore: Sendable {
     let postgres: PostgresAccess
     /// Sends this process's announcements to the other server processes (`NOTIFY`), after the uploads' commits.
     let announcer: ChangeAnnouncer
+    /// How long a batch sent ahead (`UploadRequest.after`) waits for the changes before it to be applied before it
+    /// is refused with 412 (docs/SYNC.md, "Sending ahead").
+    public var predecessorWait: Duration = .seconds(2)
 
     /// Creates a store on `client`'s database, with every table in PostgreSQL schema `databaseSchema`.
     /// `client` must be running (`PostgresClient.run()`). A request that gets no connection within
@@ -42,7 +45,7 @@ public struct SyncStore: Sendable {
         try await SchemaMigrator(meta: meta, logger: logger).migrate(schema, client: client)
     }
 
-    /// Applies an upload batch for `user` in one transaction (`UploadTransaction`): all of it or, on any refusal,
+    /// Applies an upload batch for `user` (`UploadTransaction`), committed at once: all of it or, on any refusal,
     /// none of it.
     ///
     /// Changes whose number the client id already had applied are skipped, so a batch retried after a crash of
@@ -61,21 +64,10 @@ public struct SyncStore: Sendable {
         }
         let validator = ChangeValidator(schema: schema, clientID: request.clientId)
         let validated = try request.changes.enumerated().map { try validator.validate($1, index: $0) }
-        let (meta, rules, logger) = (self.meta, self.rules, self.logger)
-        let (outcome, serverSeq) = try await postgres.withConnection { sql in
-            let outcome = try await Transaction.run(on: sql) { sql in
-                try await UploadTransaction(
-                    meta: meta, sql: sql, authorizer: WriteAuthorizer(rules: rules, user: user)
-                ).run(validated, clientID: request.clientId, user: user)
-            }
-            // The commit numbered the staged changes (ChangeNumbering); the last one's number answers the upload.
-            guard let last = outcome.lastStaged else { return (outcome, Int64(0)) }
-            let log = ChangeLog(meta: meta, sql: sql)
-            return (outcome, try await log.lastSequence(client: request.clientId, change: last))
-        }
+        let outcome = try await applyInOrder(validated, of: request, user: user)
         let response = UploadResponse(
             acknowledged: outcome.acknowledged, accepted: outcome.accepted, duplicates: outcome.duplicates,
-            serverSeq: serverSeq)
+            serverSeq: outcome.serverSeq, keepsOrder: true)
         if response.accepted > 0 {
             notifier.announce(response.serverSeq, audience: outcome.audience)
             announcer.announce(response.serverSeq, audience: outcome.audience)
@@ -83,6 +75,36 @@ public struct SyncStore: Sendable {
                 "upload applied", metadata: ["client": "\(request.clientId)", "changes": "\(response.accepted)"])
         }
         return response
+    }
+
+    /// Applies a validated batch (``applyBatch(_:of:user:)``). A batch sent ahead may come before the one it follows
+    /// (they travel on different HTTP connections): refused for that, it is tried again at each commit this process
+    /// announces (the one it waits for, if it comes through this process) or after 20 ms, for up to
+    /// ``predecessorWait``, and then refused for good (412).
+    private func applyInOrder(_ validated: [ValidatedChange], of request: UploadRequest, user: String) async throws
+        -> UploadTransaction.Outcome
+    {
+        let deadline = ContinuousClock.now + predecessorWait
+        while true {
+            let seen = notifier.generation
+            do {
+                return try await applyBatch(validated, of: request, user: user)
+            } catch let error as SyncError where error.kind == .predecessorMissing && ContinuousClock.now < deadline {
+                await notifier.wait(past: seen, timeout: min(.milliseconds(20), deadline - ContinuousClock.now))
+            }
+        }
+    }
+
+    /// Applies a validated batch (`UploadTransaction`).
+    private func applyBatch(_ validated: [ValidatedChange], of request: UploadRequest, user: String) async throws
+        -> UploadTransaction.Outcome
+    {
+        let (meta, rules) = (self.meta, self.rules)
+        return try await postgres.withConnection { sql in
+            try await UploadTransaction(
+                meta: meta, sql: sql, authorizer: WriteAuthorizer(rules: rules, user: user)
+            ).run(validated, clientID: request.clientId, user: user, after: request.after)
+        }
     }
 
     /// The changes after `after` that `user` may see, at most `limit`.

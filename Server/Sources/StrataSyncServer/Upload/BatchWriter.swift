@@ -1,5 +1,5 @@
-/// Writes the plans of one upload batch (`BatchPlanner`) with a few statements for the whole batch, each taking
-/// its rows as one `ParameterRows` parameter:
+/// The statements that write the plans of one upload batch (`BatchPlanner`): a few for the whole batch, each taking
+/// its rows as one `ParameterRows` parameter, in this order:
 ///
 /// 1. the deletes the upserts must follow: the readings of objects starting a new life, and the rows and
 ///    collection rows of deleted objects (only when the batch has such objects);
@@ -9,12 +9,10 @@
 /// 3. per collection table the element deletes and writes (only when the batch has elements).
 ///
 /// The number of statements depends on the models and properties the batch touches, not on its length; a batch of
-/// creates and sets is one statement.
+/// creates and sets is one statement (which `UploadTransaction` then sends without a transaction block).
 struct BatchWriter {
     /// The server's tables.
     let meta: MetaTables
-    /// The connection in the upload's transaction.
-    let sql: SQLSession
 
     /// The client's record the batch leaves: its id, user and highest change number applied.
     struct ClientRecord {
@@ -23,16 +21,19 @@ struct BatchWriter {
         var acknowledged: Int64
     }
 
-    /// Writes every plan and the client's record, with the writes `statement` already holds (the staged change log
-    /// entries) in the same statement.
-    func write(_ plans: [ObjectPlan], client: ClientRecord, alongside statement: CombinedStatement) async throws {
+    /// The statements that write every plan and the client's record, with the writes `statement` already holds (the
+    /// staged change log entries) in the combined one; to be run in order, in one transaction.
+    func statements(_ plans: [ObjectPlan], client: ClientRecord, alongside statement: CombinedStatement)
+        -> [SQLStatement]
+    {
+        var out: [SQLStatement] = []
         var byModel: [String: [ObjectPlan]] = [:]
         for plan in plans { byModel[plan.table.model, default: []].append(plan) }
         let models = byModel.sorted(by: { $0.key < $1.key }).compactMap { _, plans in
             plans.first.map { (table: $0.table, plans: plans) }
         }
-        try await clearVersions(plans.filter(\.versionsCleared))
-        for model in models { try await clear(model.plans.filter(\.rowCleared), table: model.table) }
+        clearVersions(plans.filter(\.versionsCleared), into: &out)
+        for model in models { clear(model.plans.filter(\.rowCleared), table: model.table, into: &out) }
         var statement = statement
         addStates(plans.filter(\.stateChanged), to: &statement)
         addVersions(plans, to: &statement)
@@ -48,12 +49,13 @@ struct BatchWriter {
             INSERT INTO \(meta.clients) (client_id, user_id, last_seq) VALUES ($\(id), $\(user), $\(seq)::bigint)
             ON CONFLICT (client_id) DO UPDATE SET last_seq = EXCLUDED.last_seq
             """)
-        try await statement.run(sql)
+        if let combined = statement.statement { out.append(combined) }
         for model in models {
             for collection in model.table.collections {
-                try await writeElements(model.plans.filter(\.isAlive), collection: collection, table: model.table)
+                writeElements(model.plans.filter(\.isAlive), collection: collection, table: model.table, into: &out)
             }
         }
+        return out
     }
 
     private func table(_ name: String) -> String { SQLName.qualified(meta.schema, name) }
@@ -78,15 +80,16 @@ struct BatchWriter {
     }
 
     /// Drops every reading of the objects that start a new life (before the batch's readings are written).
-    private func clearVersions(_ plans: [ObjectPlan]) async throws {
+    private func clearVersions(_ plans: [ObjectPlan], into out: inout [SQLStatement]) {
         guard !plans.isEmpty else { return }
         var cleared = ParameterRows()
         for plan in plans { cleared.append([plan.table.model, plan.key]) }
-        try await sql.execute(
-            """
-            DELETE FROM \(meta.versions) AS v USING \(ParameterRows.source(1))
-            WHERE v.model = \(column(0)) AND v.object_key = \(column(1))
-            """, [cleared.parameter])
+        out.append(
+            SQLStatement(
+                text: """
+                    DELETE FROM \(meta.versions) AS v USING \(ParameterRows.source(1))
+                    WHERE v.model = \(column(0)) AND v.object_key = \(column(1))
+                    """, parameters: [cleared.parameter]))
     }
 
     private func addVersions(_ plans: [ObjectPlan], to statement: inout CombinedStatement) {
@@ -109,23 +112,25 @@ struct BatchWriter {
     }
 
     /// Deletes the rows and collection rows of objects the batch deleted.
-    private func clear(_ plans: [ObjectPlan], table: ModelTable) async throws {
+    private func clear(_ plans: [ObjectPlan], table: ModelTable, into out: inout [SQLStatement]) {
         guard !plans.isEmpty else { return }
         var keys = ParameterRows()
         for plan in plans { keys.append([plan.key]) }
         let key = table.keyType.cast(column(0))
         for collection in table.collections {
-            try await sql.execute(
-                """
-                DELETE FROM \(self.table(collection.tableName)) AS t USING \(ParameterRows.source(1))
-                WHERE t.owner = \(key)
-                """, [keys.parameter])
+            out.append(
+                SQLStatement(
+                    text: """
+                        DELETE FROM \(self.table(collection.tableName)) AS t USING \(ParameterRows.source(1))
+                        WHERE t.owner = \(key)
+                        """, parameters: [keys.parameter]))
         }
-        try await sql.execute(
-            """
-            DELETE FROM \(self.table(table.model)) AS t USING \(ParameterRows.source(1))
-            WHERE t.\(SQLName.quoted(table.keyColumn)) = \(key)
-            """, [keys.parameter])
+        out.append(
+            SQLStatement(
+                text: """
+                    DELETE FROM \(self.table(table.model)) AS t USING \(ParameterRows.source(1))
+                    WHERE t.\(SQLName.quoted(table.keyColumn)) = \(key)
+                    """, parameters: [keys.parameter]))
     }
 
     /// Inserts missing rows and writes the winning scalar values: one upsert per set of columns written (each
@@ -154,7 +159,9 @@ struct BatchWriter {
     }
 
     /// Removes, then inserts or sets, the elements the batch wrote to one collection property.
-    private func writeElements(_ plans: [ObjectPlan], collection: CollectionTable, table: ModelTable) async throws {
+    private func writeElements(
+        _ plans: [ObjectPlan], collection: CollectionTable, table: ModelTable, into out: inout [SQLStatement]
+    ) {
         var removed = ParameterRows()
         var put = ParameterRows()
         for plan in plans {
@@ -169,11 +176,12 @@ struct BatchWriter {
         let owner = table.keyType.cast(column(0))
         let identity = collection.kind == .map ? "key" : "element"
         if !removed.isEmpty {
-            try await sql.execute(
-                """
-                DELETE FROM \(name) AS t USING \(ParameterRows.source(1))
-                WHERE t.owner = \(owner) AND t.\(identity) = \(column(1))
-                """, [removed.parameter])
+            out.append(
+                SQLStatement(
+                    text: """
+                        DELETE FROM \(name) AS t USING \(ParameterRows.source(1))
+                        WHERE t.owner = \(owner) AND t.\(identity) = \(column(1))
+                        """, parameters: [removed.parameter]))
         }
         guard !put.isEmpty else { return }
         let value = collection.element.cast(column(3))
@@ -196,6 +204,6 @@ struct BatchWriter {
                 FROM \(ParameterRows.source(1)) ON CONFLICT (owner, key) DO UPDATE SET value = EXCLUDED.value
                 """
         }
-        try await sql.execute(statement, [put.parameter])
+        out.append(SQLStatement(text: statement, parameters: [put.parameter]))
     }
 }

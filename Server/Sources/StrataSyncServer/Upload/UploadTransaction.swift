@@ -1,50 +1,89 @@
-/// One upload batch inside its PostgreSQL transaction, in a fixed number of statements whatever its length:
+/// One upload batch, in a fixed number of round trips to PostgreSQL whatever its length:
 ///
-/// 1. advisory locks on the client id and on every object the batch names, taken in one statement in a fixed
-///    order (so two uploads touching the same objects wait for each other instead of deadlocking, and uploads of
-///    different objects run side by side, whichever server process applies them);
-/// 2. one statement reading the client's record, the objects' states and the clock readings the batch needs
-///    (after the locks, on a snapshot taken once they are held);
-/// 3. the decisions, in memory (`BatchPlanner`), then the writes (`BatchWriter`: one statement for a batch of
-///    creates and sets, with the client's record and the batch's changes staged for the change log, without a
-///    lock: the `COMMIT` numbers them (`ChangeNumbering`), and the caller reads the last number after it
-///    (`ChangeLog.lastSequence`)).
+/// 1. one call of `LockedLoad`'s function: session-level advisory locks on the client id and on every object the
+///    batch names, taken in a fixed order (so two uploads touching the same objects wait for each other instead of
+///    deadlocking, and uploads of different objects run side by side, whichever server process applies them), then
+///    the client's record, the objects' states and the clock readings the batch needs, read on a snapshot taken once
+///    the locks are held;
+/// 2. the decisions, in memory (`BatchPlanner`), then the writes (`BatchWriter`): for a batch of creates and sets one
+///    statement, with the client's record and the batch's changes staged for the change log, sent alone so that it
+///    commits by itself (no `BEGIN` and `COMMIT` round trips, no connection idle in a transaction); several
+///    statements (deletes, collection elements) go inside `BEGIN` ... `COMMIT`. The commit numbers the staged
+///    changes (`ChangeNumbering`);
+/// 3. one statement that releases the locks and reads the last staged change's sequence number
+///    (``finishStatement(clientID:lastStaged:)``).
 ///
-/// With `BEGIN`, `COMMIT` and the read of the last number, a batch of creates and sets is six round trips, none of
-/// them under the change log's ordering lock.
+/// A batch of creates and sets is three round trips, none of them under the change log's ordering lock. The locks
+/// are released only once the writes are committed, so the next holder's read sees them. When anything fails after
+/// the locks were asked for, they are released before the connection goes back to the pool, or the connection is
+/// closed (which releases them) when that fails too.
 struct UploadTransaction {
     /// The server's tables.
     let meta: MetaTables
-    /// The connection in the transaction.
+    /// The connection, outside any transaction block.
     let sql: SQLSession
     /// The rules and the user.
     let authorizer: WriteAuthorizer
 
-    /// What an upload did, before its commit numbers the staged changes.
+    /// What an upload did.
     struct Outcome: Sendable {
         /// The client's highest change number applied, this batch included.
         var acknowledged: Int64
-        /// How many changes of the batch were applied (and staged for the log).
+        /// How many changes of the batch were applied (and numbered into the log).
         var accepted: Int
         /// How many were skipped, applied before.
         var duplicates: Int
-        /// The client's number of the last change staged, whose sequence number is the batch's last (`nil` when
-        /// nothing was staged).
-        var lastStaged: Int64?
-        /// The users who may see the staged changes (`ChangeLog.audience(_:)`; `nil`: everyone).
+        /// The change log's sequence number of the batch's last change applied (0 when none was).
+        var serverSeq: Int64
+        /// The users who may see the applied changes (`ChangeLog.audience(_:)`; `nil`: everyone).
         var audience: Set<String>?
     }
 
-    /// Applies `changes` of client `clientID` (validated, numbers increasing) and stages the new ones for the
-    /// change log, which the transaction's `COMMIT` numbers.
-    /// - Throws: `SyncError` naming the refused change; the caller's transaction then rolls back.
-    func run(_ changes: [ValidatedChange], clientID: String, user: String) async throws -> Outcome {
-        try await lock(changes, clientID: clientID)
-        let loaded = try await load(changes, clientID: clientID)
+    /// Applies `changes` of client `clientID` (validated, numbers increasing) and appends the new ones to the change
+    /// log. With `after` (a batch sent ahead), only once every change of the client up to `after` is applied.
+    /// - Throws: `SyncError` naming the refused change, or `.predecessorMissing` when changes up to `after` are
+    ///   not all applied yet; nothing of the batch is then written, and the locks are released.
+    func run(_ changes: [ValidatedChange], clientID: String, user: String, after: Int64? = nil) async throws
+        -> Outcome
+    {
+        do {
+            let loaded = try await lockAndLoad(changes, clientID: clientID)
+            let (decided, writes, lastStaged) = try decide(
+                changes, loaded: loaded, clientID: clientID, user: user, after: after)
+            if writes.count == 1 {
+                try await writes[0].run(sql)
+            } else {
+                try await Transaction.run(on: sql) { sql in
+                    for statement in writes { try await statement.run(sql) }
+                }
+            }
+            var outcome = decided
+            let finish = finishStatement(clientID: clientID, lastStaged: lastStaged)
+            outcome.serverSeq = Int64(try await sql.value(finish.text, finish.parameters) ?? "0") ?? 0
+            return outcome
+        } catch {
+            await release()
+            throw error
+        }
+    }
+
+    /// The decisions on the fresh changes, and the statements that write them (with the last fresh change's number).
+    private func decide(
+        _ changes: [ValidatedChange], loaded: Loaded, clientID: String, user: String, after: Int64?
+    ) throws -> (Outcome, [SQLStatement], Int64?) {
         if let owner = loaded.clientUser, owner != user {
             throw SyncError(.conflict, "client id \(clientID) belongs to another user")
         }
         let applied = loaded.lastApplied
+        // The client's changes are applied in their order: a batch sent ahead waits for the one before it (changes
+        // at or below `applied` are skipped as duplicates, so a batch applied before its predecessor would make
+        // the predecessor's changes look applied).
+        if let after, after > applied {
+            throw SyncError(
+                .predecessorMissing,
+                "client \(clientID) sent changes after \(after), but the server has applied its changes up to "
+                    + "\(applied) only; send the batch again once the one before it is answered")
+        }
         let fresh = changes.filter { $0.change.seq > applied }
         var planner = BatchPlanner(authorizer: authorizer, plans: loaded.plans(for: fresh))
         var owners: [String?] = []
@@ -52,27 +91,49 @@ struct UploadTransaction {
         let acknowledged = max(applied, changes.last?.change.seq ?? 0)
         var staged = CombinedStatement()
         ChangeLog(meta: meta, sql: sql).stage(fresh, owners: owners, clientID: clientID, user: user, in: &staged)
-        try await BatchWriter(meta: meta, sql: sql).write(
+        let writes = BatchWriter(meta: meta).statements(
             planner.plans.keys.sorted().compactMap { planner.plans[$0] },
             client: BatchWriter.ClientRecord(clientID: clientID, user: user, acknowledged: acknowledged),
             alongside: staged)
-        return Outcome(
-            acknowledged: acknowledged, accepted: fresh.count, duplicates: changes.count - fresh.count,
-            lastStaged: fresh.last?.change.seq, audience: ChangeLog.audience(owners))
+        let outcome = Outcome(
+            acknowledged: acknowledged, accepted: fresh.count, duplicates: changes.count - fresh.count, serverSeq: 0,
+            audience: ChangeLog.audience(owners))
+        return (outcome, writes, fresh.last?.change.seq)
     }
 
-    /// Waits for the locks of the client id and of every object of the batch.
-    private func lock(_ changes: [ValidatedChange], clientID: String) async throws {
+    /// The last statement: releases the locks and reads the sequence number the commit gave change `lastStaged` of
+    /// client `clientID` (null when nothing was staged). Its snapshot, taken after the writes' commit, holds it.
+    func finishStatement(clientID: String, lastStaged: Int64?) -> SQLStatement {
+        SQLStatement(
+            text: """
+                SELECT (SELECT c.seq::text FROM \(meta.changes) AS c
+                    WHERE c.client_id = $1 AND c.client_seq = $2::bigint)
+                FROM pg_advisory_unlock_all() AS u
+                """, parameters: [clientID, lastStaged.map { String($0) }])
+    }
+
+    /// Releases the locks after a failure (the connection holds no other session-level advisory lock). A connection
+    /// in an aborted transaction (a `ROLLBACK` that failed) or one that does not answer is closed instead, which
+    /// releases them too, so no lock goes back to the pool with it.
+    private func release() async {
+        guard !sql.connection.isClosed else { return }
+        do {
+            try await sql.execute("SELECT pg_advisory_unlock_all()")
+        } catch {
+            sql.logger.warning(
+                "releasing an upload's locks failed; closing its connection",
+                metadata: ["error": "\(String(reflecting: error))"])
+            try? await sql.connection.close()
+        }
+    }
+
+    /// The names of the locks an upload takes: the client id's and each object's.
+    private static func lockNames(_ changes: [ValidatedChange], clientID: String) -> ParameterRows {
         var names = Set(["client\u{1F}" + clientID])
         for change in changes { names.insert(ObjectPlan.id(model: change.table.model, key: change.key)) }
         var rows = ParameterRows()
         for name in names.sorted() { rows.append([name]) }
-        _ = try await sql.rows(
-            """
-            SELECT count(pg_advisory_xact_lock(\(meta.objectLockSpace), l.h)::text)::text
-            FROM (SELECT DISTINCT hashtext(\(ParameterRows.column(0))) AS h FROM \(ParameterRows.source(1))
-                ORDER BY h) AS l
-            """, [rows.parameter])
+        return rows
     }
 
     /// What the upload reads before it decides: the client's record, and the stored states and clock readings of
@@ -101,10 +162,10 @@ struct UploadTransaction {
         }
     }
 
-    /// Reads, in one statement, the client's record and the states and readings of the objects and fields
+    /// Takes the locks, then reads the client's record and the states and readings of the objects and fields
     /// `changes` name (all of them: those the client already had applied are filtered out afterwards, and reading
-    /// a few more rows costs less than a second round trip).
-    private func load(_ changes: [ValidatedChange], clientID: String) async throws -> Loaded {
+    /// a few more rows costs less than a second round trip), in one call of `LockedLoad`'s function.
+    private func lockAndLoad(_ changes: [ValidatedChange], clientID: String) async throws -> Loaded {
         var objects = ParameterRows()
         var fields = ParameterRows()
         var seenObjects: Set<String> = []
@@ -118,18 +179,9 @@ struct UploadTransaction {
                 if seenFields.insert(row).inserted { fields.append(row) }
             }
         }
-        let c = ParameterRows.column
         let rows = try await sql.rows(
-            """
-            SELECT 'c', user_id, last_seq::text, NULL, NULL, NULL FROM \(meta.clients) WHERE client_id = $1
-            UNION ALL
-            SELECT 'o', o.model, o.object_key, o.owner_id, o.created_hlc, o.deleted_hlc
-            FROM \(meta.objects) AS o JOIN \(ParameterRows.source(2)) ON o.model = \(c(0)) AND o.object_key = \(c(1))
-            UNION ALL
-            SELECT 'v', v.model, v.object_key, v.field, v.hlc, v.removed::text COLLATE "C"
-            FROM \(meta.versions) AS v JOIN \(ParameterRows.source(3))
-                ON v.model = \(c(0)) AND v.object_key = \(c(1)) AND v.field = \(c(2))
-            """, [clientID, objects.parameter, fields.parameter])
+            "SELECT * FROM \(meta.lockLoadFunction)(\(meta.objectLockSpace), $1::jsonb, $2, $3::jsonb, $4::jsonb)",
+            [Self.lockNames(changes, clientID: clientID).parameter, clientID, objects.parameter, fields.parameter])
         var loaded = Loaded()
         for row in rows {
             switch row[0] {

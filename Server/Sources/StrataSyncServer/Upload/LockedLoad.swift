@@ -1,0 +1,55 @@
+/// The function an upload starts with (`UploadTransaction`): it takes the batch's advisory locks, then reads what the
+/// batch's decisions need, in one call, so one round trip.
+///
+/// The locks are *session-level* (`pg_advisory_lock`), one per distinct key, taken in the keys' order (so two uploads
+/// naming the same objects wait for each other instead of deadlocking). They outlive the statement: the upload holds
+/// them through its writes, which commit on their own (one statement, or one short transaction), and releases them in
+/// its last statement (`UploadTransaction.finishStatement`). Session and transaction-level advisory locks on one key
+/// exclude each other, so a server of an earlier version, which takes the same keys at transaction level, still
+/// waits for this one and the other way round.
+///
+/// The read is a statement of its own after the locks, inside a `VOLATILE` PL/pgSQL function, which under
+/// `READ COMMITTED` takes a new snapshot for each statement: it sees everything an upload that held one of these
+/// locks committed before releasing it (a lock holder releases only after its writes committed). A single SQL
+/// statement that locked and read would read on the snapshot taken at its start, before it waited, and could miss
+/// the previous holder's writes.
+///
+/// The rows are `UploadTransaction.Loaded`'s: `c` (the client's user and last change number), `o` (an object's
+/// state: model, key, owner, created, deleted) and `v` (a reading: model, key, field, clock, removed).
+struct LockedLoad {
+    /// The server's tables.
+    let meta: MetaTables
+
+    /// The statement that creates the function (replaced at every start).
+    var createStatements: [String] {
+        let c = ParameterRows.column
+        return [
+            """
+            CREATE OR REPLACE FUNCTION \(meta.lockLoadFunction)(lock_space integer, lock_names jsonb, client text,
+                wanted_objects jsonb, wanted_fields jsonb)
+            RETURNS TABLE (out_kind text, out_a text, out_b text, out_c text, out_d text, out_e text)
+            LANGUAGE plpgsql VOLATILE AS $function$
+            DECLARE
+                h integer;
+            BEGIN
+                FOR h IN SELECT DISTINCT hashtext(r.v->>0) FROM jsonb_array_elements(lock_names) AS r(v) ORDER BY 1
+                LOOP
+                    PERFORM pg_advisory_lock(lock_space, h);
+                END LOOP;
+                RETURN QUERY
+                    SELECT 'c'::text, k.user_id, k.last_seq::text, NULL::text, NULL::text, NULL::text
+                    FROM \(meta.clients) AS k WHERE k.client_id = client
+                    UNION ALL
+                    SELECT 'o'::text, o.model, o.object_key, o.owner_id, o.created_hlc::text, o.deleted_hlc::text
+                    FROM \(meta.objects) AS o JOIN jsonb_array_elements(wanted_objects) AS r(v)
+                        ON o.model = \(c(0)) AND o.object_key = \(c(1))
+                    UNION ALL
+                    SELECT 'v'::text, v.model, v.object_key, v.field, v.hlc::text, v.removed::text
+                    FROM \(meta.versions) AS v JOIN jsonb_array_elements(wanted_fields) AS r(v)
+                        ON v.model = \(c(0)) AND v.object_key = \(c(1)) AND v.field = \(c(2));
+            END
+            $function$
+            """
+        ]
+    }
+}
