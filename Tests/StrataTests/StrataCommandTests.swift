@@ -31,8 +31,7 @@ final class StrataCommandTests: DatabaseTestCase {
     /// `info` names the new column kinds; `verify` and `compact` check and copy them (typed links included).
     func testInfoShowsDecimalObjectIdAndAnyColumns() throws {
         configuration = Configuration(schema: Wallet.self)
-        configuration.fileURL = directory.url.appendingPathComponent("wallet.strata")
-        configuration.durability = .none
+            .scratch(at: directory.url.appendingPathComponent("wallet.strata"))
         let db = try openDatabase()
         try db.write {
             let account = Account(owner: "Ana", balance: Decimal(string: "10.25")!, tag: .string("vip"))
@@ -56,8 +55,7 @@ final class StrataCommandTests: DatabaseTestCase {
     /// `compact` check and copy them, links inside `any` elements included.
     func testInfoShowsSetAndMapColumnsOfTheNewKinds() throws {
         configuration = Configuration(schema: Ledger.self)
-        configuration.fileURL = directory.url.appendingPathComponent("ledger.strata")
-        configuration.durability = .none
+            .scratch(at: directory.url.appendingPathComponent("ledger.strata"))
         let db = try openDatabase()
         try db.write {
             let gem = Gem(name: "ruby")

@@ -13,8 +13,7 @@ final class MixedCollectionTests: XCTestCase {
     override func setUpWithError() throws {
         directory = try TemporaryDirectory()
         configuration = Configuration(schema: Ledger.self)
-        configuration.fileURL = directory.url.appendingPathComponent("ledger.strata")
-        configuration.durability = .none
+            .scratch(at: directory.url.appendingPathComponent("ledger.strata"))
     }
 
     override func tearDown() {

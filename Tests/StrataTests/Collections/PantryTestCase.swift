@@ -12,8 +12,7 @@ class PantryTestCase: XCTestCase {
     override func setUpWithError() throws {
         directory = try TemporaryDirectory()
         configuration = Configuration(schema: Pantry.self)
-        configuration.fileURL = directory.url.appendingPathComponent("pantry.strata")
-        configuration.durability = .none
+            .scratch(at: directory.url.appendingPathComponent("pantry.strata"))
     }
 
     override func tearDown() {

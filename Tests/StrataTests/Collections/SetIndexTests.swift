@@ -19,10 +19,7 @@ final class SetIndexTests: XCTestCase {
     override func tearDown() { directory = nil }
 
     private var configuration: Configuration {
-        var configuration = Configuration(schema: Tagbook.self)
-        configuration.fileURL = URL(fileURLWithPath: path)
-        configuration.durability = .none
-        return configuration
+        return Configuration(schema: Tagbook.self).scratch(at: URL(fileURLWithPath: path))
     }
 
     /// Tags of member `i`: a few of a small pool, so that values repeat across members and some members have none.

@@ -108,8 +108,7 @@ final class LongChainTests: DatabaseTestCase {
     override func setUpWithError() throws {
         try super.setUpWithError()
         configuration = Configuration(schema: Chain.self)
-        configuration.fileURL = directory.url.appendingPathComponent("chain.strata")
-        configuration.durability = .none
+            .scratch(at: directory.url.appendingPathComponent("chain.strata"))
     }
 
     /// Adding the head adds all 100,000 objects (the recursion it replaced overflowed the stack at 40,000), in

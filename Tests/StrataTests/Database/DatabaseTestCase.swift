@@ -11,9 +11,7 @@ class DatabaseTestCase: XCTestCase {
 
     override func setUpWithError() throws {
         directory = try TemporaryDirectory()
-        configuration = makeConfiguration()
-        configuration.fileURL = directory.url.appendingPathComponent("test.strata")
-        configuration.durability = .none
+        configuration = makeConfiguration().scratch(at: directory.url.appendingPathComponent("test.strata"))
     }
 
     /// The configuration of the test's schema (`Zoo`; subclasses may use another).

@@ -76,10 +76,8 @@ final class ReusedRowSetInsertTests: XCTestCase {
     override func tearDown() { directory = nil }
 
     private func openDatabase() throws -> Database {
-        var configuration = Configuration(schema: Tagbook.self)
-        configuration.fileURL = directory.url.appendingPathComponent("tagbook.strata")
-        configuration.durability = .none
-        return try Database(configuration: configuration)
+        return try Database(configuration: Configuration(schema: Tagbook.self)
+            .scratch(at: directory.url.appendingPathComponent("tagbook.strata")))
     }
 
     /// Tags of member `i`: up to five of a pool of nine, so each string is shared by many members; some have none.

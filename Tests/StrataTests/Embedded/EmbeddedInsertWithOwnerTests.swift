@@ -70,9 +70,8 @@ final class EmbeddedInsertWithOwnerTests: EmbeddedTestCase {
 
     func testNestedEmbeddedObjectsGoInWithTheirOwnerOneLevelDown() throws {
         let homesDirectory = try TemporaryDirectory()
-        var configuration = Configuration(schema: Homes.self)
-        configuration.fileURL = homesDirectory.url.appendingPathComponent("homes.strata")
-        configuration.durability = .none
+        let configuration = Configuration(schema: Homes.self)
+            .scratch(at: homesDirectory.url.appendingPathComponent("homes.strata"))
         let homes = try Database(configuration: configuration)
         let geo = Geo(lat: 1, lon: 2)
         let person = Resident(id: 1, name: "Ada", home: Address(street: "1", city: "Paris", geo: geo))

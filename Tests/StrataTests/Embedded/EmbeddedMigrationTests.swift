@@ -70,10 +70,7 @@ final class EmbeddedMigrationTests: XCTestCase {
     }
 
     private func movesConfiguration(_ migrations: TestMovesMigrations = TestMovesMigrations()) -> Configuration {
-        var configuration = Configuration(schema: Moves.self, migrations: migrations)
-        configuration.fileURL = URL(fileURLWithPath: path)
-        configuration.durability = .none
-        return configuration
+        return Configuration(schema: Moves.self, migrations: migrations).scratch(at: URL(fileURLWithPath: path))
     }
 
     /// Tenant 1 owns flat A and lists B; tenant 2 shares A; flat C belongs to nobody.
@@ -145,9 +142,7 @@ final class EmbeddedMigrationTests: XCTestCase {
     }
 
     func testStoppingBeingEmbeddedKeepsTheObjectsAndRemovingAnEmbeddedListDeletesItsObjects() throws {
-        var configuration = Configuration(schema: Nests.self)
-        configuration.fileURL = URL(fileURLWithPath: path)
-        configuration.durability = .none
+        let configuration = Configuration(schema: Nests.self).scratch(at: URL(fileURLWithPath: path))
         try writeOldFile(Nests.self, version: 1, configuration: configuration) { catalog in
             let high = try insert(catalog, "Nest", ["height": .int(9)])
             let low = try insert(catalog, "Nest", ["height": .int(1)])

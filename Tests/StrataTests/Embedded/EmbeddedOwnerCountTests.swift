@@ -37,9 +37,8 @@ final class EmbeddedOwnerCountTests: EmbeddedTestCase {
         XCTAssertFalse(wearers.isOwnedOnly(through: wearers.key, column: badge.key), "Wearer is not embedded")
 
         let homesDirectory = try TemporaryDirectory()
-        var configuration = Configuration(schema: Homes.self)
-        configuration.fileURL = homesDirectory.url.appendingPathComponent("homes.strata")
-        configuration.durability = .none
+        let configuration = Configuration(schema: Homes.self)
+            .scratch(at: homesDirectory.url.appendingPathComponent("homes.strata"))
         let homes = try Database(configuration: configuration)
         let addresses = try homes.table(for: XCTUnwrap(homes.schema.model(named: "Address")))
         let residents = try homes.table(for: XCTUnwrap(homes.schema.model(named: "Resident")))

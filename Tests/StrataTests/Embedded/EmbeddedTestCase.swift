@@ -17,9 +17,7 @@ class EmbeddedTestCase: XCTestCase {
 
     override func setUpWithError() throws {
         directory = try TemporaryDirectory()
-        configuration = Self.makeConfiguration()
-        configuration.fileURL = directory.url.appendingPathComponent("store.strata")
-        configuration.durability = .none
+        configuration = Self.makeConfiguration().scratch(at: directory.url.appendingPathComponent("store.strata"))
         db = try Database(configuration: configuration)
     }
 

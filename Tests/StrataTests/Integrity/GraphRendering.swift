@@ -12,10 +12,7 @@ enum GraphRendering {
 
     /// The configuration of a `Graph` file at `path`.
     static func configuration(path: String) -> Configuration {
-        var configuration = Configuration(schema: Graph.self)
-        configuration.fileURL = URL(fileURLWithPath: path)
-        configuration.durability = .none
-        return configuration
+        return Configuration(schema: Graph.self).scratch(at: URL(fileURLWithPath: path))
     }
 
     /// Every vertex by id, rendered by ``line(_:)``.

@@ -13,9 +13,8 @@ final class TwoHopDeleteRulesTests: XCTestCase {
 
     override func setUpWithError() throws {
         directory = try TemporaryDirectory()
-        var configuration = Configuration(schema: TwoHopLending.self)
-        configuration.fileURL = directory.url.appendingPathComponent("lending.strata")
-        configuration.durability = .none
+        let configuration = Configuration(schema: TwoHopLending.self)
+            .scratch(at: directory.url.appendingPathComponent("lending.strata"))
         db = try Database(configuration: configuration)
     }
 

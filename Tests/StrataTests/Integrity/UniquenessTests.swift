@@ -21,10 +21,7 @@ final class UniquenessTests: XCTestCase {
     }
 
     private func configuration() -> Configuration {
-        var configuration = Configuration(schema: Members.self)
-        configuration.fileURL = URL(fileURLWithPath: path)
-        configuration.durability = .none
-        return configuration
+        return Configuration(schema: Members.self).scratch(at: URL(fileURLWithPath: path))
     }
 
     private func open() throws -> Database { try Database(configuration: configuration()) }

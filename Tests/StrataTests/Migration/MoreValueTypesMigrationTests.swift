@@ -61,10 +61,8 @@ final class MoreValueTypesMigrationTests: XCTestCase {
     }
 
     private func open() throws -> Database {
-        var configuration = Configuration(schema: Purse.self, migrations: Steps())
-        configuration.fileURL = URL(fileURLWithPath: path)
-        configuration.durability = .none
-        return try Database(configuration: configuration)
+        return try Database(configuration: Configuration(schema: Purse.self, migrations: Steps())
+            .scratch(at: URL(fileURLWithPath: path)))
     }
 
     func testAddedAndRemovedPropertiesAndACustomStepOverTheNewTypes() throws {

@@ -40,9 +40,6 @@ struct TestShopMigrations: ShopMigrations {
 enum ShopConfiguration {
     /// A configuration of `Shop` over `path`, with the test's custom step.
     static func make(path: String, migrations: TestShopMigrations = TestShopMigrations()) -> Configuration {
-        var configuration = Configuration(schema: Shop.self, migrations: migrations)
-        configuration.fileURL = URL(fileURLWithPath: path)
-        configuration.durability = .none
-        return configuration
+        return Configuration(schema: Shop.self, migrations: migrations).scratch(at: URL(fileURLWithPath: path))
     }
 }

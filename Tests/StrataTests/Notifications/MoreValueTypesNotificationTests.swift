@@ -15,8 +15,7 @@ final class MoreValueTypesNotificationTests: NotificationTestCase {
     override func setUpWithError() throws {
         try super.setUpWithError()
         configuration = Configuration(schema: Wallet.self)
-        configuration.fileURL = directory.url.appendingPathComponent("wallet.strata")
-        configuration.durability = .none
+            .scratch(at: directory.url.appendingPathComponent("wallet.strata"))
         let configuration = self.configuration!
         let queue = self.queue!
         // The observers' database of the Wallet schema, replacing the base class's on its own queue.

@@ -119,9 +119,7 @@ final class QueryLimitsTests: StaffTestCase {
         let thread = Thread {
             defer { finished.signal() }
             do {
-                var configuration = Configuration(schema: Staff.self)
-                configuration.fileURL = url
-                configuration.durability = .none
+                let configuration = Configuration(schema: Staff.self).scratch(at: url)
                 let db = try Database(configuration: configuration)
                 try db.write {
                     for index in 0..<100 {

@@ -28,10 +28,8 @@ class StaffTestCase: XCTestCase {
 
     /// A new database named `name` in the test's directory.
     func openStaff(_ name: String = "staff") throws -> Database {
-        var configuration = Configuration(schema: Staff.self)
-        configuration.fileURL = directory.url.appendingPathComponent("\(name).strata")
-        configuration.durability = .none
-        return try Database(configuration: configuration)
+        return try Database(configuration: Configuration(schema: Staff.self)
+            .scratch(at: directory.url.appendingPathComponent("\(name).strata")))
     }
 
     /// The plain data set with some employees and one team deleted (links through them then read nil).

@@ -34,8 +34,7 @@ final class TaskBoardTests: XCTestCase {
     override func setUpWithError() throws {
         directory = try TemporaryDirectory()
         configuration = Configuration(schema: Tasks.self)
-        configuration.fileURL = directory.url.appendingPathComponent("tasks.strata")
-        configuration.durability = .none
+            .scratch(at: directory.url.appendingPathComponent("tasks.strata"))
         writer = try Database(configuration: configuration)
     }
 

@@ -25,9 +25,8 @@ final class CollationTests: XCTestCase {
 
     func testResultsSortWithACollationAndKeepByteOrderByDefault() throws {
         let directory = try TemporaryDirectory()
-        var configuration = Configuration(schema: Search.self)
-        configuration.fileURL = directory.url.appendingPathComponent("collation.strata")
-        configuration.durability = .none
+        let configuration = Configuration(schema: Search.self)
+            .scratch(at: directory.url.appendingPathComponent("collation.strata"))
         let db = try Database(configuration: configuration)
         let titles = ["Emma", "Zoe", "Émile", "adam", "Eli", "beth"]
         try db.write {

@@ -17,10 +17,7 @@ final class FullTextMigrationTests: XCTestCase {
     override func tearDown() { directory = nil }
 
     private var configuration: Configuration {
-        var configuration = Configuration(schema: Search.self)
-        configuration.fileURL = URL(fileURLWithPath: path)
-        configuration.durability = .none
-        return configuration
+        return Configuration(schema: Search.self).scratch(at: URL(fileURLWithPath: path))
     }
 
     /// Writes a file at `version` through the storage layer, as an older release left it, with `bodies`.

@@ -15,10 +15,8 @@ final class FullTextOracleTests: XCTestCase {
     override func tearDown() { directory = nil }
 
     private func open() throws -> Database {
-        var configuration = Configuration(schema: Search.self)
-        configuration.fileURL = directory.url.appendingPathComponent("search.strata")
-        configuration.durability = .none
-        return try Database(configuration: configuration)
+        return try Database(configuration: Configuration(schema: Search.self)
+            .scratch(at: directory.url.appendingPathComponent("search.strata")))
     }
 
     /// Words in several scripts, with accents, case and width variants of each other, so folding matters.

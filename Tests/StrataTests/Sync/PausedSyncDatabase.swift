@@ -10,8 +10,7 @@ enum PausedSyncDatabase {
     /// Opens (or reopens) `name.strata` in `directory` with a paused sync session.
     static func open(_ name: String, in directory: TemporaryDirectory) throws -> Database {
         var configuration = Configuration(schema: Syncbook.self)
-        configuration.fileURL = directory.url.appendingPathComponent("\(name).strata")
-        configuration.durability = .none
+            .scratch(at: directory.url.appendingPathComponent("\(name).strata"))
         var sync = SyncConfiguration(server: URL(string: "http://127.0.0.1:9")!, token: "unused")
         sync.startsImmediately = false
         configuration.sync = sync

@@ -144,9 +144,8 @@ final class SyncBookkeepingTests: XCTestCase {
     }
 
     func testAnObjectMadeBeforeSyncIsSentWholeAndAnOlderVersionsStateRowStillCounts() throws {
-        var configuration = Configuration(schema: Syncbook.self)
-        configuration.fileURL = directory.url.appendingPathComponent("a.strata")
-        configuration.durability = .none
+        let configuration = Configuration(schema: Syncbook.self)
+            .scratch(at: directory.url.appendingPathComponent("a.strata"))
         do {
             let plain = try Database(configuration: configuration)
             try plain.write {

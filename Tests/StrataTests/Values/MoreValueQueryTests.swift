@@ -14,9 +14,8 @@ final class MoreValueQueryTests: XCTestCase {
 
     override func setUpWithError() throws {
         directory = try TemporaryDirectory()
-        var configuration = Configuration(schema: Wallet.self)
-        configuration.fileURL = directory.url.appendingPathComponent("wallet.strata")
-        configuration.durability = .none
+        let configuration = Configuration(schema: Wallet.self)
+            .scratch(at: directory.url.appendingPathComponent("wallet.strata"))
         db = try Database(configuration: configuration)
         let tags: [AnyValue] = [.int(1), .double(1.5), .decimal(Decimal(string: "2")!), .string("gold"), .none, .bool(true),
                                 .string("silver"), .double(2)]

@@ -13,8 +13,7 @@ final class MoreValueTypesTests: XCTestCase {
     override func setUpWithError() throws {
         directory = try TemporaryDirectory()
         configuration = Configuration(schema: Wallet.self)
-        configuration.fileURL = directory.url.appendingPathComponent("wallet.strata")
-        configuration.durability = .none
+            .scratch(at: directory.url.appendingPathComponent("wallet.strata"))
     }
 
     override func tearDown() {
