@@ -41,7 +41,7 @@ enum BenchMode {
 }
 
 /// The command line: `[--postgres URL] [--clients N] [--changes N] [--shared] [--rate N [--lockstep]] [--offline]
-/// [--ahead N] [--port N]`, or
+/// [--ahead N] [--port N] [--keep-schema]`, or
 /// `--device-cost N`.
 struct BenchOptions {
     var postgres = ProcessInfo.processInfo.environment["STRATA_SYNC_TEST_POSTGRES"]
@@ -65,6 +65,8 @@ struct BenchOptions {
     /// How many batches each device may send ahead of the previous one's answer (`SyncConfiguration.uploadsAhead`,
     /// 0 by default as in an app).
     var uploadsAhead = 0
+    /// Whether the run's PostgreSQL schema stays when the run ends (`--keep-schema`), to look at its tables.
+    var keepsSchema = false
 
     init(arguments: [String]) {
         var iterator = arguments.makeIterator()
@@ -79,6 +81,10 @@ struct BenchOptions {
             }
             if argument == "--lockstep" {
                 lockstep = true
+                continue
+            }
+            if argument == "--keep-schema" {
+                keepsSchema = true
                 continue
             }
             let value = iterator.next() ?? ""

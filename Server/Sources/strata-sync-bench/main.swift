@@ -29,7 +29,7 @@ import StrataSyncServer
 // do not compete for the same cores), and the latency includes the time offline.
 //
 //   swift run -c release strata-sync-bench [--postgres URL] [--clients 20] [--changes 1000] [--shared] [--rate N]
-//       [--lockstep] [--offline]
+//       [--lockstep] [--offline] [--keep-schema]
 //   swift run -c release strata-sync-bench --device-cost 20000    (a device's commits, sync off and on, no server)
 
 let options = BenchOptions(arguments: Array(CommandLine.arguments.dropFirst()))
@@ -50,7 +50,8 @@ let rulesFile = directory.appendingPathComponent("rules.yaml").path
 try "models:\n  Reading: \(options.mode.rule)\n".write(toFile: rulesFile, atomically: true, encoding: .utf8)
 let schemaFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Schemas/strata-sync-bench").path
-let databaseSchema = "bench_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+let benchSchema = BenchSchema()
+let databaseSchema = benchSchema.name
 
 let configuration = SyncServerConfiguration(
     schemaPaths: [schemaFolder], postgresURL: options.postgres, databaseSchema: databaseSchema, jwtKeyFile: keyFile,
@@ -176,3 +177,8 @@ print(
         format: "commit -> notification latency: p50 %.1f ms, p90 %.1f ms, p99 %.1f ms (%d samples)",
         percentile(0.5), percentile(0.9), percentile(0.99), sorted.count))
 serverTask.cancel()
+if options.keepsSchema {
+    print("kept PostgreSQL schema \(databaseSchema)")
+} else {
+    try await benchSchema.drop(postgresURL: options.postgres, logger: logger)
+}

@@ -14,6 +14,13 @@
 /// statement that locked and read would read on the snapshot taken at its start, before it waited, and could miss
 /// the previous holder's writes.
 ///
+/// The states and readings are looked up one wanted row at a time, each by its table's primary key: a `LATERAL`
+/// subquery with `LIMIT 1` (which PostgreSQL cannot turn into a join), planned with sequential scans off (the
+/// function's own `enable_seqscan`). A plain join of the tables with the `jsonb` rows got a hash join over a
+/// sequential scan of both tables while they were new, and the function's cached plan kept it as they grew, so
+/// every upload read every object and reading ever synced; a lookup planned while a table fits one page could
+/// likewise keep scanning it (docs/SYNC.md, "`POST /v1/upload`").
+///
 /// The rows are `UploadTransaction.Loaded`'s: `c` (the client's user and last change number), `o` (an object's
 /// state: model, key, owner, created, deleted) and `v` (a reading: model, key, field, clock, removed).
 struct LockedLoad {
@@ -28,7 +35,7 @@ struct LockedLoad {
             CREATE OR REPLACE FUNCTION \(meta.lockLoadFunction)(lock_space integer, lock_names jsonb, client text,
                 wanted_objects jsonb, wanted_fields jsonb)
             RETURNS TABLE (out_kind text, out_a text, out_b text, out_c text, out_d text, out_e text)
-            LANGUAGE plpgsql VOLATILE AS $function$
+            LANGUAGE plpgsql VOLATILE SET enable_seqscan = off AS $function$
             DECLARE
                 h integer;
             BEGIN
@@ -41,12 +48,15 @@ struct LockedLoad {
                     FROM \(meta.clients) AS k WHERE k.client_id = client
                     UNION ALL
                     SELECT 'o'::text, o.model, o.object_key, o.owner_id, o.created_hlc::text, o.deleted_hlc::text
-                    FROM \(meta.objects) AS o JOIN jsonb_array_elements(wanted_objects) AS r(v)
-                        ON o.model = \(c(0)) AND o.object_key = \(c(1))
+                    FROM jsonb_array_elements(wanted_objects) AS r(v) CROSS JOIN LATERAL (
+                        SELECT s.* FROM \(meta.objects) AS s WHERE s.model = \(c(0)) AND s.object_key = \(c(1))
+                        LIMIT 1) AS o
                     UNION ALL
                     SELECT 'v'::text, v.model, v.object_key, v.field, v.hlc::text, v.removed::text
-                    FROM \(meta.versions) AS v JOIN jsonb_array_elements(wanted_fields) AS r(v)
-                        ON v.model = \(c(0)) AND v.object_key = \(c(1)) AND v.field = \(c(2));
+                    FROM jsonb_array_elements(wanted_fields) AS r(v) CROSS JOIN LATERAL (
+                        SELECT s.* FROM \(meta.versions) AS s
+                        WHERE s.model = \(c(0)) AND s.object_key = \(c(1)) AND s.field = \(c(2))
+                        LIMIT 1) AS v;
             END
             $function$
             """
