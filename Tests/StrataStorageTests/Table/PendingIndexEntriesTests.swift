@@ -164,6 +164,47 @@ final class PendingIndexEntriesTests: XCTestCase {
         XCTAssertEqual((0..<again.count).map { Array(again[$0]) }, withLate)
     }
 
+    /// A bulk insert's short entries (values of 0 to 16 bytes, ascending keys, repeats of whole entries and of
+    /// values under other keys) are held whole in their sort records (`inlineRecords`) and written out from them:
+    /// the same byte order without repeats as comparing the entries. Values of 17 bytes, keys 2³² or more apart,
+    /// or a key going back leave the records holding positions, with the same order.
+    func testShortEntriesWithAscendingKeysSortFromRecordsHoldingThemWhole() {
+        var generator = SeededGenerator(seed: 2612)
+        // Values as indexes encode them (prefix-free): strings sharing beginnings, strings of every encoded length
+        // from 3 to 16 bytes, ints (zero bytes inside) and a null.
+        var values: [[UInt8]] = (0..<120).map { number in [1] + Array("n-\(number % 40)".utf8) + [0, 0] }
+        values += (0...13).map { length in [1] + [UInt8](repeating: 97, count: length) + [0, 0] }
+        values += [[2, 0, 0, 0, 0, 0, 0, 0, 5], [2, 0x80, 0, 0, 0, 0, 0, 0, 0], [0]]
+        func check(_ entries: [[UInt8]], inline: Bool, _ message: String) {
+            let pending = PendingEntries(tracksHolders: false, endsWithKeys: true)
+            for entry in entries { entry.withUnsafeBytes { pending.append($0) } }
+            let holdsWhole = pending.keysAscend && PendingEntries.inlineRecords(of: pending.entries) != nil
+            XCTAssertEqual(holdsWhole, inline, message)
+            let sorted = pending.sorted()
+            let expected = Array(Set(entries)).sorted { ByteOrder.compare($0, $1) < 0 }
+            XCTAssertEqual((0..<sorted.count).map { Array(sorted[$0]) }, expected, message)
+        }
+        var entries: [[UInt8]] = []
+        var key: Int64 = -3
+        for _ in 0..<30_000 {
+            key += Int64(generator.below(3))
+            let entry = values[generator.below(values.count)] + ByteOrder.key(key)
+            entries.append(entry)
+            if generator.below(8) == 0 { entries.append(entry) }
+        }
+        check(entries, inline: true, "short values, ascending keys")
+        check([], inline: false, "no entries")
+        check([values[5] + ByteOrder.key(Int64.min), values[5] + ByteOrder.key(Int64.max)], inline: false,
+              "keys 2^64 apart")
+        check(entries + [values[3] + ByteOrder.key(key + (1 << 32))], inline: false, "a key 2^32 past the first")
+        let far = Int64(UInt32.max)
+        check([values[3] + ByteOrder.key(10), values[3] + ByteOrder.key(10 + far)], inline: true, "2^32 - 1 apart")
+        check([values[3] + ByteOrder.key(10), values[3] + ByteOrder.key(11 + far)], inline: false, "2^32 apart")
+        let long = [1] + [UInt8](repeating: 98, count: 14) + [0, 0]
+        check(entries + [long + ByteOrder.key(key)], inline: false, "17 bytes of values")
+        check(entries + [values[3] + ByteOrder.key(0)], inline: false, "a key going back")
+    }
+
     /// A set's element entries encoded straight into the buffer (`appendElements`) are the bytes the general
     /// encoding gives, for strings with and without zero bytes, empty strings and other kinds, and a key going
     /// back still turns `keysAscend` off; after `removeAll` the buffer is filled again from its start.
