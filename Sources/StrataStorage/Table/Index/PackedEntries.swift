@@ -170,8 +170,8 @@ final class PackedEntries {
     // MARK: Growth
 
     private func growBytes(to needed: Int) {
-        let capacity = PackedEntries.capacity(bytes: Swift.max(needed, byteCapacity * 2, 64))
-        let grown = PackedEntries.allocate(byteCount: capacity)
+        let capacity = Swift.max(needed, byteCapacity * 2, 64)
+        let grown = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
         if let bytes {
             grown.copyMemory(from: bytes, byteCount: byteCount)
             bytes.deallocate()
@@ -181,40 +181,13 @@ final class PackedEntries {
     }
 
     private func growEnds(to needed: Int) {
-        let capacity = PackedEntries.capacity(bytes: 4 * Swift.max(needed, endCapacity * 2, 8)) / 4
-        let grown = PackedEntries.allocate(byteCount: 4 * capacity).bindMemory(to: UInt32.self, capacity: capacity)
+        let capacity = Swift.max(needed, endCapacity * 2, 8)
+        let grown = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
         if let ends {
             grown.initialize(from: ends, count: count)
             ends.deallocate()
         }
         ends = grown
         endCapacity = capacity
-    }
-
-    // MARK: Large buffers
-
-    /// From this size on (a transaction's pending entries, their sorted copy: tens of MiB, filled once and
-    /// dropped after the merge), a buffer is aligned to a huge page and, with Glibc, asks for transparent huge pages
-    /// (`madvise(MADV_HUGEPAGE)`, which the usual `madvise` setting of `transparent_hugepage` honours): its memory
-    /// then faults in 2 MiB at a time instead of 4 KiB: one fault where a bulk insert's first touch of these
-    /// buffers took 512 (faults were about 6 % of its time in profiles; zeroing the memory stays). Smaller buffers
-    /// (a decoded leaf's few KiB) are allocated as usual.
-    static let hugeBufferBytes = 4 << 20
-    private static let hugePageBytes = 2 << 20
-
-    /// `bytes` rounded up to whole huge pages for a large buffer, as they are for a small one.
-    private static func capacity(bytes: Int) -> Int {
-        bytes < hugeBufferBytes ? bytes : (bytes + hugePageBytes - 1) / hugePageBytes * hugePageBytes
-    }
-
-    /// Uninitialized memory for `byteCount` bytes (a ``capacity(bytes:)``), freed with `deallocate()`.
-    private static func allocate(byteCount: Int) -> UnsafeMutableRawPointer {
-        guard byteCount >= hugeBufferBytes else { return .allocate(byteCount: byteCount, alignment: 8) }
-        let memory = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: hugePageBytes)
-        #if canImport(Glibc)
-        // Advice only: where huge pages are off or short, the memory stays in 4 KiB pages, which is still correct.
-        _ = madvise(memory, byteCount, MADV_HUGEPAGE)
-        #endif
-        return memory
     }
 }
