@@ -374,7 +374,9 @@ final class PendingEntries {
         }
     }
 
-    /// An entry's first 20 bytes as numbers, and its position in the buffer.
+    /// An entry's first 20 bytes as numbers, and its position in the buffer; or, from ``inlineRecords(of:)``, the
+    /// whole entry: its values' 16 bytes, its key's distance from the first key (`third`) and its values' length
+    /// (`index`).
     struct Record {
         var first: UInt64
         var second: UInt64
