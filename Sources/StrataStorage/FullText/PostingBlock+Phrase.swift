@@ -1,0 +1,103 @@
+extension PostingBlock {
+    /// Narrows phrase starts by one block of a word's postings at `offset` in the phrase past the driving word's
+    /// (`shift`, which may be negative): for each object of `candidates` from `next` that the block passes (`next`
+    /// moves past them), the object is kept in `kept` with those of its starts whose position `shift` further on
+    /// is one of the word's positions there; an object the block passes without holding goes. `false` for damaged
+    /// bytes.
+    ///
+    /// One pass over the block: its heads are read whole (four at a time where they allow), matched with the
+    /// candidates as they go, and a matched object's positions are read only as far as its starts need them and
+    /// compared there; the positions of the objects not asked for are stepped over, not decoded, and nothing of
+    /// the word's postings is kept (the word's keys, positions and their ends are never gathered). The rest of
+    /// the block past the last candidate is not read.
+    static func narrow(
+        _ candidates: PhraseStarts, by payload: UnsafeRawBufferPointer, layout: PostingLayout, shift: Int64,
+        next: inout Int, into kept: inout PhraseStarts
+    ) -> Bool {
+        var reader = VarintReader(payload)
+        guard let count = reader.next(), count > 0, count <= UInt64(payload.count) else { return false }
+        let n = Int(count)
+        return withUnsafeTemporaryAllocation(of: Int64.self, capacity: 2 * n) { space in
+            let blockKeys = space.baseAddress!, frequencies = blockKeys + n
+            guard readHeads(&reader, layout: layout, count: n, keys: blockKeys, frequencies: frequencies) else {
+                return false
+            }
+            return candidates.keys.withUnsafeBufferPointer { keys in
+                candidates.starts.withUnsafeBufferPointer { starts in
+                    candidates.ends.withUnsafeBufferPointer { ends in
+                        var cursor = next
+                        var index = 0
+                        // Positions of postings not asked for (or not read to their end), stepped over at once.
+                        var stepped = 0
+                        var lastMatched = false
+                        while index < n, cursor < keys.count {
+                            let key = blockKeys[index], wanted = keys[cursor].rawValue
+                            if wanted < key {
+                                // A candidate the word does not hold.
+                                cursor += 1
+                                continue
+                            }
+                            let frequency = Int(frequencies[index])
+                            index += 1
+                            guard wanted == key else {
+                                stepped += frequency
+                                lastMatched = false
+                                continue
+                            }
+                            if stepped > 0 {
+                                guard reader.skip(stepped) else { return false }
+                                stepped = 0
+                            }
+                            let first = cursor == 0 ? 0 : Int(ends[cursor - 1])
+                            var position: UInt64 = 0
+                            let read = kept.keep(
+                                ObjectKey(key), starts: UnsafeBufferPointer(rebasing: starts[first..<Int(ends[cursor])]),
+                                shift: shift, count: frequency
+                            ) {
+                                guard let gap = reader.next() else { return nil }
+                                position &+= gap
+                                return Int64(truncatingIfNeeded: position)
+                            }
+                            guard let read else { return false }
+                            stepped = frequency - read
+                            cursor += 1
+                            lastMatched = true
+                        }
+                        next = cursor
+                        // A block read to its end must end there.
+                        guard index == n, lastMatched else { return true }
+                        return reader.skip(stepped) && reader.isAtEnd
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads the heads of a payload's `count` postings in `layout` (`reader` just past `n`, left at the positions):
+    /// each key into `keys`, the term's frequency into `frequencies` (at most the payload's size); `false` for
+    /// damaged bytes (keys that do not ascend, a varint past the end).
+    @inline(__always)
+    static func readHeads(
+        _ reader: inout VarintReader, layout: PostingLayout, count n: Int, keys: UnsafeMutablePointer<Int64>,
+        frequencies: UnsafeMutablePointer<Int64>
+    ) -> Bool {
+        let limit = UInt64(reader.count)
+        switch layout {
+        case .compact:
+            return readCompactHeads(&reader, count: n, keys: keys, frequencies: frequencies, limit: limit)
+        case .wide:
+            var key: Int64 = 0
+            for index in 0..<n {
+                guard let gap = reader.next(), index == 0 || gap > 0 else { return false }
+                key &+= Int64(bitPattern: gap)
+                keys[index] = key
+            }
+            // Each posting's token count (not needed here), then its frequency.
+            for index in 0..<n {
+                guard reader.next() != nil, let frequency = reader.next(), frequency <= limit else { return false }
+                frequencies[index] = Int64(frequency)
+            }
+            return true
+        }
+    }
+}
