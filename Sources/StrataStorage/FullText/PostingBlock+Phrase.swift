@@ -12,7 +12,7 @@ extension PostingBlock {
     /// the block past the last candidate is not read.
     static func narrow(
         _ candidates: PhraseStarts, by payload: UnsafeRawBufferPointer, layout: PostingLayout, shift: Int64,
-        next: inout Int, into kept: inout PhraseStarts
+        next: inout Int, into kept: inout PhraseStarts.Writer
     ) -> Bool {
         var reader = VarintReader(payload)
         guard let count = reader.next(), count > 0, count <= UInt64(payload.count) else { return false }
@@ -30,20 +30,23 @@ extension PostingBlock {
                         // Positions of postings not asked for (or not read to their end), stepped over at once.
                         var stepped = 0
                         var lastMatched = false
-                        while index < n, cursor < keys.count {
-                            let key = blockKeys[index], wanted = keys[cursor].rawValue
-                            if wanted < key {
-                                // A candidate the word does not hold.
+                        while cursor < keys.count {
+                            let wanted = keys[cursor].rawValue
+                            // The postings below the candidate, their positions to step over.
+                            while index < n, blockKeys[index] < wanted {
+                                stepped &+= Int(truncatingIfNeeded: frequencies[index])
+                                index += 1
+                                lastMatched = false
+                            }
+                            if index == n { break }
+                            let key = blockKeys[index]
+                            // A candidate the word does not hold goes.
+                            guard key == wanted else {
                                 cursor += 1
                                 continue
                             }
                             let frequency = Int(frequencies[index])
                             index += 1
-                            guard wanted == key else {
-                                stepped += frequency
-                                lastMatched = false
-                                continue
-                            }
                             if stepped > 0 {
                                 guard reader.skip(stepped) else { return false }
                                 stepped = 0

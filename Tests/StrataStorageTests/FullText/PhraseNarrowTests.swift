@@ -86,19 +86,26 @@ final class PhraseNarrowTests: XCTestCase {
     private static func narrow(
         _ starts: PhraseStarts, blocks: [PostingBlock], layout: PostingLayout, shift: Int, damage: Int? = nil
     ) -> PhraseStarts? {
-        var kept = PhraseStarts()
         var next = 0
-        for (number, block) in blocks.enumerated() {
-            guard next < starts.count else { break }
-            if block.postings[block.postings.count - 1].key < starts.keys[next].rawValue { continue }
-            var payload = block.payload(layout: layout)
-            if let damage, number == 0 { payload[damage % payload.count] ^= UInt8(truncatingIfNeeded: damage | 1) }
-            let read = payload.withUnsafeBytes {
-                PostingBlock.narrow(starts, by: $0, layout: layout, shift: Int64(shift), next: &next, into: &kept)
+        var refused = false
+        let kept = starts.narrowed { kept in
+            for (number, block) in blocks.enumerated() {
+                guard next < starts.count else { break }
+                if block.postings[block.postings.count - 1].key < starts.keys[next].rawValue { continue }
+                var payload = block.payload(layout: layout)
+                if let damage, number == 0 {
+                    payload[damage % payload.count] ^= UInt8(truncatingIfNeeded: damage | 1)
+                }
+                let read = payload.withUnsafeBytes {
+                    PostingBlock.narrow(starts, by: $0, layout: layout, shift: Int64(shift), next: &next, into: &kept)
+                }
+                if !read {
+                    refused = true
+                    break
+                }
             }
-            if !read { return nil }
         }
-        return kept
+        return refused ? nil : kept
     }
 
     func testNarrowingInsideBlocksAgreesWithBruteForce() throws {
@@ -148,12 +155,14 @@ final class PhraseNarrowTests: XCTestCase {
         var payload = PostingBlock(postings: (1...6).map { Posting(key: Int64($0), length: 0, positions: [0]) })
             .payload(layout: .compact)
         payload[5] = 0
-        var kept = PhraseStarts()
         var next = 0
+        var read = true
         let all = Self.phraseStarts((1...6).map { ObjectKey(Int64($0)) }, Array(repeating: [0], count: 6))
-        XCTAssertFalse(
-            payload.withUnsafeBytes {
+        _ = all.narrowed { kept in
+            read = payload.withUnsafeBytes {
                 PostingBlock.narrow(all, by: $0, layout: .compact, shift: 0, next: &next, into: &kept)
-            })
+            }
+        }
+        XCTAssertFalse(read)
     }
 }

@@ -421,25 +421,23 @@ extension Table {
             let found = try fullTextPositions(index, term: term, within: starts.keys, withLengths: false)
             return starts.narrowed(byKeys: found.keys, positions: found.positions, ends: found.ends, offset: offset)
         }
-        var kept = PhraseStarts()
-        kept.keys.reserveCapacity(starts.count)
-        kept.ends.reserveCapacity(starts.count)
-        kept.starts.reserveCapacity(starts.starts.count)
         var next = 0
         var damaged = false
         let layout = sorted.postingLayout
         let keys = starts.keys
-        try sorted.forEachPostingBlock(
-            ofTerm: FullTextEntry.termPrefix(term), seeking: { next < keys.count ? keys[next].rawValue : nil }
-        ) { block in
-            guard
-                PostingBlock.narrow(
-                    starts, by: block.payload, layout: layout, shift: Int64(offset), next: &next, into: &kept)
-            else {
-                damaged = true
-                return false
+        let kept = try starts.narrowed { kept in
+            try sorted.forEachPostingBlock(
+                ofTerm: FullTextEntry.termPrefix(term), seeking: { next < keys.count ? keys[next].rawValue : nil }
+            ) { block in
+                guard
+                    PostingBlock.narrow(
+                        starts, by: block.payload, layout: layout, shift: Int64(offset), next: &next, into: &kept)
+                else {
+                    damaged = true
+                    return false
+                }
+                return next < keys.count
             }
-            return next < keys.count
         }
         if damaged { throw damagedFullText(index) }
         return kept
