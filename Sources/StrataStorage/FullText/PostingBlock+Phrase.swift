@@ -52,10 +52,10 @@ extension PostingBlock {
                                 stepped = 0
                             }
                             let first = cursor == 0 ? 0 : Int(ends[cursor - 1])
+                            let own = UnsafeBufferPointer(rebasing: starts[first..<Int(ends[cursor])])
                             var position: UInt64 = 0
                             let read = kept.keep(
-                                ObjectKey(key), starts: UnsafeBufferPointer(rebasing: starts[first..<Int(ends[cursor])]),
-                                shift: shift, count: frequency
+                                ObjectKey(key), starts: own, shift: shift, count: frequency
                             ) {
                                 guard let gap = reader.next() else { return nil }
                                 position &+= gap
@@ -73,6 +73,54 @@ extension PostingBlock {
                     }
                 }
             }
+        }
+    }
+
+    /// Appends every posting of `payload` (a term's block in `layout`) to `starts` as a phrase's driving word's:
+    /// its key, and each of its positions less `shift` as a start; `false` for damaged bytes (then `starts` may
+    /// hold part of the block). The heads are read whole, the positions into space on the stack, and each of
+    /// the three arrays takes the block's at once (one check of its storage per block, not per posting).
+    static func appendStarts(
+        of payload: UnsafeRawBufferPointer, layout: PostingLayout, shift: Int32, to starts: inout PhraseStarts
+    ) -> Bool {
+        var reader = VarintReader(payload)
+        guard let count = reader.next(), count > 0, count <= UInt64(payload.count) else { return false }
+        let n = Int(count)
+        return withUnsafeTemporaryAllocation(of: Int64.self, capacity: 2 * n) { space in
+            let blockKeys = space.baseAddress!, frequencies = blockKeys + n
+            guard readHeads(&reader, layout: layout, count: n, keys: blockKeys, frequencies: frequencies) else {
+                return false
+            }
+            // Each frequency is at most the payload's size, so the sum does not overflow; each position takes a
+            // byte at least.
+            var total = 0
+            for index in 0..<n { total += Int(frequencies[index]) }
+            guard total <= reader.count - reader.offset else { return false }
+            let decoded = withUnsafeTemporaryAllocation(of: Int32.self, capacity: Swift.max(1, total)) { space in
+                let positions = space.baseAddress!
+                var written = 0
+                for index in 0..<n {
+                    var position: UInt64 = 0
+                    for _ in 0..<Int(frequencies[index]) {
+                        guard let gap = reader.next() else { return false }
+                        position &+= gap
+                        positions[written] = Int32(truncatingIfNeeded: position) &- shift
+                        written += 1
+                    }
+                }
+                guard reader.isAtEnd else { return false }
+                starts.starts.append(contentsOf: UnsafeBufferPointer(start: positions, count: total))
+                return true
+            }
+            guard decoded else { return false }
+            starts.keys.append(contentsOf: UnsafeBufferPointer(start: blockKeys, count: n).lazy.map { ObjectKey($0) })
+            var end = starts.ends.last ?? 0
+            starts.ends.append(
+                contentsOf: UnsafeBufferPointer(start: frequencies, count: n).lazy.map { frequency in
+                    end &+= Int32(truncatingIfNeeded: frequency)
+                    return end
+                })
+            return true
         }
     }
 

@@ -44,8 +44,12 @@ final class PhraseNarrowTests: XCTestCase {
         let sorted = keys.sorted()
         let starts: [[Int32]] = sorted.map { key in
             var starts = Set<Int32>()
-            for position in byKey[key] ?? [] where Bool.random(using: &random) { starts.insert(Int32(position - shift)) }
-            for _ in 0..<Int.random(in: 0...3, using: &random) { starts.insert(Int32.random(in: -5...200, using: &random)) }
+            for position in byKey[key] ?? [] where Bool.random(using: &random) {
+                starts.insert(Int32(position - shift))
+            }
+            for _ in 0..<Int.random(in: 0...3, using: &random) {
+                starts.insert(Int32.random(in: -5...200, using: &random))
+            }
             if starts.isEmpty { starts.insert(0) }
             return starts.sorted()
         }
@@ -131,6 +135,42 @@ final class PhraseNarrowTests: XCTestCase {
                 ends: ends, offset: shift)
             XCTAssertEqual(flat, expected, "round \(round), flat")
         }
+    }
+
+    /// The driving word's blocks appended whole (`PostingBlock.appendStarts`) give what its decoded postings give,
+    /// in both layouts, dense and sparse, over a run of blocks; a changed byte is refused or read within the
+    /// payload.
+    func testDriverBlocksAppendedWholeAsDecoded() throws {
+        var random = SeededGenerator(seed: 313)
+        var refused = 0
+        for round in 0..<400 {
+            let start = Int64.random(in: -50...9_000, using: &random)
+            let postings = Self.postings(&random, dense: round % 2 == 0, start: start)
+            let offset = Int.random(in: 0...3, using: &random)
+            var ends: [Int32] = []
+            for posting in postings { ends.append((ends.last ?? 0) + Int32(posting.positions.count)) }
+            let expected = PhraseStarts(
+                keys: postings.map { ObjectKey($0.key) }, positions: postings.flatMap { $0.positions.map(Int32.init) },
+                ends: ends, offset: offset)
+            for layout in [PostingLayout.compact, .wide] {
+                var starts = PhraseStarts()
+                for block in PostingBlock.chunks(postings[...], layout: layout) {
+                    let read = block.payload(layout: layout).withUnsafeBytes {
+                        PostingBlock.appendStarts(of: $0, layout: layout, shift: Int32(offset), to: &starts)
+                    }
+                    XCTAssertTrue(read, "round \(round), \(layout)")
+                }
+                XCTAssertEqual(starts, expected, "round \(round), \(layout)")
+                var changed = PostingBlock.chunks(postings[...], layout: layout)[0].payload(layout: layout)
+                changed[Int.random(in: 0..<changed.count, using: &random)] ^= UInt8.random(in: 1...255, using: &random)
+                var damaged = PhraseStarts()
+                let read = changed.withUnsafeBytes {
+                    PostingBlock.appendStarts(of: $0, layout: layout, shift: 0, to: &damaged)
+                }
+                if !read { refused += 1 }
+            }
+        }
+        XCTAssertGreaterThan(refused, 0, "some changed bytes are seen as damage")
     }
 
     /// A changed byte in the first block: refused, or read as some block, never a crash or a read past the

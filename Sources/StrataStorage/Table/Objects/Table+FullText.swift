@@ -401,9 +401,26 @@ extension Table {
     /// The objects holding exactly `term`, the word at `offset` in a phrase, each with the positions where the
     /// phrase may start there (the term's positions, `offset` earlier): where a phrase's narrowing starts, from its
     /// driving word (``fullTextNarrow(_:_:term:offset:)``).
+    /// A posting-block index appends each block's postings whole (`PostingBlock.appendStarts`).
     package func fullTextPhraseStarts(_ index: IndexKey, term: String, offset: Int) throws -> PhraseStarts {
-        let found = try fullTextPositions(index, term: term, within: nil, withLengths: false)
-        return PhraseStarts(keys: found.keys, positions: found.positions, ends: found.ends, offset: offset)
+        let sorted = try fullTextSortedIndex(index)
+        guard sorted.keepsPostingBlocks else {
+            let found = try fullTextPositions(index, term: term, within: nil, withLengths: false)
+            return PhraseStarts(keys: found.keys, positions: found.positions, ends: found.ends, offset: offset)
+        }
+        var starts = PhraseStarts()
+        var damaged = false
+        let layout = sorted.postingLayout
+        let shift = Int32(truncatingIfNeeded: offset)
+        try sorted.forEachPostingBlock(withPrefix: FullTextEntry.termPrefix(term)) { block in
+            guard PostingBlock.appendStarts(of: block.payload, layout: layout, shift: shift, to: &starts) else {
+                damaged = true
+                return false
+            }
+            return true
+        }
+        if damaged { throw damagedFullText(index) }
+        return starts
     }
 
     /// Narrows a phrase's `starts` by exactly `term`, the phrase's word at `offset`: the objects that hold it, each
