@@ -113,13 +113,21 @@ extension PostingBlock {
                 return true
             }
             guard decoded else { return false }
-            starts.keys.append(contentsOf: UnsafeBufferPointer(start: blockKeys, count: n).lazy.map { ObjectKey($0) })
-            var end = starts.ends.last ?? 0
-            starts.ends.append(
-                contentsOf: UnsafeBufferPointer(start: frequencies, count: n).lazy.map { frequency in
-                    end &+= Int32(truncatingIfNeeded: frequency)
-                    return end
-                })
+            // The keys as object keys (one `Int64` each), copied at once; the ends summed on the stack, then
+            // copied (no closure per element, whose captured sum the compiler would check at run time).
+            blockKeys.withMemoryRebound(to: ObjectKey.self, capacity: n) {
+                starts.keys.append(contentsOf: UnsafeBufferPointer(start: $0, count: n))
+            }
+            let first = starts.ends.last ?? 0
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: n) { space in
+                let ends = space.baseAddress!
+                var end = first
+                for index in 0..<n {
+                    end &+= Int32(truncatingIfNeeded: frequencies[index])
+                    ends[index] = end
+                }
+                starts.ends.append(contentsOf: UnsafeBufferPointer(start: ends, count: n))
+            }
             return true
         }
     }
