@@ -233,11 +233,12 @@ struct FullTextIndexSearch {
     /// A phrase is driven by its rarest word, told from the number of index entries of each word (its posting
     /// blocks), which the tree's subtree counts give in two descents without reading a block: no word's list is
     /// walked to learn its length. The driver's postings are read whole with their positions in one walk; the
-    /// candidates are its objects, each with the positions where the phrase may start; every other word, rarer
-    /// first, narrows them by a seeking walk over its blocks that decodes only the blocks that hold a candidate
-    /// (and the positions of the candidates alone), descending the tree past runs of blocks that hold none. No
-    /// array is made per object. A phrase's matches carry no token counts (ranking reads them for the query's
-    /// matches), a word's only where its postings hold them.
+    /// candidates are its objects, each with the positions where the phrase may start (`PhraseStarts`); every other
+    /// word, rarer first, narrows them by a seeking walk over its blocks that decodes only the blocks that hold a
+    /// candidate, descending the tree past runs of blocks that hold none, and compares the candidates' positions inside
+    /// each block as it reads them (`Table.fullTextNarrow`): no word but the driver has its postings gathered, and no
+    /// array is made per object. A phrase's matches carry no token counts (ranking reads them for the query's matches),
+    /// a word's only where its postings hold them.
     private func exactOccurrences(of terms: [String], offsets: [Int]) throws -> ClauseMatch {
         if terms.count == 1 {
             // One word: its frequencies are its counts, and no position is read.
@@ -246,17 +247,13 @@ struct FullTextIndexSearch {
         }
         let order = try rarestFirst(terms)
         guard let driver = order.first else { return ClauseMatch() }
-        let driven = PhraseCandidates.Postings(
-            try table.fullTextPositions(index, term: terms[driver], within: nil, withLengths: false))
-        var candidates = PhraseCandidates(driver: driven, offset: offsets[driver])
-        for word in order.dropFirst() where !candidates.keys.isEmpty {
-            let list = PhraseCandidates.Postings(
-                try table.fullTextPositions(index, term: terms[word], within: candidates.keys, withLengths: false))
-            candidates.narrow(by: list, offset: offsets[word])
+        var starts = try table.fullTextPhraseStarts(index, term: terms[driver], offset: offsets[driver])
+        for word in order.dropFirst() where starts.count > 0 {
+            starts = try table.fullTextNarrow(index, starts, term: terms[word], offset: offsets[word])
         }
         var match = ClauseMatch()
-        match.keys = candidates.keys
-        match.counts = (0..<candidates.keys.count).map { candidates.starts(of: $0).count }
+        match.keys = starts.keys
+        match.counts = (0..<starts.count).map { starts.starts(of: $0).count }
         return match
     }
 

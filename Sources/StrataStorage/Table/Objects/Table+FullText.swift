@@ -398,6 +398,68 @@ extension Table {
         return (keys, positions, ends, lengths)
     }
 
+    /// The objects holding exactly `term`, the word at `offset` in a phrase, each with the positions where the
+    /// phrase may start there (the term's positions, `offset` earlier): where a phrase's narrowing starts, from its
+    /// driving word (``fullTextNarrow(_:_:term:offset:)``).
+    /// A posting-block index appends each block's postings whole (`PostingBlock.appendStarts`).
+    package func fullTextPhraseStarts(_ index: IndexKey, term: String, offset: Int) throws -> PhraseStarts {
+        let sorted = try fullTextSortedIndex(index)
+        guard sorted.keepsPostingBlocks else {
+            let found = try fullTextPositions(index, term: term, within: nil, withLengths: false)
+            return PhraseStarts(keys: found.keys, positions: found.positions, ends: found.ends, offset: offset)
+        }
+        var starts = PhraseStarts()
+        var damaged = false
+        let layout = sorted.postingLayout
+        let shift = Int32(truncatingIfNeeded: offset)
+        try sorted.forEachPostingBlock(withPrefix: FullTextEntry.termPrefix(term)) { block in
+            guard PostingBlock.appendStarts(of: block.payload, layout: layout, shift: shift, to: &starts) else {
+                damaged = true
+                return false
+            }
+            return true
+        }
+        if damaged { throw damagedFullText(index) }
+        return starts
+    }
+
+    /// Narrows a phrase's `starts` by exactly `term`, the phrase's word at `offset`: the objects that hold it, each
+    /// with the starts whose position `offset` further on is one of the term's there.
+    ///
+    /// A posting-block index walks only the term's blocks that may hold one of the objects (descending the tree
+    /// past runs of others) and compares positions inside each block as it reads them
+    /// (`PostingBlock.narrow(_:by:layout:shift:next:into:)`): the term's postings are never gathered.
+    package func fullTextNarrow(
+        _ index: IndexKey, _ starts: PhraseStarts, term: String, offset: Int
+    ) throws -> PhraseStarts {
+        guard starts.count > 0 else { return starts }
+        let sorted = try fullTextSortedIndex(index)
+        guard sorted.keepsPostingBlocks else {
+            let found = try fullTextPositions(index, term: term, within: starts.keys, withLengths: false)
+            return starts.narrowed(byKeys: found.keys, positions: found.positions, ends: found.ends, offset: offset)
+        }
+        var next = 0
+        var damaged = false
+        let layout = sorted.postingLayout
+        let keys = starts.keys
+        let kept = try starts.narrowed { kept in
+            try sorted.forEachPostingBlock(
+                ofTerm: FullTextEntry.termPrefix(term), seeking: { next < keys.count ? keys[next].rawValue : nil }
+            ) { block in
+                guard
+                    PostingBlock.narrow(
+                        starts, by: block.payload, layout: layout, shift: Int64(offset), next: &next, into: &kept)
+                else {
+                    damaged = true
+                    return false
+                }
+                return next < keys.count
+            }
+        }
+        if damaged { throw damagedFullText(index) }
+        return kept
+    }
+
     /// The token counts (BM25's document lengths) of the objects `keys` (ascending, each with text in the index)
     /// in a full-text index: a posting-block index reads them from its length blocks by a seeking walk that
     /// decodes only the blocks holding one of them.
