@@ -14,15 +14,8 @@ extension PostingBlock {
         _ candidates: PhraseStarts, by payload: UnsafeRawBufferPointer, layout: PostingLayout, shift: Int64,
         next: inout Int, into kept: inout PhraseStarts.Writer
     ) -> Bool {
-        var reader = VarintReader(payload)
-        guard let count = reader.next(), count > 0, count <= UInt64(payload.count) else { return false }
-        let n = Int(count)
-        return withUnsafeTemporaryAllocation(of: Int64.self, capacity: 2 * n) { space in
-            let blockKeys = space.baseAddress!, frequencies = blockKeys + n
-            guard readHeads(&reader, layout: layout, count: n, keys: blockKeys, frequencies: frequencies) else {
-                return false
-            }
-            return candidates.keys.withUnsafeBufferPointer { keys in
+        withHeads(of: payload, layout: layout) { reader, n, blockKeys, frequencies in
+            candidates.keys.withUnsafeBufferPointer { keys in
                 candidates.starts.withUnsafeBufferPointer { starts in
                     candidates.ends.withUnsafeBufferPointer { ends in
                         var cursor = next
@@ -83,14 +76,7 @@ extension PostingBlock {
     static func appendStarts(
         of payload: UnsafeRawBufferPointer, layout: PostingLayout, shift: Int32, to starts: inout PhraseStarts
     ) -> Bool {
-        var reader = VarintReader(payload)
-        guard let count = reader.next(), count > 0, count <= UInt64(payload.count) else { return false }
-        let n = Int(count)
-        return withUnsafeTemporaryAllocation(of: Int64.self, capacity: 2 * n) { space in
-            let blockKeys = space.baseAddress!, frequencies = blockKeys + n
-            guard readHeads(&reader, layout: layout, count: n, keys: blockKeys, frequencies: frequencies) else {
-                return false
-            }
+        withHeads(of: payload, layout: layout) { reader, n, blockKeys, frequencies in
             // Each frequency is at most the payload's size, so the sum does not overflow; each position takes a
             // byte at least.
             var total = 0
@@ -129,6 +115,27 @@ extension PostingBlock {
                 starts.ends.append(contentsOf: UnsafeBufferPointer(start: ends, count: n))
             }
             return true
+        }
+    }
+
+    /// Reads the posting count and the heads of `payload` (a term's block in `layout`) into space on the stack and
+    /// runs `body` with the reader at the block's positions, the count, the keys and the frequencies; `false` for
+    /// damaged bytes (a count of zero or past the payload, heads ``readHeads(_:layout:count:keys:frequencies:)``
+    /// refuses), or what `body` returns.
+    @inline(__always)
+    static func withHeads(
+        of payload: UnsafeRawBufferPointer, layout: PostingLayout,
+        _ body: (inout VarintReader, Int, UnsafeMutablePointer<Int64>, UnsafeMutablePointer<Int64>) -> Bool
+    ) -> Bool {
+        var reader = VarintReader(payload)
+        guard let count = reader.next(), count > 0, count <= UInt64(payload.count) else { return false }
+        let n = Int(count)
+        return withUnsafeTemporaryAllocation(of: Int64.self, capacity: 2 * n) { space in
+            let keys = space.baseAddress!, frequencies = keys + n
+            guard readHeads(&reader, layout: layout, count: n, keys: keys, frequencies: frequencies) else {
+                return false
+            }
+            return body(&reader, n, keys, frequencies)
         }
     }
 
