@@ -58,36 +58,6 @@ final class PendingIndexEntriesTests: XCTestCase {
         XCTAssertEqual((0..<packed.count).map { Array(packed.entry($0)) }, model)
     }
 
-    /// A buffer grown past 4 MiB keeps every entry, and a sort of such a buffer of short entries with ascending
-    /// keys (from records holding them whole) writes them all out in order, the one repeat dropped.
-    func testLargeBuffersKeepEveryEntry() throws {
-        let largeBytes = 4 << 20
-        let packed = PackedEntries()
-        let count = largeBytes / 10 + 1000
-        for index in 0..<count {
-            let entry = [UInt8(index % 251)] + ByteOrder.key(Int64(index)) + [UInt8(index % 7)]
-            entry.withUnsafeBytes { packed.append($0) }
-        }
-        XCTAssertEqual(packed.count, count)
-        XCTAssertGreaterThan(packed.byteCount, largeBytes)
-        for index in [0, 1, count / 2, count - 1] {
-            let expected = [UInt8(index % 251)] + ByteOrder.key(Int64(index)) + [UInt8(index % 7)]
-            XCTAssertEqual(Array(packed.entry(index)), expected)
-        }
-        // 12-byte entries, a letter and an ascending key: sorted from records holding them whole.
-        let pending = PendingEntries(tracksHolders: false, endsWithKeys: true)
-        let entries = largeBytes / 12 + 1000
-        func entry(_ index: Int) -> [UInt8] { [1, UInt8(97 + index % 26), 0, 0] + ByteOrder.key(Int64(index)) }
-        for index in 0..<entries { entry(index).withUnsafeBytes { pending.append($0) } }
-        entry(entries - 1).withUnsafeBytes { pending.append($0) }
-        let sorted = pending.sorted()
-        XCTAssertEqual(sorted.count, entries, "the repeat dropped")
-        XCTAssertEqual(Array(sorted[0]), entry(0))
-        XCTAssertEqual(Array(sorted[1]), entry(26))
-        let lastZ = try XCTUnwrap((0..<entries).last { $0 % 26 == 25 })
-        XCTAssertEqual(Array(sorted[entries - 1]), entry(lastZ))
-    }
-
     func testPendingEntriesSortInByteOrderWithoutRepeats() {
         var generator = SeededGenerator(seed: 27)
         let entries = randomEntries(5000, &generator)
@@ -192,47 +162,6 @@ final class PendingIndexEntriesTests: XCTestCase {
         let again = pending.sorted()
         let withLate = Array(Set(entries + [late])).sorted { ByteOrder.compare($0, $1) < 0 }
         XCTAssertEqual((0..<again.count).map { Array(again[$0]) }, withLate)
-    }
-
-    /// A bulk insert's short entries (values of 0 to 16 bytes, ascending keys, repeats of whole entries and of
-    /// values under other keys) are held whole in their sort records (`inlineRecords`) and written out from them:
-    /// the same byte order without repeats as comparing the entries. Values of 17 bytes, keys 2³² or more apart,
-    /// or a key going back leave the records holding positions, with the same order.
-    func testShortEntriesWithAscendingKeysSortFromRecordsHoldingThemWhole() {
-        var generator = SeededGenerator(seed: 2612)
-        // Values as indexes encode them (prefix-free): strings sharing beginnings, strings of every encoded length
-        // from 3 to 16 bytes, ints (zero bytes inside) and a null.
-        var values: [[UInt8]] = (0..<120).map { number in [1] + Array("n-\(number % 40)".utf8) + [0, 0] }
-        values += (0...13).map { length in [1] + [UInt8](repeating: 97, count: length) + [0, 0] }
-        values += [[2, 0, 0, 0, 0, 0, 0, 0, 5], [2, 0x80, 0, 0, 0, 0, 0, 0, 0], [0]]
-        func check(_ entries: [[UInt8]], inline: Bool, _ message: String) {
-            let pending = PendingEntries(tracksHolders: false, endsWithKeys: true)
-            for entry in entries { entry.withUnsafeBytes { pending.append($0) } }
-            let holdsWhole = pending.keysAscend && PendingEntries.inlineRecords(of: pending.entries) != nil
-            XCTAssertEqual(holdsWhole, inline, message)
-            let sorted = pending.sorted()
-            let expected = Array(Set(entries)).sorted { ByteOrder.compare($0, $1) < 0 }
-            XCTAssertEqual((0..<sorted.count).map { Array(sorted[$0]) }, expected, message)
-        }
-        var entries: [[UInt8]] = []
-        var key: Int64 = -3
-        for _ in 0..<30_000 {
-            key += Int64(generator.below(3))
-            let entry = values[generator.below(values.count)] + ByteOrder.key(key)
-            entries.append(entry)
-            if generator.below(8) == 0 { entries.append(entry) }
-        }
-        check(entries, inline: true, "short values, ascending keys")
-        check([], inline: false, "no entries")
-        check([values[5] + ByteOrder.key(Int64.min), values[5] + ByteOrder.key(Int64.max)], inline: false,
-              "keys 2^64 apart")
-        check(entries + [values[3] + ByteOrder.key(key + (1 << 32))], inline: false, "a key 2^32 past the first")
-        let far = Int64(UInt32.max)
-        check([values[3] + ByteOrder.key(10), values[3] + ByteOrder.key(10 + far)], inline: true, "2^32 - 1 apart")
-        check([values[3] + ByteOrder.key(10), values[3] + ByteOrder.key(11 + far)], inline: false, "2^32 apart")
-        let long = [1] + [UInt8](repeating: 98, count: 14) + [0, 0]
-        check(entries + [long + ByteOrder.key(key)], inline: false, "17 bytes of values")
-        check(entries + [values[3] + ByteOrder.key(0)], inline: false, "a key going back")
     }
 
     /// A set's element entries encoded straight into the buffer (`appendElements`) are the bytes the general

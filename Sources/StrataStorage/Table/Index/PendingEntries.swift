@@ -24,7 +24,7 @@ final class PendingEntries {
     private var lastKey: UInt64 = 0
 
     /// The bytes of an entry that ``sorted()`` compares as numbers before comparing whole entries.
-    static let sortedPrefix = 20
+    private static let sortedPrefix = 20
 
     init(tracksHolders: Bool, endsWithKeys: Bool = false) {
         self.tracksHolders = tracksHolders
@@ -179,21 +179,9 @@ final class PendingEntries {
     /// entries of equal values are already in key order, which the stable passes keep. The key's bytes, which
     /// sit at a different place in entries of different lengths, then cost no pass (a set of nicknames: 6 passes
     /// instead of 14), and each run of ties is found in order by one comparison per entry instead of sorted.
-    ///
-    /// When, besides, every entry's values take at most 16 bytes and its key lies within 2³² of the first entry's
-    /// (a bulk insert's set elements and short strings), the records hold the entries whole
-    /// (``inlineRecords(of:)``): the sort passes over the 16 bytes of values only, runs of ties need no check, and
-    /// the sorted entries are written out from the records in order (``copyInline(_:from:byteCount:)``), without
-    /// reading the buffer again.
     func sorted() -> SortedEntries {
         let entries = self.entries
         let valuesOnly = endsWithKeys && keysAscend
-        if valuesOnly, let inline = PendingEntries.inlineRecords(of: entries) {
-            var records = inline.records
-            PendingEntries.radixSort(&records, prefix: PendingEntries.inlineValues)
-            return SortedEntries(
-                inOrder: PendingEntries.copyInline(records, from: inline.firstKey, byteCount: entries.byteCount))
-        }
         var records = PendingEntries.records(of: entries, valuesOnly: valuesOnly)
         PendingEntries.radixSort(&records)
         PendingEntries.orderTies(&records, entries, valuesOnly: valuesOnly)
@@ -247,74 +235,6 @@ final class PendingEntries {
 
     /// The records ``copyOut(_:in:)`` finds the entries of before copying them.
     private static let copyBlock = 16
-
-    /// The most bytes of values an entry has for ``inlineRecords(of:)`` to hold it whole in its record.
-    private static let inlineValues = 16
-
-    /// Records that hold their entries whole, when every entry of `entries` (values followed by an 8-byte object
-    /// key, the keys ascending) has at most ``inlineValues`` bytes of values and a key less than 2³² past the first
-    /// entry's: `first` and `second` the values, zero-padded, as big-endian numbers; `third` the key's distance
-    /// from `firstKey` (the first entry's key as a big-endian number); `index` the values' length. `nil` otherwise.
-    ///
-    /// The values' encoding is prefix-free, so two different values differ within their first 16 bytes padded
-    /// with zeros; entries of equal values are in key order already, which the stable radix passes keep.
-    static func inlineRecords(of entries: PackedEntries) -> (records: [Record], firstKey: UInt64)? {
-        let count = entries.count
-        guard count > 0 else { return nil }
-        // The lengths first, from the end offsets alone (4 bytes an entry, read in order), so a buffer that cannot
-        // be held this way costs no records; keys ascend, so the first and last keys bound all of them.
-        var start = 0
-        for index in 0..<count {
-            let end = entries.end(index)
-            guard end - start >= 8, end - start <= inlineValues + 8 else { return nil }
-            start = end
-        }
-        let (first, last) = (entries.entry(0), entries.entry(count - 1))
-        let firstKey = UInt64(bigEndian: first.loadUnaligned(fromByteOffset: first.count - 8, as: UInt64.self))
-        let lastKey = UInt64(bigEndian: last.loadUnaligned(fromByteOffset: last.count - 8, as: UInt64.self))
-        guard lastKey >= firstKey, lastKey - firstKey <= UInt64(UInt32.max) else { return nil }
-        var records: [Record] = []
-        records.reserveCapacity(count)
-        for index in 0..<count {
-            let entry = entries.entry(index)
-            let length = entry.count - 8
-            var words: (UInt64, UInt64) = (0, 0)
-            let values = UnsafeRawBufferPointer(rebasing: entry.prefix(length))
-            withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: values) }
-            let key = UInt64(bigEndian: entry.loadUnaligned(fromByteOffset: length, as: UInt64.self))
-            let distance = UInt32(truncatingIfNeeded: key &- firstKey)
-            records.append(
-                Record(first: words.0.bigEndian, second: words.1.bigEndian, third: distance, index: UInt32(length)))
-        }
-        return (records, firstKey)
-    }
-
-    /// The entries ``inlineRecords(of:)`` holds, in the order of `records`, repeats dropped, written into a buffer
-    /// of their own (`byteCount` bytes at most) from the records alone: read and written front to back.
-    static func copyInline(_ records: [Record], from firstKey: UInt64, byteCount: Int) -> PackedEntries {
-        let packed = PackedEntries(reservingEntries: records.count, bytes: byteCount + inlineValues)
-        records.withUnsafeBufferPointer { records in
-            for position in records.indices {
-                let record = records[position]
-                // A repeat has the same values (the same prefix and length) and the same key.
-                if position > 0, record.hasSamePrefix(as: records[position - 1]),
-                    record.index == records[position - 1].index
-                {
-                    continue
-                }
-                let length = Int(record.index)
-                // The 16 bytes of values go down whole; the key then overwrites the padding after the values.
-                packed.append(maxCount: inlineValues + 8) { target in
-                    target.storeBytes(of: record.first.bigEndian, as: UInt64.self)
-                    target.storeBytes(of: record.second.bigEndian, toByteOffset: 8, as: UInt64.self)
-                    let key = (firstKey &+ UInt64(record.third)).bigEndian
-                    target.storeBytes(of: key, toByteOffset: length, as: UInt64.self)
-                    return length + 8
-                }
-            }
-        }
-        return packed
-    }
 
     /// A record of each entry, in the buffer's order.
     /// With `valuesOnly`, each record holds the beginning of the entry's values (all but its last 8 bytes).
@@ -374,9 +294,7 @@ final class PendingEntries {
         }
     }
 
-    /// An entry's first 20 bytes as numbers, and its position in the buffer; or, from ``inlineRecords(of:)``, the
-    /// whole entry: its values' 16 bytes, its key's distance from the first key (`third`) and its values' length
-    /// (`index`).
+    /// An entry's first 20 bytes as numbers, and its position in the buffer.
     struct Record {
         var first: UInt64
         var second: UInt64
@@ -403,9 +321,7 @@ final class PendingEntries {
     /// words a record), so that the counting pass counts only the positions that vary (a set of nicknames: 6 of the
     /// 20, where counting all 20 took half the sort). The records move between `records` and a second buffer left
     /// uninitialized, since every pass writes each of its slots before reading any (records are plain words).
-    ///
-    /// Only the first `prefix` bytes are sorted by (records from ``inlineRecords(of:)`` hold a key past them).
-    static func radixSort(_ records: inout [Record], prefix: Int = sortedPrefix) {
+    static func radixSort(_ records: inout [Record]) {
         let count = records.count
         guard count > 1 else { return }
         let varying: [Int] = records.withUnsafeBufferPointer { records in
@@ -416,7 +332,7 @@ final class PendingEntries {
                 difference.second |= record.second ^ base.second
                 difference.third |= record.third ^ base.third
             }
-            return (0..<prefix).filter { difference.byte($0) != 0 }
+            return (0..<PendingEntries.sortedPrefix).filter { difference.byte($0) != 0 }
         }
         guard !varying.isEmpty else { return }
         var counts = [Int](repeating: 0, count: varying.count * 256)
