@@ -305,6 +305,7 @@ extension Store {
                 record: durable ? CommitRecord() : record)
         }
         commitSignal.notify(lockFile.versionWord)
+        if durable && options.durability != .none { recordAcknowledged(meta) }
     }
 
     /// Syncs commits not yet synced (`.batched`), making them durable now. Do not call it inside a write
@@ -350,6 +351,7 @@ extension Store {
         try syncFile(durableCommits: true)
         lockFile.markDurable(version: current.version, slot: slot)
         lockFile.markSynced(version: current.version)
+        recordAcknowledged(current)
     }
 
     /// Arranges a flush one batch interval from now, so a `.batched` commit is never left unsynced for long.

@@ -172,14 +172,23 @@ public final class Store: @unchecked Sendable {
                 choice = try Recovery.choose(in: pagedFile)
             }
             let (meta, slot) = (choice.meta, choice.slot)
+            // The acknowledged version: the lock file's durable mark, or the data file's own copy of the slot the
+            // last session closed at (`AcknowledgedSlot`), which a copy of the file without its lock file keeps.
+            let markedSlot = AcknowledgedSlot.decode(page0: UnsafeRawPointer(pagedFile.base))
+            let acknowledged = { (rejectedVersion: UInt64?) -> UInt64? in
+                let rejected = pagedFile.decodedMetaSlots().first { $0.meta.version == rejectedVersion }?.meta
+                let marked = AcknowledgedSlot.acknowledgedVersion(
+                    markedSlot, rejected: rejected, rejectedVersion: rejectedVersion, opened: meta)
+                return [lockFile.previousAcknowledgedVersion, marked].compactMap { $0 }.max()
+            }
             var recovery = choice.rejected.map {
                 OpenRecovery(
                     openedVersion: meta.version, rejectedVersion: $0.version,
-                    acknowledgedVersion: lockFile.previousAcknowledgedVersion, reason: $0.reason)
+                    acknowledgedVersion: acknowledged($0.version), reason: $0.reason)
             }
             // With a log, the versions the log held are in the data file now: the lost-commit check compares the
             // acknowledged version with the version after the replay.
-            if recovery == nil, openedLogFiles != nil, let acknowledged = lockFile.previousAcknowledgedVersion,
+            if recovery == nil, openedLogFiles != nil, let acknowledged = acknowledged(nil),
                 acknowledged > meta.version
             {
                 recovery = OpenRecovery(
@@ -195,6 +204,9 @@ public final class Store: @unchecked Sendable {
                     openableVersion: meta.version, detail: recovery.reason)
             }
             openRecovery = recovery ?? compactedFrom?.openRecovery
+            // Falling back means the versions after this one are written anew: the data file's record of a later
+            // acknowledged version no longer describes them. The sync below makes the clearing durable.
+            if recovery != nil, markedSlot != nil, !options.readOnly { try AcknowledgedSlot.write(nil, to: file) }
             // Whatever the chosen version's pages are, make them durable before anything builds on them: writers
             // that open the store later take it as durable, and a process killed with commits not yet synced
             // (`.batched`) leaves them in the system's cache. A read-only opener syncs as well (a sync changes no
@@ -286,6 +298,7 @@ public final class Store: @unchecked Sendable {
             {
                 lockFile.markDurable(version: meta.version, slot: current.slot)
                 lockFile.markSynced(version: meta.version)
+                recordAcknowledged(meta)
             }
         }
         if logReader != nil, lockFile.isAlone() { checkpointAtLastClose() }

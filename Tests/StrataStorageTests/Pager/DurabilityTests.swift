@@ -10,7 +10,7 @@ final class DurabilityTests: PagerTestCase {
         let store = try Store.open(path: "db", options: StoreOptions(durability: .full, io: recording))
         var random = SeededGenerator(seed: 91)
         try commitSteps(store, 3, random: &random)
-        XCTAssertTrue(recording.pendingOperations.isEmpty, "nothing may be left unsynced")
+        XCTAssertTrue(unsyncedOperations(recording).isEmpty, "nothing may be left unsynced")
         XCTAssertEqual(try openDurableImage(recording), 4)
         store.close()
     }
@@ -20,7 +20,7 @@ final class DurabilityTests: PagerTestCase {
         let store = try openBatched(recording)
         var random = SeededGenerator(seed: 92)
         try commitSteps(store, 5, random: &random)
-        XCTAssertFalse(recording.pendingOperations.isEmpty, "batched commits wait for the next sync")
+        XCTAssertFalse(unsyncedOperations(recording).isEmpty, "batched commits wait for the next sync")
         XCTAssertLessThan(try openDurableImage(recording), 6)
         store.close()
         XCTAssertEqual(try openDurableImage(recording), 6, "close syncs what is pending")
@@ -33,8 +33,8 @@ final class DurabilityTests: PagerTestCase {
         var random = SeededGenerator(seed: 93)
         try commitSteps(store, 2, random: &random)
         // Wait (boundedly) for the deferred flush; no assertion on how long it took.
-        for _ in 0..<1000 where !recording.pendingOperations.isEmpty { usleep(10_000) }
-        XCTAssertTrue(recording.pendingOperations.isEmpty, "the deferred flush never ran")
+        for _ in 0..<1000 where !unsyncedOperations(recording).isEmpty { usleep(10_000) }
+        XCTAssertTrue(unsyncedOperations(recording).isEmpty, "the deferred flush never ran")
         XCTAssertEqual(try openDurableImage(recording), 3)
     }
 
@@ -87,12 +87,12 @@ final class DurabilityTests: PagerTestCase {
         var random = SeededGenerator(seed: 94)
         var states: [UInt64: PatternTree.State] = [:]
         try commit(2, to: writer, recordingIn: &states, random: &random)
-        XCTAssertFalse(recording.pendingOperations.isEmpty)
+        XCTAssertFalse(unsyncedOperations(recording).isEmpty)
 
         let reader = try Store.open(path: "db", options: StoreOptions(readOnly: true, io: recording))
         defer { reader.close() }
         XCTAssertEqual(reader.lockFile.durable.version, 3)
-        XCTAssertTrue(recording.pendingOperations.isEmpty, "the read-only first opener marked version 3 durable unsynced")
+        XCTAssertTrue(unsyncedOperations(recording).isEmpty, "the read-only first opener marked version 3 durable unsynced")
 
         // The writer builds on version 3 as durable; every power-loss image of its next commits must hold it.
         try commit(2, to: writer, recordingIn: &states, random: &random)
@@ -112,10 +112,10 @@ final class DurabilityTests: PagerTestCase {
         let reader = try Store.open(path: "db", options: StoreOptions(readOnly: true, io: refusing))
         defer { reader.close() }
         XCTAssertEqual(reader.lockFile.durable.version, 0)
-        XCTAssertFalse(recording.pendingOperations.isEmpty)
+        XCTAssertFalse(unsyncedOperations(recording).isEmpty)
 
         let transaction = try writer.beginWrite()
-        XCTAssertTrue(recording.pendingOperations.isEmpty, "the first write built on an unsynced version")
+        XCTAssertTrue(unsyncedOperations(recording).isEmpty, "the first write built on an unsynced version")
         XCTAssertEqual(writer.lockFile.durable.version, 3)
         transaction.rollback()
         XCTAssertEqual(try openDurableImage(recording), 3)

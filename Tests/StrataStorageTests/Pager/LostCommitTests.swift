@@ -5,7 +5,8 @@ import XCTest
 
 /// A newest commit found damaged at open: refused when the lock file says it had been acknowledged (a lost
 /// commit, `StrataError.lostCommit`), opened at the previous version and reported when the app accepts the loss,
-/// and passed over with a report, never an error, when it never completed (a crash during it).
+/// and passed over with a report, never an error, when it never completed (a crash during it). Without the lock
+/// file, the data file's record of the last version synced (`AcknowledgedSlot`) decides.
 /// `EncryptedLostCommitTests` runs the same on an encrypted file.
 class LostCommitTests: PagerTestCase {
     /// The key the files are encrypted with (none here).
@@ -118,23 +119,105 @@ class LostCommitTests: PagerTestCase {
         }
     }
 
-    /// The same damage without a lock file (a file copied without it): nothing says the commit was acknowledged,
-    /// so the file opens at version 3 as after a crash, and says so.
-    func testADamagedCommitWithoutALockFileOpensThePreviousVersionAndSaysSo() throws {
+    /// The same damage without a lock file (a file copied, backed up or moved without it): the data file's own
+    /// record of the last version synced (`AcknowledgedSlot`) says the commit was acknowledged, so the open is
+    /// refused the same way, and accepting the loss opens version 3 and clears the record.
+    func testADamagedCommitWithoutALockFileIsRefusedAfterACleanClose() throws {
+        for damage in Damage.allCases {
+            let storage = MemoryStorage(capacity: 1 << 26)
+            let states = try makeStore(in: storage)
+            var image = try XCTUnwrap(storage.contents(ofFile: "db"))
+            XCTAssertEqual(
+                image.withUnsafeBytes { AcknowledgedSlot.decode(page0: $0.baseAddress!)?.version }, 4,
+                "the last sync recorded version 4 in the data file")
+            try self.damage(&image, damage)
+            let fresh = MemoryStorage(capacity: 1 << 26)
+            try fresh.setContents(image, ofFile: "db")
+            XCTAssertThrowsError(try Store.open(path: "db", options: options(fresh)), "\(damage)") {
+                guard case let .lostCommit(_, lostVersion, openableVersion, _) = $0 as? StrataError else {
+                    return XCTFail("\(damage): expected lostCommit, got \($0)")
+                }
+                XCTAssertEqual(lostVersion, 4, "\(damage)")
+                XCTAssertEqual(openableVersion, 3, "\(damage)")
+            }
+            let store = try Store.open(path: "db", options: options(fresh, acceptingLoss: true))
+            let recovery = try XCTUnwrap(store.openRecovery, "\(damage)")
+            XCTAssertEqual(recovery.openedVersion, 3)
+            XCTAssertEqual(recovery.acknowledgedVersion, 4, "\(damage)")
+            XCTAssertTrue(recovery.lostAcknowledgedCommit)
+            XCTAssertEqual(try checkedState(store).1, states[3])
+            let cleared = try XCTUnwrap(fresh.contents(ofFile: "db"))
+            XCTAssertNil(
+                cleared.withUnsafeBytes { AcknowledgedSlot.decode(page0: $0.baseAddress!) },
+                "\(damage): accepting the loss clears the record of version 4")
+            var random = SeededGenerator(seed: 64)
+            try commitSteps(store, 1, random: &random)
+            store.close()
+            // The version committed after the loss is recorded at the close, and opens without a report.
+            let healed = try XCTUnwrap(fresh.contents(ofFile: "db"))
+            let reopenedStorage = MemoryStorage(capacity: 1 << 26)
+            try reopenedStorage.setContents(healed, ofFile: "db")
+            let reopened = try Store.open(path: "db", options: options(reopenedStorage))
+            XCTAssertEqual(reopened.latestCommittedVersion, 4, "\(damage)")
+            XCTAssertNil(reopened.openRecovery, "\(damage)")
+            reopened.close()
+        }
+    }
+
+    /// Damage to a newest commit that was never synced (a `.batched` commit before its flush; the file copied
+    /// while the store was open), without the lock file: the data file's record names the version synced before it
+    /// (version 4), so nothing says version 5 was acknowledged, and the file opens at version 4 as after a crash
+    /// during the commit, and says so.
+    func testADamagedUnsyncedCommitOpensThePreviousVersionAndSaysSo() throws {
         let storage = MemoryStorage(capacity: 1 << 26)
         let states = try makeStore(in: storage)
+        var batched = options(storage)
+        batched.durability = .batched
+        batched.batchInterval = 3600
+        let store = try Store.open(path: "db", options: batched)
+        var random = SeededGenerator(seed: 65)
+        let writer = try store.beginWrite()
+        _ = try PatternTree.advance(writer, random: &random)
+        try writer.commit()
+        XCTAssertEqual(store.latestCommittedVersion, 5)
         var image = try XCTUnwrap(storage.contents(ofFile: "db"))
+        store.close()
+        XCTAssertEqual(image.withUnsafeBytes { AcknowledgedSlot.decode(page0: $0.baseAddress!)?.version }, 4)
         try damage(&image, .flippedByteInNewestRoot)
         let fresh = MemoryStorage(capacity: 1 << 26)
         try fresh.setContents(image, ofFile: "db")
-        let store = try Store.open(path: "db", options: options(fresh))
-        defer { store.close() }
-        let recovery = try XCTUnwrap(store.openRecovery)
-        XCTAssertEqual(recovery.openedVersion, 3)
-        XCTAssertEqual(recovery.rejectedVersion, 4)
+        let opened = try Store.open(path: "db", options: options(fresh))
+        defer { opened.close() }
+        let recovery = try XCTUnwrap(opened.openRecovery)
+        XCTAssertEqual(recovery.openedVersion, 4)
+        XCTAssertEqual(recovery.rejectedVersion, 5)
         XCTAssertNil(recovery.acknowledgedVersion)
         XCTAssertFalse(recovery.lostAcknowledgedCommit)
-        XCTAssertEqual(try checkedState(store).1, states[3])
+        XCTAssertEqual(try checkedState(opened).1, states[4])
+    }
+
+    /// The record is written only after a sync that made a new version durable: a session that committed nothing
+    /// leaves the data file's bytes as they were, and a store that never syncs (`.none`) records none of its
+    /// versions.
+    func testTheRecordIsWrittenOnlyForANewDurableVersion() throws {
+        let storage = MemoryStorage(capacity: 1 << 26)
+        _ = try makeStore(in: storage)
+        let closed = try XCTUnwrap(storage.contents(ofFile: "db"))
+        let reader = try Store.open(path: "db", options: options(storage))
+        XCTAssertEqual(try checkedState(reader).0, 4)
+        reader.close()
+        XCTAssertEqual(storage.contents(ofFile: "db"), closed, "a session without commits writes nothing")
+
+        var unsynced = options(storage)
+        unsynced.durability = .none
+        let writer = try Store.open(path: "db", options: unsynced)
+        var random = SeededGenerator(seed: 66)
+        try commitSteps(writer, 1, random: &random)
+        writer.close()
+        let after = try XCTUnwrap(storage.contents(ofFile: "db"))
+        XCTAssertEqual(
+            after.withUnsafeBytes { AcknowledgedSlot.decode(page0: $0.baseAddress!)?.version }, 4,
+            "a .none session's version 5 is never recorded as acknowledged")
     }
 
     private final class Capture: @unchecked Sendable {
@@ -208,8 +291,14 @@ final class EncryptedLostCommitTests: LostCommitTests {
     override func testADamagedAcknowledgedCommitIsRefusedUnlessTheLossIsAccepted() throws {
         try super.testADamagedAcknowledgedCommitIsRefusedUnlessTheLossIsAccepted()
     }
-    override func testADamagedCommitWithoutALockFileOpensThePreviousVersionAndSaysSo() throws {
-        try super.testADamagedCommitWithoutALockFileOpensThePreviousVersionAndSaysSo()
+    override func testADamagedCommitWithoutALockFileIsRefusedAfterACleanClose() throws {
+        try super.testADamagedCommitWithoutALockFileIsRefusedAfterACleanClose()
+    }
+    override func testADamagedUnsyncedCommitOpensThePreviousVersionAndSaysSo() throws {
+        try super.testADamagedUnsyncedCommitOpensThePreviousVersionAndSaysSo()
+    }
+    override func testTheRecordIsWrittenOnlyForANewDurableVersion() throws {
+        try super.testTheRecordIsWrittenOnlyForANewDurableVersion()
     }
     override func testATornCommitOpensThePreviousVersionAndSaysSo() throws {
         try super.testATornCommitOpensThePreviousVersionAndSaysSo()

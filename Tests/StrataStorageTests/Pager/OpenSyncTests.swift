@@ -24,7 +24,7 @@ final class OpenSyncTests: PagerTestCase {
     /// Unsynced writes (a close's trim of the file's unused tail is a truncate, left to the next sync: whether it
     /// reaches the disk or not, the file opens the same).
     private func pendingWrites(_ recording: RecordingStorage) -> Int {
-        recording.pendingOperations.filter { if case .write = $0 { true } else { false } }.count
+        unsyncedOperations(recording).filter { if case .write = $0 { true } else { false } }.count
     }
 
     func testReopeningAFileLeftSyncedDoesNotSync() throws {
@@ -68,7 +68,7 @@ final class OpenSyncTests: PagerTestCase {
         store = try Store.open(path: "db", options: StoreOptions(durability: .full, io: recording))
         defer { store.close() }
         XCTAssertEqual(syncs.count, 1, "the open must sync commits nobody synced")
-        XCTAssertTrue(recording.pendingOperations.isEmpty)
+        XCTAssertTrue(unsyncedOperations(recording).isEmpty)
         let image = MemoryStorage(capacity: 1 << 28)
         try image.setContents(recording.durableContents, ofFile: "db")
         let durable = try Store.open(path: "db", options: StoreOptions(io: image))

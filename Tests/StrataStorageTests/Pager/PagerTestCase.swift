@@ -20,6 +20,15 @@ class PagerTestCase: XCTestCase {
         directory.url.appendingPathComponent("\(name).strata").path
     }
 
+    /// What `recording` holds unsynced, but the data file's record of the last version synced (`AcknowledgedSlot`),
+    /// which the store writes after that sync by design: it names a version already on disk, so the file opens the
+    /// same whether it reaches the disk or not.
+    func unsyncedOperations(_ recording: RecordingStorage) -> [RecordingStorage.PendingOperation] {
+        recording.pendingOperations.filter {
+            if case let .write(offset, _) = $0 { offset != UInt64(AcknowledgedSlot.offset) } else { true }
+        }
+    }
+
     /// Whether the long variants were asked for (`STRATA_LONG_TESTS=1`).
     var longTests: Bool { ProcessInfo.processInfo.environment["STRATA_LONG_TESTS"] == "1" }
 
