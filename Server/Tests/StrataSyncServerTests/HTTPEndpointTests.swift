@@ -110,6 +110,46 @@ final class HTTPEndpointTests: XCTestCase {
         }
     }
 
+    /// A long poll that names its client (`client=`) is not woken by that client's own uploads (the device has
+    /// those changes): it gets them at its next read (here its deadline, the recheck set beyond it), while another
+    /// device of the same user is woken at once; a bad `client` is refused.
+    func testLongPollIsNotWokenByItsOwnClientsUpload() async throws {
+        try await TestPostgres.withDatabase { client, schema in
+            let server = HTTPHarness(
+                harness: try await StoreHarness.make(client, schema: schema), recheckInterval: .seconds(30))
+            let token = try await Fixtures.token(user: "alice")
+            try await server.application().test(.live) { http in
+                // (The test client sends one request at a time: the two long polls run one after the other.)
+                let started = ContinuousClock.now
+                async let own = http.send(.get, "/v1/download?after=0&wait=3&client=c1", token: token)
+                try await Task.sleep(for: .milliseconds(300))
+                try await server.harness.upload(
+                    [StoreHarness.createNote("n1", seq: 1, hlc: Fixtures.hlc(1000, "c1"))], client: "c1", user: "alice")
+                let ownAnswer = try await own
+                let ownElapsed = ContinuousClock.now - started
+                XCTAssertEqual(ownAnswer.status, .ok)
+                let page = try http.decode(DownloadResponse.self, ownAnswer.text)
+                XCTAssertEqual(page.changes.map(\.clientId), ["c1"], "c1 still gets its change back, at its deadline")
+                XCTAssertEqual(page.last, 1)
+                XCTAssertGreaterThanOrEqual(ownElapsed, .seconds(3), "c1's own upload did not wake its long poll")
+
+                let otherStarted = ContinuousClock.now
+                async let other = http.send(.get, "/v1/download?after=1&wait=20&client=c2", token: token)
+                try await Task.sleep(for: .milliseconds(300))
+                try await server.harness.upload(
+                    [StoreHarness.createNote("n2", seq: 2, hlc: Fixtures.hlc(2000, "c1"))], client: "c1", user: "alice")
+                let otherAnswer = try await other
+                XCTAssertEqual(try http.decode(DownloadResponse.self, otherAnswer.text).changes.count, 1)
+                XCTAssertLessThan(
+                    ContinuousClock.now - otherStarted, .seconds(15), "c2's long poll was woken by c1's upload")
+
+                let empty = try await http.send(.get, "/v1/download?after=0&client=", token: token)
+                XCTAssertEqual(empty.status, .badRequest)
+                XCTAssertTrue(empty.text.contains("'client'"), empty.text)
+            }
+        }
+    }
+
     func testLongPollSkipsChangesTheUserMayNotSee() async throws {
         try await TestPostgres.withDatabase { client, schema in
             let server = HTTPHarness(harness: try await StoreHarness.make(client, schema: schema))

@@ -197,6 +197,8 @@ public final class SyncSession: @unchecked Sendable {
         var sentAny = false
         var failure: (any Error)?
         while true {
+            // Read before looking for work: an answer or a commit after this point ends the wait below at once.
+            let seen = uploadSignal.generation
             let limit = lock.withLock { serverKeepsOrder } ? 1 + max(0, configuration.uploadsAhead) : 1
             if failure == nil, inFlight.count < limit, state == .active,
                 let read = try await readBatch(after: inFlight.last?.last),
@@ -229,7 +231,7 @@ public final class SyncSession: @unchecked Sendable {
             }
             guard let result = oldest.result else {
                 // An answer, or a commit that may be sent ahead, wakes the loop.
-                await uploadSignal.wait(seconds: 5)
+                await uploadSignal.wait(past: seen, seconds: 5)
                 continue
             }
             inFlight.removeFirst()
@@ -274,13 +276,14 @@ public final class SyncSession: @unchecked Sendable {
 
     /// Downloads the next page and applies it; returns whether another page is waiting.
     private func downloadPage(wait: TimeInterval) async throws -> Bool {
-        let cursor = try await onQueue { () throws -> Int64 in
+        let (cursor, clientID) = try await onQueue { () throws -> (Int64, String?) in
             _ = self.database.refresh()
-            return try SyncState.load(from: try self.database.catalog())?.cursor ?? 0
+            let state = try SyncState.load(from: try self.database.catalog())
+            return (state?.cursor ?? 0, state?.clientID)
         }
         let token = lock.withLock { self.token }
         let page = try await record(token: token) {
-            try await transport.download(after: cursor, wait: wait, limit: 1000, token: token)
+            try await transport.download(after: cursor, wait: wait, limit: 1000, client: clientID, token: token)
         }
         SyncTrace.note(path, "download answered, \(page.changes.count) changes")
         // A page that arrives after pause() is not applied: paused means offline.
@@ -341,20 +344,24 @@ public final class SyncSession: @unchecked Sendable {
         var failures = 0
         while !Task.isCancelled {
             guard let current = box.session else { return }
+            let seenState = current.stateSignal.generation
             guard current.state == .active else {
-                await current.stateSignal.wait(seconds: 1)
+                await current.stateSignal.wait(past: seenState, seconds: 1)
                 continue
             }
+            let seen = current.uploadSignal.generation
             do {
                 if try await current.uploadAhead() {
                     failures = 0
                     continue
                 }
                 failures = 0
-                await current.uploadSignal.wait(seconds: 5)
+                await current.uploadSignal.wait(past: seen, seconds: 5)
             } catch {
                 failures += 1
-                await current.uploadSignal.wait(seconds: current.backoff(failures))
+                // Past the answers of the failed round: only a commit (or a resume) from now on cuts the pause short.
+                await current.uploadSignal.wait(
+                    past: current.uploadSignal.generation, seconds: current.backoff(failures))
             }
         }
     }
@@ -364,8 +371,9 @@ public final class SyncSession: @unchecked Sendable {
         var more = false
         while !Task.isCancelled {
             guard let current = box.session else { return }
+            let seenState = current.stateSignal.generation
             guard current.state == .active else {
-                await current.stateSignal.wait(seconds: 1)
+                await current.stateSignal.wait(past: seenState, seconds: 1)
                 continue
             }
             do {
@@ -374,7 +382,8 @@ public final class SyncSession: @unchecked Sendable {
             } catch {
                 failures += 1
                 more = false
-                await current.stateSignal.wait(seconds: current.backoff(failures))
+                await current.stateSignal.wait(
+                    past: current.stateSignal.generation, seconds: current.backoff(failures))
             }
         }
     }

@@ -42,8 +42,10 @@ final class SyncTransport: @unchecked Sendable {
         return try decode(UploadResponse.self, data, what: "upload")
     }
 
-    /// `GET /v1/download?after=&wait=&limit=`.
-    func download(after: Int64, wait: TimeInterval, limit: Int, token: String) async throws -> DownloadResponse {
+    /// `GET /v1/download?after=&wait=&limit=[&client=]`.
+    func download(after: Int64, wait: TimeInterval, limit: Int, client: String?, token: String) async throws
+        -> DownloadResponse
+    {
         var components = URLComponents(
             url: server.appendingPathComponent("v1/download"), resolvingAgainstBaseURL: false)
         components?.queryItems = [
@@ -51,6 +53,9 @@ final class SyncTransport: @unchecked Sendable {
             URLQueryItem(name: "wait", value: String(Int(min(max(wait, 0), 60)))),
             URLQueryItem(name: "limit", value: String(limit)),
         ]
+        // The device's client id: the server does not wake this long poll for the device's own uploads (a server
+        // before it ignores the parameter and wakes it as before).
+        if let client { components?.queryItems?.append(URLQueryItem(name: "client", value: client)) }
         guard let url = components?.url else {
             throw SyncError(status: nil, message: "cannot build a download URL from \(server)")
         }

@@ -78,23 +78,31 @@ public struct SyncRoutes: Sendable {
                 let limit = try Self.integer(query["limit"].map(String.init) ?? String(pageSize), name: "limit")
                 let deadline = ContinuousClock.now + min(.seconds(waitSeconds), maximumWait)
                 let pageLimit = Int(min(limit, 10_000))
+                // The asking device's client id (optional; clients before it sent none): its own uploads do not wake
+                // its long poll (`ChangeNotifier`).
+                let client = try query["client"].map { try Self.clientID(String($0)) }
                 // A long poll: read, and while there is nothing the user may see, wait for the next announcement
                 // of the log growing (remembered before the read, so that a change committed in between still
                 // wakes it). Entries the rules hide move the position on without answering: the answer comes
                 // with the first change the user may see, or empty (with `last` past the hidden ones) at the
                 // deadline. A read held back below the watermark by an upload still committing waits for the next
                 // announcement to anyone instead (that upload's, whoever it is for), at most `heldBackRecheck`.
-                var seen = (user: store.notifier.generation(for: user), anyone: store.notifier.generation)
+                var seen = (
+                    user: store.notifier.generation(for: user, client: client), anyone: store.notifier.generation
+                )
                 var (response, heldBack) = try await store.downloadPage(after: after, user: user, limit: pageLimit)
                 while response.changes.isEmpty, ContinuousClock.now < deadline {
                     let left = deadline - ContinuousClock.now
                     if heldBack {
                         await store.notifier.wait(past: seen.anyone, timeout: min(heldBackRecheck, left))
                     } else {
-                        await store.notifier.wait(past: seen.user, for: user, timeout: min(recheckInterval, left))
+                        await store.notifier.wait(
+                            past: seen.user, for: user, client: client, timeout: min(recheckInterval, left))
                     }
                     SyncTrace.note("download woken", user: user)
-                    seen = (user: store.notifier.generation(for: user), anyone: store.notifier.generation)
+                    seen = (
+                        user: store.notifier.generation(for: user, client: client), anyone: store.notifier.generation
+                    )
                     (response, heldBack) = try await store.downloadPage(
                         after: response.last, user: user, limit: pageLimit)
                 }
@@ -142,6 +150,14 @@ public struct SyncRoutes: Sendable {
     /// The client's change numbers a batch carries, `first-last`, for the trace.
     private static func range(_ upload: UploadRequest) -> String {
         "\(upload.changes.first?.seq ?? 0)-\(upload.changes.last?.seq ?? 0)"
+    }
+
+    /// A download's `client` parameter: a client id as uploads name it (1 to 200 characters).
+    private static func clientID(_ text: String) throws -> String {
+        guard !text.isEmpty, text.count <= 200 else {
+            throw SyncError(.badRequest, "query parameter 'client' must be a client id of 1 to 200 characters")
+        }
+        return text
     }
 
     private static func integer(_ text: String, name: String) throws -> Int64 {

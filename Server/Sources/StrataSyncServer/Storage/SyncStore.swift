@@ -69,7 +69,7 @@ public struct SyncStore: Sendable {
             acknowledged: outcome.acknowledged, accepted: outcome.accepted, duplicates: outcome.duplicates,
             serverSeq: outcome.serverSeq, keepsOrder: true)
         if response.accepted > 0 {
-            notifier.announce(response.serverSeq, audience: outcome.audience)
+            notifier.announce(response.serverSeq, audience: outcome.audience, origin: request.clientId)
             announcer.announce(response.serverSeq, audience: outcome.audience)
             logger.debug(
                 "upload applied", metadata: ["client": "\(request.clientId)", "changes": "\(response.accepted)"])

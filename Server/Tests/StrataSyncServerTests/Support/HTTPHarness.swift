@@ -10,11 +10,14 @@ import XCTest
 struct HTTPHarness {
     let harness: StoreHarness
     let metrics = SyncMetrics()
+    /// How long a waiting download trusts the notifier before it reads the log anyway (`SyncRoutes`).
+    var recheckInterval: Duration = .seconds(1)
 
     /// The application serving `harness`'s store with the test key.
     func application() async -> some ApplicationProtocol {
         let routes = SyncRoutes(
-            store: harness.store, verifier: await TokenVerifier(hmacKey: Fixtures.key), metrics: metrics)
+            store: harness.store, verifier: await TokenVerifier(hmacKey: Fixtures.key), metrics: metrics,
+            recheckInterval: recheckInterval)
         return Application(
             router: routes.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             logger: TestPostgres.logger)
