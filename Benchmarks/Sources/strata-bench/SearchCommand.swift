@@ -103,7 +103,7 @@ struct SearchCommand: ParsableCommand {
             var strataFirst = 0, sqliteFirst = 0
             let strataFirstTime = try seconds {
                 for query in corpus.oneWord {
-                    for article in articles.filter("body TEXT %@", query).prefix(10) {
+                    for article in try articles.filter("body TEXT %@", query).prefix(10) {
                         strataFirst += article.body.isEmpty ? 0 : 1
                     }
                 }
