@@ -6,24 +6,21 @@ import StrataStorage
 /// their lengths read and scored. The answer is exactly what scoring every match gives
 /// (``FullTextIndexSearch/rankedByScoringAll(limit:)``): the same scores, ties in key order.
 extension FullTextIndexSearch {
-    /// How many matches of a query of several words are scored per read of their token counts (one seeking walk
-    /// over the length blocks): the heap's threshold rises between chunks.
-    static let pruningChunk = 64
-
     /// The best `limit` matches with their scores, best first, by block-max pruning; `nil` when the query or
     /// the index does not allow it (a phrase or prefix among the required clauses, an index without score
     /// bounds): the caller scores every match.
     ///
     /// One word: its blocks are ordered by their bound's score (the term's BM25 contribution at the block's
     /// highest frequency and lowest length), and decoded best first until the heap holds `limit` matches whose
-    /// last scores above the next block's bound; in a decoded block, only the postings whose frequency (at the
-    /// block's lowest length) can still enter the heap have their lengths read.
+    /// last one comes before anything the next block may hold (a higher score, or the same with a lower key);
+    /// in a decoded block, only the postings whose frequency (at the block's lowest length) may still enter the
+    /// heap are scored. Lengths come from the index's token counts in memory (`Table.fullTextLengthTable`).
     ///
     /// Several words (all required): the matching objects are found first, keys only (``matchingKeys()``: the
     /// rarest word's keys, the others' seeking walks); each gets as its bound the sum, word by word, of the bound
     /// of the block holding it (WAND's sum of per-word bounds), and the objects are scored in order of that
-    /// bound, a chunk at a time, until the next one's bound is below the heap's last score. A word's block is
-    /// decoded only when one of those objects needs its frequency there.
+    /// bound until the next one's cannot enter the heap. A word's block is decoded only when one of those
+    /// objects needs its frequency there.
     func prunedTop(_ limit: Int) throws -> [(key: ObjectKey, score: Double)]? {
         guard limit > 0, !required.isEmpty, !query.matchesNothing,
             required.allSatisfy({ $0.terms.count == 1 && !$0.terms[0].isPrefix })
@@ -58,57 +55,58 @@ extension FullTextIndexSearch {
         return best.sorted()
     }
 
+    /// Whether a match whose score is at most `bound` and whose key is at least `key` may still enter a full heap
+    /// whose last kept match is `worst`: a higher score enters, an equal one only with a lower key.
+    @inline(__always)
+    private static func mayEnter(_ bound: Double, key: Int64, _ worst: (key: ObjectKey, score: Double)) -> Bool {
+        bound > worst.score || (bound == worst.score && key < worst.key.rawValue)
+    }
+
     /// One word's best matches into `best`: its blocks decoded in order of their bounds (best first, then in key
-    /// order) while a block's bound reaches the heap's last score.
+    /// order) while a block's bound may still enter the heap, and in a decoded block only the postings whose
+    /// frequency (at the block's lowest length) may still enter it scored, each length read from the index's
+    /// lengths in memory (`Table.fullTextLengthTable`).
     private func topOfOneWord(
         _ blocks: [ScoredPostingBlock], bounds: [Double], idf: Double, averageLength: Double,
         excluded: Set<ObjectKey>, into best: inout BoundedHeap<(key: ObjectKey, score: Double)>
     ) throws {
+        let lengths = try lengthTable()
         let order = blocks.indices.sorted { bounds[$0] != bounds[$1] ? bounds[$0] > bounds[$1] : $0 < $1 }
-        var wantedKeys: [ObjectKey] = [], wantedFrequencies: [Int] = []
         for block in order {
-            // A match scores at most its block's bound; one that only ties the last kept comes after it unless
-            // its key is lower, which the heap decides: only a bound below it ends the walk.
-            if let worst = best.worst, bounds[block] < worst.score { break }
+            // Every key of a block is above the previous block's last key. Once a block cannot enter, no later one
+            // can: it has a lower bound, or the same one and higher keys.
+            let lowest = block == 0 ? Int64.min : blocks[block - 1].lastKey &+ 1
+            if let worst = best.worst, !Self.mayEnter(bounds[block], key: lowest, worst) { break }
             let (keys, frequencies) = try blocks[block].postings()
             let floor = blocks[block].lengthBound
-            let threshold = best.worst?.score
-            wantedKeys.removeAll(keepingCapacity: true)
-            wantedFrequencies.removeAll(keepingCapacity: true)
-            for (key, frequency) in zip(keys, frequencies) where !excluded.contains(key) {
+            for (key, frequency) in zip(keys, frequencies) {
+                if !excluded.isEmpty, excluded.contains(key) { continue }
                 let frequency = Int(frequency)
                 // At the block's lowest length, the most this posting can score.
-                if let threshold,
-                    Self.score(idf: idf, occurrences: frequency, length: floor, averageLength: averageLength)
-                        < threshold
+                if let worst = best.worst,
+                    !Self.mayEnter(
+                        Self.score(idf: idf, occurrences: frequency, length: floor, averageLength: averageLength),
+                        key: key.rawValue, worst)
                 {
                     continue
                 }
-                wantedKeys.append(key)
-                wantedFrequencies.append(frequency)
-            }
-            guard !wantedKeys.isEmpty else { continue }
-            let lengths = try table.fullTextDocumentLengths(index, of: wantedKeys)
-            for row in wantedKeys.indices {
                 best.offer(
-                    (
-                        wantedKeys[row],
-                        Self.score(
-                            idf: idf, occurrences: wantedFrequencies[row], length: Int(lengths[row]),
-                            averageLength: averageLength)
-                    ))
+                    (key, Self.score(
+                        idf: idf, occurrences: frequency, length: Int(try length(of: key, in: lengths)),
+                        averageLength: averageLength)))
             }
         }
     }
 
     /// The best matches of several words (every one required) into `best`: the matching objects in order of
-    /// the sum of their blocks' bounds, scored a chunk at a time while that sum reaches the heap's last score.
+    /// the sum of their blocks' bounds (then in key order), scored while that sum may still enter the heap.
     private func topOfWords(
         _ blocks: [[ScoredPostingBlock]], bounds: [[Double]], idfs: [Double], averageLength: Double,
         into best: inout BoundedHeap<(key: ObjectKey, score: Double)>
     ) throws {
         let keys = try matchingKeys()
         guard !keys.isEmpty else { return }
+        let lengths = try lengthTable()
         // Per word, the block holding each match; per match, the sum of those blocks' bounds (in clause order,
         // as its score sums: each term at most its bound, so the sum at most theirs).
         var blockOf = [[Int32]](repeating: [], count: blocks.count)
@@ -133,36 +131,46 @@ extension FullTextIndexSearch {
         let order = keys.indices.sorted { sums[$0] != sums[$1] ? sums[$0] > sums[$1] : $0 < $1 }
         // The blocks decoded so far, per word.
         var decoded = [[Int32: (keys: [ObjectKey], frequencies: [Int32])]](repeating: [:], count: blocks.count)
-        var next = 0
-        var chunk: [Int] = []
-        while next < order.count {
-            chunk.removeAll(keepingCapacity: true)
-            while next < order.count, chunk.count < Self.pruningChunk {
-                if let worst = best.worst, sums[order[next]] < worst.score { break }
-                chunk.append(order[next])
-                next += 1
-            }
-            guard !chunk.isEmpty else { break }
-            chunk.sort()
-            let lengths = try table.fullTextDocumentLengths(index, of: chunk.map { keys[$0] })
-            for (position, row) in chunk.enumerated() {
-                var score = 0.0
-                for word in blocks.indices {
-                    let block = blockOf[word][row]
-                    if decoded[word][block] == nil { decoded[word][block] = try blocks[word][Int(block)].postings() }
-                    let postings = decoded[word][block]!
-                    let index = Self.firstIndex(in: postings.keys, notBelow: keys[row], from: 0)
-                    guard index < postings.keys.count, postings.keys[index] == keys[row] else {
-                        throw StrataError.invalidArgument(
-                            "full-text index \(self.index) of table '\(table.name)' holds no posting of "
-                                + "'\(required[word].terms[0].text)' for object \(keys[row]), which matches it")
-                    }
-                    score += Self.score(
-                        idf: idfs[word], occurrences: Int(postings.frequencies[index]),
-                        length: Int(lengths[position]), averageLength: averageLength)
+        for row in order {
+            // Later matches have a lower sum, or the same one and a higher key.
+            if let worst = best.worst, !Self.mayEnter(sums[row], key: keys[row].rawValue, worst) { break }
+            let length = Int(try length(of: keys[row], in: lengths))
+            var score = 0.0
+            for word in blocks.indices {
+                let block = blockOf[word][row]
+                if decoded[word][block] == nil { decoded[word][block] = try blocks[word][Int(block)].postings() }
+                let postings = decoded[word][block]!
+                let index = Self.firstIndex(in: postings.keys, notBelow: keys[row], from: 0)
+                guard index < postings.keys.count, postings.keys[index] == keys[row] else {
+                    throw StrataError.invalidArgument(
+                        "full-text index \(self.index) of table '\(table.name)' holds no posting of "
+                            + "'\(required[word].terms[0].text)' for object \(keys[row]), which matches it")
                 }
-                best.offer((keys[row], score))
+                score += Self.score(
+                    idf: idfs[word], occurrences: Int(postings.frequencies[index]), length: length,
+                    averageLength: averageLength)
             }
+            best.offer((keys[row], score))
         }
+    }
+
+    /// The index's token counts in memory.
+    private func lengthTable() throws -> DocumentLengthTable {
+        guard let lengths = try table.fullTextLengthTable(index) else {
+            throw StrataError.invalidArgument(
+                "full-text index \(index) of table '\(table.name)' keeps no length blocks to rank by")
+        }
+        return lengths
+    }
+
+    /// The token count of `key` in `lengths`.
+    /// - Throws: `StrataError.invalidArgument` when the object has none (the index is damaged).
+    private func length(of key: ObjectKey, in lengths: DocumentLengthTable) throws -> Int32 {
+        guard let length = lengths.length(of: key) else {
+            throw StrataError.invalidArgument(
+                "full-text index \(index) of table '\(table.name)' holds damaged document lengths: "
+                    + "object \(key) has a posting and no length")
+        }
+        return length
     }
 }

@@ -88,6 +88,9 @@ final class SortedIndex {
     /// objects), kept once read while the index cannot change (its reader writes nothing: a read transaction's
     /// version), so a ranked query does not walk the length blocks again (`Table.fullTextStatistics(_:sample:)`).
     var textStatistics: (sample: Int, documents: Int, averageLength: Double)?
+    /// A full-text index's token counts in memory, kept once read while the index cannot change (as
+    /// ``textStatistics``): `Table.fullTextLengthTable(_:)`.
+    var lengthTable: DocumentLengthTable?
 
     /// The index's nodes with every pending entry merged: what reads, removals and flushes work on.
     var tree: NodeTree<IndexLeaf> {

@@ -524,6 +524,44 @@ extension Table {
         return (found.documents, found.averageLength)
     }
 
+    /// Every object's token count in a posting-block full-text index, in memory (`DocumentLengthTable`), read in
+    /// one walk over the length blocks; in a read transaction (the index cannot change) read once and kept with
+    /// the index for its version. `nil` for an index of one entry per (term, object).
+    /// - Throws: `StrataError.invalidArgument` for damaged length blocks.
+    package func fullTextLengthTable(_ index: IndexKey) throws -> DocumentLengthTable? {
+        let sorted = try fullTextSortedIndex(index)
+        guard sorted.keepsPostingBlocks else { return nil }
+        let isFixed = !(sorted.nodes.reader is NodeWriter)
+        if isFixed, let kept = sorted.lengthTable { return kept }
+        var keys: [Int64] = [], lengths: [Int32] = []
+        var damaged = false
+        let layout = sorted.postingLayout
+        try sorted.forEachPostingBlock(withPrefix: FullTextEntry.lengthPrefix) { block in
+            var previous = keys.last
+            var ascending = true
+            let count = PostingBlock.forEachLength(of: block.payload, layout: layout) { key, length in
+                // Keys ascend from block to block too.
+                if let last = previous, key <= last {
+                    ascending = false
+                    return false
+                }
+                previous = key
+                keys.append(key)
+                lengths.append(Int32(clamping: length))
+                return true
+            }
+            guard count != nil, ascending else {
+                damaged = true
+                return false
+            }
+            return true
+        }
+        if damaged { throw damagedFullText(index) }
+        let table = DocumentLengthTable(keys: keys, lengths: lengths)
+        if isFixed { sorted.lengthTable = table }
+        return table
+    }
+
     /// ``fullTextStatistics(_:sample:)`` and the token counts of the objects `keys` (ascending, each with text in
     /// the index), what ranking needs of the length entries: a posting-block index reads both in one walk over
     /// its length blocks in key order, beside `keys` (no descent per key), stopping in each block at its last
