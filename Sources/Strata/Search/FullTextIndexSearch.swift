@@ -13,9 +13,9 @@ struct FullTextIndexSearch {
     let index: IndexKey
     let query: FullTextQuery
     /// The query's required clauses as the index cuts runs of unspaced scripts (trigrams or pairs).
-    private let required: [FullTextQuery.Clause]
+    let required: [FullTextQuery.Clause]
     /// The query's excluded clauses as the index cuts runs of unspaced scripts.
-    private let excluded: [FullTextQuery.Clause]
+    let excluded: [FullTextQuery.Clause]
 
     /// A search of `table`'s full-text index `index` for `query`, read in the index's layout: an index of
     /// trigrams (`IndexSpec.isTrigrams`) answers the query's trigram clauses, an older one its pairs.
@@ -36,7 +36,7 @@ struct FullTextIndexSearch {
     /// Where one clause occurs: objects in ascending key order, with (when asked for) how many times and the
     /// object's token count, in parallel arrays. The token counts are empty when the index's postings do not hold
     /// them (the compact layout, and phrases): ranking reads them once for the query's matches.
-    private struct ClauseMatch {
+    struct ClauseMatch {
         var keys: [ObjectKey] = []
         var counts: [Int] = []
         var lengths: [Int] = []
@@ -68,19 +68,26 @@ struct FullTextIndexSearch {
     /// The objects that match with their scores, best first (ties in key order); with `limit`, the first `limit`
     /// of them only, kept in a bounded heap as the matches are scored (the rest is never sorted).
     ///
-    /// The matches' token counts come with their postings where the index keeps them there; otherwise (the
-    /// compact layout, phrases) they are read once for the matches alone, in the same walk over the length blocks
-    /// that gives the statistics (`Table.fullTextStatistics(_:sample:lengthsOf:)`).
+    /// With `limit`, a query of single words over an index that keeps score bounds is answered by block-max
+    /// pruning (``prunedTop(_:)``): only the blocks (or matches) whose bound can still enter the heap are scored.
+    /// Otherwise every match is scored: the matches' token counts come with their postings where the index keeps
+    /// them there; otherwise (the compact layout, phrases) they are read once for the matches alone, in the same
+    /// walk over the length blocks that gives the statistics (`Table.fullTextStatistics(_:sample:lengthsOf:)`).
     func ranked(limit: Int? = nil) throws -> [(key: ObjectKey, score: Double)] {
+        if let limit, let pruned = try prunedTop(limit) { return pruned }
+        return try rankedByScoringAll(limit: limit)
+    }
+
+    /// ``ranked(limit:)`` by scoring every match: what indexes without score bounds, queries with a phrase or a
+    /// prefix, and rankings without a limit do (and what tests compare the pruned top-k with).
+    func rankedByScoringAll(limit: Int? = nil) throws -> [(key: ObjectKey, score: Double)] {
         let (keys, clauses, frequencies) = try matches(withCounts: true)
         guard !keys.isEmpty else { return [] }
         // Token counts are the object's, whichever clause gave them.
         let known = clauses.first { !$0.lengths.isEmpty }?.lengths
         let (documents, averageLength, read) = try table.fullTextStatistics(index, lengthsOf: known == nil ? keys : [])
         let lengths = known ?? read.map(Int.init)
-        let before = { (left: (key: ObjectKey, score: Double), right: (key: ObjectKey, score: Double)) -> Bool in
-            left.score != right.score ? left.score > right.score : left.key < right.key
-        }
+        let before = Self.before(_:_:)
         var best = BoundedHeap<(key: ObjectKey, score: Double)>(capacity: limit ?? 0, before: before)
         var scored: [(key: ObjectKey, score: Double)] = []
         if limit == nil { scored.reserveCapacity(keys.count) }
@@ -96,11 +103,30 @@ struct FullTextIndexSearch {
         return limit == nil ? scored.sorted(by: before) : best.sorted()
     }
 
+    /// The order of ranked results: higher scores first, equal scores in key order.
+    static func before(_ left: (key: ObjectKey, score: Double), _ right: (key: ObjectKey, score: Double)) -> Bool {
+        left.score != right.score ? left.score > right.score : left.key < right.key
+    }
+
     /// One clause's BM25 contribution: `frequency` objects hold it, `occurrences` times in this one, whose text has
     /// `length` tokens.
     static func score(frequency: Int, documents: Int, occurrences: Int, length: Int, averageLength: Double) -> Double {
-        let n = Double(Swift.max(documents, frequency)), df = Double(frequency), tf = Double(occurrences)
-        let idf = log((n - df + 0.5) / (df + 0.5) + 1)
+        score(
+            idf: idf(frequency: frequency, documents: documents), occurrences: occurrences, length: length,
+            averageLength: averageLength)
+    }
+
+    /// BM25's inverse document frequency of a clause that `frequency` of `documents` objects hold.
+    static func idf(frequency: Int, documents: Int) -> Double {
+        let n = Double(Swift.max(documents, frequency)), df = Double(frequency)
+        return log((n - df + 0.5) / (df + 0.5) + 1)
+    }
+
+    /// One clause's BM25 contribution from its `idf`: `occurrences` times in an object whose text has `length`
+    /// tokens. It grows with `occurrences` and falls as `length` grows (so a block's highest frequency and lowest
+    /// length bound its postings' contributions), in floating point too: each step rounds monotonically.
+    static func score(idf: Double, occurrences: Int, length: Int, averageLength: Double) -> Double {
+        let tf = Double(occurrences)
         let norm = averageLength > 0 ? Double(length) / averageLength : 1
         return idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * norm))
     }
@@ -150,7 +176,7 @@ struct FullTextIndexSearch {
     /// narrowed the objects already, and each next one is read only where it may hold one of the objects kept so
     /// far, by a seeking walk that steps over (and past runs of them, descends the tree beyond) the blocks that
     /// hold none. The excluded clauses are subtracted last.
-    private func matchingKeys() throws -> [ObjectKey] {
+    func matchingKeys() throws -> [ObjectKey] {
         var words: [String] = []
         var kept: [ObjectKey]?
         for clause in required {
@@ -181,7 +207,7 @@ struct FullTextIndexSearch {
 
     /// The objects where `clause` occurs; with `withCounts` (or for a phrase), how often, and their token counts
     /// where the postings hold them.
-    private func occurrences(of clause: FullTextQuery.Clause, withCounts: Bool) throws -> ClauseMatch {
+    func occurrences(of clause: FullTextQuery.Clause, withCounts: Bool) throws -> ClauseMatch {
         guard let first = clause.terms.first else { return ClauseMatch() }
         if clause.terms.count == 1, !withCounts {
             return ClauseMatch(keys: try table.fullTextKeys(index, term: first.text, prefix: first.isPrefix))

@@ -53,9 +53,11 @@ struct PostingBatch {
     /// into blocks as `PostingBlock.chunks` cuts them (``PostingLayout/closesBlock``: at most
     /// ``PostingBlock/maxPostings`` postings and about ``PostingBlock/maxPayloadBytes`` bytes each): each block's
     /// bound is its last key, the last one's `lastBound`. The same bytes as making the postings and encoding their
-    /// chunks.
+    /// chunks. With `scoreBounds`, each term block's score bound follows its bound (its rows' highest position
+    /// count and lowest token count: `PostingEntry.ScoreBound`).
     func entries(
-        of rows: Range<Int>, term: [UInt8], lastBound: [UInt8], layout: PostingLayout = .wide
+        of rows: Range<Int>, term: [UInt8], lastBound: [UInt8], layout: PostingLayout = .wide,
+        scoreBounds: Bool = false
     ) -> [[UInt8]] {
         var entries: [[UInt8]] = []
         var blockRows: [Int] = []
@@ -65,7 +67,10 @@ struct PostingBatch {
         func close(isLast: Bool) {
             guard let last = blockRows.last else { return }
             let bound = isLast ? lastBound : layout.bound(keys[last])
-            entries.append(encoded(blockRows, term: term, bound: bound, layout: layout, lengths: isLengths))
+            entries.append(
+                encoded(
+                    blockRows, term: term, bound: bound, layout: layout, lengths: isLengths,
+                    scoreBounds: scoreBounds && !isLengths))
             blockRows.removeAll(keepingCapacity: true)
             bytes = 0
         }
@@ -84,13 +89,22 @@ struct PostingBatch {
         return entries
     }
 
-    /// One block's entry: `term`, `bound`, then the payload of `blockRows` in `layout` (see ``PostingBlock``);
-    /// `lengths` for the empty term's block.
+    /// One block's entry: `term`, `bound`, with `scoreBounds` the block's score bound, then the payload of
+    /// `blockRows` in `layout` (see ``PostingBlock``); `lengths` for the empty term's block.
     private func encoded(
-        _ blockRows: [Int], term: [UInt8], bound: [UInt8], layout: PostingLayout, lengths isLengths: Bool
+        _ blockRows: [Int], term: [UInt8], bound: [UInt8], layout: PostingLayout, lengths isLengths: Bool,
+        scoreBounds: Bool
     ) -> [UInt8] {
         var bytes = term + bound
-        bytes.reserveCapacity(term.count + bound.count + blockRows.count * 6 + 4)
+        bytes.reserveCapacity(term.count + bound.count + blockRows.count * 6 + 8)
+        if scoreBounds {
+            var score = PostingEntry.ScoreBound(frequency: 0, length: Int32.max)
+            for row in blockRows {
+                score.frequency = Swift.max(score.frequency, Int32(truncatingIfNeeded: positions(of: row).count))
+                score.length = Swift.min(score.length, Swift.max(lengths[row], 0))
+            }
+            bytes += PostingEntry.scoreBoundBytes(score)
+        }
         FullTextEntry.appendVarint(blockRows.count, to: &bytes)
         switch layout {
         case .wide:

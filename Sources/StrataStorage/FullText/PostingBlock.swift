@@ -78,9 +78,25 @@ struct PostingBlock: Equatable {
         return bytes
     }
 
-    /// The index entry of this block of the term encoded as `term`, with `bound` (``PostingLayout/bound(_:)``).
-    func entry(term: [UInt8], bound: [UInt8], layout: PostingLayout = .wide) -> [UInt8] {
-        term + bound + payload(layout: layout, lengths: term == FullTextEntry.lengthPrefix)
+    /// The index entry of this block of the term encoded as `term`, with `bound` (``PostingLayout/bound(_:)``)
+    /// and, with `scoreBounds` for a term's block, its score bound (``scoreBound``) after it.
+    func entry(term: [UInt8], bound: [UInt8], layout: PostingLayout = .wide, scoreBounds: Bool = false) -> [UInt8] {
+        let isLengths = term == FullTextEntry.lengthPrefix
+        let score = scoreBounds && !isLengths ? PostingEntry.scoreBoundBytes(scoreBound) : []
+        return term + bound + score + payload(layout: layout, lengths: isLengths)
+    }
+
+    /// The block's score bound: its postings' highest frequency and lowest token count (``Posting/length``: a
+    /// block decoded from a compact index that keeps score bounds gives each posting its block's stored lowest
+    /// count, which stays a true floor).
+    var scoreBound: PostingEntry.ScoreBound {
+        var bound = PostingEntry.ScoreBound(frequency: 0, length: Int32.max)
+        for posting in postings {
+            bound.frequency = Swift.max(bound.frequency, Int32(clamping: posting.positions.count))
+            bound.length = Swift.min(bound.length, Int32(clamping: Swift.max(posting.length, 0)))
+        }
+        if postings.isEmpty { bound.length = 0 }
+        return bound
     }
 
     /// Appends one posting's head in the compact layout: the first of a block (`previous` nil) as its key and its

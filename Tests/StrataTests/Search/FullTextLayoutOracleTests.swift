@@ -5,11 +5,12 @@ import XCTest
 
 @testable import Strata
 
-/// The four layouts a full-text index may have in a file (one entry per (term, object) with pairs, wide posting
-/// blocks with pairs, wide posting blocks with trigrams, compact posting blocks with trigrams:
-/// `IndexSpec.isPostingBlocks`, `IndexSpec.isTrigrams`, `IndexSpec.isCompactPostings`) answer every
-/// query alike, and as brute force says: over random documents mixing runs of 1 to 6 Chinese characters (from a
-/// small alphabet, so runs repeat and long posting lists span many blocks) with Latin words, queries of 1 to 6
+/// The five layouts a full-text index may have in a file (one entry per (term, object) with pairs, wide posting
+/// blocks with pairs, wide posting blocks with trigrams, compact posting blocks with trigrams, and those with
+/// score bounds: `IndexSpec.isPostingBlocks`, `IndexSpec.isTrigrams`, `IndexSpec.isCompactPostings`,
+/// `IndexSpec.isScoreBounds`) answer every query alike, the ranked top-k too, and as brute force says: over random
+/// documents mixing runs of 1 to 6 Chinese characters (from a small alphabet, so runs repeat and long posting lists
+/// span many blocks) with Latin words, queries of 1 to 6
 /// characters, mixed clauses and phrases, after inserts, changes, deletes, a commit and a reopen.
 final class FullTextLayoutOracleTests: XCTestCase {
     private var directory: TemporaryDirectory!
@@ -71,15 +72,20 @@ final class FullTextLayoutOracleTests: XCTestCase {
 
     func testEveryLayoutAnswersLikeBruteForce() throws {
         let table = try catalog.createTable(named: "Note")
-        let columns = try (0..<4).map {
+        let columns = try (0..<5).map {
             try table.addColumn(named: "body\($0)", type: .value(.string), nullable: true)
         }
-        let layouts = [(false, false, false), (true, false, false), (true, true, false), (true, true, true)]
+        let layouts = [
+            (false, false, false, false), (true, false, false, false), (true, true, false, false),
+            (true, true, true, false), (true, true, true, true),
+        ]
         let indexes = try zip(columns, layouts).map { column, layout in
-            try table.addFullTextIndex(on: column, postingBlocks: layout.0, trigrams: layout.1, compact: layout.2)
+            try table.addFullTextIndex(
+                on: column, postingBlocks: layout.0, trigrams: layout.1, compact: layout.2, scoreBounds: layout.3)
         }
-        XCTAssertEqual(table.fullTextIndexSpecs.map(\.isTrigrams), [false, false, true, true])
-        XCTAssertEqual(table.fullTextIndexSpecs.map(\.isCompactPostings), [false, false, false, true])
+        XCTAssertEqual(table.fullTextIndexSpecs.map(\.isTrigrams), [false, false, true, true, true])
+        XCTAssertEqual(table.fullTextIndexSpecs.map(\.isCompactPostings), [false, false, false, true, true])
+        XCTAssertEqual(table.fullTextIndexSpecs.map(\.isScoreBounds), [false, false, false, false, true])
         var random = SeededGenerator(seed: 2026)
         var texts: [ObjectKey: String] = [:]
         func insert(_ text: String) throws {
@@ -113,6 +119,11 @@ final class FullTextLayoutOracleTests: XCTestCase {
                     let ranked = try search.ranked()
                     XCTAssertEqual(ranked.map(\.key).sorted(), expected, "ranked \(text) in index \(index)")
                     scores.append(ranked.sorted { $0.key < $1.key }.map(\.score))
+                    // The top 5 (pruned by score bounds where the index keeps them): the ranking's first five.
+                    let top = try search.ranked(limit: 5)
+                    XCTAssertEqual(
+                        top.map(\.key), ranked.prefix(5).map(\.key), "top 5 of \(text) in index \(index)")
+                    XCTAssertEqual(top.map(\.score), ranked.prefix(5).map(\.score), "\(text) in index \(index)")
                     XCTAssertEqual(
                         try search.keys(first: 3, descending: true), Array(expected.suffix(3).reversed()),
                         "newest of \(text) in index \(index)")
@@ -145,9 +156,10 @@ final class FullTextLayoutOracleTests: XCTestCase {
         write = try store.beginWrite()
         catalog = try Catalog(writer: write)
         table0 = try XCTUnwrap(catalog.table(named: "Note"))
-        XCTAssertEqual(table0.fullTextIndexSpecs.map(\.isTrigrams), [false, false, true, true])
-        XCTAssertEqual(table0.fullTextIndexSpecs.map(\.isPostingBlocks), [false, true, true, true])
-        XCTAssertEqual(table0.fullTextIndexSpecs.map(\.isCompactPostings), [false, false, false, true])
+        XCTAssertEqual(table0.fullTextIndexSpecs.map(\.isTrigrams), [false, false, true, true, true])
+        XCTAssertEqual(table0.fullTextIndexSpecs.map(\.isPostingBlocks), [false, true, true, true, true])
+        XCTAssertEqual(table0.fullTextIndexSpecs.map(\.isCompactPostings), [false, false, false, true, true])
+        XCTAssertEqual(table0.fullTextIndexSpecs.map(\.isScoreBounds), [false, false, false, false, true])
         try check(rounds: 80)
     }
 }

@@ -32,6 +32,10 @@ struct BoundedHeap<Element> {
     /// The kept elements, in order.
     func sorted() -> [Element] { elements.sorted(by: before) }
 
+    /// The last of the kept elements once ``capacity`` are kept (`nil` before): an element offered from then on
+    /// is kept only if it comes before this one.
+    var worst: Element? { capacity > 0 && elements.count == capacity ? elements[0] : nil }
+
     private mutating func siftUp(_ start: Int) {
         var child = start
         while child > 0 {

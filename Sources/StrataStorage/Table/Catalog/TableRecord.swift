@@ -120,7 +120,7 @@ enum CatalogCodec {
                 out.u32(spec.key.rawValue)
                 out.u8((spec.isUnique ? 1 : 0) | (implied ? 2 : 0) | (spec.isFullText ? 4 : 0)
                     | (spec.isPostingBlocks ? 8 : 0) | (spec.isTrigrams ? 16 : 0)
-                    | (spec.isCompactPostings ? 32 : 0))
+                    | (spec.isCompactPostings ? 32 : 0) | (spec.isScoreBounds ? 64 : 0))
                 out.u32(UInt32(spec.columns.count))
                 for column in spec.columns { out.u32(column.rawValue) }
                 offsets.indexes.append(out.bytes.count)
@@ -195,7 +195,7 @@ enum CatalogCodec {
                 let spec = IndexSpec(
                     key: key, columns: columns, isUnique: flags & 1 != 0, isFullText: flags & 4 != 0,
                     isPostingBlocks: flags & 12 == 12, isTrigrams: flags & 20 == 20,
-                    isCompactPostings: flags & 44 == 44)
+                    isCompactPostings: flags & 44 == 44, isScoreBounds: flags & 108 == 108)
                 table.indexes.append((spec, root, implied))
             }
             table.rootOffsets = offsets

@@ -8,6 +8,16 @@ extension SortedIndex {
     /// How the index lays out its posting blocks (`IndexSpec.isCompactPostings`).
     var postingLayout: PostingLayout { spec.isCompactPostings ? .compact : .wide }
 
+    /// Whether the index's term blocks carry a score bound (`IndexSpec.isScoreBounds`, compact layout only:
+    /// `PostingEntry/scoreBound`).
+    var keepsScoreBounds: Bool { keepsPostingBlocks && spec.isCompactPostings && spec.isScoreBounds }
+
+    /// The posting block `bytes` whose term ends at `termEnd`, parsed in the index's layout (``postingLayout``,
+    /// with the score bound when it keeps them); `nil` for damaged bytes.
+    func postingEntry(_ bytes: UnsafeRawBufferPointer, termEnd: Int) -> PostingEntry? {
+        PostingEntry(bytes, termEnd: termEnd, layout: postingLayout, scoreBounds: keepsScoreBounds)
+    }
+
     /// Writes the collected changes into the blocks, term by term: for each run of changed objects, the block that
     /// holds (or would take) the first of them is decoded once, changed, cut again into blocks of at most
     /// ``PostingBlock/maxPostings`` and removed; objects past a term's last block (every object of a term the
@@ -44,7 +54,6 @@ extension SortedIndex {
             }
         }
         let batch = postingChanges.take()
-        let layout = postingLayout
         var written: [[UInt8]] = []
         for (t, term) in batch.terms.enumerated() {
             let rows = batch.rows(ofTerm: t)
@@ -60,7 +69,7 @@ extension SortedIndex {
             var split = rows.upperBound
             if let open {
                 let first = open.withUnsafeBytes {
-                    PostingEntry($0, termEnd: term.count, layout: layout).flatMap { PostingBlock.firstKey(of: $0.payload) }
+                    postingEntry($0, termEnd: term.count).flatMap { PostingBlock.firstKey(of: $0.payload) }
                 }
                 guard let first else { throw damagedBlock }
                 split = rows.first { batch.keys[$0] >= first } ?? rows.upperBound
@@ -129,10 +138,12 @@ extension SortedIndex {
         } else if let open {
             let block = try open.withUnsafeBytes { try decodedBlock($0, term: term) }
             let postings = Self.merged(block.postings, rows.map { (batch.keys[$0], batch.posting($0)) })
-            entries = Self.entries(of: postings, term: term, lastBound: layout.openBound, layout: layout)
+            entries = Self.entries(
+                of: postings, term: term, lastBound: layout.openBound, layout: layout, scoreBounds: keepsScoreBounds)
         } else {
             guard !rows.isEmpty else { return }
-            entries = batch.entries(of: rows, term: term, lastBound: layout.openBound, layout: layout)
+            entries = batch.entries(
+                of: rows, term: term, lastBound: layout.openBound, layout: layout, scoreBounds: keepsScoreBounds)
         }
         if hold, let last = entries.popLast() { postingChanges.hold(last) }
         written += entries
@@ -153,9 +164,12 @@ extension SortedIndex {
         else { return nil }
         var keys: [ObjectKey] = [], positions: [Int32] = [], ends: [Int32] = [], lengths: [Int32] = []
         var next = 0
+        // The held block's postings keep no token count: its stored floor stands for theirs (a true floor still).
+        var floor: Int32 = 0
         let decoded = open.withUnsafeBytes { bytes in
-            PostingEntry(bytes, termEnd: term.count, layout: layout).map { entry in
-                PostingBlock.appendPositions(
+            postingEntry(bytes, termEnd: term.count).map { entry in
+                floor = entry.scoreBound?.length ?? 0
+                return PostingBlock.appendPositions(
                     of: entry.payload, layout: layout, among: nil, next: &next, keys: &keys, positions: &positions,
                     ends: &ends, lengths: &lengths)
             }
@@ -166,37 +180,46 @@ extension SortedIndex {
         joined.keys.reserveCapacity(keys.count + rows.count)
         var start = 0
         for (row, key) in keys.enumerated() {
-            joined.append(key: key.rawValue, length: 0, positions: positions[start..<Int(ends[row])])
+            joined.append(key: key.rawValue, length: floor, positions: positions[start..<Int(ends[row])])
             start = Int(ends[row])
         }
         for row in rows {
             joined.append(
                 key: batch.keys[row], length: batch.lengths[row], positions: batch.positions[batch.positions(of: row)])
         }
-        return joined.entries(of: 0..<joined.keys.count, term: term, lastBound: layout.openBound, layout: layout)
+        return joined.entries(
+            of: 0..<joined.keys.count, term: term, lastBound: layout.openBound, layout: layout,
+            scoreBounds: keepsScoreBounds)
     }
 
     /// The entries of `postings` (ascending keys) of `term` in `layout`, cut by `PostingBlock.chunks`: each
-    /// block's bound is its last key, the last one's `lastBound`.
+    /// block's bound is its last key, the last one's `lastBound`; with `scoreBounds`, each term block's score
+    /// bound follows (`PostingBlock.scoreBound`).
     private static func entries(
-        of postings: [PostingBlock.Posting], term: [UInt8], lastBound: [UInt8], layout: PostingLayout
+        of postings: [PostingBlock.Posting], term: [UInt8], lastBound: [UInt8], layout: PostingLayout,
+        scoreBounds: Bool
     ) -> [[UInt8]] {
         let blocks = PostingBlock.chunks(postings[...], layout: layout)
         return blocks.enumerated().map { offset, block in
             let isLast = offset == blocks.count - 1
             return block.entry(
                 term: term, bound: isLast ? lastBound : layout.bound(block.postings[block.postings.count - 1].key),
-                layout: layout)
+                layout: layout, scoreBounds: scoreBounds)
         }
     }
 
-    /// The postings of the block `entry` of `term` (its encoding), decoded in the index's layout.
+    /// The postings of the block `entry` of `term` (its encoding), decoded in the index's layout. A term block
+    /// with a score bound gives each posting the bound's token count (the compact layout keeps none per posting):
+    /// the blocks made again from them keep a true floor, perhaps a loose one.
     /// - Throws: `StrataError.invalidArgument` for a block that does not decode.
     private func decodedBlock(_ entry: UnsafeRawBufferPointer, term: [UInt8]) throws -> PostingBlock {
         let layout = postingLayout
-        guard let parsed = PostingEntry(entry, termEnd: term.count, layout: layout),
-            let block = PostingBlock.decode(parsed.payload, layout: layout, lengths: parsed.isLengths)
+        guard let parsed = postingEntry(entry, termEnd: term.count),
+            var block = PostingBlock.decode(parsed.payload, layout: layout, lengths: parsed.isLengths)
         else { throw damagedBlock }
+        if let floor = parsed.scoreBound?.length {
+            for row in block.postings.indices { block.postings[row].length = Int(floor) }
+        }
         return block
     }
 
@@ -244,9 +267,9 @@ extension SortedIndex {
             }
         }
         guard let found else { return nil }
-        let parsed = found.withUnsafeBytes { PostingEntry($0, termEnd: term.count, layout: layout) }
+        let parsed = found.withUnsafeBytes { postingEntry($0, termEnd: term.count) }
         guard let parsed else { throw damagedBlock }
-        let bound = Array(found[term.count..<parsed.payloadStart])
+        let bound = Array(found[term.count..<parsed.boundEnd])
         let block = try found.withUnsafeBytes { try decodedBlock($0, term: term) }
         var end = rows.upperBound
         if !parsed.isOpen {
@@ -254,7 +277,8 @@ extension SortedIndex {
         }
         _ = try nodes.update(found) { $0.remove(found) }
         let postings = Self.merged(block.postings, (rows.lowerBound..<end).map { (batch.keys[$0], batch.posting($0)) })
-        var entries = Self.entries(of: postings, term: term, lastBound: bound, layout: layout)
+        var entries = Self.entries(
+            of: postings, term: term, lastBound: bound, layout: layout, scoreBounds: keepsScoreBounds)
         if hold, parsed.isOpen, let last = entries.popLast() { postingChanges.hold(last) }
         written += entries
         return end
@@ -283,10 +307,9 @@ extension SortedIndex {
     /// parsed as far as their payloads, until `body` returns `false`.
     func forEachPostingBlock(withPrefix prefix: [UInt8], _ body: (_ block: PostingEntry) throws -> Bool) throws {
         var damaged = false
-        let layout = postingLayout
         try forEachEntry(from: prefix) { entry in
             guard SortedIndex.hasPrefix(entry, prefix) else { return false }
-            guard let end = FullTextEntry.termEnd(of: entry), let block = PostingEntry(entry, termEnd: end, layout: layout)
+            guard let end = FullTextEntry.termEnd(of: entry), let block = postingEntry(entry, termEnd: end)
             else {
                 damaged = true
                 return false
@@ -320,7 +343,7 @@ extension SortedIndex {
             var stepped = 0
             try forEachEntry(from: term + layout.bound(first)) { entry in
                 guard SortedIndex.hasPrefix(entry, term) else { return false }
-                guard let block = PostingEntry(entry, termEnd: term.count, layout: layout) else {
+                guard let block = postingEntry(entry, termEnd: term.count) else {
                     damaged = true
                     return false
                 }
@@ -344,7 +367,6 @@ extension SortedIndex {
     /// keys) down, until `body` returns `false`: the term's entries are found by their ranks in the tree (two
     /// descents), then read backwards leaf by leaf, so the newest postings of a long term cost a block or two.
     func forEachPostingBlockBackward(ofTerm term: [UInt8], _ body: (_ block: PostingEntry) throws -> Bool) throws {
-        let layout = postingLayout
         guard let after = Self.firstBytes(after: term) else { return }
         let tree = try self.tree
         let first = try rank(of: term, in: tree)
@@ -355,7 +377,7 @@ extension SortedIndex {
             var slot = index
             while slot >= 0, position >= first {
                 let entry = try entries.entry(slot)
-                guard SortedIndex.hasPrefix(entry, term), let block = PostingEntry(entry, termEnd: term.count, layout: layout)
+                guard SortedIndex.hasPrefix(entry, term), let block = postingEntry(entry, termEnd: term.count)
                 else {
                     throw StrataError.invalidArgument(
                         "full-text index \(spec.key) holds an entry that is not a posting block")

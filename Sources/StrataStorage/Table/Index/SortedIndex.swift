@@ -22,6 +22,12 @@ public struct IndexSpec: Hashable, Sendable {
     /// since that layout does; `false` for the wide layout, which older files hold and which is read and kept up
     /// to date as it is.
     public var isCompactPostings: Bool = false
+    /// Whether a compact posting-block full-text index stores with each term's block a bound on its best BM25
+    /// contribution (its highest term frequency and lowest document length: `PostingEntry/scoreBound`), which
+    /// lets a ranked top-k step over blocks that cannot enter it, as every full-text index made since that layout
+    /// does; `false` for blocks without it, which older files hold and which are read, ranked by scoring every
+    /// match, and kept up to date as they are.
+    public var isScoreBounds: Bool = false
 }
 
 /// An ordered index of (values, object key) entries in a `NodeTree`, kept exact by `Table` on every change.
@@ -78,6 +84,13 @@ final class SortedIndex {
     /// written): the last batch of a bulk load of several writes the index again with it
     /// (`SortedIndex.rewrite(adding:in:)`).
     var bulkSweeps: Int?
+    /// A full-text index's BM25 statistics (its object count and average token count over the first `sample`
+    /// objects), kept once read while the index cannot change (its reader writes nothing: a read transaction's
+    /// version), so a ranked query does not walk the length blocks again (`Table.fullTextStatistics(_:sample:)`).
+    var textStatistics: (sample: Int, documents: Int, averageLength: Double)?
+    /// A full-text index's token counts in memory, kept once read while the index cannot change (as
+    /// ``textStatistics``): `Table.fullTextLengthTable(_:)`.
+    var lengthTable: DocumentLengthTable?
 
     /// The index's nodes with every pending entry merged: what reads, removals and flushes work on.
     var tree: NodeTree<IndexLeaf> {

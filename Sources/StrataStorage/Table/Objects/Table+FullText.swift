@@ -13,17 +13,18 @@ extension Table {
     /// - Complexity: O(n log n) over the tokens of the table's texts.
     @discardableResult
     public func addFullTextIndex(on column: ColumnKey) throws -> IndexKey {
-        try addFullTextIndex(on: column, postingBlocks: true, trigrams: true, compact: true)
+        try addFullTextIndex(on: column, postingBlocks: true, trigrams: true, compact: true, scoreBounds: true)
     }
 
     /// ``addFullTextIndex(on:)`` in any of the layouts files hold: posting blocks, or (`postingBlocks: false`) the
     /// one entry per (term, object) of files written before them; runs of unspaced scripts cut into trigrams, or
     /// (`trigrams: false`) into the pairs of files written before trigrams; posting blocks in the compact layout,
-    /// or (`compact: false`) the wide one of files written before it (`PostingLayout`). Tests use the older
-    /// layouts to check that such indexes are still read and kept exact.
+    /// or (`compact: false`) the wide one of files written before it (`PostingLayout`); compact blocks with a
+    /// score bound each (`scoreBounds`, `IndexSpec.isScoreBounds`) or without, as files written before them hold.
+    /// Tests use the older layouts to check that such indexes are still read and kept exact.
     @discardableResult
     package func addFullTextIndex(
-        on column: ColumnKey, postingBlocks: Bool, trigrams: Bool, compact: Bool = false
+        on column: ColumnKey, postingBlocks: Bool, trigrams: Bool, compact: Bool = false, scoreBounds: Bool = false
     ) throws -> IndexKey {
         let writer = try catalog.requireWriter("add a full-text index to table '\(name)'")
         let spec = context.specs[try position(of: column)]
@@ -35,7 +36,8 @@ extension Table {
         if let existing = fullTextIndex(on: column) { return existing.key }
         let indexSpec = IndexSpec(
             key: IndexKey(rawValue: nextIndexKey), columns: [column], isUnique: false, isFullText: true,
-            isPostingBlocks: postingBlocks, isTrigrams: trigrams, isCompactPostings: postingBlocks && compact)
+            isPostingBlocks: postingBlocks, isTrigrams: trigrams, isCompactPostings: postingBlocks && compact,
+            isScoreBounds: postingBlocks && compact && scoreBounds)
         let index = SortedIndex(spec: indexSpec, root: .none, reader: reader, table: name)
         do {
             try forEachKey { key in
@@ -280,6 +282,26 @@ extension Table {
         try fullTextSortedIndex(index).count(withPrefix: FullTextEntry.termPrefix(term)) ?? 0
     }
 
+    /// The posting blocks of exactly `term` in key order, each copied with its score bound, when the index keeps
+    /// score bounds (`IndexSpec.isScoreBounds`); `nil` when it does not (ranking then scores every match). No
+    /// block's postings are decoded: what a ranked top-k orders its blocks by before it decodes the best of them.
+    package func fullTextScoredBlocks(_ index: IndexKey, term: String) throws -> [ScoredPostingBlock]? {
+        let sorted = try fullTextSortedIndex(index)
+        guard sorted.keepsScoreBounds else { return nil }
+        var blocks: [ScoredPostingBlock] = []
+        var damaged = false
+        try sorted.forEachPostingBlock(withPrefix: FullTextEntry.termPrefix(term)) { block in
+            guard block.scoreBound != nil, let count = PostingBlock.count(of: block.payload), count > 0 else {
+                damaged = true
+                return false
+            }
+            blocks.append(ScoredPostingBlock(entry: block, count: count))
+            return true
+        }
+        if damaged { throw damagedFullText(index) }
+        return blocks
+    }
+
     /// The number of postings of exactly `term` in a full-text index (its document frequency), read from the
     /// posting blocks' counts without decoding them.
     package func fullTextPostingCount(_ index: IndexKey, term: String) throws -> Int {
@@ -486,12 +508,58 @@ extension Table {
     }
 
     /// How many objects have text with at least one token in a full-text index, and their average token count
-    /// (over at most `sample` of them, in object-key order: BM25's average length need not be exact).
+    /// (over at most `sample` of them, in object-key order: BM25's average length need not be exact). In a read
+    /// transaction (the index cannot change) they are read once and kept (`SortedIndex.textStatistics`): the
+    /// walk over every length block is what a pruned top-k would otherwise spend most of its time on.
     package func fullTextStatistics(
         _ index: IndexKey, sample: Int = 4096
     ) throws -> (documents: Int, averageLength: Double) {
+        let sorted = try fullTextSortedIndex(index)
+        let isFixed = !(sorted.nodes.reader is NodeWriter)
+        if isFixed, let kept = sorted.textStatistics, kept.sample == sample {
+            return (kept.documents, kept.averageLength)
+        }
         let found = try fullTextStatistics(index, sample: sample, lengthsOf: [])
+        if isFixed { sorted.textStatistics = (sample, found.documents, found.averageLength) }
         return (found.documents, found.averageLength)
+    }
+
+    /// Every object's token count in a posting-block full-text index, in memory (`DocumentLengthTable`), read in
+    /// one walk over the length blocks; in a read transaction (the index cannot change) read once and kept with
+    /// the index for its version. `nil` for an index of one entry per (term, object).
+    /// - Throws: `StrataError.invalidArgument` for damaged length blocks.
+    package func fullTextLengthTable(_ index: IndexKey) throws -> DocumentLengthTable? {
+        let sorted = try fullTextSortedIndex(index)
+        guard sorted.keepsPostingBlocks else { return nil }
+        let isFixed = !(sorted.nodes.reader is NodeWriter)
+        if isFixed, let kept = sorted.lengthTable { return kept }
+        var keys: [Int64] = [], lengths: [Int32] = []
+        var damaged = false
+        let layout = sorted.postingLayout
+        try sorted.forEachPostingBlock(withPrefix: FullTextEntry.lengthPrefix) { block in
+            var previous = keys.last
+            var ascending = true
+            let count = PostingBlock.forEachLength(of: block.payload, layout: layout) { key, length in
+                // Keys ascend from block to block too.
+                if let last = previous, key <= last {
+                    ascending = false
+                    return false
+                }
+                previous = key
+                keys.append(key)
+                lengths.append(Int32(clamping: length))
+                return true
+            }
+            guard count != nil, ascending else {
+                damaged = true
+                return false
+            }
+            return true
+        }
+        if damaged { throw damagedFullText(index) }
+        let table = DocumentLengthTable(keys: keys, lengths: lengths)
+        if isFixed { sorted.lengthTable = table }
+        return table
     }
 
     /// ``fullTextStatistics(_:sample:)`` and the token counts of the objects `keys` (ascending, each with text in
@@ -622,6 +690,14 @@ extension Table {
                         }
                         block.postings[row].length = length
                     }
+                }
+            }
+            // A score bound may be loose, never below a posting's score: no frequency above it, no text shorter.
+            if let score = entry.scoreBound {
+                for posting in block.postings
+                where posting.positions.count > Int(score.frequency) || posting.length < Int(score.length) {
+                    problem = "a posting block whose score bound is below one of its postings"
+                    return false
                 }
             }
             let isSameTerm = term == previousTerm
