@@ -100,8 +100,10 @@ public struct SyncStore: Sendable {
         -> UploadTransaction.Outcome
     {
         let (meta, rules) = (self.meta, self.rules)
+        SyncTrace.note("upload asks for a connection, \(UploadTransaction.range(validated))", user: user)
         return try await postgres.withConnection { sql in
-            try await UploadTransaction(
+            SyncTrace.note("upload lent a connection, \(UploadTransaction.range(validated))", user: user)
+            return try await UploadTransaction(
                 meta: meta, sql: sql, authorizer: WriteAuthorizer(rules: rules, user: user)
             ).run(validated, clientID: request.clientId, user: user, after: request.after)
         }

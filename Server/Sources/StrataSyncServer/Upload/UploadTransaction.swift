@@ -48,6 +48,7 @@ struct UploadTransaction {
     {
         do {
             let loaded = try await lockAndLoad(changes, clientID: clientID)
+            SyncTrace.note("upload locked and loaded, \(Self.range(changes))", user: user)
             let (decided, writes, lastStaged) = try decide(
                 changes, loaded: loaded, clientID: clientID, user: user, after: after)
             if writes.count == 1 {
@@ -57,6 +58,7 @@ struct UploadTransaction {
                     for statement in writes { try await statement.run(sql) }
                 }
             }
+            SyncTrace.note("upload written, \(Self.range(changes))", user: user)
             var outcome = decided
             let finish = finishStatement(clientID: clientID, lastStaged: lastStaged)
             outcome.serverSeq = Int64(try await sql.value(finish.text, finish.parameters) ?? "0") ?? 0
@@ -99,6 +101,11 @@ struct UploadTransaction {
             acknowledged: acknowledged, accepted: fresh.count, duplicates: changes.count - fresh.count, serverSeq: 0,
             audience: ChangeLog.audience(owners))
         return (outcome, writes, fresh.last?.change.seq)
+    }
+
+    /// The client's change numbers `changes` spans, `first-last`, for the trace (`SyncTrace`).
+    static func range(_ changes: [ValidatedChange]) -> String {
+        "\(changes.first?.change.seq ?? 0)-\(changes.last?.change.seq ?? 0)"
     }
 
     /// The last statement: releases the locks and reads the sequence number the commit gave change `lastStaged` of
