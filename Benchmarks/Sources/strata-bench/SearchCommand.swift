@@ -333,19 +333,17 @@ final class FTSDatabase: SQLiteStatements {
 
     /// The ten most relevant rows (FTS5's BM25 `rank`) with their text.
     func top10(_ query: String) throws -> [String] {
-        let statement = try prepare("SELECT body FROM latin WHERE body MATCH ? ORDER BY rank LIMIT 10")
-        defer { sqlite3_finalize(statement) }
-        _ = query.withCString { sqlite3_bind_text(statement, 1, $0, -1, Self.transient) }
-        var bodies: [String] = []
-        while sqlite3_step(statement) == SQLITE_ROW {
-            bodies.append(String(cString: sqlite3_column_text(statement, 0)))
-        }
-        return bodies
+        try texts("SELECT body FROM latin WHERE body MATCH ? ORDER BY rank LIMIT 10", query)
     }
 
     /// The texts of the first ten matching rows, unranked (in rowid order).
     func first10(_ query: String) throws -> [String] {
-        let statement = try prepare("SELECT body FROM latin WHERE body MATCH ? LIMIT 10")
+        try texts("SELECT body FROM latin WHERE body MATCH ? LIMIT 10", query)
+    }
+
+    /// The texts `sql` (one `MATCH ?` parameter, selecting `body`) returns for `query`.
+    private func texts(_ sql: String, _ query: String) throws -> [String] {
+        let statement = try prepare(sql)
         defer { sqlite3_finalize(statement) }
         _ = query.withCString { sqlite3_bind_text(statement, 1, $0, -1, Self.transient) }
         var bodies: [String] = []

@@ -12,27 +12,8 @@ import XCTest
 /// documents mixing runs of 1 to 6 Chinese characters (from a small alphabet, so runs repeat and long posting lists
 /// span many blocks) with Latin words, queries of 1 to 6
 /// characters, mixed clauses and phrases, after inserts, changes, deletes, a commit and a reopen.
-final class FullTextLayoutOracleTests: XCTestCase {
-    private var directory: TemporaryDirectory!
-    private var store: Store!
-    private var write: WriteTransaction!
-    private var catalog: Catalog!  // a table only borrows its catalog
-
-    override func setUpWithError() throws {
-        directory = try TemporaryDirectory()
-        store = try Store.open(
-            path: directory.url.appendingPathComponent("layouts.strata").path,
-            options: StoreOptions(durability: .none))
-        write = try store.beginWrite()
-        catalog = try Catalog(writer: write)
-    }
-
-    override func tearDown() {
-        catalog = nil
-        write?.rollback()
-        store?.close()
-        directory = nil
-    }
+final class FullTextLayoutOracleTests: CatalogWriteTestCase {
+    override var storeFileName: String { "layouts.strata" }
 
     private static let han = Array("数据库我爱中文")
     private static let latin = ["data", "base", "swift", "x"]

@@ -11,26 +11,8 @@ import XCTest
 /// changes that lengthen and shorten texts, and deletes, every top-k equals the first k of the full ranking (the
 /// same keys, the same scores, ties in key order) and `verify` finds no bound below one of its postings; an index
 /// of the layout before score bounds keeps answering the same by scoring every match, also after a reopen.
-final class ScoreBoundTests: XCTestCase {
-    private var directory: TemporaryDirectory!
-    private var store: Store!
-    private var write: WriteTransaction!
-    private var catalog: Catalog!  // a table only borrows its catalog
-
-    override func setUpWithError() throws {
-        directory = try TemporaryDirectory()
-        store = try Store.open(
-            path: directory.url.appendingPathComponent("bounds.strata").path, options: StoreOptions(durability: .none))
-        write = try store.beginWrite()
-        catalog = try Catalog(writer: write)
-    }
-
-    override func tearDown() {
-        catalog = nil
-        write?.rollback()
-        store?.close()
-        directory = nil
-    }
+final class ScoreBoundTests: CatalogWriteTestCase {
+    override var storeFileName: String { "bounds.strata" }
 
     /// Dense words first (drawn often), sparse ones last.
     private static let words = [
