@@ -92,59 +92,63 @@ struct SearchCommand: ParsableCommand {
                              sqliteTime * 1e6 / Double(sqliteQueries.count)))
                 if !json { print("\(id): \(strataMatches) matches in Strata, \(sqliteMatches) in SQLite") }
             }
-            let strataTop = try seconds {
-                for query in corpus.oneWord { _ = try articles.search(query, in: "body", limit: 10) }
-            }
-            let sqliteTop = try seconds { for query in corpus.oneWord { _ = try sqlite.top10(query) } }
-            rows.append(("FTS-top10", "µs/query", strataTop * 1e6 / Double(corpus.oneWord.count),
-                         sqliteTop * 1e6 / Double(corpus.oneWord.count)))
+            let perQuery = 1e6 / Double(corpus.oneWord.count)
+            let (strataTop, sqliteTop) = try timedPair(
+                "FTS-top10",
+                strata: {
+                    try corpus.oneWord.reduce(0) { $0 + (try articles.search($1, in: "body", limit: 10).count) }
+                },
+                sqlite: { try corpus.oneWord.reduce(0) { $0 + (try sqlite.top10($1).count) } })
+            rows.append(("FTS-top10", "µs/query", strataTop * perQuery, sqliteTop * perQuery))
             // The same work as top-10 minus the ranking: the first ten matches of each word in key order, with their
             // texts read (what "top-10 by relevance as fast as an unranked query" compares top-10 with).
-            var strataFirst = 0, sqliteFirst = 0
-            let strataFirstTime = try seconds {
-                for query in corpus.oneWord {
-                    for article in try articles.filter("body TEXT %@", query).prefix(10) {
-                        strataFirst += article.body.isEmpty ? 0 : 1
+            let (strataFirst, sqliteFirst) = try timedPair(
+                "FTS-first10",
+                strata: {
+                    try corpus.oneWord.reduce(0) { total, query in
+                        try articles.filter("body TEXT %@", query).prefix(10)
+                            .reduce(total) { $0 + ($1.body.isEmpty ? 0 : 1) }
                     }
-                }
-            }
-            let sqliteFirstTime = try seconds {
-                for query in corpus.oneWord { sqliteFirst += try sqlite.first10(query).count }
-            }
-            guard strataFirst == sqliteFirst else {
-                throw BenchmarkError("FTS-first10: \(strataFirst) texts in Strata, \(sqliteFirst) in SQLite")
-            }
-            rows.append(("FTS-first10", "µs/query", strataFirstTime * 1e6 / Double(corpus.oneWord.count),
-                         sqliteFirstTime * 1e6 / Double(corpus.oneWord.count)))
+                },
+                sqlite: { try corpus.oneWord.reduce(0) { $0 + (try sqlite.first10($1).count) } })
+            rows.append(("FTS-first10", "µs/query", strataFirst * perQuery, sqliteFirst * perQuery))
             if !json {
                 let count = rows.first { $0.id == "FTS-one-word" }?.strata ?? 0
                 print(String(
                     format: "FTS-top10: %.2f× Strata's first-10 (%.1f µs), %.2f× its one-word count (%.1f µs)",
-                    strataTop / strataFirstTime, strataFirstTime * 1e6 / Double(corpus.oneWord.count),
-                    strataTop * 1e6 / Double(corpus.oneWord.count) / max(count, 1e-9), count))
+                    strataTop / strataFirst, strataFirst * perQuery, strataTop * perQuery / max(count, 1e-9), count))
             }
             // `Results.prefix(_:)` on sorted results: the ten newest matches, kept by a bounded heap (no full sort).
-            var strataNewest = 0, sqliteNewest = 0
-            let strataNewestTime = try seconds {
-                for query in corpus.oneWord {
-                    strataNewest += try articles.filter("body TEXT %@", query).sorted(byKeyPath: "id", ascending: false)
-                        .prefix(10).map(\.id).count
-                }
-            }
-            let sqliteNewestTime = try seconds {
-                for query in corpus.oneWord { sqliteNewest += try sqlite.newest10(query).count }
-            }
-            guard strataNewest == sqliteNewest else {
-                throw BenchmarkError("FTS-newest10: \(strataNewest) objects in Strata, \(sqliteNewest) in SQLite")
-            }
-            rows.append(("FTS-newest10", "µs/query", strataNewestTime * 1e6 / Double(corpus.oneWord.count),
-                         sqliteNewestTime * 1e6 / Double(corpus.oneWord.count)))
+            let (strataNewest, sqliteNewest) = try timedPair(
+                "FTS-newest10",
+                strata: {
+                    try corpus.oneWord.reduce(0) { total, query in
+                        total + (try articles.filter("body TEXT %@", query).sorted(byKeyPath: "id", ascending: false)
+                            .prefix(10).map(\.id).count)
+                    }
+                },
+                sqlite: { try corpus.oneWord.reduce(0) { $0 + (try sqlite.newest10($1).count) } })
+            rows.append(("FTS-newest10", "µs/query", strataNewest * perQuery, sqliteNewest * perQuery))
             try sqlite.close()
         }
         let strataBytes = try fileSize(strataURL.path)
         let sqliteBytes = try fileSize(directory.appendingPathComponent("search.sqlite").path)
         rows.append(("FTS-size", "MiB", Double(strataBytes) / 1_048_576, Double(sqliteBytes) / 1_048_576))
         try report(rows)
+    }
+
+    /// Times `strata`, then `sqlite`, each doing all of row `id`'s queries and returning how many results it
+    /// read; throws when the two counts differ (the engines must answer alike), returns both times in seconds.
+    private func timedPair(
+        _ id: String, strata: () throws -> Int, sqlite: () throws -> Int
+    ) throws -> (strata: Double, sqlite: Double) {
+        var strataCount = 0, sqliteCount = 0
+        let strataTime = try seconds { strataCount = try strata() }
+        let sqliteTime = try seconds { sqliteCount = try sqlite() }
+        guard strataCount == sqliteCount else {
+            throw BenchmarkError("\(id): \(strataCount) results in Strata, \(sqliteCount) in SQLite")
+        }
+        return (strataTime, sqliteTime)
     }
 
     private func seconds(_ body: () throws -> Void) throws -> Double {
