@@ -41,11 +41,12 @@ extension FullTextIndexSearch {
                     averageLength: averageLength)
             }
         }
-        var excludedKeys: [ObjectKey] = []
-        for clause in excluded { excludedKeys += try occurrences(of: clause, withCounts: false).keys }
-        let isExcluded = Set(excludedKeys)
         var best = BoundedHeap<(key: ObjectKey, score: Double)>(capacity: limit, before: Self.before(_:_:))
         if blocks.count == 1 {
+            // Several words take their matches from `matchingKeys()`, which leaves the excluded ones out itself.
+            var excludedKeys: [ObjectKey] = []
+            for clause in excluded { excludedKeys += try occurrences(of: clause, withCounts: false).keys }
+            let isExcluded = Set(excludedKeys)
             try topOfOneWord(
                 blocks[0], bounds: bounds[0], idf: idfs[0], averageLength: averageLength, excluded: isExcluded,
                 into: &best)
