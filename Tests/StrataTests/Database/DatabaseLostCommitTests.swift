@@ -5,8 +5,8 @@ import XCTest
 
 @testable import Strata
 
-/// A committed write found damaged at the next open is an error (`StrataError.lostCommit`) unless the app opts in
-/// with `Configuration.acceptsLostCommits`, and then `fileStatus` names both versions; a compacted copy
+/// A committed write found damaged at the next open is an error (`StrataError.lostCommit`), in a copy of the file
+/// without its lock file too, unless the app opts in with `Configuration.acceptsLostCommits`, and then `fileStatus` names both versions; a compacted copy
 /// (`Database.writeCopy`, `strata compact`) with a damaged byte opens with all its data or not at all, never empty.
 final class DatabaseLostCommitTests: DatabaseTestCase {
     static let key = Data((0..<64).map { UInt8(truncatingIfNeeded: $0 &* 23 &+ 5) })
@@ -52,6 +52,17 @@ final class DatabaseLostCommitTests: DatabaseTestCase {
                 XCTAssertEqual(lostVersion, newest.version)
                 XCTAssertEqual(openableVersion, newest.version - 1)
                 XCTAssertTrue("\(error)".contains("acceptsLostCommits"), "\(error)")
+            }
+            // The same bytes copied without the lock file (a backup, a file sent elsewhere): the data file's own
+            // record of the last synced version (docs/FILE-FORMAT.md, "Acknowledged slot") refuses it the same way.
+            var copied = configuration!
+            copied.fileURL = directory.url.appendingPathComponent("copy-\(name)")
+            try Data(bytes).write(to: copied.fileURL)
+            XCTAssertThrowsError(try Database(configuration: copied), "\(name), copied") { error in
+                guard case let StrataError.lostCommit(_, lostVersion, _, _) = error else {
+                    return XCTFail("\(name), copied: expected lostCommit, got \(error)")
+                }
+                XCTAssertEqual(lostVersion, newest.version)
             }
 
             configuration.acceptsLostCommits = true
