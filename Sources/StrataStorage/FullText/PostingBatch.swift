@@ -98,11 +98,8 @@ struct PostingBatch {
         var bytes = term + bound
         bytes.reserveCapacity(term.count + bound.count + blockRows.count * 6 + 8)
         if scoreBounds {
-            var score = PostingEntry.ScoreBound(frequency: 0, length: Int32.max)
-            for row in blockRows {
-                score.frequency = Swift.max(score.frequency, Int32(truncatingIfNeeded: positions(of: row).count))
-                score.length = Swift.min(score.length, Swift.max(lengths[row], 0))
-            }
+            var score = PostingEntry.ScoreBound.empty
+            for row in blockRows { score.include(frequency: positions(of: row).count, length: Int(lengths[row])) }
             bytes += PostingEntry.scoreBoundBytes(score)
         }
         FullTextEntry.appendVarint(blockRows.count, to: &bytes)

@@ -90,11 +90,8 @@ struct PostingBlock: Equatable {
     /// block decoded from a compact index that keeps score bounds gives each posting its block's stored lowest
     /// count, which stays a true floor).
     var scoreBound: PostingEntry.ScoreBound {
-        var bound = PostingEntry.ScoreBound(frequency: 0, length: Int32.max)
-        for posting in postings {
-            bound.frequency = Swift.max(bound.frequency, Int32(clamping: posting.positions.count))
-            bound.length = Swift.min(bound.length, Int32(clamping: Swift.max(posting.length, 0)))
-        }
+        var bound = PostingEntry.ScoreBound.empty
+        for posting in postings { bound.include(frequency: posting.positions.count, length: posting.length) }
         if postings.isEmpty { bound.length = 0 }
         return bound
     }

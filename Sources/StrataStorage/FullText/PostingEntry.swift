@@ -26,6 +26,16 @@ struct PostingEntry {
         var frequency: Int32
         /// A token count at most that of any object the block holds a posting of.
         var length: Int32
+
+        /// The bound of no posting yet: ``include(frequency:length:)`` raises and lowers it.
+        static let empty = ScoreBound(frequency: 0, length: Int32.max)
+
+        /// Widens the bound to hold a posting `frequency` times in a text of `length` tokens (a negative length,
+        /// unknown, counts as 0).
+        mutating func include(frequency: Int, length: Int) {
+            self.frequency = Swift.max(self.frequency, Int32(clamping: frequency))
+            self.length = Swift.min(self.length, Int32(clamping: Swift.max(length, 0)))
+        }
     }
 
     /// The entry `bytes` whose term ends at `termEnd`, its score bound read when `scoreBounds` (the index keeps

@@ -54,16 +54,15 @@ package enum AcknowledgedSlot {
     ///
     /// - Parameters:
     ///   - acknowledged: the copy in the file (`decode`), if any.
-    ///   - rejected: the newer version the open passed over as the file holds its slot; nil when that slot's
-    ///     bytes are damaged (`rejectedVersion` is then nil too).
+    ///   - rejected: the newer version the open passed over, as the file holds its slot; nil when there is none
+    ///     to compare with (that slot's own bytes are damaged, its version unknown): then a copy of any version
+    ///     above the one opened counts.
     ///   - opened: the version the open falls back to.
-    static func acknowledgedVersion(
-        _ acknowledged: MetaSlot?, rejected: MetaSlot?, rejectedVersion: UInt64?, opened: MetaSlot
-    ) -> UInt64? {
+    static func acknowledgedVersion(_ acknowledged: MetaSlot?, rejected: MetaSlot?, opened: MetaSlot) -> UInt64? {
         guard let acknowledged, acknowledged.version > opened.version, acknowledged.root != opened.root else {
             return nil
         }
-        if rejectedVersion == nil { return acknowledged.version }
+        guard let rejected else { return acknowledged.version }
         return rejected == acknowledged ? acknowledged.version : nil
     }
 }

@@ -298,14 +298,14 @@ extension Store {
     ) {
         stateLock.withLock {
             lockFile.publish(meta: meta, slot: slot, durable: durable)
-            // `.none` counts a commit as durable without syncing it.
-            if durable && options.durability != .none { lockFile.markSynced(version: meta.version) }
             writeCache = WriteCache(
                 version: meta.version, freeSpace: freeSpace, freeListBase: freeListBase,
                 record: durable ? CommitRecord() : record)
         }
+        // `.none` counts a commit as durable without syncing it. (Outside the state lock: the data file's record
+        // is a write, and the lock file's mark moves by compare-and-exchange, as the flush's and the close's do.)
+        if durable && options.durability != .none { markSynced(meta) }
         commitSignal.notify(lockFile.versionWord)
-        if durable && options.durability != .none { recordAcknowledged(meta) }
     }
 
     /// Syncs commits not yet synced (`.batched`), making them durable now. Do not call it inside a write
@@ -350,8 +350,7 @@ extension Store {
         guard needed(lockFile.durable.version, current.version) else { return }
         try syncFile(durableCommits: true)
         lockFile.markDurable(version: current.version, slot: slot)
-        lockFile.markSynced(version: current.version)
-        recordAcknowledged(current)
+        markSynced(current)
     }
 
     /// Arranges a flush one batch interval from now, so a `.batched` commit is never left unsynced for long.

@@ -172,13 +172,14 @@ public final class Store: @unchecked Sendable {
                 choice = try Recovery.choose(in: pagedFile)
             }
             let (meta, slot) = (choice.meta, choice.slot)
-            // The acknowledged version: the lock file's durable mark, or the data file's own copy of the slot the
-            // last session closed at (`AcknowledgedSlot`), which a copy of the file without its lock file keeps.
+            // The acknowledged version: the lock file's durable mark, or the data file's own copy of the last slot
+            // synced (`AcknowledgedSlot`), which a copy of the file without its lock file keeps.
             let markedSlot = AcknowledgedSlot.decode(page0: UnsafeRawPointer(pagedFile.base))
             let acknowledged = { (rejectedVersion: UInt64?) -> UInt64? in
-                let rejected = pagedFile.decodedMetaSlots().first { $0.meta.version == rejectedVersion }?.meta
-                let marked = AcknowledgedSlot.acknowledgedVersion(
-                    markedSlot, rejected: rejected, rejectedVersion: rejectedVersion, opened: meta)
+                let rejected = rejectedVersion.flatMap { version in
+                    pagedFile.decodedMetaSlots().first { $0.meta.version == version }?.meta
+                }
+                let marked = AcknowledgedSlot.acknowledgedVersion(markedSlot, rejected: rejected, opened: meta)
                 return [lockFile.previousAcknowledgedVersion, marked].compactMap { $0 }.max()
             }
             var recovery = choice.rejected.map {
@@ -226,6 +227,8 @@ public final class Store: @unchecked Sendable {
             }
             lockFile.initialize(meta: meta, slot: slot, durable: synced)
             if let recoveredWriter { lockFile.publishGeneration(recoveredWriter.generation) }
+            // The lock file's mark only: the data file's record (`markSynced(_:)`) is left as the last writer wrote
+            // it, so an open writes no byte of a file it found as it was left (and costs cold opens no write).
             if synced { lockFile.markSynced(version: meta.version) }
         } else {
             openRecovery = nil
@@ -297,8 +300,7 @@ public final class Store: @unchecked Sendable {
                 (try? syncCommitsFile()) != nil
             {
                 lockFile.markDurable(version: meta.version, slot: current.slot)
-                lockFile.markSynced(version: meta.version)
-                recordAcknowledged(meta)
+                markSynced(meta)
             }
         }
         if logReader != nil, lockFile.isAlone() { checkpointAtLastClose() }

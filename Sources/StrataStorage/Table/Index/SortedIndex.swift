@@ -91,6 +91,9 @@ final class SortedIndex {
     /// A full-text index's token counts in memory, kept once read while the index cannot change (as
     /// ``textStatistics``): `Table.fullTextLengthTable(_:)`.
     var lengthTable: DocumentLengthTable?
+    /// Whether the index cannot change while this object reads it (its reader is a read transaction's version, not
+    /// a writer): what ``textStatistics`` and ``lengthTable`` may be kept for.
+    var isFixed: Bool { !(nodes.reader is NodeWriter) }
 
     /// The index's nodes with every pending entry merged: what reads, removals and flushes work on.
     var tree: NodeTree<IndexLeaf> {

@@ -515,12 +515,11 @@ extension Table {
         _ index: IndexKey, sample: Int = 4096
     ) throws -> (documents: Int, averageLength: Double) {
         let sorted = try fullTextSortedIndex(index)
-        let isFixed = !(sorted.nodes.reader is NodeWriter)
-        if isFixed, let kept = sorted.textStatistics, kept.sample == sample {
+        if sorted.isFixed, let kept = sorted.textStatistics, kept.sample == sample {
             return (kept.documents, kept.averageLength)
         }
         let found = try fullTextStatistics(index, sample: sample, lengthsOf: [])
-        if isFixed { sorted.textStatistics = (sample, found.documents, found.averageLength) }
+        if sorted.isFixed { sorted.textStatistics = (sample, found.documents, found.averageLength) }
         return (found.documents, found.averageLength)
     }
 
@@ -531,8 +530,7 @@ extension Table {
     package func fullTextLengthTable(_ index: IndexKey) throws -> DocumentLengthTable? {
         let sorted = try fullTextSortedIndex(index)
         guard sorted.keepsPostingBlocks else { return nil }
-        let isFixed = !(sorted.nodes.reader is NodeWriter)
-        if isFixed, let kept = sorted.lengthTable { return kept }
+        if sorted.isFixed, let kept = sorted.lengthTable { return kept }
         var keys: [Int64] = [], lengths: [Int32] = []
         var damaged = false
         let layout = sorted.postingLayout
@@ -558,7 +556,7 @@ extension Table {
         }
         if damaged { throw damagedFullText(index) }
         let table = DocumentLengthTable(keys: keys, lengths: lengths)
-        if isFixed { sorted.lengthTable = table }
+        if sorted.isFixed { sorted.lengthTable = table }
         return table
     }
 
