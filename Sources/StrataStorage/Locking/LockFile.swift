@@ -73,7 +73,7 @@ final class LockFile: @unchecked Sendable {
     func attach() throws -> Bool {
         if try handle.lock(byte: Self.lifetimeByte, exclusive: true, wait: false) {
             carryAcknowledgedVersion()
-            previousSyncedMeta = lastSyncedMeta()
+            previousSynced = lastSynced()
             invalidate()
             return true
         }
@@ -118,20 +118,30 @@ final class LockFile: @unchecked Sendable {
     /// finds the file's newest whole version equal to it need not sync before building on it. Nil when the last
     /// session left a newer version unsynced (a `.batched` process killed, a `.none` writer), when the shared
     /// state was not initialized (a first opener died recovering; a lock file from before this mark existed reads
-    /// 0 and never matches). Set by `attach`.
-    private(set) var previousSyncedMeta: MetaSlot?
+    /// 0 and never matches). Set by `attach`, with the data-file slot the version was written to.
+    private(set) var previousSynced: (meta: MetaSlot, slot: Int)?
 
-    /// Forgets `previousSyncedMeta`: the data file it described is about to be replaced (compaction on open).
+    /// The meta slot of `previousSynced`.
+    var previousSyncedMeta: MetaSlot? { previousSynced?.meta }
+
+    /// Forgets `previousSynced`: the data file it described is about to be replaced (compaction on open).
     func forgetPreviousSyncedMeta() {
-        previousSyncedMeta = nil
+        previousSynced = nil
     }
 
-    /// The current meta slot, if the synced mark names its version.
-    private func lastSyncedMeta() -> MetaSlot? {
-        guard isInitialized || leftByFormatTwo, let meta = current.meta, meta.version > 0,
+    /// The current meta slot and its data-file slot, if the synced mark names its version.
+    ///
+    /// Also read from a lock file whose first opener refused to open or died before `initialize` (it carried the
+    /// acknowledged version: `carryAcknowledgedVersion`): such an opener writes no other byte of the shared state,
+    /// so the copies are still the last session's, and the next first opener needs them to write again a meta slot
+    /// that page 0 lost (`Store.lostMetaSlot`) after a read-only open refused to.
+    private func lastSynced() -> (meta: MetaSlot, slot: Int)? {
+        let (meta, slot) = current
+        let carried = UnsafeRawPointer(memory).u64(at: Self.carriedMarkOffset) == Self.carriedMark
+        guard isInitialized || leftByFormatTwo || carried, let meta, meta.version > 0,
             UnsafeRawPointer(memory).u64(at: Self.syncedVersionOffset) == meta.version
         else { return nil }
-        return meta
+        return (meta, slot)
     }
 
     /// Records that a sync which started after `version`'s writes has returned, unless a newer version already is

@@ -171,7 +171,7 @@ public final class Store: @unchecked Sendable {
             } else {
                 choice = try Recovery.choose(in: pagedFile)
             }
-            let (meta, slot) = (choice.meta, choice.slot)
+            var (meta, slot) = (choice.meta, choice.slot)
             // The acknowledged version: the lock file's durable mark, or the data file's own copy of the last slot
             // synced (`AcknowledgedSlot`), which a copy of the file without its lock file keeps.
             let markedSlot = AcknowledgedSlot.decode(page0: UnsafeRawPointer(pagedFile.base))
@@ -186,6 +186,18 @@ public final class Store: @unchecked Sendable {
                 OpenRecovery(
                     openedVersion: meta.version, rejectedVersion: $0.version,
                     acknowledgedVersion: acknowledged($0.version), reason: $0.reason)
+            }
+            // A version the lock file recorded as synced that page 0 does not name (`LostMetaSlot`): its slot is
+            // written again when the file holds it whole, and its loss is a lost commit when it does not.
+            var restoredSlot = false
+            if openedLogFiles == nil {
+                switch try Self.lostMetaSlot(choice: choice, lockFile: lockFile, pagedFile: pagedFile) {
+                case let .restore(synced, syncedSlot):
+                    try Self.restoreMetaSlot(synced, slot: syncedSlot, in: file, path: path, readOnly: options.readOnly)
+                    (meta, slot, restoredSlot) = (synced, syncedSlot, true)
+                case let .lost(lost): recovery = lost
+                case nil: break
+                }
             }
             // With a log, the versions the log held are in the data file now: the lost-commit check compares the
             // acknowledged version with the version after the replay.
@@ -217,7 +229,7 @@ public final class Store: @unchecked Sendable {
             // a file left as it was (the usual case) costs no disk flush. The whole meta slot must match, so a
             // file replaced under an old lock file is synced as before.
             let synced: Bool
-            if choice.rejected == nil, let left = lockFile.previousSyncedMeta, left == meta {
+            if choice.rejected == nil, !restoredSlot, let left = lockFile.previousSyncedMeta, left == meta {
                 synced = true
             } else if options.readOnly {
                 synced = (try? file.sync()) != nil
