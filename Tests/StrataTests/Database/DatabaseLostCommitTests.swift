@@ -81,6 +81,41 @@ final class DatabaseLostCommitTests: DatabaseTestCase {
         }
     }
 
+    /// Page 0 put back as it was one write earlier (a disk that lost the write of the newest meta slot after its
+    /// sync returned): the lock file, left as a normal close leaves it, names the lost version, whose pages are all in
+    /// the file, so the open writes its slot again and the last write is there, clear and encrypted.
+    func testAPageZeroThatLostTheLastWriteIsRestoredFromTheLockFile() throws {
+        configuration.durability = .full
+        for key in [nil, Self.key] {
+            let name = key == nil ? "page0-clear.strata" : "page0-encrypted.strata"
+            configuration.fileURL = directory.url.appendingPathComponent(name)
+            configuration.encryptionKey = key
+            var pageZero = Data()
+            do {
+                let db = try openDatabase()
+                try fill(db)
+                pageZero = try Data(contentsOf: configuration.fileURL).prefix(4096)
+                try db.write { db.add(Person(id: 1000, name: "the last write")) }
+                db.invalidate()
+            }
+            var bytes = try Data(contentsOf: configuration.fileURL)
+            let newest = newestSlot(in: [UInt8](bytes))
+            bytes.replaceSubrange(0..<4096, with: pageZero)
+            XCTAssertLessThan(newestSlot(in: [UInt8](bytes)).version, newest.version, "\(name): the slot is lost")
+            try bytes.write(to: configuration.fileURL)
+
+            let db = try openDatabase()
+            XCTAssertNil(try db.fileStatus.openRecovery, name)
+            XCTAssertEqual(db.object(ofType: Person.self, forPrimaryKey: 1000)?.name, "the last write", name)
+            XCTAssertEqual(db.objects(Person.self).count, 301, name)
+            XCTAssertNoThrow(try db.verify(), name)
+            db.invalidate()
+            XCTAssertEqual(
+                newestSlot(in: [UInt8](try Data(contentsOf: configuration.fileURL))).version, newest.version,
+                "\(name): the slot is written again")
+        }
+    }
+
     func testACompactedCopyWithADamagedByteNeverOpensEmpty() throws {
         let db = try openDatabase()
         try fill(db)
