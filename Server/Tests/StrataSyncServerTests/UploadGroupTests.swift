@@ -96,10 +96,11 @@ final class UploadGroupTests: XCTestCase {
     }
 
     /// The uploads that arrive while a group is in flight wait, and form the next group in their order of arrival,
-    /// up to the group's number of changes; each waiting upload gets its own result, an error included.
+    /// up to the group's number of changes; each waiting upload gets its own result, an error included. A larger
+    /// upload than a group takes goes alone, at once.
     func testTheUploadsWaitingWhileAGroupIsInFlightFormTheNextGroups() async throws {
         let schema = try Fixtures.schema([Fixtures.notesV1])
-        let groups = UploadGroups(leaders: 1, maxChanges: 3)
+        let groups = UploadGroups(leaders: 1, maxChanges: 3, soloChanges: 1)
         let gate = Gate()
         let calls = Mutex<[[String]]>([])
         let apply: UploadGroups.Apply = { uploads in
@@ -116,11 +117,15 @@ final class UploadGroupTests: XCTestCase {
                         serverSeq: Int64(upload.clientID.unicodeScalars.first?.value ?? 0), audience: nil))
             }
         }
-        func upload(_ clientID: String) throws -> UploadTransaction.Upload {
+        func upload(_ clientID: String, changes count: Int = 1) throws -> UploadTransaction.Upload {
             let validator = ChangeValidator(schema: schema, clientID: clientID)
-            let change = try validator.validate(
-                StoreHarness.createNote(clientID, seq: 1, hlc: Fixtures.hlc(100, clientID)), index: 0)
-            return UploadTransaction.Upload(changes: [change], clientID: clientID, user: "alice", after: nil)
+            let changes = try (1...count).map { seq in
+                try validator.validate(
+                    StoreHarness.createNote(
+                        "\(clientID)\(seq)", seq: Int64(seq), hlc: Fixtures.hlc(100 + Int64(seq), clientID)),
+                    index: seq - 1)
+            }
+            return UploadTransaction.Upload(changes: changes, clientID: clientID, user: "alice", after: nil)
         }
         try await withThrowingTaskGroup(of: (String, Int64?).self) { tasks in
             let first = try upload("A")
@@ -137,15 +142,18 @@ final class UploadGroupTests: XCTestCase {
                 }
                 try await waitUntil { groups.waitingCount == ["B", "C", "D", "E"].firstIndex(of: name)! + 1 }
             }
+            let large = try upload("F", changes: 2)
+            tasks.addTask { ("F", try await groups.submit(large, apply: apply).serverSeq) }
+            try await waitUntil { calls.withLock { $0.count } == 2 }
             await gate.open()
             var answers: [String: Int64?] = [:]
             for try await (name, seq) in tasks { answers[name] = seq }
-            for name in ["A", "B", "D", "E"] {
+            for name in ["A", "B", "D", "E", "F"] {
                 XCTAssertEqual(answers[name], Int64(name.unicodeScalars.first!.value), "\(name)'s own answer")
             }
             XCTAssertEqual(answers["C"], .some(nil), "C's own error")
         }
-        XCTAssertEqual(calls.withLock { $0 }, [["A"], ["B", "C", "D"], ["E"]])
+        XCTAssertEqual(calls.withLock { $0 }, [["A"], ["F"], ["B", "C", "D"], ["E"]])
         XCTAssertEqual(groups.waitingCount, 0)
     }
 

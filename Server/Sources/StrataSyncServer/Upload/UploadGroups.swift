@@ -11,6 +11,11 @@ import Synchronization
 /// first always, whatever its size), so that its locks stay within what PostgreSQL's lock table holds; the others
 /// wait for the next group.
 ///
+/// An upload of more than ``soloChanges`` changes (a device catching up after a time offline) is applied alone, at
+/// once, beside the groups and not counted among them: its round trips are already shared by its many changes, and
+/// several such uploads keep both PostgreSQL's and the server's cores busy side by side, which groups in flight one
+/// or two at a time would not (docs/BENCHMARKS.md, "Sync: a group commit of the uploads waiting at one moment").
+///
 /// Nothing here is shared between server processes: each groups its own uploads, and groups of different processes
 /// wait for each other's locks like single uploads do.
 final class UploadGroups: Sendable {
@@ -41,21 +46,26 @@ final class UploadGroups: Sendable {
     let leaders: Int
     /// How many changes a group takes at most (beyond its first upload's).
     let maxChanges: Int
+    /// The most changes an upload may have to join a group; a larger one is applied alone, at once.
+    let soloChanges: Int
     private let state = Mutex(State())
 
     /// How many uploads wait for a group now.
     var waitingCount: Int { state.withLock { $0.waiting.count } }
 
-    /// Groups uploads with at most `leaders` groups in flight (at least one) of at most `maxChanges` changes.
-    init(leaders: Int, maxChanges: Int) {
+    /// Groups uploads of at most `soloChanges` changes, with at most `leaders` groups in flight (at least one) of at
+    /// most `maxChanges` changes.
+    init(leaders: Int, maxChanges: Int, soloChanges: Int = 100) {
         self.leaders = max(1, leaders)
         self.maxChanges = maxChanges
+        self.soloChanges = soloChanges
     }
 
     /// Applies `upload` in a group with the uploads waiting alongside it, through `apply`.
     /// - Returns: the upload's own outcome.
     /// - Throws: the upload's own error, or the group's.
     func submit(_ upload: UploadTransaction.Upload, apply: Apply) async throws -> UploadTransaction.Outcome {
+        guard upload.changes.count <= soloChanges else { return try await apply([upload])[0].get() }
         let leads = state.withLock { state in
             guard state.inFlight < leaders else { return false }
             state.inFlight += 1
