@@ -41,10 +41,11 @@ enum BenchMode {
 }
 
 /// The command line: `[--postgres URL] [--clients N] [--changes N] [--shared] [--rate N [--lockstep]] [--offline]
-/// [--ahead N] [--port N] [--keep-schema]`, or
+/// [--ahead N] [--upload-groups N] [--port N] [--keep-schema]`, or
 /// `--device-cost N`.
 struct BenchOptions {
-    var postgres = ProcessInfo.processInfo.environment["STRATA_SYNC_TEST_POSTGRES"]
+    var postgres =
+        ProcessInfo.processInfo.environment["STRATA_SYNC_TEST_POSTGRES"]
         ?? "postgres://strata:strata@127.0.0.1:5432/strata_test"
     var clients = 20
     var changes = 1000
@@ -65,6 +66,8 @@ struct BenchOptions {
     /// How many batches each device may send ahead of the previous one's answer (`SyncConfiguration.uploadsAhead`,
     /// 0 by default as in an app).
     var uploadsAhead = 0
+    /// How many groups of uploads the server applies at once (`SyncServerConfiguration.uploadGroups`).
+    var uploadGroups = 2
     /// Whether the run's PostgreSQL schema stays when the run ends (`--keep-schema`), to look at its tables.
     var keepsSchema = false
 
@@ -96,6 +99,7 @@ struct BenchOptions {
             case "--rate": rate = max(0, Double(value) ?? rate)
             case "--device-cost": deviceCost = max(1, Int(value) ?? 10_000)
             case "--ahead": uploadsAhead = max(0, Int(value) ?? 0)
+            case "--upload-groups": uploadGroups = max(1, Int(value) ?? uploadGroups)
             default:
                 FileHandle.standardError.write(Data("unknown option \(argument)\n".utf8))
                 exit(2)
@@ -124,6 +128,6 @@ struct BenchOptions {
             : "saturating (no pacing)"
         let sync = offline ? ", committed offline, then synced" : ""
         let ahead = uploadsAhead > 0 ? ", up to \(uploadsAhead) uploads sent ahead" : ""
-        return "\(who) x \(changes) one-object commits, \(pace)\(sync)\(ahead)"
+        return "\(who) x \(changes) one-object commits, \(pace)\(sync)\(ahead), \(uploadGroups) upload groups at once"
     }
 }

@@ -53,9 +53,10 @@ let schemaFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().d
 let benchSchema = BenchSchema()
 let databaseSchema = benchSchema.name
 
-let configuration = SyncServerConfiguration(
+var configuration = SyncServerConfiguration(
     schemaPaths: [schemaFolder], postgresURL: options.postgres, databaseSchema: databaseSchema, jwtKeyFile: keyFile,
     rulesFile: rulesFile, port: options.port)
+configuration.uploadGroups = options.uploadGroups
 let app = try await SyncServer.application(configuration, logger: logger)
 let serverTask = Task { try await app.runService() }
 let server = URL(string: "http://127.0.0.1:\(options.port)")!

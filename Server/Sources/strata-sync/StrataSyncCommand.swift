@@ -40,6 +40,9 @@ struct StrataSyncCommand: AsyncParsableCommand {
         @Option(help: "Seconds a request waits for a PostgreSQL connection before it is answered 503 (retry).")
         var postgresTimeout = 5.0
 
+        @Option(help: "How many groups of uploads are applied at once; uploads arriving meanwhile are grouped.")
+        var uploadGroups = 2
+
         @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
         var logLevel = "info"
 
@@ -49,6 +52,7 @@ struct StrataSyncCommand: AsyncParsableCommand {
             var configuration = SyncServerConfiguration(
                 schemaPaths: schemas, postgresURL: postgres, databaseSchema: databaseSchema, jwtKeyFile: jwtKeyFile,
                 rulesFile: rules, host: host, port: port)
+            configuration.uploadGroups = max(1, uploadGroups)
             configuration.connectionTimeout = .milliseconds(Int64(max(0.1, postgresTimeout) * 1000))
             do {
                 let app = try await SyncServer.application(configuration, logger: logger)

@@ -52,6 +52,48 @@ final class SyncSendAheadTests: XCTestCase {
         }
     }
 
+    /// One batch at a time (the default), in small batches: each next batch leaves once the previous one is
+    /// answered, before that answer is stored on the device (`SyncSession.uploadAhead`). Every change lands once, in
+    /// the device's order, none with `after` (its predecessor was applied), and the device ends with nothing pending.
+    func testNextBatchLeavesBeforeTheAnswerIsStoredAndEveryChangeLandsOnce() async throws {
+        try await SyncHarness.run { harness in
+            var configuration = harness.clientConfiguration("phone", token: try await SyncHarness.token(user: "alice"))
+            configuration.sync?.uploadBatchSize = 3
+            let queue = DispatchQueue(label: "phone")
+            let database = try queue.sync { [configuration] in try Database(configuration: configuration, queue: queue) }
+            defer { database.syncSession?.pause() }
+            let phone = SyncClient(name: "phone", database: database, queue: queue)
+            let laptop = try await harness.client("laptop", queue: DispatchQueue(label: "laptop"))
+            let count = 120
+            for index in 1...count {
+                try phone.write { db in db.add(SyncNote(id: "n\(index)", ownerId: "alice", title: "t\(index)")) }
+                if index % 30 == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            }
+            // Left to the background session alone: no waitForUpload, whose own uploads would mask its loop's.
+            let deadline = Date().addingTimeInterval(60)
+            var logged = 0
+            while (logged < count || phone.session.progress.pendingUploads > 0), Date() < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+                logged = Int(try await harness.rows("SELECT count(*)::text FROM S.strata_sync_changes")[0][0] ?? "") ?? 0
+            }
+            let order = try await harness.rows("SELECT client_seq::text FROM S.strata_sync_changes ORDER BY seq")
+            XCTAssertEqual(order, (1...count).map { [String($0)] })
+            XCTAssertEqual(phone.session.progress.pendingUploads, 0)
+            let metrics = try await Self.text(of: harness.server.appendingPathComponent("metrics"))
+            let uploads = Self.counter("strata_sync_uploads_total", in: metrics)
+            XCTAssertGreaterThanOrEqual(uploads, count / 3, "fewer uploads than batches of 3:\n\(metrics)")
+            XCTAssertEqual(Self.counter("strata_sync_uploads_sent_ahead_total", in: metrics), 0)
+            try await laptop.session.waitForDownload()
+            XCTAssertEqual(laptop.contents(), phone.contents())
+        }
+    }
+
+    /// A counter's value in the server's `/metrics` text (0 when it is absent).
+    private static func counter(_ name: String, in metrics: String) -> Int {
+        let line = metrics.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+        return line.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
+    }
+
     private static func text(of url: URL) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             URLSession.shared.dataTask(with: url) { data, _, error in

@@ -23,6 +23,9 @@ final class UploadLoadPlanTests: XCTestCase {
                 fields.append(["Note", key, "title"])
             }
             fields.append(["Note", "n7", "no such field"])
+            var clientRows = ParameterRows()
+            clientRows.append(["c1"])
+            clientRows.append(["never uploaded"])
             var locks = ParameterRows()
             locks.append(["client\u{1F}c1"])
             locks.append([ObjectPlan.id(model: "Note", key: "n7")])
@@ -41,8 +44,9 @@ final class UploadLoadPlanTests: XCTestCase {
                 var rows: [[String?]] = []
                 for _ in 1...7 {
                     rows = try await sql.rows(
-                        "SELECT * FROM \(meta.lockLoadFunction)(\(meta.objectLockSpace), $1::jsonb, $2, $3::jsonb, "
-                            + "$4::jsonb)", [locks.parameter, "c1", objects.parameter, fields.parameter])
+                        "SELECT * FROM \(meta.lockLoadFunction)(\(meta.objectLockSpace), $1::jsonb, $2::jsonb, "
+                            + "$3::jsonb, $4::jsonb)",
+                        [locks.parameter, clientRows.parameter, objects.parameter, fields.parameter])
                 }
                 let after = try await sql.rows(scansSQL, [schema])
                 try await sql.execute("ROLLBACK")

@@ -20,7 +20,7 @@ public enum SyncServer {
         let client = PostgresClient(configuration: postgres, backgroundLogger: logger)
         let store = SyncStore(
             schema: schema, rules: rules, client: client, databaseSchema: configuration.databaseSchema, logger: logger,
-            connectionTimeout: configuration.connectionTimeout)
+            connectionTimeout: configuration.connectionTimeout, uploadGroupsInFlight: configuration.uploadGroups)
         let routes = SyncRoutes(store: store, verifier: verifier, metrics: SyncMetrics())
         let (seconds, attoseconds) = configuration.idleTimeout.components
         let idle = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)

@@ -20,6 +20,9 @@ public struct SyncServerConfiguration: Sendable {
     /// How long a request waits for a PostgreSQL connection before it is answered 503 (default 5 s): while
     /// PostgreSQL is down or restarting, clients are told to retry instead of being kept waiting.
     public var connectionTimeout: Duration = .seconds(5)
+    /// How many groups of uploads this server applies at once (default 2; docs/SYNC.md, "Group commit"): the uploads
+    /// that arrive while that many are in flight wait, and are applied together, in one transaction, by the next.
+    public var uploadGroups = 2
     /// How long an HTTP connection may stay silent (no request, or a request whose body stops coming) before the
     /// server closes it (default 75 s, longer than the longest long poll): a client that went away mid-request
     /// holds nothing for good, and a shutdown does not wait on it.

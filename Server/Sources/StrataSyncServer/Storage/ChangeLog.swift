@@ -10,15 +10,11 @@ struct ChangeLog {
     /// The connection.
     let sql: SQLSession
 
-    /// Stages `changes` (with the owner of each, as `BatchPlanner` decided) as one more write of `statement` (the
-    /// upload's `BatchWriter` statement), which takes no lock: the commit of the upload's writes numbers them into
-    /// the log (`ChangeNumbering`). Nothing is staged when there is nothing to append.
-    func stage(
-        _ changes: [ValidatedChange], owners: [String?], clientID: String, user: String,
-        in statement: inout CombinedStatement
+    /// Adds the change log rows of `changes` (with the owner of each, as `BatchPlanner` decided) of one upload of
+    /// client `clientID` to `rows`, which ``stage(_:in:)`` then stages for the whole group.
+    static func append(
+        _ changes: [ValidatedChange], owners: [String?], clientID: String, user: String, to rows: inout ParameterRows
     ) {
-        guard !changes.isEmpty else { return }
-        var rows = ParameterRows()
         for (change, owner) in zip(changes, owners) {
             let wire = change.change
             rows.append([
@@ -26,6 +22,14 @@ struct ChangeLog {
                 wire.op.rawValue, wire.property, wire.value.map(Self.jsonText), wire.element, wire.position, wire.key,
             ])
         }
+    }
+
+    /// Stages `rows` (``append(_:owners:clientID:user:to:)``'s, of every upload of a group, in the group's order) as
+    /// one more write of `statement` (the group's `BatchWriter` statement), which takes no lock: the commit of the
+    /// group's writes numbers them into the log (`ChangeNumbering`), in this order. The waiting table holds one row
+    /// per transaction, so a group stages once. Nothing is staged when there is nothing to append.
+    func stage(_ rows: ParameterRows, in statement: inout CombinedStatement) {
+        guard !rows.isEmpty else { return }
         let staged = statement.bind(rows.parameter)
         statement.add("INSERT INTO \(meta.appends) (rows) VALUES ($\(staged)::jsonb)")
     }

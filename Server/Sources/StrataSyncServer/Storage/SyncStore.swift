@@ -23,13 +23,15 @@ public struct SyncStore: Sendable {
     /// How long a batch sent ahead (`UploadRequest.after`) waits for the changes before it to be applied before it
     /// is refused with 412 (docs/SYNC.md, "Sending ahead").
     public var predecessorWait: Duration = .seconds(2)
+    /// Gathers the uploads waiting at one moment into one transaction (group commit).
+    let groups: UploadGroups
 
     /// Creates a store on `client`'s database, with every table in PostgreSQL schema `databaseSchema`.
     /// `client` must be running (`PostgresClient.run()`). A request that gets no connection within
     /// `connectionTimeout` (PostgreSQL down or restarting) fails with `SyncError.Kind.unavailable` (503).
     public init(
         schema: SyncSchema, rules: AccessRules, client: PostgresClient, databaseSchema: String, logger: Logger,
-        connectionTimeout: Duration = .seconds(5)
+        connectionTimeout: Duration = .seconds(5), uploadGroupsInFlight: Int = 2
     ) {
         self.schema = schema
         self.rules = rules
@@ -38,7 +40,12 @@ public struct SyncStore: Sendable {
         self.logger = logger
         self.postgres = PostgresAccess(client: client, timeout: connectionTimeout, logger: logger)
         self.announcer = ChangeAnnouncer(postgres: postgres, channel: meta.notificationChannel, logger: logger)
+        self.groups = UploadGroups(leaders: uploadGroupsInFlight, maxChanges: Self.groupChanges)
     }
+
+    /// How many changes a group of uploads takes at most (its first upload's whatever their number): a client's
+    /// largest batch (`uploadBatchSize`, 5,000), so that a group locks no more objects than one such batch.
+    static let groupChanges = 5_000
 
     /// Creates or migrates the tables (see `SchemaMigrator`).
     public func migrate() async throws {
@@ -95,17 +102,64 @@ public struct SyncStore: Sendable {
         }
     }
 
-    /// Applies a validated batch (`UploadTransaction`).
+    /// Applies a validated batch in a group with the uploads waiting alongside it (`UploadGroups`).
     private func applyBatch(_ validated: [ValidatedChange], of request: UploadRequest, user: String) async throws
         -> UploadTransaction.Outcome
     {
+        let upload = UploadTransaction.Upload(
+            changes: validated, clientID: request.clientId, user: user, after: request.after)
+        return try await groups.submit(upload) { uploads in await applyGroup(uploads) }
+    }
+
+    /// Applies a group of uploads (`UploadTransaction`) on one connection. When the group's reads or writes fail
+    /// for a reason that is not PostgreSQL's unavailability (one upload's value PostgreSQL refuses, say), each
+    /// upload is applied again alone, so that one upload's failure is not the others'.
+    func applyGroup(_ uploads: [UploadTransaction.Upload]) async -> [Result<UploadTransaction.Outcome, any Error>] {
+        do {
+            return try await applyTogether(uploads)
+        } catch {
+            guard uploads.count > 1, !Self.failsEveryUpload(error) else {
+                return uploads.map { _ in .failure(error) }
+            }
+            logger.debug(
+                "a group of uploads failed; applying each alone",
+                metadata: ["uploads": "\(uploads.count)", "error": "\(String(reflecting: error))"])
+            var results: [Result<UploadTransaction.Outcome, any Error>] = []
+            for upload in uploads {
+                do {
+                    results.append(contentsOf: try await applyTogether([upload]))
+                } catch {
+                    results.append(.failure(error))
+                }
+            }
+            return results
+        }
+    }
+
+    /// Whether `error` would fail each upload of its group alone too: PostgreSQL unreachable, or refusing for now.
+    private static func failsEveryUpload(_ error: any Error) -> Bool {
+        if let error = error as? SyncError { return error.kind == .unavailable }
+        return PostgresFailure.isUnavailable(error) || PostgresFailure.transientReason(error) != nil
+    }
+
+    /// Applies `uploads` in one `UploadTransaction` on a connection of the pool.
+    private func applyTogether(_ uploads: [UploadTransaction.Upload]) async throws
+        -> [Result<UploadTransaction.Outcome, any Error>]
+    {
         let (meta, rules) = (self.meta, self.rules)
-        SyncTrace.note("upload asks for a connection, \(UploadTransaction.range(validated))", user: user)
+        for upload in uploads {
+            SyncTrace.note(
+                "upload asks for a connection, \(UploadTransaction.range(upload.changes))", user: upload.user)
+        }
         return try await postgres.withConnection { sql in
-            SyncTrace.note("upload lent a connection, \(UploadTransaction.range(validated))", user: user)
-            return try await UploadTransaction(
-                meta: meta, sql: sql, authorizer: WriteAuthorizer(rules: rules, user: user)
-            ).run(validated, clientID: request.clientId, user: user, after: request.after)
+            for upload in uploads {
+                SyncTrace.note(
+                    "upload lent a connection, \(UploadTransaction.range(upload.changes))", user: upload.user)
+                SyncTrace.note(
+                    "upload in a group of \(uploads.count), \(UploadTransaction.range(upload.changes))",
+                    user: upload.user)
+            }
+            return try await UploadTransaction(meta: meta, sql: sql, rules: rules).run(uploads)
         }
     }
 

@@ -1,10 +1,10 @@
-/// The statements that write the plans of one upload batch (`BatchPlanner`): a few for the whole batch, each taking
-/// its rows as one `ParameterRows` parameter, in this order:
+/// The statements that write the plans of one group of upload batches (`BatchPlanner`, `UploadTransaction`): a few
+/// for the whole group, each taking its rows as one `ParameterRows` parameter, in this order:
 ///
 /// 1. the deletes the upserts must follow: the readings of objects starting a new life, and the rows and
 ///    collection rows of deleted objects (only when the batch has such objects);
 /// 2. one statement (`CombinedStatement`) for the object states, the clock readings, every model's row upserts
-///    (one per set of columns written), the client's record and the staged change log entries, which touch
+///    (one per set of columns written), the clients' records and the staged change log entries, which touch
 ///    different rows;
 /// 3. per collection table the element deletes and writes (only when the batch has elements).
 ///
@@ -14,16 +14,16 @@ struct BatchWriter {
     /// The server's tables.
     let meta: MetaTables
 
-    /// The client's record the batch leaves: its id, user and highest change number applied.
+    /// A client's record the group leaves: its id, user and highest change number applied.
     struct ClientRecord {
         var clientID: String
         var user: String
         var acknowledged: Int64
     }
 
-    /// The statements that write every plan and the client's record, with the writes `statement` already holds (the
-    /// staged change log entries) in the combined one; to be run in order, in one transaction.
-    func statements(_ plans: [ObjectPlan], client: ClientRecord, alongside statement: CombinedStatement)
+    /// The statements that write every plan and the clients' records (one each), with the writes `statement` already
+    /// holds (the staged change log entries) in the combined one; to be run in order, in one transaction.
+    func statements(_ plans: [ObjectPlan], clients: [ClientRecord], alongside statement: CombinedStatement)
         -> [SQLStatement]
     {
         var out: [SQLStatement] = []
@@ -38,17 +38,11 @@ struct BatchWriter {
         addStates(plans.filter(\.stateChanged), to: &statement)
         addVersions(plans, to: &statement)
         for model in models {
-            addRows(model.plans.filter { $0.isAlive && ($0.ensureRow || !$0.columns.isEmpty) }, table: model.table,
+            addRows(
+                model.plans.filter { $0.isAlive && ($0.ensureRow || !$0.columns.isEmpty) }, table: model.table,
                 to: &statement)
         }
-        let (id, user, seq) = (
-            statement.bind(client.clientID), statement.bind(client.user), statement.bind(String(client.acknowledged))
-        )
-        statement.add(
-            """
-            INSERT INTO \(meta.clients) (client_id, user_id, last_seq) VALUES ($\(id), $\(user), $\(seq)::bigint)
-            ON CONFLICT (client_id) DO UPDATE SET last_seq = EXCLUDED.last_seq
-            """)
+        addClients(clients, to: &statement)
         if let combined = statement.statement { out.append(combined) }
         for model in models {
             for collection in model.table.collections {
@@ -61,6 +55,20 @@ struct BatchWriter {
     private func table(_ name: String) -> String { SQLName.qualified(meta.schema, name) }
 
     private func column(_ index: Int) -> String { ParameterRows.column(index) }
+
+    /// Upserts the clients' records, one row each (one `INSERT ... ON CONFLICT` may not touch a row twice).
+    private func addClients(_ clients: [ClientRecord], to statement: inout CombinedStatement) {
+        guard !clients.isEmpty else { return }
+        var rows = ParameterRows()
+        for client in clients { rows.append([client.clientID, client.user, String(client.acknowledged)]) }
+        let parameter = statement.bind(rows.parameter)
+        statement.add(
+            """
+            INSERT INTO \(meta.clients) (client_id, user_id, last_seq)
+            SELECT \(column(0)), \(column(1)), \(column(2))::bigint FROM \(ParameterRows.source(parameter))
+            ON CONFLICT (client_id) DO UPDATE SET last_seq = EXCLUDED.last_seq
+            """)
+    }
 
     private func addStates(_ plans: [ObjectPlan], to statement: inout CombinedStatement) {
         var rows = ParameterRows()
@@ -147,7 +155,8 @@ struct BatchWriter {
             let conflict =
                 names.isEmpty
                 ? "DO NOTHING"
-                : "DO UPDATE SET " + names.map { "\(SQLName.quoted($0)) = EXCLUDED.\(SQLName.quoted($0))" }
+                : "DO UPDATE SET "
+                    + names.map { "\(SQLName.quoted($0)) = EXCLUDED.\(SQLName.quoted($0))" }
                     .joined(separator: ", ")
             let parameter = statement.bind(rows.parameter)
             statement.add(

@@ -21,7 +21,11 @@
 /// every upload read every object and reading ever synced; a lookup planned while a table fits one page could
 /// likewise keep scanning it (docs/SYNC.md, "`POST /v1/upload`").
 ///
-/// The rows are `UploadTransaction.Loaded`'s: `c` (the client's user and last change number), `o` (an object's
+/// It serves a whole group of uploads (`UploadGroups`): the locks, clients, objects and fields of all of them. Its
+/// arguments changed from one client id (`client text`) to the group's (`wanted_clients jsonb`, rows of one id): the
+/// new signature is a function of its own beside the old one, which a server of an earlier version still calls.
+///
+/// The rows are `UploadTransaction.Loaded`'s: `c` (a client's user, last change number and id), `o` (an object's
 /// state: model, key, owner, created, deleted) and `v` (a reading: model, key, field, clock, removed).
 struct LockedLoad {
     /// The server's tables.
@@ -32,8 +36,8 @@ struct LockedLoad {
         let c = ParameterRows.column
         return [
             """
-            CREATE OR REPLACE FUNCTION \(meta.lockLoadFunction)(lock_space integer, lock_names jsonb, client text,
-                wanted_objects jsonb, wanted_fields jsonb)
+            CREATE OR REPLACE FUNCTION \(meta.lockLoadFunction)(lock_space integer, lock_names jsonb,
+                wanted_clients jsonb, wanted_objects jsonb, wanted_fields jsonb)
             RETURNS TABLE (out_kind text, out_a text, out_b text, out_c text, out_d text, out_e text)
             LANGUAGE plpgsql VOLATILE SET enable_seqscan = off AS $function$
             DECLARE
@@ -44,8 +48,9 @@ struct LockedLoad {
                     PERFORM pg_advisory_lock(lock_space, h);
                 END LOOP;
                 RETURN QUERY
-                    SELECT 'c'::text, k.user_id, k.last_seq::text, NULL::text, NULL::text, NULL::text
-                    FROM \(meta.clients) AS k WHERE k.client_id = client
+                    SELECT 'c'::text, k.user_id, k.last_seq::text, k.client_id, NULL::text, NULL::text
+                    FROM jsonb_array_elements(wanted_clients) AS r(v) CROSS JOIN LATERAL (
+                        SELECT s.* FROM \(meta.clients) AS s WHERE s.client_id = \(c(0)) LIMIT 1) AS k
                     UNION ALL
                     SELECT 'o'::text, o.model, o.object_key, o.owner_id, o.created_hlc::text, o.deleted_hlc::text
                     FROM jsonb_array_elements(wanted_objects) AS r(v) CROSS JOIN LATERAL (

@@ -15,8 +15,9 @@ final class ServerProcess {
     let process = Process()
     let port: Int
 
-    /// Starts the server of `harness` on a free port and waits until `/health` answers.
-    init(harness: SyncHarness, port: Int? = nil) throws {
+    /// Starts the server of `harness` on a free port (with `arguments` added to its command line) and waits until
+    /// `/health` answers.
+    init(harness: SyncHarness, port: Int? = nil, arguments: [String] = []) throws {
         self.port = try port ?? ServerProcess.freePort()
         guard let executable = ServerProcess.executable else {
             throw XCTSkip("strata-sync is not built beside the tests (swift build builds it)")
@@ -27,7 +28,7 @@ final class ServerProcess {
             "serve", "--schemas", SyncHarness.schemaFolder, "--postgres", configuration.postgresURL,
             "--database-schema", configuration.databaseSchema, "--jwt-key-file", configuration.jwtKeyFile,
             "--rules", configuration.rulesFile, "--port", String(self.port), "--log-level", "error",
-        ]
+        ] + arguments
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         let deadline = Date().addingTimeInterval(60)
