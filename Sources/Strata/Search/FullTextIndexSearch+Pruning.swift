@@ -25,17 +25,17 @@ extension FullTextIndexSearch {
         guard limit > 0, !required.isEmpty, !query.matchesNothing,
             required.allSatisfy({ $0.terms.count == 1 && !$0.terms[0].isPrefix })
         else { return nil }
-        var blocks: [[ScoredPostingBlock]] = []
+        var blocks: [ScoredPostingBlocks] = []
         for clause in required {
             guard let found = try table.fullTextScoredBlocks(index, term: clause.terms[0].text) else { return nil }
-            if found.isEmpty { return [] }
+            if found.blocks.isEmpty { return [] }
             blocks.append(found)
         }
         let (documents, averageLength) = try table.fullTextStatistics(index)
         // Per word: its BM25 idf (its document frequency is its postings' count) and each block's bound.
-        let idfs = blocks.map { Self.idf(frequency: $0.reduce(0) { $0 + $1.count }, documents: documents) }
+        let idfs = blocks.map { Self.idf(frequency: $0.postingCount, documents: documents) }
         let bounds = blocks.indices.map { word in
-            blocks[word].map {
+            blocks[word].blocks.map {
                 Self.score(
                     idf: idfs[word], occurrences: $0.frequencyBound, length: $0.lengthBound,
                     averageLength: averageLength)
@@ -64,37 +64,50 @@ extension FullTextIndexSearch {
     }
 
     /// One word's best matches into `best`: its blocks decoded in order of their bounds (best first, then in key
-    /// order) while a block's bound may still enter the heap, and in a decoded block only the postings whose
-    /// frequency (at the block's lowest length) may still enter it scored, each length read from the index's
-    /// lengths in memory (`Table.fullTextLengthTable`).
+    /// order) while a block's bound may still enter the heap. In a decoded block, a posting is scored only when
+    /// its text may be short enough to enter (``LengthLimits``: per frequency, the longest text that may), in two
+    /// passes. The first keeps the postings whose token count's byte in the index's lengths in memory
+    /// (`Table.fullTextLengthTable`, `DocumentLengthTable.isLonger(_:than:)`) is within the limit the heap set
+    /// when the block was decoded (for frequency 1, or else for the block's highest frequency), without a branch
+    /// on the counts, so their reads overlap; the heap only rises, so what that pass drops could not enter later.
+    /// The second checks each kept posting against the heap as it is then (a frequency whose limit is below the
+    /// block's floor rejects it outright), and reads the length and scores only the rest.
     private func topOfOneWord(
-        _ blocks: [ScoredPostingBlock], bounds: [Double], idf: Double, averageLength: Double,
+        _ blocks: ScoredPostingBlocks, bounds: [Double], idf: Double, averageLength: Double,
         excluded: Set<ObjectKey>, into best: inout BoundedHeap<(key: ObjectKey, score: Double)>
     ) throws {
         let lengths = try lengthTable()
-        let order = blocks.indices.sorted { bounds[$0] != bounds[$1] ? bounds[$0] > bounds[$1] : $0 < $1 }
+        var limits = LengthLimits(idf: idf, averageLength: averageLength)
+        let order = bounds.indices.sorted { bounds[$0] != bounds[$1] ? bounds[$0] > bounds[$1] : $0 < $1 }
         for block in order {
             // Every key of a block is above the previous block's last key. Once a block cannot enter, no later one
             // can: it has a lower bound, or the same one and higher keys.
-            let lowest = block == 0 ? Int64.min : blocks[block - 1].lastKey &+ 1
+            let lowest = block == 0 ? Int64.min : blocks.blocks[block - 1].lastKey &+ 1
             if let worst = best.worst, !Self.mayEnter(bounds[block], key: lowest, worst) { break }
-            let (keys, frequencies) = try blocks[block].postings()
-            let floor = blocks[block].lengthBound
-            for (key, frequency) in zip(keys, frequencies) {
-                if !excluded.isEmpty, excluded.contains(key) { continue }
-                let frequency = Int(frequency)
-                // At the block's lowest length, the most this posting can score.
-                if let worst = best.worst,
-                    !Self.mayEnter(
-                        Self.score(idf: idf, occurrences: frequency, length: floor, averageLength: averageLength),
-                        key: key.rawValue, worst)
-                {
-                    continue
+            let floor = blocks.blocks[block].lengthBound
+            try blocks.withPostings(of: block) { keys, frequencies in
+                let bar = best.worst?.score
+                let single = limits.longest(frequency: 1, atLeast: bar)
+                let highest = limits.longest(frequency: blocks.blocks[block].frequencyBound, atLeast: bar)
+                try withUnsafeTemporaryAllocation(of: Int32.self, capacity: keys.count) { kept in
+                    var count = 0
+                    for row in 0..<keys.count {
+                        kept[count] = Int32(truncatingIfNeeded: row)
+                        let limit = frequencies[row] == 1 ? single : highest
+                        count &+= lengths.isLonger(keys[row], than: limit) ? 0 : 1
+                    }
+                    for row in kept.prefix(count) {
+                        let key = ObjectKey(keys[Int(row)]), frequency = Int(frequencies[Int(row)])
+                        let longest = limits.longest(frequency: frequency, atLeast: best.worst?.score)
+                        if longest < floor { continue }
+                        if !excluded.isEmpty, excluded.contains(key) { continue }
+                        let length = Int(try length(of: key, in: lengths))
+                        if length > longest { continue }
+                        let score = Self.score(
+                            idf: idf, occurrences: frequency, length: length, averageLength: averageLength)
+                        best.offer((key, score))
+                    }
                 }
-                best.offer(
-                    (key, Self.score(
-                        idf: idf, occurrences: frequency, length: Int(try length(of: key, in: lengths)),
-                        averageLength: averageLength)))
             }
         }
     }
@@ -102,7 +115,7 @@ extension FullTextIndexSearch {
     /// The best matches of several words (every one required) into `best`: the matching objects in order of
     /// the sum of their blocks' bounds (then in key order), scored while that sum may still enter the heap.
     private func topOfWords(
-        _ blocks: [[ScoredPostingBlock]], bounds: [[Double]], idfs: [Double], averageLength: Double,
+        _ blocks: [ScoredPostingBlocks], bounds: [[Double]], idfs: [Double], averageLength: Double,
         into best: inout BoundedHeap<(key: ObjectKey, score: Double)>
     ) throws {
         let keys = try matchingKeys()
@@ -113,7 +126,7 @@ extension FullTextIndexSearch {
         var blockOf = [[Int32]](repeating: [], count: blocks.count)
         var sums = [Double](repeating: 0, count: keys.count)
         for word in blocks.indices {
-            let wordBlocks = blocks[word]
+            let wordBlocks = blocks[word].blocks
             var rows = [Int32]()
             rows.reserveCapacity(keys.count)
             var block = 0
@@ -139,7 +152,7 @@ extension FullTextIndexSearch {
             var score = 0.0
             for word in blocks.indices {
                 let block = blockOf[word][row]
-                if decoded[word][block] == nil { decoded[word][block] = try blocks[word][Int(block)].postings() }
+                if decoded[word][block] == nil { decoded[word][block] = try blocks[word].postings(of: Int(block)) }
                 let postings = decoded[word][block]!
                 let index = Self.firstIndex(in: postings.keys, notBelow: keys[row], from: 0)
                 guard index < postings.keys.count, postings.keys[index] == keys[row] else {

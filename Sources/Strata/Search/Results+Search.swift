@@ -47,8 +47,9 @@ extension Results {
             var hits: [SearchHit<Element>] = []
             for (key, score) in ranked where isWholeTable || selected.contains(key) {
                 if let limit, hits.count >= limit { break }
+                // The text read straight from its cluster's block (no copy of its bytes; ASCII not validated).
                 guard let object = database.object(of: model, key: key) as? Element,
-                    case .string(let text) = try table.value(key, column: column)
+                    let text = try table.string(key, column: column)
                 else { continue }
                 hits.append(SearchHit(object: object, score: score, text: text, query: parsed))
             }

@@ -282,20 +282,24 @@ extension Table {
         try fullTextSortedIndex(index).count(withPrefix: FullTextEntry.termPrefix(term)) ?? 0
     }
 
-    /// The posting blocks of exactly `term` in key order, each copied with its score bound, when the index keeps
-    /// score bounds (`IndexSpec.isScoreBounds`); `nil` when it does not (ranking then scores every match). No
-    /// block's postings are decoded: what a ranked top-k orders its blocks by before it decodes the best of them.
-    package func fullTextScoredBlocks(_ index: IndexKey, term: String) throws -> [ScoredPostingBlock]? {
+    /// The posting blocks of exactly `term` in key order, copied with their score bounds (their payloads side by
+    /// side in one buffer), when the index keeps score bounds (`IndexSpec.isScoreBounds`); `nil` when it does not
+    /// (ranking then scores every match). No block's postings are decoded: what a ranked top-k orders its blocks
+    /// by before it decodes the best of them.
+    package func fullTextScoredBlocks(_ index: IndexKey, term: String) throws -> ScoredPostingBlocks? {
         let sorted = try fullTextSortedIndex(index)
         guard sorted.keepsScoreBounds else { return nil }
-        var blocks: [ScoredPostingBlock] = []
+        var blocks = ScoredPostingBlocks()
         var damaged = false
         try sorted.forEachPostingBlock(withPrefix: FullTextEntry.termPrefix(term)) { block in
-            guard block.scoreBound != nil, let count = PostingBlock.count(of: block.payload), count > 0 else {
+            // Each posting takes a byte or more of the payload.
+            guard block.scoreBound != nil, let count = PostingBlock.count(of: block.payload), count > 0,
+                count <= block.payload.count
+            else {
                 damaged = true
                 return false
             }
-            blocks.append(ScoredPostingBlock(entry: block, count: count))
+            blocks.append(block, count: count)
             return true
         }
         if damaged { throw damagedFullText(index) }
