@@ -234,13 +234,12 @@ extension Table {
         for (index, column) in cluster.columns.enumerated() {
             if let encodedSet, encodedSet.position == index {
                 column.insert(encoded: encodedSet.blob, isNull: false, at: position)
+            } else if let backlink, backlink.position == index {
+                // The backlinks column's one backlink in place of its default (no backlink), without an array.
+                column.insert(encoded: Blob(backlinkFrom: backlink.owner), isNull: false, at: position)
             } else {
                 try column.insert(row[index], at: position)
             }
-        }
-        if let backlink {
-            cluster.columns[backlink.position].replaceBlob(
-                at: position, with: Blob(ValueCodec.encodeBacklink(backlink.owner)))
         }
     }
 
