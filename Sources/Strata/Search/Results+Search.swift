@@ -13,7 +13,9 @@ extension Results {
     /// }
     /// ```
     ///
-    /// With `limit`, only the best `limit` hits are read and returned (every match is still scored).
+    /// With `limit`, only the best `limit` hits are read and returned; over a whole table, words alone are ranked by
+    /// block-max pruning (only the matches that may still enter the best `limit` are scored), anything else by
+    /// scoring every match.
     ///
     /// - Throws: `StrataError.invalidArgument` when `property` has no full-text index; a `StrataError` for a
     ///   damaged file.
