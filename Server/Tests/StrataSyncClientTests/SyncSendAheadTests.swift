@@ -52,10 +52,10 @@ final class SyncSendAheadTests: XCTestCase {
         }
     }
 
-    /// One batch at a time (the default), in small batches: each next batch leaves once the previous one is
-    /// answered, before that answer is stored on the device (`SyncSession.uploadAhead`). Every change lands once, in
-    /// the device's order, none with `after` (its predecessor was applied), and the device ends with nothing pending.
-    func testNextBatchLeavesBeforeTheAnswerIsStoredAndEveryChangeLandsOnce() async throws {
+    /// One batch at a time (the default), in small batches left to the background session: each next batch leaves
+    /// after the previous one's answer (`SyncSession.uploadAhead`). Every change lands once, in the device's order,
+    /// none with `after`, and the device ends with nothing pending.
+    func testSmallBatchesOneAtATimeLandOnceInOrderWithoutAfter() async throws {
         try await SyncHarness.run { harness in
             var configuration = harness.clientConfiguration("phone", token: try await SyncHarness.token(user: "alice"))
             configuration.sync?.uploadBatchSize = 3

@@ -189,25 +189,19 @@ public final class SyncSession: @unchecked Sendable {
     /// Uploads the outbox until it is empty, sending each batch as soon as it is read (docs/SYNC.md, "Sending
     /// ahead"): to a server that keeps order, up to ``SyncConfiguration/uploadsAhead`` more batches are on their way
     /// at once, each naming the last change sent before it (`after`), so that a change committed while an upload is
-    /// under way leaves at once instead of after that upload's answer (by default none: one batch at a time).
-    /// Answers are taken in the order the batches left. An answer that covers its whole batch lets the next batch
-    /// leave before the answer is stored (the store's write transaction then overlaps the next round trip instead of
-    /// delaying it): the answered changes are applied on the server, so the next batch needs no `after`, and a
-    /// process that stops before the store sends them again, which the server counts as duplicates. After a failure
-    /// nothing more is sent; the batches still on their way are waited for, and the first failure is thrown (the
-    /// next round starts again from the acknowledged number). Returns whether anything was sent.
+    /// under way leaves at once instead of after that upload's answer (by default none: one batch at a time). Answers are taken in the order the batches left. After a
+    /// failure nothing more is sent; the batches still on their way are waited for, and the first failure is thrown
+    /// (the next round starts again from the acknowledged number). Returns whether anything was sent.
     private func uploadAhead() async throws -> Bool {
         var inFlight: [UploadInFlight] = []
         var sentAny = false
         var failure: (any Error)?
-        // An answer taken but not stored yet (see above): stored once the next batch, if any, has left.
-        var unstored: (answer: UploadResponse, last: Int64)?
         while true {
             // Read before looking for work: an answer or a commit after this point ends the wait below at once.
             let seen = uploadSignal.generation
             let limit = lock.withLock { serverKeepsOrder } ? 1 + max(0, configuration.uploadsAhead) : 1
             if failure == nil, inFlight.count < limit, state == .active,
-                let read = try await readBatch(after: inFlight.last?.last ?? unstored?.last),
+                let read = try await readBatch(after: inFlight.last?.last),
                 let first = read.changes.first, let last = read.changes.last
             {
                 let (clientID, batch) = (read.clientID, read.changes)
@@ -230,10 +224,6 @@ public final class SyncSession: @unchecked Sendable {
                 }
                 continue
             }
-            if let answered = unstored {
-                unstored = nil
-                try await acknowledge(answered.answer, lastSent: answered.last)
-            }
             guard let oldest = inFlight.first else {
                 if let failure { throw failure }
                 if !sentAny { lock.withLock { currentProgress.pendingUploads = 0 } }
@@ -246,8 +236,6 @@ public final class SyncSession: @unchecked Sendable {
             }
             inFlight.removeFirst()
             switch result {
-            case .success(let answer) where failure == nil && answer.acknowledged >= oldest.last:
-                unstored = (answer, oldest.last)
             case .success(let answer): try await acknowledge(answer, lastSent: oldest.last)
             case .failure(let error): failure = failure ?? error
             }
