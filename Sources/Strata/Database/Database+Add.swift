@@ -185,13 +185,6 @@ extension Database {
             key = try insertChecked(model, { Self.value(in: row, at: primaryKeySlot) }) {
                 try table.insert(row.values, into: model.valueColumns)
             }
-        } else if owned.count == 1 {
-            // One embedded object (a person with an address): inserted without an array of rows or of keys.
-            let inserted = try insertChecked(model, { Self.value(in: row, at: primaryKeySlot) }) {
-                try table.insert(row.values, into: model.valueColumns, embedding: owned[0].row)
-            }
-            key = inserted.owner
-            owned[0].object.managedAccessor = ManagedRow(database: self, model: owned[0].model, key: inserted.embedded)
         } else {
             let inserted = try insertChecked(model, { Self.value(in: row, at: primaryKeySlot) }) {
                 try table.insert(row.values, into: model.valueColumns, embedding: owned.map(\.row))

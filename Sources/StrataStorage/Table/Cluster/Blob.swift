@@ -11,9 +11,6 @@ struct Blob: Equatable {
         case bytes([UInt8])
         case text(String)
         case external(NodeRef, length: Int)
-        /// One backlink, from the object with this key: the 12 bytes of `ValueCodec.encodeBacklink(_:)`, made
-        /// where they are read or written (an embedded object inserted with its owner then costs no array).
-        case backlink(Int64)
     }
 
     private var content: Content
@@ -24,13 +21,6 @@ struct Blob: Equatable {
     init(text: String) { content = .text(text) }
 
     init(external: NodeRef, length: Int) { content = .external(external, length: length) }
-
-    /// The one backlink of an object linked from the object `owner` alone (the bytes `ValueCodec.encodeBacklink`
-    /// returns, without an array until they are asked for).
-    init(backlinkFrom owner: Int64) { content = .backlink(owner) }
-
-    /// The byte count of a single backlink: a `u32` count of one, then the key.
-    private static let backlinkByteCount = 12
 
     static let empty = Blob([])
 
@@ -46,7 +36,6 @@ struct Blob: Equatable {
         case .bytes(let bytes): return bytes.count
         case .text(let text): return text.utf8.count
         case .external(_, let length): return length
-        case .backlink: return Blob.backlinkByteCount
         }
     }
 
@@ -60,7 +49,6 @@ struct Blob: Equatable {
         case .bytes(let bytes): return bytes
         case .text(let text): return Array(text.utf8)
         case .external: return []
-        case .backlink(let owner): return ValueCodec.encodeBacklink(owner)
         }
     }
 
@@ -70,13 +58,6 @@ struct Blob: Equatable {
         case .bytes(let bytes): return try bytes.withUnsafeBytes(body)
         case .text(var text): return try text.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
         case .external: return try body(UnsafeRawBufferPointer(start: nil, count: 0))
-        case .backlink(let owner):
-            // Little-endian, as `ByteWriter` writes them: a count of one, then the key.
-            return try withUnsafeTemporaryAllocation(byteCount: 16, alignment: 8) { raw in
-                raw.storeBytes(of: UInt32(1).littleEndian, toByteOffset: 0, as: UInt32.self)
-                raw.storeBytes(of: owner.littleEndian, toByteOffset: 4, as: Int64.self)
-                return try body(UnsafeRawBufferPointer(rebasing: raw[0..<Blob.backlinkByteCount]))
-            }
         }
     }
 

@@ -73,7 +73,7 @@ extension Table {
     ///   - backlink: for such an embedded object, the storage position of its backlinks column and its owner's
     ///     key, written with the row instead of by a second descent.
     func insert(
-        row: [StorageValue], explicitKey: ObjectKey?, freshLinks: FreshLinks = FreshLinks(),
+        row: [StorageValue], explicitKey: ObjectKey?, freshLinks: [Int] = [],
         backlink: (position: Int, owner: Int64)? = nil
     ) throws -> ObjectKey {
         var row = row
@@ -157,40 +157,6 @@ extension Table {
                 try checkClaims(Table.linkTargets(row[index]), of: owned, by: objectKey, column: specs[index])
             }
         }
-        try placeNew(row, key: objectKey, keyIsPrimaryKey: keyIsPrimaryKey, backlink: backlink, encodedSet: encodedSet)
-        for (index, entry) in entries { try index.insert(entry: entry) }
-        if placedIndexes {
-            for index in indexes where !index.isImplied && !index.spec.isFullText {
-                if index.indexesElements {
-                    let position = try position(of: index.spec.columns[0])
-                    if let encodedSet, encodedSet.position == position {
-                        try encodedSet.blob.withBytes { try index.insertElements(ofStringSet: $0, key: objectKey) }
-                    } else {
-                        try index.insertElements(of: row[position], key: objectKey)
-                    }
-                } else if !index.spec.isUnique {
-                    try index.insertEntry(key: objectKey) { row[try position(of: $0)] }
-                }
-            }
-        }
-        for (index, text) in texts { try index.insertText(text, key: objectKey) }
-        for index in linkPositions where !row[index].isNull && (freshLinks.isEmpty || !freshLinks.contains(index)) {
-            for target in linkTargets(row[index], of: specs[index]) { try addBacklink(to: target, from: objectKey, column: specs[index]) }
-        }
-        try trimIfNeeded()
-        return objectKey
-    }
-
-    /// Places a new object's checked row under `objectKey` (at the end of the last cluster when the key follows
-    /// every key so far, as a bulk insert's do), advances the table's next key and tells the change log: the part
-    /// of an insert that an object inserted with its owner (``insertOwned(row:key:backlink:)``) shares with
-    /// ``insert(row:explicitKey:freshLinks:backlink:)``.
-    /// - Throws: `StrataError.duplicatePrimaryKey` (when `keyIsPrimaryKey`) or `StrataError.invalidArgument` when
-    ///   the key is taken, before anything changes.
-    func placeNew(
-        _ row: [StorageValue], key objectKey: ObjectKey, keyIsPrimaryKey: Bool,
-        backlink: (position: Int, owner: Int64)?, encodedSet: (position: Int, blob: Blob)?
-    ) throws {
         let rawKey = objectKey.rawValue
         try ByteOrder.withKey(rawKey) { ordered in
             // A key past every key so far (the table's next key, or an increasing primary key) goes at the end of
@@ -219,6 +185,27 @@ extension Table {
         // refused as a duplicate instead of overflowing.
         nextObjectKey = max(nextObjectKey, rawKey == .max ? .max : rawKey + 1)
         catalog.changeLog?.inserted(objectKey, into: key)
+        for (index, entry) in entries { try index.insert(entry: entry) }
+        if placedIndexes {
+            for index in indexes where !index.isImplied && !index.spec.isFullText {
+                if index.indexesElements {
+                    let position = try position(of: index.spec.columns[0])
+                    if let encodedSet, encodedSet.position == position {
+                        try encodedSet.blob.withBytes { try index.insertElements(ofStringSet: $0, key: objectKey) }
+                    } else {
+                        try index.insertElements(of: row[position], key: objectKey)
+                    }
+                } else if !index.spec.isUnique {
+                    try index.insertEntry(key: objectKey) { row[try position(of: $0)] }
+                }
+            }
+        }
+        for (index, text) in texts { try index.insertText(text, key: objectKey) }
+        for index in linkPositions where !row[index].isNull && (freshLinks.isEmpty || !freshLinks.contains(index)) {
+            for target in linkTargets(row[index], of: specs[index]) { try addBacklink(to: target, from: objectKey, column: specs[index]) }
+        }
+        try trimIfNeeded()
+        return objectKey
     }
 
     /// Puts a new object's row into a decoded cluster at `position`, with its one backlink when it is an embedded
@@ -234,12 +221,13 @@ extension Table {
         for (index, column) in cluster.columns.enumerated() {
             if let encodedSet, encodedSet.position == index {
                 column.insert(encoded: encodedSet.blob, isNull: false, at: position)
-            } else if let backlink, backlink.position == index {
-                // The backlinks column's one backlink in place of its default (no backlink), without an array.
-                column.insert(encoded: Blob(backlinkFrom: backlink.owner), isNull: false, at: position)
             } else {
                 try column.insert(row[index], at: position)
             }
+        }
+        if let backlink {
+            cluster.columns[backlink.position].replaceBlob(
+                at: position, with: Blob(ValueCodec.encodeBacklink(backlink.owner)))
         }
     }
 
