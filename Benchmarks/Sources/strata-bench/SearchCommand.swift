@@ -104,47 +104,42 @@ struct SearchCommand: ParsableCommand {
             let perQuery = 1e6 / Double(corpus.oneWord.count)
             // Each round times the three rows in turn; each row keeps its fastest round per engine.
             var fastest: [String: (strata: Double, sqlite: Double)] = [:]
-            func keep(_ id: String, _ times: (strata: Double, sqlite: Double)) {
+            func time(_ id: String, strata: () throws -> Int, sqlite: () throws -> Int) throws {
+                let times = try timedPair(id, strata: strata, sqlite: sqlite)
                 let known = fastest[id] ?? (Double.infinity, Double.infinity)
                 fastest[id] = (min(known.strata, times.strata), min(known.sqlite, times.sqlite))
             }
             for _ in 0..<max(rounds, 1) {
-                keep(
+                try time(
                     "FTS-top10",
-                    try timedPair(
-                        "FTS-top10",
-                        strata: {
-                            try corpus.oneWord.reduce(0) {
-                                $0 + (try articles.search($1, in: "body", limit: 10).count)
-                            }
-                        },
-                        sqlite: { try corpus.oneWord.reduce(0) { $0 + (try sqlite.top10($1).count) } }))
+                    strata: {
+                        try corpus.oneWord.reduce(0) {
+                            $0 + (try articles.search($1, in: "body", limit: 10).count)
+                        }
+                    },
+                    sqlite: { try corpus.oneWord.reduce(0) { $0 + (try sqlite.top10($1).count) } })
                 // The same work as top-10 minus the ranking: the first ten matches of each word in key order, with
                 // their texts read (what "top-10 by relevance as fast as an unranked query" compares top-10 with).
-                keep(
+                try time(
                     "FTS-first10",
-                    try timedPair(
-                        "FTS-first10",
-                        strata: {
-                            try corpus.oneWord.reduce(0) { total, query in
-                                try articles.filter("body TEXT %@", query).prefix(10)
-                                    .reduce(total) { $0 + ($1.body.isEmpty ? 0 : 1) }
-                            }
-                        },
-                        sqlite: { try corpus.oneWord.reduce(0) { $0 + (try sqlite.first10($1).count) } }))
+                    strata: {
+                        try corpus.oneWord.reduce(0) { total, query in
+                            try articles.filter("body TEXT %@", query).prefix(10)
+                                .reduce(total) { $0 + ($1.body.isEmpty ? 0 : 1) }
+                        }
+                    },
+                    sqlite: { try corpus.oneWord.reduce(0) { $0 + (try sqlite.first10($1).count) } })
                 // `Results.prefix(_:)` on sorted results: the ten newest matches, kept by a bounded heap (no full
                 // sort).
-                keep(
+                try time(
                     "FTS-newest10",
-                    try timedPair(
-                        "FTS-newest10",
-                        strata: {
-                            try corpus.oneWord.reduce(0) { total, query in
-                                total + (try articles.filter("body TEXT %@", query)
-                                    .sorted(byKeyPath: "id", ascending: false).prefix(10).map(\.id).count)
-                            }
-                        },
-                        sqlite: { try corpus.oneWord.reduce(0) { $0 + (try sqlite.newest10($1).count) } }))
+                    strata: {
+                        try corpus.oneWord.reduce(0) { total, query in
+                            total + (try articles.filter("body TEXT %@", query)
+                                .sorted(byKeyPath: "id", ascending: false).prefix(10).map(\.id).count)
+                        }
+                    },
+                    sqlite: { try corpus.oneWord.reduce(0) { $0 + (try sqlite.newest10($1).count) } })
             }
             for id in ["FTS-top10", "FTS-first10", "FTS-newest10"] {
                 let times = fastest[id]!

@@ -121,9 +121,6 @@ final class LockFile: @unchecked Sendable {
     /// 0 and never matches). Set by `attach`, with the data-file slot the version was written to.
     private(set) var previousSynced: (meta: MetaSlot, slot: Int)?
 
-    /// The meta slot of `previousSynced`.
-    var previousSyncedMeta: MetaSlot? { previousSynced?.meta }
-
     /// Forgets `previousSynced`: the data file it described is about to be replaced (compaction on open).
     func forgetPreviousSyncedMeta() {
         previousSynced = nil

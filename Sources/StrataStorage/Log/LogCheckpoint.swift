@@ -99,9 +99,7 @@ enum LogCheckpoint {
             pagesWritten += UInt64(location.pages)
         }
         try data.sync()
-        try newestMeta.bytes().withUnsafeBytes {
-            try data.write($0, at: UInt64(FileHeader.slotOffsets[1 - currentSlot]))
-        }
+        try newestMeta.write(to: data, slot: 1 - currentSlot)
         try data.sync()
         return Outcome(meta: newestMeta, pagesWritten: pagesWritten)
     }

@@ -17,6 +17,11 @@ enum FileHeader {
     static let boundFormatVersion: UInt32 = 3
     /// Where meta slot 0 and meta slot 1 start.
     static let slotOffsets = [512, 1024]
+
+    /// Where meta slot `slot` lies, for errors: "meta slot 1 (page 0, bytes 1024-1087)".
+    static func slotLocation(_ slot: Int) -> String {
+        "meta slot \(slot) (page 0, bytes \(slotOffsets[slot])-\(slotOffsets[slot] + MetaSlot.byteCount - 1))"
+    }
     /// Bytes of page 0 the pager ever reads.
     static let byteCount = 2048
     /// The smallest and largest page sizes (powers of two); the smallest holds the header and both slots.
@@ -127,5 +132,12 @@ struct MetaSlot: Equatable, Sendable {
         var bytes = [UInt8](repeating: 0, count: Self.byteCount)
         bytes.withUnsafeMutableBytes { encode(into: $0.baseAddress!) }
         return bytes
+    }
+
+    /// Writes the slot into meta slot `slot` (0 or 1) of `file`'s page 0, without a sync.
+    ///
+    /// - Throws: the write's error.
+    func write(to file: StorageFile, slot: Int) throws {
+        try bytes().withUnsafeBytes { try file.write($0, at: UInt64(FileHeader.slotOffsets[slot])) }
     }
 }

@@ -43,8 +43,7 @@ enum Recovery {
         // held the newest version, which is unknown. A newer slot found not whole below says more, and replaces it.
         var rejected: (version: UInt64?, reason: String)? = [0, 1]
             .first { slot in file.meta(slot: slot) == nil && !isBlank(slot: slot, in: file) }
-            .map { slot in (nil, "meta slot \(slot) (page 0, bytes \(FileHeader.slotOffsets[slot])-"
-                + "\(FileHeader.slotOffsets[slot] + MetaSlot.byteCount - 1)) is damaged") }
+            .map { slot in (nil, "\(FileHeader.slotLocation(slot)) is damaged") }
         for (meta, slot) in candidates {
             guard let problem = problem(with: meta, in: file, fileSize: fileSize) else {
                 return Choice(meta: meta, slot: slot, rejected: rejected)

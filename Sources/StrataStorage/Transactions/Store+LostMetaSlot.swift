@@ -47,15 +47,14 @@ extension Store {
     static func restoreMetaSlot(_ meta: MetaSlot, slot: Int, in file: StorageFile, path: String, readOnly: Bool)
         throws
     {
-        let start = FileHeader.slotOffsets[slot]
         guard !readOnly else {
             throw StrataError.corruptFile(
-                path: path, location: "meta slot \(slot) (page 0, bytes \(start)-\(start + MetaSlot.byteCount - 1))",
+                path: path, location: FileHeader.slotLocation(slot),
                 detail: "it lost the write of version \(meta.version), which the lock file recorded as synced and "
                     + "whose pages are all intact; open the store once read-write (not read-only) to write the slot "
                     + "again")
         }
-        try meta.bytes().withUnsafeBytes { try file.write($0, at: UInt64(start)) }
+        try meta.write(to: file, slot: slot)
         try AcknowledgedSlot.write(meta, to: file)
     }
 }

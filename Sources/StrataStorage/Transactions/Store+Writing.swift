@@ -154,7 +154,7 @@ extension Store {
     /// Writes a commit's nodes and meta slot (growing the file first if needed). Called under the writer lock.
     func writeCommit(nodes: SealedNodes, meta: MetaSlot, slot: Int) throws {
         try writeNodes(nodes, filePages: meta.pageCount)
-        try meta.bytes().withUnsafeBytes { try pagedFile.file.write($0, at: UInt64(FileHeader.slotOffsets[slot])) }
+        try meta.write(to: pagedFile.file, slot: slot)
     }
 
     /// Writes sealed nodes to their pages, first growing the file to hold `filePages` pages if it is shorter.

@@ -229,7 +229,7 @@ public final class Store: @unchecked Sendable {
             // a file left as it was (the usual case) costs no disk flush. The whole meta slot must match, so a
             // file replaced under an old lock file is synced as before.
             let synced: Bool
-            if choice.rejected == nil, !restoredSlot, let left = lockFile.previousSyncedMeta, left == meta {
+            if choice.rejected == nil, !restoredSlot, let left = lockFile.previousSynced?.meta, left == meta {
                 synced = true
             } else if options.readOnly {
                 synced = (try? file.sync()) != nil

@@ -142,7 +142,7 @@ final class PinProtocolTests: PagerTestCase {
         defer { store.close() }
         XCTAssertNil(store.openRecovery)
         XCTAssertEqual(store.lockFile.previousAcknowledgedVersion, store.latestCommittedVersion)
-        XCTAssertNotNil(store.lockFile.previousSyncedMeta, "the synced mark of format 2 was not read")
+        XCTAssertNotNil(store.lockFile.previousSynced?.meta, "the synced mark of format 2 was not read")
         XCTAssertEqual(try checkedState(store).1.step, 3)
         try commitSteps(store, 1, random: &random)
         XCTAssertEqual(try lockFileFormat(for: path), 3)
