@@ -1,7 +1,9 @@
 import Foundation
 
-/// The figures of `strata-bench model` by round, engine and row, printed as a table or as JSON. Each row compares
-/// Strata with the better of SQLite's two layouts on that row (the median over rounds of each round's ratio).
+/// The figures of `strata-bench model` by round, engine and row, printed as a table or as JSON. Each of Strata's
+/// two models is compared with the better of SQLite's two layouts on that row, and with the layout that keeps the
+/// same indexes (the indexed set with the child table, the plain set with the JSON columns); an advantage is the
+/// median over rounds of each round's ratio.
 struct ModelReport {
     let rounds: [[ModelEngineKind: [String: Double]]]
 
@@ -23,32 +25,51 @@ struct ModelReport {
         return layouts.max { workload.advantage(strata: $1.1, sqlite: $0.1) > 1 }?.0
     }
 
-    private func advantage(_ workload: ModelWorkload, over layout: ModelEngineKind) -> Double? {
-        rounds.compactMap { round in
-            guard let strata = round[.strata]?[workload.id], let sqlite = round[layout]?[workload.id] else {
+    /// The SQLite layout that keeps the same indexes as Strata's `model`: the child table's indexed name for the
+    /// indexed set, the JSON columns (no index serves `json_each`) for the plain set. Both index the city.
+    private static func sameIndexes(as model: ModelEngineKind) -> ModelEngineKind {
+        model == .strata ? .sqliteTables : .sqliteJSON
+    }
+
+    private func advantage(
+        _ workload: ModelWorkload, of model: ModelEngineKind, over layout: ModelEngineKind?
+    ) -> Double? {
+        guard let layout else { return nil }
+        return rounds.compactMap { round in
+            guard let strata = round[model]?[workload.id], let sqlite = round[layout]?[workload.id] else {
                 return nil
             }
             return workload.advantage(strata: strata, sqlite: sqlite)
         }.median
     }
 
+    private static let models: [ModelEngineKind] = [.strata, .strataPlain]
+
     var table: String {
         var lines = [
-            pad("workload", 12) + pad("unit", 11) + pad("Strata", 11) + pad("SQL tables", 12) + pad("SQL JSON", 11)
-                + pad("vs", 12) + "advantage",
+            pad("workload", 12) + pad("unit", 11) + pad("Strata", 10) + pad("plain set", 11) + pad("SQL tables", 12)
+                + pad("SQL JSON", 10) + pad("vs", 12) + pad("advantage", 11) + pad("plain", 8)
+                + "same indexes (Strata/tables, plain/JSON)",
         ]
         for workload in ModelWorkload.all {
             let best = bestSQLite(workload)
+            let sameIndexes = Self.models.map { model in
+                ratio(advantage(workload, of: model, over: Self.sameIndexes(as: model)))
+            }
             lines.append(
-                pad(workload.id, 12) + pad(workload.unit, 11) + pad(format(median(.strata, workload.id)), 11)
+                pad(workload.id, 12) + pad(workload.unit, 11) + pad(format(median(.strata, workload.id)), 10)
+                    + pad(format(median(.strataPlain, workload.id)), 11)
                     + pad(format(median(.sqliteTables, workload.id)), 12)
-                    + pad(format(median(.sqliteJSON, workload.id)), 11) + pad(best?.displayName ?? "–", 12)
-                    + (best.flatMap { advantage(workload, over: $0) }.map { String(format: "%.2f×", $0) } ?? "–"))
+                    + pad(format(median(.sqliteJSON, workload.id)), 10) + pad(best?.displayName ?? "–", 12)
+                    + pad(ratio(advantage(workload, of: .strata, over: best)), 11)
+                    + pad(ratio(advantage(workload, of: .strataPlain, over: best)), 8)
+                    + sameIndexes.joined(separator: ", "))
         }
+        lines.append("Strata: nicknames an indexed set<string>; plain set: the same without the index (a Realm model)")
         lines.append("SQL tables: address columns, nickname(person_id REFERENCES person, name) indexed on name")
         lines.append("SQL JSON: address and nicknames as JSON text, json_extract index on the city, json_each")
-        lines.append("vs: the faster SQLite layout on the row; advantage > 1: Strata ahead of it")
-        lines.append("figures: medians of \(rounds.count) round(s); advantage: median of each round's ratio")
+        lines.append("vs: the faster SQLite layout on the row; advantage (Strata), plain (plain set) > 1: ahead of it")
+        lines.append("figures: medians of \(rounds.count) round(s); advantages: median of each round's ratio")
         let splits = self.splits
         if !splits.isEmpty {
             lines.append("Strata's splits (-ms: median ms of one query; -us: µs per person inserted; -keys: a count):")
@@ -59,24 +80,35 @@ struct ModelReport {
         return lines.joined(separator: "\n")
     }
 
-    /// `{"workloads": [{"id": "M-insert", "unit": …, "strata": …, "sqlite_tables": …, "sqlite_json": …,
-    /// "sqlite_layout": "sqlite-tables", "advantage": …}], "strata_splits": {"split-city-ms": …}}`
+    /// `{"workloads": [{"id": "M-insert", "unit": …, "strata": …, "strata_plain": …, "sqlite_tables": …,
+    /// "sqlite_json": …, "sqlite_layout": "sqlite-json", "advantage": …, "plain_advantage": …,
+    /// "same_indexes_advantage": …, "plain_same_indexes_advantage": …}], "strata_splits": {"split-city-ms": …}}`
     var json: String {
         let entries: [[String: Any]] = ModelWorkload.all.map { workload in
             let best = bestSQLite(workload)
             return [
                 "id": workload.id, "unit": workload.unit,
                 "strata": median(.strata, workload.id) ?? NSNull(),
+                "strata_plain": median(.strataPlain, workload.id) ?? NSNull(),
                 "sqlite_tables": median(.sqliteTables, workload.id) ?? NSNull(),
                 "sqlite_json": median(.sqliteJSON, workload.id) ?? NSNull(),
                 "sqlite_layout": best?.rawValue ?? NSNull(),
-                "advantage": best.flatMap { advantage(workload, over: $0) } ?? NSNull(),
+                "advantage": advantage(workload, of: .strata, over: best) ?? NSNull(),
+                "plain_advantage": advantage(workload, of: .strataPlain, over: best) ?? NSNull(),
+                "same_indexes_advantage":
+                    advantage(workload, of: .strata, over: Self.sameIndexes(as: .strata)) ?? NSNull(),
+                "plain_same_indexes_advantage":
+                    advantage(workload, of: .strataPlain, over: Self.sameIndexes(as: .strataPlain)) ?? NSNull(),
             ]
         }
         let object: [String: Any] = ["workloads": entries, "strata_splits": splits]
         let options: JSONSerialization.WritingOptions = [.prettyPrinted, .sortedKeys]
         let data = (try? JSONSerialization.data(withJSONObject: object, options: options)) ?? Data()
         return String(decoding: data, as: UTF8.self)
+    }
+
+    private func ratio(_ value: Double?) -> String {
+        value.map { String(format: "%.2f×", $0) } ?? "–"
     }
 
     private func format(_ value: Double?) -> String {
