@@ -199,6 +199,14 @@ enum ConformanceCases {
             ConformanceCase(predicate: "scores.@min == 0", arguments: []) { e, _ in e.scores.min() == 0 },
             ConformanceCase(predicate: "scores.@max < 5", arguments: []) { e, _ in e.scores.max().map { $0 < 5 } ?? false },
             ConformanceCase(predicate: "skills.@count >= 2", arguments: []) { e, _ in e.skills.count >= 2 },
+            ConformanceCase(predicate: "skills.@count != 1", arguments: []) { e, _ in e.skills.count != 1 },
+            ConformanceCase(predicate: "scores.@count <= 1", arguments: []) { e, _ in e.scores.count <= 1 },
+            ConformanceCase(predicate: "friends.@count < 2 AND age > 30", arguments: []) { e, s in
+                s.friends(of: e).count < 2 && e.age > 30
+            },
+            ConformanceCase(predicate: "NOT (friends.@count == 1) OR hired == false", arguments: []) { e, s in
+                s.friends(of: e).count != 1 || !e.hired
+            },
             ConformanceCase(predicate: "friends.@count == 0", arguments: []) { e, s in s.friends(of: e).isEmpty },
             ConformanceCase(predicate: "friends.@count >= 2", arguments: []) { e, s in s.friends(of: e).count >= 2 },
             ConformanceCase(predicate: "ANY friends.age > 60", arguments: []) { e, s in s.friends(of: e).contains { $0.age > 60 } },
@@ -373,6 +381,9 @@ enum ConformanceCases {
             },
             ConformanceCase(predicate: "charms.@count == 0", arguments: []) { e, s in s.charms(of: e).isEmpty },
             ConformanceCase(predicate: "charms.@count >= 3", arguments: []) { e, s in s.charms(of: e).count >= 3 },
+            // A map keeps the key of a deleted target: its count still holds the entry.
+            ConformanceCase(predicate: "extras.@count == 2", arguments: []) { e, s in s.extras(of: e).count == 2 },
+            ConformanceCase(predicate: "extras.@count < 2", arguments: []) { e, s in s.extras(of: e).count < 2 },
             ConformanceCase(predicate: "extras['a'] == nil", arguments: []) { e, s in
                 (s.extras(of: e)["a"] ?? PlainMixed.none) == PlainMixed.none
             },

@@ -223,12 +223,32 @@ final class QueryResultsTests: StaffDatabaseTestCase {
     func testExplainShowsColumnScansAndPerObjectParts() throws {
         XCTAssertEqual(try db.objects(Employee.self).filter("age > 50 AND hired == true").explain,
                        "scan Employee (age > 50 AND hired == true)")
+        XCTAssertEqual(try db.objects(Employee.self).filter("ANY friends.age > 60 AND age > 50").explain,
+                       "scan Employee (age > 50 AND (per object: ANY friends.age > 60))")
+        // A collection's count is read from its stored header, a column condition.
         XCTAssertEqual(try db.objects(Employee.self).filter("friends.@count > 1 AND age > 50").explain,
-                       "scan Employee (age > 50 AND (per object: friends.@count > 1))")
+                       "scan Employee (friends.@count > 1 AND age > 50)")
         XCTAssertEqual(try db.objects(IndexedEmployee.self).filter("name ==[c] 'a' OR age > 3").explain,
                        "scan IndexedEmployee (name ==[c] \"a\" OR age > 3)")
         XCTAssertEqual(db.objects(Employee.self).sorted(byKeyPath: "age", ascending: false).explain,
                        "all Employee, sorted by age DESC")
+    }
+
+    func testCollectionCountsComeFromStoredCollectionsInsideAWriteAndForLongLists() throws {
+        try db.write {
+            add("Ana", age: 30).scores.append(contentsOf: 0..<3_000)  // long enough to live in a node of its own
+            add("Bo", age: 20)
+        }
+        XCTAssertEqual(try db.objects(Employee.self).filter("scores.@count == 3000").map(\.name), ["Ana"])
+        XCTAssertEqual(try db.objects(Employee.self).filter("scores.@count < 3000").map(\.name), ["Bo"])
+        db.beginWrite()
+        let bo = try XCTUnwrap(db.objects(Employee.self).filter("name == 'Bo'").first)
+        bo.scores.append(7)
+        // The scan sees the write's own change, as every query in a write does.
+        XCTAssertEqual(try db.objects(Employee.self).filter("scores.@count == 1").map(\.name), ["Bo"])
+        db.cancelWrite()
+        XCTAssertEqual(try db.objects(Employee.self).filter("scores.@count == 0").map(\.name), ["Bo"])
+        XCTAssertEqual(try db.objects(Employee.self).filter("scores.@count != 0").map(\.name), ["Ana"])
     }
 
     // MARK: Typed queries

@@ -31,6 +31,9 @@ indirect enum ColumnScan {
     /// `ANY set == constant` (or, `negated`, `NONE set == constant`) over a set column: each object's encoded set
     /// binary-searched in place for the probe, no element decoded.
     case setContains(column: ColumnKey, probe: SetProbe, negated: Bool, text: String)
+    /// `collection.@count` compared with an integer, over a list, set or map column of the tested object: each
+    /// object's count read from its encoded collection's header, no element decoded.
+    case collectionCount(column: ColumnKey, comparison: ScanComparison, operand: Int64, text: String)
 
     /// Compiles `predicate` for a scan of `model`'s table.
     init(_ predicate: BoundPredicate) {
@@ -73,6 +76,7 @@ indirect enum ColumnScan {
 
     private static func compile(_ comparison: BoundComparison) -> ColumnScan? {
         if let membership = setMembership(comparison) { return membership }
+        if let count = collectionCount(comparison) { return count }
         guard case .path(let path) = comparison.left, let (model, column) = path.rootColumn else { return nil }
         let property = model.description.properties[column]
         let columnKey = model.columns[column]
@@ -165,6 +169,23 @@ indirect enum ColumnScan {
         guard let probe else { return nil }
         return .setContains(column: model.columns[column], probe: probe,
                             negated: comparison.quantifier == .noElement, text: comparison.text)
+    }
+
+    /// `collection.@count <op> n` over a list, set or map property of the tested object, with an integer `n`;
+    /// `nil` for anything else (an inverse, a path through a link, another operand), which stays an
+    /// object-by-object check. The count the header holds is the evaluator's: every element, nulls included.
+    private static func collectionCount(_ comparison: BoundComparison) -> ColumnScan? {
+        guard case .aggregate(let path, .count, nil) = comparison.left, path.root == .object,
+            path.steps.count == 1, case .property(let model, let column) = path.steps[0],
+            comparison.quantifier != .noElement, case .value(.int(let operand)) = comparison.right,
+            let scan = ScanComparison(comparison.op)
+        else { return nil }
+        switch model.description.properties[column].type {
+        case .list, .set, .map:
+            return .collectionCount(
+                column: model.columns[column], comparison: scan, operand: operand, text: comparison.text)
+        default: return nil
+        }
     }
 
     /// `IN` a list of ints (timestamps for a date) or, without options, of strings, as one hash lookup per row;
@@ -356,6 +377,8 @@ indirect enum ColumnScan {
             var result = within
             result.subtract(hits)
             return result
+        case .collectionCount(let column, let comparison, let operand, _):
+            return try cluster.collectionColumn(column).rows(countSatisfying: comparison, operand, within: within)
         }
     }
 
@@ -368,7 +391,8 @@ indirect enum ColumnScan {
         case .or(let terms): return terms.map(\.parenthesized).joined(separator: " OR ")
         case .int(_, _, _, _, let text), .intRange(_, _, _, let text), .intSet(_, _, let text),
              .stringSet(_, _, let text), .double(_, _, _, _, let text), .bool(_, _, _, let text),
-             .string(_, _, _, let text), .null(_, _, _, let text), .setContains(_, _, _, let text):
+             .string(_, _, _, let text), .null(_, _, _, let text), .setContains(_, _, _, let text),
+             .collectionCount(_, _, _, let text):
             return text
         case .perObject(let predicate): return "per object: \(predicate.text)"
         }

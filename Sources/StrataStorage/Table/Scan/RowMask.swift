@@ -80,6 +80,19 @@ public enum ScanComparison: Sendable {
     case greater
     /// `>=`
     case greaterOrEqual
+
+    /// Whether `value <self> operand`.
+    @inline(__always)
+    public func holds(_ value: Int64, _ operand: Int64) -> Bool {
+        switch self {
+        case .equal: return value == operand
+        case .notEqual: return value != operand
+        case .less: return value < operand
+        case .lessOrEqual: return value <= operand
+        case .greater: return value > operand
+        case .greaterOrEqual: return value >= operand
+        }
+    }
 }
 
 /// A column's null bitmap in a cluster (1 = null); a column without one has no nulls.

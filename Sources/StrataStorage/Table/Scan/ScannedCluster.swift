@@ -49,6 +49,17 @@ public struct ScannedCluster {
         }
         return SetColumnView(block, reader: table.reader, kind: kind)
     }
+
+    /// A list, set or map column, each object's element count read in place.
+    public func collectionColumn(_ column: ColumnKey) throws -> CollectionColumnView {
+        let block = try block(column, [.variable], "a list, set or map column")
+        switch table.column(column)?.type {
+        case .list, .set, .map: return CollectionColumnView(block, reader: table.reader)
+        default:
+            throw StrataError.invalidArgument(
+                "column \(column) of table '\(table.name)' is not a list, set or map column")
+        }
+    }
 }
 
 extension Table {
