@@ -173,6 +173,16 @@ enum ConformanceCases {
             },
             ConformanceCase(predicate: "mentor.mentor == nil", arguments: []) { e, s in s.mentor(of: e).flatMap { s.mentor(of: $0) } == nil },
             ConformanceCase(predicate: "mentor.bonus == nil", arguments: []) { e, s in s.mentor(of: e)?.bonus == nil },
+            // Through one link, a column condition of the linked table: a nil link is a nil value, which `!=` a
+            // value matches (and `== nil`: `mentor.bonus == nil` above).
+            ConformanceCase(predicate: "team.title != 'Core'", arguments: []) { e, s in s.team(of: e)?.title != "Core" },
+            ConformanceCase(predicate: "mentor.age != 40", arguments: []) { e, s in s.mentor(of: e)?.age != 40 },
+            ConformanceCase(predicate: "mentor.age BETWEEN {20, 40} AND hired == true", arguments: []) { e, s in
+                s.mentor(of: e).map { (20...40).contains($0.age) } == true && e.hired
+            },
+            ConformanceCase(predicate: "NOT (mentor.bonus > 3) OR team.budget < 200", arguments: []) { e, s in
+                !((s.mentor(of: e)?.bonus).map { $0 > 3 } ?? false) || (s.team(of: e).map { $0.budget < 200 } ?? false)
+            },
             ConformanceCase(predicate: "mentor.team.budget >= 500", arguments: []) { e, s in
                 s.mentor(of: e).flatMap { s.team(of: $0) }.map { $0.budget >= 500 } ?? false
             },

@@ -225,6 +225,9 @@ final class QueryResultsTests: StaffDatabaseTestCase {
                        "scan Employee (age > 50 AND hired == true)")
         XCTAssertEqual(try db.objects(Employee.self).filter("ANY friends.age > 60 AND age > 50").explain,
                        "scan Employee (age > 50 AND (per object: ANY friends.age > 60))")
+        // Through one link: a scan of the linked table, then the link column.
+        XCTAssertEqual(try db.objects(Employee.self).filter("mentor.age < 40 AND age > 50").explain,
+                       "scan Employee (mentor.age < 40 AND age > 50)")
         // A collection's count is read from its stored header, a column condition.
         XCTAssertEqual(try db.objects(Employee.self).filter("friends.@count > 1 AND age > 50").explain,
                        "scan Employee (friends.@count > 1 AND age > 50)")
@@ -232,6 +235,26 @@ final class QueryResultsTests: StaffDatabaseTestCase {
                        "scan IndexedEmployee (name ==[c] \"a\" OR age > 3)")
         XCTAssertEqual(db.objects(Employee.self).sorted(byKeyPath: "age", ascending: false).explain,
                        "all Employee, sorted by age DESC")
+    }
+
+    func testComparisonsThroughALinkSeeTheLinkedObjectsChangesAndNilLinks() throws {
+        var ana: Employee!
+        try db.write {
+            ana = add("Ana", age: 60)
+            add("Bo", age: 20, mentor: ana)
+            add("Cy", age: 25)
+        }
+        let mentoredByElders = try db.objects(Employee.self).filter("mentor.age > 50")
+        XCTAssertEqual(mentoredByElders.map(\.name), ["Bo"])
+        db.beginWrite()
+        ana.age = 40
+        XCTAssertEqual(mentoredByElders.count, 0, "the scan of the linked table sees the write's own change")
+        db.cancelWrite()
+        XCTAssertEqual(mentoredByElders.map(\.name), ["Bo"])
+        try db.write { db.delete(ana) }
+        XCTAssertEqual(mentoredByElders.count, 0)
+        // Bo's link is now nil, a nil value, which `!=` a number matches.
+        XCTAssertEqual(try db.objects(Employee.self).filter("mentor.age != 50").map(\.name).sorted(), ["Bo", "Cy"])
     }
 
     func testCollectionCountsComeFromStoredCollectionsInsideAWriteAndForLongLists() throws {

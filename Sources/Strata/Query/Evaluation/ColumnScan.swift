@@ -34,6 +34,9 @@ indirect enum ColumnScan {
     /// `collection.@count` compared with an integer, over a list, set or map column of the tested object: each
     /// object's count read from its encoded collection's header, no element decoded.
     case collectionCount(column: ColumnKey, comparison: ScanComparison, operand: Int64, text: String)
+    /// A comparison through a to-one link: the linked objects it matches found by a scan of their table, once per
+    /// evaluation, then each row's link tested against them (`LinkScan`).
+    case throughLink(LinkScan)
 
     /// Compiles `predicate` for a scan of `model`'s table.
     init(_ predicate: BoundPredicate) {
@@ -77,6 +80,7 @@ indirect enum ColumnScan {
     private static func compile(_ comparison: BoundComparison) -> ColumnScan? {
         if let membership = setMembership(comparison) { return membership }
         if let count = collectionCount(comparison) { return count }
+        if let through = LinkScan.compile(comparison) { return .throughLink(through) }
         guard case .path(let path) = comparison.left, let (model, column) = path.rootColumn else { return nil }
         let property = model.description.properties[column]
         let columnKey = model.columns[column]
@@ -379,6 +383,8 @@ indirect enum ColumnScan {
             return result
         case .collectionCount(let column, let comparison, let operand, _):
             return try cluster.collectionColumn(column).rows(countSatisfying: comparison, operand, within: within)
+        case .throughLink(let scan):
+            return try scan.rows(of: cluster, within: within, evaluator: evaluator)
         }
     }
 
@@ -394,6 +400,7 @@ indirect enum ColumnScan {
              .string(_, _, _, let text), .null(_, _, _, let text), .setContains(_, _, _, let text),
              .collectionCount(_, _, _, let text):
             return text
+        case .throughLink(let scan): return scan.comparison.text
         case .perObject(let predicate): return "per object: \(predicate.text)"
         }
     }

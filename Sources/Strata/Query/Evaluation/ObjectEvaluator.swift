@@ -14,6 +14,8 @@ final class ObjectEvaluator {
     /// The tables looked up so far, by model index; most queries read one table, which costs no dictionary.
     private var firstTable: (model: Int, table: Table)?
     private var otherTables: [Int: Table] = [:]
+    /// ``matchingKeys(of:for:_:)``'s answers, by the comparison on the linked model.
+    private var linkTargetKeys: [BoundComparison: [Int64]] = [:]
 
     init(database: any QueryTables) {
         self.database = database
@@ -30,6 +32,17 @@ final class ObjectEvaluator {
             otherTables[model.index] = table
         }
         return table
+    }
+
+    /// The ascending keys of `target`'s objects a comparison through a link matches, computed by `find` once per
+    /// evaluation (`ColumnScan.throughLink`): an evaluation reads one version, so they hold for all its clusters.
+    func matchingKeys(
+        of target: ModelBinding, for comparison: BoundComparison, _ find: (Table) throws -> [Int64]
+    ) throws -> [Int64] {
+        if let keys = linkTargetKeys[comparison] { return keys }
+        let keys = try find(try table(target))
+        linkTargetKeys[comparison] = keys
+        return keys
     }
 
     /// What a predicate sees: the tested object and the SUBQUERY variables in scope.
