@@ -7,12 +7,20 @@ extension Results {
     /// and deleting or changing objects inside the loop (in a write) neither skips nor repeats elements: the loop
     /// visits what the results held when it started, as Realm's enumeration of a snapshot does. An object deleted
     /// meanwhile is still handed out; check `isInvalidated` before reading it.
+    ///
+    /// A filter that a column scan answers alone, outside a write, is scanned as the loop goes, a cluster at a
+    /// time (``IncrementalScan``): each object is then read while its cluster is still in the caches. The scan
+    /// reads the version the loop started in, which it holds, so the loop visits the same objects.
     public struct Iterator: IteratorProtocol {
         private let database: Database
         private let model: ModelBinding
         /// The keys when the loop began; a lookup's one object inline (see
-        /// ``KeyCache/iteration(of:in:model:reading:)``).
+        /// ``KeyCache/iteration(of:in:model:reading:)``). Empty when `scan` finds them instead.
         private let keys: FoundKeys
+        /// The scan that finds the keys as the loop goes, when the loop runs one.
+        private let scan: IncrementalScan?
+        /// The results' key cache, which keeps `scan`'s keys once it has found them all.
+        private let cache: KeyCache
         private var position = 0
         /// Whether the model's class is `Element` itself, so objects are made without a dynamic cast.
         private let isExactType: Bool
@@ -34,17 +42,29 @@ extension Results {
             self.database = database
             self.model = model
             isExactType = model.type == Element.self
-            let (keys, table) = results.cache.iteration(
+            let (keys, scan, table) = results.cache.iteration(
                 of: results.query, in: database, model: model, reading: Element.self)
             self.keys = keys
+            self.scan = scan
+            cache = results.cache
             self.table = table
             stamp = database.changeStamp
         }
 
         /// The next object, or `nil` after the last.
         public mutating func next() -> Element? {
-            guard position < keys.count else { return nil }
-            let key = keys[position]
+            let key: ObjectKey
+            if let scan {
+                if position == scan.keys.count,
+                    !cache.scanMore(scan, in: database, stamp: stamp, reading: Element.self)
+                {
+                    return nil
+                }
+                key = scan.keys[position]
+            } else {
+                guard position < keys.count else { return nil }
+                key = keys[position]
+            }
             position += 1
             // After a change inside the loop the table may be another version's: the object then looks it up.
             let current = database.changeStamp == stamp ? table : nil

@@ -129,7 +129,9 @@ final class KeyCache {
     }
 
     /// What an iteration of results starts from, under one confinement check: ``keys(of:in:model:reading:)``
-    /// and, when there are any, the model's table.
+    /// and, when there are any, the model's table; or, for keys not cached at the current stamp of a query that a
+    /// column scan answers alone, an ``IncrementalScan`` the loop runs as it goes (``scanMore(_:in:stamp:reading:)``),
+    /// with its table.
     ///
     /// Results of a lone `property == %@` whose keys are not cached at the current stamp are looked up straight
     /// away (``ObjectQuery/equalityLookup(in:model:)``), with the first key inline and the table the lookup read,
@@ -137,24 +139,51 @@ final class KeyCache {
     /// second iteration would cost.
     func iteration(
         of query: ObjectQuery, in database: Database, model: ModelBinding, reading element: Any.Type
-    ) -> (keys: FoundKeys, table: Table?) {
+    ) -> (keys: FoundKeys, scan: IncrementalScan?, table: Table?) {
         database.confinement.check("reading Results<\(element)>")
         guard let frozenLock = database.frozenLock else { return keysAndTable() }
         frozenLock.lock()
         defer { frozenLock.unlock() }
         return keysAndTable()
 
-        func keysAndTable() -> (keys: FoundKeys, table: Table?) {
-            if stamp != database.changeStamp, query.planSlot.equalTo != nil {
+        func keysAndTable() -> (keys: FoundKeys, scan: IncrementalScan?, table: Table?) {
+            let current = database.changeStamp
+            if stamp != current, query.failureBox == nil {
                 do {
-                    if let (keys, table) = try query.equalityLookup(in: database, model: model) { return (keys, table) }
+                    if query.planSlot.equalTo != nil, let (keys, table) = try query.equalityLookup(in: database, model: model) {
+                        return (keys, nil, table)
+                    }
+                    switch try query.iterationStart(in: database, model: model) {
+                    case .scan(let scan)?: return (FoundKeys(), scan, scan.table)
+                    case .keys(let keys)?:
+                        cached = keys
+                        stamp = current
+                    case nil: break
+                    }
                 } catch {
                     database.fatal(error, while: "evaluating Results<\(element)>")
                 }
             }
             let keys = keys(of: query, in: database, model: model, reading: element)
-            return (FoundKeys(keys), keys.isEmpty ? nil : try? database.table(for: model))
+            return (FoundKeys(keys), nil, keys.isEmpty ? nil : try? database.table(for: model))
         }
+    }
+
+    /// Runs `scan` (started at change stamp `started`) on to its next matches; `false` once it has none left, when
+    /// its keys (every match) are kept as the results' keys if the database is still at `started`. A failure
+    /// stops the program, as evaluating the keys at once does.
+    func scanMore(_ scan: IncrementalScan, in database: Database, stamp started: UInt64, reading element: Any.Type) -> Bool {
+        database.confinement.check("reading Results<\(element)>")
+        do {
+            if try scan.scanMore() { return true }
+        } catch {
+            database.fatal(error, while: "evaluating Results<\(element)>")
+        }
+        if scan.isComplete, database.changeStamp == started {
+            cached = scan.keys
+            stamp = started
+        }
+        return false
     }
 
     /// Takes keys computed elsewhere (a notification's change set) as those of `current`.

@@ -342,21 +342,56 @@ struct ObjectQuery: Hashable {
                 return try Self.matching(keys, rest, evaluator(), atMost: limit)
             case .scan(let compiled, _): scan = compiled
             }
-            let evaluator = evaluator()
-            var keys: [ObjectKey] = []
-            try table.forEachCluster { cluster in
-                let rows = try scan.rows(of: cluster, within: RowMask(count: cluster.count, filled: true), evaluator: evaluator)
-                rows.forEachSetRow { keys.append(cluster.key(at: $0)) }
-                return keys.count < limit
-            }
-            if keys.count > limit { keys.removeLast(keys.count - limit) }
-            return keys
+            return try Self.scannedKeys(table, scan, evaluator(), atMost: limit)
         case .list, .linkingObjects:
             let evaluator = evaluator()
             let keys = try sourceKeys(evaluator)
             guard let predicate else { return Array(keys.prefix(limit)) }
             return try Self.matching(keys, predicate, evaluator, atMost: limit)
         }
+    }
+
+    /// The keys of `table`'s objects that `scan` selects (the first `limit` of them), scanning cluster by cluster.
+    private static func scannedKeys(
+        _ table: Table, _ scan: ColumnScan, _ evaluator: ObjectEvaluator, atMost limit: Int
+    ) throws -> [ObjectKey] {
+        var keys: [ObjectKey] = []
+        try table.forEachCluster { cluster in
+            let rows = try scan.rows(of: cluster, within: RowMask(count: cluster.count, filled: true), evaluator: evaluator)
+            rows.forEachSetRow { keys.append(cluster.key(at: $0)) }
+            return keys.count < limit
+        }
+        if keys.count > limit { keys.removeLast(keys.count - limit) }
+        return keys
+    }
+
+    /// How a results loop over this query starts in `database` now: with an ``IncrementalScan`` when the query is
+    /// a filter of the model's table that a column scan answers alone (no sort, distinct, limit or per-object
+    /// check) and the database reads a read transaction (not a write's changing tables, not a frozen copy shared
+    /// between threads); with the keys, planned and evaluated once, when the query is a filter of the table
+    /// otherwise; `nil` for any other query (``evaluate(in:model:)`` then answers).
+    func iterationStart(in database: Database, model: ModelBinding) throws -> IterationStart? {
+        guard case .table = source, sortKeys.isEmpty, distinctPaths.isEmpty, limit == nil, failureBox == nil,
+            database.writeCatalog == nil, database.frozenLock == nil, let predicate
+        else { return nil }
+        let catalog = try database.catalog()
+        let table = try database.table(for: model)
+        let evaluator = ObjectEvaluator(database: database)
+        switch try plan(predicate, table: table, model: model) {
+        case .index(_, let keys, nil): return .keys(keys)
+        case .index(_, let keys, let rest?): return .keys(try Self.matching(keys, rest, evaluator, atMost: .max))
+        case .scan(let scan, _):
+            guard scan.isColumnOnly else { return .keys(try Self.scannedKeys(table, scan, evaluator, atMost: .max)) }
+            return .scan(IncrementalScan(catalog: catalog, table: table, scan: scan, evaluator: evaluator))
+        }
+    }
+
+    /// How a results loop starts (``iterationStart(in:model:)``).
+    enum IterationStart {
+        /// Every key, in order.
+        case keys([ObjectKey])
+        /// A scan to run as the loop goes.
+        case scan(IncrementalScan)
     }
 
     /// The first `limit` of `keys` whose objects satisfy `predicate`, in order.

@@ -269,6 +269,12 @@ public final class Table {
         return row
     }
 
+    /// In a read transaction, makes `view` (a cluster a scan visits) the cluster reads by key look in first,
+    /// unless it already is: the objects the scan selects are read next, while the cluster is in the caches.
+    func noteScanned(_ view: ClusterView) {
+        if readsOnly, lastReadRef != view.ref { lastReadCluster = view }
+    }
+
     /// In a read transaction, the block of the column at storage `index` of `lastReadCluster`, decoded once per
     /// cluster.
     private func lastReadBlock(_ index: Int) throws -> ColumnBlock? {

@@ -66,11 +66,21 @@ extension Table {
     /// Visits the clusters in key order until `body` returns `false`, each as typed column views, so conditions
     /// run as tight loops per cluster. In a write transaction, pending changes are written out first so the
     /// views see them.
-    public func forEachCluster(_ body: (ScannedCluster) throws -> Bool) throws {
+    ///
+    /// With `start`, the visit begins at the first cluster holding a key at or after it (clusters whose keys all
+    /// lie before it are skipped): a scan that stopped after a cluster resumes from that cluster's last key + 1.
+    /// In a read transaction each visited cluster becomes the one reads by key look in first (and the blocks
+    /// the scan decodes are kept for them), so reading the objects a cluster's scan selected finds their rows
+    /// without descending the tree again.
+    public func forEachCluster(from start: ObjectKey? = nil, _ body: (ScannedCluster) throws -> Bool) throws {
         if let writer, tree.isLoaded { _ = try tree.flush(in: writer) }
-        try tree.forEachLeaf { location in
+        let startBytes = start.map { key in ByteOrder.withKey(key.rawValue) { Array($0) } }
+        try tree.forEachLeaf(from: startBytes) { location in
             guard case .stored(let ref) = location else { return true }
-            return try body(ScannedCluster(view: try ClusterView(try reader.read(ref), ref: ref), table: self))
+            let view = try ClusterView(try reader.read(ref), ref: ref)
+            if let start, view.rowCount == 0 || view.key(at: view.rowCount - 1) < start.rawValue { return true }
+            noteScanned(view)
+            return try body(ScannedCluster(view: view, table: self))
         }
     }
 }

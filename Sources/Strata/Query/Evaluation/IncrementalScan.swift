@@ -1,0 +1,58 @@
+import StrataStorage
+
+/// A column scan of a model's table that a results loop runs a cluster at a time, as it hands out objects:
+/// the objects a cluster's scan selects are read while that cluster is still in the processor's caches (and the
+/// table's read cache, ``Table/forEachCluster(from:_:)``), where a scan of the whole table first would have
+/// pushed it out of them before the loop read the first object.
+///
+/// Made only for a read transaction's table and a scan that reads no object one by one
+/// (``ColumnScan/isColumnOnly``): it holds the catalog it reads, so the version the loop started in stays
+/// readable, and the keys it finds are those an evaluation at the loop's start gives, whatever the database does
+/// meanwhile (a refresh, a write begun inside the loop).
+final class IncrementalScan {
+    /// The catalog `table` belongs to, held so that its version stays readable for the whole loop (a table refers
+    /// to its catalog without owning it).
+    private let catalog: Catalog
+    /// The model's table in that version.
+    let table: Table
+    private let scan: ColumnScan
+    /// Passed to the scan, which reads no object with it (``ColumnScan/isColumnOnly``).
+    private let evaluator: ObjectEvaluator
+    /// Every key found so far, in key order.
+    private(set) var keys: [ObjectKey] = []
+    /// The first key not scanned yet; `nil` once the scan reached the table's end.
+    private var resume: ObjectKey?
+
+    /// A scan of `table` (of `catalog`) with `scan`, which must be column-only.
+    init(catalog: Catalog, table: Table, scan: ColumnScan, evaluator: ObjectEvaluator) {
+        precondition(scan.isColumnOnly, "Strata: an incremental scan reads no object one by one")
+        self.catalog = catalog
+        self.table = table
+        self.scan = scan
+        self.evaluator = evaluator
+        resume = ObjectKey(.min)
+    }
+
+    /// Whether the whole table was scanned (``keys`` holds every match).
+    var isComplete: Bool { resume == nil }
+
+    /// Scans on from where the last call stopped until a cluster holds a match (whose keys are appended to
+    /// ``keys``) or the table ends; returns whether any key was added.
+    func scanMore() throws -> Bool {
+        guard let start = resume else { return false }
+        let before = keys.count
+        var next: ObjectKey?
+        try table.forEachCluster(from: start) { cluster in
+            let rows = try scan.rows(of: cluster, within: RowMask(count: cluster.count, filled: true), evaluator: evaluator)
+            guard rows.setCount > 0 else { return true }
+            rows.forEachSetRow { keys.append(cluster.key(at: $0)) }
+            // The cluster's last key + 1, unless it is the largest key there can be (then nothing follows).
+            let last = cluster.key(at: cluster.count - 1).rawValue
+            next = last == .max ? nil : ObjectKey(last + 1)
+            return false
+        }
+        // Stopped at a cluster with matches: resume after it; ran to the end: done.
+        resume = keys.count > before ? next : nil
+        return keys.count > before
+    }
+}
