@@ -22,6 +22,8 @@ final class LogReader: @unchecked Sendable {
     private var index = LogIndex()
     /// Where the record after `index.newestVersion` starts in the generation's file.
     private var nextOffset: UInt64 = 0
+    /// The generation's delta copies made whole; a new one with each generation (views keep theirs alive).
+    private var materializer: LogMaterializer?
 
     /// Opens the reading side over the even and odd generations' files (`files[0]`, `files[1]`), which must exist.
     ///
@@ -91,6 +93,9 @@ final class LogReader: @unchecked Sendable {
                 index.reset(salt: header.salt, checkpointed: header.checkpointed)
                 nextOffset = log.recordsStart
                 self.generation = generation
+                materializer = LogMaterializer(
+                    source: .mapped(base: mappings[file], mappedBytes: mappedBytes), pageSize: log.pageSize,
+                    path: log.file.path)
             }
             if version > index.newestVersion {
                 let records = try log.records(
@@ -105,7 +110,10 @@ final class LogReader: @unchecked Sendable {
                             + "published version \(version): the log was damaged or replaced while the store was open")
                 }
             }
-            return LogView(generation: generation, index: index, base: mappings[file], mappedBytes: mappedBytes)
+            guard let materializer else { preconditionFailure("a log view before its generation was read") }
+            return LogView(
+                generation: generation, index: index, base: mappings[file], mappedBytes: mappedBytes,
+                materializer: materializer)
         }
     }
 }

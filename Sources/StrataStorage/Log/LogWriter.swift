@@ -113,9 +113,9 @@ final class LogWriter {
     @discardableResult
     func append(
         meta: MetaSlot, nodes: [SealedNodes.Node], inPlace: [(page: UInt64, pages: UInt64, checksum: UInt64)] = [],
-        inline: Set<UInt64> = []
+        inline: Set<UInt64> = [], deltas: [UInt64: [UInt8]] = [:]
     ) throws -> CommitLog.Located {
-        try log.append(meta: meta, nodes: nodes, inPlace: inPlace, inline: inline)
+        try log.append(meta: meta, nodes: nodes, inPlace: inPlace, inline: inline, deltas: deltas)
     }
 
     /// Makes every append to the current generation durable.

@@ -154,17 +154,18 @@ extension Store {
     }
 
     /// Appends a commit's record to the log: its sealed nodes (those on a page in `inline` inside the record's
-    /// header pages), and the spilled nodes already written in place in the data file (`inPlace`). Syncs nothing.
-    /// Call holding the writer lock.
+    /// header pages, those in `deltas` as their deltas), and the spilled nodes already written in place in the
+    /// data file (`inPlace`). Syncs nothing. Call holding the writer lock.
     ///
     /// - Returns: The record, where it was written, and the generation it was appended to, for
     ///   `noteAppendedCommit` once the version is published.
     func appendCommit(
         meta: MetaSlot, nodes: SealedNodes, inPlace: [(page: UInt64, pages: UInt64, checksum: UInt64)],
-        inline: Set<UInt64>
+        inline: Set<UInt64>, deltas: [UInt64: [UInt8]] = [:]
     ) throws -> (located: CommitLog.Located, generation: UInt64) {
         guard let logWriter else { preconditionFailure("a log append in a store without a log writer") }
-        let located = try logWriter.append(meta: meta, nodes: nodes.sortedByPage(), inPlace: inPlace, inline: inline)
+        let located = try logWriter.append(
+            meta: meta, nodes: nodes.sortedByPage(), inPlace: inPlace, inline: inline, deltas: deltas)
         return (located, logWriter.generation)
     }
 

@@ -85,7 +85,8 @@ extension WriteTransaction {
                 node.spilledChecksum.map { (page: page, pages: UInt64(node.pages), checksum: $0) }
             }
             let inline: Set<UInt64> = dirty[freeListRef.page]?.kind == .freeListChanges ? [freeListRef.page] : []
-            appended = try store.appendCommit(meta: meta, nodes: sealed, inPlace: inPlace, inline: inline)
+            appended = try store.appendCommit(
+                meta: meta, nodes: sealed, inPlace: inPlace, inline: inline, deltas: logDeltas(of: sealed))
             publishedSlot = logWriter.dataSlot
         } else {
             try store.writeCommit(nodes: sealed, meta: meta, slot: writeSlot)
