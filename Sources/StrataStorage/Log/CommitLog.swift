@@ -64,11 +64,12 @@ final class CommitLog {
     ///   - findingEnd: Whether to walk the records to the generation's end at all. Without it only the header is
     ///     read, and the log must not be appended to before a `reset` or an `adopt` (a process that writes after
     ///     others learns the end from its reader's index; the first opener skips the older generation's file).
+    ///   - data: The data file, for deltas whose base is its page (when verifying).
     /// - Throws: `corruptFile` or `unsupportedFormat` for a header that is whole but not this store's log; `io`.
     init(
         file: StorageFile, pageSize: Int, preallocatedBytes: UInt64 = CommitLog.defaultPreallocatedBytes,
         sealByteCount: Int,
-        verifyingNodes: Bool = true, findingEnd: Bool = true
+        verifyingNodes: Bool = true, findingEnd: Bool = true, data: StorageFile? = nil
     ) throws {
         self.file = file
         self.pageSize = pageSize
@@ -87,7 +88,7 @@ final class CommitLog {
             newestVersion = header.checkpointed
             guard findingEnd else { return }
             let records = try self.records(
-                after: header.checkpointed, sealByteCount: sealByteCount, verifyingNodes: verifyingNodes)
+                after: header.checkpointed, sealByteCount: sealByteCount, verifyingNodes: verifyingNodes, data: data)
             if let last = records.last {
                 appendOffset = last.offset + last.record.byteCount(pageSize: pageSize)
                 newestVersion = last.record.version
@@ -263,9 +264,10 @@ final class CommitLog {
     ///     whole and the version it must hold (a reader's index, extended from where it stopped last time).
     ///   - limit: The newest version to return (a reader reads no record past the published version: a writer
     ///     may be appending the next one, or may have died in the middle of it).
+    ///   - data: The data file, for deltas whose base is its page (verifying only).
     func records(
         after version: UInt64, sealByteCount: Int, verifyingNodes: Bool,
-        from start: (offset: UInt64, version: UInt64)? = nil, through limit: UInt64 = .max
+        from start: (offset: UInt64, version: UInt64)? = nil, through limit: UInt64 = .max, data: StorageFile? = nil
     ) throws -> [Located] {
         guard let header else { return [] }
         let size = try file.size()
@@ -279,7 +281,7 @@ final class CommitLog {
         var walked = LogIndex()
         walked.reset(salt: header.salt, checkpointed: expected - 1)
         let materializer = verifyingNodes
-            ? LogMaterializer(source: .file(self), pageSize: pageSize, path: file.path) : nil
+            ? LogMaterializer(source: .file(self), data: data, pageSize: pageSize, path: file.path) : nil
         while expected <= limit, offset + UInt64(LogRecord.fixedByteCount) <= size {
             try fixed.withUnsafeMutableBytes { try file.read(into: $0, at: offset) }
             guard let count = fixed.withUnsafeBytes({ LogRecord.entryCount(at: $0.baseAddress!) }) else { break }

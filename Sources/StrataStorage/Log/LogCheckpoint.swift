@@ -57,7 +57,7 @@ enum LogCheckpoint {
             // copy an earlier checkpoint of the generation already wrote.
             guard let header = log.header else { return Outcome(meta: nil, pagesWritten: 0) }
             let records = try log.records(
-                after: header.checkpointed, sealByteCount: sealByteCount, verifyingNodes: verifyingNodes)
+                after: header.checkpointed, sealByteCount: sealByteCount, verifyingNodes: verifyingNodes, data: data)
             guard let newest = records.last?.record, newest.version > dataVersion else {
                 return Outcome(meta: nil, pagesWritten: 0)
             }
@@ -75,10 +75,11 @@ enum LogCheckpoint {
         var pagesWritten: UInt64 = 0
         var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: log.pageSize, alignment: 64)
         defer { buffer.deallocate() }
-        // Deltas are written whole, made from their bases in the log (which the checkpoint never changes).
+        // Deltas are written whole, made from their bases in the log, which the checkpoint never changes, or in the
+        // data file, on pages freed in this generation, which none of its records (so no copy written here) reuses.
         let materializer = LogMaterializer(
             source: mapping.map { .mapped(base: $0.base, mappedBytes: min($0.mappedBytes, logSize)) } ?? .file(log),
-            pageSize: log.pageSize, path: log.file.path)
+            data: data, pageSize: log.pageSize, path: log.file.path)
         for (page, location) in index.newestCopies(atMost: newestMeta.version) where location.version > dataVersion {
             if location.isDelta {
                 let node = try materializer.node(page: page, location: location, index: index)

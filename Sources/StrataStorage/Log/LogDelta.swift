@@ -44,11 +44,12 @@ struct LogDelta: Equatable, Sendable {
     }
 
     /// The delta that turns the base (`baseByteCount` bytes at `base`) into the node (`nodeByteCount` bytes at
-    /// `node`), compared in 64-byte blocks; nil when the changed bytes pass a quarter of the node (the node is
-    /// then logged whole).
+    /// `node`), compared in 64-byte blocks; nil when the changed bytes pass a quarter of the `wholeByteCount` bytes
+    /// the node takes in the log whole (its pages: a 180-byte branch takes a page whole and a few hundred bytes as
+    /// a delta).
     static func encode(
         node: UnsafeRawPointer, nodeByteCount: Int, base: UnsafeRawPointer, baseByteCount: Int, basePage: UInt64,
-        baseVersion: UInt64
+        baseVersion: UInt64, wholeByteCount: Int
     ) -> [UInt8]? {
         var ranges: [(offset: Int, length: Int)] = []
         var changed = 0
@@ -63,7 +64,7 @@ struct LogDelta: Equatable, Sendable {
                     ranges.append((offset, length))
                 }
                 changed += length
-                if changed > nodeByteCount / 4 { return nil }
+                if changed > wholeByteCount / 4 { return nil }
             }
             offset += length
         }

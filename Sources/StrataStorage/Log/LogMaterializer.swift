@@ -3,7 +3,10 @@
 /// stay valid while a reader holds the view it came from.
 ///
 /// A delta's base is an earlier copy of its base page in the same generation, found through the index; it may be a
-/// delta itself (at most `LogDelta.maximumChain` deep: the writer logs a node whole past that). The node made is
+/// delta itself (at most `LogDelta.maximumChain` deep: the writer logs a node whole past that). When the generation
+/// holds no copy of the base page by the base version (or holds it in place), the base is the data file's page,
+/// read with `pread` (its pages freed in the generation are not reused before the generation ends: the reuse
+/// rule of docs/ARCHITECTURE.md, "Why readers stay right", point 7). The node made is
 /// checked before anything reads it: its header names its page and version, its checksum is the one the record
 /// lists and its bytes hash to it. A damaged delta or base therefore fails as `corruptFile`, never as wrong data.
 ///
@@ -27,13 +30,16 @@ final class LogMaterializer: @unchecked Sendable {
     /// The log file's path, for errors.
     let path: String
     private let source: Source
+    /// The data file, for bases that are its pages (nil: every base must be in the log).
+    private let data: StorageFile?
     private let lock = ThreadLock()
     private var nodes: [Key: UnsafeMutableRawPointer] = [:]
     private var starts: Set<UnsafeRawPointer> = []
     private var buffers: [UnsafeMutableRawPointer] = []
 
-    init(source: Source, pageSize: Int, path: String) {
+    init(source: Source, data: StorageFile?, pageSize: Int, path: String) {
         self.source = source
+        self.data = data
         self.pageSize = pageSize
         self.path = path
     }
@@ -64,13 +70,44 @@ final class LogMaterializer: @unchecked Sendable {
         -> (start: UnsafeRawPointer, byteCount: Int, chain: Int)?
     {
         try lock.withLock {
-            guard let location = index.location(of: page, atMost: version), location.version == version,
-                !location.isInPlace, !location.isInline || location.isDelta
-            else { return nil }
+            guard let location = logCopy(of: page, version: version, index: index) else { return nil }
             let chain = try chainLength(page: page, location: location, index: index)
             let start = try nodeStart(page: page, location: location, index: index, depth: 1)
             return (UnsafeRawPointer(start.pointer), start.byteCount, chain)
         }
+    }
+
+    /// The copy of `page` by `version` in the generation's log, or nil when the base is the data file's page.
+    private func logCopy(of page: UInt64, version: UInt64, index: LogIndex) -> LogIndex.Location? {
+        guard let location = index.location(of: page, atMost: version), location.version == version,
+            !location.isInPlace, !location.isInline || location.isDelta
+        else { return nil }
+        return location
+    }
+
+    /// The data file's node on `page`, which must be the one `version` wrote: read into a buffer kept as long as
+    /// this object.
+    private func dataNode(page: UInt64, version: UInt64, for delta: (page: UInt64, version: UInt64)) throws
+        -> (pointer: UnsafeRawPointer, byteCount: Int)
+    {
+        guard let data else {
+            throw corrupt(
+                delta.page, delta.version, "its base, page \(page) by version \(version), is not in the log generation")
+        }
+        var header = [UInt8](repeating: 0, count: NodeHeader.byteCount)
+        try header.withUnsafeMutableBytes { try data.read(into: $0, at: page * UInt64(pageSize)) }
+        guard let decoded = header.withUnsafeBytes({ NodeHeader.decode(from: $0.baseAddress!) }),
+            decoded.version == version, decoded.page == page, Int(decoded.length) <= Int(UInt32.max) - NodeHeader.byteCount
+        else {
+            throw corrupt(
+                delta.page, delta.version,
+                "its base, page \(page) by version \(version), is not in the data file: the page holds another node")
+        }
+        let byteCount = NodeHeader.byteCount + Int(decoded.length)
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
+        buffers.append(buffer)
+        try data.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: byteCount), at: page * UInt64(pageSize))
+        return (UnsafeRawPointer(buffer), byteCount)
     }
 
     // MARK: Internals
@@ -89,8 +126,8 @@ final class LogMaterializer: @unchecked Sendable {
                 throw corrupt(page, location.version, "it stands on more than \(LogDelta.maximumChain) deltas")
             }
             let delta = try decodeDelta(page: current.page, location: current.location)
-            guard let base = index.location(of: delta.basePage, atMost: delta.baseVersion),
-                base.version == delta.baseVersion, base.version < current.location.version
+            guard let base = logCopy(of: delta.basePage, version: delta.baseVersion, index: index),
+                base.version < current.location.version
             else { return length }
             current = (delta.basePage, base)
         }
@@ -152,16 +189,12 @@ final class LogMaterializer: @unchecked Sendable {
         let delta = try decodeDelta(page: page, location: location)
         let deltaBytes = try logBytes(
             at: location.offset, count: Int(location.byteCount), page: page, version: location.version)
-        guard delta.baseVersion < location.version,
-            let baseLocation = index.location(of: delta.basePage, atMost: delta.baseVersion),
-            baseLocation.version == delta.baseVersion, !baseLocation.isInPlace,
-            !baseLocation.isInline || baseLocation.isDelta
-        else {
-            throw corrupt(
-                page, location.version,
-                "its base, page \(delta.basePage) by version \(delta.baseVersion), is not in the log generation")
+        guard delta.baseVersion < location.version else {
+            throw corrupt(page, location.version, "its base version \(delta.baseVersion) is not older than it")
         }
-        let base = try nodeStart(page: delta.basePage, location: baseLocation, index: index, depth: depth + 1)
+        let base = try logCopy(of: delta.basePage, version: delta.baseVersion, index: index).map {
+            try nodeStart(page: delta.basePage, location: $0, index: index, depth: depth + 1)
+        } ?? dataNode(page: delta.basePage, version: delta.baseVersion, for: (page, location.version))
         let byteCount = Int(location.pages) * pageSize
         let output = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 64)
         buffers.append(output)

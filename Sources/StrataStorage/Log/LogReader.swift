@@ -16,6 +16,8 @@ final class LogReader: @unchecked Sendable {
     /// Bytes each mapping reserves.
     let mappedBytes: UInt64
     private let sealByteCount: Int
+    /// The data file, which deltas may stand on (nil: only on the log's copies).
+    private let data: StorageFile?
     private let lock = ThreadLock()
     /// The generation `index` describes; nil before the first view.
     private var generation: UInt64?
@@ -31,9 +33,11 @@ final class LogReader: @unchecked Sendable {
     ///   - mappedBytes: Address space each mapping reserves: a generation longer than that cannot be read (a
     ///     reader pinned across many checkpoints lets a log grow; `view` then throws).
     ///   - sealByteCount: Bytes an encrypted node carries after its payload (0 for a clear store).
+    ///   - data: The data file, whose pages deltas may stand on.
     /// - Throws: what opening and mapping the files throws; `corruptFile` for a file that is not a log of this
     ///   store's page size.
-    init(files: [StorageFile], pageSize: Int, mappedBytes: UInt64, sealByteCount: Int) throws {
+    init(files: [StorageFile], pageSize: Int, mappedBytes: UInt64, sealByteCount: Int, data: StorageFile? = nil) throws {
+        self.data = data
         precondition(files.count == 2, "a store has two log files")
         logs = try files.map {
             try CommitLog(
@@ -94,7 +98,7 @@ final class LogReader: @unchecked Sendable {
                 nextOffset = log.recordsStart
                 self.generation = generation
                 materializer = LogMaterializer(
-                    source: .mapped(base: mappings[file], mappedBytes: mappedBytes), pageSize: log.pageSize,
+                    source: .mapped(base: mappings[file], mappedBytes: mappedBytes), data: data, pageSize: log.pageSize,
                     path: log.file.path)
             }
             if version > index.newestVersion {

@@ -153,6 +153,13 @@ final class LogWriter {
         return next
     }
 
+    /// The data file's version generation `generation` follows (its header's `checkpointed`), when one of the two
+    /// files holds that generation's header as this process last read or wrote it; nil otherwise.
+    func checkpointedVersion(of generation: UInt64) -> UInt64? {
+        guard let header = logs[Int(generation & 1)].header, header.generation == generation else { return nil }
+        return header.checkpointed
+    }
+
     /// Whether generation `current` + 1 may begin: its file holds `current` − 1, which no reader may pin any more
     /// (readers pin the generation current when they began, so none joins `current` − 1 again).
     static func canBeginGeneration(after current: UInt64, oldestPinned: UInt64?) -> Bool {

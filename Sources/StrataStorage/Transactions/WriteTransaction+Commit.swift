@@ -110,7 +110,8 @@ extension WriteTransaction {
         }
         // The commit is published: a checkpoint that fails now refuses the next write (`checkpointLog`), and this
         // commit stands (the log holds it).
-        try? store.checkpointLog(force: false)
+        let reuseWaits = logsDeltasOnDataFile && freeSpace.waiting.count >= Self.waitingExtentsBeforeCheckpoint
+        try? store.checkpointLog(force: false, toReuse: reuseWaits)
     }
 
     /// Syncs the nodes this transaction spilled, and what earlier unsynced commits wrote, before the commit writes

@@ -39,8 +39,9 @@ public final class WriteTransaction: NodeWriter {
     var arena: NodeArena?
     var freedCommitted: Set<UInt64> = []
     /// For nodes copied from a committed node (`allocate(copying:)`), by page: the page and version of the copy
-    /// they came from, which a log commit may log them as a delta against (`logDeltas`).
-    var deltaBases: [UInt64: (page: UInt64, version: UInt64)] = [:]
+    /// they came from, which a log commit may log them as a delta against (`logDeltas`), and where the node is
+    /// in the data file's mapping when it was read from there (else nil: a copy in the log).
+    var deltaBases: [UInt64: (page: UInt64, version: UInt64, dataNode: UnsafeRawPointer?)] = [:]
     /// The page after the last node placed `withCommitNodes`, where the next such node goes if it is free.
     var commitNodesEnd: UInt64?
     /// A `free` that failed (`free` cannot throw): reported by `commit()`.
