@@ -64,11 +64,12 @@ final class CommitLog {
     ///   - findingEnd: Whether to walk the records to the generation's end at all. Without it only the header is
     ///     read, and the log must not be appended to before a `reset` or an `adopt` (a process that writes after
     ///     others learns the end from its reader's index; the first opener skips the older generation's file).
+    ///   - data: The data file, for deltas whose base is its page (when verifying).
     /// - Throws: `corruptFile` or `unsupportedFormat` for a header that is whole but not this store's log; `io`.
     init(
         file: StorageFile, pageSize: Int, preallocatedBytes: UInt64 = CommitLog.defaultPreallocatedBytes,
         sealByteCount: Int,
-        verifyingNodes: Bool = true, findingEnd: Bool = true
+        verifyingNodes: Bool = true, findingEnd: Bool = true, data: StorageFile? = nil
     ) throws {
         self.file = file
         self.pageSize = pageSize
@@ -87,7 +88,7 @@ final class CommitLog {
             newestVersion = header.checkpointed
             guard findingEnd else { return }
             let records = try self.records(
-                after: header.checkpointed, sealByteCount: sealByteCount, verifyingNodes: verifyingNodes)
+                after: header.checkpointed, sealByteCount: sealByteCount, verifyingNodes: verifyingNodes, data: data)
             if let last = records.last {
                 appendOffset = last.offset + last.record.byteCount(pageSize: pageSize)
                 newestVersion = last.record.version
@@ -173,10 +174,13 @@ final class CommitLog {
     ///
     /// - Returns: The record and where it was written.
     /// - Throws: `invalidArgument` before the first reset or out of order; `diskFull`, `io`.
+    ///
+    /// - Parameter deltas: Nodes logged as deltas (`LogDelta`, inline), by page: the node's entry lists the delta's
+    ///   bytes instead of the node's, and the node's checksum.
     @discardableResult
     func append(
         meta: MetaSlot, nodes: [SealedNodes.Node], inPlace: [(page: UInt64, pages: UInt64, checksum: UInt64)] = [],
-        inline: Set<UInt64> = []
+        inline: Set<UInt64> = [], deltas: [UInt64: [UInt8]] = [:]
     ) throws -> Located {
         guard let header else {
             throw StrataError.invalidArgument("an append to the commit log \(file.path) before its first reset")
@@ -186,9 +190,11 @@ final class CommitLog {
                 "an append of version \(meta.version) to the commit log \(file.path), whose newest is \(newestVersion)")
         }
         let entries = nodes.map { node in
-            LogRecord.Entry(
-                page: node.page, pages: UInt32(node.pages), byteCount: UInt32(node.byteCount),
-                checksum: node.bytes.u64(at: 0), isInline: inline.contains(node.page))
+            let delta = deltas[node.page]
+            return LogRecord.Entry(
+                page: node.page, pages: UInt32(node.pages), byteCount: UInt32(delta?.count ?? node.byteCount),
+                checksum: node.bytes.u64(at: 0), isInline: delta != nil || inline.contains(node.page),
+                isDelta: delta != nil)
         } + inPlace.map { LogRecord.Entry(page: $0.page, pages: UInt32($0.pages), byteCount: 0, checksum: $0.checksum) }
         let record = LogRecord(salt: header.salt, version: meta.version, meta: meta, entries: entries)
         let total = record.byteCount(pageSize: pageSize)
@@ -201,7 +207,11 @@ final class CommitLog {
             memset(base, 0, Int(total))
             record.encodeHeader(into: base, pageSize: pageSize)
             for (node, offset) in zip(nodes, offsets) {
-                memcpy(base + Int(offset), node.bytes, node.byteCount)
+                if let delta = deltas[node.page] {
+                    delta.withUnsafeBytes { _ = memcpy(base + Int(offset), $0.baseAddress!, $0.count) }
+                } else {
+                    memcpy(base + Int(offset), node.bytes, node.byteCount)
+                }
             }
             try file.write(UnsafeRawBufferPointer(start: base, count: Int(total)), at: appendOffset)
         } else {
@@ -211,11 +221,15 @@ final class CommitLog {
             let base = buffer.baseAddress!
             memset(base, 0, headerBytes)
             record.encodeHeader(into: base, pageSize: pageSize)
-            for (node, offset) in zip(nodes, offsets) where inline.contains(node.page) {
-                memcpy(base + Int(offset), node.bytes, node.byteCount)
+            for (node, offset) in zip(nodes, offsets) {
+                if let delta = deltas[node.page] {
+                    delta.withUnsafeBytes { _ = memcpy(base + Int(offset), $0.baseAddress!, $0.count) }
+                } else if inline.contains(node.page) {
+                    memcpy(base + Int(offset), node.bytes, node.byteCount)
+                }
             }
             try file.write(UnsafeRawBufferPointer(start: base, count: headerBytes), at: appendOffset)
-            for (node, offset) in zip(nodes, offsets) where !inline.contains(node.page) {
+            for (node, offset) in zip(nodes, offsets) where !inline.contains(node.page) && deltas[node.page] == nil {
                 var written = 0
                 while written < node.byteCount {
                     let count = min(Self.stagingLimit, node.byteCount - written)
@@ -250,9 +264,10 @@ final class CommitLog {
     ///     whole and the version it must hold (a reader's index, extended from where it stopped last time).
     ///   - limit: The newest version to return (a reader reads no record past the published version: a writer
     ///     may be appending the next one, or may have died in the middle of it).
+    ///   - data: The data file, for deltas whose base is its page (verifying only).
     func records(
         after version: UInt64, sealByteCount: Int, verifyingNodes: Bool,
-        from start: (offset: UInt64, version: UInt64)? = nil, through limit: UInt64 = .max
+        from start: (offset: UInt64, version: UInt64)? = nil, through limit: UInt64 = .max, data: StorageFile? = nil
     ) throws -> [Located] {
         guard let header else { return [] }
         let size = try file.size()
@@ -261,6 +276,12 @@ final class CommitLog {
         var offset = start?.offset ?? recordsStart
         var expected = start?.version ?? header.checkpointed + 1
         var fixed = [UInt8](repeating: 0, count: LogRecord.fixedByteCount)
+        // A delta is checked by making its node from its base, an earlier copy of the generation: the walk keeps an
+        // index of what it passed (it starts at the generation's first record when verifying).
+        var walked = LogIndex()
+        walked.reset(salt: header.salt, checkpointed: expected - 1)
+        let materializer = verifyingNodes
+            ? LogMaterializer(source: .file(self), data: data, pageSize: pageSize, path: file.path) : nil
         while expected <= limit, offset + UInt64(LogRecord.fixedByteCount) <= size {
             try fixed.withUnsafeMutableBytes { try file.read(into: $0, at: offset) }
             guard let count = fixed.withUnsafeBytes({ LogRecord.entryCount(at: $0.baseAddress!) }) else { break }
@@ -273,8 +294,11 @@ final class CommitLog {
             }), record.version == expected else { break }
             let total = record.byteCount(pageSize: pageSize)
             guard total <= size - offset else { break }
-            if verifyingNodes {
-                guard try nodesAreWhole(record, at: offset, sealByteCount: sealByteCount) else { break }
+            if let materializer {
+                guard try nodesAreWhole(
+                    record, at: offset, sealByteCount: sealByteCount, index: walked, materializer: materializer)
+                else { break }
+                walked.extend(with: [Located(offset: offset, record: record)], pageSize: pageSize)
             }
             if record.version > version { found.append(Located(offset: offset, record: record)) }
             offset += total
@@ -285,8 +309,22 @@ final class CommitLog {
 
     /// Whether every node of `record` (at `offset`) is in the log as its entry says: its header's checksum is the
     /// entry's and its bytes hash to it. Nodes in place were synced in the data file before the record was written.
-    private func nodesAreWhole(_ record: LogRecord, at offset: UInt64, sealByteCount: Int) throws -> Bool {
+    /// A delta is whole when the node made from it and its base (in `index`, the records before this one) is.
+    private func nodesAreWhole(
+        _ record: LogRecord, at offset: UInt64, sealByteCount: Int, index: LogIndex, materializer: LogMaterializer
+    ) throws -> Bool {
         for (entry, nodeOffset) in zip(record.entries, record.nodeOffsets(pageSize: pageSize)) where !entry.isInPlace {
+            if entry.isDelta {
+                let location = LogIndex.Location(
+                    version: record.version, offset: offset + nodeOffset, byteCount: entry.byteCount,
+                    pages: entry.pages, isInline: true, isDelta: true, checksum: entry.checksum)
+                do {
+                    _ = try materializer.node(page: entry.page, location: location, index: index)
+                } catch StrataError.corruptFile {
+                    return false
+                }
+                continue
+            }
             guard entry.byteCount >= UInt32(NodeHeader.byteCount) else { return false }
             let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(entry.byteCount), alignment: 64)
             defer { bytes.deallocate() }

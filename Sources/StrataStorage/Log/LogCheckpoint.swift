@@ -53,11 +53,16 @@ enum LogCheckpoint {
             guard indexed.newest.version > dataVersion else { return Outcome(meta: nil, pagesWritten: 0) }
             (index, newestMeta) = indexed
         } else {
+            // The whole generation, not only the records after the data file's version: a delta's base may be a
+            // copy an earlier checkpoint of the generation already wrote.
+            guard let header = log.header else { return Outcome(meta: nil, pagesWritten: 0) }
             let records = try log.records(
-                after: dataVersion, sealByteCount: sealByteCount, verifyingNodes: verifyingNodes)
-            guard let newest = records.last?.record else { return Outcome(meta: nil, pagesWritten: 0) }
+                after: header.checkpointed, sealByteCount: sealByteCount, verifyingNodes: verifyingNodes, data: data)
+            guard let newest = records.last?.record, newest.version > dataVersion else {
+                return Outcome(meta: nil, pagesWritten: 0)
+            }
             var built = LogIndex()
-            built.reset(salt: newest.salt, checkpointed: records[0].record.version - 1)
+            built.reset(salt: newest.salt, checkpointed: header.checkpointed)
             built.extend(with: records, pageSize: log.pageSize)
             (index, newestMeta) = (built, newest.meta)
         }
@@ -70,7 +75,19 @@ enum LogCheckpoint {
         var pagesWritten: UInt64 = 0
         var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: log.pageSize, alignment: 64)
         defer { buffer.deallocate() }
+        // Deltas are written whole, made from their bases in the log, which the checkpoint never changes, or in the
+        // data file, on pages freed in this generation, which none of its records (so no copy written here) reuses.
+        let materializer = LogMaterializer(
+            source: mapping.map { .mapped(base: $0.base, mappedBytes: min($0.mappedBytes, logSize)) } ?? .file(log),
+            data: data, pageSize: log.pageSize, path: log.file.path)
         for (page, location) in index.newestCopies(atMost: newestMeta.version) where location.version > dataVersion {
+            if location.isDelta {
+                let node = try materializer.node(page: page, location: location, index: index)
+                let pages = UnsafeRawBufferPointer(start: node, count: Int(location.pages) * log.pageSize)
+                try data.write(pages, at: page * pageSize)
+                pagesWritten += UInt64(location.pages)
+                continue
+            }
             if location.isInline && location.version != newestMeta.version { continue }
             // Whole pages: a partial write into an uncached page makes the kernel read the rest first.
             let byteCount = Int(location.pages) * log.pageSize

@@ -4,7 +4,8 @@
 /// ```
 /// 0  checksum      UInt64  xxHash64 (seed `checksumSeed`) of bytes 8 ..< 64
 /// 8  magic         UInt64  `STRATLOG`
-/// 16 format        UInt32  2 (1: written before inline nodes; read alike, since no format-1 entry sets bit 31)
+/// 16 format        UInt32  3 (2: written before deltas, 1: before inline nodes; both read alike, since their
+///                          entries never set bit 30, nor format 1's bit 31)
 /// 20 page size     UInt32  the data file's page size
 /// 24 salt          UInt64  random, new at every reset: every record of this generation carries it
 /// 32 checkpointed  UInt64  the data file's version when the generation began: its first record is the next one
@@ -18,9 +19,10 @@
 struct LogHeader: Equatable, Sendable {
     /// `STRATLOG`.
     static let magic: UInt64 = 0x474F_4C54_4152_5453
-    /// The format written: 2 adds inline nodes to records (`LogRecord.Entry.isInline`). A format-1 log is read as
-    /// format 2: its entries never set the inline bit (pages stay below 2³¹).
-    static let formatVersion: UInt32 = 2
+    /// The format written: 3 adds deltas (`LogRecord.Entry.isDelta`), 2 inline nodes (`LogRecord.Entry.isInline`).
+    /// Logs of formats 1 and 2 are read as format 3: their entries never set the delta bit, nor format 1's the
+    /// inline bit (pages stay below 2³⁰).
+    static let formatVersion: UInt32 = 3
     /// Bytes the header takes.
     static let byteCount = 64
     /// Seed of the header checksum, so a zero-filled header never checks.

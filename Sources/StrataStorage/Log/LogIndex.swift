@@ -18,6 +18,11 @@ struct LogIndex: Sendable {
         var pages: UInt32
         /// Whether the copy sits inside its record's header pages, unpadded (`LogRecord.Entry.isInline`).
         var isInline: Bool = false
+        /// Whether the copy is a delta against an earlier copy (`LogDelta`): `byteCount` is then the delta's, and
+        /// the node is materialized (`LogMaterializer`).
+        var isDelta: Bool = false
+        /// The node's checksum (its record entry's): what a materialized delta must carry.
+        var checksum: UInt64 = 0
 
         /// Whether the version wrote the page in place in the data file (`LogRecord.Entry.isInPlace`): a reader
         /// finding this reads the data file, which holds that version's node.
@@ -51,7 +56,7 @@ struct LogIndex: Sendable {
             for (entry, offset) in zip(record.entries, record.nodeOffsets(pageSize: pageSize)) {
                 copies[entry.page, default: []].append(Location(
                     version: record.version, offset: located.offset + offset, byteCount: entry.byteCount,
-                    pages: entry.pages, isInline: entry.isInline))
+                    pages: entry.pages, isInline: entry.isInline, isDelta: entry.isDelta, checksum: entry.checksum))
             }
             newestVersion = record.version
         }

@@ -16,12 +16,16 @@ final class LogReader: @unchecked Sendable {
     /// Bytes each mapping reserves.
     let mappedBytes: UInt64
     private let sealByteCount: Int
+    /// The data file, which deltas may stand on (nil: only on the log's copies).
+    private let data: StorageFile?
     private let lock = ThreadLock()
     /// The generation `index` describes; nil before the first view.
     private var generation: UInt64?
     private var index = LogIndex()
     /// Where the record after `index.newestVersion` starts in the generation's file.
     private var nextOffset: UInt64 = 0
+    /// The generation's delta copies made whole; a new one with each generation (views keep theirs alive).
+    private var materializer: LogMaterializer?
 
     /// Opens the reading side over the even and odd generations' files (`files[0]`, `files[1]`), which must exist.
     ///
@@ -29,9 +33,11 @@ final class LogReader: @unchecked Sendable {
     ///   - mappedBytes: Address space each mapping reserves: a generation longer than that cannot be read (a
     ///     reader pinned across many checkpoints lets a log grow; `view` then throws).
     ///   - sealByteCount: Bytes an encrypted node carries after its payload (0 for a clear store).
+    ///   - data: The data file, whose pages deltas may stand on.
     /// - Throws: what opening and mapping the files throws; `corruptFile` for a file that is not a log of this
     ///   store's page size.
-    init(files: [StorageFile], pageSize: Int, mappedBytes: UInt64, sealByteCount: Int) throws {
+    init(files: [StorageFile], pageSize: Int, mappedBytes: UInt64, sealByteCount: Int, data: StorageFile? = nil) throws {
+        self.data = data
         precondition(files.count == 2, "a store has two log files")
         logs = try files.map {
             try CommitLog(
@@ -91,6 +97,9 @@ final class LogReader: @unchecked Sendable {
                 index.reset(salt: header.salt, checkpointed: header.checkpointed)
                 nextOffset = log.recordsStart
                 self.generation = generation
+                materializer = LogMaterializer(
+                    source: .mapped(base: mappings[file], mappedBytes: mappedBytes), data: data, pageSize: log.pageSize,
+                    path: log.file.path)
             }
             if version > index.newestVersion {
                 let records = try log.records(
@@ -105,7 +114,10 @@ final class LogReader: @unchecked Sendable {
                             + "published version \(version): the log was damaged or replaced while the store was open")
                 }
             }
-            return LogView(generation: generation, index: index, base: mappings[file], mappedBytes: mappedBytes)
+            guard let materializer else { preconditionFailure("a log view before its generation was read") }
+            return LogView(
+                generation: generation, index: index, base: mappings[file], mappedBytes: mappedBytes,
+                materializer: materializer)
         }
     }
 }

@@ -20,7 +20,11 @@
 /// An entry with 0 bytes is a node written in place in the data file (`Entry.isInPlace`): it takes no pages in the
 /// record. An entry whose pages word has bit 31 set is an *inline* node (`Entry.isInline`, log format 2): its
 /// bytes follow the entries inside the header's pages, unpadded, instead of taking whole pages of their own; a
-/// commit's free-list changes, a few hundred bytes, go so (docs/FILE-FORMAT.md, "The commit log").
+/// commit's free-list changes, a few hundred bytes, go so (docs/FILE-FORMAT.md, "The commit log"). An inline entry
+/// whose pages word also has bit 30 set is a *delta* (`Entry.isDelta`, log format 3): its inline bytes are not the
+/// node but a `LogDelta`, the byte ranges in which the node differs from an earlier copy in the same generation, and
+/// its byte count is the delta's; its checksum is still the whole node's, which the node materialized from its
+/// base and the ranges must carry.
 ///
 /// The header's checksum covers the header; each entry's checksum is the checksum the node's own header carries
 /// (xxHash64 of its header fields and payload, or ciphertext and seal), so a node that is missing or torn fails
@@ -41,9 +45,14 @@ struct LogRecord: Equatable, Sendable {
         /// Whether the node's bytes sit inside the record's header pages, unpadded, instead of in pages of their
         /// own (a commit's free-list changes).
         var isInline: Bool = false
+        /// Whether the inline bytes are a delta against an earlier copy (`LogDelta`) rather than the node; always
+        /// inline. `byteCount` is then the delta's, and `checksum` the materialized node's.
+        var isDelta: Bool = false
 
         /// Bit of the pages word that marks an inline node on disk.
         static let inlineFlag: UInt32 = 1 << 31
+        /// Bit of the pages word that marks a delta (with `inlineFlag`).
+        static let deltaFlag: UInt32 = 1 << 30
 
         /// Whether the node is not in the log but in its place in the data file, written and synced before the
         /// record (a large transaction's spilled node). Listing it keeps an older copy of the same page in the log
@@ -122,7 +131,8 @@ struct LogRecord: Equatable, Sendable {
         for (index, entry) in entries.enumerated() {
             let start = Self.fixedByteCount + index * Self.entryByteCount
             base.setU64(entry.page, at: start)
-            base.setU32(entry.pages | (entry.isInline ? Entry.inlineFlag : 0), at: start + 8)
+            let flags = (entry.isInline ? Entry.inlineFlag : 0) | (entry.isDelta ? Entry.deltaFlag : 0)
+            base.setU32(entry.pages | flags, at: start + 8)
             base.setU32(entry.byteCount, at: start + 12)
             base.setU64(entry.checksum, at: start + 16)
         }
@@ -148,14 +158,15 @@ struct LogRecord: Equatable, Sendable {
             let start = fixedByteCount + index * entryByteCount
             let pages = base.u32(at: start + 8)
             return Entry(
-                page: base.u64(at: start), pages: pages & ~Entry.inlineFlag, byteCount: base.u32(at: start + 12),
-                checksum: base.u64(at: start + 16), isInline: pages & Entry.inlineFlag != 0)
+                page: base.u64(at: start), pages: pages & ~(Entry.inlineFlag | Entry.deltaFlag),
+                byteCount: base.u32(at: start + 12), checksum: base.u64(at: start + 16),
+                isInline: pages & Entry.inlineFlag != 0, isDelta: pages & Entry.deltaFlag != 0)
         }
         let record = LogRecord(salt: salt, version: base.u64(at: 24), meta: meta, entries: entries)
         guard record.meta.version == record.version,
             entries.allSatisfy({
                 $0.pages > 0 && UInt64($0.byteCount) <= UInt64($0.pages) * UInt64(pageSize)
-                    && !($0.isInline && $0.isInPlace)
+                    && !($0.isInline && $0.isInPlace) && (!$0.isDelta || $0.isInline)
             }),
             record.byteCount(pageSize: pageSize) == base.u64(at: 32)
         else { return nil }

@@ -13,6 +13,8 @@ struct LogView: @unchecked Sendable {
     let base: UnsafeRawPointer
     /// Bytes of address space the mapping reserves: no copy lies beyond them.
     let mappedBytes: UInt64
+    /// Makes the generation's delta copies whole, shared by every view of the generation in this process.
+    let materializer: LogMaterializer
 
     /// The copy of `page` a reader of `version` reads from the log: nil when it reads the data file (the generation
     /// holds no copy up to that version, or its newest is in place in the data file).
@@ -20,5 +22,13 @@ struct LogView: @unchecked Sendable {
     func copy(of page: UInt64, atMost version: UInt64) -> LogIndex.Location? {
         guard let location = index.location(of: page, atMost: version), !location.isInPlace else { return nil }
         return location
+    }
+
+    /// Where the copy `location` of `page` starts: in the log's mapping, or for a delta the node made from it.
+    ///
+    /// - Throws: `corruptFile` when a delta or its base is damaged (`LogMaterializer`).
+    func start(of page: UInt64, _ location: LogIndex.Location) throws -> UnsafeRawPointer {
+        guard location.isDelta else { return base + Int(location.offset) }
+        return try materializer.node(page: page, location: location, index: index)
     }
 }

@@ -113,9 +113,9 @@ final class LogWriter {
     @discardableResult
     func append(
         meta: MetaSlot, nodes: [SealedNodes.Node], inPlace: [(page: UInt64, pages: UInt64, checksum: UInt64)] = [],
-        inline: Set<UInt64> = []
+        inline: Set<UInt64> = [], deltas: [UInt64: [UInt8]] = [:]
     ) throws -> CommitLog.Located {
-        try log.append(meta: meta, nodes: nodes, inPlace: inPlace, inline: inline)
+        try log.append(meta: meta, nodes: nodes, inPlace: inPlace, inline: inline, deltas: deltas)
     }
 
     /// Makes every append to the current generation durable.
@@ -151,6 +151,13 @@ final class LogWriter {
         generation = next
         checkpointedBytes = 0
         return next
+    }
+
+    /// The data file's version generation `generation` follows (its header's `checkpointed`), when one of the two
+    /// files holds that generation's header as this process last read or wrote it; nil otherwise.
+    func checkpointedVersion(of generation: UInt64) -> UInt64? {
+        guard let header = logs[Int(generation & 1)].header, header.generation == generation else { return nil }
+        return header.checkpointed
     }
 
     /// Whether generation `current` + 1 may begin: its file holds `current` − 1, which no reader may pin any more

@@ -98,7 +98,7 @@ final class PagedFile: @unchecked Sendable {
                 throw corrupt(ref, "its copy in log generation \(log.generation) lies past the \(log.mappedBytes) "
                     + "bytes this process mapped of the log")
             }
-            start = log.base + Int(copy.offset)
+            start = try log.start(of: page, copy)
             logPages = UInt64(copy.pages)
         }
         guard let header = NodeHeader.decode(from: start) else {

@@ -50,7 +50,7 @@ extension Store {
         // The newest generation's end, every node of its records hashed (a crash may have torn the last append).
         logs[newest.index] = try CommitLog(
             file: files[newest.index], pageSize: pagedFile.pageSize, preallocatedBytes: preallocation,
-            sealByteCount: seal, verifyingNodes: true)
+            sealByteCount: seal, verifyingNodes: true, data: pagedFile.file)
         let log = logs[newest.index]
         let choice = try chooseDataVersion(
             in: pagedFile, following: newest.header.checkpointed, logEnd: log.newestVersion)
@@ -154,17 +154,18 @@ extension Store {
     }
 
     /// Appends a commit's record to the log: its sealed nodes (those on a page in `inline` inside the record's
-    /// header pages), and the spilled nodes already written in place in the data file (`inPlace`). Syncs nothing.
-    /// Call holding the writer lock.
+    /// header pages, those in `deltas` as their deltas), and the spilled nodes already written in place in the
+    /// data file (`inPlace`). Syncs nothing. Call holding the writer lock.
     ///
     /// - Returns: The record, where it was written, and the generation it was appended to, for
     ///   `noteAppendedCommit` once the version is published.
     func appendCommit(
         meta: MetaSlot, nodes: SealedNodes, inPlace: [(page: UInt64, pages: UInt64, checksum: UInt64)],
-        inline: Set<UInt64>
+        inline: Set<UInt64>, deltas: [UInt64: [UInt8]] = [:]
     ) throws -> (located: CommitLog.Located, generation: UInt64) {
         guard let logWriter else { preconditionFailure("a log append in a store without a log writer") }
-        let located = try logWriter.append(meta: meta, nodes: nodes.sortedByPage(), inPlace: inPlace, inline: inline)
+        let located = try logWriter.append(
+            meta: meta, nodes: nodes.sortedByPage(), inPlace: inPlace, inline: inline, deltas: deltas)
         return (located, logWriter.generation)
     }
 
@@ -188,17 +189,27 @@ extension Store {
     }
 
     /// Checkpoints when the log asks for it after a commit (`LogWriter.needsCheckpoint`), or always with `force`,
-    /// and publishes the generation begun. Call holding the writer lock, after the commit was published, and not
-    /// `stateLock`.
+    /// and publishes the generation begun. With `toReuse` (pages wait for the generation's end to be reused, and
+    /// many do), it also checkpoints when that begins the next generation and the generation holds a 32nd of the
+    /// threshold, not when a reader keeps the generation going.
+    /// Call holding the writer lock, after the commit was published, and not `stateLock`.
     ///
     /// - Throws: the checkpoint's error, after which the store refuses writes until reopened (a failed sync
     ///   leaves what the disk holds unknown).
-    func checkpointLog(force: Bool) throws {
-        guard let logWriter, force || logWriter.needsCheckpoint else { return }
+    func checkpointLog(force: Bool, toReuse: Bool = false) throws {
+        guard let logWriter, force || toReuse || logWriter.needsCheckpoint else { return }
         let oldest = stateLock.withLock { () -> UInt64? in
             var generations = lockFile.pinsOfOtherProcesses(ownSlot: readerSlot, clearingDead: true).map(\.generation)
             if let own = pins.keys.map(\.generation).min() { generations.append(own) }
             return generations.min()
+        }
+        // For reuse only when the next generation begins, and not before the generation holds a 32nd of the
+        // threshold (pages a reader pins wait whatever the generation: checkpointing would not free them).
+        if !force && !logWriter.needsCheckpoint
+            && (logWriter.log.recordBytes < logWriter.checkpointThreshold / 32
+                || !LogWriter.canBeginGeneration(after: logWriter.generation, oldestPinned: oldest))
+        {
+            return
         }
         do {
             let current = try currentMeta()

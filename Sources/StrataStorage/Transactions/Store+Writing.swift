@@ -81,6 +81,7 @@ extension Store {
             var meta: MetaSlot
             var durable: (version: UInt64, slot: Int)
             var oldestPin: UInt64?
+            var oldestGeneration: UInt64?
             var cache: WriteCache?
         }
         let start = try stateLock.withLock { () throws -> Start in
@@ -88,9 +89,11 @@ extension Store {
             // The pins are read after the base version's publication (this process holds the writer lock, taken
             // after the last writer published): a reader that pins after this read pins that version or a newer one.
             let meta = try currentMeta()
-            var pinned = lockFile.pinsOfOtherProcesses(ownSlot: readerSlot, clearingDead: true).map(\.version)
-            if let own = pins.keys.min() { pinned.append(own.version) }
-            return Start(meta: meta, durable: lockFile.durable, oldestPin: pinned.min(), cache: writeCache)
+            var pinned = lockFile.pinsOfOtherProcesses(ownSlot: readerSlot, clearingDead: true)
+            pinned.append(contentsOf: pins.keys)
+            return Start(
+                meta: meta, durable: lockFile.durable, oldestPin: pinned.map(\.version).min(),
+                oldestGeneration: pinned.map(\.generation).min(), cache: writeCache)
         }
         if start.durable.version == 0 {
             // The lock file does not know which version is durable (its first opener was read-only and could not
@@ -108,7 +111,10 @@ extension Store {
         try followLog(base: meta, ownsLastCommit: start.cache?.version == meta.version)
         // Pages freed at v are reachable from versions before v: reusable once every reader pins v or later and no
         // power loss can bring back a version that reaches them (see `FreeSpace`).
-        let pinLimit = min(start.oldestPin ?? .max, meta.version)
+        var pinLimit = min(start.oldestPin ?? .max, meta.version)
+        if let bound = deltaBaseReuseBound(oldestPinnedGeneration: start.oldestGeneration) {
+            pinLimit = min(pinLimit, bound)
+        }
         // Under the writer lock the generation is the one the base version is read through (only writers begin one).
         let log = try logReader?.view(generation: lockFile.generation, version: meta.version)
         var freeSpace: FreeSpace
@@ -139,6 +145,21 @@ extension Store {
         return WriteTransaction(
             store: self, base: meta, freeSpace: freeSpace, freeListBase: freeListBase, carried: record,
             durableVersion: start.durable.version, writeSlot: 1 - start.durable.slot, log: log)
+    }
+
+    /// With deltas that stand on the data file's pages (`StoreOptions.logDeltasOnDataFile`), the newest version
+    /// whose freed pages may be reused: pages freed in log generation g wait until no reader pins g and g is
+    /// checkpointed, so no checkpoint or replay writes over a page a delta of g stands on while a reader or the
+    /// replay may still make it (docs/ARCHITECTURE.md, "Why readers stay right", point 7). That is the version the
+    /// oldest generation in use follows (the header's `checkpointed`: every version up to it belongs to an ended,
+    /// checkpointed generation). Nil without that rule. Call holding the writer lock, after `followLog`.
+    private func deltaBaseReuseBound(oldestPinnedGeneration: UInt64?) -> UInt64? {
+        guard let logWriter, options.logDeltas, options.logDeltasOnDataFile, pagedFile.decrypted == nil,
+            pagedFile.bindsNodes
+        else { return nil }
+        let oldest = min(oldestPinnedGeneration ?? logWriter.generation, logWriter.generation)
+        // A generation whose header this process does not know (its file was reset since) reuses nothing yet.
+        return logWriter.checkpointedVersion(of: oldest) ?? 0
     }
 
     /// Releases the writer lock and gate after a write transaction.

@@ -252,7 +252,7 @@ public final class Store: @unchecked Sendable {
         logReader = try openedLogFiles.map {
             try LogReader(
                 files: $0, pageSize: pageSize, mappedBytes: Self.logMappedBytes(options: options),
-                sealByteCount: pagedFile.sealByteCount)
+                sealByteCount: pagedFile.sealByteCount, data: file)
         }
         self.pageSize = pageSize
         self.pagedFile = pagedFile

@@ -72,6 +72,14 @@ public struct StoreOptions: Sendable {
     /// Bytes of log records past which a commit checkpoints (`LogWriter.defaultCheckpointThreshold`); tests make
     /// it small to run many checkpoints.
     package var logCheckpointThreshold = LogWriter.defaultCheckpointThreshold
+    /// Whether a log commit logs a node it copied from a copy in the same log generation as the changed bytes
+    /// (`LogDelta`) when they are few; clear stores of format 3 only (docs/ARCHITECTURE.md, "Commit path",
+    /// "Deltas"). On with the log; tests turn it off to compare.
+    package var logDeltas = true
+    /// Whether deltas may also stand on the data file's pages (the node a transaction copied from the data file),
+    /// under the reuse rule that keeps such pages: a page freed in log generation g is reused only once no reader
+    /// pins g and g is checkpointed (docs/ARCHITECTURE.md, "Why readers stay right", point 7). With `logDeltas`.
+    package var logDeltasOnDataFile = true
 
     /// Options with every default: `.full` durability, read-write, 4 KiB pages.
     public init(durability: Durability = .full, readOnly: Bool = false, pageSize: Int = 4096) {

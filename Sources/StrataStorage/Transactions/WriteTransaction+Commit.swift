@@ -85,7 +85,8 @@ extension WriteTransaction {
                 node.spilledChecksum.map { (page: page, pages: UInt64(node.pages), checksum: $0) }
             }
             let inline: Set<UInt64> = dirty[freeListRef.page]?.kind == .freeListChanges ? [freeListRef.page] : []
-            appended = try store.appendCommit(meta: meta, nodes: sealed, inPlace: inPlace, inline: inline)
+            appended = try store.appendCommit(
+                meta: meta, nodes: sealed, inPlace: inPlace, inline: inline, deltas: logDeltas(of: sealed))
             publishedSlot = logWriter.dataSlot
         } else {
             try store.writeCommit(nodes: sealed, meta: meta, slot: writeSlot)
@@ -109,7 +110,8 @@ extension WriteTransaction {
         }
         // The commit is published: a checkpoint that fails now refuses the next write (`checkpointLog`), and this
         // commit stands (the log holds it).
-        try? store.checkpointLog(force: false)
+        let reuseWaits = logsDeltasOnDataFile && freeSpace.waiting.count >= Self.waitingExtentsBeforeCheckpoint
+        try? store.checkpointLog(force: false, toReuse: reuseWaits)
     }
 
     /// Syncs the nodes this transaction spilled, and what earlier unsynced commits wrote, before the commit writes

@@ -38,6 +38,10 @@ public final class WriteTransaction: NodeWriter {
     /// Where the nodes of a large transaction get their memory (made for the first such node).
     var arena: NodeArena?
     var freedCommitted: Set<UInt64> = []
+    /// For nodes copied from a committed node (`allocate(copying:)`), by page: the page and version of the copy
+    /// they came from, which a log commit may log them as a delta against (`logDeltas`), and where the node is
+    /// in the data file's mapping when it was read from there (else nil: a copy in the log).
+    var deltaBases: [UInt64: (page: UInt64, version: UInt64, dataNode: UnsafeRawPointer?)] = [:]
     /// The page after the last node placed `withCommitNodes`, where the next such node goes if it is free.
     var commitNodesEnd: UInt64?
     /// A `free` that failed (`free` cannot throw): reported by `commit()`.
@@ -118,6 +122,7 @@ public final class WriteTransaction: NodeWriter {
             kind: .table, byteCount: bytes.count, zeroed: bytes.baseAddress == nil, placement: placement)
         if let source = bytes.baseAddress, let target = payload.baseAddress {
             target.copyMemory(from: source, byteCount: bytes.count)
+            noteDeltaBase(of: ref.page, copying: source)
         }
         spillQueue.append(ref.page)
         return (ref, payload)
@@ -134,6 +139,7 @@ public final class WriteTransaction: NodeWriter {
     package func free(_ ref: NodeRef) {
         guard !isFinished else { return }
         if let node = dirty.removeValue(forKey: ref.page) {
+            deltaBases[ref.page] = nil
             if node.spilledChecksum == nil { unspilledBytes -= node.byteCount(pageSize: store.pageSize) }
             if !node.isReleased { node.release(pageSize: store.pageSize, to: arena) }
             freeSpace.giveBack(start: ref.page, count: node.pages)

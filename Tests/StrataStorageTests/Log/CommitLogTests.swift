@@ -78,7 +78,8 @@ final class CommitLogTests: XCTestCase {
     }
 
     /// A log written before inline nodes (header format 1, no entry with bit 31 of its pages word) is read as it
-    /// was: the same records, nothing inline; a format newer than 2 is refused.
+    /// was: the same records, nothing inline; so is one written before deltas (format 2, no entry with bit 30); a
+    /// format newer than 3 is refused.
     func testAFormatOneLogIsReadAndANewerFormatRefused() throws {
         var random = SeededGenerator(seed: 12)
         let (storage, model, log) = try startedLog()
@@ -99,7 +100,9 @@ final class CommitLogTests: XCTestCase {
         let read = try reopened.records(after: 1, sealByteCount: 0, verifyingNodes: true)
         XCTAssertEqual(read, appended)
         XCTAssertFalse(read.contains { $0.record.entries.contains(where: \.isInline) })
-        try rewriteFormat(3)
+        try rewriteFormat(2)
+        XCTAssertEqual(try makeLog(storage).records(after: 1, sealByteCount: 0, verifyingNodes: true), appended)
+        try rewriteFormat(4)
         XCTAssertThrowsError(try makeLog(storage)) { error in
             guard case StrataError.unsupportedFormat = error else { return XCTFail("\(error)") }
         }
