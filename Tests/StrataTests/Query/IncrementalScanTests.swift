@@ -108,6 +108,27 @@ final class IncrementalScanTests: StaffTestCase {
         XCTAssertEqual(results.count, 3_000 - deleted.count - expected.filter { $0.hasSuffix("2") }.count + 1)
     }
 
+    func testAScannedLoopThroughALinkReadsTheLinkedObjectsOfItsStartingVersion() throws {
+        // Every odd employee (aged 10) gets the even one before it (50 or older) as mentor.
+        try db.write {
+            let all = db.objects(Employee.self)
+            for index in stride(from: 1, to: 6_000, by: 2) { all[index].mentor = all[index - 1] }
+        }
+        let filter = "mentor.age >= 50"
+        XCTAssertEqual(try db.objects(Employee.self).filter(filter).explain, "scan Employee (mentor.age >= 50)")
+        let expected = try db.objects(Employee.self).filter(filter).map(\.name)
+        XCTAssertEqual(expected.count, 3_000)
+        var iterator = try db.objects(Employee.self).filter(filter).makeIterator()
+        // Before the loop's first step, every mentor stops matching: the loop still hands out what it began with.
+        try db.write {
+            for mentor in try db.objects(Employee.self).filter("age >= 50") { mentor.age = 1 }
+        }
+        var names: [String] = []
+        while let employee = iterator.next() { names.append(employee.name) }
+        XCTAssertEqual(names, expected)
+        XCTAssertEqual(try db.objects(Employee.self).filter(filter).count, 0)
+    }
+
     func testAScannedLoopReadsItsVersionAcrossARefreshToAnotherDatabasesCommit() throws {
         let expected = try expectedNames()
         let other = try openStaff()

@@ -388,6 +388,18 @@ indirect enum ColumnScan {
         }
     }
 
+    /// Finds, through `evaluator`, what the scan reads beyond the scanned table (the linked objects a comparison
+    /// through a link matches), so that a scan run a cluster at a time later (``IncrementalScan``) reads the
+    /// version `evaluator`'s database reads now.
+    func prepare(_ evaluator: ObjectEvaluator) throws {
+        switch self {
+        case .not(let inner): try inner.prepare(evaluator)
+        case .and(let terms), .or(let terms): for term in terms { try term.prepare(evaluator) }
+        case .throughLink(let scan): _ = try scan.targetKeys(evaluator)
+        default: break
+        }
+    }
+
     /// The scan as text for `explain`: object-by-object parts are marked.
     var text: String {
         switch self {

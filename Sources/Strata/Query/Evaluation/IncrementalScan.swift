@@ -16,7 +16,8 @@ final class IncrementalScan {
     /// The model's table in that version.
     let table: Table
     private let scan: ColumnScan
-    /// Passed to the scan, which reads no object with it (``ColumnScan/isColumnOnly``).
+    /// Passed to the scan, which reads no object with it (``ColumnScan/isColumnOnly``); the linked objects a
+    /// comparison through a link matches were found through it when the loop began (``ColumnScan/prepare(_:)``).
     private let evaluator: ObjectEvaluator
     /// Every key found so far, in key order.
     private(set) var keys: [ObjectKey] = []

@@ -45,10 +45,10 @@ final class LinkScan {
         return LinkScan(link: model.columns[linkColumn], target: target, comparison: onTarget, inner: inner)
     }
 
-    /// Rows among `within` whose link points to an object of `target` that `inner` matches, or is nil when a nil
-    /// value satisfies the comparison (as the object-by-object evaluation decides it).
-    func rows(of cluster: ScannedCluster, within: RowMask, evaluator: ObjectEvaluator) throws -> RowMask {
-        let keys = try evaluator.matchingKeys(of: target, for: comparison) { table in
+    /// The ascending keys of `target`'s objects the comparison matches, found by a scan of their table the first
+    /// time an evaluation asks and kept by its evaluator for the rest of it (``ObjectEvaluator/matchingKeys``).
+    func targetKeys(_ evaluator: ObjectEvaluator) throws -> [Int64] {
+        try evaluator.matchingKeys(of: target, for: comparison) { table in
             var keys: [Int64] = []
             try table.forEachCluster { targetCluster in
                 let all = RowMask(count: targetCluster.count, filled: true)
@@ -61,6 +61,12 @@ final class LinkScan {
             if zip(keys, keys.dropFirst()).contains(where: { $0 >= $1 }) { keys.sort() }
             return keys
         }
+    }
+
+    /// Rows among `within` whose link points to an object of `target` that `inner` matches, or is nil when a nil
+    /// value satisfies the comparison (as the object-by-object evaluation decides it).
+    func rows(of cluster: ScannedCluster, within: RowMask, evaluator: ObjectEvaluator) throws -> RowMask {
+        let keys = try targetKeys(evaluator)
         let rights: [QueryScalar]
         switch comparison.right {
         case .value(let value): rights = [value]

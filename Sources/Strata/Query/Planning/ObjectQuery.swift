@@ -382,6 +382,7 @@ struct ObjectQuery: Hashable {
         case .index(_, let keys, let rest?): return .keys(try Self.matching(keys, rest, evaluator, atMost: .max))
         case .scan(let scan, _):
             guard scan.isColumnOnly else { return .keys(try Self.scannedKeys(table, scan, evaluator, atMost: .max)) }
+            try scan.prepare(evaluator)
             return .scan(IncrementalScan(catalog: catalog, table: table, scan: scan, evaluator: evaluator))
         }
     }
