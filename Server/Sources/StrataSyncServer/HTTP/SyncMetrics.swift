@@ -11,8 +11,6 @@ public struct SyncMetrics: Sendable {
     let uploadsSentAhead: Counter
     /// Download requests answered.
     let downloads: Counter
-    /// Download pages answered from the server's recent commits (`RecentChanges`) instead of a read of the log.
-    let downloadsFromMemory: Counter
     /// Changes appended to the change log.
     let changesAccepted: Counter
     /// Changes sent to clients.
@@ -28,9 +26,6 @@ public struct SyncMetrics: Sendable {
             descriptor: Self.descriptor(
                 "uploads_sent_ahead", "Upload requests accepted that were sent before the previous one's answer."))
         downloads = registry.makeCounter(descriptor: Self.descriptor("downloads", "Download requests answered."))
-        downloadsFromMemory = registry.makeCounter(
-            descriptor: Self.descriptor(
-                "downloads_from_memory", "Download pages answered from the server's recent commits, without a read."))
         changesAccepted = registry.makeCounter(
             descriptor: Self.descriptor("changes_accepted", "Changes appended to the change log."))
         changesDownloaded = registry.makeCounter(

@@ -103,9 +103,8 @@ public struct SyncRoutes: Sendable {
                     seen = (
                         user: store.notifier.generation(for: user, client: client), anyone: store.notifier.generation
                     )
-                    // Woken: a page this process's recent commits hold whole is answered from memory
-                    // (`RecentChanges`), without a read of the log; any other is read.
-                    (response, heldBack) = try await page(after: response.last, user: user, limit: pageLimit)
+                    (response, heldBack) = try await store.downloadPage(
+                        after: response.last, user: user, limit: pageLimit)
                 }
                 SyncTrace.note("download answers \(response.changes.count) changes", user: user)
                 metrics.downloads.increment()
@@ -114,18 +113,6 @@ public struct SyncRoutes: Sendable {
             }
         }
         return router
-    }
-
-    /// A download's page: from this process's recent commits when they hold it (counted in
-    /// `downloadsFromMemory`), else read from the log.
-    private func page(after: Int64, user: String, limit: Int) async throws
-        -> (response: DownloadResponse, heldBack: Bool)
-    {
-        if let recent = store.recentPage(after: after, user: user, limit: limit) {
-            metrics.downloadsFromMemory.increment()
-            return (recent, false)
-        }
-        return try await store.downloadPage(after: after, user: user, limit: limit)
     }
 
     /// Runs `body`, turning a `SyncError` into its HTTP error and counting every failure.

@@ -87,16 +87,6 @@ public struct AccessRules: Sendable, Hashable {
         }
     }
 
-    /// Whether `user` reads a change of `model` whose object is owned by `owner` (`nil`: a shared model's change):
-    /// the rule `ChangeWatermark`'s read function applies in SQL, with ``sharedModels`` and ``ownedModels``.
-    func mayRead(model: String, owner: String?, user: String) -> Bool {
-        switch models[model] {
-        case .shared: return true
-        case .owner: return owner == user
-        case nil: return false
-        }
-    }
-
     /// Models every user reads.
     var sharedModels: [String] {
         models.filter { if case .shared = $0.value { return true } else { return false } }.keys.sorted()

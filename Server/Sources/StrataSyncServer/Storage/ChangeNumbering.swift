@@ -17,7 +17,7 @@
 /// coalesced, after its commits (`ChangeAnnouncer`).
 ///
 /// The upload reads its last sequence number after the commit, in the statement that releases its locks
-/// (`UploadTransaction.finish(_:)`).
+/// (`UploadTransaction.finishStatement(clientID:lastStaged:)`).
 struct ChangeNumbering {
     /// The server's tables.
     let meta: MetaTables

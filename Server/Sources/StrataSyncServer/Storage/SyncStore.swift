@@ -16,9 +16,6 @@ public struct SyncStore: Sendable {
     let logger: Logger
     /// Wakes this process's waiting downloads when the change log grows.
     public let notifier = ChangeNotifier()
-    /// The changes this process's uploads committed lately, which a woken download answers from
-    /// (``recentPage(after:user:limit:)``).
-    public let recent = RecentChanges()
     /// The pool with a bounded wait for a connection.
     let postgres: PostgresAccess
     /// Sends this process's announcements to the other server processes (`NOTIFY`), after the uploads' commits.
@@ -162,18 +159,8 @@ public struct SyncStore: Sendable {
                     "upload in a group of \(uploads.count), \(UploadTransaction.range(upload.changes))",
                     user: upload.user)
             }
-            let results = try await UploadTransaction(meta: meta, sql: sql, rules: rules).run(uploads)
-            // Kept before any upload of the group is answered and announced, so a download it wakes finds them.
-            recent.add(results.flatMap { (try? $0.get())?.logged ?? [] })
-            return results
+            return try await UploadTransaction(meta: meta, sql: sql, rules: rules).run(uploads)
         }
-    }
-
-    /// The changes after `after` that `user` may see, at most `limit`, from this process's recent commits
-    /// (`RecentChanges`), without reading the log; `nil` when they do not hold every number after `after` up to a
-    /// change the user may see.
-    public func recentPage(after: Int64, user: String, limit: Int) -> DownloadResponse? {
-        recent.page(after: after, user: user, rules: rules, limit: limit)
     }
 
     /// The changes after `after` that `user` may see, at most `limit`.

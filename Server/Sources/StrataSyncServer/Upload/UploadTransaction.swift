@@ -53,10 +53,6 @@ struct UploadTransaction {
         var serverSeq: Int64
         /// The users who may see the applied changes (`ChangeLog.audience(_:)`; `nil`: everyone).
         var audience: Set<String>?
-        /// The applied changes, numbered, for `RecentChanges`: empty when none was applied, or when the commit did
-        /// not number them consecutively (another commit drew numbers between them), which `finish(_:)` cannot
-        /// tell apart from a gap.
-        var logged: [RecentChanges.Entry] = []
     }
 
     /// Applies every upload of `uploads` that the rules accept, and appends their new changes to the change log, in
@@ -84,11 +80,9 @@ struct UploadTransaction {
                 SyncTrace.note("upload written, \(Self.range(upload.changes))", user: upload.user)
             }
             let sequences = try await finish(decision.lastStaged)
-            for (index, first, last) in sequences {
+            for (index, sequence) in sequences {
                 if case .success(var outcome) = decision.results[index] {
-                    outcome.serverSeq = last
-                    outcome.logged = Self.numbered(
-                        decision.fresh[index], clientID: uploads[index].clientID, first: first, last: last)
+                    outcome.serverSeq = sequence
                     decision.results[index] = .success(outcome)
                 }
             }
@@ -99,36 +93,12 @@ struct UploadTransaction {
         }
     }
 
-    /// The group's decisions: each upload's outcome or error, the statements that write the accepted ones, for
-    /// each accepted upload that staged changes its index and its client's first and last staged change, and each
-    /// upload's staged changes with their owners (by index; empty for a refused one).
+    /// The group's decisions: each upload's outcome or error, the statements that write the accepted ones, and for
+    /// each accepted upload that staged changes, its index and its client's last staged change.
     private struct Decision {
         var results: [Result<Outcome, any Error>] = []
         var writes: [SQLStatement] = []
-        var lastStaged: [Staged] = []
-        var fresh: [[(change: ValidatedChange, owner: String?)]] = []
-    }
-
-    /// An upload's staged changes: its index in the group, its client, its first and last change number staged.
-    struct Staged {
-        var index: Int
-        var clientID: String
-        var first: Int64
-        var last: Int64
-    }
-
-    /// The log entries of an upload's staged changes, when the commit numbered them `first` to `last` with no other
-    /// number between (the trigger numbers a batch's rows in order); none otherwise.
-    private static func numbered(
-        _ fresh: [(change: ValidatedChange, owner: String?)], clientID: String, first: Int64, last: Int64
-    ) -> [RecentChanges.Entry] {
-        guard !fresh.isEmpty, last - first + 1 == Int64(fresh.count) else { return [] }
-        return fresh.enumerated().map { offset, staged in
-            RecentChanges.Entry(
-                change: ServerChange(
-                    serverSeq: first + Int64(offset), clientId: clientID, change: staged.change.change),
-                owner: staged.owner)
-        }
+        var lastStaged: [(index: Int, clientID: String, seq: Int64)] = []
     }
 
     /// Decides every upload in order on what was read and what the accepted uploads before it left.
@@ -144,14 +114,11 @@ struct UploadTransaction {
                 for (id, plan) in objects { plans[id] = plan }
                 clients[upload.clientID] = Loaded.Client(user: upload.user, lastApplied: outcome.acknowledged)
                 ChangeLog.append(fresh, owners: owners, clientID: upload.clientID, user: upload.user, to: &staged)
-                if let first = fresh.first?.change.seq, let last = fresh.last?.change.seq {
-                    decision.lastStaged.append(
-                        Staged(index: index, clientID: upload.clientID, first: first, last: last))
+                if let last = fresh.last?.change.seq {
+                    decision.lastStaged.append((index, upload.clientID, last))
                 }
-                decision.fresh.append(Array(zip(fresh, owners)).map { (change: $0, owner: $1) })
                 decision.results.append(.success(outcome))
             } catch {
-                decision.fresh.append([])
                 decision.results.append(.failure(error))
             }
         }
@@ -212,31 +179,27 @@ struct UploadTransaction {
         "\(changes.first?.change.seq ?? 0)-\(changes.last?.change.seq ?? 0)"
     }
 
-    /// The last statement: releases the locks and reads the sequence numbers the commit gave each upload's first
-    /// and last staged change (`lastStaged`); returns them by the upload's index in the group. Its snapshot, taken
-    /// after the writes' commit, holds them. With nothing staged, it only releases.
-    func finish(_ lastStaged: [Staged]) async throws -> [(index: Int, first: Int64, last: Int64)] {
+    /// The last statement: releases the locks and reads the sequence number the commit gave each upload's last
+    /// staged change (`lastStaged`: the upload's index in the group, its client and change number); returns them by
+    /// index. Its snapshot, taken after the writes' commit, holds them. With nothing staged, it only releases.
+    func finish(_ lastStaged: [(index: Int, clientID: String, seq: Int64)]) async throws -> [(Int, Int64)] {
         guard !lastStaged.isEmpty else {
             try await sql.execute("SELECT pg_advisory_unlock_all()")
             return []
         }
         var wanted = ParameterRows()
-        for staged in lastStaged { wanted.append([staged.clientID, String(staged.last), String(staged.first)]) }
-        let (client, last, first) = (ParameterRows.column(0), ParameterRows.column(1), ParameterRows.column(2))
+        for staged in lastStaged { wanted.append([staged.clientID, String(staged.seq)]) }
         let rows = try await sql.rows(
             """
-            SELECT r.n::text,
-                (SELECT c.seq::text FROM \(meta.changes) AS c
-                    WHERE c.client_id = \(client) AND c.client_seq = \(last)::bigint),
-                (SELECT c.seq::text FROM \(meta.changes) AS c
-                    WHERE c.client_id = \(client) AND c.client_seq = \(first)::bigint)
+            SELECT r.n::text, (SELECT c.seq::text FROM \(meta.changes) AS c
+                WHERE c.client_id = \(ParameterRows.column(0)) AND c.client_seq = \(ParameterRows.column(1))::bigint)
             FROM pg_advisory_unlock_all() AS u, \(ParameterRows.source(1))
             """, [wanted.parameter])
         return rows.compactMap { row in
             guard let n = row[0].flatMap({ Int($0) }), n >= 1, n <= lastStaged.count,
-                let last = row[1].flatMap({ Int64($0) }), let first = row[2].flatMap({ Int64($0) })
+                let seq = row[1].flatMap({ Int64($0) })
             else { return nil }
-            return (lastStaged[n - 1].index, first, last)
+            return (lastStaged[n - 1].index, seq)
         }
     }
 
