@@ -87,11 +87,7 @@ final class IncrementalScanTests: StaffTestCase {
         for employee in results {
             if visited.count == 10 {
                 // Mid-loop: delete some objects still ahead, make others no longer match, add a new match.
-                try db.write {
-                    for doomed in try db.objects(Employee.self).filter("name ENDSWITH '4' AND age >= 50") { db.delete(doomed) }
-                    for young in try db.objects(Employee.self).filter("name ENDSWITH '2' AND age >= 50") { young.age = 1 }
-                    db.create(Employee.self, value: ["name": "late", "age": 70, "hired": true, "salary": 1.0, "badge": UUID()])
-                }
+                try changeOlderEmployeesMidLoop(in: db)
             }
             if employee.isInvalidated {
                 invalidated += 1

@@ -76,6 +76,18 @@ class StaffTestCase: XCTestCase {
     }
 }
 
+extension StaffTestCase {
+    /// What the iteration tests write in the middle of a loop over `age >= 50`: delete the matches whose name ends in
+    /// 4, make those ending in 2 stop matching (age 1), and add one new match named `late`.
+    func changeOlderEmployeesMidLoop(in db: Database) throws {
+        try db.write {
+            for doomed in try db.objects(Employee.self).filter("name ENDSWITH '4' AND age >= 50") { db.delete(doomed) }
+            for young in try db.objects(Employee.self).filter("name ENDSWITH '2' AND age >= 50") { young.age = 1 }
+            db.create(Employee.self, value: ["name": "late", "age": 70, "hired": true, "salary": 1.0, "badge": UUID()])
+        }
+    }
+}
+
 /// The stored form of a plain mixed value (`nil` for none), its team link to the stored `teams`.
 private func anyValue(_ value: PlainMixed, teams: [Team]) -> AnyValue? {
     switch value {
