@@ -16,12 +16,21 @@ final class LinkScan {
     let comparison: BoundComparison
     /// `comparison` as a column condition of the linked table.
     let inner: ColumnScan
+    /// Whether a nil link (a nil value) satisfies the comparison, as the object-by-object evaluation decides it.
+    let nilMatches: Bool
 
     private init(link: ColumnKey, target: ModelBinding, comparison: BoundComparison, inner: ColumnScan) {
         self.link = link
         self.target = target
         self.comparison = comparison
         self.inner = inner
+        let rights: [QueryScalar]
+        switch comparison.right {
+        case .value(let value): rights = [value]
+        case .list(let values): rights = values
+        default: rights = []
+        }
+        nilMatches = ObjectEvaluator.test(.null, comparison, rights)
     }
 
     /// The scan of `link.property <op> constant` where `link` is a to-one link (or embedded object) of the tested
@@ -63,17 +72,10 @@ final class LinkScan {
         }
     }
 
-    /// Rows among `within` whose link points to an object of `target` that `inner` matches, or is nil when a nil
-    /// value satisfies the comparison (as the object-by-object evaluation decides it).
+    /// Rows among `within` whose link points to an object of `target` that `inner` matches, or is nil when
+    /// ``nilMatches``.
     func rows(of cluster: ScannedCluster, within: RowMask, evaluator: ObjectEvaluator) throws -> RowMask {
         let keys = try targetKeys(evaluator)
-        let rights: [QueryScalar]
-        switch comparison.right {
-        case .value(let value): rights = [value]
-        case .list(let values): rights = values
-        default: rights = []
-        }
-        let nilMatches = evaluator.test(.null, comparison, rights)
         var mask = RowMask(count: within.count)
         guard !keys.isEmpty || nilMatches else { return mask }
         let links = try cluster.intColumn(link)

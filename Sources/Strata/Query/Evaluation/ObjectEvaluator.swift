@@ -99,7 +99,7 @@ final class ObjectEvaluator {
         case .list(let values): rights = values
         default: rights = try values(of: comparison.right, scope)
         }
-        let test = { (left: QueryScalar) -> Bool in self.test(left, comparison, rights) }
+        let test = { (left: QueryScalar) -> Bool in Self.test(left, comparison, rights) }
         guard comparison.left.isToMany else { return test(lefts.first ?? .null) }
         switch comparison.quantifier {
         case .anyElement: return lefts.contains(where: test)
@@ -109,7 +109,7 @@ final class ObjectEvaluator {
     }
 
     /// Whether one left value satisfies the comparison against the right side's values.
-    func test(_ left: QueryScalar, _ comparison: BoundComparison, _ rights: [QueryScalar]) -> Bool {
+    static func test(_ left: QueryScalar, _ comparison: BoundComparison, _ rights: [QueryScalar]) -> Bool {
         switch (comparison.op, comparison.right) {
         case (.in, .list):
             if let members = comparison.members { return members.contains(left) }
