@@ -70,7 +70,8 @@ struct ModelPhaseCommand: ParsableCommand {
         let database = try engine.open(in: url)
         var started = DispatchTime.now().uptimeNanoseconds
         try database.insert(data)
-        figures["M-insert"] = Double(count) / seconds(since: started)
+        let insertSeconds = seconds(since: started)
+        figures["M-insert"] = Double(count) / insertSeconds
 
         var nicknameTimes: [Double] = []
         var cityTimes: [Double] = []
@@ -90,6 +91,7 @@ struct ModelPhaseCommand: ParsableCommand {
         }
         figures["M-nickname"] = nicknameTimes.median.map { 1 / $0 }
         figures["M-city"] = cityTimes.median.map { 1 / $0 }
+        figures["M-run"] = insertSeconds + nicknameTimes.reduce(0, +) + cityTimes.reduce(0, +)
         if engine == .strata, let strata = database as? StrataModelEngine {
             figures.merge(try StrataModelSplits.queries(on: strata, runs: runs)) { _, new in new }
         }

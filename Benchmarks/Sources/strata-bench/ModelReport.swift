@@ -1,9 +1,10 @@
 import Foundation
 
 /// The figures of `strata-bench model` by round, engine and row, printed as a table or as JSON. Each of Strata's
-/// two models is compared with the better of SQLite's two layouts on that row, and with the layout that keeps the
-/// same indexes (the indexed set with the child table, the plain set with the JSON columns); an advantage is the
-/// median over rounds of each round's ratio.
+/// two models is compared with the SQLite layout a SQLite user would pick for this benchmark, the one whose whole
+/// run (`M-run`: the insert and every query) is faster, and with the layout that keeps the same indexes (the
+/// indexed set with the child table, the plain set with the JSON columns); an advantage is the median over rounds
+/// of each round's ratio.
 struct ModelReport {
     let rounds: [[ModelEngineKind: [String: Double]]]
 
@@ -17,12 +18,12 @@ struct ModelReport {
         return Dictionary(uniqueKeysWithValues: ids.compactMap { id in median(.strata, id).map { (id, $0) } })
     }
 
-    /// The SQLite layout with the better median figure on `workload`.
-    private func bestSQLite(_ workload: ModelWorkload) -> ModelEngineKind? {
-        let layouts = [ModelEngineKind.sqliteTables, .sqliteJSON].compactMap { layout in
-            median(layout, workload.id).map { (layout, $0) }
-        }
-        return layouts.max { workload.advantage(strata: $1.1, sqlite: $0.1) > 1 }?.0
+    /// The SQLite layout whose whole run (`M-run`) has the shorter median: the one a SQLite user would pick for
+    /// this benchmark (one layout holds the data; which one is faster depends on the row, so the run decides).
+    private var sqliteLayout: ModelEngineKind? {
+        [ModelEngineKind.sqliteTables, .sqliteJSON].compactMap { layout in
+            median(layout, "M-run").map { (layout, $0) }
+        }.min { $0.1 < $1.1 }?.0
     }
 
     /// The SQLite layout that keeps the same indexes as Strata's `model`: the child table's indexed name for the
@@ -51,8 +52,8 @@ struct ModelReport {
                 + pad("SQL JSON", 10) + pad("vs", 12) + pad("advantage", 11) + pad("plain", 8)
                 + "same indexes (Strata/tables, plain/JSON)",
         ]
+        let best = sqliteLayout
         for workload in ModelWorkload.all {
-            let best = bestSQLite(workload)
             let sameIndexes = Self.models.map { model in
                 ratio(advantage(workload, of: model, over: Self.sameIndexes(as: model)))
             }
@@ -68,7 +69,9 @@ struct ModelReport {
         lines.append("Strata: nicknames an indexed set<string>; plain set: the same without the index (a Realm model)")
         lines.append("SQL tables: address columns, nickname(person_id REFERENCES person, name) indexed on name")
         lines.append("SQL JSON: address and nicknames as JSON text, json_extract index on the city, json_each")
-        lines.append("vs: the faster SQLite layout on the row; advantage (Strata), plain (plain set) > 1: ahead of it")
+        lines.append(
+            "vs: SQLite's layout for this benchmark, the one whose whole run (M-run) is faster; advantage (Strata),"
+                + " plain (plain set) > 1: ahead of it")
         lines.append("figures: medians of \(rounds.count) round(s); advantages: median of each round's ratio")
         let splits = self.splits
         if !splits.isEmpty {
@@ -84,9 +87,9 @@ struct ModelReport {
     /// "sqlite_json": …, "sqlite_layout": "sqlite-json", "advantage": …, "plain_advantage": …,
     /// "same_indexes_advantage": …, "plain_same_indexes_advantage": …}], "strata_splits": {"split-city-ms": …}}`
     var json: String {
+        let best = sqliteLayout
         let entries: [[String: Any]] = ModelWorkload.all.map { workload in
-            let best = bestSQLite(workload)
-            return [
+            [
                 "id": workload.id, "unit": workload.unit,
                 "strata": median(.strata, workload.id) ?? NSNull(),
                 "strata_plain": median(.strataPlain, workload.id) ?? NSNull(),

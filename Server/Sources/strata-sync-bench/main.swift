@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import JWTKit
 import Logging
+import ServiceLifecycle
 import Strata
 import StrataSyncServer
 
@@ -58,7 +59,10 @@ var configuration = SyncServerConfiguration(
     rulesFile: rulesFile, port: options.port)
 configuration.uploadGroups = options.uploadGroups
 let app = try await SyncServer.application(configuration, logger: logger)
-let serverTask = Task { try await app.runService() }
+// A service group of its own, stopped gracefully when the run ends (cancelling the task would have the server log
+// its shutdown as errors).
+let serverGroup = ServiceGroup(configuration: .init(services: [app], logger: logger))
+let serverTask = Task { try await serverGroup.run() }
 let server = URL(string: "http://127.0.0.1:\(options.port)")!
 try await waitUntilHealthy(server)
 
@@ -177,7 +181,11 @@ print(
     String(
         format: "commit -> notification latency: p50 %.1f ms, p90 %.1f ms, p99 %.1f ms (%d samples)",
         percentile(0.5), percentile(0.9), percentile(0.99), sorted.count))
-serverTask.cancel()
+// The sessions' long polls end first: a graceful shutdown lets requests in flight finish.
+for device in devices { device.queue.sync { device.database.syncSession?.pause() } }
+observerQueue.sync { observer.syncSession?.pause() }
+await serverGroup.triggerGracefulShutdown()
+try await serverTask.value
 if options.keepsSchema {
     print("kept PostgreSQL schema \(databaseSchema)")
 } else {
