@@ -1,6 +1,6 @@
 import Prometheus
 
-/// The counters `GET /metrics` shows in Prometheus's text format. Each server instance has its own registry, so
+/// The counters (and the one gauge) `GET /metrics` shows in Prometheus's text format. Each server instance has its own registry, so
 /// several servers in one process (the tests) do not share counts.
 public struct SyncMetrics: Sendable {
     /// The registry the counters live in.
@@ -15,6 +15,8 @@ public struct SyncMetrics: Sendable {
     let changesAccepted: Counter
     /// Changes sent to clients.
     let changesDownloaded: Counter
+    /// Download requests holding a long poll open right now (waiting for a change the user may see).
+    let longPollsWaiting: Gauge
     /// Requests refused or failed, by HTTP status.
     private let errors: @Sendable (Int) -> Counter
 
@@ -30,6 +32,10 @@ public struct SyncMetrics: Sendable {
             descriptor: Self.descriptor("changes_accepted", "Changes appended to the change log."))
         changesDownloaded = registry.makeCounter(
             descriptor: Self.descriptor("changes_downloaded", "Changes sent to clients."))
+        longPollsWaiting = registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "strata", subsystem: "sync", metricName: "long_polls_waiting",
+                helpText: "Download requests holding a long poll open."))
         errors = { status in
             registry.makeCounter(
                 descriptor: Self.descriptor("errors", "Requests refused or failed, by HTTP status."),
@@ -47,7 +53,7 @@ public struct SyncMetrics: Sendable {
             namespace: "strata", subsystem: "sync", metricName: name, unitName: "total", helpText: help)
     }
 
-    /// The Prometheus text exposition of every counter.
+    /// The Prometheus text exposition of every counter and gauge.
     public func exposition() -> String {
         registry.emitToString()
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ServiceLifecycle
 import Logging
 
 /// The HTTP endpoints of docs/SYNC.md: `POST /v1/upload`, `GET /v1/download` (with long-poll), `GET /health`,
@@ -91,7 +92,13 @@ public struct SyncRoutes: Sendable {
                     user: store.notifier.generation(for: user, client: client), anyone: store.notifier.generation
                 )
                 var (response, heldBack) = try await store.downloadPage(after: after, user: user, limit: pageLimit)
-                while response.changes.isEmpty, ContinuousClock.now < deadline {
+                let waits = response.changes.isEmpty && ContinuousClock.now < deadline
+                if waits { metrics.longPollsWaiting.increment() }
+                defer { if waits { metrics.longPollsWaiting.decrement() } }
+                // A server shutting down gracefully (SIGTERM, SIGINT) answers what it has at the next recheck
+                // instead of holding the poll to its deadline, so that it stops within a recheck interval and
+                // the device asks again (another process, or this one once restarted).
+                while response.changes.isEmpty, ContinuousClock.now < deadline, !Task.isShuttingDownGracefully {
                     let left = deadline - ContinuousClock.now
                     if heldBack {
                         await store.notifier.wait(past: seen.anyone, timeout: min(heldBackRecheck, left))

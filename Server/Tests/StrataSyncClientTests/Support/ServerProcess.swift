@@ -50,6 +50,18 @@ final class ServerProcess {
         process.waitUntilExit()
     }
 
+    /// Asks the process to stop as an orchestrator would (SIGTERM: a graceful shutdown) and waits for it at most
+    /// `seconds`; returns whether it exited by then (it is killed if not).
+    func terminate(within seconds: TimeInterval) -> Bool {
+        guard process.isRunning else { return true }
+        Glibc.kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        let exited = !process.isRunning
+        kill()
+        return exited
+    }
+
     /// The built executable: `.build/debug/strata-sync` (or release) of the Server package.
     static var executable: URL? {
         let server = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
