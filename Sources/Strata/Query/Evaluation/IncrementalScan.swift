@@ -76,8 +76,8 @@ final class IncrementalScan {
     }
 
     /// Tells the table where the object of `keys[position]` is, when the scan found it in the cluster it visited
-    /// last (``Table/noteRow(_:at:inCluster:)``, which ignores it once reads went to another cluster): the loop hands the
-    /// object out next, and its first property read then finds its row without reading keys.
+    /// last (``Table/noteRow(_:at:inCluster:)``, which ignores it once reads went to another cluster): the loop
+    /// hands the object out next, and its first property read then finds its row without reading keys.
     @inline(__always)
     func noteRow(ofKeyAt position: Int) {
         guard position >= clusterStart, !cluster.isNone else { return }

@@ -263,8 +263,8 @@ public final class Table {
     /// key before the last one found is searched for from the cluster's first row.
     private func rowInLastReadCluster(_ key: ObjectKey) -> Int? {
         let wanted = key.rawValue
-        // The object read last, or the one a results loop just handed out (``noteRow(_:at:inCluster:)``): no copy of the
-        // cluster's view, no key read. `lastReadRow` is cleared whenever `lastReadCluster` changes.
+        // The object read last, or the one a results loop just handed out (``noteRow(_:at:inCluster:)``): no copy
+        // of the cluster's view, no key read. `lastReadRow` is cleared whenever `lastReadCluster` changes.
         if let last = lastReadRow, last.key == wanted { return last.row }
         // Outside the cluster's keys as far as they were read: no copy of its view, no key read.
         if let first = lastReadBounds.first, wanted < first { return nil }
@@ -311,7 +311,8 @@ public final class Table {
     /// for as long as that holds. The caller must name the row the scan found `key` in (checked in debug builds).
     package func noteRow(_ key: ObjectKey, at row: Int, inCluster cluster: NodeRef) {
         guard readsOnly, lastReadRef == cluster, row >= 0, row < lastReadRowCount else { return }
-        assert(lastReadCluster?.key(at: row) == key.rawValue, "Strata: a scan noted object \(key) at another object's row")
+        assert(
+            lastReadCluster?.key(at: row) == key.rawValue, "Strata: a scan noted object \(key) at another object's row")
         lastReadRow = (key.rawValue, row)
     }
 
