@@ -2,9 +2,9 @@
 import StrataTestSupport
 import XCTest
 
-/// `BranchView.childIndex(for:)` starts an 8-byte key's search where the separators' numbers put it: whatever the
-/// separators (even, gapped, skewed, not 8 bytes long), it must give what a plain binary search gives, the last
-/// child whose separator is at most the key.
+/// `BranchView.childIndex(for:interpolating:)` starts an 8-byte key's search in a cluster tree's branch where the
+/// separators' numbers put it: whatever the separators (even, gapped, skewed, not 8 bytes long), it must give what a
+/// plain binary search gives, the last child whose separator is at most the key.
 final class BranchChildIndexTests: XCTestCase {
     /// A stored branch over `separators` (separator 0 is the leftmost child's, never compared).
     private func branch(_ separators: [[UInt8]], in space: MemoryNodeSpace) throws -> BranchView {
@@ -32,7 +32,7 @@ final class BranchChildIndexTests: XCTestCase {
         for number in zip(numbers, numbers.dropFirst()).map({ $0 / 2 + $1 / 2 }) { probes.insert(number) }
         for probe in probes {
             let key = ByteOrder.key(probe)
-            let found = try key.withUnsafeBytes { try view.childIndex(for: $0) }
+            let found = try key.withUnsafeBytes { try view.childIndex(for: $0, interpolating: true) }
             XCTAssertEqual(found, expected(separators, key), "key \(probe)", file: file, line: line)
         }
     }
@@ -63,7 +63,7 @@ final class BranchChildIndexTests: XCTestCase {
         let view = try branch(separators, in: space)
         for probe in ["key-1", "key-1050", "key-1051", "key-10", "key-2000", "a", "zzzzzzzz", "key-1003"] {
             let key = Array(probe.utf8)
-            let found = try key.withUnsafeBytes { try view.childIndex(for: $0) }
+            let found = try key.withUnsafeBytes { try view.childIndex(for: $0, interpolating: true) }
             XCTAssertEqual(found, expected(separators, key), probe)
         }
         // A branch whose first and last separators are 8 bytes but others are not.
@@ -75,7 +75,7 @@ final class BranchChildIndexTests: XCTestCase {
         let mixedView = try branch(mixed, in: space)
         for probe in stride(from: Int64(-5), through: 205, by: 1) {
             let key = ByteOrder.key(probe)
-            XCTAssertEqual(try key.withUnsafeBytes { try mixedView.childIndex(for: $0) }, expected(mixed, key), "key \(probe)")
+            XCTAssertEqual(try key.withUnsafeBytes { try mixedView.childIndex(for: $0, interpolating: true) }, expected(mixed, key), "key \(probe)")
         }
     }
 }

@@ -61,15 +61,19 @@ struct BranchView {
 
     /// The child whose key range holds `key`: the last child whose separator is ≤ `key`.
     ///
-    /// An 8-byte key (an object key, in a table's cluster tree) in a wide branch is looked for first where the
-    /// separators' numbers put it: object keys are mostly consecutive, so the separators rise nearly evenly and
-    /// the interpolated guess is the answer or next to it, checked with two or three separators instead of the
-    /// seven or so (each a cache line of the entries and one of the key bytes) of a binary search. The guess only
-    /// narrows the binary search's range, so any separators (of any length, spread any way) give its answer.
-    func childIndex(for key: UnsafeRawBufferPointer) throws -> Int {
+    /// With `interpolating` (a table's cluster tree, whose separators are object keys), an 8-byte key in a wide
+    /// branch is looked for first where the separators' numbers put it: object keys are mostly consecutive, so the
+    /// separators rise nearly evenly and the interpolated guess is the answer or next to it, checked with two or
+    /// three separators instead of the seven or so (each a cache line of the entries and one of the key bytes) of a
+    /// binary search. The guess only narrows the binary search's range, so any separators (of any length, spread
+    /// any way) give its answer.
+    /// Without it (an index, whose 8-byte search keys are value prefixes and whose separators are longer, or any
+    /// caller that does not know), the binary search runs alone: reading the first and last separators to find
+    /// they are not numbers cost an index search two more probes.
+    func childIndex(for key: UnsafeRawBufferPointer, interpolating: Bool = false) throws -> Int {
         var lower = 1
         var upper = max(1, count)
-        if key.count == 8, count > 8, let guess = try interpolatedGuess(for: key) {
+        if interpolating, key.count == 8, count > 8, let guess = try interpolatedGuess(for: key) {
             // The answer is the last separator ≤ key: `guess` settles which side of it the search goes on, and
             // its neighbour on that side usually ends the search.
             if ByteOrder.compare(try self.key(guess), key) <= 0 {
