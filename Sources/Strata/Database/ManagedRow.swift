@@ -43,20 +43,26 @@ final class ManagedRow: ObjectRow {
     }
 
     /// A row whose model's table `table` was read at the database's change stamp `stamp`.
-    init(database: Database, model: ModelBinding, key: ObjectKey, table: Table?, stamp: UInt64) {
+    convenience init(database: Database, model: ModelBinding, key: ObjectKey, table: Table?, stamp: UInt64) {
+        self.init(database: database, model: model, key: key, table: table.map(Unmanaged.passUnretained), stamp: stamp)
+    }
+
+    /// A row whose model's table `table` (held by the database's catalog while its stamp is `stamp`) was read at
+    /// the database's change stamp `stamp`.
+    init(database: Database, model: ModelBinding, key: ObjectKey, table: Unmanaged<Table>?, stamp: UInt64) {
         self.database = database
         self.model = model
         self.key = key
-        self.table = table.map(Unmanaged.passUnretained)
+        self.table = table
         tableStamp = stamp
     }
 
     /// Moves the row to object `key` (whose model's table `table` was read at the database's change stamp
     /// `stamp`), as if it were a new row made for it: what a results loop does with the row of the object it
     /// handed out before when nothing else holds that row (``isReusable``), instead of allocating another.
-    func reuse(for key: ObjectKey, table: Table?, stamp: UInt64) {
+    func reuse(for key: ObjectKey, table: Unmanaged<Table>?, stamp: UInt64) {
         self.key = key
-        self.table = table.map(Unmanaged.passUnretained)
+        self.table = table
         tableStamp = stamp
     }
 
@@ -109,12 +115,19 @@ final class ManagedRow: ObjectRow {
         {
             do {
                 // The table lent for the read, without a retain: the database's catalog holds it (see `table`).
-                return try table._withUnsafeGuaranteedRef { try body($0, model.columns[column]) }
+                return try table._withUnsafeGuaranteedRef { try body($0, columnKey(column)) }
             } catch {
                 // Reported by the checked path, which reads again and tells a deleted object from damage.
             }
         }
         return checkedRead(column, body)
+    }
+
+    /// The key of the model's column `column`, read through the model lent without a retain (the database holds
+    /// it, see `model`): `model.columns[column]` retained and released the array on every property read.
+    @inline(__always)
+    private func columnKey(_ column: Int) -> ColumnKey {
+        Unmanaged.passUnretained(model)._withUnsafeGuaranteedRef { $0.columns[column] }
     }
 
     /// ``read(_:_:)`` with every check: the thread (or the frozen lock), the table's version, and on failure

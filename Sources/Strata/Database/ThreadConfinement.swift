@@ -42,6 +42,19 @@ struct ThreadConfinement {
     }
 
     private let owner: Owner
+    /// The thread a `.main` or `.thread` owner names, compared first by ``isCurrentThreadAllowed`` without copying
+    /// the owner (an enum whose other cases hold counted references, so every read of it copied and destroyed
+    /// it: two calls on every property read).
+    private let thread: pthread_t?
+
+    private init(owner: Owner) {
+        self.owner = owner
+        switch owner {
+        case .main(let opener): thread = opener
+        case .thread(let thread): self.thread = thread
+        case .task, .actor, .queue, .anyone: thread = nil
+        }
+    }
 
     /// Whether the database belongs to the main thread, queue and actor (and delivers on the main queue).
     var isMain: Bool {
@@ -86,7 +99,16 @@ struct ThreadConfinement {
     }
 
     /// Whether the calling thread may use the database.
+    @inline(__always)
     var isCurrentThreadAllowed: Bool {
+        // The opener's thread first: every property read asks, from the thread that opened the database.
+        if let thread, pthread_equal(thread, pthread_self()) != 0 { return true }
+        return isAllowedByOwner
+    }
+
+    /// ``isCurrentThreadAllowed`` by the owner (after the opener's thread, which ``thread`` holds, did not match).
+    @inline(never)
+    private var isAllowedByOwner: Bool {
         switch owner {
         case .anyone: return true
         case .main(let opener): return pthread_equal(opener, pthread_self()) != 0 || isOnMain()

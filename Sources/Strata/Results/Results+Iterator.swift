@@ -26,7 +26,9 @@ extension Results {
         private let isExactType: Bool
         /// The model's table when the loop began and the database's change stamp then, handed to each object so
         /// that its first property read does not look the table up again (an object checks the stamp first).
-        private let table: Table?
+        /// Not retained, as a row keeps it (``ManagedRow``'s `table`): it is handed out only while the stamp is
+        /// unchanged, when the database's catalog (or the scan's, which the loop holds) still holds it.
+        private let table: Unmanaged<Table>?
         private let stamp: UInt64
         /// The row of the object handed out last: when the caller has let go of that object (and nothing else
         /// holds the row), the next object gets the same row, moved to its key (``ManagedRow/reuse(for:table:stamp:)``),
@@ -35,8 +37,10 @@ extension Results {
         /// references to elements behave as without the reuse): only the row, which no caller sees, is reused.
         private var lastRow: ManagedRow?
 
-        /// An iteration of `results`: its keys and its table taken under one confinement check.
-        init(_ results: Results<Element>) {
+        /// An iteration of `results`: its keys and its table taken under one confinement check. Borrowed: an
+        /// initializer's parameter is owned by default, so the caller copied the whole results (its database,
+        /// query and cache retained) for the iterator to destroy.
+        init(_ results: borrowing Results<Element>) {
             let database = results.database
             let model = results.model
             self.database = database
@@ -47,7 +51,7 @@ extension Results {
             self.keys = keys
             self.scan = scan
             cache = results.cache
-            self.table = table
+            self.table = table.map(Unmanaged.passUnretained)
             stamp = database.changeStamp
         }
 
@@ -61,6 +65,7 @@ extension Results {
                     return nil
                 }
                 key = scan.keys[position]
+                scan.noteRow(ofKeyAt: position)
             } else {
                 guard position < keys.count else { return nil }
                 key = keys[position]

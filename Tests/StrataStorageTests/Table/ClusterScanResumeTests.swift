@@ -89,4 +89,65 @@ final class ClusterScanResumeTests: XCTestCase {
             }
         }
     }
+
+    /// `Table.noteRow(_:at:inCluster:)` (what a results loop that scans as it goes says of each object it hands
+    /// out) is taken only while the noted cluster is the one reads look in first, in a read transaction, and only
+    /// for a row the cluster has: reads after a note must find each object's own row, never a row noted elsewhere.
+    func testANotedRowIsTakenOnlyForTheClusterReadsLookInNow() throws {
+        let (catalog, table, number, keys, _) = try scannedTable()
+        defer { withExtendedLifetime(catalog) {} }
+        let position = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
+        var clusters: [ScannedCluster] = []
+        try table.forEachCluster { cluster in
+            clusters.append(cluster)
+            // Every row noted, then read: the noted row is the object's own.
+            for row in 0..<cluster.count {
+                let key = cluster.key(at: row)
+                table.noteRow(key, at: row, inCluster: cluster.node)
+                XCTAssertEqual(try table.int(key, column: number), Int64(try XCTUnwrap(position[key])))
+            }
+            return true
+        }
+        XCTAssertGreaterThan(clusters.count, 3)
+        // A note for a cluster the reads have since left is ignored: the read descends to the object's own row,
+        // whichever row of whichever cluster the reads look in now.
+        let first = clusters[0]
+        let late = clusters[clusters.count - 1]
+        let key = first.key(at: 5)
+        table.noteRow(key, at: 5, inCluster: first.node)
+        XCTAssertEqual(try table.int(key, column: number), Int64(try XCTUnwrap(position[key])))
+        XCTAssertEqual(try table.int(late.key(at: 3), column: number), Int64(try XCTUnwrap(position[late.key(at: 3)])))
+        table.noteRow(first.key(at: 7), at: 7, inCluster: first.node)
+        XCTAssertEqual(try table.int(first.key(at: 7), column: number), Int64(try XCTUnwrap(position[first.key(at: 7)])))
+        table.noteRow(first.key(at: 8), at: 8, inCluster: first.node)
+        XCTAssertEqual(try table.int(late.key(at: 4), column: number), Int64(try XCTUnwrap(position[late.key(at: 4)])))
+        // A row past the cluster's end is never taken, even for the cluster reads look in now.
+        XCTAssertEqual(try table.int(first.key(at: 2), column: number), Int64(try XCTUnwrap(position[first.key(at: 2)])))
+        table.noteRow(first.key(at: 3), at: first.count + 5, inCluster: first.node)
+        XCTAssertEqual(try table.int(first.key(at: 3), column: number), Int64(try XCTUnwrap(position[first.key(at: 3)])))
+    }
+
+    /// A write transaction's table takes no note: its clusters change under it (a split by new objects here).
+    func testAWriteTransactionsTableTakesNoNote() throws {
+        let fixture = try TableFixture()
+        let table = try fixture.catalog.createTable(named: "Note")
+        let number = try table.addColumn(named: "number", type: .value(.int), nullable: false)
+        for value in 0..<20_000 { try table.insert([(number, .int(Int64(value)))]) }
+        try fixture.commit()
+        let writing = try XCTUnwrap(fixture.catalog.table(named: "Note"))
+        var scanned: ScannedCluster?
+        try writing.forEachCluster { cluster in
+            scanned = cluster
+            return false
+        }
+        let cluster = try XCTUnwrap(scanned)
+        let key = cluster.key(at: 10)
+        let value = try XCTUnwrap(try writing.int(key, column: number))
+        // New objects, then a delete before the noted row: the row a note would name is another object's now.
+        for value in 20_000..<40_000 { try writing.insert([(number, .int(Int64(value)))]) }
+        try writing.delete(cluster.key(at: 0))
+        writing.noteRow(key, at: 10, inCluster: cluster.node)
+        XCTAssertEqual(try writing.int(key, column: number), value)
+        XCTAssertEqual(try writing.int(cluster.key(at: 11), column: number), value + 1)
+    }
 }

@@ -19,10 +19,22 @@ final class IncrementalScan {
     /// Passed to the scan, which reads no object with it (``ColumnScan/isColumnOnly``); the linked objects a
     /// comparison through a link matches were found through it when the loop began (``ColumnScan/prepare(_:)``).
     private let evaluator: ObjectEvaluator
+    // The state below is not checked for exclusive access at run time: a loop reads `keys` for every object it
+    // hands out and the scan appends to it for every match, and the checks (a thread-local access set) cost a
+    // few percent of a loop that reads two properties. A scan belongs to one iteration, used by the thread the
+    // loop runs on, and nothing holds these `inout` across a call.
+
     /// Every key found so far, in key order.
-    private(set) var keys: [ObjectKey] = []
+    @exclusivity(unchecked) private(set) var keys: [ObjectKey] = []
     /// The first key not scanned yet; `nil` once the scan reached the table's end.
-    private var resume: ObjectKey?
+    @exclusivity(unchecked) private var resume: ObjectKey?
+    /// The node of the cluster the last matches were found in, the position in ``keys`` of its first match, and
+    /// the row of each of its matches: what ``noteRow(ofKeyAt:)`` tells the table. The node rather than the
+    /// ``ScannedCluster``, whose copy for each object (its view, and its table retained) cost more than the
+    /// search for the row it saves.
+    @exclusivity(unchecked) private var cluster = NodeRef.none
+    @exclusivity(unchecked) private var clusterStart = 0
+    @exclusivity(unchecked) private var rows: [Int] = []
 
     /// A scan of `table` (of `catalog`) with `scan`, which must be column-only.
     init(catalog: Catalog, table: Table, scan: ColumnScan, evaluator: ObjectEvaluator) {
@@ -46,7 +58,13 @@ final class IncrementalScan {
         try table.forEachCluster(from: start) { cluster in
             let rows = try scan.rows(of: cluster, within: RowMask(count: cluster.count, filled: true), evaluator: evaluator)
             guard rows.setCount > 0 else { return true }
-            rows.forEachSetRow { keys.append(cluster.key(at: $0)) }
+            self.cluster = cluster.node
+            clusterStart = keys.count
+            self.rows.removeAll(keepingCapacity: true)
+            rows.forEachSetRow {
+                keys.append(cluster.key(at: $0))
+                self.rows.append($0)
+            }
             // The cluster's last key + 1, unless it is the largest key there can be (then nothing follows).
             let last = cluster.key(at: cluster.count - 1).rawValue
             next = last == .max ? nil : ObjectKey(last + 1)
@@ -55,5 +73,14 @@ final class IncrementalScan {
         // Stopped at a cluster with matches: resume after it; ran to the end: done.
         resume = keys.count > before ? next : nil
         return keys.count > before
+    }
+
+    /// Tells the table where the object of `keys[position]` is, when the scan found it in the cluster it visited
+    /// last (``Table/noteRow(_:at:inCluster:)``, which ignores it once reads went to another cluster): the loop
+    /// hands the object out next, and its first property read then finds its row without reading keys.
+    @inline(__always)
+    func noteRow(ofKeyAt position: Int) {
+        guard position >= clusterStart, !cluster.isNone else { return }
+        table.noteRow(keys[position], at: rows[position - clusterStart], inCluster: cluster)
     }
 }

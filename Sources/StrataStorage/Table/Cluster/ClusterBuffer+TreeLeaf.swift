@@ -36,6 +36,9 @@ final class ClusterContext {
 }
 
 extension ClusterBuffer: TreeLeaf {
+    /// Clusters are keyed by object keys.
+    static var keysAreObjectKeys: Bool { true }
+
     static func load(_ raw: UnsafeRawBufferPointer, ref: NodeRef, context: ClusterContext) throws -> Self {
         try Self(view: try ClusterView(raw, ref: ref), specs: context.specs)
     }

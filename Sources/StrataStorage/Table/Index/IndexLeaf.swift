@@ -2,6 +2,9 @@
 ///
 /// Stored layout: magic `SIX1`, count u32, `count` cumulative end offsets u32, then the entry bytes.
 final class IndexLeaf: TreeLeaf {
+    /// Index entries are keyed by encoded values (an 8-byte search key is a value's prefix, not an object key).
+    static var keysAreObjectKeys: Bool { false }
+
     static let magic: UInt32 = 0x3158_4953  // "SIX1"
     /// Entry bytes beyond which a leaf splits (about one 4 KiB page with its header).
     static let maxBytes = 4000

@@ -50,11 +50,18 @@ public final class Table {
             // Cleared in place: a result's reads move from cluster to cluster, and the array keeps its size.
             for index in lastReadBlocks.indices { lastReadBlocks[index] = nil }
             lastReadRef = lastReadCluster?.ref
+            lastReadRowCount = lastReadCluster?.rowCount ?? 0
             lastReadRow = nil
+            lastReadBounds = (nil, nil)
         }
     }
-    /// `lastReadCluster`'s node, compared without copying the view.
+    /// The first and the last key of `lastReadCluster`, each once read: a read by key that the cluster does not
+    /// hold, as a lookup of a key anywhere in the table usually is, is told so without reading the cluster's keys
+    /// again (by the next lookup their lines have left the caches).
+    @exclusivity(unchecked) private var lastReadBounds: (first: Int64?, last: Int64?) = (nil, nil)
+    /// `lastReadCluster`'s node and row count, read without copying the view.
     @exclusivity(unchecked) private var lastReadRef: NodeRef?
+    @exclusivity(unchecked) private var lastReadRowCount = 0
     /// The last key found in `lastReadCluster` and its row: reading several properties of one object finds the
     /// row once.
     @exclusivity(unchecked) private var lastReadRow: (key: Int64, row: Int)?
@@ -65,6 +72,12 @@ public final class Table {
     /// context (a table without a writer never changes its columns), because every property read looks its
     /// column up, and reading the context's arrays costs a run-time exclusivity check (and a copy of the spec).
     @exclusivity(unchecked) private var readColumns: [(key: ColumnKey, isString: Bool)] = []
+    /// A read transaction's storage position of each column, by the column key's number (`-1` for a number no
+    /// column has): a property read finds its column with one array read instead of searching `readColumns`.
+    /// Empty for a table whose column numbers run past ``readPositionLimit`` (then `readColumns` is searched).
+    @exclusivity(unchecked) private var readPositions: [Int32] = []
+    /// The largest column number ``readPositions`` covers.
+    private static let readPositionLimit = 4_096
     /// The last `positions(of:)` answer, with the table's column keys it was computed for.
     @exclusivity(unchecked) private var columnOrder: (columns: [ColumnKey], keys: [ColumnKey], positions: [Int], isWholeRow: Bool)?
     /// A row array an insert of an object with new embedded objects gave back, every value reset to the
@@ -233,6 +246,8 @@ public final class Table {
             if readsOnly {
                 lastReadCluster = view
                 lastReadRow = (key.rawValue, row)
+                // Finding the row read the first key: kept while its line is in the caches.
+                lastReadBounds.first = view.key(at: 0)
             }
             return .stored(view, row)
         }
@@ -247,11 +262,24 @@ public final class Table {
     /// the key there proves the row). Otherwise `ClusterView.row(of:after:)` searches the rows the bounds allow; a
     /// key before the last one found is searched for from the cluster's first row.
     private func rowInLastReadCluster(_ key: ObjectKey) -> Int? {
-        guard let view = lastReadCluster, view.rowCount > 0 else { return nil }
         let wanted = key.rawValue
+        // The object read last, or the one a results loop just handed out (``noteRow(_:at:inCluster:)``): no copy
+        // of the cluster's view, no key read. `lastReadRow` is cleared whenever `lastReadCluster` changes.
+        if let last = lastReadRow, last.key == wanted { return last.row }
+        // Outside the cluster's keys as far as they were read: no copy of its view, no key read.
+        if let first = lastReadBounds.first, wanted < first { return nil }
+        if let last = lastReadBounds.last, wanted > last { return nil }
+        guard let view = lastReadCluster, view.rowCount > 0 else { return nil }
+        if lastReadBounds.first == nil {
+            lastReadBounds.first = view.key(at: 0)
+            if wanted < view.key(at: 0) { return nil }
+        }
+        if lastReadBounds.last == nil {
+            lastReadBounds.last = view.key(at: view.rowCount - 1)
+            if wanted > view.key(at: view.rowCount - 1) { return nil }
+        }
         var anchor: (row: Int, key: Int64)?
         if let last = lastReadRow, wanted >= last.key {
-            if last.key == wanted { return last.row }
             // The next object of a result, none deleted between: one key read, which proves the row by itself.
             let distance = UInt64(bitPattern: wanted &- last.key)
             if distance < UInt64(view.rowCount - last.row) {
@@ -263,7 +291,7 @@ public final class Table {
             }
             anchor = (last.row, last.key)
         }
-        guard wanted >= anchor?.key ?? view.key(at: 0), wanted <= view.key(at: view.rowCount - 1) else { return nil }
+        // Within the cluster's first and last keys (checked above).
         guard let row = view.row(of: wanted, after: anchor) else { return -1 }
         lastReadRow = (wanted, row)
         return row
@@ -273,6 +301,19 @@ public final class Table {
     /// unless it already is: the objects the scan selects are read next, while the cluster is in the caches.
     func noteScanned(_ view: ClusterView) {
         if readsOnly, lastReadRef != view.ref { lastReadCluster = view }
+    }
+
+    /// In a read transaction, tells the reads by key that object `key` is at `row` of the cluster stored at
+    /// `cluster` (``ScannedCluster/node``, a cluster this table's scan visited, where the scan found the object):
+    /// a results loop that scans as it goes says so for each object it hands out, so the object's first property
+    /// read finds its row without reading keys. Ignored unless that cluster is still the one reads look in first
+    /// (no other cluster was read since); a read transaction's clusters never change, so the row stays the key's
+    /// for as long as that holds. The caller must name the row the scan found `key` in (checked in debug builds).
+    package func noteRow(_ key: ObjectKey, at row: Int, inCluster cluster: NodeRef) {
+        guard readsOnly, lastReadRef == cluster, row >= 0, row < lastReadRowCount else { return }
+        assert(
+            lastReadCluster?.key(at: row) == key.rawValue, "Strata: a scan noted object \(key) at another object's row")
+        lastReadRow = (key.rawValue, row)
     }
 
     /// In a read transaction, the block of the column at storage `index` of `lastReadCluster`, decoded once per
@@ -291,11 +332,23 @@ public final class Table {
     @inline(__always)
     private func readPosition(of column: ColumnKey) throws -> Int {
         guard readsOnly else { return try position(of: column) }
-        if readColumns.isEmpty {
-            readColumns = context.specs.map { ($0.key, $0.type == .value(.string)) }
+        let number = Int(column.rawValue)
+        if number < readPositions.count, case let position = Int(readPositions[number]), position >= 0 {
+            return position
         }
+        if readColumns.isEmpty { takeReadColumns() }
         guard let index = readColumns.firstIndex(where: { $0.key == column }) else { throw unknownColumn(column) }
         return index
+    }
+
+    /// Takes a read transaction's columns from the context once (``readColumns``, ``readPositions``).
+    private func takeReadColumns() {
+        readColumns = context.specs.map { ($0.key, $0.type == .value(.string)) }
+        let largest = readColumns.map { Int($0.key.rawValue) }.max() ?? -1
+        guard largest <= Self.readPositionLimit else { return }
+        var positions = [Int32](repeating: -1, count: largest + 1)
+        for (position, column) in readColumns.enumerated() { positions[Int(column.key.rawValue)] = Int32(position) }
+        readPositions = positions
     }
 
     /// Whether the column at storage `index` holds strings.

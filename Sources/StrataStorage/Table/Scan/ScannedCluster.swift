@@ -12,6 +12,9 @@ public struct ScannedCluster {
     /// The object key of `row`.
     public func key(at row: Int) -> ObjectKey { ObjectKey(view.key(at: row)) }
 
+    /// The cluster's node (what ``Table/noteRow(_:at:inCluster:)`` names it by).
+    package var node: NodeRef { view.ref }
+
     private func block(_ column: ColumnKey, _ kinds: [BlockEncoding], _ wanted: String) throws -> ColumnBlock {
         let index = try table.position(of: column)
         let block = try table.storedBlock(view, index)

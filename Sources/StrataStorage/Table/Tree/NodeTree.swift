@@ -181,7 +181,7 @@ final class NodeTree<Leaf: TreeLeaf> {
                 let view = try branchView(ref)
                 guard view.level < level else { throw NodeDamage.error(ref, what, "tree levels do not descend") }
                 level = view.level
-                let index = try view.childIndex(for: key)
+                let index = try view.childIndex(for: key, interpolating: Leaf.keysAreObjectKeys)
                 isLast = isLast && index == view.count - 1
                 if counting { for left in 0..<index { before += view.entriesBelow(left) } }
                 child = .stored(try view.child(index))

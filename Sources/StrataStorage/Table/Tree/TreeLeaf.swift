@@ -9,6 +9,10 @@ protocol TreeLeaf: AnyObject {
     static func load(_ raw: UnsafeRawBufferPointer, ref: NodeRef, context: Context) throws -> Self
     /// A new, empty leaf.
     static func empty(context: Context) -> Self
+    /// Whether the tree's keys are 8-byte numbers that mostly run consecutively (a table's object keys), so that a
+    /// branch search may start where the separators' numbers put the key
+    /// (``BranchView/childIndex(for:interpolating:)``).
+    static var keysAreObjectKeys: Bool { get }
 
     /// Number of entries (objects, index entries).
     var entryCount: Int { get }
