@@ -29,7 +29,7 @@ final class CatalogLazyTablesTests: XCTestCase {
         let text = try notes.addColumn(named: "text", type: .value(.string))
         for value in 0..<5 { try notes.insert([(text, .string("note \(value)"))]) }
         try fixture.commit()
-        return (keys, Columns(name: name, score: score, number: number, nameIndex: index.key))
+        return (keys, Columns(name: name, score: score, number: number, nameIndex: index))
     }
 
     /// The catalog node decodes and encodes again to the same bytes, and every table of a fresh reader holds the
