@@ -318,6 +318,7 @@ extension Catalog {
             }
         }
 
+        /// The table's key (it never changes).
         var key: TableKey {
             switch self {
             case .stored(let record): record.key
