@@ -12,16 +12,7 @@ final class IncrementalScanTests: StaffTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        db = try openStaff()
-        // 6,000 employees over several clusters: every other one is 50 or older.
-        try db.write {
-            for index in 0..<6_000 {
-                db.create(Employee.self, value: [
-                    "name": "e\(index)", "age": index % 2 == 0 ? 50 + index % 40 : 10, "hired": true,
-                    "salary": Double(index), "badge": UUID(),
-                ])
-            }
-        }
+        db = try openSixThousandEmployees()
     }
 
     override func tearDown() {
@@ -29,8 +20,7 @@ final class IncrementalScanTests: StaffTestCase {
         super.tearDown()
     }
 
-    /// Results of `age >= 50` made afresh (nothing cached), as the loops under test see them.
-    private func older() throws -> Results<Employee> { try db.objects(Employee.self).filter("age >= 50") }
+    private func older() throws -> Results<Employee> { try olderEmployees(in: db) }
 
     /// The names `older()` selects, evaluated at once.
     private func expectedNames() throws -> [String] {

@@ -14,16 +14,7 @@ final class ScannedRowTests: StaffTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        db = try openStaff()
-        // 6,000 employees over several clusters: every other one is 50 or older, each paid its number.
-        try db.write {
-            for index in 0..<6_000 {
-                db.create(Employee.self, value: [
-                    "name": "e\(index)", "age": index % 2 == 0 ? 50 + index % 40 : 10, "hired": true,
-                    "salary": Double(index), "badge": UUID(),
-                ])
-            }
-        }
+        db = try openSixThousandEmployees()
     }
 
     override func tearDown() {
@@ -31,8 +22,7 @@ final class ScannedRowTests: StaffTestCase {
         super.tearDown()
     }
 
-    /// Results of `age >= 50` made afresh, which a loop scans as it goes.
-    private func older() throws -> Results<Employee> { try db.objects(Employee.self).filter("age >= 50") }
+    private func older() throws -> Results<Employee> { try olderEmployees(in: db) }
 
     /// The number in an employee's name (`e42` → 42).
     private func number(_ employee: Employee) throws -> Int { try XCTUnwrap(Int(employee.name.dropFirst())) }
