@@ -7,21 +7,7 @@ import XCTest
 /// A loop over fresh results of a column-only filter scans the table a cluster at a time as it goes
 /// (`IncrementalScan`), reading the version it began in: it must hand out exactly what evaluating the keys at the
 /// loop's start gives, in order, whatever the database does meanwhile; its keys are kept only once it has them all.
-final class IncrementalScanTests: StaffTestCase {
-    private var db: Database!
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        db = try openSixThousandEmployees()
-    }
-
-    override func tearDown() {
-        db = nil
-        super.tearDown()
-    }
-
-    private func older() throws -> Results<Employee> { try olderEmployees(in: db) }
-
+final class IncrementalScanTests: SixThousandEmployeesTestCase {
     /// The names `older()` selects, evaluated at once.
     private func expectedNames() throws -> [String] {
         let results = try older()

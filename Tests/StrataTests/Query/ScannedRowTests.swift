@@ -9,21 +9,7 @@ import XCTest
 /// row belongs to one cluster of one read version: whatever happens between handing an object out and reading it
 /// (other objects read, a write inside the loop, a refresh, a frozen copy, a delete, clusters split by new objects),
 /// every object must read its own values in the version its database reads.
-final class ScannedRowTests: StaffTestCase {
-    private var db: Database!
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        db = try openSixThousandEmployees()
-    }
-
-    override func tearDown() {
-        db = nil
-        super.tearDown()
-    }
-
-    private func older() throws -> Results<Employee> { try olderEmployees(in: db) }
-
+final class ScannedRowTests: SixThousandEmployeesTestCase {
     /// The number in an employee's name (`e42` → 42).
     private func number(_ employee: Employee) throws -> Int { try XCTUnwrap(Int(employee.name.dropFirst())) }
 

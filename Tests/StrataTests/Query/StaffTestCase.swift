@@ -77,26 +77,6 @@ class StaffTestCase: XCTestCase {
 }
 
 extension StaffTestCase {
-    /// The iteration tests' database: 6,000 employees over several clusters, every other one 50 or older
-    /// (`e0`, `e2`, …), each paid its number.
-    func openSixThousandEmployees() throws -> Database {
-        let db = try openStaff()
-        try db.write {
-            for index in 0..<6_000 {
-                db.create(Employee.self, value: [
-                    "name": "e\(index)", "age": index % 2 == 0 ? 50 + index % 40 : 10, "hired": true,
-                    "salary": Double(index), "badge": UUID(),
-                ])
-            }
-        }
-        return db
-    }
-
-    /// Results of `age >= 50` made afresh (nothing cached), which a loop scans as it goes.
-    func olderEmployees(in db: Database) throws -> Results<Employee> {
-        try db.objects(Employee.self).filter("age >= 50")
-    }
-
     /// What the iteration tests write in the middle of a loop over `age >= 50`: delete the matches whose name ends in
     /// 4, make those ending in 2 stop matching (age 1), and add one new match named `late`.
     func changeOlderEmployeesMidLoop(in db: Database) throws {
