@@ -181,7 +181,8 @@ print(
     String(
         format: "commit -> notification latency: p50 %.1f ms, p90 %.1f ms, p99 %.1f ms (%d samples)",
         percentile(0.5), percentile(0.9), percentile(0.99), sorted.count))
-// The sessions' long polls end first: a graceful shutdown lets requests in flight finish.
+// The devices stop asking first (paused sessions send no new request while the server stops); the server answers
+// the long polls still waiting at its next recheck (docs/SYNC.md, "Running it").
 for device in devices { device.queue.sync { device.database.syncSession?.pause() } }
 observerQueue.sync { observer.syncSession?.pause() }
 await serverGroup.triggerGracefulShutdown()

@@ -1,7 +1,7 @@
 import Prometheus
 
-/// The counters (and the one gauge) `GET /metrics` shows in Prometheus's text format. Each server instance has its own registry, so
-/// several servers in one process (the tests) do not share counts.
+/// The counters (and the one gauge) `GET /metrics` shows in Prometheus's text format. Each server instance has its
+/// own registry, so several servers in one process (the tests) do not share counts.
 public struct SyncMetrics: Sendable {
     /// The registry the counters live in.
     public let registry = PrometheusCollectorRegistry()

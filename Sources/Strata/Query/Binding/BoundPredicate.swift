@@ -175,6 +175,16 @@ enum BoundOperand: Hashable {
     /// `SUBQUERY(collection, $variable, predicate).@count`.
     indirect case subqueryCount(collection: BoundPath, variable: String, predicate: BoundPredicate)
 
+    /// The values of a constant operand (a value, or a list for `IN` and `BETWEEN`); `nil` for one the evaluator
+    /// computes per object.
+    var constants: [QueryScalar]? {
+        switch self {
+        case .value(let value): return [value]
+        case .list(let values): return values
+        case .path, .aggregate, .subqueryCount: return nil
+        }
+    }
+
     /// Whether the operand yields several values to quantify over.
     var isToMany: Bool {
         if case .path(let path) = self { return path.isToMany }

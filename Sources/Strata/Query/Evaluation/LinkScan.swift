@@ -24,13 +24,7 @@ final class LinkScan {
         self.target = target
         self.comparison = comparison
         self.inner = inner
-        let rights: [QueryScalar]
-        switch comparison.right {
-        case .value(let value): rights = [value]
-        case .list(let values): rights = values
-        default: rights = []
-        }
-        nilMatches = ObjectEvaluator.test(.null, comparison, rights)
+        nilMatches = ObjectEvaluator.test(.null, comparison, comparison.right.constants ?? [])
     }
 
     /// The scan of `link.property <op> constant` where `link` is a to-one link (or embedded object) of the tested
