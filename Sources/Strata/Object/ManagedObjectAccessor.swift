@@ -176,35 +176,41 @@ import StrataStorage
 /// objects, a migration's). A column that holds no value reads as the kind's zero, as does a failed read a
 /// migration carries on from; a new value kind adds its pair here, its column in the storage engine, and its
 /// case in the code generator's `AccessorCall`.
+///
+/// Each read's closure captures the row's key (`[key]`), not the row: a closure that read `key` through `self`
+/// made every property read of a managed object retain and release its row around the storage engine's read
+/// (the read's checked path, which the closure also goes to, kept the copy alive on the fast path too).
 extension ObjectRow {
     func int(at column: Int) -> Int64 { optionalInt(at: column) ?? 0 }
     func setInt(_ value: Int64, at column: Int) { write(column) { .int(value) } }
-    func optionalInt(at column: Int) -> Int64? { read(column) { try $0.int(key, column: $1) } }
+    func optionalInt(at column: Int) -> Int64? { read(column) { [key] in try $0.int(key, column: $1) } }
     func setOptionalInt(_ value: Int64?, at column: Int) { write(column) { value.map { .int($0) } ?? .null } }
 
     func bool(at column: Int) -> Bool { optionalBool(at: column) ?? false }
     func setBool(_ value: Bool, at column: Int) { write(column) { .bool(value) } }
-    func optionalBool(at column: Int) -> Bool? { read(column) { try $0.bool(key, column: $1) } }
+    func optionalBool(at column: Int) -> Bool? { read(column) { [key] in try $0.bool(key, column: $1) } }
     func setOptionalBool(_ value: Bool?, at column: Int) { write(column) { value.map { .bool($0) } ?? .null } }
 
     func float(at column: Int) -> Float { optionalFloat(at: column) ?? 0 }
     func setFloat(_ value: Float, at column: Int) { write(column) { .float(value) } }
-    func optionalFloat(at column: Int) -> Float? { read(column) { try $0.float(key, column: $1) } }
+    func optionalFloat(at column: Int) -> Float? { read(column) { [key] in try $0.float(key, column: $1) } }
     func setOptionalFloat(_ value: Float?, at column: Int) { write(column) { value.map { .float($0) } ?? .null } }
 
     func double(at column: Int) -> Double { optionalDouble(at: column) ?? 0 }
     func setDouble(_ value: Double, at column: Int) { write(column) { .double(value) } }
-    func optionalDouble(at column: Int) -> Double? { read(column) { try $0.double(key, column: $1) } }
+    func optionalDouble(at column: Int) -> Double? { read(column) { [key] in try $0.double(key, column: $1) } }
     func setOptionalDouble(_ value: Double?, at column: Int) { write(column) { value.map { .double($0) } ?? .null } }
 
     func string(at column: Int) -> String { optionalString(at: column) ?? "" }
     func setString(_ value: String, at column: Int) { write(column) { .string(value) } }
-    func optionalString(at column: Int) -> String? { read(column) { try $0.string(key, column: $1) } }
+    func optionalString(at column: Int) -> String? { read(column) { [key] in try $0.string(key, column: $1) } }
     func setOptionalString(_ value: String?, at column: Int) { write(column) { value.map { .string($0) } ?? .null } }
 
     func data(at column: Int) -> Data { optionalData(at: column) ?? Data() }
     func setData(_ value: Data, at column: Int) { write(column) { .binary(Array(value)) } }
-    func optionalData(at column: Int) -> Data? { read(column) { try $0.binary(key, column: $1).map { Data($0) } } }
+    func optionalData(at column: Int) -> Data? {
+        read(column) { [key] in try $0.binary(key, column: $1).map { Data($0) } }
+    }
     func setOptionalData(_ value: Data?, at column: Int) {
         write(column) { value.map { .binary(Array($0)) } ?? .null }
     }
@@ -212,7 +218,7 @@ extension ObjectRow {
     func date(at column: Int) -> Date { optionalDate(at: column) ?? ValueConversion.date(0) }
     func setDate(_ value: Date, at column: Int) { write(column) { .timestamp(ValueConversion.timestamp(value)) } }
     func optionalDate(at column: Int) -> Date? {
-        read(column) { try $0.timestamp(key, column: $1).map(ValueConversion.date) }
+        read(column) { [key] in try $0.timestamp(key, column: $1).map(ValueConversion.date) }
     }
     func setOptionalDate(_ value: Date?, at column: Int) {
         write(column) { value.map { .timestamp(ValueConversion.timestamp($0)) } ?? .null }
@@ -220,7 +226,7 @@ extension ObjectRow {
 
     func uuid(at column: Int) -> UUID { optionalUUID(at: column) ?? Self.zeroUUID }
     func setUUID(_ value: UUID, at column: Int) { write(column) { .uuid(value) } }
-    func optionalUUID(at column: Int) -> UUID? { read(column) { try $0.uuid(key, column: $1) } }
+    func optionalUUID(at column: Int) -> UUID? { read(column) { [key] in try $0.uuid(key, column: $1) } }
     func setOptionalUUID(_ value: UUID?, at column: Int) { write(column) { value.map { .uuid($0) } ?? .null } }
 
     /// The UUID a non-optional uuid column reads as when it holds none (never written by Strata itself).
@@ -228,12 +234,12 @@ extension ObjectRow {
 
     func decimal(at column: Int) -> Decimal { optionalDecimal(at: column) ?? 0 }
     func setDecimal(_ value: Decimal, at column: Int) { write(column) { .decimal(value) } }
-    func optionalDecimal(at column: Int) -> Decimal? { read(column) { try $0.decimal(key, column: $1) } }
+    func optionalDecimal(at column: Int) -> Decimal? { read(column) { [key] in try $0.decimal(key, column: $1) } }
     func setOptionalDecimal(_ value: Decimal?, at column: Int) { write(column) { value.map { .decimal($0) } ?? .null } }
 
     func objectId(at column: Int) -> ObjectId { optionalObjectId(at: column) ?? .zero }
     func setObjectId(_ value: ObjectId, at column: Int) { write(column) { .objectId(value) } }
-    func optionalObjectId(at column: Int) -> ObjectId? { read(column) { try $0.objectId(key, column: $1) } }
+    func optionalObjectId(at column: Int) -> ObjectId? { read(column) { [key] in try $0.objectId(key, column: $1) } }
     func setOptionalObjectId(_ value: ObjectId?, at column: Int) {
         write(column) { value.map { .objectId($0) } ?? .null }
     }

@@ -75,7 +75,7 @@ extension ObjectRow {
     // MARK: Links
 
     func link<Target: ObjectBase>(at column: Int, as type: Target.Type) -> Target? {
-        guard let linked = read(column, { try $0.link(key, column: $1) }) else { return nil }
+        guard let linked = read(column, { [key] in try $0.link(key, column: $1) }) else { return nil }
         return linkedObject(column, key: linked, as: type) as? Target
     }
 
@@ -87,7 +87,7 @@ extension ObjectRow {
     }
 
     func linkedAccessor(at column: Int) -> (any ManagedObjectAccessor)? {
-        read(column) { try $0.link(key, column: $1) }.flatMap { linkedRow(column, key: $0) }
+        read(column) { [key] in try $0.link(key, column: $1) }.flatMap { linkedRow(column, key: $0) }
     }
 
     // MARK: Mixed values
@@ -109,7 +109,7 @@ extension ObjectRow {
     }
 
     func anyValue(at column: Int) -> AnyValue {
-        read(column) { try $0.value(key, column: $1) }.map(mixedValue) ?? .none
+        read(column) { [key] in try $0.value(key, column: $1) }.map(mixedValue) ?? .none
     }
 
     func setAnyValue(_ value: AnyValue, at column: Int) { write(column) { try mixedStorage(value, column: column) } }
@@ -127,7 +127,7 @@ extension ObjectRow {
 
     func linkedAccessors(at column: Int) -> [any ManagedObjectAccessor] {
         // A list or a set of links: both read as `.list`.
-        guard case .list(let values)? = read(column, { try $0.value(key, column: $1) }) else { return [] }
+        guard case .list(let values)? = read(column, { [key] in try $0.value(key, column: $1) }) else { return [] }
         return values.compactMap { value in
             guard case .link(let linked) = value else { return nil }
             return linkedRow(column, key: linked)
@@ -155,7 +155,7 @@ extension ObjectRow {
     }
 
     func linkedAccessorMap(at column: Int) -> [String: (any ManagedObjectAccessor)?] {
-        guard case .map(let entries)? = read(column, { try $0.value(key, column: $1) }) else { return [:] }
+        guard case .map(let entries)? = read(column, { [key] in try $0.value(key, column: $1) }) else { return [:] }
         return entries.mapValues { value -> (any ManagedObjectAccessor)? in
             guard case .link(let linked) = value else { return nil }
             return linkedRow(column, key: linked)

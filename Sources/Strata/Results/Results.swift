@@ -56,8 +56,10 @@ public struct Results<Element: Object> {
         }
     }
 
-    /// The same database and model with another query.
-    func with(_ query: ObjectQuery) -> Results<Element> {
+    /// The same database and model with another query, taken over (`consuming`): `filter`, `sorted` and the
+    /// rest hand it their own copy, which a borrowed parameter copied once more (every field of the query
+    /// retained, then released with the caller's copy).
+    func with(_ query: consuming ObjectQuery) -> Results<Element> {
         Results(database: database, model: model, query: query)
     }
 }

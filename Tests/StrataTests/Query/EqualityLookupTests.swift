@@ -132,6 +132,26 @@ final class EqualityLookupTests: StaffTestCase {
         XCTAssertEqual(salaries(try employees.filter("name == %@", "name-3")), scanned("name-3"))
     }
 
+    /// Only a lone comparison's plan names an index to look its argument up in (`CachedPlan`'s memo finds it once,
+    /// when planned): a shape with a second term, planned on the same indexes, names none, and its results are
+    /// still those of a scan.
+    func testOnlyALoneComparisonsPlanNamesItsIndex() throws {
+        let employees = db.objects(IndexedEmployee.self)
+        let table = try db.table(for: try XCTUnwrap(db.schema.model(for: IndexedEmployee.self)))
+        let lone = try employees.filter("name == %@", "name-4")
+        XCTAssertEqual(salaries(lone), scanned("name-4"))
+        XCTAssertNotNil(try XCTUnwrap(lone.query.planSlot.plan).equalityIndex(table: table))
+        let both = try employees.filter("name == %@ AND age > %@", "name-4", 30)
+        let expected = db.objects(IndexedEmployee.self).filter { $0.name == "name-4" && $0.age > 30 }.map(\.salary)
+        XCTAssertEqual(salaries(both), expected.sorted())
+        let plan = try XCTUnwrap(both.query.planSlot.plan)
+        XCTAssertTrue(plan.isPlanned, "evaluating the results remembers the shape's plan")
+        XCTAssertNil(plan.equalityIndex(table: table))
+        XCTAssertNil(plan.equalityChoice(.string("name-4"), table: table))
+        let next = try employees.filter("name == %@ AND age > %@", "name-5", 30)
+        XCTAssertEqual(next.count, db.objects(IndexedEmployee.self).filter { $0.name == "name-5" && $0.age > 30 }.count)
+    }
+
     func testAKeyPathErrorSurvivesCopiesOfItsQuery() throws {
         let employees = db.objects(IndexedEmployee.self)
         let broken = employees.sorted(byKeyPath: "nothing")

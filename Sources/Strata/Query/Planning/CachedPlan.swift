@@ -21,12 +21,20 @@ final class CachedPlan: Sendable {
         let table: TableKey
         let indexes: [IndexSpec]
         let terms: [IndexChoice.IndexedTerm]?
-
         /// The index a lone comparison (no AND) is looked up in, when the shape has one: an `==` of the shape is
-        /// then that index's lookup of the argument, whatever the argument.
-        var loneIndex: IndexSpec? {
-            guard let terms, terms.count == 1, terms[0].term == nil, !terms[0].index.isFullText else { return nil }
-            return terms[0].index
+        /// then that index's lookup of the argument, whatever the argument. Found once, when planned: every
+        /// `filter("name == %@", name)` asks for it.
+        let loneIndex: IndexSpec?
+
+        init(table: TableKey, indexes: [IndexSpec], terms: [IndexChoice.IndexedTerm]?) {
+            self.table = table
+            self.indexes = indexes
+            self.terms = terms
+            if let terms, terms.count == 1, terms[0].term == nil, !terms[0].index.isFullText {
+                loneIndex = terms[0].index
+            } else {
+                loneIndex = nil
+            }
         }
     }
 
@@ -58,10 +66,14 @@ final class CachedPlan: Sendable {
     }
 
     /// The index ``equalityChoice(_:table:)`` looks the value up in, or `nil` as it gives none.
+    ///
+    /// Reads the remembered plan in place: binding it (`guard let kept`) copied the whole memo, its arrays
+    /// retained and released, on every lookup.
     func equalityIndex(table: Table) -> IndexSpec? {
         memo.withLock { kept -> IndexSpec? in
-            guard let kept, kept.table == table.key, table.hasIndexes(kept.indexes) else { return nil }
-            return kept.loneIndex
+            guard kept?.table == table.key, let index = kept?.loneIndex, table.hasIndexes(kept?.indexes ?? [])
+            else { return nil }
+            return index
         }
     }
 

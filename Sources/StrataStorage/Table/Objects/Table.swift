@@ -486,15 +486,16 @@ public final class Table {
     }
 
     /// The string of `row` in the stored block of the column at storage `index` (`nil` = null).
+    ///
+    /// The closure decodes and nothing else: one that threw the damage itself captured the table (its name), which
+    /// every string read then retained and released.
     private func string(in block: ColumnBlock, _ row: Int, column index: Int) throws -> String? {
         guard block.kind == .variable, holdsStrings(index) else { throw wrongKind(context.specs[index], "a string") }
         if block.isNull(row) { return nil }
-        return try withBlob(block, row) { raw in
-            guard let text = StoredText.decode(raw) else {
-                throw NodeDamage.error(block.ref, "cluster of table '\(name)'", "a string is not valid UTF-8")
-            }
-            return text
+        guard let text = try withBlob(block, row, { StoredText.decode($0) }) else {
+            throw NodeDamage.error(block.ref, "cluster of table '\(name)'", "a string is not valid UTF-8")
         }
+        return text
     }
 
     /// A binary column's value (`nil` = null).
