@@ -62,6 +62,31 @@ final class EmbeddedInsertTests: XCTestCase {
         try fixture.catalog.verify()
     }
 
+    /// The embedded object's backlink is placed with its row: also into the last cluster as it is read back after
+    /// a write-out mid-transaction (its columns kept in their stored form, rows appended after them), which a
+    /// bulk insert of ten thousand addresses passes through several times.
+    func testBacklinksPlacedWithTheRowSurviveWriteOutsMidTransaction() throws {
+        var inserted: [(owner: ObjectKey, embedded: ObjectKey)] = []
+        for number in 0..<12_000 {
+            let keys = try person.insert([.int(Int64(number))], into: [id], embedding: [row(number)])
+            inserted.append((keys.owner, keys.embedded[0]))
+        }
+        func check() throws {
+            XCTAssertEqual(try address.count(), 12_000)
+            for (position, keys) in inserted.enumerated() where position % 97 == 0 || position >= 11_990 {
+                XCTAssertEqual(try address.backlinks(of: keys.embedded, from: person.key, column: home), [keys.owner])
+                XCTAssertEqual(try address.value(keys.embedded, column: street), .string("\(position) Main Street"))
+                XCTAssertEqual(try person.value(keys.owner, column: home), .link(keys.embedded))
+            }
+            try fixture.catalog.verify()
+        }
+        try check()
+        try fixture.commit()
+        person = try XCTUnwrap(fixture.catalog.table(named: "Person"))
+        address = try XCTUnwrap(fixture.catalog.table(named: "Address"))
+        try check()
+    }
+
     func testTwoEmbeddedObjectsOfOneTableGetConsecutiveKeysInOrder() throws {
         let workplace = EmbeddedRow(link: work, values: [.string("Office")], columns: [street])
         let inserted = try person.insert([.int(7)], into: [id], embedding: [row(1), workplace])

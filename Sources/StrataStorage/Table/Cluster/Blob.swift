@@ -30,6 +30,13 @@ struct Blob: Equatable {
         return .none
     }
 
+    /// Whether the value lives in a node of its own (``external`` is set), asked without copying the value.
+    @inline(__always)
+    var isExternal: Bool {
+        if case .external = content { return true }
+        return false
+    }
+
     /// The value's length in bytes.
     var length: Int {
         switch content {

@@ -262,21 +262,46 @@ final class ClusterBuffer {
         case .variable:
             // Always the packed-ends layout: 2 bytes an offset below 64 KiB instead of 4 (docs/FILE-FORMAT.md).
             ClusterBuffer.writeHeader(tag: BlockEncoding.packedEndsTag, count: count, nulls: nulls, into: &out)
-            for row in 0..<count where column.blobs[row].external.isNone
-                && column.blobs[row].length > ClusterBuffer.externalThreshold {
+            // Long values to their own nodes first; the rows found reading the values in place (nearly always
+            // none).
+            var long: [Int] = []
+            column.blobs.withUnsafeBufferPointer { rows in
+                for row in rows.indices
+                where !rows[row].isExternal && rows[row].length > ClusterBuffer.externalThreshold {
+                    long.append(row)
+                }
+            }
+            for row in long {
                 let ref = try ByteWriter(bytes: column.blobs[row].bytes).store(in: writer)
                 column.replaceBlob(at: row, with: Blob(external: ref, length: column.blobs[row].length))
             }
-            ClusterBuffer.writeBits(column.blobs.lazy.map { !$0.external.isNone }, count: count, into: &out)
-            var ends: [Int64] = []
-            ends.reserveCapacity(count)
+            ClusterBuffer.writeVariableRows(column.blobs, into: &out)
+        }
+    }
+
+    /// Writes the rows of a variable-size block after its header: which rows are external, the packed end
+    /// offsets, then the byte area. The flags and the ends come from one pass over `blobs` read in place, the
+    /// bytes from a second: going through a lazy map and two loops over the column's array copied each value
+    /// (a retain and a release of its string or bytes) three times, while a bulk insert writes every cluster out.
+    static func writeVariableRows(_ blobs: [Blob], into out: inout ByteWriter) {
+        var ends: [Int64] = []
+        ends.reserveCapacity(blobs.count)
+        blobs.withUnsafeBufferPointer { rows in
+            var word: UInt64 = 0
             var end: Int64 = 0
-            for blob in column.blobs {
-                end += blob.areaByteCount
+            for index in rows.indices {
+                let external = rows[index].isExternal
+                if external { word |= 1 << UInt64(index & 63) }
+                if index & 63 == 63 {
+                    out.u64(word)
+                    word = 0
+                }
+                end += external ? 16 : Int64(rows[index].length)
                 ends.append(end)
             }
+            if rows.count & 63 != 0 { out.u64(word) }
             ClusterBuffer.writePackedEnds(ends, into: &out)
-            for blob in column.blobs { ClusterBuffer.writeAreaValue(blob, into: &out) }
+            for index in rows.indices { ClusterBuffer.writeAreaValue(rows[index], into: &out) }
         }
     }
 }

@@ -221,13 +221,14 @@ extension Table {
         for (index, column) in cluster.columns.enumerated() {
             if let encodedSet, encodedSet.position == index {
                 column.insert(encoded: encodedSet.blob, isNull: false, at: position)
+            } else if let backlink, backlink.position == index {
+                // Placed as the row's value rather than put over an empty one after it: replacing a row decoded
+                // the column's stored block, which the last cluster of a bulk insert has after every write-out.
+                column.insert(
+                    encoded: Blob(ValueCodec.encodeBacklink(backlink.owner)), isNull: row[index].isNull, at: position)
             } else {
                 try column.insert(row[index], at: position)
             }
-        }
-        if let backlink {
-            cluster.columns[backlink.position].replaceBlob(
-                at: position, with: Blob(ValueCodec.encodeBacklink(backlink.owner)))
         }
     }
 

@@ -28,17 +28,28 @@ struct ByteWriter {
             }
         }
     }
-    /// Appends raw bytes with one copy (a column block kept as stored, a value's bytes).
+    /// Appends raw bytes with one copy (a column block kept as stored, a value's bytes): a typed buffer appends
+    /// with one `memcpy`, where zeroing the room first and copying over it wrote every byte twice.
     mutating func raw(_ source: UnsafeRawBufferPointer) {
-        guard let base = source.baseAddress, !source.isEmpty else { return }
-        let start = bytes.count
-        zeros(source.count)
-        bytes.withUnsafeMutableBytes { target in
-            target.baseAddress.map { ($0 + start).copyMemory(from: base, byteCount: source.count) }
-        }
+        guard !source.isEmpty else { return }
+        bytes.append(contentsOf: source.assumingMemoryBound(to: UInt8.self))
     }
     mutating func append<C: Collection>(_ data: C) where C.Element == UInt8 { bytes.append(contentsOf: data) }
-    mutating func zeros(_ count: Int) { bytes.append(contentsOf: repeatElement(0, count: count)) }
+
+    /// Appends `count` zero bytes, copied from ``zeroPage`` a page at a time: a contiguous slice appends with one
+    /// `memcpy`, where `repeatElement` went through the generic append byte by byte (about 1 % of a bulk insert's
+    /// CPU, writing its clusters out).
+    mutating func zeros(_ count: Int) {
+        var left = count
+        while left > 0 {
+            let chunk = min(left, ByteWriter.zeroPage.count)
+            bytes.append(contentsOf: ByteWriter.zeroPage[..<chunk])
+            left -= chunk
+        }
+    }
+
+    /// The zeros ``zeros(_:)`` copies.
+    private static let zeroPage = [UInt8](repeating: 0, count: 4096)
 
     /// Pads with zeros to a multiple of `alignment` bytes.
     mutating func align(_ alignment: Int) {
