@@ -106,13 +106,14 @@ struct ThreadConfinement {
         return isAllowedByOwner
     }
 
-    /// ``isCurrentThreadAllowed`` by the owner (after the opener's thread, which ``thread`` holds, did not match).
+    /// ``isCurrentThreadAllowed`` by the owner, once the opener's thread (``thread``) did not match: a `.main` owner
+    /// then allows only the main thread, a `.thread` owner nothing more.
     @inline(never)
     private var isAllowedByOwner: Bool {
         switch owner {
         case .anyone: return true
-        case .main(let opener): return pthread_equal(opener, pthread_self()) != 0 || isOnMain()
-        case .thread(let thread): return pthread_equal(thread, pthread_self()) != 0
+        case .main: return isOnMain()
+        case .thread: return false
         case .task(let task): return Self.currentTask() == task
         case .queue(_, let mark): return DispatchQueue.getSpecific(key: QueueMark.key) === mark
         case .actor(let reference):

@@ -271,12 +271,14 @@ public final class Table {
         if let last = lastReadBounds.last, wanted > last { return nil }
         guard let view = lastReadCluster, view.rowCount > 0 else { return nil }
         if lastReadBounds.first == nil {
-            lastReadBounds.first = view.key(at: 0)
-            if wanted < view.key(at: 0) { return nil }
+            let first = view.key(at: 0)
+            lastReadBounds.first = first
+            if wanted < first { return nil }
         }
         if lastReadBounds.last == nil {
-            lastReadBounds.last = view.key(at: view.rowCount - 1)
-            if wanted > view.key(at: view.rowCount - 1) { return nil }
+            let last = view.key(at: view.rowCount - 1)
+            lastReadBounds.last = last
+            if wanted > last { return nil }
         }
         var anchor: (row: Int, key: Int64)?
         if let last = lastReadRow, wanted >= last.key {
