@@ -287,6 +287,49 @@ indirect enum ColumnScan {
 
     /// The rows of `cluster`, among `within`, that satisfy the scan.
     func rows(of cluster: ScannedCluster, within: RowMask, evaluator: ObjectEvaluator) throws -> RowMask {
+        try rows(of: cluster, among: within, evaluator: evaluator)
+    }
+
+    /// The rows of `cluster` that satisfy the scan, among all of its rows: a column condition's mask as the column
+    /// view gives it, and an AND's first term so, without a mask of every row to intersect with (what a count, a
+    /// loop or an aggregate over a whole table scans).
+    func rows(of cluster: ScannedCluster, evaluator: ObjectEvaluator) throws -> RowMask {
+        try rows(of: cluster, among: nil, evaluator: evaluator)
+    }
+
+    /// The rows of `cluster`, among `within` (every row when `nil`), that satisfy the scan.
+    private func rows(of cluster: ScannedCluster, among limit: RowMask?, evaluator: ObjectEvaluator) throws -> RowMask {
+        switch self {
+        case .and(let terms):
+            guard let first = terms.first else { return limit ?? RowMask(count: cluster.count, filled: true) }
+            var result = try first.rows(of: cluster, among: limit, evaluator: evaluator)
+            for term in terms.dropFirst() {
+                if result.isEmpty { break }
+                result = try term.rows(of: cluster, among: result, evaluator: evaluator)
+            }
+            return result
+        case .int(let column, let comparison, let operand, let nullMatches, _):
+            let values = try cluster.intColumn(column)
+            return Self.restrict(
+                values.matches(comparison, operand), addingNulls: nullMatches ? values.nulls : nil, to: limit)
+        case .intRange(let column, let low, let high, _):
+            var mask = try cluster.intColumn(column).matches(from: low, through: high)
+            if let limit { mask.formIntersection(limit) }
+            return mask
+        case .double(let column, let comparison, let operand, let nullMatches, _):
+            let values = try cluster.doubleColumn(column)
+            return Self.restrict(
+                values.matches(comparison, operand), addingNulls: nullMatches ? values.nulls : nil, to: limit)
+        case .bool(let column, let value, let nullMatches, _):
+            let values = try cluster.boolColumn(column)
+            return Self.restrict(values.matches(value), addingNulls: nullMatches ? values.nulls : nil, to: limit)
+        default:
+            return try maskedRows(of: cluster, within: limit ?? RowMask(count: cluster.count, filled: true), evaluator: evaluator)
+        }
+    }
+
+    /// ``rows(of:within:evaluator:)`` of the conditions that need a mask to run within.
+    private func maskedRows(of cluster: ScannedCluster, within: RowMask, evaluator: ObjectEvaluator) throws -> RowMask {
         switch self {
         case .constant(let value):
             return value ? within : RowMask(count: within.count)
@@ -294,13 +337,8 @@ indirect enum ColumnScan {
             var result = within
             result.subtract(try inner.rows(of: cluster, within: within, evaluator: evaluator))
             return result
-        case .and(let terms):
-            var result = within
-            for term in terms {
-                if result.setCount == 0 { break }
-                result = try term.rows(of: cluster, within: result, evaluator: evaluator)
-            }
-            return result
+        case .and, .int, .intRange, .double, .bool:
+            return try rows(of: cluster, among: within, evaluator: evaluator)
         case .or(let terms):
             var result = RowMask(count: within.count)
             var remaining = within
@@ -310,14 +348,6 @@ indirect enum ColumnScan {
                 remaining.subtract(hits)
             }
             return result
-        case .int(let column, let comparison, let operand, let nullMatches, _):
-            let values = try cluster.intColumn(column)
-            return Self.restrict(
-                values.matches(comparison, operand), addingNulls: nullMatches ? values.nulls : nil, to: within)
-        case .intRange(let column, let low, let high, _):
-            var mask = try cluster.intColumn(column).matches(from: low, through: high)
-            mask.formIntersection(within)
-            return mask
         case .intSet(let column, let values, _):
             let view = try cluster.intColumn(column)
             var mask = RowMask(count: within.count)
@@ -332,14 +362,6 @@ indirect enum ColumnScan {
                 if values.contains(Array(bytes)) { mask.set(row) }
             }
             return mask
-        case .double(let column, let comparison, let operand, let nullMatches, _):
-            let values = try cluster.doubleColumn(column)
-            return Self.restrict(
-                values.matches(comparison, operand), addingNulls: nullMatches ? values.nulls : nil, to: within)
-        case .bool(let column, let value, let nullMatches, _):
-            let values = try cluster.boolColumn(column)
-            return Self.restrict(
-                values.matches(value), addingNulls: nullMatches ? values.nulls : nil, to: within)
         case .string(let column, let matcher, let nullMatches, _):
             let values = try cluster.stringColumn(column)
             var mask: RowMask
@@ -424,11 +446,11 @@ indirect enum ColumnScan {
         }
     }
 
-    /// `mask` with the null rows of `nulls` added (for a comparison that nil matches), kept to `within`.
-    private static func restrict(_ mask: RowMask, addingNulls nulls: NullBitmap?, to within: RowMask) -> RowMask {
-        var mask = mask
+    /// `mask` with the null rows of `nulls` added (for a comparison that nil matches), kept to `within` (every row
+    /// when `nil`). Takes the mask it changes: a borrowed one was copied before its first change.
+    private static func restrict(_ mask: consuming RowMask, addingNulls nulls: NullBitmap?, to within: RowMask?) -> RowMask {
         if let nulls, nulls.hasNulls { mask.formUnion(nulls.mask) }
-        mask.formIntersection(within)
+        if let within { mask.formIntersection(within) }
         return mask
     }
 }
