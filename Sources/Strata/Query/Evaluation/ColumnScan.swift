@@ -285,51 +285,43 @@ indirect enum ColumnScan {
 
     // MARK: - Running
 
-    /// The rows of `cluster`, among `within`, that satisfy the scan.
-    func rows(of cluster: ScannedCluster, within: RowMask, evaluator: ObjectEvaluator) throws -> RowMask {
-        try rows(of: cluster, among: within, evaluator: evaluator)
-    }
-
-    /// The rows of `cluster` that satisfy the scan, among all of its rows: a column condition's mask as the column
-    /// view gives it, and an AND's first term so, without a mask of every row to intersect with (what a count, a
-    /// loop or an aggregate over a whole table scans).
+    /// The rows of `cluster` that satisfy the scan, among all of its rows (what a count, a loop or an aggregate
+    /// over a whole table scans): a column condition's mask as the column view gives it, and an AND's first term
+    /// so when it is one, without a mask of every row to intersect with; the rest as ``rows(of:within:evaluator:)``.
     func rows(of cluster: ScannedCluster, evaluator: ObjectEvaluator) throws -> RowMask {
-        try rows(of: cluster, among: nil, evaluator: evaluator)
+        if let mask = try columnMask(of: cluster) { return mask }
+        guard case .and(let terms) = self, let first = terms.first, var result = try first.columnMask(of: cluster) else {
+            return try rows(of: cluster, within: RowMask(count: cluster.count, filled: true), evaluator: evaluator)
+        }
+        for term in terms.dropFirst() {
+            if result.isEmpty { break }
+            result = try term.rows(of: cluster, within: result, evaluator: evaluator)
+        }
+        return result
     }
 
-    /// The rows of `cluster`, among `within` (every row when `nil`), that satisfy the scan.
-    private func rows(of cluster: ScannedCluster, among limit: RowMask?, evaluator: ObjectEvaluator) throws -> RowMask {
+    /// The rows of `cluster` a comparison of one int, double or bool column with a constant selects, as the column
+    /// view gives them (with the null rows when nil matches); `nil` for every other condition.
+    private func columnMask(of cluster: ScannedCluster) throws -> RowMask? {
         switch self {
-        case .and(let terms):
-            guard let first = terms.first else { return limit ?? RowMask(count: cluster.count, filled: true) }
-            var result = try first.rows(of: cluster, among: limit, evaluator: evaluator)
-            for term in terms.dropFirst() {
-                if result.isEmpty { break }
-                result = try term.rows(of: cluster, among: result, evaluator: evaluator)
-            }
-            return result
         case .int(let column, let comparison, let operand, let nullMatches, _):
             let values = try cluster.intColumn(column)
-            return Self.restrict(
-                values.matches(comparison, operand), addingNulls: nullMatches ? values.nulls : nil, to: limit)
+            return Self.adding(nullMatches ? values.nulls : nil, to: values.matches(comparison, operand))
         case .intRange(let column, let low, let high, _):
-            var mask = try cluster.intColumn(column).matches(from: low, through: high)
-            if let limit { mask.formIntersection(limit) }
-            return mask
+            return try cluster.intColumn(column).matches(from: low, through: high)
         case .double(let column, let comparison, let operand, let nullMatches, _):
             let values = try cluster.doubleColumn(column)
-            return Self.restrict(
-                values.matches(comparison, operand), addingNulls: nullMatches ? values.nulls : nil, to: limit)
+            return Self.adding(nullMatches ? values.nulls : nil, to: values.matches(comparison, operand))
         case .bool(let column, let value, let nullMatches, _):
             let values = try cluster.boolColumn(column)
-            return Self.restrict(values.matches(value), addingNulls: nullMatches ? values.nulls : nil, to: limit)
+            return Self.adding(nullMatches ? values.nulls : nil, to: values.matches(value))
         default:
-            return try maskedRows(of: cluster, within: limit ?? RowMask(count: cluster.count, filled: true), evaluator: evaluator)
+            return nil
         }
     }
 
-    /// ``rows(of:within:evaluator:)`` of the conditions that need a mask to run within.
-    private func maskedRows(of cluster: ScannedCluster, within: RowMask, evaluator: ObjectEvaluator) throws -> RowMask {
+    /// The rows of `cluster`, among `within`, that satisfy the scan.
+    func rows(of cluster: ScannedCluster, within: RowMask, evaluator: ObjectEvaluator) throws -> RowMask {
         switch self {
         case .constant(let value):
             return value ? within : RowMask(count: within.count)
@@ -337,8 +329,13 @@ indirect enum ColumnScan {
             var result = within
             result.subtract(try inner.rows(of: cluster, within: within, evaluator: evaluator))
             return result
-        case .and, .int, .intRange, .double, .bool:
-            return try rows(of: cluster, among: within, evaluator: evaluator)
+        case .and(let terms):
+            var result = within
+            for term in terms {
+                if result.isEmpty { break }
+                result = try term.rows(of: cluster, within: result, evaluator: evaluator)
+            }
+            return result
         case .or(let terms):
             var result = RowMask(count: within.count)
             var remaining = within
@@ -348,6 +345,14 @@ indirect enum ColumnScan {
                 remaining.subtract(hits)
             }
             return result
+        case .int(let column, let comparison, let operand, let nullMatches, _):
+            let values = try cluster.intColumn(column)
+            return Self.restrict(
+                values.matches(comparison, operand), addingNulls: nullMatches ? values.nulls : nil, to: within)
+        case .intRange(let column, let low, let high, _):
+            var mask = try cluster.intColumn(column).matches(from: low, through: high)
+            mask.formIntersection(within)
+            return mask
         case .intSet(let column, let values, _):
             let view = try cluster.intColumn(column)
             var mask = RowMask(count: within.count)
@@ -362,6 +367,14 @@ indirect enum ColumnScan {
                 if values.contains(Array(bytes)) { mask.set(row) }
             }
             return mask
+        case .double(let column, let comparison, let operand, let nullMatches, _):
+            let values = try cluster.doubleColumn(column)
+            return Self.restrict(
+                values.matches(comparison, operand), addingNulls: nullMatches ? values.nulls : nil, to: within)
+        case .bool(let column, let value, let nullMatches, _):
+            let values = try cluster.boolColumn(column)
+            return Self.restrict(
+                values.matches(value), addingNulls: nullMatches ? values.nulls : nil, to: within)
         case .string(let column, let matcher, let nullMatches, _):
             let values = try cluster.stringColumn(column)
             var mask: RowMask
@@ -446,11 +459,17 @@ indirect enum ColumnScan {
         }
     }
 
-    /// `mask` with the null rows of `nulls` added (for a comparison that nil matches), kept to `within` (every row
-    /// when `nil`). Takes the mask it changes: a borrowed one was copied before its first change.
-    private static func restrict(_ mask: consuming RowMask, addingNulls nulls: NullBitmap?, to within: RowMask?) -> RowMask {
+    /// `mask` with the null rows of `nulls` added (for a comparison that nil matches), kept to `within`. Takes the
+    /// mask it changes: a borrowed one was copied before its first change.
+    private static func restrict(_ mask: consuming RowMask, addingNulls nulls: NullBitmap?, to within: RowMask) -> RowMask {
+        var mask = adding(nulls, to: mask)
+        mask.formIntersection(within)
+        return mask
+    }
+
+    /// `mask` with the null rows of `nulls` added (for a comparison that nil matches).
+    private static func adding(_ nulls: NullBitmap?, to mask: consuming RowMask) -> RowMask {
         if let nulls, nulls.hasNulls { mask.formUnion(nulls.mask) }
-        if let within { mask.formIntersection(within) }
         return mask
     }
 }
