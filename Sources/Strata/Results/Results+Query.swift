@@ -16,21 +16,10 @@ extension Results {
 
     /// ``filter(_:_:)`` with the arguments as an array.
     public func filter(_ predicateFormat: String, arguments: [Any]) throws -> Results<Element> {
-        var query = self.query
-        let bound = try database.queryPlans.bind(
-            predicateFormat, arguments: arguments, model: model, schema: database.schema)
-        // The shape's plan stands for the whole query only when this is its one filter.
-        if query.filterCount == 0 {
-            query.planSlot = PlanSlot(plan: bound.plan, equalTo: bound.equalTo)
-            if let equality = bound.equality {
-                query.setLoneEquality(equality)
-                return with(query)
-            }
-        } else {
-            query.planSlot = .none
-        }
-        query.filters.append(bound.predicate)
-        return with(query)
+        with(
+            try query.filtered(
+                by: predicateFormat, arguments: arguments, plans: database.queryPlans, model: model,
+                schema: database.schema))
     }
 
     /// The objects that also satisfy a typed query, which has the power of predicate strings.

@@ -285,6 +285,41 @@ indirect enum ColumnScan {
 
     // MARK: - Running
 
+    /// The rows of `cluster` that satisfy the scan, among all of its rows (what a count, a loop or an aggregate
+    /// over a whole table scans): a column condition's mask as the column view gives it, and an AND's first term
+    /// so when it is one, without a mask of every row to intersect with; the rest as ``rows(of:within:evaluator:)``.
+    func rows(of cluster: ScannedCluster, evaluator: ObjectEvaluator) throws -> RowMask {
+        if let mask = try columnMask(of: cluster) { return mask }
+        guard case .and(let terms) = self, let first = terms.first, var result = try first.columnMask(of: cluster) else {
+            return try rows(of: cluster, within: RowMask(count: cluster.count, filled: true), evaluator: evaluator)
+        }
+        for term in terms.dropFirst() {
+            if result.isEmpty { break }
+            result = try term.rows(of: cluster, within: result, evaluator: evaluator)
+        }
+        return result
+    }
+
+    /// The rows of `cluster` a comparison of one int, double or bool column with a constant selects, as the column
+    /// view gives them (with the null rows when nil matches); `nil` for every other condition.
+    private func columnMask(of cluster: ScannedCluster) throws -> RowMask? {
+        switch self {
+        case .int(let column, let comparison, let operand, let nullMatches, _):
+            let values = try cluster.intColumn(column)
+            return Self.adding(nullMatches ? values.nulls : nil, to: values.matches(comparison, operand))
+        case .intRange(let column, let low, let high, _):
+            return try cluster.intColumn(column).matches(from: low, through: high)
+        case .double(let column, let comparison, let operand, let nullMatches, _):
+            let values = try cluster.doubleColumn(column)
+            return Self.adding(nullMatches ? values.nulls : nil, to: values.matches(comparison, operand))
+        case .bool(let column, let value, let nullMatches, _):
+            let values = try cluster.boolColumn(column)
+            return Self.adding(nullMatches ? values.nulls : nil, to: values.matches(value))
+        default:
+            return nil
+        }
+    }
+
     /// The rows of `cluster`, among `within`, that satisfy the scan.
     func rows(of cluster: ScannedCluster, within: RowMask, evaluator: ObjectEvaluator) throws -> RowMask {
         switch self {
@@ -297,7 +332,7 @@ indirect enum ColumnScan {
         case .and(let terms):
             var result = within
             for term in terms {
-                if result.setCount == 0 { break }
+                if result.isEmpty { break }
                 result = try term.rows(of: cluster, within: result, evaluator: evaluator)
             }
             return result
@@ -424,11 +459,17 @@ indirect enum ColumnScan {
         }
     }
 
-    /// `mask` with the null rows of `nulls` added (for a comparison that nil matches), kept to `within`.
-    private static func restrict(_ mask: RowMask, addingNulls nulls: NullBitmap?, to within: RowMask) -> RowMask {
-        var mask = mask
-        if let nulls, nulls.hasNulls { mask.formUnion(nulls.mask) }
+    /// `mask` with the null rows of `nulls` added (for a comparison that nil matches), kept to `within`. Takes the
+    /// mask it changes: a borrowed one was copied before its first change.
+    private static func restrict(_ mask: consuming RowMask, addingNulls nulls: NullBitmap?, to within: RowMask) -> RowMask {
+        var mask = adding(nulls, to: mask)
         mask.formIntersection(within)
+        return mask
+    }
+
+    /// `mask` with the null rows of `nulls` added (for a comparison that nil matches).
+    private static func adding(_ nulls: NullBitmap?, to mask: consuming RowMask) -> RowMask {
+        if let nulls, nulls.hasNulls { mask.formUnion(nulls.mask) }
         return mask
     }
 }

@@ -56,7 +56,7 @@ final class IncrementalScan {
         let before = keys.count
         var next: ObjectKey?
         try table.forEachCluster(from: start) { cluster in
-            let rows = try scan.rows(of: cluster, within: RowMask(count: cluster.count, filled: true), evaluator: evaluator)
+            let rows = try scan.rows(of: cluster, evaluator: evaluator)
             guard rows.setCount > 0 else { return true }
             self.cluster = cluster.node
             clusterStart = keys.count

@@ -34,7 +34,7 @@ extension ObjectQuery {
             if let order = QueryScalar.order(value, current), wantsMinimum ? order < 0 : order > 0 { best = value }
         }
         try table.forEachCluster { cluster in
-            let rows = try scan.rows(of: cluster, within: RowMask(count: cluster.count, filled: true), evaluator: evaluator)
+            let rows = try scan.rows(of: cluster, evaluator: evaluator)
             switch path.kind {
             case .integer, .date:
                 let values = try cluster.intColumn(columnKey)

@@ -234,7 +234,7 @@ struct ObjectQuery: Hashable {
         }
         var total = 0
         try table.forEachCluster { cluster in
-            total += try scan.rows(of: cluster, within: RowMask(count: cluster.count, filled: true), evaluator: evaluator).setCount
+            total += try scan.rows(of: cluster, evaluator: evaluator).setCount
             return true
         }
         return total
@@ -357,7 +357,7 @@ struct ObjectQuery: Hashable {
     ) throws -> [ObjectKey] {
         var keys: [ObjectKey] = []
         try table.forEachCluster { cluster in
-            let rows = try scan.rows(of: cluster, within: RowMask(count: cluster.count, filled: true), evaluator: evaluator)
+            let rows = try scan.rows(of: cluster, evaluator: evaluator)
             rows.forEachSetRow { keys.append(cluster.key(at: $0)) }
             return keys.count < limit
         }

@@ -55,9 +55,10 @@ public final class Table {
             lastReadBounds = (nil, nil)
         }
     }
-    /// The first and the last key of `lastReadCluster`, each once read: a read by key that the cluster does not
-    /// hold, as a lookup of a key anywhere in the table usually is, is told so without reading the cluster's keys
-    /// again (by the next lookup their lines have left the caches).
+    /// The first and the last key of `lastReadCluster`, each once read (the last may instead be one below the
+    /// separator that followed the cluster on the tree's descent: no key of the table lies between the two): a read
+    /// by key that the cluster does not hold, as a lookup of a key anywhere in the table usually is, is told so
+    /// without reading the cluster's keys again (by the next lookup their lines have left the caches).
     @exclusivity(unchecked) private var lastReadBounds: (first: Int64?, last: Int64?) = (nil, nil)
     /// `lastReadCluster`'s node and row count, read without copying the view.
     @exclusivity(unchecked) private var lastReadRef: NodeRef?
@@ -235,7 +236,9 @@ public final class Table {
         if readsOnly, let view = lastReadCluster, let row = rowInLastReadCluster(key) {
             return row < 0 ? .none : .stored(view, row)
         }
-        guard let location = try ByteOrder.withKey(key.rawValue, { try tree.locate($0) }) else { return .none }
+        guard let (location, upper) = try ByteOrder.withKey(key.rawValue, { try tree.locateWithUpperBound($0) }) else {
+            return .none
+        }
         switch location {
         case .loaded(let cluster):
             let (row, found) = cluster.position(of: key.rawValue)
@@ -246,8 +249,14 @@ public final class Table {
             if readsOnly {
                 lastReadCluster = view
                 lastReadRow = (key.rawValue, row)
-                // Finding the row read the first key: kept while its line is in the caches.
+                // Finding the row read the first key: kept while its line is in the caches. The separator after
+                // the cluster on the descent bounds its keys from above, so that a later key past it is sent to
+                // the tree without reading the cluster's last key (a line the lookup had not touched).
                 lastReadBounds.first = view.key(at: 0)
+                if let upper {
+                    let bound = Int64(bitPattern: upper ^ 0x8000_0000_0000_0000)
+                    if bound > .min { lastReadBounds.last = bound - 1 }
+                }
             }
             return .stored(view, row)
         }

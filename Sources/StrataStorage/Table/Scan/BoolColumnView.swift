@@ -20,12 +20,16 @@ public struct BoolColumnView {
 
     /// Rows whose non-null value is `value`: the stored bits themselves (or their complement).
     public func matches(_ value: Bool) -> RowMask {
-        var words = (0..<(count + 63) / 64).map { index -> UInt64 in
-            guard let bits else { return 0 }
-            return UInt64(littleEndian: bits.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self))
+        let wordCount = (count + 63) / 64
+        let flip: UInt64 = value ? 0 : ~0
+        let words = [UInt64](unsafeUninitializedCapacity: wordCount) { buffer, initialized in
+            for index in 0..<wordCount {
+                let stored = bits.map { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) }
+                buffer[index] = (stored ?? 0) ^ flip
+            }
+            initialized = wordCount
         }
-        if !value { for index in words.indices { words[index] = ~words[index] } }
-        var mask = RowMask(count: count, words: words)
+        var mask = RowMask(count: count, words: consume words)
         if nulls.hasNulls { mask.subtract(nulls.mask) }
         return mask
     }

@@ -68,7 +68,7 @@ public struct IntColumnView {
                 if ((raw &- low) <= span) != invert { words[row >> 6] |= 1 << UInt64(row & 63) }
             }
         }
-        var mask = RowMask(count: count, words: words)
+        var mask = RowMask(count: count, words: consume words)
         if nulls.hasNulls { mask.subtract(nulls.mask) }
         return mask
     }

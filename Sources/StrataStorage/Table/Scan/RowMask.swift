@@ -7,18 +7,22 @@ public struct RowMask: Equatable, Sendable {
 
     /// A mask of `count` rows, all set (`filled`) or all clear.
     public init(count: Int, filled: Bool = false) {
-        self.count = count
-        words = Array(repeating: filled ? ~0 : 0, count: (count + 63) / 64)
-        clearTail()
+        self.init(count: count, words: Array(repeating: filled ? ~0 : 0, count: (count + 63) / 64))
     }
 
-    init(count: Int, words: [UInt64]) {
+    /// A mask of `count` rows with the bits of `words` (bits past `count` cleared). The tail is cleared before the
+    /// words are stored: clearing it after, while the parameter still held the array, copied the whole array.
+    init(count: Int, words: consuming [UInt64]) {
+        RowMask.clearTail(of: &words, count: count)
         self.count = count
         self.words = words
-        clearTail()
     }
 
     mutating func clearTail() {
+        RowMask.clearTail(of: &words, count: count)
+    }
+
+    private static func clearTail(of words: inout [UInt64], count: Int) {
         if count % 64 != 0, !words.isEmpty { words[words.count - 1] &= (UInt64(1) << UInt64(count % 64)) - 1 }
     }
 
@@ -27,6 +31,9 @@ public struct RowMask: Equatable, Sendable {
 
     /// The number of set rows.
     public var setCount: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
+
+    /// Whether no row is set: stops at the first set word, where ``setCount`` counts every word.
+    public var isEmpty: Bool { !words.contains { $0 != 0 } }
 
     /// Keeps only rows set in both.
     public mutating func formIntersection(_ other: RowMask) {

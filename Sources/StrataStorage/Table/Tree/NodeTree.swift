@@ -143,21 +143,31 @@ final class NodeTree<Leaf: TreeLeaf> {
         try descend(to: key, counting: false).map { ($0.location, $0.isLast) }
     }
 
+    /// The leaf whose key range holds `key`, with the separator that follows it on the descent when the branches
+    /// on the path are stored and that separator is 8 bytes long (a cluster tree's), read as a big-endian word:
+    /// every entry of the leaf sorts before it, so a key at or past it is not there. `nil` for the tree's last
+    /// leaf, and for a path through a branch decoded in this write transaction.
+    func locateWithUpperBound(_ key: UnsafeRawBufferPointer) throws -> (location: LeafLocation, upper: UInt64?)? {
+        try descend(to: key, counting: false, bounding: true).map { ($0.location, $0.upper) }
+    }
+
     /// How many entries sort before `key`: the counts of the subtrees left of its path (kept in the branches),
     /// plus `inLeaf`'s count of those before `key` in the leaf that holds it. One descent, whatever the answer.
     func rank(of key: UnsafeRawBufferPointer, inLeaf: (LeafLocation) throws -> Int) throws -> Int {
-        guard let (location, _, before) = try descend(to: key, counting: true) else { return 0 }
+        guard let (location, _, before, _) = try descend(to: key, counting: true) else { return 0 }
         return before + (try inLeaf(location))
     }
 
-    /// The descent to the leaf whose key range holds `key`: the leaf, whether it is the tree's last, and (when
-    /// `counting`) how many entries the subtrees left of the path hold.
+    /// The descent to the leaf whose key range holds `key`: the leaf, whether it is the tree's last, (when
+    /// `counting`) how many entries the subtrees left of the path hold, and (when `bounding`) the stored separator
+    /// after the path's last step as ``locateWithUpperBound(_:)`` gives it.
     @inline(__always)
     private func descend(
-        to key: UnsafeRawBufferPointer, counting: Bool
-    ) throws -> (location: LeafLocation, isLast: Bool, before: Int)? {
+        to key: UnsafeRawBufferPointer, counting: Bool, bounding: Bool = false
+    ) throws -> (location: LeafLocation, isLast: Bool, before: Int, upper: UInt64?)? {
         var isLast = true
         var before = 0
+        var upper: UInt64?
         var child: Child
         if let root {
             guard !root.children.isEmpty else { return nil }
@@ -169,21 +179,28 @@ final class NodeTree<Leaf: TreeLeaf> {
         var level = Int.max
         while true {
             switch child {
-            case .leaf(let leaf): return (.loaded(leaf), isLast, before)
+            case .leaf(let leaf): return (.loaded(leaf), isLast, before, nil)
             case .branch(let branch):
                 level = branch.level
                 let index = NodeTree.childIndex(branch, key)
                 isLast = isLast && index == branch.children.count - 1
                 if counting { before += branch.counts[..<index].reduce(0, +) }
+                // A decoded branch's separators are not read in place: no bound.
+                if bounding { upper = nil }
                 child = branch.children[index]
             case .stored(let ref):
-                if level == 1 { return (.stored(ref), isLast, before) }
+                if level == 1 { return (.stored(ref), isLast, before, upper) }
                 let view = try branchView(ref)
                 guard view.level < level else { throw NodeDamage.error(ref, what, "tree levels do not descend") }
                 level = view.level
                 let index = try view.childIndex(for: key, interpolating: Leaf.keysAreObjectKeys)
                 isLast = isLast && index == view.count - 1
                 if counting { for left in 0..<index { before += view.entriesBelow(left) } }
+                // The next separator bounds this child; the last child keeps the bound its parent gave.
+                if bounding, index + 1 < view.count {
+                    let separator = try view.key(index + 1)
+                    upper = separator.count == 8 ? UInt64(bigEndian: separator.loadUnaligned(as: UInt64.self)) : nil
+                }
                 child = .stored(try view.child(index))
             }
         }

@@ -1,0 +1,30 @@
+import StrataStorage
+
+extension ObjectQuery {
+    /// This query with one more filter: the predicate string `format` bound for `model` to `arguments` through
+    /// `plans` (``QueryPlanCache``), with its shape's plan when it is the query's one filter, kept unbuilt when
+    /// it is a lone `stringProperty == %@` (see ``LoneEquality``). What `Results.filter(_:arguments:)` makes.
+    ///
+    /// Not generic: `Results` is, and a loop in an app's module calls its `filter` unspecialized, so the copies
+    /// and destroys of the query made there went through value-witness calls, one per field.
+    ///
+    /// - Throws: `StrataError.invalidPredicate`, as ``QueryPlanCache/bind(_:arguments:model:schema:)``.
+    func filtered(
+        by format: String, arguments: [Any], plans: QueryPlanCache, model: ModelBinding, schema: SchemaBinding
+    ) throws -> ObjectQuery {
+        let bound = try plans.bind(format, arguments: arguments, model: model, schema: schema)
+        var query = self
+        // The shape's plan stands for the whole query only when this is its one filter.
+        if query.filterCount == 0 {
+            query.planSlot = PlanSlot(plan: bound.plan, equalTo: bound.equalTo)
+            if let equality = bound.equality {
+                query.setLoneEquality(equality)
+                return query
+            }
+        } else {
+            query.planSlot = .none
+        }
+        query.filters.append(bound.predicate)
+        return query
+    }
+}
