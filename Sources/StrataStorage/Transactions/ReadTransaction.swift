@@ -44,6 +44,14 @@ public final class ReadTransaction: NodeReader, @unchecked Sendable {
             of: ref, kind: .table, pageCount: meta.pageCount, version: meta.version, lease: lease, log: log)
     }
 
+    /// Whether a version newer than this one has been committed since it began. While the transaction is open
+    /// the store's files stay mapped, so this is one load of the lock file's shared word, without the store's
+    /// lock that `Store.latestCommittedVersion` takes; after `end()` it asks the store.
+    package var isBehindLatestCommit: Bool {
+        guard !isEnded else { return store.latestCommittedVersion != version }
+        return store.lockFile.latestVersion != version
+    }
+
     /// The store's catalog cache (`Store.catalogCache`), so `Catalog` skips decoding a catalog this process just
     /// wrote or read.
     package var catalogCache: CatalogCache? { store.catalogCache }
