@@ -114,15 +114,21 @@ struct SchemaBinder {
             throw StrataError.schemaMismatch(
                 path: path, detail: "the file holds schema '\(recorded.schema)', the code opens it with '\(schema.name)'")
         }
-        for (versionText, fingerprint) in recorded.fingerprints.sorted(by: { $0.key < $1.key }) {
-            guard let version = Int(versionText), let ours = schema.fingerprints[version] else { continue }
-            if ours != fingerprint {
-                throw StrataError.schemaMismatch(
-                    path: path,
-                    detail: "version \(version) of \(schema.name) differs from the one the file was written with "
-                        + "(fingerprint \(fingerprint), code has \(ours)); a shipped version must never be edited: "
-                        + "restore it and put the change in a new version")
-            }
+        // The differing version reported is the one whose number sorts first as text; found without sorting the
+        // record (whose sorted copy every open paid for).
+        var differing: (versionText: String, version: Int, fingerprint: String, ours: String)?
+        for (versionText, fingerprint) in recorded.fingerprints {
+            guard let version = Int(versionText), let ours = schema.fingerprint(ofVersion: version), ours != fingerprint
+            else { continue }
+            if let first = differing, first.versionText < versionText { continue }
+            differing = (versionText, version, fingerprint, ours)
+        }
+        if let (_, version, fingerprint, ours) = differing {
+            throw StrataError.schemaMismatch(
+                path: path,
+                detail: "version \(version) of \(schema.name) differs from the one the file was written with "
+                    + "(fingerprint \(fingerprint), code has \(ours)); a shipped version must never be edited: "
+                    + "restore it and put the change in a new version")
         }
         if recorded.version > schema.version {
             throw StrataError.migrationNeeded(

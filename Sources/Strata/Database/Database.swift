@@ -26,7 +26,9 @@ public final class Database {
     public let isFrozen: Bool
     /// Whether the database moves to the newest committed version on its own at the start of each query, lookup
     /// and write (default `true`). When `false`, only ``refresh()`` and writes move it.
-    public var autorefresh = true
+    ///
+    /// Like the transactions below, read at every query and lookup and not checked for exclusive access at run time.
+    @exclusivity(unchecked) public var autorefresh = true
 
     let store: Store
     let schema: SchemaBinding
@@ -34,12 +36,13 @@ public final class Database {
     /// Serializes the reads of a frozen database, which any thread may use.
     let frozenLock: NSLock?
 
-    var readTransaction: ReadTransaction?
-    // The catalogs and the tables looked up in them are read by every property access, and not checked for
-    // exclusive access at run time: the database is used by one thread at a time (its confinement, or the frozen
-    // lock), and they are only read and assigned whole, never held `inout` across a call.
+    // The transactions, their catalogs and the tables looked up in them are read by every query, lookup and
+    // property access, and not checked for exclusive access at run time: the database is used by one thread at a
+    // time (its confinement, or the frozen lock), and they are only read and assigned whole, never held `inout`
+    // across a call.
+    @exclusivity(unchecked) var readTransaction: ReadTransaction?
     @exclusivity(unchecked) var readCatalog: Catalog?
-    var writeTransaction: WriteTransaction?
+    @exclusivity(unchecked) var writeTransaction: WriteTransaction?
     @exclusivity(unchecked) var writeCatalog: Catalog?
     /// The first failure of an operation that cannot throw (`add`, `create`, a property setter) in the current
     /// write: the write is doomed, later changes are skipped, and `write`/`commitWrite` throw it.
@@ -208,8 +211,7 @@ public final class Database {
 
     /// Moves to the newest committed version when ``autorefresh`` is on.
     func autorefreshIfNeeded() {
-        guard autorefresh, writeTransaction == nil, let readTransaction,
-            store.latestCommittedVersion != readTransaction.version
+        guard autorefresh, writeTransaction == nil, let readTransaction, readTransaction.isBehindLatestCommit
         else { return }
         releaseReadVersion()
     }

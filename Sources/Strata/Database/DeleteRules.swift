@@ -42,7 +42,6 @@ struct DeleteRules: Sendable {
 
     /// The rules of `models` (one schema version).
     init(models: [ModelDefinition]) {
-        let byName = Dictionary(models.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let hasRules = models.contains { model in
             model.properties.contains { ($0.deleteRule ?? .nullify) != .nullify }
         }
@@ -51,6 +50,8 @@ struct DeleteRules: Sendable {
             rules = [:]
             return
         }
+        // Built only here: a schema without rules (most) spares every open the dictionary.
+        let byName = Dictionary(models.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var rules: [String: [Rule]] = [:]
         for model in models {
             for property in model.properties {

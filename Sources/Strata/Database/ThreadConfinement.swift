@@ -65,7 +65,9 @@ struct ThreadConfinement {
     /// Confined to the main queue and actor when called from them (or the main thread); otherwise to the calling
     /// task inside a Swift task, and to the calling thread outside one.
     static func current() -> ThreadConfinement {
-        if isOnMain() { return ThreadConfinement(owner: .main(opener: pthread_self())) }
+        // The main thread first: a database opened there (the usual case) then leaves the main queue's mark unset
+        // until a read from another thread needs it (see `isOnMain`), which spares the open setting it up.
+        if Thread.isMainThread || isOnMain() { return ThreadConfinement(owner: .main(opener: pthread_self())) }
         return ThreadConfinement(owner: currentTask().map(Owner.task) ?? .thread(pthread_self()))
     }
 

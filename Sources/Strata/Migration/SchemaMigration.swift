@@ -48,7 +48,7 @@ struct SchemaMigration {
             session.toVersion = plan.toVersion
             session.begin(step: plan.toVersion, index: stepIndex)
             try VersionStep(session: session, plan: plan, old: old, new: new).run()
-            if let fingerprint = schema.fingerprints[plan.toVersion] {
+            if let fingerprint = schema.fingerprint(ofVersion: plan.toVersion) {
                 record.fingerprints[String(plan.toVersion)] = fingerprint
             }
             version = plan.toVersion

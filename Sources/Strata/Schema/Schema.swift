@@ -14,11 +14,19 @@ public protocol Schema: SendableMetatype {
     /// The fingerprint of every version, by version number: a database file records those it went through, and
     /// opening it with a history that differs (an old version edited after release) is refused.
     static var fingerprints: [Int: String] { get }
+    /// The fingerprint of version `version`, or `nil` for a version the history does not have: what
+    /// ``fingerprints`` holds for it. Opening a file asks this, not ``fingerprints``: the generated code answers with
+    /// a `switch`, where building the dictionary costs a fresh process a look-up of `Int`'s `Hashable`
+    /// conformance in every conformance record the program has (about a twentieth of a millisecond).
+    static func fingerprint(ofVersion version: Int) -> String?
     /// The model classes of the newest version, in the order the schema file lists them.
     static var objectTypes: [ObjectBase.Type] { get }
 }
 
 extension Schema {
+    /// ``fingerprints``'s entry for `version` (schemas generated before this requirement existed).
+    public static func fingerprint(ofVersion version: Int) -> String? { fingerprints[version] }
+
     /// The schema's name (`schema:` in its files).
     public static var name: String { history.name }
 

@@ -43,6 +43,17 @@ struct SchemaTypeEmitter {
             }
             body.line("\(access)static let fingerprints = [\(fingerprints.joined(separator: ", "))]")
             body.line()
+            body.doc("The fingerprint of version `version`, without building `fingerprints`: what an open asks.")
+            body.block("\(access)static func fingerprint(ofVersion version: Int) -> String?") { function in
+                function.line("switch version {")
+                for version in history.versions {
+                    let namespace = VersionNamespaceEmitter.name(of: version.version)
+                    function.line("case \(version.version): \(namespace).fingerprint")
+                }
+                function.line("default: nil")
+                function.line("}")
+            }
+            body.line()
             body.doc("The model classes of the newest version.")
             let types = current.models.map { SwiftIdentifier.escaped($0.name) + ".self" }
             body.line("\(access)static var objectTypes: [ObjectBase.Type] { [\(types.joined(separator: ", "))] }")

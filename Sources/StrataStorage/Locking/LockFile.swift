@@ -241,7 +241,11 @@ final class LockFile: @unchecked Sendable {
 
     /// The newest committed version, read without a lock: a cheap way for other threads and processes to notice
     /// commits, and what a reader checks after storing its pin (`setPin`).
-    var latestVersion: UInt64 { SharedWord(memory, at: Self.versionOffset).load() }
+    var latestVersion: UInt64 { latestVersionWord.load() }
+
+    /// The shared word ``latestVersion`` loads: valid as long as the lock file stays mapped (while the store has a
+    /// transaction open, or is not closed).
+    var latestVersionWord: SharedWord { SharedWord(memory, at: Self.versionOffset) }
 
     /// Makes `meta` (stored in data-file slot `slot`) the current version; if `durable`, also the durable one.
     /// Call holding the writer lock (or as the first opener, alone): versions are published one writer at a time.

@@ -18,6 +18,8 @@ public final class ReadTransaction: NodeReader, @unchecked Sendable {
     let log: LogView?
     /// Keeps the clear copies of the encrypted nodes this transaction read (nil when the store is not encrypted).
     let lease: NodeLease?
+    /// The lock file's word holding the newest committed version, mapped as long as this transaction is open.
+    private let latestVersionWord: SharedWord
     private let endLock = ThreadLock()
     private var isEnded = false
 
@@ -29,6 +31,7 @@ public final class ReadTransaction: NodeReader, @unchecked Sendable {
         self.version = meta.version
         self.root = meta.root
         lease = store.pagedFile.makeLease()
+        latestVersionWord = store.lockFile.latestVersionWord
     }
 
     deinit { end() }
@@ -42,6 +45,15 @@ public final class ReadTransaction: NodeReader, @unchecked Sendable {
         guard !isEnded else { throw StrataError.transactionMisuse("read of node \(ref) after the read transaction ended") }
         return try store.pagedFile.payload(
             of: ref, kind: .table, pageCount: meta.pageCount, version: meta.version, lease: lease, log: log)
+    }
+
+    /// Whether a version newer than this one has been committed since it began. While the transaction is open
+    /// the store's files stay mapped, so this is one load of the lock file's shared word (its address kept from
+    /// the start), without the store's lock that `Store.latestCommittedVersion` takes; after `end()` it asks the
+    /// store.
+    package var isBehindLatestCommit: Bool {
+        guard !isEnded else { return store.latestCommittedVersion != version }
+        return latestVersionWord.load() != version
     }
 
     /// The store's catalog cache (`Store.catalogCache`), so `Catalog` skips decoding a catalog this process just

@@ -962,6 +962,16 @@ nonisolated public enum Bookshop: Schema {
     /// The fingerprint of every version, by version number.
     public static let fingerprints = [1: V1.fingerprint, 2: V2.fingerprint, 3: V3.fingerprint]
 
+    /// The fingerprint of version `version`, without building `fingerprints`: what an open asks.
+    public static func fingerprint(ofVersion version: Int) -> String? {
+        switch version {
+        case 1: V1.fingerprint
+        case 2: V2.fingerprint
+        case 3: V3.fingerprint
+        default: nil
+        }
+    }
+
     /// The model classes of the newest version.
     public static var objectTypes: [ObjectBase.Type] { [Client.self, Order.self] }
 }
@@ -1750,6 +1760,14 @@ nonisolated enum Notebook: Schema, SchemaWithoutCustomMigrations {
 
     /// The fingerprint of every version, by version number.
     static let fingerprints = [1: V1.fingerprint]
+
+    /// The fingerprint of version `version`, without building `fingerprints`: what an open asks.
+    static func fingerprint(ofVersion version: Int) -> String? {
+        switch version {
+        case 1: V1.fingerprint
+        default: nil
+        }
+    }
 
     /// The model classes of the newest version.
     static var objectTypes: [ObjectBase.Type] { [Note.self, Blank.self] }

@@ -44,6 +44,27 @@ final class SchemaTypeTests: XCTestCase {
         XCTAssertEqual(Set(Bookshop.fingerprints.values).count, 3, "each version has its own fingerprint")
     }
 
+    /// The generated `fingerprint(ofVersion:)` (a `switch`, what an open asks) answers what `fingerprints` holds,
+    /// and `nil` for a version the history does not have.
+    func testFingerprintOfVersionAnswersWhatTheDictionaryHolds() {
+        for version in 1...3 {
+            XCTAssertEqual(Bookshop.fingerprint(ofVersion: version), Bookshop.fingerprints[version], "v\(version)")
+        }
+        XCTAssertNotNil(Bookshop.fingerprint(ofVersion: 2))
+        XCTAssertNil(Bookshop.fingerprint(ofVersion: 0))
+        XCTAssertNil(Bookshop.fingerprint(ofVersion: 4))
+        XCTAssertEqual(Notebook.fingerprint(ofVersion: 1), Notebook.fingerprints[1])
+        XCTAssertNil(Notebook.fingerprint(ofVersion: 2))
+    }
+
+    /// A schema type written before the requirement existed (no `fingerprint(ofVersion:)` of its own) answers from
+    /// its dictionary.
+    func testFingerprintOfVersionDefaultsToTheDictionary() {
+        XCTAssertEqual(HandWrittenSchema.fingerprint(ofVersion: 1), "aaaa")
+        XCTAssertEqual(HandWrittenSchema.fingerprint(ofVersion: 2), "bbbb")
+        XCTAssertNil(HandWrittenSchema.fingerprint(ofVersion: 3))
+    }
+
     func testModelDescriptionNumbersPersistedPropertiesInSchemaOrder() {
         let description = Client.modelDescription
         XCTAssertEqual(description.name, "Client")
@@ -61,4 +82,12 @@ final class SchemaTypeTests: XCTestCase {
         XCTAssertTrue(configuration.schema == Notebook.self)
         XCTAssertTrue(configuration.customMigrations.steps.isEmpty)
     }
+}
+
+/// A schema type as the generator wrote it before `fingerprint(ofVersion:)`: the dictionary alone.
+private enum HandWrittenSchema: Schema {
+    static let version = 2
+    static var history: SchemaHistory { Notebook.history }
+    static let fingerprints = [1: "aaaa", 2: "bbbb"]
+    static var objectTypes: [ObjectBase.Type] { [] }
 }

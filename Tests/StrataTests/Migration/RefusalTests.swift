@@ -20,6 +20,15 @@ final class RefusalTests: MigrationTestCase {
         try assertOpenFailsLeavingFileUnchanged(["version 1 of Shop differs", "0123456789abcdef", "never be edited"])
     }
 
+    /// With several edited versions the refusal names the one whose number sorts first, whatever order the record's
+    /// dictionary gives them in (the check walks it unsorted).
+    func testSeveralEditedVersionsAreRefusedNamingTheFirst() throws {
+        let file = try OldVersionFile(path: path, version: 2)
+        try file.record(version: 2, fingerprints: ["2": "2222222222222222", "1": "1111111111111111"])
+        try file.commit()
+        try assertOpenFailsLeavingFileUnchanged(["version 1 of Shop differs", "1111111111111111", "never be edited"])
+    }
+
     func testReadOnlyOpenOfAnOldFileIsRefused() throws {
         try writeVersion1()
         try assertOpenFailsLeavingFileUnchanged(["version 1", "read-only"]) { $0.readOnly = true }
