@@ -33,20 +33,18 @@ extension Results {
         }
     }
 
-    /// Like ``observe(keyPaths:on:_:)`` on this database's own queue, but with no `.initial`: the first call is an
-    /// `.update` against the state the caller already read (`snapshot`, frozen when `keys` were read), so a commit
-    /// landing between that read and the first delivery is reported as exactly what it changed.
+    /// Like ``observe(keyPaths:on:_:)``, but with no `.initial`: the first call is an `.update` against the state
+    /// the caller already read (`snapshot`, frozen when `keys` were read), so a commit landing between that read
+    /// and the first delivery is reported as exactly what it changed. On another queue's database too: the
+    /// snapshot is frozen, readable there, and the keys name the same objects in every database of the store.
     func observe(
-        since snapshot: Database, keys: [ObjectKey], _ block: @escaping (CollectionChange<Results<Element>>) -> Void
+        since snapshot: Database, keys: [ObjectKey], on queue: DispatchQueue? = nil,
+        _ block: @escaping (CollectionChange<Results<Element>>) -> Void
     ) -> NotificationToken {
         database.confinement.check("Results.observe")
-        return ObservationRegistration.register(database, on: nil, report: { block(.error($0)) }) { target in
-            guard target === database else {
-                return try ResultsObservation(
-                    results: Results(database: target, model: try target.model(like: model), query: query),
-                    keyPaths: nil, block: block)
-            }
-            return try ResultsObservation(results: self, keyPaths: nil, start: (snapshot, keys), block: block)
+        return ObservationRegistration.register(database, on: queue, report: { block(.error($0)) }) { target in
+            let results = target === database ? self : Results(database: target, model: try target.model(like: model), query: query)
+            return try ResultsObservation(results: results, keyPaths: nil, start: (snapshot, keys), block: block)
         }
     }
 

@@ -18,7 +18,7 @@ final class ResultsTracking {
         let observed = results.with(results.query)
         let database = results.database
         let queue = database.confinement.queue != nil || database.confinement.isMain ? nil : ChangeStream.queue
-        token = observed.observe(on: queue) { change in
+        let block: (CollectionChange<Results<Element>>) -> Void = { change in
             guard case .update(let now, let deletions, let insertions, let modifications) = change else { return }
             if !deletions.isEmpty || !insertions.isEmpty {
                 registrar.withMutation(of: now, keyPath: \.count) {}
@@ -26,6 +26,17 @@ final class ResultsTracking {
             if !deletions.isEmpty || !insertions.isEmpty || !modifications.isEmpty {
                 registrar.withMutation(of: now, keyPath: \.observedElements) {}
             }
+        }
+        // The observation starts from what the tracked read saw (a snapshot frozen now, and the keys there), as
+        // the row tracking's does: its first delivery is a queue's turn away, and a commit landing before it
+        // would otherwise be taken into an `.initial` and never fire the registrar. Inside a write transaction
+        // nothing can be frozen; the observation then starts at its first delivery.
+        if !database.isInWriteTransaction, let snapshot = try? database.freeze(),
+            let keys = try? observed.query.evaluate(in: snapshot, model: observed.model)
+        {
+            token = observed.observe(since: snapshot, keys: keys, on: queue, block)
+        } else {
+            token = observed.observe(on: queue, block)
         }
     }
 }
