@@ -61,7 +61,8 @@ extension ObjectBase {
         withRow({ $0.double(at: column) }, else: { $0.double(at: column) })
     }
 
-    /// Reads an optional double value from `column` of a managed object (``ManagedObjectAccessor/optionalDouble(at:)``).
+    /// Reads an optional double value from `column` of a managed object
+    /// (``ManagedObjectAccessor/optionalDouble(at:)``).
     @_spi(StrataGenerated) public final func managedOptionalDouble(at column: Int) -> Double? {
         withRow({ $0.optionalDouble(at: column) }, else: { $0.optionalDouble(at: column) })
     }
@@ -71,7 +72,8 @@ extension ObjectBase {
         withRow({ $0.string(at: column) }, else: { $0.string(at: column) })
     }
 
-    /// Reads an optional string value from `column` of a managed object (``ManagedObjectAccessor/optionalString(at:)``).
+    /// Reads an optional string value from `column` of a managed object
+    /// (``ManagedObjectAccessor/optionalString(at:)``).
     @_spi(StrataGenerated) public final func managedOptionalString(at column: Int) -> String? {
         withRow({ $0.optionalString(at: column) }, else: { $0.optionalString(at: column) })
     }
@@ -111,7 +113,8 @@ extension ObjectBase {
         withRow({ $0.decimal(at: column) }, else: { $0.decimal(at: column) })
     }
 
-    /// Reads an optional decimal value from `column` of a managed object (``ManagedObjectAccessor/optionalDecimal(at:)``).
+    /// Reads an optional decimal value from `column` of a managed object
+    /// (``ManagedObjectAccessor/optionalDecimal(at:)``).
     @_spi(StrataGenerated) public final func managedOptionalDecimal(at column: Int) -> Decimal? {
         withRow({ $0.optionalDecimal(at: column) }, else: { $0.optionalDecimal(at: column) })
     }
@@ -121,7 +124,8 @@ extension ObjectBase {
         withRow({ $0.objectId(at: column) }, else: { $0.objectId(at: column) })
     }
 
-    /// Reads an optional objectId value from `column` of a managed object (``ManagedObjectAccessor/optionalObjectId(at:)``).
+    /// Reads an optional objectId value from `column` of a managed object
+    /// (``ManagedObjectAccessor/optionalObjectId(at:)``).
     @_spi(StrataGenerated) public final func managedOptionalObjectId(at column: Int) -> ObjectId? {
         withRow({ $0.optionalObjectId(at: column) }, else: { $0.optionalObjectId(at: column) })
     }
