@@ -142,7 +142,7 @@ extension Database {
                 key = try insert(model, values, into: table)
             }
         }
-        object.managedAccessor = ManagedRow(database: self, model: model, key: key)
+        object.becomeManaged(by: ManagedRow(database: self, model: model, key: key))
         // Read once: a model without links (W1's employees) pays nothing more for the check below.
         let links = model.linkProperties
         if existing == nil, written.count < links.count {
@@ -191,10 +191,10 @@ extension Database {
             }
             key = inserted.owner
             for (new, newKey) in zip(owned, inserted.embedded) {
-                new.object.managedAccessor = ManagedRow(database: self, model: new.model, key: newKey)
+                new.object.becomeManaged(by: ManagedRow(database: self, model: new.model, key: newKey))
             }
         }
-        object.managedAccessor = ManagedRow(database: self, model: model, key: key)
+        object.becomeManaged(by: ManagedRow(database: self, model: model, key: key))
         let links = model.linkProperties
         // Each new embedded object fills a link of its own: as many as the links means none is left to write.
         if owned.count == links.count { return StoredRow(key: key, links: nil) }
@@ -290,7 +290,7 @@ extension Database {
                 try table.insert(stored, into: model.valueColumns, embedding: owned.map(\.row))
             }
             for (new, newKey) in zip(owned, keys) {
-                new.object.managedAccessor = ManagedRow(database: self, model: new.model, key: newKey)
+                new.object.becomeManaged(by: ManagedRow(database: self, model: new.model, key: newKey))
             }
             return key
         }

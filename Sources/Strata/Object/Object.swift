@@ -19,8 +19,21 @@ open class ObjectBase {
     /// Not checked for exclusive access at run time: every property read of a managed object and every `add`
     /// asked the runtime's per-thread access set first, and nothing ever holds this reference `inout` (it is read
     /// whole and assigned whole, by the thread its object is confined to), so no two accesses can overlap.
+    ///
+    /// Assigned in this file only, with ``databaseRow`` (the managed initializer, ``becomeManaged(by:)``). Not a
+    /// `didSet`: a property with an observer is read through its getter from other modules, which returned it
+    /// retained to every generated getter's `managedAccessor != nil`.
     @exclusivity(unchecked)
-    @_spi(StrataGenerated) public internal(set) var managedAccessor: (any ManagedObjectAccessor)?
+    @_spi(StrataGenerated) public fileprivate(set) var managedAccessor: (any ManagedObjectAccessor)?
+
+    /// `managedAccessor` itself when it is a database's row (``ManagedRow``), not counted: what the typed reads
+    /// (`managedInt(at:)` and the rest, which the generated getters call) call through without retaining it. A call
+    /// through the existential `managedAccessor` (a `var` the call could, for all the compiler knows, assign)
+    /// retained and released it around every property read. Set with `managedAccessor` (by the managed initializer
+    /// and ``becomeManaged(by:)``) and never cleared, so the object's strong reference keeps the row alive as long
+    /// as this one exists; `nil` for an unmanaged object and for any other kind of row (a migration's, a
+    /// snapshot's). Not checked for exclusive access at run time, for `managedAccessor`'s reason.
+    @exclusivity(unchecked) private(set) var databaseRow: Unmanaged<ManagedRow>?
 
     /// Creates an unmanaged object.
     public init() {}
@@ -31,6 +44,24 @@ open class ObjectBase {
     /// - Parameter accessor: The store reference every property of the new instance reads and writes.
     @_spi(StrataGenerated) public required init(managedBy accessor: any ManagedObjectAccessor) {
         managedAccessor = accessor
+        databaseRow = Self.databaseRow(of: accessor)
+    }
+
+    /// Makes an unmanaged object (or one managed by another database) managed by `row`: how the object layer adds
+    /// it to a database. Sets ``databaseRow`` with ``managedAccessor``.
+    final func becomeManaged(by row: ManagedRow) {
+        managedAccessor = row
+        databaseRow = Unmanaged.passUnretained(row)
+    }
+
+    /// `accessor` as a database's row, not counted, or `nil` if it is none (a migration's or a snapshot's row):
+    /// one comparison of its class, with no dynamic cast.
+    @inline(__always)
+    private static func databaseRow(of accessor: (any ManagedObjectAccessor)?) -> Unmanaged<ManagedRow>? {
+        guard let accessor, ObjectIdentifier(type(of: accessor)) == ObjectIdentifier(ManagedRow.self) else {
+            return nil
+        }
+        return Unmanaged.passUnretained(unsafeDowncast(accessor, to: ManagedRow.self))
     }
 
     /// Whether the object belongs to a database (its properties read and write the store).

@@ -120,7 +120,11 @@ struct ModelClassEmitter {
             }
         case .persisted:
             writer.block(declaration) { body in
-                body.accessor("get", managed: property.managedRead("accessor"), unmanaged: property.unmanagedRead)
+                if let objectRead = property.objectRead {
+                    body.objectGetter(managed: objectRead, unmanaged: property.unmanagedRead)
+                } else {
+                    body.accessor("get", managed: property.managedRead("accessor"), unmanaged: property.unmanagedRead)
+                }
                 body.accessor("set", managed: property.managedWrite("accessor"), unmanaged: property.unmanagedWrite)
             }
         }

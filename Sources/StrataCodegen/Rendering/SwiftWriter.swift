@@ -116,6 +116,30 @@ struct SwiftWriter {
         }
     }
 
+    /// Writes a getter that reads through the object's own typed reads when it is managed
+    /// (`get { if managedAccessor != nil { managed } else { unmanaged } }`), binding no accessor: on one line when
+    /// it fits, as a block otherwise.
+    mutating func objectGetter(managed: String, unmanaged: String) {
+        let condition = "if managedAccessor != nil"
+        let oneLine = "get { \(condition) { \(managed) } else { \(unmanaged) } }"
+        if fits(oneLine) {
+            line(oneLine)
+            return
+        }
+        block("get") { body in
+            let branch = "\(condition) { \(managed) } else { \(unmanaged) }"
+            if body.fits(branch) {
+                body.line(branch)
+                return
+            }
+            body.line(condition + " {")
+            body.indented { $0.line(managed) }
+            body.line("} else {")
+            body.indented { $0.line(unmanaged) }
+            body.line("}")
+        }
+    }
+
     /// Writes a `// MARK: - title` line preceded by an empty line.
     mutating func mark(_ title: String) {
         line()

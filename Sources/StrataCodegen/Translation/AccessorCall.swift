@@ -11,12 +11,26 @@ enum AccessorCall {
     static func read(
         _ type: PropertyType, from accessor: String, at column: Int, enumName: String?, fallback: String
     ) -> String {
-        let isOptional = type.isOptional
-        let base = type.unwrapped
-        let method = methodName(base)
-        let call = isOptional
+        let method = methodName(type.unwrapped)
+        let call = type.isOptional
             ? "\(accessor).optional\(upper(method))(at: \(column))"
             : "\(accessor).\(method)(at: \(column))"
+        return converted(call, type, enumName: enumName, fallback: fallback)
+    }
+
+    /// Reads a scalar (optional or not) from `column` of the managed object itself, through the object layer's
+    /// final `managedInt(at:)` and the rest, which call the object's row without retaining it: what a managed
+    /// object's getter calls. Conversions as in ``read(_:from:at:enumName:fallback:)``.
+    static func objectRead(_ type: PropertyType, at column: Int, enumName: String?, fallback: String) -> String {
+        let method = upper(methodName(type.unwrapped))
+        let call = "managed\(type.isOptional ? "Optional" : "")\(method)(at: \(column))"
+        return converted(call, type, enumName: enumName, fallback: fallback)
+    }
+
+    /// `call`, an accessor method's read of `type`'s storage kind, converted to `type`.
+    private static func converted(_ call: String, _ type: PropertyType, enumName: String?, fallback: String) -> String {
+        let isOptional = type.isOptional
+        let base = type.unwrapped
         switch base {
         case .integer(let width) where width != .int64:
             let conversion = width == .int ? "Int($0)" : "\(SwiftType.integerName(width))(clamping: $0)"

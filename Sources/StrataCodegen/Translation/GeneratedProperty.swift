@@ -169,6 +169,18 @@ struct GeneratedProperty {
         }
     }
 
+    /// A managed object's getter's read of a scalar column, through the object's own typed reads (which call its
+    /// row without retaining it); `nil` for links, collections and properties that are not persisted, which read
+    /// through the accessor (``managedRead(_:)``).
+    var objectRead: String? {
+        guard let column else { return nil }
+        switch definition.type {
+        case .link, .optional(.link), .list, .set, .map, .linkingObjects: return nil
+        default:
+            return AccessorCall.objectRead(definition.type, at: column, enumName: enumTypeName, fallback: enumFallback)
+        }
+    }
+
     /// Writes `newValue` to the column through `accessor`.
     func managedWrite(_ accessor: String) -> String {
         guard let column else { return "" }

@@ -21,7 +21,7 @@ nonisolated public final class Client: Object {
     private static let model = ModelDescription(Bookshop.V3.schema.models[0])
 
     public var id: Int {
-        get { if let accessor = managedAccessor { Int(accessor.int(at: 0)) } else { unmanaged.id ?? 0 } }
+        get { if managedAccessor != nil { Int(managedInt(at: 0)) } else { unmanaged.id ?? 0 } }
         set {
             if let accessor = managedAccessor {
                 accessor.setInt(Int64(newValue), at: 0)
@@ -33,7 +33,7 @@ nonisolated public final class Client: Object {
 
     /// The name printed on invoices.
     public var fullName: String {
-        get { if let accessor = managedAccessor { accessor.string(at: 1) } else { unmanaged.fullName } }
+        get { if managedAccessor != nil { managedString(at: 1) } else { unmanaged.fullName } }
         set {
             if let accessor = managedAccessor {
                 accessor.setString(newValue, at: 1)
@@ -44,7 +44,7 @@ nonisolated public final class Client: Object {
     }
 
     public var nickname: String? {
-        get { if let accessor = managedAccessor { accessor.optionalString(at: 2) } else { unmanaged.nickname } }
+        get { if managedAccessor != nil { managedOptionalString(at: 2) } else { unmanaged.nickname } }
         set {
             if let accessor = managedAccessor {
                 accessor.setOptionalString(newValue, at: 2)
@@ -55,14 +55,14 @@ nonisolated public final class Client: Object {
     }
 
     public var points: Int64 {
-        get { if let accessor = managedAccessor { accessor.int(at: 3) } else { unmanaged.points } }
+        get { if managedAccessor != nil { managedInt(at: 3) } else { unmanaged.points } }
         set {
             if let accessor = managedAccessor { accessor.setInt(newValue, at: 3) } else { unmanaged.points = newValue }
         }
     }
 
     public var age: Int8 {
-        get { if let accessor = managedAccessor { Int8(clamping: accessor.int(at: 4)) } else { unmanaged.age } }
+        get { if managedAccessor != nil { Int8(clamping: managedInt(at: 4)) } else { unmanaged.age } }
         set {
             if let accessor = managedAccessor {
                 accessor.setInt(Int64(newValue), at: 4)
@@ -74,8 +74,8 @@ nonisolated public final class Client: Object {
 
     public var shoeSize: Int16? {
         get {
-            if let accessor = managedAccessor {
-                accessor.optionalInt(at: 5).map { Int16(clamping: $0) }
+            if managedAccessor != nil {
+                managedOptionalInt(at: 5).map { Int16(clamping: $0) }
             } else {
                 unmanaged.shoeSize
             }
@@ -90,7 +90,7 @@ nonisolated public final class Client: Object {
     }
 
     public var visits: Int32 {
-        get { if let accessor = managedAccessor { Int32(clamping: accessor.int(at: 6)) } else { unmanaged.visits } }
+        get { if managedAccessor != nil { Int32(clamping: managedInt(at: 6)) } else { unmanaged.visits } }
         set {
             if let accessor = managedAccessor {
                 accessor.setInt(Int64(newValue), at: 6)
@@ -101,7 +101,7 @@ nonisolated public final class Client: Object {
     }
 
     public var balance: Double {
-        get { if let accessor = managedAccessor { accessor.double(at: 7) } else { unmanaged.balance } }
+        get { if managedAccessor != nil { managedDouble(at: 7) } else { unmanaged.balance } }
         set {
             if let accessor = managedAccessor {
                 accessor.setDouble(newValue, at: 7)
@@ -112,21 +112,21 @@ nonisolated public final class Client: Object {
     }
 
     public var ratio: Float {
-        get { if let accessor = managedAccessor { accessor.float(at: 8) } else { unmanaged.ratio } }
+        get { if managedAccessor != nil { managedFloat(at: 8) } else { unmanaged.ratio } }
         set {
             if let accessor = managedAccessor { accessor.setFloat(newValue, at: 8) } else { unmanaged.ratio = newValue }
         }
     }
 
     public var active: Bool {
-        get { if let accessor = managedAccessor { accessor.bool(at: 9) } else { unmanaged.active } }
+        get { if managedAccessor != nil { managedBool(at: 9) } else { unmanaged.active } }
         set {
             if let accessor = managedAccessor { accessor.setBool(newValue, at: 9) } else { unmanaged.active = newValue }
         }
     }
 
     public var joined: Date {
-        get { if let accessor = managedAccessor { accessor.date(at: 10) } else { unmanaged.joined } }
+        get { if managedAccessor != nil { managedDate(at: 10) } else { unmanaged.joined } }
         set {
             if let accessor = managedAccessor {
                 accessor.setDate(newValue, at: 10)
@@ -137,7 +137,7 @@ nonisolated public final class Client: Object {
     }
 
     public var birthday: Date? {
-        get { if let accessor = managedAccessor { accessor.optionalDate(at: 11) } else { unmanaged.birthday } }
+        get { if managedAccessor != nil { managedOptionalDate(at: 11) } else { unmanaged.birthday } }
         set {
             if let accessor = managedAccessor {
                 accessor.setOptionalDate(newValue, at: 11)
@@ -148,7 +148,7 @@ nonisolated public final class Client: Object {
     }
 
     public var avatar: Data? {
-        get { if let accessor = managedAccessor { accessor.optionalData(at: 12) } else { unmanaged.avatar } }
+        get { if managedAccessor != nil { managedOptionalData(at: 12) } else { unmanaged.avatar } }
         set {
             if let accessor = managedAccessor {
                 accessor.setOptionalData(newValue, at: 12)
@@ -159,14 +159,14 @@ nonisolated public final class Client: Object {
     }
 
     public var token: UUID {
-        get { if let accessor = managedAccessor { accessor.uuid(at: 13) } else { unmanaged.token } }
+        get { if managedAccessor != nil { managedUUID(at: 13) } else { unmanaged.token } }
         set {
             if let accessor = managedAccessor { accessor.setUUID(newValue, at: 13) } else { unmanaged.token = newValue }
         }
     }
 
     public var externalID: UUID {
-        get { if let accessor = managedAccessor { accessor.uuid(at: 14) } else { unmanaged.externalID } }
+        get { if managedAccessor != nil { managedUUID(at: 14) } else { unmanaged.externalID } }
         set {
             if let accessor = managedAccessor {
                 accessor.setUUID(newValue, at: 14)
@@ -177,13 +177,7 @@ nonisolated public final class Client: Object {
     }
 
     public var tier: Tier {
-        get {
-            if let accessor = managedAccessor {
-                Tier(rawValue: accessor.string(at: 15)) ?? .gold
-            } else {
-                unmanaged.tier
-            }
-        }
+        get { if managedAccessor != nil { Tier(rawValue: managedString(at: 15)) ?? .gold } else { unmanaged.tier } }
         set {
             if let accessor = managedAccessor {
                 accessor.setString(newValue.rawValue, at: 15)
@@ -238,7 +232,7 @@ nonisolated public final class Client: Object {
     }
 
     public var `class`: String {
-        get { if let accessor = managedAccessor { accessor.string(at: 20) } else { unmanaged.`class` } }
+        get { if managedAccessor != nil { managedString(at: 20) } else { unmanaged.`class` } }
         set {
             if let accessor = managedAccessor {
                 accessor.setString(newValue, at: 20)
@@ -736,12 +730,12 @@ nonisolated public final class Order: Object {
     private static let model = ModelDescription(Bookshop.V3.schema.models[1])
 
     public var id: UUID {
-        get { if let accessor = managedAccessor { accessor.uuid(at: 0) } else { unmanaged.id } }
+        get { if managedAccessor != nil { managedUUID(at: 0) } else { unmanaged.id } }
         set { if let accessor = managedAccessor { accessor.setUUID(newValue, at: 0) } else { unmanaged.id = newValue } }
     }
 
     public var total: Double {
-        get { if let accessor = managedAccessor { accessor.double(at: 1) } else { unmanaged.total } }
+        get { if managedAccessor != nil { managedDouble(at: 1) } else { unmanaged.total } }
         set {
             if let accessor = managedAccessor {
                 accessor.setDouble(newValue, at: 1)
@@ -752,14 +746,14 @@ nonisolated public final class Order: Object {
     }
 
     public var placed: Date {
-        get { if let accessor = managedAccessor { accessor.date(at: 2) } else { unmanaged.placed } }
+        get { if managedAccessor != nil { managedDate(at: 2) } else { unmanaged.placed } }
         set {
             if let accessor = managedAccessor { accessor.setDate(newValue, at: 2) } else { unmanaged.placed = newValue }
         }
     }
 
     public var reference: UUID {
-        get { if let accessor = managedAccessor { accessor.uuid(at: 3) } else { unmanaged.reference } }
+        get { if managedAccessor != nil { managedUUID(at: 3) } else { unmanaged.reference } }
         set {
             if let accessor = managedAccessor {
                 accessor.setUUID(newValue, at: 3)
@@ -1490,14 +1484,14 @@ nonisolated final class Note: Object {
     private static let model = ModelDescription(Notebook.V1.schema.models[0])
 
     var text: String {
-        get { if let accessor = managedAccessor { accessor.string(at: 0) } else { unmanaged.text } }
+        get { if managedAccessor != nil { managedString(at: 0) } else { unmanaged.text } }
         set {
             if let accessor = managedAccessor { accessor.setString(newValue, at: 0) } else { unmanaged.text = newValue }
         }
     }
 
     var pinned: Bool? {
-        get { if let accessor = managedAccessor { accessor.optionalBool(at: 1) } else { unmanaged.pinned } }
+        get { if managedAccessor != nil { managedOptionalBool(at: 1) } else { unmanaged.pinned } }
         set {
             if let accessor = managedAccessor {
                 accessor.setOptionalBool(newValue, at: 1)
@@ -1509,8 +1503,8 @@ nonisolated final class Note: Object {
 
     var mood: Mood? {
         get {
-            if let accessor = managedAccessor {
-                accessor.optionalString(at: 2).flatMap { Mood(rawValue: $0) }
+            if managedAccessor != nil {
+                managedOptionalString(at: 2).flatMap { Mood(rawValue: $0) }
             } else {
                 unmanaged.mood
             }
