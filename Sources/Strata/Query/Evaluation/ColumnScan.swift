@@ -345,12 +345,11 @@ indirect enum ColumnScan {
                 remaining.subtract(hits)
             }
             return result
-        case .int(let column, let comparison, let operand, let nullMatches, _):
-            let values = try cluster.intColumn(column)
-            return Self.restrict(
-                values.matches(comparison, operand), addingNulls: nullMatches ? values.nulls : nil, to: within)
-        case .intRange(let column, let low, let high, _):
-            var mask = try cluster.intColumn(column).matches(from: low, through: high)
+        case .int, .intRange, .double, .bool:
+            // A column condition: its own mask (the whole-cluster scan's too), kept to `within`.
+            guard var mask = try columnMask(of: cluster) else {
+                preconditionFailure("a column condition without a mask")
+            }
             mask.formIntersection(within)
             return mask
         case .intSet(let column, let values, _):
@@ -367,14 +366,6 @@ indirect enum ColumnScan {
                 if values.contains(Array(bytes)) { mask.set(row) }
             }
             return mask
-        case .double(let column, let comparison, let operand, let nullMatches, _):
-            let values = try cluster.doubleColumn(column)
-            return Self.restrict(
-                values.matches(comparison, operand), addingNulls: nullMatches ? values.nulls : nil, to: within)
-        case .bool(let column, let value, let nullMatches, _):
-            let values = try cluster.boolColumn(column)
-            return Self.restrict(
-                values.matches(value), addingNulls: nullMatches ? values.nulls : nil, to: within)
         case .string(let column, let matcher, let nullMatches, _):
             let values = try cluster.stringColumn(column)
             var mask: RowMask
@@ -459,15 +450,8 @@ indirect enum ColumnScan {
         }
     }
 
-    /// `mask` with the null rows of `nulls` added (for a comparison that nil matches), kept to `within`. Takes the
-    /// mask it changes: a borrowed one was copied before its first change.
-    private static func restrict(_ mask: consuming RowMask, addingNulls nulls: NullBitmap?, to within: RowMask) -> RowMask {
-        var mask = adding(nulls, to: mask)
-        mask.formIntersection(within)
-        return mask
-    }
-
-    /// `mask` with the null rows of `nulls` added (for a comparison that nil matches).
+    /// `mask` with the null rows of `nulls` added (for a comparison that nil matches). Takes the mask it changes: a
+    /// borrowed one was copied before its first change.
     private static func adding(_ nulls: NullBitmap?, to mask: consuming RowMask) -> RowMask {
         if let nulls, nulls.hasNulls { mask.formUnion(nulls.mask) }
         return mask
