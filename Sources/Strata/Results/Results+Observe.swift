@@ -28,8 +28,7 @@ extension Results {
     ) -> NotificationToken {
         database.confinement.check("Results.observe")
         return ObservationRegistration.register(database, on: queue, report: { block(.error($0)) }) { target in
-            let results = target === database ? self : Results(database: target, model: try target.model(like: model), query: query)
-            return try ResultsObservation(results: results, keyPaths: keyPaths, block: block)
+            try ResultsObservation(results: try placed(on: target), keyPaths: keyPaths, block: block)
         }
     }
 
@@ -43,9 +42,16 @@ extension Results {
     ) -> NotificationToken {
         database.confinement.check("Results.observe")
         return ObservationRegistration.register(database, on: queue, report: { block(.error($0)) }) { target in
-            let results = target === database ? self : Results(database: target, model: try target.model(like: model), query: query)
-            return try ResultsObservation(results: results, keyPaths: nil, start: (snapshot, keys), block: block)
+            try ResultsObservation(
+                results: try placed(on: target), keyPaths: nil, start: (snapshot, keys), block: block)
         }
+    }
+
+    /// These results on `target`, the database an observation was placed on (``ObserverPlacement``): themselves, or
+    /// the same query on another queue's database of the store.
+    private func placed(on target: Database) throws -> Results<Element> {
+        guard target !== database else { return self }
+        return Results(database: target, model: try target.model(like: model), query: query)
     }
 
     /// The changes ``observe(keyPaths:on:_:)`` reports, as an `AsyncSequence` whose elements carry frozen results

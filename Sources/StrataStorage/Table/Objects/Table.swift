@@ -253,10 +253,7 @@ public final class Table {
                 // the cluster on the descent bounds its keys from above, so that a later key past it is sent to
                 // the tree without reading the cluster's last key (a line the lookup had not touched).
                 lastReadBounds.first = view.key(at: 0)
-                if let upper {
-                    let bound = Int64(bitPattern: upper ^ 0x8000_0000_0000_0000)
-                    if bound > .min { lastReadBounds.last = bound - 1 }
-                }
+                if let upper, upper > .min { lastReadBounds.last = upper - 1 }
             }
             return .stored(view, row)
         }

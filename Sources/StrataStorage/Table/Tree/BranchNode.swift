@@ -186,9 +186,15 @@ enum ByteOrder {
         try withUnsafeBytes(of: (UInt64(bitPattern: value) ^ 0x8000_0000_0000_0000).bigEndian, body)
     }
 
+    /// The number whose ``key(_:)`` bytes start `bytes` (a shorter run read as its leading bytes): an 8-byte key in
+    /// one load.
     static func int64(fromKey bytes: UnsafeRawBufferPointer) -> Int64 {
         var value: UInt64 = 0
-        for byte in bytes.prefix(8) { value = value << 8 | UInt64(byte) }
+        if bytes.count >= 8 {
+            value = UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self))
+        } else {
+            for byte in bytes { value = value << 8 | UInt64(byte) }
+        }
         return Int64(bitPattern: value ^ 0x8000_0000_0000_0000)
     }
 }

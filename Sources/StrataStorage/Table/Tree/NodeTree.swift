@@ -144,10 +144,10 @@ final class NodeTree<Leaf: TreeLeaf> {
     }
 
     /// The leaf whose key range holds `key`, with the separator that follows it on the descent when the branches
-    /// on the path are stored and that separator is 8 bytes long (a cluster tree's), read as a big-endian word:
-    /// every entry of the leaf sorts before it, so a key at or past it is not there. `nil` for the tree's last
-    /// leaf, and for a path through a branch decoded in this write transaction.
-    func locateWithUpperBound(_ key: UnsafeRawBufferPointer) throws -> (location: LeafLocation, upper: UInt64?)? {
+    /// on the path are stored and that separator is 8 bytes long (a cluster tree's), read as the object key it
+    /// encodes (``ByteOrder/int64(fromKey:)``): every entry of the leaf sorts before it, so a key at or past it is
+    /// not there. `nil` for the tree's last leaf, and for a path through a branch decoded in this write transaction.
+    func locateWithUpperBound(_ key: UnsafeRawBufferPointer) throws -> (location: LeafLocation, upper: Int64?)? {
         try descend(to: key, counting: false, bounding: true).map { ($0.location, $0.upper) }
     }
 
@@ -164,10 +164,10 @@ final class NodeTree<Leaf: TreeLeaf> {
     @inline(__always)
     private func descend(
         to key: UnsafeRawBufferPointer, counting: Bool, bounding: Bool = false
-    ) throws -> (location: LeafLocation, isLast: Bool, before: Int, upper: UInt64?)? {
+    ) throws -> (location: LeafLocation, isLast: Bool, before: Int, upper: Int64?)? {
         var isLast = true
         var before = 0
-        var upper: UInt64?
+        var upper: Int64?
         var child: Child
         if let root {
             guard !root.children.isEmpty else { return nil }
@@ -199,7 +199,7 @@ final class NodeTree<Leaf: TreeLeaf> {
                 // The next separator bounds this child; the last child keeps the bound its parent gave.
                 if bounding, index + 1 < view.count {
                     let separator = try view.key(index + 1)
-                    upper = separator.count == 8 ? UInt64(bigEndian: separator.loadUnaligned(as: UInt64.self)) : nil
+                    upper = separator.count == 8 ? ByteOrder.int64(fromKey: separator) : nil
                 }
                 child = .stored(try view.child(index))
             }
