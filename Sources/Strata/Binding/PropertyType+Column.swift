@@ -66,7 +66,7 @@ extension PropertyType {
     }
 }
 
-extension Table {
+extension TableShape {
     /// The store column of each persisted property of `model` (version `version` of its schema), in column order.
     ///
     /// - Throws: `StrataError.schemaMismatch` naming the property whose column is missing or of another type

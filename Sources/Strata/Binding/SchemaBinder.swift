@@ -146,7 +146,8 @@ struct SchemaBinder {
     func bind(_ catalog: Catalog, models: [(ObjectBase.Type, ModelDefinition)]) throws -> SchemaBinding {
         var bindings: [ModelBinding] = []
         for (index, (type, model)) in models.enumerated() {
-            guard let table = catalog.table(named: model.name) else {
+            // The table's shape, not the table: binding checks every model, and builds no table it may never read.
+            guard let table = catalog.shape(ofTableNamed: model.name) else {
                 throw StrataError.schemaMismatch(path: path, detail: "the file has no table for model \(model.name)")
             }
             guard table.isEmbedded == model.isEmbedded else {

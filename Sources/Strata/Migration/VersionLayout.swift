@@ -23,7 +23,7 @@ struct VersionLayout {
         version = schema.version
         var models: [String: VersionModel] = [:]
         for model in schema.models {
-            guard let table = catalog.table(named: model.name) else {
+            guard let table = catalog.shape(ofTableNamed: model.name) else {
                 throw StrataError.schemaMismatch(
                     path: path,
                     detail: "version \(schema.version) has model \(model.name) but the file has no table for it")

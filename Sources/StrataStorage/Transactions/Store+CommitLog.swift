@@ -200,7 +200,7 @@ extension Store {
         guard let logWriter, force || toReuse || logWriter.needsCheckpoint else { return }
         let oldest = stateLock.withLock { () -> UInt64? in
             var generations = lockFile.pinsOfOtherProcesses(ownSlot: readerSlot, clearingDead: true).map(\.generation)
-            if let own = pins.keys.map(\.generation).min() { generations.append(own) }
+            if let own = pins.oldest?.generation { generations.append(own) }
             return generations.min()
         }
         // For reuse only when the next generation begins, and not before the generation holds a 32nd of the

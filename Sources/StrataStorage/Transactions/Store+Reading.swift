@@ -17,8 +17,8 @@ extension Store {
                 let meta = try currentMeta()
                 beforePinning?()
                 let pin = ReaderPin(version: meta.version, generation: generation)
-                pins[pin, default: 0] += 1
-                lockFile.setPin(pins.keys.min(), slot: readerSlot)
+                pins.add(pin)
+                lockFile.setPin(pins.oldest, slot: readerSlot)
                 if lockFile.latestVersion == meta.version && lockFile.generation == generation {
                     openTransactions += 1
                     return (meta, pin)
@@ -65,8 +65,8 @@ extension Store {
 
     /// Drops one reader's `pin` and stores the oldest pin left in this process's slot. Call with `stateLock` held.
     private func unpin(_ pin: ReaderPin) {
-        if let count = pins[pin] { pins[pin] = count > 1 ? count - 1 : nil }
-        lockFile.setPin(pins.keys.min(), slot: readerSlot)
+        pins.remove(pin)
+        lockFile.setPin(pins.oldest, slot: readerSlot)
     }
 
     /// The current version's meta slot from the lock file, read without a lock.

@@ -17,8 +17,8 @@ extension Store {
             }
             // The status's own reader is not a pin worth reporting.
             var counts = pinned
-            if let count = counts[reader.pin] { counts[reader.pin] = count > 1 ? count - 1 : nil }
-            let ownPins = Set(counts.keys.map(\.version)).sorted()
+            counts.remove(reader.pin)
+            let ownPins = Set(counts.pins.map(\.version)).sorted()
             let oldest = (ownPins + otherPins).min()
             let freePages = extents.reduce(0) { $0 + $1.count }
             let waitingPages = FreeSpace(extents: extents)

@@ -90,7 +90,7 @@ extension Store {
             // after the last writer published): a reader that pins after this read pins that version or a newer one.
             let meta = try currentMeta()
             var pinned = lockFile.pinsOfOtherProcesses(ownSlot: readerSlot, clearingDead: true)
-            pinned.append(contentsOf: pins.keys)
+            if let own = pins.oldest { pinned.append(own) }
             return Start(
                 meta: meta, durable: lockFile.durable, oldestPin: pinned.map(\.version).min(),
                 oldestGeneration: pinned.map(\.generation).min(), cache: writeCache)

@@ -46,7 +46,7 @@ public final class Store: @unchecked Sendable {
     let commitSignal = CommitSignal()
     /// Versions (with the log generation each is read through) pinned by this process's readers, with how many
     /// readers pin each.
-    var pins: [ReaderPin: Int] = [:]
+    var pins = PinCounts()
     /// Run by `beginRead` between reading the current version and pinning it (`setBeforePinning`); nil but in
     /// tests.
     var beforePinning: (() -> Void)?

@@ -151,3 +151,40 @@ final class CatalogLazyTablesTests: XCTestCase {
         XCTAssertEqual(fixture.space.violations, [])
     }
 }
+
+/// `Catalog.shape(ofTableNamed:)` answers from a table's record without building it, and from the built table
+/// once one is (a rename or a new column shows).
+final class CatalogTableShapeTests: XCTestCase {
+    func testAShapeIsReadFromTheRecordWithoutBuildingTheTable() throws {
+        let fixture = try TableFixture()
+        let people = try fixture.catalog.createTable(named: "People")
+        let name = try people.addColumn(named: "name", type: .value(.string))
+        let pets = try fixture.catalog.createTable(named: "Pets")
+        try pets.setEmbedded(true)
+        let weight = try pets.addColumn(named: "weight", type: .value(.double), nullable: true)
+        let owner = try people.addColumn(named: "pet", type: .value(.link), nullable: true, target: pets.key)
+        try fixture.commit()
+
+        let reader = try fixture.reader()
+        let peopleShape = try XCTUnwrap(reader.shape(ofTableNamed: "People"))
+        let petsShape = try XCTUnwrap(reader.shape(ofTableNamed: "Pets"))
+        XCTAssertNil(reader.shape(ofTableNamed: "Nobody"))
+        XCTAssertEqual(reader.builtTableNames, [], "no table built for a shape")
+        XCTAssertEqual(peopleShape.key, people.key)
+        XCTAssertFalse(peopleShape.isEmbedded)
+        XCTAssertTrue(petsShape.isEmbedded)
+        XCTAssertEqual(peopleShape.column(named: "name")?.key, name)
+        XCTAssertEqual(peopleShape.column(named: "pet")?.target, pets.key)
+        XCTAssertEqual(petsShape.column(named: "weight")?.key, weight)
+        XCTAssertEqual(peopleShape.column(named: "pet")?.key, owner)
+        XCTAssertEqual(peopleShape.columns, try XCTUnwrap(reader.table(named: "People")).columns)
+        XCTAssertEqual(reader.builtTableNames, ["People"])
+        // The built table is what answers once it exists: a change made through it shows in its shape.
+        try fixture.catalog.renameTable("Pets", to: "Animals")
+        let writing = try XCTUnwrap(fixture.catalog.table(named: "Animals"))
+        _ = try writing.addColumn(named: "age", type: .value(.int))
+        XCTAssertNil(fixture.catalog.shape(ofTableNamed: "Pets"))
+        XCTAssertEqual(fixture.catalog.shape(ofTableNamed: "Animals")?.columns.map(\.name), writing.columns.map(\.name))
+        XCTAssertEqual(fixture.catalog.shape(ofTableNamed: "Animals")?.key, petsShape.key)
+    }
+}

@@ -97,6 +97,15 @@ public final class Catalog {
         tableSlots.firstIndex { $0.key == key }.map { table(at: $0) }
     }
 
+    /// The shape of the table named `name` (key, embeddedness, columns), read without building the table.
+    public func shape(ofTableNamed name: String) -> TableShape? {
+        tableSlots.first { $0.name == name }?.shape
+    }
+
+    /// The names of the tables built so far (asked for by `table(named:)`, `table(_:)` or `tables`, or created),
+    /// in creation order: what tests check a shape leaves alone.
+    var builtTableNames: [String] { tableSlots.compactMap { $0.table?.name } }
+
     /// The table of slot `index`, built from its record the first time it is asked for.
     private func table(at index: Int) -> Table {
         switch tableSlots[index] {
@@ -323,6 +332,16 @@ extension Catalog {
             switch self {
             case .stored(let record): record.key
             case .built(let table): table.key
+            }
+        }
+
+        /// What the table is, from its record or from the table built from it.
+        var shape: TableShape {
+            switch self {
+            case .stored(let record):
+                TableShape(key: record.key, name: record.name, isEmbedded: record.isEmbedded, columns: record.columns)
+            case .built(let table):
+                TableShape(key: table.key, name: table.name, isEmbedded: table.isEmbedded, columns: table.columns)
             }
         }
 
