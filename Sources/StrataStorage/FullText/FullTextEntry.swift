@@ -1,4 +1,4 @@
-/// The entries a full-text index keeps, in the index's ordered tree (the same `NodeTree<IndexLeaf>` as sorted
+/// The entries a full-text index keeps, in the index's ordered tree (the same `IndexTree` as sorted
 /// indexes, so they live in the same copy-on-write transactions and encrypted nodes as the data).
 ///
 /// A **posting entry** is `IndexKeyEncoding(.string(term))` (the term's UTF-8 bytes with `00` escaped as `00 FF`,

@@ -15,19 +15,19 @@ struct IndexLeafEntries {
 
     /// The entries of the leaf at `location`, reading a stored leaf through `reader`.
     /// - Throws: `StrataError.corruptFile` when a stored leaf's header is damaged.
-    init(_ location: NodeTree<IndexLeaf>.LeafLocation, reader: NodeReader) throws {
+    init(_ location: IndexTree.LeafLocation, reader: NodeReader) throws {
         try self.init(location, reading: reader.read)
     }
 
     /// The entries of the leaf at `location` of `tree`, a stored leaf read through ``NodeTree/storedLeaf(_:)``
     /// (kept by a read transaction's tree, so a lookup that comes back to the leaf skips the pager).
     /// - Throws: `StrataError.corruptFile` when a stored leaf's header is damaged.
-    init(_ location: NodeTree<IndexLeaf>.LeafLocation, in tree: NodeTree<IndexLeaf>) throws {
+    init(_ location: IndexTree.LeafLocation, in tree: IndexTree) throws {
         try self.init(location, reading: tree.storedLeaf)
     }
 
     private init(
-        _ location: NodeTree<IndexLeaf>.LeafLocation, reading read: (NodeRef) throws -> UnsafeRawBufferPointer
+        _ location: IndexTree.LeafLocation, reading read: (NodeRef) throws -> UnsafeRawBufferPointer
     ) throws {
         switch location {
         case .loaded(let leaf):

@@ -19,7 +19,7 @@ extension SortedIndex {
     }
 
     /// How many entries sort before `bytes`.
-    func rank(of bytes: [UInt8], in tree: NodeTree<IndexLeaf>) throws -> Int {
+    func rank(of bytes: [UInt8], in tree: IndexTree) throws -> Int {
         try bytes.withUnsafeBytes { target in
             try tree.rank(of: target) { try IndexLeafEntries($0, in: tree).lowerBound(target) }
         }

@@ -12,7 +12,7 @@ extension SortedIndex {
 
     /// Visits the implied entries ≥ `lower` in order until `body` returns `false`.
     func forEachImpliedEntry(
-        of clusters: NodeTree<ClusterBuffer>, from lower: [UInt8], _ body: (UnsafeRawBufferPointer) throws -> Bool
+        of clusters: ClusterTree, from lower: [UInt8], _ body: (UnsafeRawBufferPointer) throws -> Bool
     ) throws {
         // Every implied entry starts with `01` (no nulls): a bound starting higher is past them all, one starting
         // lower (or empty) is before them all.

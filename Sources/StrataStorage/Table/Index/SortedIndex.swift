@@ -35,7 +35,7 @@ final class SortedIndex {
     let spec: IndexSpec
     /// The index's nodes, without the entries still waiting in `pending`: for the code that only manages memory
     /// (flushing decoded leaves). Everything that reads or changes entries goes through `tree`.
-    let nodes: NodeTree<IndexLeaf>
+    let nodes: IndexTree
     /// Entries added in this write transaction and not merged into `nodes` yet (see `PendingEntries`).
     ///
     /// A bulk insert adds entries in the order of its objects, which for most indexed values is no order at all:
@@ -96,7 +96,7 @@ final class SortedIndex {
     var isFixed: Bool { !(nodes.reader is NodeWriter) }
 
     /// The index's nodes with every pending entry merged: what reads, removals and flushes work on.
-    var tree: NodeTree<IndexLeaf> {
+    var tree: IndexTree {
         get throws {
             try mergePending()
             return nodes
@@ -104,7 +104,7 @@ final class SortedIndex {
     }
     /// The table's clusters when the index is implied by the object keys (see `SortedIndex+ObjectKeys.swift`):
     /// then `tree` stays empty.
-    var impliedBy: NodeTree<ClusterBuffer>?
+    var impliedBy: ClusterTree?
 
     /// Whether the index is implied by the object keys, with no nodes of its own.
     var isImplied: Bool { impliedBy != nil }
@@ -118,7 +118,7 @@ final class SortedIndex {
     let indexesElements: Bool
 
     init(
-        spec: IndexSpec, root: NodeRef, reader: NodeReader, table: String, impliedBy: NodeTree<ClusterBuffer>? = nil,
+        spec: IndexSpec, root: NodeRef, reader: NodeReader, table: String, impliedBy: ClusterTree? = nil,
         mixed: [Bool] = [], indexesElements: Bool = false
     ) {
         self.spec = spec
@@ -306,7 +306,7 @@ final class SortedIndex {
     }
 
     /// `firstKey(withPrefix:)` in `tree` (the index's nodes, with or without the pending entries merged).
-    private func firstKey(withPrefix prefix: [UInt8], in tree: NodeTree<IndexLeaf>) throws -> ObjectKey? {
+    private func firstKey(withPrefix prefix: [UInt8], in tree: IndexTree) throws -> ObjectKey? {
         let answer = try prefix.withUnsafeBytes { target -> (found: ObjectKey?, isFinal: Bool) in
             guard let (location, isLast) = try tree.locateWithEdge(target) else { return (nil, true) }
             var found: ObjectKey?

@@ -33,7 +33,7 @@ public final class Table {
     @exclusivity(unchecked) var indexes: [SortedIndex]
 
     let context: ClusterContext
-    let tree: NodeTree<ClusterBuffer>
+    let tree: ClusterTree
     unowned let catalog: Catalog
     /// Whether the table belongs to a read transaction (its catalog has no writer, for its whole life): stored
     /// clusters then never change, so the last cluster read and its decoded blocks can be kept. Kept here

@@ -1,5 +1,5 @@
 /// Changing one stored leaf without decoding it: copy-on-write at the byte level.
-extension NodeTree {
+extension NodeTree where Leaf: TreeLeaf, Leaf.Context == Context {
     /// Changes the stored leaf whose key range holds `key` by `patch`, without decoding the leaf or the branches
     /// above it. Returns `false`, having changed nothing, when part of the tree is decoded for change (the
     /// general path owns it then), the tree is empty, or `patch` returns `nil` for the leaf (the change needs the

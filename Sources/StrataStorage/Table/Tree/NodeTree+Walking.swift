@@ -1,5 +1,5 @@
 /// Whole-tree walks over the stored nodes: freeing, visiting, checking the shape.
-extension NodeTree {
+extension NodeTree where Leaf: TreeLeaf, Leaf.Context == Context {
     /// Frees every node of the tree (the table or index is being removed). `leafNodes` lists the extra nodes a
     /// leaf owns (long values).
     func destroy(in writer: NodeWriter, leafNodes: (UnsafeRawBufferPointer, NodeRef) throws -> [NodeRef]) throws {

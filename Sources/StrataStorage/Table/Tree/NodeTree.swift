@@ -4,7 +4,13 @@
 /// of a change are decoded into memory (`Branch`, leaves) and changed there; `flush` writes every changed node
 /// to new nodes and frees the ones they replace, so a committed node is never written. The root is always a
 /// branch, so growing and shrinking the tree only ever changes branches.
-final class NodeTree<Leaf: TreeLeaf> {
+///
+/// `Leaf` is a `TreeLeaf` and `Context` its `Context` (`ClusterTree`, `IndexTree`), but the class itself asks only
+/// that `Leaf` is a class; the operations sit in an extension with the full constraint. Creating a
+/// `NodeTree<ClusterBuffer>` the first time in a process made the Swift runtime check `ClusterBuffer: TreeLeaf`,
+/// a search of every conformance record of the program: about a fifth of a cold open and count (docs/BENCHMARKS.md,
+/// "Cold open: the cluster tree without a run-time conformance check"). A layout requirement is checked without one.
+final class NodeTree<Leaf: AnyObject, Context> {
     /// A child of a branch: still in its stored node, or decoded.
     enum Child {
         case stored(NodeRef)
@@ -50,14 +56,14 @@ final class NodeTree<Leaf: TreeLeaf> {
     static var maxFanout: Int { 128 }
 
     let reader: NodeReader
-    var context: Leaf.Context
+    var context: Context
     let what: String
     @exclusivity(unchecked) var storedRoot: NodeRef
     @exclusivity(unchecked) private var root: Branch?
     /// Leaves currently decoded; the owner flushes when this grows large, to bound memory.
     @exclusivity(unchecked) private(set) var loadedLeaves = 0
 
-    init(root: NodeRef, reader: NodeReader, context: Leaf.Context, what: String) {
+    init(root: NodeRef, reader: NodeReader, context: Context, what: String) {
         storedRoot = root
         self.reader = reader
         self.context = context
@@ -117,6 +123,17 @@ final class NodeTree<Leaf: TreeLeaf> {
     /// How many slots the kept branches have now (0 before the first branch read); for tests.
     var keptBranchSlotCount: Int { storedBranches.slotCount }
 
+    /// The storage of the last change's root-to-leaf path, kept for the next change (empty between changes): a
+    /// bulk insert makes millions of changes, and one path allocation each showed in profiles.
+    @exclusivity(unchecked) private var spareRoute: [(Branch, Int)] = []
+
+    /// Nodes replaced by changes that happened before the writer was at hand; freed at `flush`.
+    @exclusivity(unchecked) private var pendingFrees: [NodeRef] = []
+}
+
+// Everything that needs the leaves' operations: in an extension constrained to `TreeLeaf`, so the class's own
+// generic signature asks only that a leaf is a class (see the type's notes).
+extension NodeTree where Leaf: TreeLeaf, Leaf.Context == Context {
     /// Whether part of the tree is decoded (changes may be pending).
     var isLoaded: Bool { root != nil }
 
@@ -387,10 +404,6 @@ final class NodeTree<Leaf: TreeLeaf> {
         try reshape(leaf: leaf, path: path)
     }
 
-    /// The storage of the last change's root-to-leaf path, kept for the next change (empty between changes): a
-    /// bulk insert makes millions of changes, and one path allocation each showed in profiles.
-    @exclusivity(unchecked) private var spareRoute: [(Branch, Int)] = []
-
     /// The spare path array, for one change; return it with `giveBack(_:)`.
     private func takeRoute() -> [(Branch, Int)] {
         defer { spareRoute = [] }
@@ -592,9 +605,6 @@ final class NodeTree<Leaf: TreeLeaf> {
         }
     }
 
-    /// Nodes replaced by changes that happened before the writer was at hand; freed at `flush`.
-    @exclusivity(unchecked) private var pendingFrees: [NodeRef] = []
-
     private func removeChild(_ parent: Branch, _ index: Int) {
         switch parent.children[index] {
         case .stored(let ref): pendingFrees.append(ref)
@@ -638,3 +648,9 @@ final class NodeTree<Leaf: TreeLeaf> {
         return ref
     }
 }
+
+/// A table's clusters: its objects by object key.
+typealias ClusterTree = NodeTree<ClusterBuffer, ClusterContext>
+
+/// A sorted or full-text index's entries, by their encoded keys.
+typealias IndexTree = NodeTree<IndexLeaf, Void>

@@ -60,7 +60,7 @@ extension Catalog {
         let contents = try CatalogCodec.decode(try reader.read(root), ref: root)
         if !contents.metadata.isNone { try body(contents.metadata) }
         for record in contents.tables {
-            let clusters = NodeTree<ClusterBuffer>(root: record.clusterRoot, reader: reader,
+            let clusters = ClusterTree(root: record.clusterRoot, reader: reader,
                                                    context: ClusterContext(specs: record.columns), what: "clusters of '\(record.name)'")
             try clusters.forEachNode { ref, isLeaf in
                 try body(ref)
