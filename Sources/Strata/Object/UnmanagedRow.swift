@@ -50,8 +50,7 @@ import StrataStorage
     /// the database, and its file, open after the app let go of it.
     mutating func releaseObjects() {
         for position in links.indices { links[position] = .null }
-        // Tested first: a model without links (most adds) then pays no call on the empty array.
-        if !linkElements.isEmpty { linkElements.removeAll(keepingCapacity: true) }
+        linkElements.removeAll(keepingCapacity: true)
     }
 
     /// Writes the value of property `column` (its index in ``ModelDescription/properties``).
