@@ -74,6 +74,7 @@ final class ModelBinding: ModelLayout {
     /// arrays twice, so letting go of its objects copied the array of links, and each copy cost a retain and a
     /// release of every array the row holds. An add that adds another object of the same model from inside `body`
     /// finds no spare row and makes one of its own.
+    @inline(__always)
     func withUnmanagedRow<Result>(_ body: (inout UnmanagedRow) throws -> Result) rethrows -> Result {
         var row: UnmanagedRow? = nil
         swap(&row, &spareUnmanagedRow)

@@ -15,7 +15,7 @@ public protocol ListElement {
 
 extension Bool: ListElement {
     /// `.bool(self)`
-    public var persistedValue: PersistedValue { .bool(self) }
+    @inlinable public var persistedValue: PersistedValue { .bool(self) }
     /// The boolean of a `.bool` value.
     public static func fromPersistedValue(_ value: PersistedValue) -> Bool? {
         if case .bool(let bool) = value { return bool }
@@ -25,7 +25,7 @@ extension Bool: ListElement {
 
 extension Float: ListElement {
     /// `.float(self)`
-    public var persistedValue: PersistedValue { .float(self) }
+    @inlinable public var persistedValue: PersistedValue { .float(self) }
     /// The number of a `.float` value.
     public static func fromPersistedValue(_ value: PersistedValue) -> Float? {
         if case .float(let number) = value { return number }
@@ -35,7 +35,7 @@ extension Float: ListElement {
 
 extension Double: ListElement {
     /// `.double(self)`
-    public var persistedValue: PersistedValue { .double(self) }
+    @inlinable public var persistedValue: PersistedValue { .double(self) }
     /// The number of a `.double` value.
     public static func fromPersistedValue(_ value: PersistedValue) -> Double? {
         if case .double(let number) = value { return number }
@@ -45,7 +45,7 @@ extension Double: ListElement {
 
 extension String: ListElement {
     /// `.string(self)`
-    public var persistedValue: PersistedValue { .string(self) }
+    @inlinable public var persistedValue: PersistedValue { .string(self) }
     /// The text of a `.string` value.
     public static func fromPersistedValue(_ value: PersistedValue) -> String? {
         if case .string(let text) = value { return text }

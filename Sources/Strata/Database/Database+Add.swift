@@ -36,8 +36,16 @@ extension Database {
         model.type.init(managedBy: ManagedRow(database: self, model: model, key: key))
     }
 
-    /// The binding of an object's model, or an error naming it.
+    /// The binding of an object's model, or an error naming it. Inlined into `add`'s path, where the lookup
+    /// always finds the model.
+    @inline(__always)
     func model(of object: ObjectBase) throws -> ModelBinding {
+        if let model = schema.model(for: type(of: object)) { return model }
+        return try unboundModel(of: object)
+    }
+
+    /// ``model(of:)`` for an object whose class the schema does not bind: a snapshot's named object, or an error.
+    private func unboundModel(of object: ObjectBase) throws -> ModelBinding {
         guard let model = schema.model(for: type(of: object)) else {
             // A mixed value's link from a snapshot is a plain `Object` naming its model (looked up only here, off
             // the path of every add).
@@ -161,11 +169,13 @@ extension Database {
     /// stored values per object. `nil`, having changed nothing, when the row cannot be inserted as written (a
     /// property left unwritten, a value the store cannot hold in a row): the caller then reads
     /// ``ObjectBase/persistedValues()`` and stores the object the general way.
+    @inline(__always)
     private func insertWritten(_ object: ObjectBase, model: ModelBinding, table: Table) throws -> StoredRow? {
         try model.withUnmanagedRow { row in try insertWritten(object, model: model, table: table, row: &row) }
     }
 
     /// ``insertWritten(_:model:table:)`` with the model's reused row.
+    @inline(__always)
     private func insertWritten(
         _ object: ObjectBase, model: ModelBinding, table: Table, row: inout UnmanagedRow
     ) throws -> StoredRow? {
@@ -338,6 +348,7 @@ extension Database {
     }
 
     /// Runs an insert, naming a taken primary key as the user wrote it (`primaryKey` reads it, only then).
+    @inline(__always)
     private func insertChecked<Inserted>(
         _ model: ModelBinding, _ primaryKey: () -> PersistedValue, _ insert: () throws -> Inserted
     ) throws -> Inserted {

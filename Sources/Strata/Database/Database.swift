@@ -184,8 +184,20 @@ public final class Database {
         return readTransaction
     }
 
-    /// The table of `model` in the current catalog.
+    /// The table of `model` in the current catalog. Its usual case (the table found before, in the write's catalog)
+    /// is inlined into `add`'s path and property access.
+    @inline(__always)
     func table(for model: ModelBinding) throws -> Table {
+        if let writeCatalog, writeCatalog === tablesCatalog, model.index < tables.count, let table = tables[model.index],
+            table.key == model.tableKey
+        {
+            return table
+        }
+        return try lookUpTable(for: model)
+    }
+
+    /// ``table(for:)`` when the table is not at hand: found in the current catalog, and kept for the next call.
+    private func lookUpTable(for model: ModelBinding) throws -> Table {
         let catalog = try catalog()
         if catalog === tablesCatalog, model.index < tables.count, let table = tables[model.index],
             table.key == model.tableKey

@@ -14,13 +14,13 @@ import StrataStorage
 @_spi(StrataGenerated) public struct UnmanagedRow {
     /// For each property (by column index): its position in ``values`` (zero or more), or `-1 - p` for position
     /// `p` in ``links``.
-    let slots: [Int]
+    @usableFromInline let slots: [Int]
     /// The values of the model's value columns, in ``ModelBinding/valueColumns`` order.
-    var values: [StorageValue]
+    @usableFromInline var values: [StorageValue]
     /// The values of the model's link and mixed properties, in ``ModelBinding/linkProperties`` order.
     var links: [PersistedValue]
     /// How many properties the object wrote: the add takes the row only when every one was written once.
-    private(set) var writtenCount = 0
+    @usableFromInline var writtenCount = 0
     /// Whether a value column was given a value the store cannot hold as a row value (an object in a column whose
     /// target model the database leaves out): the add then stores the object the general way.
     private(set) var isStorable = true
@@ -57,7 +57,39 @@ import StrataStorage
     ///
     /// A column the model does not have leaves the row unstorable (the add then takes the general way, which
     /// reads ``ObjectBase/persistedValues()``).
-    public mutating func write(_ value: PersistedValue, at column: Int) {
+    ///
+    /// Inlined into the generated `writeValues(into:)`: a primitive value (whose case the generated line makes
+    /// known) goes into its slot as a stored value there, with no call and no conversion of a `PersistedValue` at
+    /// run time; anything else takes ``writeConverting(_:at:)``.
+    @inlinable @inline(__always) public mutating func write(_ value: PersistedValue, at column: Int) {
+        if column >= 0, column < slots.count {
+            let slot = slots[column]
+            if slot >= 0, let stored = Self.primitiveValue(value) {
+                writtenCount += 1
+                values[slot] = stored
+                return
+            }
+        }
+        writeConverting(value, at: column)
+    }
+
+    /// A primitive persisted value (null, bool, integer, float, double, string) as the store's value; `nil` for the
+    /// others, which ``writeConverting(_:at:)`` converts.
+    @inlinable @inline(__always) static func primitiveValue(_ value: PersistedValue) -> StorageValue? {
+        switch value {
+        case .null: return .null
+        case .bool(let value): return .bool(value)
+        case .int(let value): return .int(value)
+        case .float(let value): return .float(value)
+        case .double(let value): return .double(value)
+        case .string(let value): return .string(value)
+        default: return nil
+        }
+    }
+
+    /// ``write(_:at:)`` for what its inlined part leaves: a link or mixed property, a value that needs converting
+    /// (data, dates, lists...), a column the model does not have.
+    @usableFromInline mutating func writeConverting(_ value: PersistedValue, at column: Int) {
         writtenCount += 1
         guard column >= 0, column < slots.count else {
             isStorable = false

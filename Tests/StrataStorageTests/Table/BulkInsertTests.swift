@@ -110,6 +110,33 @@ final class BulkInsertTests: XCTestCase {
         try fixture.catalog.verify()
     }
 
+    /// The column order `insert(_:into:)` keeps from one insert to the next is the last caller's: inserts that change
+    /// the order (the whole row, a reordered subset, a column added to the table) each land in their own columns.
+    func testInsertsThatChangeTheColumnOrderLandInTheirColumns() throws {
+        for number in 0..<300 {
+            switch number % 3 {
+            case 0: try table.insert([.int(Int64(number)), .string(label(number)), .int(1)], into: [id, nameColumn, age])
+            case 1: try table.insert([.string(label(number)), .int(Int64(number))], into: [nameColumn, id])
+            default: try table.insert([.int(2), .int(Int64(number)), .string(label(number))], into: [age, id, nameColumn])
+            }
+        }
+        let note = try table.addColumn(named: "note", type: .value(.string), nullable: true)
+        try table.insert([.int(300), .string(label(300)), .int(3)], into: [id, nameColumn, age])
+        try table.insert([.string("noted"), .int(301), .string(label(301))], into: [note, id, nameColumn])
+        try fixture.commit()
+        let stored = try XCTUnwrap(fixture.catalog.table(named: "Employee"))
+        XCTAssertEqual(try stored.count(), 302)
+        for number in 0..<302 {
+            let key = try XCTUnwrap(try stored.find(primaryKey: .int(Int64(number))), "\(number)")
+            XCTAssertEqual(try stored.string(key, column: nameColumn), label(number), "\(number)")
+            let expectedAge: Int? = number == 301 ? nil : number == 300 ? 3 : [1, nil, 2][number % 3]
+            XCTAssertEqual(try stored.int(key, column: age), expectedAge.map(Int64.init), "\(number)")
+        }
+        XCTAssertEqual(try stored.string(try XCTUnwrap(try stored.find(primaryKey: .int(301))), column: note), "noted")
+        XCTAssertNil(try stored.string(try XCTUnwrap(try stored.find(primaryKey: .int(300))), column: note))
+        try fixture.catalog.verify()
+    }
+
     func testValuesForEveryColumnInStorageOrderAreTheRow() throws {
         let order: [ColumnKey] = [id, nameColumn, age]
         XCTAssertEqual(table.columns.map(\.key), order, "the fixture's storage order")

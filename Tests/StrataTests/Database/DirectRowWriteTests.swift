@@ -133,4 +133,36 @@ final class DirectRowWriteTests: SpecimenTestCase {
         readOnly.readOnly = true
         XCTAssertNoThrow(try Database(configuration: readOnly), "the file is closed and opens read-only")
     }
+
+    /// `UnmanagedRow.write(_:at:)`, whose primitive case is inlined into generated code: a primitive in a value
+    /// column is stored as the store's value, a primitive in a mixed column goes to the links, a value needing
+    /// conversion is converted out of line, an object in a value column or a column the model lacks leaves the row
+    /// unstorable; each write counts once.
+    func testARowWriteStoresPrimitivesInlineAndConvertsTheRest() {
+        // Properties 0-3 are value columns 0-3; property 4 is the first link or mixed property.
+        var row = UnmanagedRow(slots: [0, 1, 2, 3, -1], valueCount: 4, linkCount: 1)
+        row.write(7.persistedValue, at: 0)
+        row.write("seven".persistedValue, at: 1)
+        row.write(true.persistedValue, at: 2)
+        row.write(2.5.persistedValue, at: 3)
+        row.write(.string("mixed"), at: 4)
+        XCTAssertEqual(row.values, [.int(7), .string("seven"), .bool(true), .double(2.5)])
+        guard case .string("mixed") = row.links[0] else { return XCTFail("\(row.links)") }
+        XCTAssertEqual(row.writtenCount, 5)
+        XCTAssertTrue(row.isStorable)
+        row.write(Float(1.5).persistedValue, at: 3)
+        XCTAssertEqual(row.values[3], .float(1.5))
+        row.write(.null, at: 1)
+        XCTAssertEqual(row.values[1], .null)
+        row.write(.uuid(crateId), at: 0)
+        XCTAssertEqual(row.values[0], .uuid(crateId), "converted out of line")
+        XCTAssertEqual(row.writtenCount, 8)
+        XCTAssertTrue(row.isStorable)
+        row.write(.int(1), at: 5)
+        XCTAssertFalse(row.isStorable, "a column the model does not have")
+        var other = UnmanagedRow(slots: [0], valueCount: 1, linkCount: 0)
+        other.write(.object(Steward(name: "ana")), at: 0)
+        XCTAssertFalse(other.isStorable, "an object is no row value")
+        XCTAssertEqual(other.writtenCount, 1)
+    }
 }

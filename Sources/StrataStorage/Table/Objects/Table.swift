@@ -79,8 +79,9 @@ public final class Table {
     @exclusivity(unchecked) private var readPositions: [Int32] = []
     /// The largest column number ``readPositions`` covers.
     private static let readPositionLimit = 4_096
-    /// The last `positions(of:)` answer, with the table's column keys it was computed for.
-    @exclusivity(unchecked) private var columnOrder: (columns: [ColumnKey], keys: [ColumnKey], positions: [Int], isWholeRow: Bool)?
+    /// The last `positions(of:)` answer, with the table's column keys it was computed for: one reference, so that
+    /// checking it on every insert retains one object, not its three arrays.
+    @exclusivity(unchecked) private var columnOrder: ColumnOrder?
     /// A row array an insert of an object with new embedded objects gave back, every value reset to the
     /// column's default (``takeDefaultRow()``, ``giveBack(row:)``), with the column keys it was made for: an
     /// object whose values are not a whole row (an embedded object has a backlinks column, its owner a link
@@ -169,8 +170,27 @@ public final class Table {
             positions.append(index)
         }
         let isWholeRow = columns == keys
-        columnOrder = (columns, keys, positions, isWholeRow)
+        columnOrder = ColumnOrder(columns: columns, keys: keys, positions: positions, isWholeRow: isWholeRow)
         return (positions, isWholeRow)
+    }
+
+    /// What ``positions(of:)`` worked out for a list of columns, kept for the next insert with the same columns.
+    private final class ColumnOrder {
+        /// The columns the caller passed.
+        let columns: [ColumnKey]
+        /// The table's column keys then.
+        let keys: [ColumnKey]
+        /// The storage position of each of `columns`.
+        let positions: [Int]
+        /// Whether `columns` are every column in storage order.
+        let isWholeRow: Bool
+
+        init(columns: [ColumnKey], keys: [ColumnKey], positions: [Int], isWholeRow: Bool) {
+            self.columns = columns
+            self.keys = keys
+            self.positions = positions
+            self.isWholeRow = isWholeRow
+        }
     }
 
     // MARK: Counting and iterating
