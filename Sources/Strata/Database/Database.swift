@@ -188,22 +188,14 @@ public final class Database {
     /// is inlined into `add`'s path and property access.
     @inline(__always)
     func table(for model: ModelBinding) throws -> Table {
-        if let writeCatalog, writeCatalog === tablesCatalog, model.index < tables.count, let table = tables[model.index],
-            table.key == model.tableKey
-        {
-            return table
-        }
+        if let table = keptTable(for: model, in: writeCatalog) { return table }
         return try lookUpTable(for: model)
     }
 
     /// ``table(for:)`` when the table is not at hand: found in the current catalog, and kept for the next call.
     private func lookUpTable(for model: ModelBinding) throws -> Table {
         let catalog = try catalog()
-        if catalog === tablesCatalog, model.index < tables.count, let table = tables[model.index],
-            table.key == model.tableKey
-        {
-            return table
-        }
+        if let table = keptTable(for: model, in: catalog) { return table }
         guard let table = catalog.table(model.tableKey) else {
             throw StrataError.schemaMismatch(path: store.path, detail: "the table of \(model.name) is missing")
         }
@@ -212,6 +204,15 @@ public final class Database {
             tables = Array(repeating: nil, count: schema.models.count)
         }
         if model.index < tables.count { tables[model.index] = table }
+        return table
+    }
+
+    /// The table of `model` kept from an earlier lookup, when `catalog` is the one it was looked up in.
+    @inline(__always)
+    private func keptTable(for model: ModelBinding, in catalog: Catalog?) -> Table? {
+        guard let catalog, catalog === tablesCatalog, model.index < tables.count, let table = tables[model.index],
+            table.key == model.tableKey
+        else { return nil }
         return table
     }
 
