@@ -201,6 +201,7 @@ public final class Table {
 
     /// Whether an object with `key` exists.
     public func contains(_ key: ObjectKey) throws -> Bool {
+        if readsOnly { return try keptRow(of: key) != nil }
         switch try locate(key) {
         case .none: return false
         default: return true
@@ -253,10 +254,11 @@ public final class Table {
     }
 
     func locate(_ key: ObjectKey) throws -> RowLocation {
-        if readsOnly, let view = lastReadCluster, let row = rowInLastReadCluster(key) {
-            return row < 0 ? .none : .stored(view, row)
+        if readsOnly {
+            guard let row = try keptRow(of: key), let view = lastReadCluster else { return .none }
+            return .stored(view, row)
         }
-        guard let (location, upper) = try ByteOrder.withKey(key.rawValue, { try tree.locateWithUpperBound($0) }) else {
+        guard let (location, _) = try ByteOrder.withKey(key.rawValue, { try tree.locateWithUpperBound($0) }) else {
             return .none
         }
         switch location {
@@ -266,17 +268,35 @@ public final class Table {
         case .stored(let ref):
             let view = try ClusterView(try tree.storedLeaf(ref), ref: ref)
             guard let row = view.row(of: key.rawValue) else { return .none }
-            if readsOnly {
-                lastReadCluster = view
-                lastReadRow = (key.rawValue, row)
-                // Finding the row read the first key: kept while its line is in the caches. The separator after
-                // the cluster on the descent bounds its keys from above, so that a later key past it is sent to
-                // the tree without reading the cluster's last key (a line the lookup had not touched).
-                lastReadBounds.first = view.key(at: 0)
-                if let upper, upper > .min { lastReadBounds.last = upper - 1 }
-            }
             return .stored(view, row)
         }
+    }
+
+    /// In a read transaction, the row of `key`, after which ``lastReadCluster`` is the cluster holding it; `nil`
+    /// when no object has that key.
+    ///
+    /// The typed reads and ``contains(_:)`` use the row and the kept cluster in place: ``locate(_:)`` hands back
+    /// the cluster's view inside a `RowLocation`, a copy of about 150 bytes (through `memmove`) per lookup, of a
+    /// view the table has just kept (see docs/BENCHMARKS.md, round eleven).
+    private func keptRow(of key: ObjectKey) throws -> Int? {
+        if let row = rowInLastReadCluster(key) { return row < 0 ? nil : row }
+        guard let (location, upper) = try ByteOrder.withKey(key.rawValue, { try tree.locateWithUpperBound($0) }) else {
+            return nil
+        }
+        guard case .stored(let ref) = location else {
+            // A tree without a writer never decodes a leaf (only a change does).
+            preconditionFailure("Strata: a read transaction's cluster tree of table '\(name)' holds a decoded cluster")
+        }
+        let view = try ClusterView(try tree.storedLeaf(ref), ref: ref)
+        guard let row = view.row(of: key.rawValue) else { return nil }
+        lastReadCluster = view
+        lastReadRow = (key.rawValue, row)
+        // Finding the row read the first key: kept while its line is in the caches. The separator after the
+        // cluster on the descent bounds its keys from above, so that a later key past it is sent to the tree
+        // without reading the cluster's last key (a line the lookup had not touched).
+        lastReadBounds.first = view.key(at: 0)
+        if let upper, upper > .min { lastReadBounds.last = upper - 1 }
+        return row
     }
 
     /// In a read transaction, the row of `key` when `lastReadCluster` covers its key range (`-1` when no object
@@ -391,7 +411,8 @@ public final class Table {
         let index = try readPosition(of: column)
         // A read transaction's object in the cluster read last (the common case of reading several properties
         // of one object, or objects in key order): no tree descent, no copy of the cluster's view.
-        if readsOnly, let row = rowInLastReadCluster(key), row >= 0, let block = try lastReadBlock(index) {
+        if readsOnly {
+            guard let row = try keptRow(of: key), let block = try lastReadBlock(index) else { throw missing(key) }
             guard block.kind != .variable, block.kind != .fixed16 else { throw wrongKind(columns[index], "a fixed-width value") }
             return block.isNull(row) ? nil : block.word(row)
         }
@@ -500,7 +521,8 @@ public final class Table {
     /// A string column's value (`nil` = null).
     public func string(_ key: ObjectKey, column: ColumnKey) throws -> String? {
         let index = try readPosition(of: column)
-        if readsOnly, let row = rowInLastReadCluster(key), row >= 0, let block = try lastReadBlock(index) {
+        if readsOnly {
+            guard let row = try keptRow(of: key), let block = try lastReadBlock(index) else { throw missing(key) }
             return try string(in: block, row, column: index)
         }
         switch try locate(key) {
