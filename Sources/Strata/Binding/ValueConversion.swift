@@ -27,12 +27,7 @@ enum ValueConversion {
     @inline(__always)
     static func storageValue(_ value: PersistedValue) -> StorageValue? {
         switch value {
-        case .null: return .null
-        case .bool(let value): return .bool(value)
-        case .int(let value): return .int(value)
-        case .float(let value): return .float(value)
-        case .double(let value): return .double(value)
-        case .string(let value): return .string(value)
+        case .null, .bool, .int, .float, .double, .string: return value.primitiveStorageValue
         case .data(let value): return .binary(Array(value))
         case .date(let value): return .timestamp(timestamp(value))
         case .uuid(let value): return .uuid(value)

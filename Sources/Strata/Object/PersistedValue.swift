@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import StrataStorage
 
 /// One persisted value read from an unmanaged object, in the store's terms.
 ///
@@ -37,4 +38,21 @@ public enum PersistedValue {
     case decimal(Decimal)
     /// An `objectId`.
     case objectId(ObjectId)
+}
+
+extension PersistedValue {
+    /// A primitive value (null, bool, integer, float, double, string) as the store holds it; `nil` for every other
+    /// case, which `ValueConversion.storageValue` converts. Inlinable: the generated `writeValues(into:)` stores a
+    /// primitive through it with no call (`UnmanagedRow.write(_:at:)`).
+    @inlinable @inline(__always) var primitiveStorageValue: StorageValue? {
+        switch self {
+        case .null: return .null
+        case .bool(let value): return .bool(value)
+        case .int(let value): return .int(value)
+        case .float(let value): return .float(value)
+        case .double(let value): return .double(value)
+        case .string(let value): return .string(value)
+        default: return nil
+        }
+    }
 }

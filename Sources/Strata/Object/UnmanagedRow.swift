@@ -64,27 +64,13 @@ import StrataStorage
     @inlinable @inline(__always) public mutating func write(_ value: PersistedValue, at column: Int) {
         if column >= 0, column < slots.count {
             let slot = slots[column]
-            if slot >= 0, let stored = Self.primitiveValue(value) {
+            if slot >= 0, let stored = value.primitiveStorageValue {
                 writtenCount += 1
                 values[slot] = stored
                 return
             }
         }
         writeConverting(value, at: column)
-    }
-
-    /// A primitive persisted value (null, bool, integer, float, double, string) as the store's value; `nil` for the
-    /// others, which ``writeConverting(_:at:)`` converts.
-    @inlinable @inline(__always) static func primitiveValue(_ value: PersistedValue) -> StorageValue? {
-        switch value {
-        case .null: return .null
-        case .bool(let value): return .bool(value)
-        case .int(let value): return .int(value)
-        case .float(let value): return .float(value)
-        case .double(let value): return .double(value)
-        case .string(let value): return .string(value)
-        default: return nil
-        }
     }
 
     /// ``write(_:at:)`` for what its inlined part leaves: a link or mixed property, a value that needs converting
