@@ -15,11 +15,16 @@ extension Results {
     }
 
     /// ``filter(_:_:)`` with the arguments as an array.
+    ///
+    /// Results of a database that is not frozen must be filtered where the database belongs (its thread, queue,
+    /// task or actor), as they are read: the shape cache keeps the owner's last shape without a lock.
     public func filter(_ predicateFormat: String, arguments: [Any]) throws -> Results<Element> {
-        with(
+        let owned = database.frozenLock == nil
+        if owned { database.confinement.check("filtering Results<\(Element.self)>") }
+        return with(
             try query.filtered(
                 by: predicateFormat, arguments: arguments, plans: database.queryPlans, model: model,
-                schema: database.schema))
+                schema: database.schema, owned: owned))
     }
 
     /// The objects that also satisfy a typed query, which has the power of predicate strings.

@@ -8,11 +8,14 @@ extension ObjectQuery {
     /// Not generic: `Results` is, and a loop in an app's module calls its `filter` unspecialized, so the copies
     /// and destroys of the query made there went through value-witness calls, one per field.
     ///
-    /// - Throws: `StrataError.invalidPredicate`, as ``QueryPlanCache/bind(_:arguments:model:schema:)``.
+    /// `owned` as ``QueryPlanCache/bind(_:arguments:model:schema:owned:)`` takes it.
+    ///
+    /// - Throws: `StrataError.invalidPredicate`, as ``QueryPlanCache/bind(_:arguments:model:schema:owned:)``.
     func filtered(
-        by format: String, arguments: [Any], plans: QueryPlanCache, model: ModelBinding, schema: SchemaBinding
+        by format: String, arguments: [Any], plans: QueryPlanCache, model: ModelBinding, schema: SchemaBinding,
+        owned: Bool
     ) throws -> ObjectQuery {
-        let bound = try plans.bind(format, arguments: arguments, model: model, schema: schema)
+        let bound = try plans.bind(format, arguments: arguments, model: model, schema: schema, owned: owned)
         var query = self
         // The shape's plan stands for the whole query only when this is its one filter.
         if query.filterCount == 0 {
