@@ -107,6 +107,23 @@ final class QueryPlanCache: Sendable {
         return BoundFilter(predicate: bound, plan: template.plan)
     }
 
+    /// ``bind(_:arguments:model:schema:owned:)`` for one string argument: when the owner's last shape is
+    /// `format`'s for `model` and a string, and a lone `stringProperty == %@`, the string is taken as it is
+    /// (no array of `Any`, no cast back out of it); otherwise bound as `[text]`.
+    func bind(
+        _ format: String, text: String, model: ModelBinding, schema: SchemaBinding, owned: Bool
+    ) throws -> BoundFilter {
+        if owned, let recent = ownerRecent, recent.model == model.index, recent.entry.model == ObjectIdentifier(model),
+            recent.argumentType == ObjectIdentifier(String.self), recent.format == format,
+            recent.entry.template.isLoneEquality
+        {
+            let template = recent.entry.template
+            return BoundFilter(
+                equality: LoneEquality(template: template, text: text), plan: template.plan, equalTo: .string(text))
+        }
+        return try bind(format, arguments: [text], model: model, schema: schema, owned: owned)
+    }
+
     /// `template` (a kept shape of `format` for `model`) rebound to `arguments`.
     private func rebind(
         _ template: BindingTemplate, format: String, arguments: [Any], model: ModelBinding, schema: SchemaBinding
