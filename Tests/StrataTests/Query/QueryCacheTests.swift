@@ -146,6 +146,33 @@ final class QueryCacheTests: StaffTestCase {
         }
     }
 
+    /// `filter(format, string)` (one string, passed as it is) answers what the same call through `[Any]` does, for
+    /// a lone equality taken from the owner's slot and for every other shape, on a live and a frozen database.
+    func testOneStringArgumentAnswersAsTheArrayOfArgumentsDoes() throws {
+        let frozen = try db.freeze()
+        for database in [db!, frozen] {
+            let indexed = database.objects(IndexedEmployee.self)
+            let plain = database.objects(Employee.self)
+            for name in ["name-8", "name-8", "name-30", "nobody", ""] {
+                for format in ["name == %@", "name != %@", "name BEGINSWITH %@", "name ==[c] %@"] {
+                    let direct = try indexed.filter(format, name)
+                    let boxed = try indexed.filter(format, arguments: [name])
+                    XCTAssertEqual(direct.query, boxed.query, format)
+                    XCTAssertEqual(salaries(direct) { $0.salary }, salaries(boxed) { $0.salary }, format)
+                    XCTAssertEqual(direct.explain, boxed.explain, format)
+                    XCTAssertEqual(
+                        salaries(try plain.filter(format, name)) { $0.salary },
+                        salaries(try plain.filter(format, arguments: [name])) { $0.salary }, format)
+                }
+                let want = expected { $0.name == name }
+                // Right after the string's shape: the same string with an argument of another type still fails.
+                XCTAssertThrowsError(try indexed.filter("name == %@", 9))
+                XCTAssertEqual(salaries(try indexed.filter("name == %@", name)) { $0.salary }, want, name)
+                XCTAssertEqual(try indexed.filter("name == %@", name).query.loneEquality?.text, name)
+            }
+        }
+    }
+
     func testAnAndShapePlannedWithoutAnIndexUsesOneAddedLater() throws {
         let plain = db.objects(Employee.self)
         let before = try plain.filter("age > %@ AND name == %@", 30, "name-5")
