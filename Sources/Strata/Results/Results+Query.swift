@@ -14,12 +14,29 @@ extension Results {
         try filter(predicateFormat, arguments: arguments)
     }
 
+    /// ``filter(_:_:)`` with one string argument (`filter("name == %@", name)`): the same objects, with the
+    /// string passed as it is rather than in an array of `Any`, which a lookup in a loop would allocate, box the
+    /// string into and cast it back out of on every call.
+    public func filter(_ predicateFormat: String, _ argument: String) throws -> Results<Element> {
+        let owned = database.frozenLock == nil
+        if owned { database.confinement.check("filtering Results<\(Element.self)>") }
+        return with(
+            try query.filtered(
+                by: predicateFormat, text: argument, plans: database.queryPlans, model: model,
+                schema: database.schema, owned: owned))
+    }
+
     /// ``filter(_:_:)`` with the arguments as an array.
+    ///
+    /// Results of a database that is not frozen must be filtered where the database belongs (its thread, queue,
+    /// task or actor), as they are read: the shape cache keeps the owner's last shape without a lock.
     public func filter(_ predicateFormat: String, arguments: [Any]) throws -> Results<Element> {
-        with(
+        let owned = database.frozenLock == nil
+        if owned { database.confinement.check("filtering Results<\(Element.self)>") }
+        return with(
             try query.filtered(
                 by: predicateFormat, arguments: arguments, plans: database.queryPlans, model: model,
-                schema: database.schema))
+                schema: database.schema, owned: owned))
     }
 
     /// The objects that also satisfy a typed query, which has the power of predicate strings.

@@ -118,6 +118,61 @@ final class QueryCacheTests: StaffTestCase {
         XCTAssertEqual(db.queryPlans.count, count + 1)
     }
 
+    /// The owner's last one-argument shape is found without the lock (``QueryPlanCache``'s owner slot): it must
+    /// be the shape of the call's model, string and argument type, whichever call came before.
+    func testTheOwnersLastShapeAnswersOnlyItsModelStringAndArgumentType() throws {
+        let plain = db.objects(Employee.self)
+        let indexed = db.objects(IndexedEmployee.self)
+        for name in ["name-5", "name-12", "nobody"] {
+            let want = expected { $0.name == name }
+            // The same string on two models, one after the other: each keeps its own plan.
+            let lookedUp = try indexed.filter("name == %@", name)
+            XCTAssertTrue(lookedUp.explain.hasPrefix("index IndexedEmployee.name"), lookedUp.explain)
+            XCTAssertEqual(salaries(lookedUp) { $0.salary }, want, name)
+            let scanned = try plain.filter("name == %@", name)
+            XCTAssertTrue(scanned.explain.hasPrefix("scan Employee"), scanned.explain)
+            XCTAssertEqual(salaries(scanned) { $0.salary }, want, name)
+            // Right after the string's shape: an argument of another type fails, each time, and is never kept.
+            let count = db.queryPlans.count
+            XCTAssertThrowsError(try indexed.filter("name == %@", 7))
+            XCTAssertThrowsError(try indexed.filter("name == %@", 7))
+            XCTAssertEqual(db.queryPlans.count, count)
+            // Another string of one argument in between, then the first again.
+            let older = try indexed.filter("age > %@", 40)
+            XCTAssertEqual(salaries(older) { $0.salary }, expected { $0.age > 40 })
+            let again = try indexed.filter("name == %@", name)
+            XCTAssertTrue(again.query.planSlot.plan === lookedUp.query.planSlot.plan)
+            XCTAssertEqual(salaries(again) { $0.salary }, want, name)
+        }
+    }
+
+    /// `filter(format, string)` (one string, passed as it is) answers what the same call through `[Any]` does, for
+    /// a lone equality taken from the owner's slot and for every other shape, on a live and a frozen database.
+    func testOneStringArgumentAnswersAsTheArrayOfArgumentsDoes() throws {
+        let frozen = try db.freeze()
+        for database in [db!, frozen] {
+            let indexed = database.objects(IndexedEmployee.self)
+            let plain = database.objects(Employee.self)
+            for name in ["name-8", "name-8", "name-30", "nobody", ""] {
+                for format in ["name == %@", "name != %@", "name BEGINSWITH %@", "name ==[c] %@"] {
+                    let direct = try indexed.filter(format, name)
+                    let boxed = try indexed.filter(format, arguments: [name])
+                    XCTAssertEqual(direct.query, boxed.query, format)
+                    XCTAssertEqual(salaries(direct) { $0.salary }, salaries(boxed) { $0.salary }, format)
+                    XCTAssertEqual(direct.explain, boxed.explain, format)
+                    XCTAssertEqual(
+                        salaries(try plain.filter(format, name)) { $0.salary },
+                        salaries(try plain.filter(format, arguments: [name])) { $0.salary }, format)
+                }
+                let want = expected { $0.name == name }
+                // Right after the string's shape: the same string with an argument of another type still fails.
+                XCTAssertThrowsError(try indexed.filter("name == %@", 9))
+                XCTAssertEqual(salaries(try indexed.filter("name == %@", name)) { $0.salary }, want, name)
+                XCTAssertEqual(try indexed.filter("name == %@", name).query.loneEquality?.text, name)
+            }
+        }
+    }
+
     func testAnAndShapePlannedWithoutAnIndexUsesOneAddedLater() throws {
         let plain = db.objects(Employee.self)
         let before = try plain.filter("age > %@ AND name == %@", 30, "name-5")

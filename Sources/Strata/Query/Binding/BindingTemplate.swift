@@ -23,7 +23,8 @@ final class BindingTemplate {
     /// rebound by ``reboundDirectly(to:)`` without converting arguments or checking the comparison again.
     private let loneStringEquality: BoundComparison?
     /// Whether ``loneStringEquality`` is an `==` (not `!=`): asked on every call, without copying the comparison.
-    private let isLoneEquality: Bool
+    /// A string argument is then the whole filter (``loneEqualityPredicate(_:)``).
+    let isLoneEquality: Bool
     /// The plan of this shape, reused by every filter made from the template (see ``CachedPlan``).
     let plan = CachedPlan()
 

@@ -46,6 +46,21 @@ final class QueryPlanCache: Sendable {
         let template: BindingTemplate
     }
 
+    /// The one-argument shape the database's owner used last, with its argument's type: read and written without
+    /// the lock, and only by ``bind(_:arguments:model:schema:owned:)`` with `owned`, which its caller passes only
+    /// for a database that is not frozen, after checking the database's confinement, so that one thread (or one
+    /// serial queue, task or actor) at a time reaches it. A lookup in a loop finds its shape here without the lock,
+    /// without building its key (``ArgumentKinds``) and without hashing.
+    private nonisolated(unsafe) var ownerRecent: OwnerRecent?
+
+    /// See ``ownerRecent``.
+    private struct OwnerRecent {
+        let model: Int
+        let format: String
+        let argumentType: ObjectIdentifier
+        let entry: Entry
+    }
+
     init(capacity: Int = 128) {
         self.capacity = Swift.max(1, capacity)
         state = Mutex(State())
@@ -58,23 +73,23 @@ final class QueryPlanCache: Sendable {
     ///
     /// - Throws: `StrataError.invalidPredicate` naming the offending token: malformed syntax, an argument that
     ///   does not fit its placeholder or its comparison, an unknown property, as ``PredicateBinder/bind(_:)``.
+    ///
+    /// `owned`: the caller checked the database's confinement and the database is not frozen, so the owner's
+    /// slot (``ownerRecent``) may be read and written without the lock.
     func bind(
-        _ format: String, arguments: [Any], model: ModelBinding, schema: SchemaBinding
+        _ format: String, arguments: [Any], model: ModelBinding, schema: SchemaBinding, owned: Bool = false
     ) throws -> BoundFilter {
-        let key = Key(model: model.index, format: format, kinds: ArgumentKinds(arguments))
         let identity = ObjectIdentifier(model)
+        if owned, arguments.count == 1, let recent = ownerRecent, recent.model == model.index,
+            recent.entry.model == identity, recent.argumentType == ObjectIdentifier(type(of: arguments[0])),
+            recent.format == format
+        {
+            return try rebind(recent.entry.template, format: format, arguments: arguments, model: model, schema: schema)
+        }
+        let key = Key(model: model.index, format: format, kinds: ArgumentKinds(arguments))
         if let kept = state.withLock({ $0.entry(for: key) }), kept.model == identity {
-            let template = kept.template
-            if let text = template.loneEqualityArgument(arguments) {
-                return BoundFilter(
-                    equality: LoneEquality(template: template, text: text), plan: template.plan, equalTo: .string(text))
-            }
-            if let (bound, equalTo) = template.reboundDirectly(to: arguments) {
-                return BoundFilter(predicate: bound, plan: template.plan, equalTo: equalTo)
-            }
-            let values = try template.parsed.arguments(arguments)
-            let binder = PredicateBinder(predicate: format, schema: schema, model: model, arguments: values)
-            return BoundFilter(predicate: try template.rebound(to: values, with: binder), plan: template.plan)
+            if owned { rememberOwned(kept, format: format, arguments: arguments, model: model) }
+            return try rebind(kept.template, format: format, arguments: arguments, model: model, schema: schema)
         }
         let parsed = try PredicateCache.shared.parsed(format)
         let values = try parsed.arguments(arguments)
@@ -88,7 +103,48 @@ final class QueryPlanCache: Sendable {
             state.entries[key] = entry
             state.recent = (key, entry)
         }
+        if owned { rememberOwned(entry, format: format, arguments: arguments, model: model) }
         return BoundFilter(predicate: bound, plan: template.plan)
+    }
+
+    /// ``bind(_:arguments:model:schema:owned:)`` for one string argument: when the owner's last shape is
+    /// `format`'s for `model` and a string, and a lone `stringProperty == %@`, the string is taken as it is
+    /// (no array of `Any`, no cast back out of it); otherwise bound as `[text]`.
+    func bind(
+        _ format: String, text: String, model: ModelBinding, schema: SchemaBinding, owned: Bool
+    ) throws -> BoundFilter {
+        if owned, let recent = ownerRecent, recent.model == model.index, recent.entry.model == ObjectIdentifier(model),
+            recent.argumentType == ObjectIdentifier(String.self), recent.format == format,
+            recent.entry.template.isLoneEquality
+        {
+            let template = recent.entry.template
+            return BoundFilter(
+                equality: LoneEquality(template: template, text: text), plan: template.plan, equalTo: .string(text))
+        }
+        return try bind(format, arguments: [text], model: model, schema: schema, owned: owned)
+    }
+
+    /// `template` (a kept shape of `format` for `model`) rebound to `arguments`.
+    private func rebind(
+        _ template: BindingTemplate, format: String, arguments: [Any], model: ModelBinding, schema: SchemaBinding
+    ) throws -> BoundFilter {
+        if let text = template.loneEqualityArgument(arguments) {
+            return BoundFilter(
+                equality: LoneEquality(template: template, text: text), plan: template.plan, equalTo: .string(text))
+        }
+        if let (bound, equalTo) = template.reboundDirectly(to: arguments) {
+            return BoundFilter(predicate: bound, plan: template.plan, equalTo: equalTo)
+        }
+        let values = try template.parsed.arguments(arguments)
+        let binder = PredicateBinder(predicate: format, schema: schema, model: model, arguments: values)
+        return BoundFilter(predicate: try template.rebound(to: values, with: binder), plan: template.plan)
+    }
+
+    /// Keeps `entry` as the owner's last one-argument shape (``ownerRecent``); called only with `owned`.
+    private func rememberOwned(_ entry: Entry, format: String, arguments: [Any], model: ModelBinding) {
+        guard arguments.count == 1 else { return }
+        ownerRecent = OwnerRecent(
+            model: model.index, format: format, argumentType: ObjectIdentifier(type(of: arguments[0])), entry: entry)
     }
 
     /// How many shapes are kept now.
