@@ -47,8 +47,8 @@ public final class Table {
     /// order, as results iterate, then find their row without descending the tree again.
     @exclusivity(unchecked) private var lastReadCluster: ClusterView? {
         didSet {
-            // Cleared in place: a result's reads move from cluster to cluster, and the array keeps its size.
-            for index in lastReadBlocks.indices { lastReadBlocks[index] = nil }
+            // Cleared at once by a new stamp: a result's reads move from cluster to cluster.
+            keptBlocks.clear()
             lastReadRef = lastReadCluster?.ref
             lastReadRowCount = lastReadCluster?.rowCount ?? 0
             lastReadRow = nil
@@ -67,8 +67,9 @@ public final class Table {
     /// row once.
     @exclusivity(unchecked) private var lastReadRow: (key: Int64, row: Int)?
     /// Column blocks of `lastReadCluster` decoded so far, by storage position: reading the name and the salary of
-    /// each object of a result decodes each block once per cluster, not once per object.
-    @exclusivity(unchecked) private var lastReadBlocks: [ColumnBlock?] = []
+    /// each object of a result decodes each block once per cluster, not once per object, and reads it in place.
+    /// No slots outside a read transaction.
+    private let keptBlocks: KeptBlocks
     /// A read transaction's columns in storage order, each with whether it holds strings: taken once from the
     /// context (a table without a writer never changes its columns), because every property read looks its
     /// column up, and reading the context's arrays costs a run-time exclusivity check (and a copy of the spec).
@@ -123,6 +124,7 @@ public final class Table {
         context = ClusterContext(specs: record.columns)
         self.catalog = catalog
         readsOnly = catalog.writer == nil
+        keptBlocks = KeptBlocks(count: readsOnly ? context.keys.count : 0)
         tree = NodeTree(root: record.clusterRoot, reader: catalog.reader, context: context, what: "clusters of table '\(record.name)'")
         indexes = record.indexes.map { [tree] in
             SortedIndex(spec: $0.spec, root: $0.root, reader: catalog.reader, table: record.name, impliedBy: $0.implied ? tree : nil,
@@ -364,12 +366,25 @@ public final class Table {
         lastReadRow = (key.rawValue, row)
     }
 
-    /// In a read transaction, the block of the column at storage `index` of `lastReadCluster`, decoded once per
-    /// cluster.
-    private func lastReadBlock(_ index: Int) throws -> ColumnBlock? {
-        if index < lastReadBlocks.count, let block = lastReadBlocks[index] { return block }
-        guard let view = lastReadCluster else { return nil }
-        return try storedBlock(view, index)
+    /// In a read transaction, whether ``keptBlocks`` holds the block of the column at storage `index` of
+    /// `lastReadCluster`, decoded there once per cluster (read it as `keptBlocks[index]`, in place); `false` when
+    /// no cluster is kept.
+    @inline(__always)
+    private func keepsBlock(_ index: Int) throws -> Bool {
+        if keptBlocks.holds(index) { return true }
+        return try keepBlock(index)
+    }
+
+    /// Decodes the block of the column at storage `index` of `lastReadCluster` into ``keptBlocks`` (`false` when
+    /// no cluster is kept); the block is decoded where the kept view lies, without a copy of the view.
+    private func keepBlock(_ index: Int) throws -> Bool {
+        guard let ref = lastReadRef else { return false }
+        let kind = context.blockKinds[index]
+        guard let block = try lastReadCluster?.block(context.keys[index], hint: index), block.kind == kind else {
+            throw NodeDamage.error(ref, "cluster of table '\(name)'", "has no \(kind) block for column '\(context.specs[index].name)'")
+        }
+        keptBlocks.keep(block, at: index)
+        return true
     }
 
     func missing(_ key: ObjectKey) -> StrataError {
@@ -412,9 +427,10 @@ public final class Table {
         // A read transaction's object in the cluster read last (the common case of reading several properties
         // of one object, or objects in key order): no tree descent, no copy of the cluster's view.
         if readsOnly {
-            guard let row = try keptRow(of: key), let block = try lastReadBlock(index) else { throw missing(key) }
-            guard block.kind != .variable, block.kind != .fixed16 else { throw wrongKind(columns[index], "a fixed-width value") }
-            return block.isNull(row) ? nil : block.word(row)
+            guard let row = try keptRow(of: key), try keepsBlock(index) else { throw missing(key) }
+            let kind = keptBlocks[index].kind
+            guard kind != .variable, kind != .fixed16 else { throw wrongKind(columns[index], "a fixed-width value") }
+            return keptBlocks[index].isNull(row) ? nil : keptBlocks[index].word(row)
         }
         switch try locate(key) {
         case .none: throw missing(key)
@@ -448,17 +464,12 @@ public final class Table {
 
     func storedBlock(_ view: ClusterView, _ index: Int) throws -> ColumnBlock {
         let cached = readsOnly && lastReadRef == view.ref
-        if cached, index < lastReadBlocks.count, let block = lastReadBlocks[index] { return block }
+        if cached, keptBlocks.holds(index) { return keptBlocks[index] }
         let kind = context.blockKinds[index]
         guard let block = try view.block(context.keys[index], hint: index), block.kind == kind else {
             throw NodeDamage.error(view.ref, "cluster of table '\(name)'", "has no \(kind) block for column '\(context.specs[index].name)'")
         }
-        if cached {
-            if lastReadBlocks.count < context.keys.count {
-                lastReadBlocks = Array(repeating: nil, count: context.keys.count)
-            }
-            lastReadBlocks[index] = block
-        }
+        if cached { keptBlocks.keep(block, at: index) }
         return block
     }
 
@@ -522,8 +533,8 @@ public final class Table {
     public func string(_ key: ObjectKey, column: ColumnKey) throws -> String? {
         let index = try readPosition(of: column)
         if readsOnly {
-            guard let row = try keptRow(of: key), let block = try lastReadBlock(index) else { throw missing(key) }
-            return try string(in: block, row, column: index)
+            guard let row = try keptRow(of: key), try keepsBlock(index) else { throw missing(key) }
+            return try string(in: keptBlocks[index], row, column: index)
         }
         switch try locate(key) {
         case .none: throw missing(key)
@@ -538,7 +549,8 @@ public final class Table {
     /// The string of `row` in the stored block of the column at storage `index` (`nil` = null).
     ///
     /// The closure decodes and nothing else: one that threw the damage itself captured the table (its name), which
-    /// every string read then retained and released.
+    /// every string read then retained and released. Inlined, so that the caller's kept block is read in place.
+    @inline(__always)
     private func string(in block: ColumnBlock, _ row: Int, column index: Int) throws -> String? {
         guard block.kind == .variable, holdsStrings(index) else { throw wrongKind(context.specs[index], "a string") }
         if block.isNull(row) { return nil }
