@@ -18,6 +18,8 @@ final class KeptBlocks {
     /// Empty slots for `count` columns.
     init(count: Int) {
         precondition(count >= 0, "Strata: a negative number of kept blocks")
+        // Slots are overwritten and freed without deinitializing: a block must hold no reference.
+        assert(_isPOD(ColumnBlock.self), "Strata: ColumnBlock must stay a plain value for KeptBlocks")
         self.count = count
         blocks = .allocate(capacity: count)
         stamps = .allocate(capacity: count)
