@@ -18,8 +18,7 @@ extension Results {
     /// string passed as it is rather than in an array of `Any`, which a lookup in a loop would allocate, box the
     /// string into and cast it back out of on every call.
     public func filter(_ predicateFormat: String, _ argument: String) throws -> Results<Element> {
-        let owned = database.frozenLock == nil
-        if owned { database.confinement.check("filtering Results<\(Element.self)>") }
+        let owned = filtersAsOwner()
         return with(
             try query.filtered(
                 by: predicateFormat, text: argument, plans: database.queryPlans, model: model,
@@ -31,12 +30,20 @@ extension Results {
     /// Results of a database that is not frozen must be filtered where the database belongs (its thread, queue,
     /// task or actor), as they are read: the shape cache keeps the owner's last shape without a lock.
     public func filter(_ predicateFormat: String, arguments: [Any]) throws -> Results<Element> {
-        let owned = database.frozenLock == nil
-        if owned { database.confinement.check("filtering Results<\(Element.self)>") }
+        let owned = filtersAsOwner()
         return with(
             try query.filtered(
                 by: predicateFormat, arguments: arguments, plans: database.queryPlans, model: model,
                 schema: database.schema, owned: owned))
+    }
+
+    /// Whether the database is live (not frozen), having checked that this runs where it belongs: the shape
+    /// cache's slot for the owner's last shape may then be used without its lock. A frozen database's results are
+    /// filtered from anywhere, through the lock.
+    private func filtersAsOwner() -> Bool {
+        let owned = database.frozenLock == nil
+        if owned { database.confinement.check("filtering Results<\(Element.self)>") }
+        return owned
     }
 
     /// The objects that also satisfy a typed query, which has the power of predicate strings.

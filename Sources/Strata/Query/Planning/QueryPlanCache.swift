@@ -80,11 +80,10 @@ final class QueryPlanCache: Sendable {
         _ format: String, arguments: [Any], model: ModelBinding, schema: SchemaBinding, owned: Bool = false
     ) throws -> BoundFilter {
         let identity = ObjectIdentifier(model)
-        if owned, arguments.count == 1, let recent = ownerRecent, recent.model == model.index,
-            recent.entry.model == identity, recent.argumentType == ObjectIdentifier(type(of: arguments[0])),
-            recent.format == format
+        if owned, arguments.count == 1,
+            let recent = ownerRecent(format, model: model, argumentType: ObjectIdentifier(type(of: arguments[0])))
         {
-            return try rebind(recent.entry.template, format: format, arguments: arguments, model: model, schema: schema)
+            return try rebind(recent.template, format: format, arguments: arguments, model: model, schema: schema)
         }
         let key = Key(model: model.index, format: format, kinds: ArgumentKinds(arguments))
         if let kept = state.withLock({ $0.entry(for: key) }), kept.model == identity {
@@ -113,11 +112,10 @@ final class QueryPlanCache: Sendable {
     func bind(
         _ format: String, text: String, model: ModelBinding, schema: SchemaBinding, owned: Bool
     ) throws -> BoundFilter {
-        if owned, let recent = ownerRecent, recent.model == model.index, recent.entry.model == ObjectIdentifier(model),
-            recent.argumentType == ObjectIdentifier(String.self), recent.format == format,
-            recent.entry.template.isLoneEquality
+        if owned, let recent = ownerRecent(format, model: model, argumentType: ObjectIdentifier(String.self)),
+            recent.template.isLoneEquality
         {
-            let template = recent.entry.template
+            let template = recent.template
             return BoundFilter(
                 equality: LoneEquality(template: template, text: text), plan: template.plan, equalTo: .string(text))
         }
@@ -138,6 +136,16 @@ final class QueryPlanCache: Sendable {
         let values = try template.parsed.arguments(arguments)
         let binder = PredicateBinder(predicate: format, schema: schema, model: model, arguments: values)
         return BoundFilter(predicate: try template.rebound(to: values, with: binder), plan: template.plan)
+    }
+
+    /// The owner's last one-argument shape (``ownerRecent``) when it is `format`'s for `model` with an argument of
+    /// type `argumentType`; read only with `owned`.
+    @inline(__always)
+    private func ownerRecent(_ format: String, model: ModelBinding, argumentType: ObjectIdentifier) -> Entry? {
+        guard let recent = ownerRecent, recent.model == model.index, recent.entry.model == ObjectIdentifier(model),
+            recent.argumentType == argumentType, recent.format == format
+        else { return nil }
+        return recent.entry
     }
 
     /// Keeps `entry` as the owner's last one-argument shape (``ownerRecent``); called only with `owned`.
