@@ -379,12 +379,19 @@ public final class Table {
     /// no cluster is kept); the block is decoded where the kept view lies, without a copy of the view.
     private func keepBlock(_ index: Int) throws -> Bool {
         guard let ref = lastReadRef else { return false }
+        keptBlocks.keep(try checked(try lastReadCluster?.block(context.keys[index], hint: index), index, in: ref), at: index)
+        return true
+    }
+
+    /// `block`, the block of the column at storage `index` read from cluster `ref`, when it is there and of the
+    /// kind the column stores; otherwise the damage, naming the column.
+    @inline(__always)
+    private func checked(_ block: ColumnBlock?, _ index: Int, in ref: NodeRef) throws -> ColumnBlock {
         let kind = context.blockKinds[index]
-        guard let block = try lastReadCluster?.block(context.keys[index], hint: index), block.kind == kind else {
+        guard let block, block.kind == kind else {
             throw NodeDamage.error(ref, "cluster of table '\(name)'", "has no \(kind) block for column '\(context.specs[index].name)'")
         }
-        keptBlocks.keep(block, at: index)
-        return true
+        return block
     }
 
     func missing(_ key: ObjectKey) -> StrataError {
@@ -465,10 +472,7 @@ public final class Table {
     func storedBlock(_ view: ClusterView, _ index: Int) throws -> ColumnBlock {
         let cached = readsOnly && lastReadRef == view.ref
         if cached, keptBlocks.holds(index) { return keptBlocks[index] }
-        let kind = context.blockKinds[index]
-        guard let block = try view.block(context.keys[index], hint: index), block.kind == kind else {
-            throw NodeDamage.error(view.ref, "cluster of table '\(name)'", "has no \(kind) block for column '\(context.specs[index].name)'")
-        }
+        let block = try checked(try view.block(context.keys[index], hint: index), index, in: view.ref)
         if cached { keptBlocks.keep(block, at: index) }
         return block
     }
