@@ -366,6 +366,16 @@ public final class Table {
         lastReadRow = (key.rawValue, row)
     }
 
+    /// In a read transaction, the row of `key` in the kept cluster, with the block of the column at storage `index`
+    /// kept (read it as `keptBlocks[index]`, in place): what every typed read by key starts with.
+    ///
+    /// - Throws: `missing(key)` when no object has that key.
+    @inline(__always)
+    private func keptRow(of key: ObjectKey, keeping index: Int) throws -> Int {
+        guard let row = try keptRow(of: key), try keepsBlock(index) else { throw missing(key) }
+        return row
+    }
+
     /// In a read transaction, whether ``keptBlocks`` holds the block of the column at storage `index` of
     /// `lastReadCluster`, decoded there once per cluster (read it as `keptBlocks[index]`, in place); `false` when
     /// no cluster is kept.
@@ -434,7 +444,7 @@ public final class Table {
         // A read transaction's object in the cluster read last (the common case of reading several properties
         // of one object, or objects in key order): no tree descent, no copy of the cluster's view.
         if readsOnly {
-            guard let row = try keptRow(of: key), try keepsBlock(index) else { throw missing(key) }
+            let row = try keptRow(of: key, keeping: index)
             let kind = keptBlocks[index].kind
             guard kind != .variable, kind != .fixed16 else { throw wrongKind(columns[index], "a fixed-width value") }
             return keptBlocks[index].isNull(row) ? nil : keptBlocks[index].word(row)
@@ -537,7 +547,7 @@ public final class Table {
     public func string(_ key: ObjectKey, column: ColumnKey) throws -> String? {
         let index = try readPosition(of: column)
         if readsOnly {
-            guard let row = try keptRow(of: key), try keepsBlock(index) else { throw missing(key) }
+            let row = try keptRow(of: key, keeping: index)
             return try string(in: keptBlocks[index], row, column: index)
         }
         switch try locate(key) {
